@@ -1,0 +1,89 @@
+"""The command line: the one place where errors become messages and exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+import time
+from pathlib import Path
+
+from .errors import BuildFailed, UsageError
+from .pipeline import BuildConfig, build
+from .publish import PublishFailed
+
+
+def parser() -> argparse.ArgumentParser:
+    """The options of `python build.py`."""
+    p = argparse.ArgumentParser(
+        prog="progress-site",
+        description="Build a project's page of progress, tests and benchmarks from its data.")
+    p.add_argument("--source", type=Path, default=Path("."),
+                   help="folder with data/, content/ and optional templates/, locales/ "
+                        "(default: the current folder)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="where to publish the site (default: SOURCE/site)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (missing translations) as errors")
+    p.add_argument("--debug", action="store_true",
+                   help="show the Python traceback of an unexpected error")
+    return p
+
+
+def today() -> dt.date:
+    """The build's 'today': SOURCE_DATE_EPOCH when set (reproducible builds), else the clock."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date()
+        except ValueError as exc:
+            raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, "
+                             f"got {epoch!r}") from exc
+    return dt.date.today()
+
+
+def config_from(args: argparse.Namespace) -> BuildConfig:
+    """The build's settings from the options, checked."""
+    source = args.source
+    if not (source / "data").is_dir():
+        raise UsageError(f"{source}: no data/ folder here; pass --source with the folder "
+                         "that holds data/ and content/")
+    out = args.out if args.out is not None else source / "site"
+    return BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = parser().parse_args(argv)
+    started = time.perf_counter()
+    try:
+        config = config_from(args)
+        built = build(config)
+    except BuildFailed as exc:
+        print(exc.render(), file=sys.stderr)
+        print("The previous site was left as it was.", file=sys.stderr)
+        return exc.exit_code
+    except PublishFailed as exc:
+        print(exc.problem.render(), file=sys.stderr)
+        return exc.exit_code
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("Interrupted; the previous site was left as it was.", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a traceback is a bug: say so, show it only with --debug
+        if args.debug:
+            raise
+        print(f"internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in progress-site; run again with --debug and report the "
+              "traceback.", file=sys.stderr)
+        return 70
+    for warning in built.warnings:
+        print(warning.render(), file=sys.stderr)
+    pages = sum(1 for name in built.files if name.endswith(".html"))
+    elapsed = time.perf_counter() - started
+    print(f"Built {pages} pages into {config.out} in {elapsed:.2f} s"
+          + (f" ({len(built.warnings)} warnings)" if built.warnings else "") + ".")
+    return 0

@@ -1,0 +1,228 @@
+"""Check parsed YAML against the declared format and build the typed records."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import difflib
+import functools
+import math
+import types
+import typing
+from typing import Any, Literal
+
+from . import schema
+from .errors import KeyPath, Problem
+from .values import Number, Text, Where
+from .yamlsource import Document
+
+INVALID: Any = object()  # a value that could not be read; its problem is already recorded
+
+LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
+
+
+def language_name(code: str) -> str:
+    """A language code as a maintainer reads it."""
+    return LANGUAGE_NAMES.get(code, code)
+
+
+@functools.cache
+def hints(cls: type) -> dict[str, Any]:
+    """The resolved field types of a record class."""
+    return typing.get_type_hints(cls, vars(schema))
+
+
+def fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields a user writes (not the hidden `where`)."""
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+
+def describe(tp: Any) -> str:
+    """A type as an error message names it."""
+    if tp is Number or tp is float:
+        return "a number"
+    if tp is int:
+        return "a whole number"
+    if tp is bool:
+        return "true or false"
+    if tp is str:
+        return "a text"
+    if tp is dt.date:
+        return "a date like 2026-11-08"
+    if tp is Text:
+        return "a text, or {en: ..., fr: ...}"
+    if dataclasses.is_dataclass(tp):
+        return "a mapping of keys"
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        return "a list"
+    if origin is Literal:
+        return "one of " + ", ".join(map(str, typing.get_args(tp)))
+    return str(tp)
+
+
+def found(value: Any) -> str:
+    """What the user wrote, as an error message quotes it."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return repr(shown)
+    return repr(value)
+
+
+class Converter:
+    """Converts one document's values, collecting every problem instead of stopping."""
+
+    def __init__(self, doc: Document, languages: tuple[str, ...], strict: bool) -> None:
+        self.doc = doc
+        self.languages = languages
+        self.strict = strict
+        self.problems: list[Problem] = []
+
+    def error(self, path: KeyPath, message: str, hint: str = "", *, key: bool = False) -> Any:
+        """Record a problem and return INVALID, so callers can `return self.error(...)`."""
+        self.problems.append(self.doc.problem(path, message, hint, key=key))
+        return INVALID
+
+    def convert(self, tp: Any, value: Any, path: KeyPath) -> Any:
+        """A value of type `tp`, or INVALID with a problem recorded."""
+        origin = typing.get_origin(tp)
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            return None if value is None else self.convert(args[0], value, path)
+        if origin is tuple:
+            return self.sequence(typing.get_args(tp)[0], value, path)
+        if origin is Literal:
+            return self.choice(typing.get_args(tp), value, path)
+        readers = {str: self.text_value, int: self.whole, bool: self.boolean,
+                   dt.date: self.date, Number: self.number, Text: self.text}
+        if tp in readers:
+            return readers[tp](value, path)
+        return self.record(typing.cast(type, tp), value, path)
+
+    def expected(self, tp: Any, value: Any, path: KeyPath, hint: str = "") -> Any:
+        """The usual 'expected X, got Y' problem."""
+        return self.error(path, f"expected {describe(tp)}, got {found(value)}", hint)
+
+    def sequence(self, item: Any, value: Any, path: KeyPath) -> Any:
+        """A list, each item converted; bad items are dropped after being reported."""
+        if not isinstance(value, list):
+            return self.expected(tuple[item, ...], value, path, "start each item with '- '")
+        items = [self.convert(item, v, (*path, i)) for i, v in enumerate(value)]
+        if any(i is INVALID for i in items):
+            return INVALID
+        return tuple(items)
+
+    def choice(self, options: tuple[Any, ...], value: Any, path: KeyPath) -> Any:
+        """One of a fixed set of words."""
+        if value in options:
+            return value
+        close = difflib.get_close_matches(str(value), [str(o) for o in options], 1)
+        hint = f"did you mean '{close[0]}'?" if close else ""
+        return self.error(path, f"expected one of {', '.join(map(str, options))}; "
+                                f"got {found(value)}", hint)
+
+    def text_value(self, value: Any, path: KeyPath) -> Any:
+        """A plain string; a bare number (a commit like 1234567) keeps its written form."""
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return self.doc.raw.get(path, str(value))
+        return self.expected(str, value, path)
+
+    def whole(self, value: Any, path: KeyPath) -> Any:
+        """A whole number (not true/false)."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return self.expected(int, value, path, "write the number alone, without quotes")
+
+    def boolean(self, value: Any, path: KeyPath) -> Any:
+        """true or false."""
+        return value if isinstance(value, bool) else self.expected(bool, value, path)
+
+    def date(self, value: Any, path: KeyPath) -> Any:
+        """A calendar date (YAML reads 2026-11-08 as one)."""
+        if isinstance(value, dt.datetime):
+            return self.expected(dt.date, value, path, "write the date alone, without a time")
+        if isinstance(value, dt.date):
+            return value
+        return self.expected(dt.date, value, path, "write it as YYYY-MM-DD, without quotes")
+
+    def number(self, value: Any, path: KeyPath) -> Any:
+        """A finite number; the decimals typed are kept for display."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return self.expected(Number, value, path, "write the number alone; the unit goes "
+                                                      "in `unit:`")
+        if not math.isfinite(value):
+            return self.error(path, f"expected a finite number, got {found(value)}",
+                              "a figure that could not be measured has status: not-judgeable")
+        if abs(value) > 1e15:
+            return self.error(path, f"{found(value)} is too large to be a measurement",
+                              "check the number of digits")
+        return Number.of(value, self.doc.raw.get(path))
+
+    def text(self, value: Any, path: KeyPath) -> Any:
+        """Words for every language: one string, or a mapping of language to string."""
+        if isinstance(value, str):
+            return Text((("*", value),), neutral=True)
+        if not isinstance(value, dict):
+            return self.expected(Text, value, path)
+        bad = False
+        for lang, words in value.items():
+            if lang not in self.languages:
+                close = difflib.get_close_matches(lang, self.languages, 1)
+                hint = f"did you mean '{close[0]}'?" if close else (
+                    "the site's languages are " + ", ".join(self.languages))
+                bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
+            elif not isinstance(words, str):
+                bad = self.expected(str, words, (*path, lang))
+        if bad is INVALID:
+            return INVALID
+        for lang in self.languages:
+            if lang not in value:
+                self.missing_language(path, lang, value)
+        return Text(tuple((lang, value[lang]) for lang in self.languages if lang in value))
+
+    def missing_language(self, path: KeyPath, lang: str, value: dict[str, str]) -> None:
+        """A text with no words in one language: an error in --strict, else a warning."""
+        name = language_name(lang)
+        problem = self.doc.problem(path, f"no {name} text ({lang}:)",
+                                   f"add `{lang}: ...` beside `{next(iter(value), 'en')}:`",
+                                   warning=not self.strict)
+        self.problems.append(problem)
+
+    def record(self, cls: type, value: Any, path: KeyPath) -> Any:
+        """A record: known keys only, required keys present, every field converted."""
+        if not isinstance(value, dict):
+            return self.expected(cls, value, path)
+        declared = {f.name: f for f in fields(cls)}
+        ok = True
+        for key in value:
+            if key not in declared:
+                close = difflib.get_close_matches(key, list(declared), 1)
+                hint = (f"did you mean '{close[0]}'?" if close else
+                        "known keys: " + ", ".join(declared))
+                self.error((*path, key), f"unknown key '{key}'", hint, key=True)
+                ok = False
+        args: dict[str, Any] = {}
+        for name, fld in declared.items():
+            if name not in value:
+                if fld.default is dataclasses.MISSING:
+                    doc = fld.metadata.get("doc")
+                    self.error(path, f"missing key '{name}'" + (f" ({doc})" if doc else ""),
+                               f"add `{name}:`")
+                    ok = False
+                continue
+            args[name] = self.convert(hints(cls)[name], value[name], (*path, name))
+            ok = ok and args[name] is not INVALID
+        if not ok:
+            return INVALID
+        if "where" in {f.name for f in dataclasses.fields(cls)}:
+            located = {n: self.doc.locate((*path, n)) for n in value}
+            args["where"] = Where(self.doc.locate(path), path, located)
+        return cls(**args)

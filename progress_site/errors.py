@@ -1,0 +1,102 @@
+"""User-facing problems: where they are, what is wrong, how to fix it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+KeyPath = tuple[str | int, ...]
+
+
+def format_key_path(path: KeyPath) -> str:
+    """Spell a key path as a reader writes it: `comparisons[3].after.value`."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file; line and column count from 1, 0 when unknown."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input, located, with a hint on how to fix it."""
+
+    location: Location
+    message: str
+    key_path: KeyPath = ()
+    hint: str = ""
+    source_line: str = ""
+    warning: bool = False
+
+    def render(self) -> str:
+        """The problem as printed: location, key path, message, source line, caret, hint."""
+        head = f"{self.location}: "
+        if self.warning:
+            head += "warning: "
+        if self.key_path:
+            head += f"{format_key_path(self.key_path)}: "
+        lines = [head + self.message]
+        if self.source_line:
+            lines.append("    " + self.source_line.rstrip("\n"))
+            if self.location.column:
+                lines.append("    " + " " * (self.location.column - 1) + "^")
+        if self.hint:
+            lines.append(f"    hint: {self.hint}")
+        return "\n".join(lines)
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        """Order problems by file, then position, so output is stable."""
+        loc = self.location
+        return (loc.file, loc.line, loc.column, self.message)
+
+
+class BuildFailed(Exception):
+    """The input has errors: nothing was written. Carries every problem found."""
+
+    exit_code = 1
+
+    def __init__(self, problems: list[Problem], what: str = "data") -> None:
+        self.problems = sorted(problems, key=Problem.sort_key)
+        self.what = what
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """Every problem, then one closing line, as MkDocs does."""
+        errors = [p for p in self.problems if not p.warning]
+        body = "\n".join(p.render() for p in self.problems)
+        noun = "error" if len(errors) == 1 else "errors"
+        return f"{body}\nAborted with {len(errors)} {self.what} {noun}."
+
+
+class UsageError(Exception):
+    """A command-line mistake (a missing folder, a bad option value)."""
+
+    exit_code = 2
+
+
+def source_line(path: Path, line: int) -> str:
+    """The text of one line of a file (1-based), or '' when it cannot be read."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            for number, text in enumerate(fh, start=1):
+                if number == line:
+                    return text.rstrip("\n")
+    except OSError:
+        pass
+    return ""

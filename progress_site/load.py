@@ -1,0 +1,201 @@
+"""Load stage: read data/*.yaml and content/<language>/*.md into typed records."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .convert import INVALID, Converter, hints
+from .errors import Location, Problem
+from .schema import Data, Site
+from .yamlsource import Document, parse, read_text
+
+DATA_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class PageMeta:
+    """The front matter of a content page."""
+
+    title: str
+    description: str | None = None
+    template: str = "page.html"
+    nav: str | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One Markdown page in one language, with its body and where it starts."""
+
+    language: str
+    slug: str  # file name without .md; `index` is the home page
+    meta: PageMeta
+    body: str
+    body_line: int  # line number of the body's first line in the file
+    display: str
+
+
+@dataclass(frozen=True)
+class Source:
+    """Everything read from the source folder, before cross-checks."""
+
+    data: Data
+    pages: tuple[Page, ...]
+    documents: tuple[Document, ...]
+
+
+def source_files(folder: Path, root: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """Files under `folder` with one of `suffixes`, sorted, so builds are reproducible."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.suffix in suffixes and p.is_file())
+
+
+def inside(path: Path, root: Path, display: str) -> list[Problem]:
+    """Refuse a file that a symbolic link takes outside the source folder."""
+    if path.resolve().is_relative_to(root.resolve()):
+        return []
+    return [Problem(Location(display), "this file links to a place outside the source folder",
+                    hint="copy the file into the folder instead of linking to it")]
+
+
+def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML file, with every problem located."""
+    display = path.relative_to(root).as_posix()
+    problems = inside(path, root, display)
+    if problems:
+        return None, problems
+    text, problems = read_text(path, display)
+    if text is None:
+        return None, problems
+    doc, problems = parse(text, display)
+    if doc.data is not None and not isinstance(doc.data, dict):
+        problems.append(doc.problem((), "a data file must be a mapping of collections "
+                                        "(machines:, studies:, ...)"))
+        doc.data = None
+    return doc, problems
+
+
+def load_data(root: Path, strict: bool) -> tuple[Data | None, list[Document], list[Problem]]:
+    """Read every data file; collections of the same name in several files are joined."""
+    docs: list[Document] = []
+    problems: list[Problem] = []
+    for path in source_files(root / "data", root, DATA_SUFFIXES):
+        doc, found = read_yaml(path, root)
+        problems += found
+        if doc is not None and doc.data:
+            docs.append(doc)
+    site, site_problems = read_site(docs, strict, root)
+    problems += site_problems
+    if site is None:
+        return None, docs, problems
+    collected: dict[str, list[Any]] = {}
+    for doc in docs:
+        conv = Converter(doc, site.languages, strict)
+        for key, value in doc.data.items():
+            if key == "site":
+                continue
+            if key not in hints(Data):
+                conv.error((key,), f"unknown collection '{key}'", _close(key), key=True)
+                continue
+            items = conv.convert(hints(Data)[key], value, (key,))
+            if items is not INVALID:
+                collected.setdefault(key, []).extend(items)
+        problems += conv.problems
+    data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
+    return data, docs, problems
+
+
+def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | None,
+                                                                      list[Problem]]:
+    """The one `site:` mapping; the languages it names govern every other text."""
+    holders = [d for d in docs if "site" in d.data]
+    if not holders:
+        where = Location("data/site.yaml")
+        return None, [Problem(where, "no `site:` mapping in any file under data/",
+                              hint="create data/site.yaml with `site: {title: ..., "
+                                   "tagline: ...}`")]
+    problems = [d.problem(("site",), "a second `site:` mapping (the first is in "
+                                     f"{holders[0].display})", "keep one", key=True)
+                for d in holders[1:]]
+    doc = holders[0]
+    languages = _languages(doc.data["site"])
+    conv = Converter(doc, languages, strict)
+    site = conv.convert(Site, doc.data["site"], ("site",))
+    return (None if site is INVALID else site), problems + conv.problems
+
+
+def _languages(site: Any) -> tuple[str, ...]:
+    """The declared languages, read before the rest so texts can be checked against them."""
+    langs = site.get("languages") if isinstance(site, dict) else None
+    if isinstance(langs, list) and langs and all(isinstance(x, str) for x in langs):
+        return tuple(langs)
+    return tuple(dataclasses.fields(Site)[3].default)
+
+
+def _close(key: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, list(hints(Data)), 1)
+    return f"did you mean '{close[0]}'?" if close else "known collections: " + ", ".join(
+        k for k in hints(Data) if k != "site")
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """Front matter text (padded so its line numbers match the file), body, body's line."""
+    lines = text.split("\n")
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() == "---":
+                front = "\n" + "\n".join(lines[1:i])
+                return front, "\n".join(lines[i + 1:]), i + 2
+    return "", text, 1
+
+
+def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list[Problem]]:
+    """Read content/<language>/*.md for each language."""
+    pages: list[Page] = []
+    problems: list[Problem] = []
+    for lang in languages:
+        for path in source_files(root / "content" / lang, root, (".md",)):
+            page, found = read_page(path, root, lang)
+            problems += found
+            if page is not None:
+                pages.append(page)
+    return pages, problems
+
+
+def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Problem]]:
+    """One Markdown page: its front matter checked, its body kept for rendering."""
+    display = path.relative_to(root).as_posix()
+    problems = inside(path, root, display)
+    text, read_problems = (None, []) if problems else read_text(path, display)
+    problems += read_problems
+    if text is None:
+        return None, problems
+    front, body, body_line = split_front_matter(text)
+    doc, problems = parse(front, display)
+    meta_values = doc.data if doc.data is not None else {}
+    slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
+    if not isinstance(meta_values, dict) or "title" not in meta_values:
+        where = Location(display, 1, 1)
+        problems.append(Problem(where, "the page has no title", hint="start the file with "
+                                "'---', 'title: ...', '---'"))
+        return None, problems
+    conv = Converter(doc, (lang,), strict=True)
+    meta = conv.convert(PageMeta, meta_values, ())
+    problems += conv.problems
+    if meta is INVALID:
+        return None, problems
+    return Page(lang, slug, meta, body, body_line, display), problems
+
+
+def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
+    """Read the whole source folder; None when the data could not be read at all."""
+    data, docs, problems = load_data(root, strict)
+    if data is None:
+        return None, problems
+    pages, page_problems = load_pages(root, data.site.languages)
+    return Source(data, tuple(pages), tuple(docs)), problems + page_problems

@@ -1,0 +1,128 @@
+"""Markdown for content pages and data texts: no raw HTML, only safe links.
+
+Content pages may hold blocks, one per line, that the site's templates render from the
+data (`{{< roadmap meridian >}}`), and every text may name a derived number
+(`{{ comparisons.cpu-500.ratio }}`).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+from .links import is_safe
+
+BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
+EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
+# Private-use characters: they survive Markdown untouched, so a reference can be swapped
+# for its printed number after Markdown has run (and HTML in the number is impossible).
+OPEN, CLOSE = "\ue000", "\ue001"
+PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A `{{< name arg key=value >}}` line of a content page."""
+
+    name: str
+    args: tuple[str, ...]
+    options: tuple[tuple[str, str], ...]
+    line: int
+
+
+def slugify(text: str) -> str:
+    """An anchor id from a heading: lower case, words joined by '-', accents dropped."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    words = re.findall(r"[\w]+", plain.lower())
+    return "-".join(words) or "section"
+
+
+def heading_ids(state: StateCore) -> None:
+    """Give each heading an id: `{#id}` at its end, else one made from its words."""
+    used: set[str] = set()
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        inline = tokens[i + 1]
+        match = EXPLICIT_ID.search(inline.content)
+        if match:
+            anchor = match.group(1)
+            inline.content = inline.content[: match.start()]
+            if inline.children:
+                last = inline.children[-1]
+                last.content = EXPLICIT_ID.sub("", last.content)
+        else:
+            anchor = slugify(PLACEHOLDER.sub("", inline.content))
+        base, n = anchor, 2
+        while anchor in used:
+            anchor, n = f"{base}-{n}", n + 1
+        used.add(anchor)
+        token.attrSet("id", anchor)
+
+
+def make_parser() -> MarkdownIt:
+    """CommonMark with tables; raw HTML off; unsafe link schemes refused."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable("table")
+    md.validateLink = is_safe  # type: ignore[method-assign]
+    md.core.ruler.push("heading_ids", heading_ids)
+    return md
+
+
+def parse_block(line: str, number: int) -> Block | None:
+    """A block line's name, arguments and key=value options; None for any other line."""
+    match = BLOCK.match(line.strip())
+    if not match:
+        return None
+    try:
+        words = shlex.split(match.group(2))
+    except ValueError:
+        words = match.group(2).split()
+    args = tuple(w for w in words if "=" not in w)
+    options = tuple(tuple(w.split("=", 1)) for w in words if "=" in w)
+    return Block(match.group(1), args, options, number)  # type: ignore[arg-type]
+
+
+def split_blocks(body: str, first_line: int) -> list[str | Block]:
+    """The body as Markdown chunks and block lines, in order (not inside code fences)."""
+    parts: list[str | Block] = []
+    chunk: list[str] = []
+    fence = ""
+    for offset, line in enumerate(body.split("\n")):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = "" if fence and stripped.startswith(fence) else (fence or stripped[:3])
+        block = None if fence else parse_block(line, first_line + offset)
+        if block is None:
+            chunk.append(line)
+            continue
+        parts.append("\n".join(chunk))
+        chunk = []
+        parts.append(block)
+    parts.append("\n".join(chunk))
+    return [p for p in parts if not isinstance(p, str) or p.strip()]
+
+
+def substitute(text: str, pattern: re.Pattern[str],
+               render: Callable[[re.Match[str]], str]) -> tuple[str, list[str]]:
+    """Swap each match for a placeholder; return the text and the rendered pieces."""
+    pieces: list[str] = []
+
+    def swap(match: re.Match[str]) -> str:
+        pieces.append(render(match))
+        return f"{OPEN}{len(pieces) - 1}{CLOSE}"
+
+    return pattern.sub(swap, text.replace(OPEN, "").replace(CLOSE, "")), pieces
+
+
+def restore(html: str, pieces: list[str]) -> str:
+    """Put the rendered pieces back where their placeholders are."""
+    return PLACEHOLDER.sub(lambda m: pieces[int(m.group(1))], html)

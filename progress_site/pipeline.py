@@ -1,0 +1,76 @@
+"""The build, top to bottom: load -> validate -> derive -> render -> publish."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .derive import Model, derive
+from .errors import BuildFailed, Problem
+from .i18n import load_catalogs
+from .load import load
+from .publish import publish
+from .render import render
+from .validate import validate
+
+# The engine's own theme: templates/, locales/ and assets beside this package.
+ENGINE_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """What to build, where, and as of which day (never read from the clock in here)."""
+
+    source: Path
+    out: Path
+    today: dt.date
+    strict: bool = False
+    engine_root: Path = ENGINE_ROOT
+
+    def folders(self, name: str) -> list[Path]:
+        """The source's folder of that name, then the engine's (overrides come first)."""
+        found = [self.source / name, self.engine_root / name]
+        unique = list(dict.fromkeys(p.resolve() for p in found))
+        return [p for p in unique if p.is_dir()]
+
+
+@dataclass(frozen=True)
+class Built:
+    """A finished build: the files written and the warnings worth reading."""
+
+    files: dict[str, bytes]
+    warnings: list[Problem] = field(default_factory=list)
+    model: Model | None = None
+
+
+def fail_on_errors(problems: list[Problem]) -> None:
+    """Stop the build once, with every problem found so far."""
+    if any(not p.warning for p in problems):
+        raise BuildFailed(problems)
+
+
+def make_site(config: BuildConfig) -> Built:
+    """Everything in memory, nothing written: gather all data first, then render it."""
+    source, problems = load(config.source, config.strict)
+    fail_on_errors(problems)
+    assert source is not None
+    data, found = validate(source.data, config.today)
+    problems += found
+    fail_on_errors(problems)
+    model, found = derive(data, config.today)
+    catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
+                             data.site.languages, config.strict)
+    problems += found + list(catalogs.problems)
+    fail_on_errors(problems)
+    files, found = render(model, source.pages, catalogs, config.folders("templates"))
+    problems += found
+    fail_on_errors(problems)
+    return Built(files, problems, model)
+
+
+def build(config: BuildConfig) -> Built:
+    """Build the site and publish it; on any error, `out` is left as it was."""
+    built = make_site(config)
+    publish(built.files, config.out)
+    return built

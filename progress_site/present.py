@@ -1,0 +1,170 @@
+"""How the model reads in one language: the functions templates call, bound to a language."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from babel.support import NullTranslations
+from markupsafe import Markup, escape
+
+from . import formatting
+from .markup import make_parser, restore, substitute
+from .quantity import Quantity
+from .references import REFERENCE, Namespace
+from .schema import BudgetItem, Commit, Link, Site
+from .values import Number, Text
+
+STATUS_WORDS = {
+    # Evidence statuses, with the words the legend explains them with.
+    "measured": "Measured",
+    "watch": "Measured, to watch",
+    "over-limit": "Measured, over the limit",
+    "estimate": "Estimate",
+    "not-judgeable": "Not judgeable",
+    "shown": "Shown to work",
+    "not-shown": "Not shown",
+    "done": "Done",
+    "in-progress": "In progress",
+    "planned": "Planned",
+    "stale": "To re-measure",
+}
+
+
+class Words:
+    """Everything a template prints, in one language: numbers, texts, links, statuses."""
+
+    def __init__(self, lang: str, translations: NullTranslations, site: Site,
+                 namespace: Namespace) -> None:
+        self.lang = lang
+        self.gettext: Callable[[str], str] = translations.gettext
+        self.site = site
+        self.namespace = namespace
+        self.units = {u.id: (u.one, u.other) for u in site.units}
+        self.markdown = make_parser()
+
+    def _(self, message: str, **values: Any) -> str:
+        """A translated sentence with its %(name)s values filled in."""
+        text = self.gettext(message)
+        return text % values if values else text
+
+    def number(self, value: float, decimals: int = 0) -> str:
+        """A plain number in this language."""
+        return formatting.number(value, decimals, self.lang)
+
+    def quantity(self, q: Quantity | None) -> str:
+        """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`."""
+        if q is None or q.kind == "none":
+            return self._("no number")
+        if q.kind == "count":
+            return self._("%(ok)s of %(total)s", ok=self.number(q.low),
+                          total=self.number(q.top))
+        if q.kind == "range":
+            low = formatting.number(q.low, q.decimals, self.lang)
+            high = formatting.with_unit(q.top, q.decimals, q.unit, self.lang, self.units)
+            return self._("%(low)s to %(high)s", low=low, high=high)
+        if q.unit == "%" and q.signed:
+            return formatting.percent(q.low / 100, q.decimals, self.lang, sign=True)
+        return formatting.with_unit(q.low, q.decimals, q.unit, self.lang, self.units)
+
+    def date(self, day: dt.date | None) -> str:
+        """A full date: `November 8, 2026` / `8 novembre 2026`."""
+        return formatting.date(day, self.lang) if day else ""
+
+    def short_date(self, day: dt.date | None) -> str:
+        """A date without its year: `November 8` / `8 novembre`."""
+        return formatting.short_date(day, self.lang) if day else ""
+
+    def status(self, status: str) -> str:
+        """The words of an evidence or task status."""
+        return self._(STATUS_WORDS[status])
+
+    def text(self, text: Text | None) -> Markup:
+        """A data text in this language: inline Markdown, references printed, no raw HTML."""
+        if text is None:
+            return Markup("")
+        scope = self.namespace.scopes.get(id(text), "")
+        return self.inline(text.get(self.lang, self.site.languages[0]), scope)
+
+    def inline(self, words: str, scope: str = "") -> Markup:
+        """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
+        source, pieces = substitute(words, REFERENCE, lambda m: self.reference(m, scope))
+        return Markup(restore(self.markdown.renderInline(source), pieces))
+
+    def reference(self, match: Any, scope: str = "") -> str:
+        """The HTML of one `{{ name }}` or `{{ name:decimals }}`."""
+        entry = self.namespace.lookup(match.group(1), scope)
+        if isinstance(entry, Commit):
+            return str(self.commit_link(entry))
+        if entry is None:
+            return str(escape(match.group(0)))  # reported at validation; never reached
+        if match.group(2) is not None:
+            entry = entry.with_decimals(int(match.group(2)))
+        return str(escape(self.quantity(entry)))
+
+    def repository_url(self, repo_id: str | None) -> tuple[str, Text | None]:
+        """The address and name of a repository (the site's own when None)."""
+        repo_id = repo_id or self.site.repository
+        for repo in self.site.repositories:
+            if repo.id == repo_id:
+                own = repo.id == self.site.repository
+                return repo.url.rstrip("/"), None if own else repo.name
+        return "", None
+
+    def link(self, link: Link) -> Markup:
+        """A proof or link as an anchor, with words made from its number when it has none."""
+        base, repo_name = self.repository_url(link.repository)
+        if link.url is not None:
+            href = link.url
+            words = self.text(link.text) if link.text else escape(link.url)
+        else:
+            number = link.pull if link.pull is not None else link.issue
+            kind = "pull" if link.pull is not None else "issues"
+            href = f"{base}/{kind}/{number}"
+            words = self.text(link.text) if link.text else escape(
+                self.numbered(kind, number, repo_name))
+        return Markup('<a href="{}">{}</a>').format(href, words)
+
+    def numbered(self, kind: str, number: int | None, repo: Text | None) -> str:
+        """`pull request #160`, or `Horizon pull request #10527` for another repository."""
+        if repo is None:
+            message = "pull request #%(n)s" if kind == "pull" else "issue #%(n)s"
+            return self._(message, n=number)
+        message = "%(repo)s pull request #%(n)s" if kind == "pull" else "%(repo)s issue #%(n)s"
+        return self._(message, repo=repo.get(self.lang), n=number)
+
+    def commit_link(self, commit: Commit) -> Markup:
+        """A commit as readers cite it: its pull request when it has one, else its hash."""
+        if commit.pull is None:
+            return self.commit_hash(commit.id)
+        return self.link(Link(pull=commit.pull, repository=commit.repository))
+
+    def commit_hash(self, commit_id: str) -> Markup:
+        """A commit's hash, linked to the commit in its repository."""
+        commit = next((c for c in self.namespace_commits() if c.id == commit_id), None)
+        base, _ = self.repository_url(commit.repository if commit else None)
+        return Markup('<a href="{}"><code>{}</code></a>').format(
+            f"{base}/commit/{commit_id}", commit_id)
+
+    def namespace_commits(self) -> list[Commit]:
+        """The commits the data declares."""
+        return [e for e in self.namespace.entries.values() if isinstance(e, Commit)]
+
+    def percent(self, amount: Number) -> str:
+        """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""
+        return formatting.percent(amount.value / 100, amount.decimals, self.lang)
+
+    def limit(self, item: BudgetItem) -> str:
+        """A budget item's limit with its unit (`8 cores`)."""
+        assert item.limit is not None
+        lim = item.limit
+        q = Quantity("value", lim.value.value, decimals=lim.value.decimals,
+                     unit=lim.unit or item.figure.unit)
+        return self.quantity(q)
+
+    @staticmethod
+    def share(value: float, scale: float) -> str:
+        """A CSS width: `value` as a percentage of `scale` (language-independent)."""
+        fraction = 0.0 if scale <= 0 else max(0.0, min(1.0, value / scale))
+        return f"{fraction * 100:.1f}%"

@@ -1,0 +1,114 @@
+"""Publish stage: write the new site beside the old one, then swap them in one step."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import Location, Problem
+
+_RENAME_EXCHANGE = 2  # from <linux/fs.h>: swap two paths atomically
+
+
+class PublishFailed(Exception):
+    """The output folder could not be written; the previous site is untouched."""
+
+    exit_code = 1
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        super().__init__(problem.render())
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two directories atomically (Linux renameat2); False where unsupported."""
+    libc_name = ctypes.util.find_library("c")
+    if not libc_name:
+        return False
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    if ctypes.get_errno() in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()), str(a))
+
+
+def write_tree(folder: Path, files: dict[str, bytes]) -> None:
+    """Write every file, in sorted order (a killed process loses nothing written: the
+    swap comes after, and the page cache outlives the process)."""
+    for rel in sorted(files):
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(files[rel])
+
+
+def recover(out: Path) -> None:
+    """Finish a swap that a killed build left half done, and drop its leftovers."""
+    parent = out.parent
+    for leftover in sorted(parent.glob(f".{out.name}-old-*")):
+        if not out.exists():
+            leftover.rename(out)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+    for leftover in parent.glob(f".{out.name}-new-*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def locked(out: Path) -> Iterator[None]:
+    """One build at a time per output folder: a second one waits for the first."""
+    lock_path = out.parent / f".{out.name}.lock"
+    with lock_path.open("a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def publish(files: dict[str, bytes], out: Path) -> None:
+    """Replace `out` with exactly `files`; on any failure the old `out` stays as it was."""
+    out = out.absolute()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with locked(out):
+            recover(out)
+            new = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+            try:
+                write_tree(new, files)
+                new.chmod(0o755)
+                swap(new, out)
+            finally:
+                shutil.rmtree(new, ignore_errors=True)
+    except OSError as exc:
+        where = Location(str(exc.filename or out))
+        raise PublishFailed(Problem(where, f"cannot write the site: {exc.strerror or exc}",
+                                    hint="check the folder's permissions and free space; "
+                                         "the previous site is untouched")) from exc
+
+
+def swap(new: Path, out: Path) -> None:
+    """Put `new` in place of `out`; what was `out` ends at `new` (and is then removed)."""
+    if out.exists() and _exchange(new, out):
+        return
+    if out.exists():
+        # No atomic exchange here: rename aside first; recover() undoes a kill in between.
+        old = out.parent / f".{out.name}-old-{os.getpid()}"
+        out.rename(old)
+        new.rename(out)
+        old.rename(new)
+    else:
+        new.rename(out)

@@ -1,0 +1,153 @@
+"""`{{ comparisons.cpu-500.ratio }}` in texts: the names derived numbers are known by.
+
+Texts in data and in Markdown never type a derived number; they name it, and the
+render stage prints it in the page's language. A text inside a record may use the
+record's own names without the prefix (`{{ ratio }}` inside a comparison).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import Problem
+from .quantity import Quantity, figure_quantity
+from .schema import Commit, Data, Figure
+from .values import Text, Where
+
+if TYPE_CHECKING:
+    from .derive import BudgetView, FigureView, HeadlineView, RoadmapView, StudyView
+
+REFERENCE = re.compile(r"\{\{\s*([A-Za-z0-9_.\-]+)(?::(\d))?\s*\}\}")
+
+Entry = Quantity | Commit
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """Every name a text may cite, and which figure or record each stands for."""
+
+    entries: dict[str, Entry]
+    figures: dict[str, Figure]  # names that stand for a whole figure (for headlines)
+    scopes: dict[int, str] = field(default_factory=dict)  # id(record) -> its own prefix
+
+    @classmethod
+    def build(cls, data: Data, studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],
+              roadmaps: tuple[RoadmapView, ...], views: dict[int, FigureView]) -> Namespace:
+        """The names of every derived number of the data."""
+        ns = cls({}, {})
+        for m in data.measurements:
+            ns.add_figure(f"measurements.{m.id}", m.figure, m)
+        for s in studies:
+            for c in s.comparisons:
+                prefix = f"comparisons.{c.comparison.id}"
+                ns.scopes[id(c.comparison)] = prefix
+                ns.add_figure(f"{prefix}.before", c.before.figure)
+                ns.add_figure(f"{prefix}.after", c.after.figure)
+                ns.add(f"{prefix}.ratio", c.ratio)
+                ns.add(f"{prefix}.change", c.change)
+        for p in data.profiles:
+            for claim in p.claims:
+                ns.add_figure(f"profiles.{p.id}.{claim.id}", claim.figure, claim)
+                if claim.uses is not None:
+                    ns.add_figure(f"profiles.{p.id}.{claim.id}.uses", claim.uses)
+        for b in budgets:
+            for item in b.items:
+                prefix = f"budgets.{b.budget.id}.{item.item.id}"
+                ns.add_figure(prefix, item.item.figure, item.item)
+                ns.add(f"{prefix}.share", item.share)
+                if item.item.limit is not None:
+                    lim = item.item.limit
+                    ns.add(f"{prefix}.limit", Quantity("value", lim.value.value,
+                                                       decimals=lim.value.decimals,
+                                                       unit=lim.unit or item.item.figure.unit))
+        for run in data.runs:
+            for run_item in run.items:
+                ns.add_figure(f"runs.{run.id}.{run_item.id}", run_item.figure, run_item)
+        for r in roadmaps:
+            ns.scopes[id(r.roadmap)] = f"roadmaps.{r.roadmap.id}"
+            ns.add(f"roadmaps.{r.roadmap.id}.done", Quantity("value", r.done))
+            ns.add(f"roadmaps.{r.roadmap.id}.total", Quantity("value", r.total))
+        for commit in data.commits:
+            ns.entries[f"commits.{commit.id}"] = commit
+        return ns
+
+    def add(self, name: str, quantity: Quantity | None) -> None:
+        """Name a number, and the same number without its unit (`NAME.value`)."""
+        if quantity is not None:
+            self.entries[name] = quantity
+            self.entries[f"{name}.value"] = quantity.bare()
+
+    def add_figure(self, name: str, fig: Figure, holder: Any = None) -> None:
+        """Name a figure (and make it the scope of the record that holds it)."""
+        self.add(name, figure_quantity(fig))
+        self.figures[name] = fig
+        self.scopes[id(fig)] = name
+        if holder is not None:
+            self.scopes[id(holder)] = name
+
+    def with_headlines(self, headlines: tuple[HeadlineView, ...]) -> Namespace:
+        """The namespace, with each headline's number added."""
+        for h in headlines:
+            self.add(f"headlines.{h.headline.id}", h.quantity)
+        return self
+
+    def lookup(self, name: str, scope: str = "") -> Entry | None:
+        """What a name stands for, trying the scope's own names first."""
+        if scope and f"{scope}.{name}" in self.entries:
+            return self.entries[f"{scope}.{name}"]
+        return self.entries.get(name)
+
+    def quantity(self, name: str) -> Quantity | None:
+        """The number a name stands for, if it is one."""
+        entry = self.entries.get(name)
+        return entry if isinstance(entry, Quantity) else None
+
+    def figure_view(self, name: str, views: dict[int, FigureView]) -> FigureView | None:
+        """The derived view of the figure a name stands for."""
+        fig = self.figures.get(name)
+        return views.get(id(fig)) if fig is not None else None
+
+    def hint(self, name: str) -> str:
+        """A 'did you mean' for a name that does not exist."""
+        close = difflib.get_close_matches(name, sorted(self.entries), 1, 0.6)
+        return f"did you mean '{close[0]}'?" if close else (
+            "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
+            "(see docs/data-format.md)")
+
+
+def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Where, str]]:
+    """Every text of the data, with the scope it is read in and where it was written."""
+    if isinstance(value, tuple):
+        for item in value:
+            yield from texts(item, scope, ns)
+        return
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return
+    scope = ns.scopes.get(id(value), scope)
+    where = getattr(value, "where", None)
+    for fld in dataclasses.fields(value):
+        child = getattr(value, fld.name)
+        if isinstance(child, Text) and where is not None:
+            ns.scopes[id(child)] = scope
+            yield child, scope, where, fld.name
+        else:
+            yield from texts(child, scope, ns)
+
+
+def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
+    """Every `{{ name }}` in a text of the data names something that exists."""
+    from .validate import problem
+
+    out = []
+    for text, scope, where, name in texts(data, "", ns):
+        for _lang, words in text.by_language:
+            for match in REFERENCE.finditer(words):
+                if ns.lookup(match.group(1), scope) is None:
+                    out.append(problem(where, name, f"no number named '{match.group(1)}'",
+                                       ns.hint(match.group(1))))
+    return out

@@ -1,0 +1,192 @@
+"""Render stage: every page in every language, returned in memory as {path: bytes}."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .derive import Model
+from .errors import Location, Problem
+from .i18n import Catalogs
+from .load import Page
+from .markup import Block, make_parser, restore, split_blocks, substitute
+from .present import STATUS_WORDS, Words
+from .references import REFERENCE
+
+
+class BlockError(Exception):
+    """A block names something the data does not have."""
+
+
+@dataclass(frozen=True)
+class PagePlace:
+    """Where a page is published, and how it reaches the site's root."""
+
+    path: str  # `index.html`, `fr/index.html`, `fr/report/index.html`
+    root: str  # `""`, `../`, `../../`
+
+    @classmethod
+    def of(cls, lang: str, slug: str, default: str) -> PagePlace:
+        """The published path of a page of one language."""
+        parts = ([] if lang == default else [lang]) + ([] if slug == "index" else [slug])
+        return cls("/".join([*parts, "index.html"]), "../" * len(parts))
+
+    def href(self, other: PagePlace) -> str:
+        """A relative link from this page to another (explicit index.html, for file://)."""
+        return self.root + other.path
+
+
+def make_environment(folders: list[Path], words: Words, model: Model) -> jinja2.Environment:
+    """A Jinja environment for one language: autoescape, strict, gettext, the model's words."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    gettext = words.gettext
+    env.install_gettext_callables(gettext, lambda s, p, n: gettext(s if n == 1 else p),
+                                  newstyle=True)
+    env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
+                       statuses=STATUS_WORDS, lookup=Lookup(model))
+    env.filters.update(q=words.quantity, t=words.text, date=words.date,
+                       short_date=words.short_date, status=words.status, link=words.link)
+    return env
+
+
+# What a block may name: the collection, the attribute holding the record (for derived
+# views), and the singular used in messages.
+COLLECTIONS = {
+    "studies": ("study", "study"),
+    "budgets": ("budget", "budget"),
+    "roadmaps": ("roadmap", "roadmap"),
+    "headlines": ("headline", "headline"),
+    "machines": ("", "machine"),
+    "commits": ("", "commit"),
+    "runs": ("", "run"),
+    "profiles": ("", "profile"),
+    "measurements": ("", "measurement"),
+}
+
+
+class Lookup:
+    """What a block names (`{{< bars optimisation >}}`), or a located error."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+
+    def __call__(self, kind: str, key: str) -> Any:
+        if kind not in COLLECTIONS:
+            raise BlockError(f"unknown collection '{kind}'")
+        inner, singular = COLLECTIONS[kind]
+        items = self.collection(kind)
+        for item in items:
+            record = getattr(item, inner) if inner else item
+            if record.id == key:
+                return item
+        known = ", ".join((getattr(i, inner) if inner else i).id for i in items)
+        raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
+
+    def collection(self, kind: str) -> tuple[Any, ...]:
+        """A collection by name: derived views where there are some, else the data's."""
+        derived = getattr(self.model, kind, None)
+        if derived is not None:
+            return tuple(derived)
+        return tuple(getattr(self.model.data, kind, ()))
+
+
+class PageRenderer:
+    """Renders the pages of one language."""
+
+    def __init__(self, env: jinja2.Environment, words: Words, model: Model,
+                 places: dict[tuple[str, str], PagePlace]) -> None:
+        self.env = env
+        self.words = words
+        self.model = model
+        self.places = places
+        self.markdown = make_parser()
+
+    def body(self, page: Page, problems: list[Problem]) -> Markup:
+        """The page's Markdown and blocks, rendered in order."""
+        html = []
+        for part in split_blocks(page.body, page.body_line):
+            if isinstance(part, Block):
+                html.append(self.block(part, page, problems))
+            else:
+                html.append(self.prose(part, page, problems))
+        return Markup("\n".join(html))
+
+    def prose(self, text: str, page: Page, problems: list[Problem]) -> str:
+        """A Markdown chunk with its `{{ references }}` printed."""
+        def reference(match: re.Match[str]) -> str:
+            if self.model.namespace.lookup(match.group(1)) is None:
+                line = page.body_line + page.body[: page.body.find(match.group(0))].count("\n")
+                problems.append(Problem(Location(page.display, line, 1),
+                                        f"no number named '{match.group(1)}'",
+                                        hint=self.model.namespace.hint(match.group(1))))
+                return ""
+            return self.words.reference(match)
+
+        source, pieces = substitute(text, REFERENCE, reference)
+        return restore(self.markdown.render(source), pieces)
+
+    def block(self, block: Block, page: Page, problems: list[Problem]) -> str:
+        """One `{{< name ... >}}` line, rendered by templates/blocks/NAME.html."""
+        where = Location(page.display, block.line, 1)
+        try:
+            template = self.env.get_template(f"blocks/{block.name}.html")
+        except jinja2.TemplateNotFound:
+            problems.append(Problem(where, f"unknown block '{block.name}'",
+                                    hint=f"write templates/blocks/{block.name}.html, or use "
+                                         "one of the blocks listed in docs/data-format.md"))
+            return ""
+        try:
+            return template.render(args=block.args, options=dict(block.options),
+                                   page=page, here=self.places[(page.language, page.slug)])
+        except BlockError as exc:
+            problems.append(Problem(where, str(exc), hint="check the name after the block's"
+                                                          " name"))
+            return ""
+
+    def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
+        """A whole HTML page: the body inside the page's template."""
+        here = self.places[(page.language, page.slug)]
+        alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
+                      for p in pages if p.slug == page.slug]
+        body = self.body(page, problems)
+        template = self.env.get_template(page.meta.template)
+        html = template.render(page=page, body=body, here=here, alternates=alternates,
+                               pages=[p for p in pages if p.language == page.language],
+                               place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        return html.encode("utf-8")
+
+
+def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path]
+           ) -> tuple[dict[str, bytes], list[Problem]]:
+    """Every page of every language, and the assets, as {published path: bytes}."""
+    site = model.data.site
+    default = site.languages[0]
+    places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
+    out: dict[str, bytes] = {}
+    problems: list[Problem] = []
+    for lang in site.languages:
+        words = Words(lang, catalogs.translations[lang], site, model.namespace)
+        env = make_environment(folders, words, model)
+        renderer = PageRenderer(env, words, model, places)
+        mine = [p for p in pages if p.language == lang]
+        for page in mine:
+            out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
+    for folder in reversed(folders):
+        for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
+            if asset.is_file():
+                out[f"assets/{asset.name}"] = asset.read_bytes()
+    out[".nojekyll"] = b""
+    return out, problems

@@ -1,0 +1,36 @@
+"""Units the data may name without declaring them, and how each is spelled."""
+
+from __future__ import annotations
+
+# Units Babel knows (CLDR), so each language gets its own spelling: KB is "ko" in French.
+CLDR_UNITS = {
+    "ns": "duration-nanosecond",
+    "us": "duration-microsecond",
+    "µs": "duration-microsecond",
+    "ms": "duration-millisecond",
+    "s": "duration-second",
+    "min": "duration-minute",
+    "h": "duration-hour",
+    "B": "digital-byte",
+    "KB": "digital-kilobyte",
+    "MB": "digital-megabyte",
+    "GB": "digital-gigabyte",
+    "TB": "digital-terabyte",
+}
+
+# Units written the same in every language, after a no-break space.
+SYMBOL_UNITS = {
+    "KiB": "KiB",
+    "MiB": "MiB",
+    "GiB": "GiB",
+    "kbit/s": "kbit/s",
+    "Mbit/s": "Mbit/s",
+    "Gbit/s": "Gbit/s",
+    "MB/s": "MB/s",
+    "GB/s": "GB/s",
+    "TPS": "TPS",
+}
+
+PERCENT = "%"
+
+BUILTIN_UNITS = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS) | {PERCENT}

@@ -1,0 +1,244 @@
+"""Validate stage: cross-references, unique ids and the evidence rules, all at once.
+
+It also hands each figure the provenance of what holds it (a study's machine and
+commits, a run's date), so later stages see every figure complete.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import Problem
+from .links import check_url
+from .schema import (BudgetItem, Claim, Comparison, Data, Figure, Link, Run, RunItem, Step,
+                     Study, Task)
+from .units import BUILTIN_UNITS
+from .values import Where
+
+
+# Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
+SCOPED = (Claim, BudgetItem, RunItem)
+
+
+def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:
+    """A problem at one field of a record."""
+    loc = where.of(name)
+    path = (*where.path, name) if name in where.fields else where.path
+    return Problem(loc, message, path, hint)
+
+
+def walk(value: Any) -> Iterator[Any]:
+    """Every record inside a value, depth first, in the order written."""
+    if isinstance(value, tuple):
+        for item in value:
+            yield from walk(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield value
+        for fld in dataclasses.fields(value):
+            if not fld.metadata.get("internal"):
+                yield from walk(getattr(value, fld.name))
+
+
+def known_ids(data: Data) -> dict[str, set[str]]:
+    """The ids each kind of reference may name."""
+    return {
+        "units": set(BUILTIN_UNITS) | {u.id for u in data.site.units},
+        "repositories": {r.id for r in data.site.repositories},
+        "machines": {m.id for m in data.machines},
+        "commits": {c.id for c in data.commits},
+        "runs": {r.id for r in data.runs},
+    }
+
+
+def check_references(data: Data) -> list[Problem]:
+    """Every `machine:`, `commit:`, `unit:`... names something that exists."""
+    ids = known_ids(data)
+    out = []
+    for rec in walk(data):
+        for fld in dataclasses.fields(rec):
+            kind = fld.metadata.get("ref")
+            value = getattr(rec, fld.name)
+            if kind and value is not None and value not in ids[kind]:
+                close = difflib.get_close_matches(value, sorted(ids[kind]), 1)
+                hint = (f"did you mean '{close[0]}'?" if close else
+                        f"declare it under `{kind}:`" if kind != "units" else
+                        "declare it under site.units, or use a known unit")
+                singular = kind.rstrip("s").replace("repositorie", "repository")
+                out.append(problem(rec.where, fld.name, f"no {singular} '{value}'", hint))
+    return out
+
+
+def check_unique_ids(data: Data) -> list[Problem]:
+    """Ids are unique within their kind (claims, items: within what holds them)."""
+    seen: dict[tuple[str, str, tuple[str | int, ...]], Where] = {}
+    out = []
+    for rec in walk(data):
+        rec_id = getattr(rec, "id", None)
+        if not isinstance(rec_id, str):
+            continue
+        scope = rec.where.path[:-2] if isinstance(rec, SCOPED) else ()
+        key = (type(rec).__name__, rec_id, scope)
+        if key in seen:
+            first = seen[key].location
+            out.append(problem(rec.where, "id", f"id '{rec_id}' is used twice (first at "
+                               f"{first})", "give each one its own id"))
+        else:
+            seen[key] = rec.where
+    return out
+
+
+def check_figure(fig: Figure) -> list[Problem]:
+    """A figure says what it is in one way, and has the evidence its status needs."""
+    w = fig.where
+    given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
+    if fig.ok is not None or fig.of is not None:
+        given.append("ok")
+    out = []
+    if fig.status == "not-judgeable":
+        # It may keep a number: the load that was tried ("2,000 players: not judgeable").
+        if fig.reason is None:
+            out.append(problem(w, "status", "a not-judgeable figure needs a `reason:`",
+                               "say why it cannot be judged"))
+        return out + (check_shape(fig) if len(given) == 1 else [])
+    if len(given) != 1:
+        what = "gives no number" if not given else "gives both " + " and ".join(given)
+        out.append(problem(w, given[-1] if given else "status", f"the figure {what}",
+                           "give one of value, range, samples, or ok with of"))
+    out += check_shape(fig)
+    if fig.status in ("measured", "watch"):
+        missing = [n for n in ("machine", "date") if getattr(fig, n) is None]
+        if fig.commit is None and fig.run is None:
+            missing.append("commit or run")
+        if missing:
+            out.append(problem(w, "status", f"a measured figure needs its {', '.join(missing)}",
+                               "name them on the figure, or on the study or run that holds "
+                               "it; or mark it `status: estimate`"))
+    return out
+
+
+def check_shape(fig: Figure) -> list[Problem]:
+    """A range has two ends in order; `ok` is not above `of`."""
+    w = fig.where
+    out = []
+    if fig.range is not None and (len(fig.range) != 2 or fig.range[0].value > fig.range[1].value):
+        out.append(problem(w, "range", "a range is [lowest, highest]",
+                           "write two numbers, the lower first"))
+    if fig.samples is not None and not fig.samples:
+        out.append(problem(w, "samples", "samples is empty", "list the readings"))
+    if (fig.ok is None) != (fig.of is None):
+        name = "ok" if fig.ok is not None else "of"
+        out.append(problem(w, name, "`ok` and `of` go together", "give both"))
+    elif fig.ok is not None and fig.of is not None and not 0 <= fig.ok <= fig.of:
+        out.append(problem(w, "ok", f"ok ({fig.ok}) must be between 0 and of ({fig.of})",
+                           "count what passed out of what ran"))
+    return out
+
+
+def check_done(item: Task | Step, today: dt.date) -> list[Problem]:
+    """A done task or step has a proof and a validation date, not in the future."""
+    w = item.where
+    out = []
+    if item.status == "done":
+        if isinstance(item, Task) and not item.proofs:
+            out.append(problem(w, "status", "a done task needs a proof",
+                               "add `proofs:` with a link to the merged work"))
+        if item.validated is None:
+            out.append(problem(w, "status", "a done task needs its validation date",
+                               "add `validated: YYYY-MM-DD`"))
+    elif item.validated is not None:
+        out.append(problem(w, "validated", f"a task that is {item.status} has no validation "
+                           "date", "remove it, or set `status: done`"))
+    if item.validated is not None and item.validated > today:
+        out.append(problem(w, "validated", f"validation date {item.validated} is in the "
+                           f"future (today is {today})", "a task is validated once it is "
+                           "checked: use the date it was"))
+    return out
+
+
+def check_link(link: Link, data: Data) -> list[Problem]:
+    """A link is a safe address, or a pull/issue number in a repository with an address."""
+    w = link.where
+    ways = [n for n in ("url", "pull", "issue") if getattr(link, n) is not None]
+    if len(ways) != 1:
+        return [problem(w, ways[-1] if ways else "text", "a link has one of url, pull, issue",
+                        "keep exactly one")]
+    if link.url is not None:
+        reason = check_url(link.url)
+        return [problem(w, "url", reason, "use an http(s) address or a page of this site")] \
+            if reason else []
+    repo = link.repository or data.site.repository
+    if repo is None:
+        return [problem(w, ways[0], "a pull or issue number needs a repository",
+                        "add `repository:` here, or site.repository")]
+    return []
+
+
+def check_comparison(comp: Comparison) -> list[Problem]:
+    """Both sides of a comparison are in the comparison's unit."""
+    out = []
+    for side in (comp.before, comp.after):
+        if side.unit is not None and side.unit != comp.unit:
+            out.append(problem(side.where, "unit", f"unit '{side.unit}' differs from the "
+                               f"comparison's ('{comp.unit}')", "compare like with like"))
+    if comp.control and comp.noise is None:
+        out.append(problem(comp.where, "control", "a control needs its `noise:` band (in %)",
+                           "give the change that is still noise, e.g. `noise: 2`"))
+    return out
+
+
+def inherit(fig: Figure, **context: Any) -> Figure:
+    """The figure with its holder's provenance where it names none of its own."""
+    changes = {k: v for k, v in context.items() if getattr(fig, k) is None and v is not None}
+    return dataclasses.replace(fig, **changes) if changes else fig
+
+
+def complete_study(study: Study) -> Study:
+    """Give a study's figures its machine, date, method and the commit of their side."""
+    ctx = {"machine": study.machine, "date": study.date, "method": study.method}
+    comps = tuple(dataclasses.replace(
+        c,
+        before=inherit(c.before, unit=c.unit, commit=study.before.commit, **ctx),
+        after=inherit(c.after, unit=c.unit, commit=study.after.commit, **ctx),
+    ) for c in study.comparisons)
+    return dataclasses.replace(study, comparisons=comps)
+
+
+def complete_run(run: Run) -> Run:
+    """Give a run's figures its machine, date, commit and its own id as their run."""
+    ctx = {"machine": run.machine, "date": run.date, "commit": run.commit, "run": run.id}
+    items = tuple(dataclasses.replace(
+        item,
+        figure=inherit(item.figure, **ctx),
+        details=tuple(dataclasses.replace(d, figure=inherit(d.figure, **ctx))
+                      for d in item.details),
+    ) for item in run.items)
+    return dataclasses.replace(run, items=items)
+
+
+def complete(data: Data) -> Data:
+    """The data with every figure's provenance filled in from what holds it."""
+    return dataclasses.replace(
+        data,
+        studies=tuple(complete_study(s) for s in data.studies),
+        runs=tuple(complete_run(r) for r in data.runs),
+    )
+
+
+def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
+    """The completed data and every problem the cross-file rules find."""
+    data = complete(data)
+    out = check_references(data) + check_unique_ids(data)
+    for rec in walk(data):
+        if isinstance(rec, Figure):
+            out += check_figure(rec)
+        elif isinstance(rec, (Task, Step)):
+            out += check_done(rec, today)
+        elif isinstance(rec, Link):
+            out += check_link(rec, data)
+        elif isinstance(rec, Comparison):
+            out += check_comparison(rec)
+    return data, out
