@@ -87,7 +87,7 @@ def _vega_lite(spec: ChartSpec) -> dict[str, Any]:
     import altair as alt  # here, not at the top: it takes a while to import
 
     names = [series.name for series in spec.series]
-    colours, dashes, legend = _series_style(names)
+    colours, dashes, legend = _series_style(names, spec.width)
     color = alt.Color("series:N", scale=colours, legend=legend)
     dash = alt.StrokeDash("series:N", scale=dashes, legend=legend)
     stroke = alt.Stroke("series:N", scale=colours, legend=legend)  # bar outlines
@@ -141,7 +141,11 @@ def _x(spec: ChartSpec) -> alt.X:
     import altair as alt
 
     if spec.kind == "line" and spec.x_kind == "quantitative":
-        return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False))
+        # Vega's default of a tick every 40 px crowds labels like "1.5"; counts (players,
+        # threads) get no ticks between whole numbers.
+        whole = all(float(x).is_integer() for series in spec.series for x, _ in series.points)
+        axis = alt.Axis(tickCount=max(2, spec.width // 80), tickMinStep=1 if whole else 0)
+        return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False), axis=axis)
     categories = list(dict.fromkeys(x for series in spec.series for x, _ in series.points))
     labels = [x for x in categories if isinstance(x, str)]
     if labels:
@@ -152,20 +156,30 @@ def _x(spec: ChartSpec) -> alt.X:
     return alt.X("x:O", title=spec.x_title, sort=numbers, axis=axis)
 
 
-def _series_style(names: list[str]) -> tuple[alt.Scale, alt.Scale, alt.Legend]:
+def _series_style(names: list[str], width: int) -> tuple[alt.Scale, alt.Scale, alt.Legend]:
     """Colour and dash scales by series, in the given order, and the legend they share."""
     import altair as alt
 
     colours = [f"var(--chart-{i + 1}, {colour})" for i, colour in enumerate(_PALETTE)]
     dashes = [list(dash) for dash in _DASHES]
     legend = alt.Legend(
-        title=None, symbolSize=_LEGEND_SYMBOL_PX**2, symbolStrokeWidth=2, symbolOpacity=1
+        title=None,
+        columns=_legend_columns(names, width),
+        symbolSize=_LEGEND_SYMBOL_PX**2,
+        symbolStrokeWidth=2,
+        symbolOpacity=1,
     )
     return (
         alt.Scale(domain=names, range=colours[: len(names)]),
         alt.Scale(domain=names, range=dashes[: len(names)]),
         legend,
     )
+
+
+def _legend_columns(names: list[str], width: int) -> int:
+    """As many legend entries a row as fit in the width: vega would not wrap them."""
+    widest = _LEGEND_SYMBOL_PX + 24 + 7 * max(len(name) for name in names)  # ~7 px a letter
+    return max(1, min(len(names), width // widest))
 
 
 def _legend_layer(

@@ -28,6 +28,12 @@ def parser() -> argparse.ArgumentParser:
                    help="treat warnings (missing translations) as errors")
     p.add_argument("--debug", action="store_true",
                    help="show the Python traceback of an unexpected error")
+    p.add_argument("--watch", action="store_true",
+                   help="build, serve the site on HOST:PORT, rebuild on every save and "
+                        "reload the browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (with --watch)")
+    p.add_argument("--port", type=int, default=8000,
+                   help="port to serve on (with --watch; 0 picks a free one)")
     return p
 
 
@@ -59,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         config = config_from(args)
+        if args.watch:
+            from .watch import run_watch  # the server and watchdog load only when asked
+
+            return run_watch(config, args.host, args.port)
         built = build(config)
     except BuildFailed as exc:
         print(exc.render(), file=sys.stderr)

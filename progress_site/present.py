@@ -16,19 +16,26 @@ from .references import REFERENCE, Namespace
 from .schema import BudgetItem, Commit, Link, Site
 from .values import Number, Text
 
+
+
+def N_(message: str) -> str:
+    """Mark a message for `pybabel extract` without translating it here."""
+    return message
+
+
 STATUS_WORDS = {
     # Evidence statuses, with the words the legend explains them with.
-    "measured": "Measured",
-    "watch": "Measured, to watch",
-    "over-limit": "Measured, over the limit",
-    "estimate": "Estimate",
-    "not-judgeable": "Not judgeable",
-    "shown": "Shown to work",
-    "not-shown": "Not shown",
-    "done": "Done",
-    "in-progress": "In progress",
-    "planned": "Planned",
-    "stale": "To re-measure",
+    "measured": N_("Measured"),
+    "watch": N_("Measured, to watch"),
+    "over-limit": N_("Measured, over the limit"),
+    "estimate": N_("Estimate"),
+    "not-judgeable": N_("Not judgeable"),
+    "shown": N_("Shown to work"),
+    "not-shown": N_("Not shown"),
+    "done": N_("Done"),
+    "in-progress": N_("In progress"),
+    "planned": N_("Planned"),
+    "stale": N_("To re-measure"),
 }
 
 
@@ -129,10 +136,11 @@ class Words:
     def numbered(self, kind: str, number: int | None, repo: Text | None) -> str:
         """`pull request #160`, or `Horizon pull request #10527` for another repository."""
         if repo is None:
-            message = "pull request #%(n)s" if kind == "pull" else "issue #%(n)s"
-            return self._(message, n=number)
-        message = "%(repo)s pull request #%(n)s" if kind == "pull" else "%(repo)s issue #%(n)s"
-        return self._(message, repo=repo.get(self.lang), n=number)
+            own = N_("pull request #%(n)s") if kind == "pull" else N_("issue #%(n)s")
+            return self._(own, n=number)
+        other = (N_("%(repo)s pull request #%(n)s") if kind == "pull"
+                 else N_("%(repo)s issue #%(n)s"))
+        return self._(other, repo=repo.get(self.lang), n=number)
 
     def commit_link(self, commit: Commit) -> Markup:
         """A commit as readers cite it: its pull request when it has one, else its hash."""
