@@ -165,6 +165,7 @@ def _series_style(names: list[str], width: int) -> tuple[alt.Scale, alt.Scale, a
     legend = alt.Legend(
         title=None,
         columns=_legend_columns(names, width),
+        labelLimit=width - _LEGEND_SYMBOL_PX - 40,  # vega's 160 px would cut names short
         symbolSize=_LEGEND_SYMBOL_PX**2,
         symbolStrokeWidth=2,
         symbolOpacity=1,

@@ -192,7 +192,7 @@ def test_ids_are_prefixed_by_chart(svgs: dict[str, str]) -> None:
         present = [value for value in ids[spec.id] if value is not None]
         assert present
         assert all(value.startswith(f"chart-{spec.id}-") for value in present)
-    assert not set(ids[LINE.id]) - {None} & set(ids[BAR.id])
+    assert (set(ids[LINE.id]) - {None}).isdisjoint(ids[BAR.id])
 
 
 def test_svg_is_sized_as_asked(svgs: dict[str, str]) -> None:
