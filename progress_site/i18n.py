@@ -87,5 +87,11 @@ def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
             if merged is not None:
                 compiled.add_fallback(merged)
             merged = compiled
+        if merged is None and lang != languages[0]:
+            where = Location(f"locales/{lang}/LC_MESSAGES/messages.po")
+            problems.append(Problem(where, f"no catalog for '{lang}': template words stay "
+                                    "in English", hint=f"run `pybabel init -i locales/messages.pot"
+                                    f" -d locales -l {lang}` and translate it",
+                                    warning=not strict))
         translations[lang] = merged or NullTranslations()
     return Catalogs(translations, tuple(problems))

@@ -46,6 +46,7 @@ class Words:
                  namespace: Namespace) -> None:
         self.lang = lang
         self.gettext: Callable[[str], str] = translations.gettext
+        self.ngettext: Callable[[str, str, int], str] = translations.ngettext
         self.site = site
         self.namespace = namespace
         self.units = {u.id: (u.one, u.other) for u in site.units}

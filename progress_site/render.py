@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,7 @@ class PagePlace:
 
     def href(self, other: PagePlace) -> str:
         """A relative link from this page to another (explicit index.html, for file://)."""
-        return self.root + other.path
+        return posixpath.relpath(other.path, posixpath.dirname(self.path) or ".")
 
 
 def make_environment(folders: list[Path], words: Words, model: Model) -> jinja2.Environment:
@@ -52,9 +53,7 @@ def make_environment(folders: list[Path], words: Words, model: Model) -> jinja2.
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    gettext = words.gettext
-    env.install_gettext_callables(gettext, lambda s, p, n: gettext(s if n == 1 else p),
-                                  newstyle=True)
+    env.install_gettext_callables(words.gettext, words.ngettext, newstyle=True)
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
                        statuses=STATUS_WORDS, lookup=Lookup(model))
     env.filters.update(q=words.quantity, t=words.text, date=words.date,

@@ -1,0 +1,91 @@
+"""Whole builds: determinism, the atomic swap of site/, another project's folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import REPO, SOURCE_DATE_EPOCH
+
+
+def run_build(*args: str | Path, env: dict[str, str] | None = None
+              ) -> subprocess.CompletedProcess[str]:
+    """`python build.py ARGS` as a user runs it."""
+    return subprocess.run([sys.executable, str(REPO / "build.py"), *map(str, args)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
+                               **(env or {})})
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under a folder, by relative path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_same_input_gives_byte_identical_output(example_copy: Path, tmp_path: Path) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    assert run_build("--source", example_copy, "--out", first).returncode == 0
+    assert run_build("--source", example_copy, "--out", second).returncode == 0
+    assert snapshot(first) == snapshot(second)
+    assert "index.html" in snapshot(first) and "fr/index.html" in snapshot(first)
+
+
+def test_root_shows_the_default_language(example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_build("--source", example_copy, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert '<html lang="en">' in (out / "index.html").read_text()
+    assert '<html lang="fr">' in (out / "fr" / "index.html").read_text()
+    assert (out / ".nojekyll").exists()
+    assert result.stdout.startswith("Built 2 pages into ")
+
+
+def test_failed_build_leaves_the_previous_site(example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    before = snapshot(out)
+    studies = example_copy / "data" / "studies.yaml"
+    studies.write_text(studies.read_text().replace("after: {value: 7.92}", "after: {value: x}"))
+    result = run_build("--source", example_copy, "--out", out)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "expected a number, got 'x'" in result.stderr
+    assert snapshot(out) == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out-")], "no leftovers"
+
+
+def test_successful_build_replaces_the_whole_site(example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stale.html").write_text("left over from an old build")
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    assert not (out / "stale.html").exists()
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".out-")]
+    assert leftovers == []
+
+
+def test_another_project_folder_uses_the_engine_theme(tmp_path: Path) -> None:
+    src = tmp_path / "proj"
+    (src / "data").mkdir(parents=True)
+    (src / "content" / "en").mkdir(parents=True)
+    (src / "data" / "site.yaml").write_text(
+        "site:\n  title: Tiny\n  tagline: A tiny page\n  languages: [en]\n")
+    (src / "data" / "bench.yaml").write_text(
+        "measurements:\n  - id: speed\n    title: Speed\n    figure: {value: 12.5, unit: ms,"
+        " status: estimate}\n")
+    (src / "content" / "en" / "index.md").write_text(
+        "---\ntitle: Tiny report\n---\nIt takes {{ measurements.speed }}.\n")
+    result = run_build("--source", src, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert "It takes 12.5\u00a0ms." in html
+    assert not (tmp_path / "out" / "fr").exists()
+
+
+def test_missing_data_folder_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_build("--source", tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {tmp_path}: no data/ folder here")
