@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.watch:
             from .watch import run_watch  # the server and watchdog load only when asked
 
-            return run_watch(config, args.host, args.port)
+            status: int = run_watch(config, args.host, args.port)
+            return status
         built = build(config)
     except BuildFailed as exc:
         print(exc.render(), file=sys.stderr)

@@ -14,8 +14,17 @@ from typing import Literal
 from .errors import Problem
 from .quantity import Quantity, figure_quantity
 from .references import Namespace, check_text_references
-from .schema import (Budget, BudgetItem, Comparison, Data, Figure, Headline, Profile, Roadmap,
-                     Run, Study, Task)
+from .schema import (
+    Budget,
+    BudgetItem,
+    Comparison,
+    Data,
+    Figure,
+    Headline,
+    Roadmap,
+    Study,
+    Task,
+)
 from .validate import problem
 
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
@@ -146,7 +155,7 @@ def compare(comp: Comparison, before: FigureView, after: FigureView) -> Comparis
             change = Quantity("value", (a.low - b.low) / b.low * 100, decimals=1, unit="%",
                               signed=True)
     elif b.kind in ("value", "range") and a.kind in ("value", "range"):
-        direction = "lower" if a.high < b.low else "higher" if a.low > b.high else "same"
+        direction = "lower" if a.top < b.low else "higher" if a.low > b.top else "same"
     improved = None if direction == "unknown" else direction == comp.better
     allowance = noise = None
     if change is not None and comp.allowance is not None:

@@ -49,7 +49,8 @@ def number(value: float, decimals: int, lang: str) -> str:
     fixed = rounded(value, decimals)
     if fixed == 0:
         fixed = abs(fixed)  # never print "-0.0"
-    return decimal_pattern(lang, decimals).apply(fixed, locale(lang))
+    text: str = decimal_pattern(lang, decimals).apply(fixed, locale(lang))
+    return text
 
 
 def percent(fraction: float, decimals: int, lang: str, *, sign: bool = False) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from .schema import Data, Site
 from .yamlsource import Document, parse, read_text
 
 DATA_SUFFIXES = (".yaml", ".yml")
+DEFAULT_LANGUAGES = ("en", "fr")
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def _languages(site: Any) -> tuple[str, ...]:
     langs = site.get("languages") if isinstance(site, dict) else None
     if isinstance(langs, list) and langs and all(isinstance(x, str) for x in langs):
         return tuple(langs)
-    return tuple(dataclasses.fields(Site)[3].default)
+    return DEFAULT_LANGUAGES
 
 
 def _close(key: str) -> str:

@@ -53,7 +53,8 @@ def make_environment(folders: list[Path], words: Words, model: Model) -> jinja2.
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.install_gettext_callables(words.gettext, words.ngettext, newstyle=True)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        words.gettext, words.ngettext, newstyle=True)
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
                        statuses=STATUS_WORDS, lookup=Lookup(model))
     env.filters.update(q=words.quantity, t=words.text, date=words.date,

@@ -35,10 +35,9 @@ def where() -> Any:
                  metadata={"internal": True})
 
 
-record = dataclass(frozen=True, kw_only=True)  # fields in the order a reader expects them
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Unit:
     id: str = f("name used in `unit:` fields", example="cores")
     one: Text = f("the unit after a singular number", example="{en: core, fr: cœur}")
@@ -46,7 +45,7 @@ class Unit:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Repository:
     id: str = f("name that links and commits use", example="horizon")
     name: Text = f("how the page names it", example="Horizon")
@@ -54,12 +53,13 @@ class Repository:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Site:
     title: Text = f("the project's name, the page title", example="Meridian")
     tagline: Text = f("the line under the title")
     description: Text | None = f("one sentence for search engines and previews", None)
-    languages: tuple[str, ...] = f("languages to publish; the first is the default", ("en", "fr"))
+    languages: tuple[str, ...] = f("languages to publish; the first is the default",
+                                   ("en", "fr"))
     repository: str | None = f("id of the project's own repository (see repositories)", None,
                                ref="repositories")
     repositories: tuple[Repository, ...] = f("repositories that links and commits name", ())
@@ -70,7 +70,7 @@ class Site:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Link:
     text: Text | None = f("the words of the link; made from pull/issue when absent", None)
     url: str | None = f("a web address, or a page of this site (`#section`, `report.html`)",
@@ -82,7 +82,7 @@ class Link:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Machine:
     id: str = f("name that figures use in `machine:`", example="test-pc")
     name: Text = f("how the page names it", example="{en: The test PC, fr: Le PC de test}")
@@ -90,7 +90,7 @@ class Machine:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Commit:
     id: str = f("the commit's short hash, as figures cite it", example="c38a01e")
     label: Text | None = f("what this version is, in words", None)
@@ -101,7 +101,7 @@ class Commit:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Figure:
     value: Number | None = f("the number measured or estimated", None)
     range: tuple[Number, ...] | None = f("lowest and highest, instead of value", None)
@@ -124,7 +124,7 @@ class Figure:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Measurement:
     id: str = f("name used in references (`measurements.ID`)")
     title: Text = f("what was measured")
@@ -132,7 +132,7 @@ class Measurement:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Summary:
     title: Text = f("title of the bar in the summary")
     context: Text | None = f("the line under that title", None)
@@ -140,7 +140,7 @@ class Summary:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Comparison:
     id: str = f("name used in references (`comparisons.ID.ratio`)")
     title: Text = f("what is compared")
@@ -162,14 +162,14 @@ class Comparison:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Side:
     commit: str = f("the commit of this side", ref="commits")
     label: Text | None = f("what this side is ('main')", None)
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Study:
     id: str = f("name used in links (`#ID`) and references")
     title: Text = f("the study's title")
@@ -182,7 +182,7 @@ class Study:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Claim:
     id: str = f("name used in references (`profiles.P.claims.ID`)")
     result: Literal["shown", "not-shown"] = f("shown to work, or not shown")
@@ -192,7 +192,7 @@ class Claim:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Profile:
     id: str = f("name used in references")
     title: Text = f("the profile's name ('Typical players')")
@@ -201,7 +201,7 @@ class Profile:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Limit:
     value: Number = f("the capacity")
     unit: str | None = f("its unit (the figure's unit)", None, ref="units")
@@ -209,7 +209,7 @@ class Limit:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class BudgetItem:
     id: str = f("name used in references")
     title: Text = f("what is used ('Processor')")
@@ -219,7 +219,7 @@ class BudgetItem:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Budget:
     id: str = f("name used in links and references")
     title: Text = f("the budget's title")
@@ -227,14 +227,14 @@ class Budget:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Detail:
     label: Text = f("what the figure is ('Time in seconds')")
     figure: Figure = f("the figure")
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class RunItem:
     id: str = f("name used in references")
     title: Text = f("what was tested")
@@ -244,7 +244,7 @@ class RunItem:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Run:
     id: str = f("name that figures use in `run:`")
     title: Text = f("the run's title")
@@ -257,7 +257,7 @@ class Run:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Step:
     title: Text = f("the step")
     status: TaskStatus = f("done, in-progress or planned")
@@ -266,7 +266,7 @@ class Step:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Task:
     id: str = f("name used in references")
     title: Text = f("the task")
@@ -278,7 +278,7 @@ class Task:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class TaskGroup:
     title: Text = f("the group's title")
     intro: Text | None = f("a line under the title", None)
@@ -286,7 +286,7 @@ class TaskGroup:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Roadmap:
     id: str = f("name used in links (`#ID`)")
     title: Text = f("the roadmap's title")
@@ -297,7 +297,7 @@ class Roadmap:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Headline:
     id: str = f("name of the headline")
     label: Text = f("the words after the number")
@@ -310,7 +310,7 @@ class Headline:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, kw_only=True)
 class Data:
     site: Site = f("the site: title, languages, repositories, units")
     machines: tuple[Machine, ...] = f("the machines figures were measured on", ())

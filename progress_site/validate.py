@@ -14,11 +14,21 @@ from typing import Any
 
 from .errors import Problem
 from .links import check_url
-from .schema import (BudgetItem, Claim, Comparison, Data, Figure, Link, Run, RunItem, Step,
-                     Study, Task)
+from .schema import (
+    BudgetItem,
+    Claim,
+    Comparison,
+    Data,
+    Figure,
+    Link,
+    Run,
+    RunItem,
+    Step,
+    Study,
+    Task,
+)
 from .units import BUILTIN_UNITS
 from .values import Where
-
 
 # Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
 SCOPED = (Claim, BudgetItem, RunItem)

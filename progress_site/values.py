@@ -53,7 +53,7 @@ class Number:
 class Where:
     """Where a record was written: its own position and each of its fields'."""
 
-    location: Location = Location("")
+    location: Location = field(default_factory=lambda: Location(""))
     path: tuple[str | int, ...] = ()
     fields: Mapping[str, Location] = field(default_factory=dict)
 

@@ -135,7 +135,7 @@ class _Builder:
         self.doc.raw[path] = node.value
         return self.scalar(node, path)
 
-    def scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
+    def scalar(self, node: yaml.Node, path: KeyPath) -> Any:
         """A scalar's value; tags we do not know are refused, never constructed."""
         try:
             return _scalar_constructor.construct_object(node)
@@ -148,7 +148,8 @@ class _Builder:
         _loader_flatten(node)
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = self.scalar(key_node, path) if isinstance(key_node, yaml.ScalarNode) else None
+            key = (self.scalar(key_node, path) if isinstance(key_node, yaml.ScalarNode)
+                   else None)
             if not isinstance(key, (str, int)) or isinstance(key, bool):
                 self.problems.append(self.doc.problem(path, "keys must be words"))
                 continue
