@@ -28,6 +28,11 @@ class BuildConfig:
     strict: bool = False
     engine_root: Path = ENGINE_ROOT
 
+    @property
+    def cache_dir(self) -> Path:
+        """Where compiled templates and rendered charts are kept between builds."""
+        return self.source / ".cache"
+
     def folders(self, name: str) -> list[Path]:
         """The source's folder of that name, then the engine's (overrides come first)."""
         found = [self.source / name, self.engine_root / name]
@@ -63,7 +68,8 @@ def make_site(config: BuildConfig) -> Built:
                              data.site.languages, config.strict)
     problems += found + list(catalogs.problems)
     fail_on_errors(problems)
-    files, found = render(model, source.pages, catalogs, config.folders("templates"))
+    files, found = render(model, source.pages, catalogs, config.folders("templates"),
+                          config.cache_dir)
     problems += found
     fail_on_errors(problems)
     return Built(files, problems, model)

@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from .bytecode import template_cache
 from .derive import Model
 from .errors import Location, Problem
 from .i18n import Catalogs
@@ -42,10 +43,12 @@ class PagePlace:
         return posixpath.relpath(other.path, posixpath.dirname(self.path) or ".")
 
 
-def make_environment(folders: list[Path], words: Words, model: Model) -> jinja2.Environment:
+def make_environment(folders: list[Path], words: Words, model: Model,
+                     cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """A Jinja environment for one language: autoescape, strict, gettext, the model's words."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+        bytecode_cache=cache,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"],
@@ -169,9 +172,12 @@ class PageRenderer:
         return html.encode("utf-8")
 
 
-def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path]
-           ) -> tuple[dict[str, bytes], list[Problem]]:
+def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
+           cache_dir: Path | None = None) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language, and the assets, as {published path: bytes}."""
+    # Each language has its own environment (its own words); compiled templates are
+    # shared through the cache, so the second language and later builds skip compiling.
+    cache = template_cache(cache_dir / "templates") if cache_dir else None
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
@@ -179,7 +185,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     problems: list[Problem] = []
     for lang in site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
-        env = make_environment(folders, words, model)
+        env = make_environment(folders, words, model, cache)
         renderer = PageRenderer(env, words, model, places)
         mine = [p for p in pages if p.language == lang]
         for page in mine:

@@ -1,0 +1,49 @@
+"""Shared helpers of the benchmark scripts: timing subprocesses, medians, tables."""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BUILD = [sys.executable, str(REPO / "build.py")]
+
+
+def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time (s) and peak resident memory (KiB) of one run of a command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(peak, before)
+
+
+def peak_rss_kib(cmd: list[str]) -> int:
+    """Peak resident memory of one run, measured by wrapping it in its own process."""
+    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+            "capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True,
+                          check=True)
+    return int(done.stdout.strip())
+
+
+def median_time(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
+    """Median wall time over `runs` runs."""
+    return statistics.median(run_timed(cmd, env)[0] for _ in range(runs))
+
+
+def table(rows: list[tuple[str, ...]]) -> str:
+    """Rows as an aligned plain-text table (the first row is the header)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
