@@ -1,0 +1,148 @@
+"""Watch mode latency: from a save in data/ to the new files on disk, and to the reloaded
+page in Chromium, over 20 edits of one value in a copy of the example site.
+
+    python bench/watch_latency.py [--edits 20]
+
+The page time is taken inside the page (the `load` event of the reloaded document, on
+the same clock as the save), so Playwright's own round trips are not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from common import REPO, table
+
+TARGET_DISK_MS, TARGET_PAGE_MS = 50, 150
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+VALUE = "after: {{value: {}}}"  # comparison cpu-per-packet-500 in data/studies.yaml
+FIRST = "7.92"
+LOADED_AT = ("addEventListener('load', () => "
+             "{ window.loadedAt = performance.timeOrigin + performance.now(); });")
+TIMEOUT = 20.0
+
+
+def start_watch(source: Path) -> tuple[subprocess.Popen[str], queue.Queue[str], str]:
+    """A watch process on a free port, a queue of its output lines, and its URL."""
+    process = subprocess.Popen(
+        [sys.executable, str(REPO / "build.py"), "--watch", "--port", "0",
+         "--source", str(source), "--out", str(source / "site")],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        """Queue the output lines as they come."""
+        for line in process.stdout or []:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        line = lines.get(timeout=TIMEOUT)
+        if found := re.search(r"http://\S+/", line):
+            return process, lines, found.group(0)
+    raise SystemExit("the watch process did not start")
+
+
+def wait_on_disk(page_file: Path, text: bytes) -> float:
+    """The time (time.time()) at which `text` first shows in the published page."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            if text in page_file.read_bytes():
+                return time.time()
+        except FileNotFoundError:
+            pass  # between the two renames of a swap without renameat2
+        time.sleep(0.001)
+    raise SystemExit(f"{text!r} never reached {page_file}")
+
+
+def one_edit(source: Path, page: Any, old: str, new: str) -> tuple[float, float]:
+    """Save one new value; milliseconds to the files on disk and to the reloaded page."""
+    data = source / "data" / "studies.yaml"
+    text = data.read_text(encoding="utf-8").replace(VALUE.format(old), VALUE.format(new), 1)
+    data.write_text(text, encoding="utf-8")
+    saved = time.time()
+    on_disk = wait_on_disk(source / "site" / "index.html", f"{new}\xa0μs".encode())
+    page.wait_for_function("(t) => document.body.textContent.includes(t) && window.loadedAt",
+                           arg=f"{new}\xa0μs", timeout=TIMEOUT * 1000)
+    loaded = page.evaluate("() => window.loadedAt") / 1000
+    return (on_disk - saved) * 1000, (loaded - saved) * 1000
+
+
+def build_times(lines: queue.Queue[str]) -> list[int]:
+    """The rebuild times the watch process printed (ms)."""
+    found = []
+    while not lines.empty():
+        if m := re.search(r"changed: built \d+ pages in (\d+) ms", lines.get()):
+            found.append(int(m.group(1)))
+    return found
+
+
+def measure(edits: int) -> tuple[list[float], list[float], list[int]]:
+    """Run the edits against a fresh copy of the example site."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "src"
+        for name in ("data", "content"):
+            shutil.copytree(REPO / name, source / name)
+        process, lines, url = start_watch(source)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                            args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                page.add_init_script(LOADED_AT)
+                page.goto(url)
+                disk, shown, old = [], [], FIRST
+                for i in range(edits + 2):  # the first two warm up, and are not counted
+                    new = f"7.{60 + i:02d}"
+                    to_disk, to_page = one_edit(source, page, old, new)
+                    if i >= 2:
+                        disk.append(to_disk)
+                        shown.append(to_page)
+                    old = new
+                    time.sleep(0.4)  # let the reloaded page reconnect before the next save
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=TIMEOUT)
+    return disk, shown, build_times(lines)[2:]
+
+
+def main() -> None:
+    """Measure, then print the medians beside the targets."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=20)
+    args = parser.parse_args()
+    disk, shown, builds = measure(args.edits)
+
+    def row(name: str, values: list[float] | list[int], target: str) -> tuple[str, ...]:
+        """One line of the table."""
+        return (name, f"{statistics.median(values):.0f}", f"{min(values):.0f}",
+                f"{max(values):.0f}", target)
+
+    print(table([("from the save to", "median (ms)", "min (ms)", "max (ms)", "target (ms)"),
+                 row("new files on disk", disk, str(TARGET_DISK_MS)),
+                 row("reloaded page (Chromium)", shown, str(TARGET_PAGE_MS)),
+                 row("(the rebuild alone)", builds, "-")]))
+    print(f"\n{args.edits} edits of one value in data/studies.yaml, each saved in place; "
+          "the watch starts a build 10 ms after a finished write (50 ms after other events).")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,370 @@
+"""Watch mode end to end: a real `build.py --watch` process, real HTTP, real file edits."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TIMEOUT = 20.0  # seconds; generous, the machine may be busy, but every wait is bounded
+OLD_VALUE = "after: {value: 7.92}"  # data/studies.yaml, comparison cpu-per-packet-500
+NEW_VALUE = "after: {value: 7.90}"
+OLD_EN, NEW_EN = "7.92\xa0μs", "7.90\xa0μs"
+NEW_FR = "7,90\u202fμs"
+OLD_BAR, NEW_BAR = "width: 39.0%", "width: 38.9%"  # derived: after / before
+BROKEN = "studies: [\n"  # appended to studies.yaml: a YAML syntax error
+
+
+def copy_example(folder: Path, cache: Path | None = None) -> Path:
+    """The example's data and content (and warm caches, if given) in a fresh folder."""
+    source = folder / "src"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, source / name)
+    if cache is not None:
+        shutil.copytree(cache, source / ".cache")
+    assert OLD_VALUE in studies(source).read_text(encoding="utf-8"), "example data changed"
+    return source
+
+
+WARM = pytest.StashKey[Path]()
+
+
+def warm_cache(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
+    """The example's chart and template caches, filled once per test session."""
+    # A cold first build draws every chart (seconds); each test would pay for it again.
+    if WARM not in config.stash:
+        source = copy_example(factory.mktemp("warm"))
+        done = subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
+                               "--out", str(source / "site")], cwd=REPO, capture_output=True,
+                              text=True, timeout=120)
+        if done.returncode != 0:
+            pytest.fail(f"the example site does not build:\n{done.stderr}")
+        config.stash[WARM] = source / ".cache"
+    return config.stash[WARM]
+
+
+@pytest.fixture
+def source(request: pytest.FixtureRequest, tmp_path: Path,
+           tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the example site to edit, its caches warm."""
+    return copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
+
+
+def studies(source: Path) -> Path:
+    """The data file the tests edit."""
+    return source / "data" / "studies.yaml"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace text in a file in place, as most editors save."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+class Watch:
+    """A `build.py --watch --port 0` process, with its output collected as it comes."""
+
+    def __init__(self, source: Path, port: int = 0) -> None:
+        command = [sys.executable, str(REPO / "build.py"), "--watch", "--port", str(port),
+                   "--source", str(source), "--out", str(source / "site")]
+        self.process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True,
+                                        encoding="utf-8")
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        self.reader = threading.Thread(target=self.read, daemon=True)
+        self.reader.start()
+
+    def read(self) -> None:
+        """Collect the process's output lines until it closes them."""
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def output(self) -> str:
+        """Everything printed so far."""
+        with self.changed:
+            return "".join(self.lines)
+
+    def wait_for(self, pattern: str, timeout: float = TIMEOUT) -> re.Match[str]:
+        """The first match of `pattern` in the output, waiting for it if need be."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while (found := re.search(pattern, "".join(self.lines))) is None:
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.process.poll() is not None and not self.reader.is_alive()):
+                    pytest.fail(f"no {pattern!r} in the output:\n{''.join(self.lines)}")
+                self.changed.wait(min(left, 0.1))
+            return found
+
+    @property
+    def url(self) -> str:
+        """The address it serves on, as it printed it."""
+        return self.wait_for(r"http://127\.0\.0\.1:\d+/").group(0)
+
+    def stop(self, number: int = signal.SIGINT) -> int:
+        """Send a signal; the exit status."""
+        self.process.send_signal(number)
+        status = self.process.wait(timeout=TIMEOUT)
+        self.reader.join(timeout=TIMEOUT)
+        return status
+
+    def close(self) -> None:
+        """Make sure the process is gone and its pipe closed."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=TIMEOUT)
+        self.reader.join(timeout=TIMEOUT)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+
+
+@pytest.fixture
+def watch() -> Iterator[Callable[[Path], Watch]]:
+    """Start watch processes; each one is stopped after the test."""
+    started: list[Watch] = []
+
+    def start(source: Path) -> Watch:
+        """Start one on `source`."""
+        started.append(Watch(source))
+        return started[-1]
+
+    yield start
+    for process in started:
+        process.close()
+
+
+def fetch(url: str, path: str = "/") -> tuple[int, str]:
+    """GET a path: the status and the body."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=TIMEOUT)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read().decode("utf-8")
+    finally:
+        connection.close()
+
+
+def poll(url: str, path: str, check: Callable[[str], bool]) -> str:
+    """The body of `path` once `check` accepts it (each save rebuilds in a moment)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        status, body = fetch(url, path)
+        if status == 200 and check(body):
+            return body
+        if time.monotonic() > deadline:
+            pytest.fail(f"{path} never passed the check; last status {status}")
+        time.sleep(0.05)
+
+
+def rebuilds(process: Watch, named: str = "data/studies.yaml") -> int:
+    """How many rebuilds a change to `named` (a file or a folder) started."""
+    # Only those: the engine's templates and locales are watched too, and another
+    # engineer's edits there may rebuild while the tests run.
+    return len(re.findall(rf"^{re.escape(named)}.* changed: built", process.output(), re.M))
+
+
+def test_edit_is_served_with_its_derived_figures(source: Path, watch: Callable[[Path], Watch]
+                                                 ) -> None:
+    process = watch(source)
+    status, page = fetch(process.url)
+    assert status == 200 and OLD_EN in page and OLD_BAR in page
+
+    edit(studies(source), OLD_VALUE, NEW_VALUE)
+
+    page = poll(process.url, "/", lambda body: NEW_EN in body)
+    assert NEW_BAR in page and OLD_EN not in page
+    assert NEW_FR in poll(process.url, "/fr/", lambda body: NEW_FR in body)
+    process.wait_for(r"data/studies\.yaml changed: built \d+ pages in \d+ ms; reloading")
+    time.sleep(0.5)  # publishing writes beside the source: it must not trigger a rebuild
+    assert rebuilds(process) == 1
+
+
+def test_live_script_is_served_but_never_written(source: Path,
+                                                 watch: Callable[[Path], Watch]) -> None:
+    process = watch(source)
+    for path, file in (("/", "index.html"), ("/fr/", "fr/index.html")):
+        status, page = fetch(process.url, path)
+        assert status == 200 and "/__progress_site/events" in page
+        assert "/__progress_site/events" not in (source / "site" / file).read_text("utf-8")
+    status, css = fetch(process.url, "/assets/style.css")
+    assert status == 200 and "__progress_site" not in css
+    assert fetch(process.url, "/no-such-page/")[0] == 404
+    assert fetch(process.url, "/../../etc/passwd")[0] == 404
+
+
+def test_broken_save_keeps_the_last_good_site_until_fixed(
+        source: Path, watch: Callable[[Path], Watch]) -> None:
+    process = watch(source)
+    good = studies(source).read_text(encoding="utf-8")
+    fetch(process.url)
+
+    with studies(source).open("a", encoding="utf-8") as fh:
+        fh.write(BROKEN)
+    process.wait_for(r"data/studies\.yaml:\d+:\d+: YAML syntax error.*\n(.*\n)*?Aborted with 1 "
+                     r"data error\.\nStill serving the last good site")
+    page = poll(process.url, "/", lambda body: 'role="alert"' in body)
+    assert OLD_EN in page  # the last good page, under the overlay
+    assert re.search(r'<pre[^>]*>data/studies\.yaml:\d+:\d+: YAML syntax error', page)
+
+    # A second bad save: the overlay follows it, with the text escaped.
+    studies(source).write_text(good.replace(OLD_VALUE, 'after: {value: "<b>7.9</b>"}'),
+                               encoding="utf-8")
+    page = poll(process.url, "/", lambda body: "&lt;b&gt;7.9&lt;/b&gt;" in body)
+    assert "<b>7.9</b>" not in page and 'role="alert"' in page
+
+    studies(source).write_text(good.replace(OLD_VALUE, NEW_VALUE), encoding="utf-8")
+    page = poll(process.url, "/", lambda body: 'role="alert"' not in body)
+    assert NEW_EN in page
+    assert "Traceback" not in process.output()
+
+
+def test_open_pages_hear_about_every_build(source: Path,
+                                           watch: Callable[[Path], Watch]) -> None:
+    process = watch(source)
+    since = re.search(r"since=([\w.]+)", fetch(process.url)[1])
+    assert since is not None
+    parts = urlsplit(process.url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=TIMEOUT)
+    try:
+        connection.request("GET", f"/__progress_site/events?since={since.group(1)}")
+        events = connection.getresponse()
+        assert events.getheader("Content-Type") == "text/event-stream"
+        with studies(source).open("a", encoding="utf-8") as fh:
+            fh.write(BROKEN)
+        assert read_event(events) == "failed"
+        edit(studies(source), BROKEN, "")
+        assert read_event(events) == "reload"
+    finally:
+        connection.close()
+
+
+def read_event(stream: http.client.HTTPResponse) -> str:
+    """The name of the next server-sent event on the stream."""
+    while line := stream.readline().decode("utf-8"):
+        if line.startswith("event: "):
+            return line.removeprefix("event: ").strip()
+    pytest.fail("the event stream ended")
+
+
+def test_an_editor_save_is_one_rebuild(source: Path, watch: Callable[[Path], Watch]) -> None:
+    process = watch(source)
+    process.wait_for("Serving")
+    data, target = source / "data", studies(source)
+    text = target.read_text(encoding="utf-8").replace(OLD_VALUE, NEW_VALUE)
+
+    # What vim does on :w (backup by rename), plus its swap file being written.
+    (data / "4913").write_text("")
+    (data / "4913").unlink()
+    target.rename(data / "studies.yaml~")
+    target.write_text(text, encoding="utf-8")
+    (data / ".studies.yaml.swp").write_bytes(b"swap")
+    (data / "studies.yaml~").unlink()
+
+    poll(process.url, "/", lambda body: NEW_EN in body)
+    time.sleep(0.5)
+    assert rebuilds(process) == 1
+
+    # Editor litter alone is no change.
+    (data / ".studies.yaml.swp").write_bytes(b"swap again")
+    (data / ".#studies.yaml").write_text("emacs lock")
+    (data / "__pycache__").mkdir()
+    time.sleep(0.5)
+    assert rebuilds(process, "data/") == 1
+
+
+def test_a_new_catalog_takes_effect_without_restart(source: Path,
+                                                    watch: Callable[[Path], Watch]) -> None:
+    process = watch(source)
+    process.wait_for("Serving")
+    catalog = source / "locales" / "fr" / "LC_MESSAGES" / "messages.po"
+    catalog.parent.mkdir(parents=True)  # a folder the watch did not see at start
+    catalog.write_text(po("Aller au contenu (essai)"), encoding="utf-8")
+    poll(process.url, "/fr/", lambda body: "Aller au contenu (essai)" in body)
+
+    catalog.write_text(po("Aller au contenu (essai 2)"), encoding="utf-8")
+    poll(process.url, "/fr/", lambda body: "Aller au contenu (essai 2)" in body)
+
+
+def po(skip_link: str) -> str:
+    """A French catalog that overrides one of the engine's words."""
+    return ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+            '"Language: fr\\n"\n\n'
+            f'msgid "Skip to the content"\nmsgstr "{skip_link}"\n')
+
+
+def test_a_broken_first_build_still_serves(source: Path,
+                                           watch: Callable[[Path], Watch]) -> None:
+    with studies(source).open("a", encoding="utf-8") as fh:
+        fh.write(BROKEN)
+    process = watch(source)
+    status, page = fetch(process.url)
+    assert status == 503 and 'role="alert"' in page and "YAML syntax error" in page
+    assert "Aborted with 1 data error." in process.output()
+
+    edit(studies(source), BROKEN, "")
+    page = poll(process.url, "/", lambda body: OLD_EN in body)
+    assert 'role="alert"' not in page
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_cleanly_and_frees_the_port(
+        source: Path, watch: Callable[[Path], Watch], number: int) -> None:
+    process = watch(source)
+    parts = urlsplit(process.url)
+    address = (parts.hostname or "", parts.port or 0)
+    # An open event stream and an idle connection must not hold the shutdown up.
+    stream = http.client.HTTPConnection(*address, timeout=TIMEOUT)
+    idle = socket.create_connection(address, timeout=TIMEOUT)
+    try:
+        stream.request("GET", "/__progress_site/events")
+        stream.getresponse()
+        started = time.monotonic()
+        assert process.stop(number) == 0
+        assert time.monotonic() - started < 3  # no join left to time out (those wait 5 s)
+    finally:
+        stream.close()
+        idle.close()
+    output = process.output()
+    assert "Stopped." in output and "Traceback" not in output
+    with socket.socket() as again:  # the port is free for the next server, as HTTPServer
+        again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # binds (TIME_WAIT aside)
+        again.bind(address)
+        again.listen()
+
+
+def test_a_port_in_use_is_a_clear_error(source: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, str(REPO / "build.py"), "--watch", "--port", str(port),
+             "--source", str(source), "--out", str(source / "site")],
+            cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT,
+            env={**os.environ, "PYTHONWARNINGS": "error"})
+    assert done.returncode == 1
+    assert done.stderr == (f"error: cannot serve on 127.0.0.1:{port}: the port is already in "
+                           "use (another server, or another --watch?); stop it, or pick "
+                           "another port with --port (--port 0 picks a free one)\n")
+    assert done.stdout == ""
+    assert not (source / "site").exists()  # nothing built for a server that cannot start

@@ -1,0 +1,137 @@
+"""Watch mode in a real browser: Debian's Chromium, driven by Playwright, reloads by itself.
+
+Nothing here downloads a browser: without /usr/bin/chromium the tests skip (they fail
+under CI, which must run them).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_watch import (
+    BROKEN,
+    NEW_EN,
+    NEW_FR,
+    NEW_VALUE,
+    OLD_EN,
+    OLD_VALUE,
+    Watch,
+    copy_example,
+    edit,
+    studies,
+    warm_cache,
+)
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+AXE = Path(os.environ.get("AXE_CORE_JS", "/opt/axe-core/node_modules/axe-core/axe.min.js"))
+WAIT_MS = 15_000  # every browser wait is bounded
+SHOWS = "(text) => document.body.textContent.includes(text)"
+CLEAN = ("(text) => document.body.textContent.includes(text)"
+         " && !document.querySelector('[role=alert]')")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Debian Chromium for the whole module."""
+    if not CHROMIUM.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing, and CI must run the browser tests")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def watched(request: pytest.FixtureRequest, tmp_path: Path,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Watch]]:
+    """A copy of the example site and a watch process serving it."""
+    source = copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
+    process = Watch(source)
+    try:
+        yield source, process
+    finally:
+        process.close()
+
+
+def open_page(browser: Any, url: str) -> Any:
+    """A new tab on `url`, marked so that a reload (which drops the mark) can be told."""
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url)
+    page.evaluate("() => { window.notReloaded = true; }")
+    return page
+
+
+def reloaded(page: Any) -> bool:
+    """True when the page was loaded again since `open_page`."""
+    return page.evaluate("() => window.notReloaded") is None
+
+
+def test_every_open_page_reloads_after_a_good_save(browser: Any,
+                                                   watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    english = open_page(browser, process.url)
+    french = open_page(browser, process.url + "fr/")
+    assert english.evaluate(SHOWS, OLD_EN)
+
+    edit(studies(source), OLD_VALUE, NEW_VALUE)
+
+    english.wait_for_function(SHOWS, arg=NEW_EN)
+    french.wait_for_function(SHOWS, arg=NEW_FR)
+    assert reloaded(english) and reloaded(french)
+    english.close()
+    french.close()
+
+
+def test_a_broken_save_shows_the_error_over_the_page_until_fixed(
+        browser: Any, watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    page = open_page(browser, process.url)
+    good = studies(source).read_text(encoding="utf-8")
+
+    with studies(source).open("a", encoding="utf-8") as fh:
+        fh.write(BROKEN)
+
+    alert = page.wait_for_selector("[role=alert]", state="visible")
+    assert alert is not None
+    text = alert.inner_text()
+    assert "data/studies.yaml:" in text and "YAML syntax error" in text
+    assert page.evaluate(SHOWS, OLD_EN)  # the last good page is still there, under it
+    assert overlay_violations(page) == []
+    # A tab opened while the build is broken shows the error too.
+    late = open_page(browser, process.url)
+    assert "YAML syntax error" in late.locator("[role=alert]").inner_text()
+
+    studies(source).write_text(good.replace(OLD_VALUE, NEW_VALUE), encoding="utf-8")
+
+    page.wait_for_function(CLEAN, arg=NEW_EN)
+    late.wait_for_function(CLEAN, arg=NEW_EN)
+    page.close()
+    late.close()
+
+
+def overlay_violations(page: Any) -> list[str]:
+    """axe-core's violations inside the error overlay (skipped when axe is not here)."""
+    if not AXE.is_file():
+        return []
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate("""async () => {
+        const r = await axe.run({include: [['#progress-site-error']]},
+                                {resultTypes: ['violations']});
+        return r.violations.map(v => v.id + ': ' + v.help);
+    }""")
+    return found
