@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .convert import INVALID, Converter, hints
+from .datasets import attach_records
 from .errors import Location, Problem
 from .schema import Data, Site
 from .yamlsource import Document, parse, read_text
@@ -71,7 +72,7 @@ def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
     if text is None:
         return None, problems
     doc, problems = parse(text, display)
-    if doc.data is not None and not isinstance(doc.data, dict):
+    if doc.data is not None and not isinstance(doc.data, (dict, list)):
         problems.append(doc.problem((), "a data file must be a mapping of collections "
                                         "(machines:, studies:, ...)"))
         doc.data = None
@@ -81,11 +82,14 @@ def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
 def load_data(root: Path, strict: bool) -> tuple[Data | None, list[Document], list[Problem]]:
     """Read every data file; collections of the same name in several files are joined."""
     docs: list[Document] = []
+    lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
     for path in source_files(root / "data", root, DATA_SUFFIXES):
         doc, found = read_yaml(path, root)
         problems += found
-        if doc is not None and doc.data:
+        if doc is not None and isinstance(doc.data, list):
+            lists[doc.display] = doc
+        elif doc is not None and doc.data:
             docs.append(doc)
     site, site_problems = read_site(docs, strict, root)
     problems += site_problems
@@ -105,7 +109,8 @@ def load_data(root: Path, strict: bool) -> tuple[Data | None, list[Document], li
                 collected.setdefault(key, []).extend(items)
         problems += conv.problems
     data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
-    return data, docs, problems
+    data, found = attach_records(root, data, lists)
+    return data, docs, problems + found
 
 
 def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | None,
@@ -124,6 +129,13 @@ def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | No
     languages = _languages(doc.data["site"])
     conv = Converter(doc, languages, strict)
     site = conv.convert(Site, doc.data["site"], ("site",))
+    if site is not INVALID and not site.languages:
+        conv.error(("site", "languages"), "the site needs at least one language",
+                   "write `languages: [en]`, or [en, fr]; the first is the default")
+        site = INVALID
+    elif site is not INVALID and len(set(site.languages)) != len(site.languages):
+        conv.error(("site", "languages"), "a language is listed twice", "list each once")
+        site = INVALID
     return (None if site is INVALID else site), problems + conv.problems
 
 

@@ -10,12 +10,13 @@ from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
 from . import formatting
+from .evaluation import evaluate
+from .expressions import ExpressionError
 from .markup import make_parser, restore, substitute
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
 from .schema import BudgetItem, Commit, Link, Site
 from .values import Number, Text
-
 
 
 def N_(message: str) -> str:
@@ -49,7 +50,8 @@ class Words:
         self.ngettext: Callable[[str, str, int], str] = translations.ngettext
         self.site = site
         self.namespace = namespace
-        self.units = {u.id: (u.one, u.other) for u in site.units}
+        own = [u for d in namespace.datasets.values() for u in d.units]
+        self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
         self.markdown = make_parser()
 
     def _(self, message: str, **values: Any) -> str:
@@ -73,7 +75,7 @@ class Words:
             high = formatting.with_unit(q.top, q.decimals, q.unit, self.lang, self.units)
             return self._("%(low)s to %(high)s", low=low, high=high)
         if q.unit == "%" and q.signed:
-            return formatting.percent(q.low / 100, q.decimals, self.lang, sign=True)
+            return formatting.percent_amount(q.low, q.decimals, self.lang, sign=True)
         return formatting.with_unit(q.low, q.decimals, q.unit, self.lang, self.units)
 
     def date(self, day: dt.date | None) -> str:
@@ -97,18 +99,20 @@ class Words:
 
     def inline(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
-        source, pieces = substitute(words, REFERENCE, lambda m: self.reference(m, scope))
+        def reference(match: Any) -> str:
+            try:
+                return self.reference(match, scope)
+            except ExpressionError:
+                return str(escape(match.group(0)))  # reported at validation; never reached
+
+        source, pieces = substitute(words, REFERENCE, reference)
         return Markup(restore(self.markdown.renderInline(source), pieces))
 
     def reference(self, match: Any, scope: str = "") -> str:
-        """The HTML of one `{{ name }}` or `{{ name:decimals }}`."""
-        entry = self.namespace.lookup(match.group(1), scope)
+        """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""
+        entry = evaluate(match.group(1), self.namespace, scope)
         if isinstance(entry, Commit):
             return str(self.commit_link(entry))
-        if entry is None:
-            return str(escape(match.group(0)))  # reported at validation; never reached
-        if match.group(2) is not None:
-            entry = entry.with_decimals(int(match.group(2)))
         return str(escape(self.quantity(entry)))
 
     def repository_url(self, repo_id: str | None) -> tuple[str, Text | None]:
@@ -162,7 +166,7 @@ class Words:
 
     def percent(self, amount: Number) -> str:
         """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""
-        return formatting.percent(amount.value / 100, amount.decimals, self.lang)
+        return formatting.percent_amount(amount.value, amount.decimals, self.lang)
 
     def limit(self, item: BudgetItem) -> str:
         """A budget item's limit with its unit (`8 cores`)."""

@@ -2,7 +2,8 @@
 
 Texts in data and in Markdown never type a derived number; they name it, and the
 render stage prints it in the page's language. A text inside a record may use the
-record's own names without the prefix (`{{ ratio }}` inside a comparison).
+record's own names without the prefix (`{{ ratio }}` inside a comparison). Between the
+braces may also stand an expression over the datasets' records (see `expressions`).
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problem
+from .evaluation import evaluate
+from .expressions import ExpressionError
+from .links import unsafe_links
 from .quantity import Quantity, figure_quantity
-from .schema import Commit, Data, Figure
+from .schema import Commit, Data, Dataset, Figure
 from .values import Text, Where
 
 if TYPE_CHECKING:
     from .derive import BudgetView, FigureView, HeadlineView, RoadmapView, StudyView
 
-REFERENCE = re.compile(r"\{\{\s*([A-Za-z0-9_.\-]+)(?::(\d))?\s*\}\}")
+# `{{ name }}`, `{{ name:1 }}` or `{{ expression | filter }}`, on one line (not `{{<`).
+REFERENCE = re.compile(r"\{\{(?!<)\s*([^{}\n]*?)\s*\}\}")
 
 Entry = Quantity | Commit
 
@@ -34,6 +39,7 @@ class Namespace:
     entries: dict[str, Entry]
     figures: dict[str, Figure]  # names that stand for a whole figure (for headlines)
     scopes: dict[int, str] = field(default_factory=dict)  # id(record) -> its own prefix
+    datasets: dict[str, Dataset] = field(default_factory=dict)  # what expressions select
 
     @classmethod
     def build(cls, data: Data, studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],
@@ -74,6 +80,7 @@ class Namespace:
             ns.add(f"roadmaps.{r.roadmap.id}.total", Quantity("value", r.total))
         for commit in data.commits:
             ns.entries[f"commits.{commit.id}"] = commit
+        ns.datasets.update((d.id, d) for d in data.datasets)
         return ns
 
     def add(self, name: str, quantity: Quantity | None) -> None:
@@ -140,14 +147,25 @@ def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Wh
 
 
 def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
-    """Every `{{ name }}` in a text of the data names something that exists."""
+    """Every `{{ ... }}` in a text of the data names or computes something that exists."""
     from .validate import problem
 
-    out = []
+    out: list[Problem] = []
     for text, scope, where, name in texts(data, "", ns):
-        for _lang, words in text.by_language:
+        seen: set[str] = set()  # both languages usually cite the same names: report once
+        for lang, words in text.by_language:
+            found = []
             for match in REFERENCE.finditer(words):
-                if ns.lookup(match.group(1), scope) is None:
-                    out.append(problem(where, name, f"no number named '{match.group(1)}'",
-                                       ns.hint(match.group(1))))
+                try:
+                    evaluate(match.group(1), ns, scope)
+                except ExpressionError as exc:
+                    found.append((exc.message, exc.hint))
+            found += [(f"link to '{url}': {why}", "use an http(s) address or a page of this "
+                       "site") for _at, url, why in unsafe_links(words)]
+            for message, hint in found:
+                if message not in seen:
+                    seen.add(message)
+                    at = problem(where, name, message, hint)
+                    path = at.key_path + ((lang,) if lang != "*" else ())
+                    out.append(dataclasses.replace(at, key_path=path))
     return out

@@ -11,18 +11,20 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from .agreement import Agreements
+from .blockoptions import BlockError
 from .bytecode import template_cache
+from .chartblocks import ChartRenderer, Charts
 from .derive import Model
 from .errors import Location, Problem
+from .expressions import ExpressionError
 from .i18n import Catalogs
+from .links import unsafe_links
 from .load import Page
 from .markup import Block, make_parser, restore, split_blocks, substitute
 from .present import STATUS_WORDS, Words
 from .references import REFERENCE
-
-
-class BlockError(Exception):
-    """A block names something the data does not have."""
+from .tables import Tables
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ COLLECTIONS = {
     "machines": ("", "machine"),
     "commits": ("", "commit"),
     "runs": ("", "run"),
+    "datasets": ("", "dataset"),
     "profiles": ("", "profile"),
     "measurements": ("", "measurement"),
 }
@@ -120,26 +123,41 @@ class PageRenderer:
     def body(self, page: Page, problems: list[Problem]) -> Markup:
         """The page's Markdown and blocks, rendered in order."""
         html = []
+        start = 0  # where the next Markdown chunk starts in the body, to locate errors
         for part in split_blocks(page.body, page.body_line):
             if isinstance(part, Block):
                 html.append(self.block(part, page, problems))
             else:
-                html.append(self.prose(part, page, problems))
+                start = page.body.find(part, start)
+                html.append(self.prose(part, page, problems, start))
+                start += len(part)
         return Markup("\n".join(html))
 
-    def prose(self, text: str, page: Page, problems: list[Problem]) -> str:
-        """A Markdown chunk with its `{{ references }}` printed."""
+    def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
+        """A Markdown chunk with its `{{ references }}` printed; `start` is its offset."""
         def reference(match: re.Match[str]) -> str:
-            if self.model.namespace.lookup(match.group(1)) is None:
-                line = page.body_line + page.body[: page.body.find(match.group(0))].count("\n")
-                problems.append(Problem(Location(page.display, line, 1),
-                                        f"no number named '{match.group(1)}'",
-                                        hint=self.model.namespace.hint(match.group(1))))
+            try:
+                return self.words.reference(match)
+            except ExpressionError as exc:
+                at = start + match.start(1) + exc.offset
+                problems.append(self.located(page, at, exc.message, exc.hint))
                 return ""
-            return self.words.reference(match)
 
+        for at, url, why in unsafe_links(text):
+            problems.append(self.located(page, start + at, f"link to '{url}': {why}",
+                                         "use an http(s) address or a page of this site"))
         source, pieces = substitute(text, REFERENCE, reference)
         return restore(self.markdown.render(source), pieces)
+
+    @staticmethod
+    def located(page: Page, at: int, message: str, hint: str) -> Problem:
+        """A problem at an offset of a page's body, with its line, column and source."""
+        line_start = page.body.rfind("\n", 0, at) + 1
+        line_end = page.body.find("\n", at)
+        where = Location(page.display, page.body_line + page.body.count("\n", 0, at),
+                         at - line_start + 1)
+        return Problem(where, message, hint=hint,
+                       source_line=page.body[line_start:line_end if line_end >= 0 else None])
 
     def block(self, block: Block, page: Page, problems: list[Problem]) -> str:
         """One `{{< name ... >}}` line, rendered by templates/blocks/NAME.html."""
@@ -155,8 +173,14 @@ class PageRenderer:
             return template.render(args=block.args, options=dict(block.options),
                                    page=page, here=self.places[(page.language, page.slug)])
         except BlockError as exc:
-            problems.append(Problem(where, str(exc), hint="check the name after the block's"
-                                                          " name"))
+            problems.append(Problem(where, str(exc), hint=exc.hint or "check the name after "
+                                                                      "the block's name"))
+            return ""
+        except jinja2.UndefinedError:
+            # Blocks read their arguments as args[0], args[1]...: a missing one ends here.
+            problems.append(Problem(where, f"block '{block.name}' is missing an argument",
+                                    hint="see its arguments in the table of blocks in "
+                                         "docs/data-format.md"))
             return ""
 
     def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
@@ -165,7 +189,14 @@ class PageRenderer:
         alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
                       for p in pages if p.slug == page.slug]
         body = self.body(page, problems)
-        template = self.env.get_template(page.meta.template)
+        try:
+            template = self.env.get_template(page.meta.template)
+        except jinja2.TemplateNotFound:
+            problems.append(Problem(Location(page.display, 1, 1), f"no template "
+                                    f"'{page.meta.template}' for this page",
+                                    hint="remove `template:` to use page.html, or add the "
+                                         "file under templates/"))
+            return b""
         html = template.render(page=page, body=body, here=here, alternates=alternates,
                                pages=[p for p in pages if p.language == page.language],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
@@ -173,7 +204,8 @@ class PageRenderer:
 
 
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
-           cache_dir: Path | None = None) -> tuple[dict[str, bytes], list[Problem]]:
+           cache_dir: Path | None = None, base_url: str | None = None
+           ) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language, and the assets, as {published path: bytes}."""
     # Each language has its own environment (its own words); compiled templates are
     # shared through the cache, so the second language and later builds skip compiling.
@@ -183,9 +215,13 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
+    charts = ChartRenderer(cache_dir / "charts" if cache_dir else None)  # one per build
     for lang in site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         env = make_environment(folders, words, model, cache)
+        tables = Tables(words, model.namespace.datasets)
+        env.globals.update(tables=tables, agreements=Agreements(tables),
+                           charts=Charts(model, tables, charts), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places)
         mine = [p for p in pages if p.language == lang]
         for page in mine:

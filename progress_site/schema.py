@@ -17,6 +17,7 @@ Status = Literal["measured", "watch", "estimate", "not-judgeable"]
 TaskStatus = Literal["done", "in-progress", "planned"]
 Better = Literal["lower", "higher"]
 Show = Literal["ratio", "change", "range"]
+FieldType = Literal["number", "whole", "word", "text", "bool"]
 
 
 def f(doc: str, default: Any = MISSING, *, ref: str = "", example: str = "") -> Any:
@@ -102,6 +103,16 @@ class Commit:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HistoryPoint:
+    value: Number = f("the number measured then, in the unit of what holds it")
+    date: dt.date | None = f("when it was measured", None)
+    commit: str | None = f("the commit measured", None, ref="commits")
+    label: Text | None = f("how the chart names this point; the commit or date when absent",
+                           None)
+    where: Where = where()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Figure:
     value: Number | None = f("the number measured or estimated", None)
     range: tuple[Number, ...] | None = f("lowest and highest, instead of value", None)
@@ -129,6 +140,8 @@ class Measurement:
     id: str = f("name used in references (`measurements.ID`)")
     title: Text = f("what was measured")
     figure: Figure = f("the figure")
+    history: tuple[HistoryPoint, ...] = f("earlier values, oldest first: drawn as a trend "
+                                          "ending at the figure", ())
     where: Where = where()
 
 
@@ -158,6 +171,8 @@ class Comparison:
     summary: Summary | None = f("show this comparison as bars in the study's summary", None)
     before: Figure = f("the figure before")
     after: Figure = f("the figure after")
+    history: tuple[HistoryPoint, ...] = f("earlier values, oldest first: drawn as a trend "
+                                          "that ends with before and after", ())
     note: Text | None = f("a line under the comparison", None)
     where: Where = where()
 
@@ -184,7 +199,7 @@ class Study:
 
 @dataclass(frozen=True, kw_only=True)
 class Claim:
-    id: str = f("name used in references (`profiles.P.claims.ID`)")
+    id: str = f("name used in references (`profiles.PROFILE.ID`)")
     result: Literal["shown", "not-shown"] = f("shown to work, or not shown")
     figure: Figure = f("how many were held (or tried)")
     uses: Figure | None = f("what it used ('2.39 cores of processor')", None)
@@ -311,6 +326,69 @@ class Headline:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Choice:
+    value: str = f("the word records write", example="paper")
+    label: Text = f("how tables, charts and sentences name it", example="Paper")
+    where: Where = where()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordField:
+    name: str = f("the key records use", example="mspt")
+    label: Text = f("column header, axis title", example="{en: Average tick, fr: Tick moyen}")
+    type: FieldType = f("number, whole, word (one of `choices`), text or bool", "number")
+    unit: str | None = f("unit of the numbers (the dataset's, the site's or a known one)",
+                         None)
+    decimals: int | None = f("decimals to print; as each record wrote it when absent", None)
+    choices: tuple[Choice, ...] = f("for a word: every value it may take, in display order",
+                                    ())
+    required: bool = f("every record gives it (unless a `note` says why not)", True)
+    where: Where = where()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordNote:
+    name: str = f("the word a record's `note` gives", example="watchdog")
+    label: Text = f("what tables print instead of the missing figures")
+    where: Where = where()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Row:
+    """One record of a dataset, as read from its file (not written in YAML)."""
+
+    index: int  # its place in the file, from 0
+    values: dict[str, Number | str | bool]  # by field name; numbers keep their decimals
+    note: str | None = None  # the name of one of the dataset's notes
+    where: Where = where()
+
+    def get(self, name: str) -> Number | str | bool | None:
+        """The value of one field, or None when the record does not give it."""
+        return self.values.get(name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dataset:
+    id: str = f("name used by blocks and expressions (`runs[bots=1].mspt`)")
+    title: Text = f("what the records are; the default caption of its tables")
+    records: str = f("the records' file, beside this one: .jsonl (one JSON object a line), "
+                     ".json or .yaml (a list)", example="runs.jsonl")
+    fields: tuple[RecordField, ...] = f("every key a record may have, one by one")
+    key: tuple[str, ...] = f("fields that tell records apart (no two records share them)",
+                             ())
+    notes: tuple[RecordNote, ...] = f("what a record's `note` may say", ())
+    units: tuple[Unit, ...] = f("units of its own, with their singular and plural", ())
+    machine: str | None = f("the machine the records were measured on", None,
+                            ref="machines")
+    date: dt.date | None = f("when they were measured", None)
+    method: Text | None = f("how they were measured", None)
+    proof: Link | None = f("where the raw results are", None)
+    rows: tuple[Row, ...] = field(default=(), kw_only=True, compare=False, repr=False,
+                                  metadata={"internal": True})
+    where: Where = where()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Data:
     site: Site = f("the site: title, languages, repositories, units")
     machines: tuple[Machine, ...] = f("the machines figures were measured on", ())
@@ -321,4 +399,5 @@ class Data:
     profiles: tuple[Profile, ...] = f("capacity claims, per load profile", ())
     budgets: tuple[Budget, ...] = f("shares of a capacity ('what 1,000 players cost')", ())
     runs: tuple[Run, ...] = f("test runs and what they showed", ())
+    datasets: tuple[Dataset, ...] = f("records of runs, read from files (tables, charts)", ())
     roadmaps: tuple[Roadmap, ...] = f("tasks, their proofs and steps", ())

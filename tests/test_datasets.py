@@ -1,0 +1,348 @@
+"""Datasets: records read from JSON lines, JSON or YAML, each error located; the agreement rule."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import textwrap
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from progress_site.agreement import agrees, check_groups
+from progress_site.errors import BuildFailed, Problem
+from progress_site.load import load
+from progress_site.pipeline import BuildConfig, make_site
+from progress_site.schema import Row
+from progress_site.values import Number
+
+SITE = """\
+site:
+  title: Bench
+  tagline: Runs of a bench
+  languages: [en, fr]
+"""
+
+DECLARATION = """\
+datasets:
+  - id: runs
+    title: {en: Runs, fr: Passages}
+    records: runs.jsonl
+    key: [bots, server]
+    notes:
+      - name: watchdog
+        label: {en: stopped by its watchdog, fr: arrêté par son watchdog}
+    units:
+      - {id: chunks, one: chunk, other: chunks}
+    fields:
+      - {name: bots, label: Bots, type: whole}
+      - name: server
+        label: {en: Server, fr: Serveur}
+        type: word
+        choices:
+          - {value: horizon, label: Horizon}
+          - {value: paper, label: Paper}
+      - {name: mspt, label: MSPT, unit: ms, decimals: 2}
+      - {name: chunks, label: Chunks, type: whole, unit: chunks, required: false}
+      - {name: ok, label: OK, type: bool, required: false}
+"""
+
+GOOD = [
+    {"bots": 1, "server": "horizon", "mspt": 13.7, "chunks": 6280},
+    {"bots": 1, "server": "paper", "mspt": 10.31, "chunks": None, "ok": True},
+    {"bots": 50, "server": "horizon", "mspt": 47.83},
+    {"bots": 50, "server": "paper", "note": "watchdog"},
+]
+
+
+def write_source(root: Path, records: str, *, name: str = "runs.jsonl",
+                 declaration: str = DECLARATION, content: str | None = None) -> Path:
+    """A small source folder: the site, one dataset, its records and, maybe, a page."""
+    (root / "data" / "bench").mkdir(parents=True)
+    (root / "data" / "site.yaml").write_text(SITE)
+    (root / "data" / "bench" / "bench.yaml").write_text(declaration)
+    (root / "data" / "bench" / name).write_text(records)
+    if content is not None:
+        for lang in ("en", "fr"):
+            (root / "content" / lang).mkdir(parents=True)
+            (root / "content" / lang / "index.md").write_text(f"---\ntitle: T\n---\n{content}")
+    return root
+
+
+def lines(*records: dict[str, object]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def problems_of(root: Path) -> str:
+    _, problems = load(root, strict=False)
+    return "\n".join(p.render() for p in sorted(problems, key=Problem.sort_key))
+
+
+BAD_RECORDS = [
+    pytest.param(
+        lines(*GOOD, *({"bots": n, "server": "horizon", "mspt": 20} for n in (2, 3)))
+        + '{"mspt": "fast", "bots": 7, "server": "paper"}\n\n',
+        "data/bench/runs.jsonl:7:10: records[6].mspt: expected a number, got 'fast'\n"
+        '    {"mspt": "fast", "bots": 7, "server": "paper"}\n'
+        "             ^\n"
+        "    hint: write the number alone, without quotes; the field's unit is declared "
+        "once, in its `unit:`",
+        id="wrong-type"),
+    pytest.param(
+        lines(GOOD[0], {"bots": 10, "server": "paper"}),
+        "data/bench/runs.jsonl:2:1: records[1]: missing field 'mspt' (MSPT)\n"
+        '    {"bots": 10, "server": "paper"}\n'
+        "    ^\n"
+        '    hint: add "mspt": ..., or a "note" that says why the record has no figures',
+        id="missing-field"),
+    pytest.param(
+        lines(GOOD[0], {"bots": 10, "server": "papper", "mspt": 20.64}),
+        "data/bench/runs.jsonl:2:24: records[1].server: expected one of horizon, paper; "
+        "got 'papper'\n"
+        '    {"bots": 10, "server": "papper", "mspt": 20.64}\n'
+        "                           ^\n"
+        "    hint: did you mean 'paper'?",
+        id="unknown-server"),
+    pytest.param(
+        lines({"bots": 10, "server": "fabric", "mspt": 20.18}),
+        "data/bench/runs.jsonl:1:24: records[0].server: expected one of horizon, paper; "
+        "got 'fabric'\n"
+        '    {"bots": 10, "server": "fabric", "mspt": 20.18}\n'
+        "                           ^\n"
+        "    hint: declare 'fabric' under the field's `choices:` if it is new",
+        id="new-server"),
+    pytest.param(
+        lines({"bots": 1, "server": "paper", "msp": 10.31, "mspt": 10.31}),
+        "data/bench/runs.jsonl:1:32: records[0].msp: unknown field 'msp'\n"
+        '    {"bots": 1, "server": "paper", "msp": 10.31, "mspt": 10.31}\n'
+        "                                   ^\n"
+        "    hint: did you mean 'mspt'?",
+        id="unknown-field"),
+    pytest.param(
+        lines(GOOD[0]) + '{"bots": 1, "server": "paper", "mspt": 10.31,}\n',
+        "data/bench/runs.jsonl:2:46: JSON syntax error: Expecting property name enclosed "
+        "in double quotes\n"
+        '    {"bots": 1, "server": "paper", "mspt": 10.31,}\n'
+        "                                                 ^\n"
+        '    hint: each record is one JSON object: {"name": value, ...}',
+        id="json-syntax"),
+    pytest.param(
+        lines(GOOD[0], GOOD[1], dict(GOOD[0], mspt=14.0)),
+        "data/bench/runs.jsonl:3:1: records[2]: a second record with bots=1, "
+        "server=horizon (the first is at line 1)\n"
+        '    {"bots": 1, "server": "horizon", "mspt": 14.0, "chunks": 6280}\n'
+        "    ^\n"
+        "    hint: keep one run per key, or add the field that tells them apart to `key:`",
+        id="same-key-twice"),
+    pytest.param(
+        lines({"bots": 50, "server": "paper", "note": "crashed"}),
+        "data/bench/runs.jsonl:1:41: records[0].note: unknown note 'crashed'\n"
+        '    {"bots": 50, "server": "paper", "note": "crashed"}\n'
+        "                                            ^\n"
+        "    hint: known: watchdog",
+        id="unknown-note"),
+    pytest.param(
+        lines({"bots": 1.5, "server": "paper", "mspt": 10.31}),
+        "data/bench/runs.jsonl:1:10: records[0].bots: expected a whole number, got 1.5\n"
+        '    {"bots": 1.5, "server": "paper", "mspt": 10.31}\n'
+        "             ^\n"
+        "    hint: write the number alone, without quotes; the field's unit is declared "
+        "once, in its `unit:`",
+        id="whole-with-decimals"),
+    pytest.param(
+        lines({"bots": 1, "server": "paper", "mspt": 10.31, "ok": "yes"}),
+        "data/bench/runs.jsonl:1:53: records[0].ok: expected true or false, got 'yes'\n"
+        '    {"bots": 1, "server": "paper", "mspt": 10.31, "ok": "yes"}\n'
+        "                                                        ^",
+        id="bool"),
+    pytest.param(
+        '{"bots": 1, "server": "paper", "bots": 2, "mspt": 1}\n',
+        "data/bench/runs.jsonl:1:32: records[0].bots: key 'bots' appears twice\n"
+        '    {"bots": 1, "server": "paper", "bots": 2, "mspt": 1}\n'
+        "                                   ^\n"
+        "    hint: keep one of them",
+        id="key-twice"),
+]
+
+
+@pytest.mark.parametrize(("records", "expected"), BAD_RECORDS)
+def test_bad_record(tmp_path: Path, records: str, expected: str) -> None:
+    assert problems_of(write_source(tmp_path, records)) == expected
+
+
+def test_bad_record_ok(tmp_path: Path) -> None:
+    """Nulls are absent values, a noted record may lack figures, decimals are kept."""
+    source, problems = load(write_source(tmp_path, lines(*GOOD)), strict=False)
+    assert problems == []
+    assert source is not None
+    rows = source.data.datasets[0].rows
+    assert [r.note for r in rows] == [None, None, None, "watchdog"]
+    assert rows[0].values == {"bots": Number(1.0), "server": "horizon",
+                              "mspt": Number(13.7, 1), "chunks": Number(6280.0)}
+    assert rows[1].get("chunks") is None and rows[1].get("ok") is True
+    assert str(rows[2].where.of("mspt")) == "data/bench/runs.jsonl:3:43"
+
+
+def test_records_as_a_json_list(tmp_path: Path) -> None:
+    text = json.dumps(GOOD[:2], indent=2).replace('"mspt": 10.31', '"mspt": "10.31"')
+    root = write_source(tmp_path, text, name="runs.json",
+                        declaration=DECLARATION.replace("runs.jsonl", "runs.json"))
+    assert problems_of(root) == (
+        "data/bench/runs.json:11:13: records[1].mspt: expected a number, got '10.31'\n"
+        '        "mspt": "10.31",\n'
+        "                ^\n"
+        "    hint: write the number alone, without quotes; the field's unit is declared "
+        "once, in its `unit:`")
+
+
+def test_records_as_a_yaml_list(tmp_path: Path) -> None:
+    text = "- {bots: 1, server: horizon, mspt: 13.70}\n- {bots: 1, server: papr, mspt: 1}\n"
+    root = write_source(tmp_path, text, name="runs.yaml",
+                        declaration=DECLARATION.replace("runs.jsonl", "runs.yaml"))
+    assert problems_of(root) == (
+        "data/bench/runs.yaml:2:21: records[1].server: expected one of horizon, paper; "
+        "got 'papr'\n"
+        "    - {bots: 1, server: papr, mspt: 1}\n"
+        "                        ^\n"
+        "    hint: did you mean 'paper'?")
+
+
+def test_records_as_a_yaml_list_ok(tmp_path: Path) -> None:
+    text = "- {bots: 1, server: horizon, mspt: 13.70}\n"
+    root = write_source(tmp_path, text, name="runs.yaml",
+                        declaration=DECLARATION.replace("runs.jsonl", "runs.yaml"))
+    source, problems = load(root, strict=False)
+    assert problems == [] and source is not None
+    assert source.data.datasets[0].rows[0].get("mspt") == Number(13.7, 2)
+
+
+def test_a_list_no_dataset_reads_is_not_data(tmp_path: Path) -> None:
+    root = write_source(tmp_path, lines(*GOOD))
+    (root / "data" / "notes.yaml").write_text("- one\n")
+    assert problems_of(root) == (
+        "data/notes.yaml:1:1: a data file must be a mapping of collections "
+        "(machines:, studies:, ...)\n"
+        "    - one\n"
+        "    ^")
+
+
+BAD_DECLARATIONS = [
+    pytest.param(
+        ("unit: ms, decimals: 2}", "unit: mss, decimals: 2}"),
+        "data/bench/bench.yaml:19:41: datasets[0].fields[2].unit: no unit 'mss'\n"
+        "    hint: declare it under the dataset's `units:` or site.units, or use a known unit",
+        id="unknown-unit"),
+    pytest.param(
+        ("key: [bots, server]", "key: [bots, servers]"),
+        "data/bench/bench.yaml:5:10: datasets[0].key: the key names no field 'servers'\n"
+        "    hint: did you mean 'server'?",
+        id="key-names-no-field"),
+    pytest.param(
+        ("records: runs.jsonl", "records: ../../runs.jsonl"),
+        "data/bench/bench.yaml:4:14: datasets[0].records: records must be a .jsonl, .json "
+        "or .yaml file under data/, got '../../runs.jsonl'\n"
+        "    hint: name a file beside this one, such as runs.jsonl",
+        id="records-outside-data"),
+    pytest.param(
+        ("records: runs.jsonl", "records: run.jsonl"),
+        "data/bench/bench.yaml:4:14: datasets[0].records: no file data/bench/run.jsonl\n"
+        "    hint: write the records there, or correct `records:`",
+        id="records-missing"),
+    pytest.param(
+        ("{name: bots, label: Bots, type: whole}",
+         "{name: bots, label: Bots, type: whole, choices: [{value: a, label: A}]}"),
+        "data/bench/bench.yaml:12:57: datasets[0].fields[0].choices: only a word field has "
+        "choices\n"
+        "    hint: set `type: word`",
+        id="choices-on-a-number"),
+]
+
+
+@pytest.mark.parametrize(("edit", "expected"), BAD_DECLARATIONS)
+def test_bad_declaration(tmp_path: Path, edit: tuple[str, str], expected: str) -> None:
+    assert DECLARATION.count(edit[0]) == 1
+    root = write_source(tmp_path, lines(*GOOD), declaration=DECLARATION.replace(*edit))
+    assert problems_of(root) == expected
+
+
+# --- the agreement rule ------------------------------------------------------------------
+
+# (value, highest, tolerance, floor, agrees): the edges of "within 10 % of the highest, or
+# within one chunk a second", from both sides.
+EDGES = [
+    ("90", "100", "0.10", "0", True),  # exactly 10 % below
+    ("89.99", "100", "0.10", "0", False),  # just over 10 %
+    ("89.99", "100", "0.10", "1", False),  # the floor does not save a big gap
+    ("61.65", "61.65", "0.10", "1", True),  # the highest itself
+    ("55.485", "61.65", "0.10", "0", True),  # 10 % of 61.65 is 6.165: exact, no float noise
+    ("55.484", "61.65", "0.10", "0", False),
+    ("4", "5", "0.10", "1", True),  # exactly one below: within the floor
+    ("3.99", "5", "0.10", "1", False),  # 1.01 below: over both
+    ("0.00", "0.02", "0.10", "1", True),  # almost nothing: the floor keeps noise out
+    ("0.00", "0.02", "0.10", "0", False),
+]
+
+
+@pytest.mark.parametrize(("value", "highest", "tolerance", "floor", "expected"), EDGES)
+def test_agreement_edges(value: str, highest: str, tolerance: str, floor: str,
+                         expected: bool) -> None:
+    assert agrees(Decimal(value), Decimal(highest), Decimal(tolerance),
+                  Decimal(floor)) is expected
+
+
+def row(index: int, by: int, who: str, sent: float | None, new: float | None) -> Row:
+    values: dict[str, Number | str | bool] = {"bots": Number(float(by)), "server": who}
+    for name, value in (("sent", sent), ("new", new)):
+        if value is not None:
+            values[name] = Number(value, 2)
+    return Row(index=index, values=values, note=None if sent is not None else "watchdog")
+
+
+@pytest.mark.parametrize(("paper", "expected"), [
+    ((90.0, 5.0), [True, True]),  # 10 % below on one field, 1 below on the other
+    ((89.99, 5.0), [True, False]),  # just over 10 % at 100 bots
+    ((90.0, 3.99), [True, False]),  # just over the floor
+    ((None, None), [True, True]),  # a stopped run is left out, not counted against
+])
+def test_agreement_by_group(paper: tuple[float | None, float | None],
+                            expected: list[bool]) -> None:
+    rows = [row(0, 1, "a", 9.94, 0.01), row(1, 1, "b", 9.81, 0.02),
+            row(2, 100, "a", 100.0, 6.0), row(3, 100, "b", *paper)]
+    checks = check_groups(rows, "bots", ["sent", "new"], Decimal("0.1"), Decimal(1))
+    assert [c.agrees for c in checks] == expected
+    assert [c.by for c in checks] == [1.0, 100.0]
+
+
+def test_agreement_required_stops_the_build(tmp_path: Path) -> None:
+    records = lines({"bots": 1, "server": "horizon", "mspt": 10.0},
+                    {"bots": 1, "server": "paper", "mspt": 8.99})
+    block = "{{< agreement runs by=bots fields=mspt tolerance=10% floor=1 require=true >}}\n"
+    root = write_source(tmp_path, records, content=block)
+    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    with pytest.raises(BuildFailed) as failed:
+        make_site(config)
+    assert failed.value.render() == textwrap.dedent("""\
+        content/en/index.md:4:1: agreement: runs does not agree at bots=1: mspt of bots=1, \
+server=paper is 8.99, 1.01 below the highest (10.0); allowed: 10 % of it, or 1
+            {{< agreement runs by=bots fields=mspt tolerance=10% floor=1 require=true >}}
+            ^
+            hint: data/bench/runs.jsonl at line 2: re-run, or explain it, before publishing
+        content/fr/index.md:4:1: agreement: runs does not agree at bots=1: mspt of bots=1, \
+server=paper is 8.99, 1.01 below the highest (10.0); allowed: 10 % of it, or 1
+            {{< agreement runs by=bots fields=mspt tolerance=10% floor=1 require=true >}}
+            ^
+            hint: data/bench/runs.jsonl at line 2: re-run, or explain it, before publishing
+        Aborted with 2 data errors.""")
+
+
+def test_agreement_required_ok(tmp_path: Path) -> None:
+    records = lines({"bots": 1, "server": "horizon", "mspt": 10.0},
+                    {"bots": 1, "server": "paper", "mspt": 9.0})
+    block = "{{< agreement runs by=bots fields=mspt tolerance=10% require=true >}}\n"
+    root = write_source(tmp_path, records, content=block)
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site",
+                                  today=dt.date(2026, 11, 29)))
+    html = built.files["index.html"].decode()
+    assert '<td class="verdict-cell yes">yes</td>' in html
+    assert "they agree when the gap is at most 10% of it." in html

@@ -1,0 +1,183 @@
+"""`{{ ... }}` statements: parsed without eval, computed from records, errors located."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from babel.support import NullTranslations
+
+from progress_site.derive import derive
+from progress_site.errors import BuildFailed
+from progress_site.evaluation import evaluate
+from progress_site.expressions import ExpressionError
+from progress_site.load import load
+from progress_site.pipeline import BuildConfig, make_site
+from progress_site.present import Words
+from progress_site.quantity import Quantity
+from progress_site.references import Namespace
+from progress_site.schema import Site
+from progress_site.validate import validate
+from progress_site.values import Text
+
+from .test_datasets import lines, write_source
+
+TODAY = dt.date(2026, 11, 29)
+RECORDS = lines(
+    {"bots": 1, "server": "horizon", "mspt": 13.7, "chunks": 6280},
+    {"bots": 1, "server": "paper", "mspt": 10.31, "chunks": 6049},
+    {"bots": 50, "server": "horizon", "mspt": 47.83, "chunks": 6468},
+    {"bots": 50, "server": "paper", "mspt": 46.86, "chunks": 6411},
+    {"bots": 100, "server": "paper", "note": "watchdog"},
+)
+H1, P1 = "runs[bots=1, server=horizon].mspt", "runs[bots=1, server=paper].mspt"
+
+
+@pytest.fixture(scope="module")
+def ns(tmp_path_factory: pytest.TempPathFactory) -> Namespace:
+    """The names and datasets of a small source: two servers at two bot counts."""
+    source, problems = load(write_source(tmp_path_factory.mktemp("src"), RECORDS), False)
+    assert source is not None and problems == []
+    data, problems = validate(source.data, TODAY)
+    model, found = derive(data, TODAY)
+    assert problems + found == []
+    return model.namespace
+
+
+def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None = None,
+      kind: str = "value") -> Quantity:
+    return Quantity(kind, low, high, decimals, unit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("statement", "expected"), [
+    (H1, q(13.7, decimals=2, unit="ms")),  # the field's decimals, not as written
+    (f"{H1}:1", q(13.7, decimals=1, unit="ms")),
+    (f"{H1} | bare:0", q(13.7)),
+    ("runs[server=horizon, bots=1].mspt", q(13.7, decimals=2, unit="ms")),  # any order
+    ('runs[bots=1, server="paper"].mspt', q(10.31, decimals=2, unit="ms")),
+    ("runs[bots>=50, server=horizon].mspt", q(47.83, decimals=2, unit="ms")),  # one record
+    (f"{H1} - {P1}", q(13.7 - 10.31, decimals=2, unit="ms")),
+    (f"{H1} / {P1}", q(13.7 / 10.31, decimals=1)),
+    (f"ratio({H1}, {P1})", q(13.7 / 10.31, decimals=1)),
+    (f"change({H1}, {P1})", q((13.7 / 10.31 - 1) * 100, unit="%")),
+    (f"{H1} / {P1} - 1 | percent", q((13.7 / 10.31 - 1) * 100, unit="%")),
+    (f"change({P1}, {H1}) | signed", Quantity("value", (10.31 / 13.7 - 1) * 100, None, 0,
+                                                "%", True)),
+    (f"change({P1}, {H1}) | abs", q((1 - 10.31 / 13.7) * 100, unit="%")),
+    ("2 * (3 + 4) - -1", q(15)),
+    ("min(runs.mspt)", q(10.31, decimals=2, unit="ms")),
+    ("max(runs[server=paper].mspt)", q(46.86, decimals=2, unit="ms")),
+    ("mean(runs[bots=1].mspt)", q((13.7 + 10.31) / 2, decimals=2, unit="ms")),
+    ("sum(runs[server=horizon].chunks)", q(6280 + 6468, unit="chunks")),
+    ("range(runs.chunks)", q(6049, 6468, unit="chunks", kind="range")),
+    ("range(runs[server=horizon].mspt - runs[server=paper].mspt) | positive",
+     q(47.83 - 46.86, 13.7 - 10.31, 2, "ms", "range")),
+    # Per bot count: the smallest over the servers, against Horizon's own.
+    ("range(min(runs.mspt, by=bots) / runs[server=horizon].mspt):2",
+     q(10.31 / 13.7, 46.86 / 47.83, 2, kind="range")),
+    ("count(runs)", q(5)),
+    ("count(runs[server=paper])", q(3)),
+    ("count(runs[bots<50])", q(2)),
+    ("max(1, 2, runs[bots=1].chunks)", q(6280, unit="chunks")),
+])
+def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
+    got = evaluate(statement, ns)
+    assert isinstance(got, Quantity)
+    assert (got.kind, got.decimals, got.unit, got.signed) == (
+        expected.kind, expected.decimals, expected.unit, expected.signed)
+    assert got.low == pytest.approx(expected.low) and got.top == pytest.approx(expected.top)
+
+
+@pytest.mark.parametrize(("statement", "message", "hint", "offset"), [
+    ("runs[bots=3, server=paper].mspt", "no record of runs has bots=3",
+     "bots is 1, 50, 100 there", 5),
+    ("runs[bots=100, server=horizon].mspt",
+     "no record of runs has server=horizon with the conditions before it",
+     "server is paper there", 15),
+    ("runs[server=paper].mspt", "this gives 2 numbers (bots=1; bots=50)",
+     "select one record, or wrap it in min(), max(), mean() or range()", 0),
+    ("runs[bots=100, server=paper].mspt",
+     "the record bots=100, server=paper gives no mspt (stopped by its watchdog)", "", 0),
+    ("runs[bots=1, server=papper].mspt", "no server 'papper' in runs",
+     "did you mean 'paper'?", 13),
+    ("runs[bots=1, server=paper].msp", "runs has no field 'msp'", "did you mean 'mspt'?", 0),
+    ("runs[bots=one].mspt", "bots is a number, got 'one'", "", 5),
+    ("runs[server=paper].server", "runs.server holds words, not numbers", "", 0),
+    ("run[bots=1].mspt", "no dataset 'run'", "did you mean 'runs'?", 0),
+    ("runs[server=horizon].mspt / runs[bots=1].mspt",
+     "the two sides do not pair up: one gives a number per bots, the other per server",
+     "select the same records on both sides", 26),
+    (f"{H1} / ({P1} - {P1})", "division by zero", "", 34),
+    ("runs[server=horizon].mspt / runs[server=paper, bots<50].mspt",
+     "the two sides do not pair up: bots=50 is on one side only",
+     "select the same records on both sides", 26),
+    ("min(runs.mspt, by=server) + 1 | percent:1 | bare", "expected the end, got '|'", "", 42),
+    ("min(runs[bots=1].mspt, by=bots)", "cannot group by 'bots' here: the numbers are keyed "
+     "by server=horizon", "", 0),
+    (f"change({H1})", "change() takes two numbers: change(a, b)", "", 0),
+    (f"range({H1}) * 2", "range() gives two numbers: use it outermost", "", 0),
+    (f"change({P1}, {H1}) | positive",
+     "the text expects a positive number, but the data gives -24.7445",
+     "the data no longer says what the text says: reword it", 0),
+    ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, sum, count, "
+     "range, ratio, change, abs", 0),
+    ("2 | round", "unknown filter 'round'", "known filters: percent, signed, bare, abs, "
+     "positive, negative", 4),
+    ("2 +", "expected a number, a name or '(', got the end", "", 3),
+    ("runs[bots=1", "expected ']', got the end", "", 11),
+    ("2 ; 3", "unexpected ';'", "see docs/data-format.md for what a {{ ... }} may hold", 2),
+    ("comparisons.x.ratio * 2", "no number named 'comparisons.x.ratio'",
+     "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
+     "(see docs/data-format.md)", 0),
+    ("runs.mspt-1", "runs has no field 'mspt-1'", "to subtract, put spaces around '-'", 0),
+])
+def test_statement_refused(ns: Namespace, statement: str, message: str, hint: str,
+                           offset: int) -> None:
+    with pytest.raises(ExpressionError) as refused:
+        evaluate(statement, ns)
+    got = refused.value
+    assert got.message == message
+    assert got.hint == hint
+    assert got.offset == offset
+
+
+@pytest.mark.parametrize(("lang", "statement", "printed"), [
+    ("en", f"change({H1}, {P1})", "33%"),
+    ("fr", f"change({H1}, {P1})", "33\u00a0%"),
+    ("en", "range(runs.chunks)", "6,049 to 6,468\u00a0chunks"),
+    ("fr", "range(runs.chunks)", "6\u202f049 to 6\u202f468\u202fchunks"),  # no catalog here
+    ("fr", f"{H1}", "13,70\u202fms"),
+    ("en", "count(runs)", "5"),
+])
+def test_statement_printed(ns: Namespace, lang: str, statement: str, printed: str) -> None:
+    site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
+    words = Words(lang, NullTranslations(), site, ns)
+    entry = evaluate(statement, ns)
+    assert isinstance(entry, Quantity)
+    assert words.quantity(entry) == printed
+
+
+def test_prose_error_points_at_the_statement(tmp_path: Path) -> None:
+    page = ("Intro.\n\nHorizon: {{ runs[bots=1, server=horizon].mspt }}, Paper: "
+            "{{ runs[bots=1, server=papr].mspt }}.\n")
+    root = write_source(tmp_path, RECORDS, content=page)
+    with pytest.raises(BuildFailed) as failed:
+        make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
+    assert failed.value.render().splitlines()[:5] == [
+        "content/en/index.md:6:74: no server 'papr' in runs",
+        "    Horizon: {{ runs[bots=1, server=horizon].mspt }}, Paper: "
+        "{{ runs[bots=1, server=papr].mspt }}.",
+        "    " + " " * 73 + "^",
+        "    hint: did you mean 'paper'?",
+        "content/fr/index.md:6:74: no server 'papr' in runs",
+    ]
+
+
+def test_prose_statement_ok(tmp_path: Path) -> None:
+    page = "Horizon's tick is {{ change(runs[bots=1, server=horizon].mspt, " \
+           "runs[bots=1, server=paper].mspt) | positive }} longer.\n"
+    root = write_source(tmp_path, RECORDS, content=page)
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
+    assert "<p>Horizon's tick is 33% longer.</p>" in built.files["index.html"].decode()
+    assert "Horizon's tick is 33\u00a0% longer." in built.files["fr/index.html"].decode()
