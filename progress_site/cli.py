@@ -10,15 +10,27 @@ import time
 from pathlib import Path
 
 from .errors import BuildFailed, UsageError
+from .outputs import BaseUrlError, check_base_url
 from .pipeline import BuildConfig, build
 from .publish import PublishFailed
+from .record import add_commands
+
+
+def base_url(text: str) -> str:
+    """The --base-url option, checked: an http(s) address."""
+    try:
+        return check_base_url(text)
+    except BaseUrlError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def parser() -> argparse.ArgumentParser:
-    """The options of `python build.py`."""
+    """The options of `python build.py`; with no command, it builds the site."""
     p = argparse.ArgumentParser(
         prog="progress-site",
-        description="Build a project's page of progress, tests and benchmarks from its data.")
+        description="Build a project's page of progress, tests and benchmarks from its data.",
+        epilog="Commands `record` and `import` add results to data/; `COMMAND --help` "
+               "tells how.")
     p.add_argument("--source", type=Path, default=Path("."),
                    help="folder with data/, content/ and optional templates/, locales/ "
                         "(default: the current folder)")
@@ -34,6 +46,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (with --watch)")
     p.add_argument("--port", type=int, default=8000,
                    help="port to serve on (with --watch; 0 picks a free one)")
+    p.add_argument("--base-url", type=base_url, default=None, metavar="URL",
+                   help="the site's public address (https://owner.github.io/repo/): "
+                        "canonical links, social previews, sitemap; without it every "
+                        "link stays relative")
+    add_commands(p.add_subparsers(dest="command", metavar="COMMAND"))
     return p
 
 
@@ -56,7 +73,13 @@ def config_from(args: argparse.Namespace) -> BuildConfig:
         raise UsageError(f"{source}: no data/ folder here; pass --source with the folder "
                          "that holds data/ and content/")
     out = args.out if args.out is not None else source / "site"
-    return BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict)
+    return BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict,
+                       base_url=args.base_url)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 warning`, `2 warnings`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     started = time.perf_counter()
     try:
+        if args.command is not None:  # record, import: they print their own report
+            done: int = args.handler(args, today())
+            return done
         config = config_from(args)
         if args.watch:
             from .watch import run_watch  # the server and watchdog load only when asked
@@ -93,8 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         return 70
     for warning in built.warnings:
         print(warning.render(), file=sys.stderr)
-    pages = sum(1 for name in built.files if name.endswith(".html"))
+    pages = sum(1 for name in built.files if name.endswith("index.html"))
     elapsed = time.perf_counter() - started
     print(f"Built {pages} pages into {config.out} in {elapsed:.2f} s"
-          + (f" ({len(built.warnings)} warnings)" if built.warnings else "") + ".")
+          + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
     return 0

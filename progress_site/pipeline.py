@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .derive import Model, derive
-from .errors import BuildFailed, Problem
+from .errors import BuildFailed, Problem, source_line
 from .i18n import load_catalogs
 from .load import load
+from .outputs import extra_files
 from .publish import publish
 from .render import render
 from .validate import validate
@@ -27,6 +29,7 @@ class BuildConfig:
     today: dt.date
     strict: bool = False
     engine_root: Path = ENGINE_ROOT
+    base_url: str | None = None  # the public address, ending in '/'; None: all relative
 
     @property
     def cache_dir(self) -> Path:
@@ -49,29 +52,39 @@ class Built:
     model: Model | None = None
 
 
-def fail_on_errors(problems: list[Problem]) -> None:
+def with_source_lines(problems: list[Problem], root: Path) -> list[Problem]:
+    """Problems found after loading (cross-checks, blocks) with their source line too."""
+    return [p if p.source_line or not p.location.line else
+            dataclasses.replace(p, source_line=source_line(root / p.location.file,
+                                                           p.location.line))
+            for p in problems]
+
+
+def fail_on_errors(problems: list[Problem], root: Path) -> None:
     """Stop the build once, with every problem found so far."""
     if any(not p.warning for p in problems):
-        raise BuildFailed(problems)
+        raise BuildFailed(with_source_lines(problems, root))
 
 
 def make_site(config: BuildConfig) -> Built:
     """Everything in memory, nothing written: gather all data first, then render it."""
     source, problems = load(config.source, config.strict)
-    fail_on_errors(problems)
+    fail_on_errors(problems, config.source)
     assert source is not None
     data, found = validate(source.data, config.today)
     problems += found
-    fail_on_errors(problems)
+    fail_on_errors(problems, config.source)
     model, found = derive(data, config.today)
     catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                              data.site.languages, config.strict)
     problems += found + list(catalogs.problems)
-    fail_on_errors(problems)
+    fail_on_errors(problems, config.source)
     files, found = render(model, source.pages, catalogs, config.folders("templates"),
-                          config.cache_dir)
+                          config.cache_dir, config.base_url)
     problems += found
-    fail_on_errors(problems)
+    fail_on_errors(problems, config.source)
+    files |= extra_files(model, source.pages, catalogs, config.folders("templates"), files,
+                         base_url=config.base_url, cache_dir=config.cache_dir)
     return Built(files, problems, model)
 
 

@@ -1,0 +1,192 @@
+"""Importers on real output of each tool; `import` writing measurements a build accepts."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from progress_site.cli import main
+from progress_site.importers import ImportFailed, read_results
+from progress_site.recorder import scale_time, significant, suggest
+
+from .conftest import SOURCE_DATE_EPOCH
+
+SAMPLES = Path(__file__).parent / "samples"
+TINY_BENCHMARK = """
+def test_sum(benchmark):
+    benchmark(sum, range(100))
+
+def test_sorted(benchmark):
+    benchmark(sorted, list(range(50, 0, -1)))
+"""
+
+
+@pytest.fixture(scope="module")
+def pytest_benchmark_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pytest-benchmark's --benchmark-json output of a tiny benchmark, run for real."""
+    folder = tmp_path_factory.mktemp("bench")
+    (folder / "test_tiny.py").write_text(TINY_BENCHMARK)
+    out = folder / "out.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+         "test_tiny.py", f"--benchmark-json={out}", "--benchmark-min-rounds=5",
+         "--benchmark-max-time=0.01", "--benchmark-warmup=off", "-o", "addopts="],
+        cwd=folder, capture_output=True, text=True, timeout=120, check=False,
+        env={k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def test_pytest_benchmark(pytest_benchmark_json: Path) -> None:
+    results = read_results("pytest-benchmark", pytest_benchmark_json, "out.json")
+    assert [r.name for r in results] == ["test_sum", "test_sorted"]
+    for r in results:
+        assert r.unit == "s" and r.value > 0 and r.runs >= 5 and r.cv is not None
+        assert r.date is not None
+    median = read_results("pytest-benchmark", pytest_benchmark_json, "out.json", "median")
+    assert [r.value for r in median] != [r.value for r in results]
+
+
+def test_hyperfine_sample() -> None:
+    results = read_results("hyperfine", SAMPLES / "hyperfine.json", "hyperfine.json")
+    assert [(r.name, r.unit, r.runs) for r in results] == [
+        ("sleep 0.01", "s", 5), ("python3 -c pass", "s", 5)]
+    assert results[0].value == Decimal("0.011497590800000002")
+    assert [suggest(r.cv).status for r in results] == ["measured", "watch"]  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(shutil.which("hyperfine") is None, reason="hyperfine is not installed")
+def test_hyperfine_fresh_output(tmp_path: Path) -> None:
+    out = tmp_path / "hf.json"
+    subprocess.run(["hyperfine", "--runs", "3", "-N", "--export-json", str(out), "true"],
+                   check=True, capture_output=True, timeout=60)
+    [result] = read_results("hyperfine", out, "hf.json")
+    assert result.name == "true" and result.runs == 3 and result.unit == "s"
+
+
+def test_google_benchmark_sample() -> None:
+    results = read_results("google-benchmark", SAMPLES / "google-benchmark.json", "gb.json")
+    assert [(r.name, r.unit, r.runs) for r in results] == [
+        ("BM_StringCopy", "ns", 5), ("BM_VectorSum/1024", "ns", 5),
+        ("BM_VectorSum/16384", "ns", 5)]
+    assert [round(r.cv or 0, 4) for r in results] == [0.0194, 0.0093, 0.0639]
+    assert [significant(scale_time(r.value, r.unit, None)[0]) for r in results] == [
+        Decimal("21.8"), Decimal("528"), Decimal("8.12")]
+    assert [scale_time(r.value, r.unit, None)[1] for r in results] == ["ns", "ns", "us"]
+
+
+def test_google_benchmark_without_repetitions(tmp_path: Path) -> None:
+    doc = json.loads((SAMPLES / "google-benchmark.json").read_text())
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if b["run_type"] == "iteration" and b["repetition_index"] == 0]
+    (tmp_path / "one.json").write_text(json.dumps(doc))
+    results = read_results("google-benchmark", tmp_path / "one.json", "one.json")
+    assert [(r.name, r.runs, r.cv) for r in results] == [
+        ("BM_StringCopy", 1, None), ("BM_VectorSum/1024", 1, None),
+        ("BM_VectorSum/16384", 1, None)]
+
+
+def test_jsonl_sample() -> None:
+    results = read_results("jsonl", SAMPLES / "runs.jsonl", "runs.jsonl")
+    assert [(r.name, str(r.value), r.unit, r.runs, r.status) for r in results] == [
+        ("parse-small", "12.24", "ms", 5, None), ("parse-large", "412.50", "ms", 10, None),
+        ("peak-memory", "96", "MB", 1, "estimate")]
+    assert round(results[1].cv or 0, 3) == 0.1
+
+
+@pytest.mark.parametrize(("fmt", "text", "message"), [
+    ("hyperfine", '{"results": [', "hyperfine.json:1:1: not JSON: Expecting value"),
+    ("hyperfine", '{"benchmarks": []}', "hyperfine.json: not hyperfine JSON: no `results` list"),
+    ("pytest-benchmark", '{"results": []}',
+     "hyperfine.json: not pytest-benchmark JSON: no `benchmarks` list"),
+    ("google-benchmark", '{"benchmarks": [{"name": "x"}]}',
+     "hyperfine.json: not google-benchmark output as expected: missing or wrong 'real_time'"),
+    ("jsonl", '{"id": "a", "value": 1}\n{"id": "b"}\n',
+     "hyperfine.json:2:1: run record 'b' has no `value` nor `samples`"),
+])
+def test_malformed_files_are_located_errors(tmp_path: Path, fmt: str, text: str,
+                                            message: str) -> None:
+    (tmp_path / "x.json").write_text(text)
+    with pytest.raises(ImportFailed) as caught:
+        read_results(fmt, tmp_path / "x.json", "hyperfine.json")
+    assert caught.value.render().splitlines()[0] == message
+
+
+def test_malformed_files_ok_twin(tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text('{"id": "a", "value": 1}\n{"id": "b", "value": 2}\n')
+    assert len(read_results("jsonl", tmp_path / "x.json", "x.json")) == 2
+
+
+def test_import_writes_measurements_the_build_accepts(
+        example_copy: Path, pytest_benchmark_json: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    target = example_copy / "data" / "bench.yaml"
+    status = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
+                   str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",
+                   "abc1234", "--file", str(target), "--yes"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert "The data is valid." in out.out
+    text = target.read_text()
+    assert "- id: py-test-sum\n" in text and "- id: py-test-sorted\n" in text
+    assert "declared commit abc1234 under `commits:` in data/machines.yaml" in out.out
+    assert "  - id: abc1234\n" in (example_copy / "data" / "machines.yaml").read_text()
+    again = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
+                  str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",
+                  "abc1234", "--yes"])
+    assert again == 1
+    assert "measurement 'py-test-sum' is already recorded (data/bench.yaml:" in \
+        capsys.readouterr().err
+
+
+def test_import_hyperfine_suggests_watch_for_the_noisy_command(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
+                   str(example_copy), "--id", "cli", "--machine", "test-pc", "--commit",
+                   "c38a01e", "--date", "2026-11-20"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert out.out.splitlines()[:2] == [
+        "measurements.cli-sleep-0-01: 11.5 ms, status measured (the runs vary by 1.3 %, "
+        "within 5 %)",
+        "measurements.cli-python3-c-pass: 106 ms, status watch (the runs vary by 9.4 % "
+        "(coefficient of variation), over 5 %)"]
+    assert "no terminal to confirm on; keeping the suggested statuses" in out.err
+    studies = (example_copy / "data" / "studies.yaml").read_text()
+    assert ("  - id: cli-python3-c-pass\n    title: python3 -c pass\n    figure: {value: 106, "
+            "unit: ms, status: watch, machine: test-pc, date: 2026-11-20, commit: c38a01e}\n"
+            ) in studies
+
+
+def test_a_bad_file_is_an_error_message_not_a_traceback(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "bad.json").write_text("{\n  oops\n}\n")
+    status = main(["import", "hyperfine", str(tmp_path / "bad.json"), "--source",
+                   str(example_copy)])
+    assert status == 1
+    assert capsys.readouterr().err == (
+        f"error: {tmp_path / 'bad.json'}:2:1: not JSON: Expecting property name enclosed "
+        "in double quotes\n")
+
+
+def test_a_data_file_ruamel_cannot_read_is_an_error(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (example_copy / "data" / "dup.yaml").write_text("commits:\n  - id: a\n    id: b\n")
+    status = main(["record", "measurement", "x", "--value", "1", "--status", "estimate",
+                   "--source", str(example_copy)])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err == ('error: data/dup.yaml:3:5: cannot read it as YAML: found duplicate key '
+                   '"id" with value "b" (original value: "a"); fix it (`python build.py` '
+                   'shows the problems), then record again\n')
+    assert "Traceback" not in err

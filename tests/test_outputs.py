@@ -1,0 +1,226 @@
+"""The files beside the pages: data.json and its schema, feeds, sitemap, robots, 404, preview."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import jsonschema
+import pytest
+
+from progress_site.cli import main
+from progress_site.i18n import load_catalogs
+from progress_site.outputs import BaseUrlError, check_base_url
+from progress_site.pipeline import BuildConfig, make_site
+from progress_site.present import Words
+from progress_site.social import SocialCard
+
+from .conftest import REPO, TODAY
+
+BASE = "https://example.github.io/meridian/"
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The example site built with a base URL (previews cached in the example's .cache/)."""
+    config = BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True,
+                         base_url=BASE)
+    return make_site(config).files
+
+
+def test_every_file_is_published(published: dict[str, bytes],
+                                 example_files: dict[str, bytes]) -> None:
+    expected = {"data.json", "data.schema.json", "feed.xml", "fr/feed.xml", "sitemap.xml",
+                "robots.txt", "404.html", "fr/404.html", "social.png", "fr/social.png",
+                ".nojekyll"}
+    assert expected <= set(published)
+    relative_only = expected - {"sitemap.xml", "social.png", "fr/social.png"}
+    assert relative_only <= set(example_files)
+    assert not {"sitemap.xml", "social.png", "fr/social.png"} & set(example_files)
+
+
+def test_data_json_validates_against_its_schema(published: dict[str, bytes]) -> None:
+    data = json.loads(published["data.json"])
+    schema = json.loads(published["data.schema.json"])
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()
+                                    ).validate(data)
+    assert data["version"] == 1 and data["today"] == "2026-11-29"
+    assert list(data) == sorted(data)
+
+
+def test_data_json_holds_the_derived_numbers(published: dict[str, bytes]) -> None:
+    data = json.loads(published["data.json"])
+    comparison = next(c for s in data["studies"] for c in s["comparisons"]
+                      if c["id"] == "cpu-per-packet-500")
+    assert comparison["before"]["value"] == 20.31
+    assert round(comparison["derived"]["ratio"]["low"], 3) == 2.564
+    assert comparison["derived"]["improved"] is True
+    assert comparison["after"]["derived"]["status"] == "measured"
+    roadmap = data["roadmaps"][0]
+    assert roadmap["derived"]["total"] >= roadmap["derived"]["done"] >= 1
+    headline = data["headlines"][0]
+    assert headline["derived"]["quantity"]["low"] == 2.5
+
+
+def test_a_broken_data_json_fails_its_schema(published: dict[str, bytes]) -> None:
+    data = json.loads(published["data.json"])
+    schema = json.loads(published["data.schema.json"])
+    del data["studies"][0]["comparisons"][0]["derived"]
+    with pytest.raises(jsonschema.ValidationError, match="'derived' is a required property"):
+        jsonschema.validate(data, schema)
+
+
+def test_feeds_parse_and_have_the_required_elements(published: dict[str, bytes]) -> None:
+    for name, lang in (("feed.xml", "en"), ("fr/feed.xml", "fr")):
+        feed = ET.fromstring(published[name])
+        assert feed.tag == f"{ATOM}feed"
+        assert feed.get("{http://www.w3.org/XML/1998/namespace}lang") == lang
+        for child in ("id", "title", "updated", "author"):
+            assert feed.find(f"{ATOM}{child}") is not None, child
+        assert feed.find(f"{ATOM}link[@rel='self']").get("href") == BASE + name  # type: ignore[union-attr]
+        entries = feed.findall(f"{ATOM}entry")
+        assert len(entries) > 10
+        ids = [e.findtext(f"{ATOM}id") for e in entries]
+        assert len(set(ids)) == len(ids) and all(i and i.startswith("urn:uuid:") for i in ids)
+        updated = [e.findtext(f"{ATOM}updated") or "" for e in entries]
+        assert updated == sorted(updated, reverse=True)
+        assert feed.findtext(f"{ATOM}updated") == updated[0] == "2026-11-08T00:00:00Z"
+        for e in entries:
+            assert e.findtext(f"{ATOM}title")
+            assert (e.find(f"{ATOM}link") is not None
+                    and e.find(f"{ATOM}link").get("href", "").startswith(BASE))  # type: ignore[union-attr]
+
+
+def test_feed_entries_name_tasks_and_figures(published: dict[str, bytes]) -> None:
+    feed = published["feed.xml"].decode()
+    assert "<title>Validated: Fewer writes to each player</title>" in feed
+    assert f'href="{BASE}#task-fewer-writes"' in feed
+    assert "Processor per packet (500 typical players): 20.31\u00a0μs (Measured) → " in feed
+    french = published["fr/feed.xml"].decode()
+    assert f'href="{BASE}fr/#task-fewer-writes"' in french
+
+
+def test_feeds_do_not_depend_on_the_day_of_the_build(published: dict[str, bytes]) -> None:
+    later = BuildConfig(source=REPO, out=REPO / "site", today=TODAY + dt.timedelta(days=3),
+                        strict=True, base_url=BASE)
+    files = make_site(later).files
+    assert files["feed.xml"] == published["feed.xml"]
+    assert files["fr/feed.xml"] == published["fr/feed.xml"]
+
+
+def test_feed_without_a_base_url_links_relatively(example_files: dict[str, bytes]) -> None:
+    feed = ET.fromstring(example_files["fr/feed.xml"])
+    assert feed.find(f"{ATOM}link[@rel='alternate']").get("href") == "index.html"  # type: ignore[union-attr]
+    assert feed.find(f"{ATOM}link[@rel='self']").get("href") == "feed.xml"  # type: ignore[union-attr]
+
+
+def test_sitemap_lists_each_page_with_its_alternates(published: dict[str, bytes]) -> None:
+    urlset = ET.fromstring(published["sitemap.xml"])
+    assert urlset.tag == f"{SITEMAP}urlset"
+    urls = urlset.findall(f"{SITEMAP}url")
+    pages = {"": BASE, "horizon-four-way/": BASE + "horizon-four-way/"}
+    assert sorted(u.findtext(f"{SITEMAP}loc") or "" for u in urls) == sorted(
+        [*pages.values(), *(BASE + "fr/" + slug for slug in pages)])
+    for url in urls:
+        loc = url.findtext(f"{SITEMAP}loc") or ""
+        slug = loc.removeprefix(BASE).removeprefix("fr/")
+        links = {(x.get("rel"), x.get("hreflang"), x.get("href"))
+                 for x in url.findall(f"{XHTML}link")}
+        assert links == {("alternate", "en", BASE + slug),
+                         ("alternate", "fr", BASE + "fr/" + slug),
+                         ("alternate", "x-default", BASE + slug)}
+
+
+def test_robots_names_the_sitemap_only_with_a_base_url(
+        published: dict[str, bytes], example_files: dict[str, bytes]) -> None:
+    assert published["robots.txt"] == (
+        f"User-agent: *\nAllow: /\n\nSitemap: {BASE}sitemap.xml\n").encode()
+    assert example_files["robots.txt"] == b"User-agent: *\nAllow: /\n"
+
+
+def test_404_pages_in_both_languages(published: dict[str, bytes],
+                                     example_files: dict[str, bytes]) -> None:
+    english = published["404.html"].decode()
+    assert '<html lang="en">' in english and "<h1>Page not found</h1>" in english
+    assert f'<a href="{BASE}fr/" hreflang="fr" lang="fr">Français</a>' in english
+    assert "<style>" in english and 'rel="stylesheet"' not in english
+    assert 'rel="canonical"' not in english
+    french = published["fr/404.html"].decode()
+    assert '<html lang="fr">' in french
+    assert f'<a href="{BASE}" hreflang="en" lang="en">English</a>' in french
+    relative = example_files["fr/404.html"].decode()
+    assert '<a href="../index.html" hreflang="en" lang="en">English</a>' in relative
+
+
+def test_pages_link_their_feed(example_files: dict[str, bytes]) -> None:
+    link = '<link rel="alternate" type="application/atom+xml" title="Meridian" href="{}">'
+    assert link.format("feed.xml") in example_files["index.html"].decode()
+    assert link.format("../fr/feed.xml") in example_files["fr/index.html"].decode()
+
+
+def test_pages_carry_canonical_and_open_graph_with_a_base_url(
+        published: dict[str, bytes]) -> None:
+    html = published["fr/index.html"].decode()
+    assert f'<link rel="canonical" href="{BASE}fr/">' in html
+    assert f'<meta property="og:image" content="{BASE}fr/social.png">' in html
+    assert '<meta name="twitter:card" content="summary_large_image">' in html
+
+
+def test_pages_without_a_base_url_stay_relative(example_files: dict[str, bytes]) -> None:
+    for name in ("index.html", "fr/index.html", "404.html", "fr/404.html"):
+        html = example_files[name].decode()
+        assert 'rel="canonical"' not in html and "og:" not in html
+
+
+def test_social_preview_is_a_png_drawn_once(published: dict[str, bytes],
+                                            tmp_path: Path) -> None:
+    assert published["social.png"].startswith(b"\x89PNG\r\n\x1a\n")
+    assert published["social.png"] != published["fr/social.png"]
+    model = make_site(BuildConfig(source=REPO, out=REPO / "site", today=TODAY)).model
+    assert model is not None
+    catalogs = load_catalogs([(REPO / "locales", REPO)], ("en", "fr"), False)
+    words = Words("fr", catalogs.translations["fr"], model.data.site, model.namespace)
+    first, second = SocialCard(tmp_path), SocialCard(tmp_path)
+    assert first.png(model, words) == second.png(model, words)
+    assert (first.converted, second.converted) == (1, 0)
+    assert len(list(tmp_path.glob("*.png"))) == 1
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ("https://owner.github.io/repo", "https://owner.github.io/repo/"),
+    ("http://localhost:8000/", "http://localhost:8000/"),
+    ("https://example.org", "https://example.org/"),
+])
+def test_check_base_url(given: str, expected: str) -> None:
+    assert check_base_url(given) == expected
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("ftp://example.org/", "expected an http:// or https:// address, got 'ftp://example.org/'"),
+    ("example.org", "expected an http:// or https:// address, got 'example.org'"),
+    ("javascript:alert(1)", "expected an http:// or https:// address"),
+    ("https://example.org/?a=1", "the base URL takes no ?query or #fragment"),
+])
+def test_check_base_url_refuses(given: str, message: str) -> None:
+    with pytest.raises(BaseUrlError, match=message.replace("?", r"\?")):
+        check_base_url(given)
+
+
+def test_bad_base_url_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--base-url", "ftp://x/"])
+    assert caught.value.code == 2
+    assert "argument --base-url: expected an http:// or https:// address" in \
+        capsys.readouterr().err
+
+
+def test_build_config_default_has_no_base_url() -> None:
+    fields = {f.name: f.default for f in dataclasses.fields(BuildConfig)}
+    assert fields["base_url"] is None

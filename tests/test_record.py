@@ -1,0 +1,232 @@
+"""`record`: round-trip edits that keep every other byte, refusals, suggested statuses."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from progress_site.cli import main
+from progress_site.record import Pending, confirm
+from progress_site.recorder import Refused, Suggestion, parse_number, significant, suggest
+from progress_site.yamledit import YamlFile
+
+from .conftest import SOURCE_DATE_EPOCH
+
+
+@pytest.fixture(autouse=True)
+def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'Today' is 2026-11-29 for every recording."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+
+
+def record(source: Path, *args: str) -> int:
+    """`progress-site record ... --source SOURCE`."""
+    return main(["record", *args, "--source", str(source)])
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines only in `before` and only in `after`, asserting the rest is identical."""
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    assert old[:start] + old[len(old) - end:] == new[:start] + new[len(new) - end:]
+    return old[start:len(old) - end], new[start:len(new) - end]
+
+
+def test_new_measurement_is_added_after_the_others(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    status = record(example_copy, "measurement", "startup", "--value", "12.50", "--unit", "ms",
+                    "--machine", "test-pc", "--commit", "c38a01e", "--title", "Start-up time")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert out.out == ("measurements.startup: 12.50 ms, status measured\n"
+                       "Wrote 1 figure to data/studies.yaml.\nThe data is valid.\n")
+    removed, added = changed_lines(before, studies.read_text())
+    assert removed == []
+    assert added == ["  - id: startup\n", "    title: Start-up time\n",
+                     "    figure: {value: 12.50, unit: ms, machine: test-pc, date: 2026-11-29, "
+                     "commit: c38a01e}\n"]
+    assert out.err == ""
+
+
+def test_existing_measurement_is_refused_without_replace(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    status = record(example_copy, "measurement", "memory-500-after", "--value", "480",
+                    "--unit", "KB", "--machine", "test-pc", "--commit", "c38a01e")
+    assert status == 1
+    assert capsys.readouterr().err == (
+        "error: measurement 'memory-500-after' is already recorded (data/studies.yaml:152); "
+        "pass --replace to overwrite its figure\n")
+    assert studies.read_text() == before
+
+
+def test_existing_measurement_is_replaced_with_replace(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    status = record(example_copy, "measurement", "memory-500-after", "--value", "480",
+                    "--unit", "KB", "--machine", "test-pc", "--commit", "c38a01e",
+                    "--date", "2026-11-20", "--replace")
+    assert status == 0, capsys.readouterr().err
+    removed, added = changed_lines(before, studies.read_text())
+    assert removed == ["    figure: {value: 499, unit: KB, machine: test-pc, date: 2026-11-08, "
+                       "commit: c38a01e}\n"]
+    assert added == ["    figure: {value: 480, unit: KB, machine: test-pc, date: 2026-11-20, "
+                     "commit: c38a01e}\n"]
+
+
+def test_comparison_figures_are_updated_in_place(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                  "--before", "20.5", "--after", "7.90") == 1
+    assert "comparison optimisation/cpu-per-packet-500 already has a before figure " \
+           "(data/studies.yaml:19); pass --replace" in capsys.readouterr().err
+    assert studies.read_text() == before
+    status = record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                    "--before", "20.5", "--after", "7.90", "--replace")
+    assert status == 0, capsys.readouterr().err
+    removed, added = changed_lines(before, studies.read_text())
+    assert removed == ["        before: {value: 20.31}\n", "        after: {value: 7.92}\n"]
+    assert added == ["        before: {value: 20.5}\n", "        after: {value: 7.90}\n"]
+
+
+def test_a_change_that_breaks_a_headline_is_reported_located(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = record(example_copy, "comparison", "optimisation/cpu-per-packet-1000",
+                    "--after", "5", "--replace")
+    out = capsys.readouterr()
+    assert status == 1
+    assert out.out.endswith("Wrote 1 figure to data/studies.yaml.\n")
+    assert out.err.startswith(
+        "data/headlines.yaml:6:12: headlines[0].value: the headline states 2.5 but the "
+        "figures it summarises say 2.6, 3.8\n")
+    # Texts that cite the headline still read its stated number: one error, not three.
+    assert out.err.endswith("The data now has 1 error: the build stops on them until they "
+                            "are fixed.\n")
+
+
+def test_noisy_samples_suggest_watch_and_a_new_commit_is_declared(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    machines = example_copy / "data" / "machines.yaml"
+    before = machines.read_text()
+    status = record(example_copy, "measurement", "jitter", "--samples", "10,12,15",
+                    "--unit", "ms", "--machine", "test-pc", "--commit", "9999999",
+                    "--file", "data/new.yaml")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert out.out.startswith(
+        "measurements.jitter: 10, 12, 15 ms, status watch (the runs vary by 20.4 % "
+        "(coefficient of variation), over 5 %)\n")
+    assert "note: no terminal to confirm on; keeping the suggested statuses" in out.err
+    assert (example_copy / "data" / "new.yaml").read_text() == (
+        "measurements:\n  - id: jitter\n    title: jitter\n    figure: {samples: [10, 12, 15],"
+        " unit: ms, status: watch, machine: test-pc, date: 2026-11-29, commit: '9999999'}\n")
+    assert changed_lines(before, machines.read_text()) == ([], ["  - id: '9999999'\n"])
+
+
+def test_a_measured_figure_needs_its_machine(example_copy: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert record(example_copy, "measurement", "x", "--value", "1", "--commit", "c38a01e") == 1
+    assert capsys.readouterr().err == ("error: a measured figure needs --machine; or pass "
+                                       "--status estimate\n")
+    assert record(example_copy, "measurement", "x", "--value", "1", "--status", "estimate",
+                  "--dry-run") == 0
+    assert "+    figure: {value: 1, status: estimate, date: 2026-11-29}\n" in \
+        capsys.readouterr().out
+
+
+def test_an_unknown_machine_is_a_located_error(example_copy: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    status = record(example_copy, "measurement", "x", "--value", "1", "--machine", "test-pcc",
+                    "--commit", "c38a01e", "--yes")
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "figure.machine: no machine 'test-pcc'\n" in err
+    assert "hint: did you mean 'test-pc'?" in err
+
+
+def test_dry_run_writes_nothing(example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500", "--after",
+                  "7", "--replace", "--dry-run") == 0
+    assert "-        after: {value: 7.92}\n+        after: {value: 7}\n" in capsys.readouterr().out
+    assert studies.read_text() == before
+
+
+def pending(status: str, suggestion: Suggestion | None) -> Pending:
+    return Pending("measurements.x", "1 ms", status, suggestion, lambda s: None)
+
+
+def options(**values: bool) -> argparse.Namespace:
+    return argparse.Namespace(**{"yes": False, "dry_run": False, **values})
+
+
+def test_confirm_asks_once_and_no_writes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    asked: list[str] = []
+    noisy = [pending("watch", suggest(0.09)), pending("measured", suggest(0.01))]
+    confirm(noisy, options(), lambda q: asked.append(q) or "")
+    assert asked == ["Write with these statuses? [Y/n] "]
+    with pytest.raises(Refused, match="nothing written"):
+        confirm(noisy, options(), lambda q: "n")
+    confirm(noisy, options(yes=True), lambda q: pytest.fail("asked despite --yes"))
+    confirm([pending("estimate", None)], options(), lambda q: pytest.fail("nothing to confirm"))
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("cv", "expected"), [
+    (None, None),
+    (0.05, Suggestion("measured", "the runs vary by 5.0 %, within 5 %")),
+    (0.0501, Suggestion("watch", "the runs vary by 5.0 % (coefficient of variation), "
+                                 "over 5 %")),
+])
+def test_suggest(cv: float | None, expected: Suggestion | None) -> None:
+    assert suggest(cv) == expected
+
+
+@pytest.mark.parametrize(("text", "written"), [("12.50", "12.50"), ("1e3", "1000"),
+                                               ("1_000", "1000"), ("-0.5", "-0.5")])
+def test_parse_number_keeps_what_was_typed(text: str, written: str) -> None:
+    assert parse_number(text, "--value") == written
+
+
+def test_parse_number_refuses_words() -> None:
+    with pytest.raises(Exception, match="--value: expected a number, got 'abc'"):
+        parse_number("abc", "--value")
+
+
+def test_significant() -> None:
+    from decimal import Decimal
+
+    assert [str(significant(Decimal(x))) for x in ("0.0114975", "106.26", "8115.8", "0")] == [
+        "0.0115", "106", "8116", "0"]
+
+
+def test_edits_keep_comments_and_flow_lists(tmp_path: Path) -> None:
+    path = tmp_path / "data.yaml"
+    text = ("# top comment\nmeasurements:   # trailing\n  - id: a  # why a\n"
+            "    title: A\n    proofs: [{issue: 117}]\n    figure:\n      value: 1  # raw\n"
+            "      unit: ms\n\n  # about b\n  - id: b\n    title: B\n    figure: {value: 2}\n"
+            "# closing\n")
+    path.write_text(text)
+    file = YamlFile(path, "data.yaml")
+    a = file.tree["measurements"][0]
+    figure = a["figure"]
+    figure["value"] = 3
+    file.set(a, "figure", figure)
+    removed, added = changed_lines(text, file.result())
+    assert removed == ["      value: 1  # raw\n"]
+    assert [line.split("#")[0].rstrip() + " #" + line.split("#")[1] for line in added] == [
+        "      value: 3 # raw\n"]  # ruamel keeps the comment, at its own column
