@@ -75,6 +75,18 @@ def found(value: Any) -> str:
     return repr(value)
 
 
+def number_hint(value: Any) -> str:
+    """How to fix a value that should have been a number."""
+    if isinstance(value, str):
+        try:
+            float(value.replace("_", ""))
+        except ValueError:
+            pass
+        else:
+            return "remove the quotes: a number in quotes is a text"
+    return "write the number alone; the unit goes in `unit:`"
+
+
 class Converter:
     """Converts one document's values, collecting every problem instead of stopping."""
 
@@ -124,6 +136,8 @@ class Converter:
             return value
         close = difflib.get_close_matches(str(value), [str(o) for o in options], 1)
         hint = f"did you mean '{close[0]}'?" if close else ""
+        if value == "over-limit":
+            hint = "'over the limit' is derived: give the figure a `limit:` and the build marks it"
         return self.error(path, f"expected one of {', '.join(map(str, options))}; "
                                 f"got {found(value)}", hint)
 
@@ -156,8 +170,7 @@ class Converter:
     def number(self, value: Any, path: KeyPath) -> Any:
         """A finite number; the decimals typed are kept for display."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return self.expected(Number, value, path, "write the number alone; the unit goes "
-                                                      "in `unit:`")
+            return self.expected(Number, value, path, number_hint(value))
         if not math.isfinite(value):
             return self.error(path, f"expected a finite number, got {found(value)}",
                               "a figure that could not be measured has status: not-judgeable")

@@ -266,6 +266,11 @@ def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
         out += found
         if view is not None:
             views.append(view)
+        elif h.value is not None:
+            # A refused stated number is still the name texts cite: keep it, so one wrong
+            # headline is one error, not one more per text that quotes it.
+            stated = Quantity("value", h.value.value, decimals=h.value.decimals)
+            ns.add(f"headlines.{h.id}", stated)
     return tuple(views), out
 
 

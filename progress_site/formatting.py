@@ -39,24 +39,30 @@ def percent_pattern(lang: str, decimals: int, sign: bool) -> NumberPattern:
     return parse_pattern(f"+{body};-{body}" if sign else body)
 
 
-def rounded(value: float, decimals: int) -> Decimal:
-    """Half-up rounding, as readers expect (Babel's default rounds half to even)."""
-    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
+def rounded(value: float | Decimal, decimals: int) -> Decimal:
+    """Half-up rounding, as readers expect (Babel's default rounds half to even); never -0."""
+    exact = value if isinstance(value, Decimal) else Decimal(repr(value))
+    fixed = exact.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
+    return abs(fixed) if fixed == 0 else fixed
 
 
 def number(value: float, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
     fixed = rounded(value, decimals)
-    if fixed == 0:
-        fixed = abs(fixed)  # never print "-0.0"
     text: str = decimal_pattern(lang, decimals).apply(fixed, locale(lang))
     return text
 
 
 def percent(fraction: float, decimals: int, lang: str, *, sign: bool = False) -> str:
     """`+1.5%` in English, `+1,5 %` in French; `fraction` is 0.015 for 1.5 %."""
-    fixed = rounded(fraction * 100, decimals) / 100
-    text: str = percent_pattern(lang, decimals, sign).apply(fixed, locale(lang))
+    return percent_amount(Decimal(repr(fraction)) * 100, decimals, lang, sign=sign)
+
+
+def percent_amount(amount: float | Decimal, decimals: int, lang: str, *,
+                   sign: bool = False) -> str:
+    """A percentage given in percent (`6.85` -> `6.9%`), rounded before any division."""
+    fixed = rounded(amount, decimals)
+    text: str = percent_pattern(lang, decimals, sign).apply(fixed / 100, locale(lang))
     if sign and fixed == 0:
         text = text.lstrip("+-")
     return text
@@ -95,7 +101,7 @@ def with_unit(value: float, decimals: int, unit: str | None, lang: str,
     if unit is None:
         return number(value, decimals, lang)
     if unit == PERCENT:
-        return percent(value / 100, decimals, lang)
+        return percent_amount(value, decimals, lang)
     if unit in custom:
         one, other = custom[unit]
         words = one if plural_category(value, decimals, lang) == "one" else other

@@ -31,3 +31,22 @@ def check_url(url: str) -> str:
 def is_safe(url: str) -> bool:
     """True for http(s), mailto and relative addresses (markdown-it's validateLink)."""
     return not check_url(url)
+
+
+# Where Markdown takes a link's address: `[text](URL "title")`, `![alt](URL)`,
+# `[label]: URL` definitions, and `<scheme:...>` autolinks.
+_INLINE = re.compile(r"\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)")  # one level of (...)
+_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S*?)>?(?:\s|$)", re.MULTILINE)
+_AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
+
+
+def markdown_links(text: str) -> list[tuple[int, str]]:
+    """The addresses a Markdown text links to, with their offsets, in order."""
+    found = [(m.start(1), m.group(1)) for rx in (_INLINE, _DEFINITION, _AUTOLINK)
+             for m in rx.finditer(text)]
+    return sorted(found)
+
+
+def unsafe_links(text: str) -> list[tuple[int, str, str]]:
+    """(offset, address, why) for each address in Markdown that may not be published."""
+    return [(at, url, why) for at, url in markdown_links(text) if (why := check_url(url))]

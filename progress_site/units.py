@@ -11,7 +11,6 @@ CLDR_UNITS = {
     "s": "duration-second",
     "min": "duration-minute",
     "h": "duration-hour",
-    "B": "digital-byte",
     "KB": "digital-kilobyte",
     "MB": "digital-megabyte",
     "GB": "digital-gigabyte",
@@ -20,6 +19,7 @@ CLDR_UNITS = {
 
 # Units written the same in every language, after a no-break space.
 SYMBOL_UNITS = {
+    "B": "B",  # CLDR's short form is "byte", which reads wrong after a number
     "KiB": "KiB",
     "MiB": "MiB",
     "GiB": "GiB",

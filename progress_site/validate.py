@@ -64,6 +64,20 @@ def known_ids(data: Data) -> dict[str, set[str]]:
     }
 
 
+def reference_hint(kind: str, value: str, known: set[str]) -> str:
+    """'did you mean ...?' (ignoring case: `kB` is `KB`), else where to declare it."""
+    by_case = {k.lower(): k for k in known}
+    if value.lower() in by_case:
+        return f"did you mean '{by_case[value.lower()]}'?"
+    close = difflib.get_close_matches(value, sorted(known), 1)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    if kind == "units":
+        return ("declare it under site.units, or use a known unit: "
+                + ", ".join(sorted(known, key=str.lower)))
+    return f"declare it under `{kind}:`"
+
+
 def check_references(data: Data) -> list[Problem]:
     """Every `machine:`, `commit:`, `unit:`... names something that exists."""
     ids = known_ids(data)
@@ -73,10 +87,7 @@ def check_references(data: Data) -> list[Problem]:
             kind = fld.metadata.get("ref")
             value = getattr(rec, fld.name)
             if kind and value is not None and value not in ids[kind]:
-                close = difflib.get_close_matches(value, sorted(ids[kind]), 1)
-                hint = (f"did you mean '{close[0]}'?" if close else
-                        f"declare it under `{kind}:`" if kind != "units" else
-                        "declare it under site.units, or use a known unit")
+                hint = reference_hint(kind, value, ids[kind])
                 singular = kind.rstrip("s").replace("repositorie", "repository")
                 out.append(problem(rec.where, fld.name, f"no {singular} '{value}'", hint))
     return out
@@ -124,8 +135,9 @@ def check_figure(fig: Figure) -> list[Problem]:
         if fig.commit is None and fig.run is None:
             missing.append("commit or run")
         if missing:
+            them = "it" if len(missing) == 1 else "them"
             out.append(problem(w, "status", f"a measured figure needs its {', '.join(missing)}",
-                               "name them on the figure, or on the study or run that holds "
+                               f"name {them} on the figure, or on the study or run that holds "
                                "it; or mark it `status: estimate`"))
     return out
 
@@ -160,8 +172,8 @@ def check_done(item: Task | Step, today: dt.date) -> list[Problem]:
             out.append(problem(w, "status", "a done task needs its validation date",
                                "add `validated: YYYY-MM-DD`"))
     elif item.validated is not None:
-        out.append(problem(w, "validated", f"a task that is {item.status} has no validation "
-                           "date", "remove it, or set `status: done`"))
+        out.append(problem(w, "validated", f"only a done task has a validation date (this one "
+                           f"is {item.status})", "remove it, or set `status: done`"))
     if item.validated is not None and item.validated > today:
         out.append(problem(w, "validated", f"validation date {item.validated} is in the "
                            f"future (today is {today})", "a task is validated once it is "
@@ -240,8 +252,10 @@ def complete(data: Data) -> Data:
 
 def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     """The completed data and every problem the cross-file rules find."""
-    data = complete(data)
+    # References are checked where they are written, before figures inherit them: one
+    # wrong machine in a study is one error, not one per figure of the study.
     out = check_references(data) + check_unique_ids(data)
+    data = complete(data)
     for rec in walk(data):
         if isinstance(rec, Figure):
             out += check_figure(rec)

@@ -7,6 +7,6 @@ pybabel extract -F babel.cfg -k N_ --no-location --sort-output --omit-header \
     -o locales/messages.pot .
 for po in locales/*/LC_MESSAGES/messages.po; do
     lang=$(basename "$(dirname "$(dirname "$po")")")
-    pybabel update -i locales/messages.pot -d locales -l "$lang" --no-location \
+    pybabel update -i locales/messages.pot -d locales -l "$lang" \
         --no-fuzzy-matching --width 100
 done

@@ -24,8 +24,12 @@ def example_files() -> dict[str, bytes]:
 
 
 @pytest.fixture()
-def example_copy(tmp_path: Path) -> Path:
-    """A fresh copy of the example's data/ and content/, to edit in a test."""
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, tmp_path / "src" / name)
+def example_copy(tmp_path: Path, example_files: dict[str, bytes]) -> Path:
+    """A fresh copy of the example's data/ and content/, to edit in a test.
+
+    The chart and template caches come along (warmed by `example_files`): a test is
+    about its edit, not about drawing eighteen charts again."""
+    for name in ("data", "content", ".cache"):
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, tmp_path / "src" / name)
     return tmp_path / "src"

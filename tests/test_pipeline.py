@@ -40,7 +40,7 @@ def test_root_shows_the_default_language(example_copy: Path, tmp_path: Path) -> 
     assert '<html lang="en">' in (out / "index.html").read_text()
     assert '<html lang="fr">' in (out / "fr" / "index.html").read_text()
     assert (out / ".nojekyll").exists()
-    assert result.stdout.startswith("Built 2 pages into ")
+    assert result.stdout.startswith("Built 4 pages into ")
 
 
 def test_failed_build_leaves_the_previous_site(example_copy: Path, tmp_path: Path) -> None:

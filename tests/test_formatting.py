@@ -1,0 +1,217 @@
+"""Table tests of how numbers, dates and units read in English and French.
+
+Expected strings spell their spaces as escapes, since they are the point of several rows:
+NNBSP (U+202F, narrow no-break space) groups French thousands and, in French, sits
+between a number and its unit; NBSP (U+00A0, no-break space) sits before the French `%`
+and between an English number and its unit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from babel.support import NullTranslations
+
+from progress_site import formatting
+from progress_site.i18n import compile_catalog, po_path, read_catalog
+from progress_site.pipeline import ENGINE_ROOT
+from progress_site.present import Words
+from progress_site.quantity import Quantity
+from progress_site.references import Namespace
+from progress_site.schema import Site, Unit
+from progress_site.values import Text
+
+NNBSP = "\u202f"
+NBSP = "\u00a0"
+
+
+def words(en: str, fr: str) -> Text:
+    """A text with its English and French words."""
+    return Text((("en", en), ("fr", fr)))
+
+
+CORES = Unit(id="cores", one=words("core", "cœur"), other=words("cores", "cœurs"))
+PACKETS = Unit(id="packets", one=words("packet", "paquet"), other=words("packets", "paquets"))
+CUSTOM = {u.id: (u.one, u.other) for u in (CORES, PACKETS)}
+
+
+def xfail(*row: object, reason: str) -> object:
+    """A row that shows a known engine bug: it must fail until the bug is fixed."""
+    return pytest.param(*row, marks=pytest.mark.xfail(reason=reason, strict=True))
+
+
+NEGATIVE_ZERO = "engine bug: formatting.with_unit prints '-0.0' for a value that rounds to zero"
+PERCENT_HALF_UP = ("engine bug: with_unit divides a % value by 100 and percent() multiplies it "
+                   "back, so 6.85 becomes 6.8499999... and rounds down")
+
+
+@pytest.mark.parametrize(("value", "decimals", "lang", "expected"), [
+    (0, 0, "en", "0"),
+    (0, 2, "fr", "0,00"),
+    (1000.5, 1, "en", "1,000.5"),
+    (1000.5, 1, "fr", "1\u202f000,5"),
+    (1234567, 0, "en", "1,234,567"),
+    (1234567, 0, "fr", "1\u202f234\u202f567"),
+    (6.4, 2, "en", "6.40"),  # the decimals typed are kept
+    (6.4, 2, "fr", "6,40"),
+    (2.345, 2, "en", "2.35"),  # half up, as readers round
+    (2.345, 2, "fr", "2,35"),
+    (2.335, 2, "en", "2.34"),
+    (1.005, 2, "en", "1.01"),  # 1.005 is 1.00499999... as a float: rounded as written
+    (0.5, 0, "en", "1"),  # half up, not half to even
+    (2.5, 0, "en", "3"),
+    (-2.5, 0, "en", "-3"),
+    (-2.5, 0, "fr", "-3"),
+    (-0.04, 1, "en", "0.0"),  # never "-0.0"
+    (-0.04, 1, "fr", "0,0"),
+    (-0.0, 0, "en", "0"),
+])
+def test_number(value: float, decimals: int, lang: str, expected: str) -> None:
+    assert formatting.number(value, decimals, lang) == expected
+
+
+@pytest.mark.parametrize(("fraction", "decimals", "sign", "lang", "expected"), [
+    (0.015, 1, False, "en", "1.5%"),
+    (0.015, 1, False, "fr", "1,5\u00a0%"),
+    (0.015, 1, True, "en", "+1.5%"),
+    (0.015, 1, True, "fr", "+1,5\u00a0%"),
+    (-0.015, 1, True, "en", "-1.5%"),
+    (-0.015, 1, True, "fr", "-1,5\u00a0%"),
+    (0.0, 1, True, "en", "0.0%"),  # no sign on nothing
+    (-0.0004, 1, True, "fr", "0,0\u00a0%"),  # rounds to zero: no sign, no minus
+    (0.33, 0, False, "en", "33%"),
+    (0.33, 0, False, "fr", "33\u00a0%"),
+    (0.12345, 2, False, "en", "12.35%"),
+    (10, 0, False, "en", "1,000%"),
+    (10, 0, False, "fr", "1\u202f000\u00a0%"),
+])
+def test_percent(fraction: float, decimals: int, sign: bool, lang: str, expected: str) -> None:
+    assert formatting.percent(fraction, decimals, lang, sign=sign) == expected
+
+
+@pytest.mark.parametrize(("day", "lang", "expected"), [
+    (dt.date(2026, 11, 8), "en", "November 8, 2026"),
+    (dt.date(2026, 11, 8), "fr", "8 novembre 2026"),
+    (dt.date(2026, 1, 1), "fr", "1 janvier 2026"),
+])
+def test_date(day: dt.date, lang: str, expected: str) -> None:
+    assert formatting.date(day, lang) == expected
+
+
+@pytest.mark.parametrize(("day", "lang", "expected"), [
+    (dt.date(2026, 11, 8), "en", "November 8"),
+    (dt.date(2026, 11, 8), "fr", "8 novembre"),
+])
+def test_short_date(day: dt.date, lang: str, expected: str) -> None:
+    assert formatting.short_date(day, lang) == expected
+
+
+@pytest.mark.parametrize(("value", "decimals", "unit", "lang", "expected"), [
+    # No unit: the number alone.
+    (5, 0, None, "en", "5"),
+    # CLDR units: each language spells them its own way (KB is "ko" in French).
+    (20.31, 2, "us", "en", "20.31\u00a0\u03bcs"),
+    (20.31, 2, "us", "fr", "20,31\u202f\u03bcs"),
+    (2.67, 2, "ms", "en", "2.67\u00a0ms"),
+    (2.67, 2, "ms", "fr", "2,67\u202fms"),
+    (2.345, 2, "ms", "en", "2.35\u00a0ms"),  # half up here too
+    (1.5, 1, "s", "fr", "1,5\u202fs"),
+    (524, 0, "KB", "en", "524\u00a0kB"),
+    (524, 0, "KB", "fr", "524\u202fko"),
+    (0.53, 2, "GB", "en", "0.53\u00a0GB"),
+    (0.53, 2, "GB", "fr", "0,53\u202fGo"),
+    (1500, 0, "MB", "fr", "1\u202f500\u202fMo"),
+    (-0.04, 1, "ms", "fr", "0,0\u202fms"),
+    # Symbol units: the same in every language, after the language's space.
+    (660, 0, "Mbit/s", "en", "660\u00a0Mbit/s"),
+    (1000, 0, "Mbit/s", "fr", "1\u202f000\u202fMbit/s"),
+    (3, 0, "TPS", "en", "3\u00a0TPS"),
+    # Percent: the locale's own pattern.
+    (19, 0, "%", "en", "19%"),
+    (19, 0, "%", "fr", "19\u00a0%"),
+    (1.5, 1, "%", "fr", "1,5\u00a0%"),
+    (6.85, 1, "%", "en", "6.9%"),
+    (-0.04, 1, "%", "fr", "0,0\u00a0%"),
+    # Units of the site's own: singular or plural as the number is printed.
+    (1, 0, "cores", "en", "1\u00a0core"),
+    (1, 0, "cores", "fr", "1\u202fcœur"),
+    (0, 0, "cores", "en", "0\u00a0cores"),
+    (0, 0, "cores", "fr", "0\u202fcœur"),  # French: 0 takes the singular
+    (1.5, 1, "cores", "en", "1.5\u00a0cores"),
+    (1.5, 1, "cores", "fr", "1,5\u202fcœur"),  # French: 1,5 takes the singular
+    (1.0, 1, "cores", "en", "1.0\u00a0cores"),  # English: visible decimals take the plural
+    (0.95, 1, "cores", "fr", "1,0\u202fcœur"),  # rounded first, then counted
+    (1.96, 1, "cores", "fr", "2,0\u202fcœurs"),
+    (2.62, 2, "cores", "en", "2.62\u00a0cores"),
+    (2.62, 2, "cores", "fr", "2,62\u202fcœurs"),
+    (1000, 0, "packets", "fr", "1\u202f000\u202fpaquets"),
+])
+def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
+                   expected: str) -> None:
+    assert formatting.with_unit(value, decimals, unit, lang, CUSTOM) == expected
+
+
+def french_catalog() -> NullTranslations | None:
+    """The repo's French catalog, compiled; None when the repo has none."""
+    path = po_path(ENGINE_ROOT / "locales", "fr")
+    if not path.is_file():
+        return None
+    catalog, problems = read_catalog(path, "locales/fr/LC_MESSAGES/messages.po")
+    assert catalog is not None, [p.render() for p in problems]
+    return compile_catalog(catalog)
+
+
+FRENCH = french_catalog()
+NO_CATALOG = "no locales/fr/LC_MESSAGES/messages.po: this row needs translated words"
+SITE = Site(title=Text((("*", "T"),), neutral=True), tagline=Text((("*", "T"),), neutral=True),
+            units=(CORES, PACKETS))
+
+
+def words_for(lang: str, translated: bool) -> Words:
+    """The Words of a language; French rows with template words need the catalog."""
+    if lang == "en":
+        return Words("en", NullTranslations(), SITE, Namespace({}, {}))
+    if FRENCH is None:
+        if translated:
+            pytest.skip(NO_CATALOG)
+        return Words("fr", NullTranslations(), SITE, Namespace({}, {}))
+    return Words("fr", FRENCH, SITE, Namespace({}, {}))
+
+
+@pytest.mark.parametrize(("quantity", "lang", "expected"), [
+    # One value: the number with its unit.
+    (Quantity("value", 2.62, decimals=2, unit="cores"), "en", "2.62\u00a0cores"),
+    (Quantity("value", 2.62, decimals=2, unit="cores"), "fr", "2,62\u202fcœurs"),
+    (Quantity("value", 1, unit="packets"), "en", "1\u00a0packet"),
+    (Quantity("value", 1.5, decimals=1, unit="packets"), "fr", "1,5\u202fpaquet"),
+    (Quantity("value", 2.5635, decimals=1), "en", "2.6"),  # a ratio, to one decimal
+    (Quantity("value", 2.5635, decimals=1), "fr", "2,6"),
+    (Quantity("value", 20.31, decimals=2, unit="us"), "fr", "20,31\u202f\u03bcs"),
+    (Quantity("value", 19, unit="%"), "en", "19%"),
+    # A change: signed percent.
+    (Quantity("value", 1.5267, decimals=1, unit="%", signed=True), "en", "+1.5%"),
+    (Quantity("value", 1.5267, decimals=1, unit="%", signed=True), "fr", "+1,5\u00a0%"),
+    (Quantity("value", -2.86, decimals=1, unit="%", signed=True), "fr", "-2,9\u00a0%"),
+    (Quantity("value", -0.01, decimals=1, unit="%", signed=True), "en", "0.0%"),
+    # A range: both ends, the unit once.
+    (Quantity("range", 12.5, 17.1, 1, "packets"), "en", "12.5 to 17.1\u00a0packets"),
+    (Quantity("range", 12.5, 17.1, 1, "packets"), "fr", "12,5 à 17,1\u202fpaquets"),
+    (Quantity("range", 1.4, 2.1, 1), "en", "1.4 to 2.1"),
+    (Quantity("range", 1.4, 2.1, 1), "fr", "1,4 à 2,1"),
+    (Quantity("range", 67, 105, 0, "MB"), "fr", "67 à 105\u202fMo"),
+    (Quantity("range", 0.011, 0.123, 3, "s"), "fr", "0,011 à 0,123\u202fs"),
+    # A count: how many of how many.
+    (Quantity("count", 56, 56), "en", "56 of 56"),
+    (Quantity("count", 56, 56), "fr", "56 sur 56"),
+    (Quantity("count", 1000, 1200), "en", "1,000 of 1,200"),
+    (Quantity("count", 1000, 1200), "fr", "1\u202f000 sur 1\u202f200"),
+    # Nothing to show.
+    (Quantity("none"), "en", "no number"),
+    (Quantity("none"), "fr", "pas de chiffre"),
+    (None, "fr", "pas de chiffre"),
+])
+def test_quantity(quantity: Quantity | None, lang: str, expected: str) -> None:
+    kind = quantity.kind if quantity is not None else "none"
+    translated = kind in ("range", "count", "none")  # these rows have template words
+    assert words_for(lang, translated).quantity(quantity) == expected
