@@ -75,6 +75,17 @@ def found(value: Any) -> str:
     return repr(value)
 
 
+# Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
+LARGEST = 10**15
+MAX_DECIMALS = 12
+
+
+def shown(value: float) -> str:
+    """A number as an error quotes it, shortened when it runs long."""
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
+
+
 def number_hint(value: Any) -> str:
     """How to fix a value that should have been a number."""
     if isinstance(value, str):
@@ -152,6 +163,9 @@ class Converter:
     def whole(self, value: Any, path: KeyPath) -> Any:
         """A whole number (not true/false)."""
         if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > LARGEST:
+                return self.error(path, f"{shown(value)} is too large", "check the number of "
+                                                                        "digits")
             return value
         return self.expected(int, value, path, "write the number alone, without quotes")
 
@@ -171,13 +185,17 @@ class Converter:
         """A finite number; the decimals typed are kept for display."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return self.expected(Number, value, path, number_hint(value))
-        if not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value):
             return self.error(path, f"expected a finite number, got {found(value)}",
                               "a figure that could not be measured has status: not-judgeable")
-        if abs(value) > 1e15:
-            return self.error(path, f"{found(value)} is too large to be a measurement",
+        if abs(value) > LARGEST:
+            return self.error(path, f"{shown(value)} is too large to be a measurement",
                               "check the number of digits")
-        return Number.of(value, self.doc.raw.get(path))
+        number = Number.of(value, self.doc.raw.get(path))
+        if number.decimals > MAX_DECIMALS:
+            return self.error(path, f"{number.decimals} decimals is more than a measurement "
+                                    "can tell", f"round it to {MAX_DECIMALS} decimals or fewer")
+        return number
 
     def text(self, value: Any, path: KeyPath) -> Any:
         """Words for every language: one string, or a mapping of language to string."""

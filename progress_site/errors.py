@@ -2,10 +2,43 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 KeyPath = tuple[str | int, ...]
+
+# Input is printed back in errors: keep each piece short, whatever the file holds.
+MAX_KEY = 60
+MAX_MESSAGE = 400
+MAX_LINE = 200
+
+
+def visible(text: str) -> str:
+    """Text safe to print to a terminal: control and invisible characters spelled out
+    (an escape sequence or a direction override in the input must not act on the screen)."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN else ch for ch in text)
+
+
+# Controls, formatting (zero-width, direction), line separators, lone surrogates.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def _escape(ch: str) -> str:
+    if ch == "\t":
+        return "\\t"
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters: the start and the end, joined by an ellipsis."""
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return text[:half] + "…" + text[len(text) - half:]
 
 
 def format_key_path(path: KeyPath) -> str:
@@ -15,8 +48,22 @@ def format_key_path(path: KeyPath) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
+            part = shorten(visible(part), MAX_KEY)
             out += f".{part}" if out else part
     return out
+
+
+def excerpt(line: str, column: int) -> tuple[str, int]:
+    """A source line as printed (spelled out, cut around `column`) and the caret's offset."""
+    caret = len(visible(line[: max(column - 1, 0)]))
+    shown = visible(line)
+    if len(shown) <= MAX_LINE:
+        return shown, caret
+    start = min(max(caret - MAX_LINE // 2, 0), len(shown) - MAX_LINE)
+    cut = shown[start:start + MAX_LINE]
+    prefix = "…" if start else ""
+    suffix = "…" if start + MAX_LINE < len(shown) else ""
+    return prefix + cut + suffix, caret - start + len(prefix)
 
 
 @dataclass(frozen=True)
@@ -51,13 +98,14 @@ class Problem:
             head += "warning: "
         if self.key_path:
             head += f"{format_key_path(self.key_path)}: "
-        lines = [head + self.message]
+        lines = [head + shorten(visible(self.message), MAX_MESSAGE)]
         if self.source_line:
-            lines.append("    " + self.source_line.rstrip("\n"))
+            shown, caret = excerpt(self.source_line.rstrip("\n"), self.location.column)
+            lines.append("    " + shown)
             if self.location.column:
-                lines.append("    " + " " * (self.location.column - 1) + "^")
+                lines.append("    " + " " * caret + "^")
         if self.hint:
-            lines.append(f"    hint: {self.hint}")
+            lines.append(f"    hint: {shorten(visible(self.hint), MAX_MESSAGE)}")
         return "\n".join(lines)
 
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -42,8 +42,8 @@ _AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
 
 def markdown_links(text: str) -> list[tuple[int, str]]:
     """The addresses a Markdown text links to, with their offsets, in order."""
-    found = [(m.start(1), m.group(1)) for rx in (_INLINE, _DEFINITION, _AUTOLINK)
-             for m in rx.finditer(text)]
+    found = {(m.start(1), m.group(1)) for rx in (_INLINE, _DEFINITION, _AUTOLINK)
+             for m in rx.finditer(text)}  # `[x](<a:b>)` is seen twice: report it once
     return sorted(found)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from babel import Locale, UnknownLocaleError
 
 from .convert import INVALID, Converter, hints
 from .datasets import attach_records
@@ -36,6 +39,11 @@ class Page:
     body: str
     body_line: int  # line number of the body's first line in the file
     display: str
+    meta_at: tuple[tuple[str, Location], ...] = ()  # where each front matter key is
+
+    def where(self, key: str) -> Location:
+        """Where a front matter key was written (the top of the file when absent)."""
+        return dict(self.meta_at).get(key, Location(self.display, 1, 1))
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,24 @@ def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | No
     elif site is not INVALID and len(set(site.languages)) != len(site.languages):
         conv.error(("site", "languages"), "a language is listed twice", "list each once")
         site = INVALID
+    elif site is not INVALID:
+        for i, code in enumerate(site.languages):
+            if not known_language(code):
+                conv.error(("site", "languages", i), f"unknown language code '{code}'",
+                           "write a language code such as en, fr, de or pt_BR")
+                site = INVALID
     return (None if site is INVALID else site), problems + conv.problems
+
+
+def known_language(code: str) -> bool:
+    """A language code Babel knows; codes also name folders, so only letters and '_'."""
+    if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
+        return False
+    try:
+        Locale.parse(code)
+    except (ValueError, UnknownLocaleError):
+        return False
+    return True
 
 
 def _languages(site: Any) -> tuple[str, ...]:
@@ -201,7 +226,8 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     problems += conv.problems
     if meta is INVALID:
         return None, problems
-    return Page(lang, slug, meta, body, body_line, display), problems
+    meta_at = tuple((key, doc.locate((key,))) for key in meta_values)
+    return Page(lang, slug, meta, body, body_line, display, meta_at), problems
 
 
 def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 from .links import is_safe
 
@@ -24,6 +25,11 @@ EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
 # for its printed number after Markdown has run (and HTML in the number is impossible).
 OPEN, CLOSE = "\ue000", "\ue001"
 PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
+# Direction overrides that an entity (`&#x202e;`) can still write: they would make the
+# words and numbers after them on the page read backwards.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# An address with a scheme (`https:`) or a host (`//`): another site.
+REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 
 
 @dataclass(frozen=True)
@@ -68,12 +74,38 @@ def heading_ids(state: StateCore) -> None:
         token.attrSet("id", anchor)
 
 
+def harmless(state: StateCore) -> None:
+    """Pages ask no other host for anything: an image from another site becomes a link to
+    it. Direction overrides written as entities are dropped from texts and attributes."""
+    for token in state.tokens:
+        if token.children:
+            token.children = [part for child in token.children for part in _harmless(child)]
+
+
+def _harmless(token: Token) -> list[Token]:
+    """The token, cleaned; a remote image as the link that replaces it."""
+    if token.type == "text":
+        token.content = BIDI_CONTROLS.sub("", token.content)
+    for name, value in list(token.attrs.items()):
+        token.attrs[name] = BIDI_CONTROLS.sub("", str(value))
+    if token.children:
+        token.children = [part for child in token.children for part in _harmless(child)]
+    if token.type != "image" or not REMOTE.match(str(token.attrs.get("src", ""))):
+        return [token]
+    link = Token("link_open", "a", 1, attrs={"href": token.attrs["src"]})
+    if token.attrs.get("title"):
+        link.attrs["title"] = token.attrs["title"]
+    words = [t for t in token.children or [] if t.type not in ("link_open", "link_close")]
+    return [link, *words, Token("link_close", "a", -1)]
+
+
 def make_parser() -> MarkdownIt:
-    """CommonMark with tables; raw HTML off; unsafe link schemes refused."""
+    """CommonMark with tables; raw HTML off; unsafe link schemes refused; no remote image."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.validateLink = is_safe  # type: ignore[method-assign]
     md.core.ruler.push("heading_ids", heading_ids)
+    md.core.ruler.push("harmless", harmless)
     return md
 
 

@@ -11,7 +11,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .errors import Location, Problem
 
@@ -52,7 +52,11 @@ def write_tree(folder: Path, files: dict[str, bytes]) -> None:
     for rel in sorted(files):
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(files[rel])
+        try:
+            target.write_bytes(files[rel])
+        except OSError as exc:  # a failed write() names no file: say which one it was
+            exc.filename = exc.filename or str(target)
+            raise
 
 
 def recover(out: Path) -> None:
@@ -79,10 +83,45 @@ def locked(out: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def refuse(out: Path) -> None:
+    """Stop before replacing a folder that is not a site: the old `out` is deleted after
+    the swap, so `--out .` must not cost anyone their project."""
+    blocker = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise PublishFailed(Problem(Location(str(blocker)), "cannot write the site under "
+                                    "this file: it is not a folder", hint="choose another "
+                                    "--out; nothing was changed"))
+    reason = ""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        reason = "it is not a folder"
+    elif Path.cwd().resolve().is_relative_to(out.resolve()):
+        reason = "it holds the current folder"
+    elif (out / ".git").exists() or (out / "data").is_dir():
+        reason = "it holds a project's sources (.git or data/), not a built site"
+    if reason:
+        raise PublishFailed(Problem(Location(str(out)), f"refusing to replace this output "
+                                    f"folder: {reason}", hint="publish into a folder of its "
+                                    "own (the default is SOURCE/site); nothing was changed"))
+
+
+def outside(files: dict[str, bytes]) -> list[str]:
+    """Names that would land outside the site (`../x`, `/x`): the pages' paths are made
+    from the data's words (languages, slugs), which nobody trusts."""
+    return sorted(name for name in files
+                  if PurePosixPath(name).is_absolute() or "\\" in name
+                  or any(part in ("", ".", "..") for part in name.split("/")))
+
+
 def publish(files: dict[str, bytes], out: Path) -> None:
     """Replace `out` with exactly `files`; on any failure the old `out` stays as it was."""
     out = out.absolute()
+    new: Path | None = None
+    if outside(files):
+        raise PublishFailed(Problem(Location(str(out)), "refusing to write outside the site: "
+                                    + ", ".join(outside(files)[:3]), hint="this is a bug "
+                                    "if the data's checks let it through; nothing was changed"))
     try:
+        refuse(out)
         out.parent.mkdir(parents=True, exist_ok=True)
         with locked(out):
             recover(out)
@@ -94,10 +133,15 @@ def publish(files: dict[str, bytes], out: Path) -> None:
             finally:
                 shutil.rmtree(new, ignore_errors=True)
     except OSError as exc:
-        where = Location(str(exc.filename or out))
-        raise PublishFailed(Problem(where, f"cannot write the site: {exc.strerror or exc}",
-                                    hint="check the folder's permissions and free space; "
-                                         "the previous site is untouched")) from exc
+        # Name the file as it would have been published, not its place in the temporary
+        # folder (which is gone by now).
+        name = Path(exc.filename) if exc.filename else out
+        if new is not None and name.is_relative_to(new):
+            name = out / name.relative_to(new)
+        raise PublishFailed(Problem(Location(str(name)), "cannot write the site: "
+                                    f"{exc.strerror or exc}", hint="check the folder's "
+                                    "permissions and free space; the previous site is "
+                                    "untouched")) from exc
 
 
 def swap(new: Path, out: Path) -> None:

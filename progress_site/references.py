@@ -142,6 +142,12 @@ def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Wh
         if isinstance(child, Text) and where is not None:
             ns.scopes[id(child)] = scope
             yield child, scope, where, fld.name
+        elif isinstance(child, tuple) and where is not None and any(
+                isinstance(c, Text) for c in child):
+            for item in child:  # a list of texts (a machine's facts)
+                if isinstance(item, Text):
+                    ns.scopes[id(item)] = scope
+                    yield item, scope, where, fld.name
         else:
             yield from texts(child, scope, ns)
 

@@ -192,7 +192,7 @@ class PageRenderer:
         try:
             template = self.env.get_template(page.meta.template)
         except jinja2.TemplateNotFound:
-            problems.append(Problem(Location(page.display, 1, 1), f"no template "
+            problems.append(Problem(page.where("template"), f"no template "
                                     f"'{page.meta.template}' for this page",
                                     hint="remove `template:` to use page.html, or add the "
                                          "file under templates/"))

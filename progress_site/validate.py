@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,18 +18,26 @@ from .links import check_url
 from .schema import (
     BudgetItem,
     Claim,
+    Commit,
     Comparison,
     Data,
     Figure,
+    Limit,
     Link,
+    Repository,
     Run,
     RunItem,
+    Site,
     Step,
     Study,
     Task,
+    Unit,
 )
 from .units import BUILTIN_UNITS
-from .values import Where
+from .values import Number, Where
+
+# What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
+ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 # Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
 SCOPED = (Claim, BudgetItem, RunItem)
@@ -101,6 +110,10 @@ def check_unique_ids(data: Data) -> list[Problem]:
         rec_id = getattr(rec, "id", None)
         if not isinstance(rec_id, str):
             continue
+        if not isinstance(rec, Unit) and not ID_WORD.fullmatch(rec_id):  # units: `Mbit/s`
+            out.append(problem(rec.where, "id", f"id {rec_id!r} is not a word",
+                               "use letters, digits, '-', '_' and '.' only: ids name "
+                               "blocks, anchors and references"))
         scope = rec.where.path[:-2] if isinstance(rec, SCOPED) else ()
         key = (type(rec).__name__, rec_id, scope)
         if key in seen:
@@ -178,6 +191,26 @@ def check_done(item: Task | Step, today: dt.date) -> list[Problem]:
         out.append(problem(w, "validated", f"validation date {item.validated} is in the "
                            f"future (today is {today})", "a task is validated once it is "
                            "checked: use the date it was"))
+    return out
+
+
+def check_repository(repo: Repository) -> list[Problem]:
+    """A repository's address starts every pull, issue and commit link: http(s) only."""
+    if repo.url.lower().startswith(("https://", "http://")) and not check_url(repo.url):
+        return []
+    return [problem(repo.where, "url", "a repository's address must be an http(s) address",
+                    "write it as https://host/owner/name")]
+
+
+def check_positive(rec: Any, names: tuple[str, ...]) -> list[Problem]:
+    """Numbers that only make sense above zero (pull requests, limits, days)."""
+    out = []
+    for name in names:
+        value = getattr(rec, name)
+        amount = value.value if isinstance(value, Number) else value
+        if amount is not None and amount <= 0:
+            out.append(problem(rec.where, name, f"{name} must be above 0, got {amount:g}",
+                               "check the sign and the number"))
     return out
 
 
@@ -265,4 +298,11 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
             out += check_link(rec, data)
         elif isinstance(rec, Comparison):
             out += check_comparison(rec)
+        elif isinstance(rec, Repository):
+            out += check_repository(rec)
+        if isinstance(rec, (Link, Commit)):
+            out += check_positive(rec, ("pull",) + (("issue",) if isinstance(rec, Link) else ()))
+        elif isinstance(rec, (Limit, Site)):
+            out += check_positive(rec, ("value",) if isinstance(rec, Limit)
+                                  else ("stale_after_days",))
     return data, out

@@ -1,0 +1,172 @@
+"""The example site in a real browser: clean loads, axe-core, the keyboard, screenshots, print.
+
+Debian's Chromium (/usr/bin/chromium) driven by Playwright; axe-core from the npm package
+`axe-core` (see tests/browser.py). Without them these tests skip, except under CI where
+they fail. The screenshots in docs/screenshots/ are written by `test_screenshots`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from progress_site.cli import main
+
+from . import browser
+from .conftest import REPO, SOURCE_DATE_EPOCH
+
+SCREENSHOTS = REPO / "docs" / "screenshots"
+WIDTHS = {"phone": browser.PHONE, "desktop": browser.DESKTOP}
+SCHEMES = ("light", "dark")
+# Screenshots are for the README: keep them small enough for a repository.
+MAX_SCREENSHOT_BYTES = 600_000
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example site, built as `python build.py --strict` would."""
+    out = tmp_path_factory.mktemp("browser") / "site"
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = main(["--source", str(REPO), "--out", str(out), "--strict"])
+    finally:
+        if saved is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
+    assert code == 0, err.getvalue()
+    return out
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser.chromium() as instance:
+        yield instance
+
+
+@pytest.fixture(scope="module")
+def base(site: Path) -> Iterator[str]:
+    with browser.serve(site) as url:
+        yield url
+
+
+def pages(site: Path) -> list[str]:
+    """Every page of the site, as paths relative to its root."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+def language_pages(site: Path) -> dict[str, str]:
+    """The home page of each language: {language: path}."""
+    found = {}
+    for path in pages(site):
+        lang = re.search(r'<html lang="([^"]+)"', (site / path).read_text("utf-8"))
+        if lang and path in ("index.html", f"{lang.group(1)}/index.html"):
+            found[lang.group(1)] = path
+    return found
+
+
+@contextlib.contextmanager
+def opened(chromium: Any, base: str, path: str, *, width: str = "desktop",
+           scheme: str = "light") -> Iterator[tuple[Any, browser.Watched]]:
+    """A page loaded in a fresh tab, watched; closed on exit."""
+    page = chromium.new_page(viewport=WIDTHS[width])
+    page.emulate_media(color_scheme=scheme)
+    seen = browser.watch(page, base)
+    page.goto(base + path, wait_until="load")
+    try:
+        yield page, seen
+    finally:
+        page.close()
+
+
+def test_every_page_is_found(site: Path) -> None:
+    assert {"index.html", "fr/index.html"} <= set(pages(site))
+    assert set(language_pages(site)) == {"en", "fr"}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_pages_load_cleanly_and_pass_axe(chromium: Any, base: str, site: Path, scheme: str,
+                                         width: str) -> None:
+    """No console error, no failed request, nothing from another host; axe finds nothing,
+    with every <details> open so that what they hold is checked too."""
+    for path in pages(site):
+        with opened(chromium, base, path, width=width, scheme=scheme) as (page, seen):
+            assert seen.problems() == [], path
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= WIDTHS[width]["width"], f"{path} scrolls sideways ({wide} px)"
+            violations = browser.axe_violations(page)
+            assert violations == [], f"{path} ({scheme}, {width}):\n" + "\n".join(violations)
+            assert seen.problems() == [], path
+
+
+def test_keyboard_reaches_every_link_and_details(chromium: Any, base: str,
+                                                  site: Path) -> None:
+    for path in pages(site):
+        with opened(chromium, base, path) as (page, _):
+            walk = browser.keyboard_walk(page)
+            names = walk.names
+            assert walk.reached, path
+            assert names[walk.reached[0]].startswith('<a class="skip" href="#main"')
+            missed = [names[i] for i in walk.expected if i not in walk.reached]
+            assert missed == [], f"{path}: Tab never reaches {missed}"
+            assert walk.reached == walk.expected, f"{path}: Tab goes out of document order"
+            links = page.evaluate("document.querySelectorAll('a[href]').length")
+            summaries = page.evaluate("document.querySelectorAll('summary').length")
+            tags = [names[i].split(" ", 1)[0].split(">", 1)[0] for i in walk.reached]
+            assert (tags.count("<a"), tags.count("<summary")) == (links, summaries), path
+            unseen = [names[i] for i in walk.unseen]
+            assert unseen == [], f"{path}: no visible focus on {unseen}"
+
+
+def test_skip_link_moves_to_the_content(chromium: Any, base: str, site: Path) -> None:
+    with opened(chromium, base, "index.html") as (page, _):
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        assert page.evaluate("location.hash") == "#main"
+        assert page.evaluate("document.querySelector('main').id") == "main"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_screenshots(chromium: Any, base: str, site: Path, scheme: str, width: str) -> None:
+    """docs/screenshots/{en,fr}-{phone,desktop}-{light,dark}.png, as the README shows them."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for lang, path in language_pages(site).items():
+        with opened(chromium, base, path, width=width, scheme=scheme) as (page, seen):
+            background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert (background == "rgb(255, 255, 255)") == (scheme == "light"), background
+            target = SCREENSHOTS / f"{lang}-{width}-{scheme}.png"
+            png = browser.small_png(page.screenshot(full_page=True, animations="disabled",
+                                                    caret="hide"))
+            assert png.startswith(b"\x89PNG") and len(png) < MAX_SCREENSHOT_BYTES, len(png)
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            assert scroll_width <= WIDTHS[width]["width"], f"{path} scrolls sideways"
+            if not target.exists() or target.read_bytes() != png:
+                target.write_bytes(png)
+            assert seen.problems() == []
+
+
+def test_print(chromium: Any, base: str, site: Path) -> None:
+    for path in pages(site):
+        with opened(chromium, base, path) as (page, seen):
+            page.emulate_media(media="print")
+            hidden = page.evaluate("""() => [...document.querySelectorAll(
+                '.languages, .skip')].map(e => getComputedStyle(e).display)""")
+            assert hidden and set(hidden) == {"none"}, path
+            colour = page.evaluate("getComputedStyle(document.body).color")
+            assert colour == "rgb(0, 0, 0)", colour
+            pdf = page.pdf(format="A4", print_background=False)
+            assert pdf.startswith(b"%PDF-") and len(pdf) > 10_000
+            assert seen.problems() == []

@@ -1,0 +1,242 @@
+"""Fuzzing: Hypothesis writes data files, the build reads them; it only ever fails with
+BuildFailed (located problems), and the command line never prints a traceback.
+
+Three kinds of input: records shaped by the schema (right and wrong types, known and
+unknown keys, ids that do and do not match), the example's own files with random edits,
+and any text at all. The content page uses every block, so that what loads is rendered.
+Derandomized and bounded, so that CI sees the same examples every run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import types
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from progress_site import schema
+from progress_site.convert import fields, hints
+from progress_site.errors import BuildFailed
+from progress_site.pipeline import BuildConfig, make_site
+from progress_site.values import Number, Text
+
+from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
+
+BASE = Path(__file__).parent / "hostile" / "base"
+# What references may name: the base site's own records below, and one that is missing.
+NAMES = {"machines": ["a", "b"], "commits": ["a", "b"], "runs": ["a", "b"],
+         "repositories": ["base", "b"], "units": ["ms", "%", "cores", "KB"]}
+BASE_DATA = """\
+machines: [{id: a, name: A}]
+commits: [{id: a, label: A, pull: 1}]
+runs: [{id: a, title: A, machine: a, date: 2026-01-01, commit: a}]
+"""
+# Blocks for every collection; those that need an id get 'a', when the data has one.
+BLOCKS = "{{< headlines >}}\n\n{{< legend >}}\n\n{{< machines >}}\n\n{{< profiles >}}\n\n" \
+         "{{< roadmaps >}}\n\n{{< run a >}}\n"
+NAMED_BLOCKS = {"studies": "{{< versions a >}}\n\n{{< bars a >}}\n\n{{< comparisons a >}}\n",
+                "budgets": "{{< budget a >}}\n", "roadmaps": "{{< roadmap a >}}\n",
+                "measurements": "It is {{ measurements.a }}.\n"}
+FUZZ = settings(max_examples=150, deadline=10_000, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+WORDS = st.sampled_from(["", "a", "b", "x y", "<b>", "{{ a }}", "[l](javascript:x)", "é",
+                         "measured", "done", "cores", "https://example.org", "#a"])
+TEXTS = st.one_of(WORDS, st.text(st.characters(exclude_categories=("Cc", "Cf", "Cs")),
+                                  max_size=12))
+JUNK = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), TEXTS,
+                 st.floats(allow_nan=True, allow_infinity=True, width=32),
+                 st.dates(dt.date(1900, 1, 1), dt.date(2200, 1, 1)),
+                 st.lists(WORDS, max_size=2), st.dictionaries(WORDS, WORDS, max_size=2))
+
+
+def mostly(right: st.SearchStrategy[Any], wrong: st.SearchStrategy[Any] = JUNK,
+           odds: int = 15) -> st.SearchStrategy[Any]:
+    """`right` nearly always; `wrong` about once in `odds` draws."""
+    return st.integers(0, odds - 1).flatmap(lambda i: wrong if i == 0 else right)
+
+
+def typed(tp: Any, depth: int, ref: str = "") -> st.SearchStrategy[Any]:
+    """Values of the right type for a declared field (a reference names known ids)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        inner = next(a for a in args if a is not type(None))
+        return st.one_of(st.none(), typed(inner, depth, ref))
+    if origin is tuple:
+        return st.lists(mostly(typed(args[0], depth - 1, ref)), max_size=3 if depth else 0)
+    if origin is Literal:
+        return st.sampled_from(args)
+    if ref:
+        return st.sampled_from(NAMES[ref])
+    if tp is Text:
+        return st.one_of(TEXTS, st.fixed_dictionaries({"en": TEXTS, "fr": TEXTS}),
+                         st.fixed_dictionaries({}, optional={"en": TEXTS, "fr": TEXTS}))
+    if tp is Number:
+        return st.one_of(st.integers(-10**6, 10**6),
+                         st.floats(-1e6, 1e6, allow_nan=False, width=32))
+    if tp is int:
+        return st.integers(-10, 10**6)
+    if tp is bool:
+        return st.booleans()
+    if tp is dt.date:
+        return st.dates(dt.date(2000, 1, 1), dt.date(2100, 1, 1))
+    if tp is str:
+        return st.one_of(st.sampled_from(["a", "b", "c"]), TEXTS)
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return record(tp, depth - 1)
+    return JUNK
+
+
+# Known bugs elsewhere, kept out of the draws until they are fixed (each has a strict
+# xfail in test_hostile.py): a language Babel does not know ends in UnknownLocaleError.
+OVERRIDES = {("Site", "languages"): st.sampled_from(
+    [["en", "fr"], ["en"], ["fr", "en"], [], ["en", "en"]])}
+
+
+def record(cls: type, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+    """A mapping shaped like a record: its required keys (nearly always), any of the
+    others, and now and then a key it does not know."""
+    required, optional = {}, {}
+    for f in fields(cls):
+        value = OVERRIDES.get((cls.__name__, f.name))
+        if value is None:
+            value = mostly(typed(hints(cls)[f.name], depth, f.metadata.get("ref", "")))
+        if f.default is dataclasses.MISSING:
+            required[f.name] = value
+        else:
+            optional[f.name] = value
+    unknown = st.dictionaries(st.sampled_from(["colour", "idd", "valeu"]), JUNK, max_size=1)
+    return st.builds(lambda d, extra: {**d, **extra},
+                     mostly(st.fixed_dictionaries(required, optional=optional),
+                            st.fixed_dictionaries({}, optional={**required, **optional})),
+                     mostly(st.just({}), unknown, odds=10))
+
+
+COLLECTIONS = {f.name: typing.get_args(hints(schema.Data)[f.name])[0]
+               for f in fields(schema.Data) if f.name != "site"}
+SHAPED = st.fixed_dictionaries({}, optional={
+    name: st.lists(record(cls, 4), min_size=1, max_size=2)
+    for name, cls in COLLECTIONS.items()})
+EXAMPLE_FILES = sorted((REPO / "data").glob("*.yaml"))
+
+
+@st.composite
+def edited_example(draw: st.DrawFn) -> tuple[str, str]:
+    """One of the example's files, with a few random edits."""
+    path = draw(st.sampled_from(EXAMPLE_FILES))
+    text = path.read_text("utf-8")
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 8))
+        text = text[:at] + draw(st.sampled_from(["", ":", "- ", "  ", "\n", "{", "]", "'",
+                                                 "&a ", "*a", "!!python/object ", "0",
+                                                 "x"])) + text[at + cut:]
+    return f"data/{path.name}", text
+
+
+# Content pages: front matter or not, Markdown's special characters, blocks, references.
+MARKDOWN = st.lists(st.sampled_from([
+    "---\n", "title: T\n", "template: page.html\n", "# ", "## H {#h}\n", "- ", "1. ", "> ",
+    "```\n", "    ", "|a|b|\n|-|-|\n", "[", "]", "(", ")", "![", "<", ">", "*", "_", "`",
+    "&#x202e;", "&amp;", "\n", "\n\n", "{{< machines >}}\n", "{{< bars a >}}\n",
+    "{{< nope >}}\n", "{{ measurements.a }}", "{{ ", " }}", "{{< ", " >}}", "text ", "é",
+    "https://example.org", "javascript:x", "\\", "{#", "}"]), max_size=40).map("".join)
+
+
+def dump(data: Any) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+
+
+DOCUMENTS = st.one_of(
+    SHAPED.map(lambda d: ("data/fuzz.yaml", dump(d))),
+    SHAPED.map(lambda d: ("data/fuzz.yaml", dump(d))),
+    record(schema.Site, 3).map(lambda d: ("data/site.yaml", dump({"site": d}))),
+    edited_example(),
+    st.text(max_size=200).map(lambda t: ("data/fuzz.yaml", t)),
+    MARKDOWN.map(lambda t: ("content/fr/fuzz.md", t)),
+)
+
+
+def page(text: str) -> str:
+    """A content page with every block the data can fill."""
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2026-02-30
+        data = None
+    named = [block for name, block in NAMED_BLOCKS.items() if isinstance(data, dict)
+             and isinstance(data.get(name), list)
+             and any(isinstance(r, dict) and r.get("id") == "a" for r in data[name])]
+    return "---\ntitle: T\n---\n" + BLOCKS + "\n".join(named)
+
+
+@pytest.fixture(scope="module")
+def source() -> Iterator[Path]:
+    """A small site whose pages use every block; each example adds or replaces one file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        shutil.copytree(BASE, src)
+        (src / "data" / "base.yaml").write_text(BASE_DATA)
+        yield src
+
+
+def build_one(src: Path, name: str, text: str) -> None:
+    """Load, validate, derive and render one document; only BuildFailed may come out."""
+    original = BASE / name
+    target = src / name
+    target.write_text(text, encoding="utf-8")
+    for lang in ("en", "fr"):
+        (src / "content" / lang / "index.md").write_text(page(text), encoding="utf-8")
+    try:
+        make_site(BuildConfig(source=src, out=src / "site", today=TODAY, strict=False))
+    except BuildFailed as exc:  # located: every problem names its file
+        assert [p for p in exc.problems if not p.warning]
+        assert all(p.location.file for p in exc.problems), exc.render()
+    finally:
+        if original.exists():
+            shutil.copy(original, target)
+        else:
+            target.unlink()
+
+
+@FUZZ
+@given(document=DOCUMENTS)
+def test_the_build_fails_only_with_located_problems(source: Path,
+                                                    document: tuple[str, str]) -> None:
+    build_one(source, *document)
+
+
+@settings(FUZZ, max_examples=6)
+@given(document=DOCUMENTS)
+def test_the_command_line_never_prints_a_traceback(source: Path,
+                                                   document: tuple[str, str]) -> None:
+    name, text = document
+    target = source / name
+    target.write_text(text, encoding="utf-8")
+    for lang in ("en", "fr"):
+        (source / "content" / lang / "index.md").write_text(page(text), encoding="utf-8")
+    try:
+        done = subprocess.run([sys.executable, str(REPO / "build.py"), "--source",
+                               str(source), "--out", str(source / "site")],
+                              capture_output=True, text=True, timeout=60, check=False,
+                              env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    finally:
+        original = BASE / name
+        if original.exists():
+            shutil.copy(original, target)
+        else:
+            target.unlink()
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr

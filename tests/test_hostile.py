@@ -1,0 +1,742 @@
+"""Hostile input: each case is refused with a located error, or escaped and shown harmlessly.
+
+The corpus is under tests/hostile/:
+
+- `base/` is the smallest valid site; `refused/NAME.yaml` is added to it as
+  `data/hostile.yaml` (`refused/NAME.md` as `content/en/hostile.md`), and the build must
+  fail with exactly `refused/NAME.txt`
+  (after an intended change: `UPDATE_HOSTILE=1 python -m pytest tests/test_hostile.py`,
+  then review `git diff tests/hostile`);
+- `texts.txt` (one payload a line) goes into every text of the example site's data and
+  `page.md` at the end of every page: that site must build, and Chromium must run none
+  of it (`window.__pwned` stays undefined).
+
+Inputs too big or too odd to commit (50 MB, binary, symbolic links, raw direction
+overrides) are made by the tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import typing
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from progress_site import schema
+from progress_site.cli import main
+from progress_site.convert import fields, hints
+from progress_site.errors import MAX_LINE
+from progress_site.links import check_url
+from progress_site.load import load
+from progress_site.publish import PublishFailed, publish
+from progress_site.values import Text
+from progress_site.yamlsource import MAX_DEPTH, parse
+
+from . import browser
+from .conftest import REPO, SOURCE_DATE_EPOCH
+from .dom import Node
+from .dom import parse as parse_html
+
+HOSTILE = Path(__file__).parent / "hostile"
+REFUSED = sorted(p.name for p in (HOSTILE / "refused").iterdir() if p.suffix in (".yaml", ".md"))
+TARGETS = {".yaml": "data/hostile.yaml", ".md": "content/en/hostile.md"}
+CANARY = "<script>window.__pwned=1</script>"
+
+
+# -- running a build ------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def build(source: Path, out: Path, *args: str) -> Result:
+    """The command line, in this process (fast); its exit status and what it printed."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    env = {"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    with patched_env(env), contextlib.redirect_stdout(stdout), \
+            contextlib.redirect_stderr(stderr):
+        code = main(["--source", str(source), "--out", str(out), *args])
+    return Result(code, stdout.getvalue(), stderr.getvalue())
+
+
+def build_process(source: Path, out: Path, timeout: float = 60) -> Result:
+    """The command line in its own process: a crash of the parser cannot take pytest."""
+    done = subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
+                           "--out", str(out)], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ,
+                                                "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+@contextlib.contextmanager
+def patched_env(values: dict[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def refused(result: Result, out: Path) -> str:
+    """The errors of a build that must have failed cleanly, nothing published."""
+    assert result.code == 1, result.err
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    assert result.err.endswith("The previous site was left as it was.\n")
+    assert not out.exists()
+    return result.err
+
+
+@pytest.fixture()
+def base(tmp_path: Path) -> Path:
+    """A fresh copy of tests/hostile/base, the smallest valid site."""
+    shutil.copytree(HOSTILE / "base", tmp_path / "src")
+    return tmp_path / "src"
+
+
+# -- the corpus of refused files ------------------------------------------------------
+
+def test_base_builds(base: Path, tmp_path: Path) -> None:
+    result = build(base, tmp_path / "out", "--strict")
+    assert result.code == 0, result.err
+    assert result.err == ""
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_refused(name: str, base: Path, tmp_path: Path) -> None:
+    source = HOSTILE / "refused" / name
+    shutil.copy(source, base / TARGETS[source.suffix])
+    started = time.perf_counter()
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert time.perf_counter() - started < 5, "a hostile file must not be slow to refuse"
+    expected = source.with_suffix(".txt")
+    if os.environ.get("UPDATE_HOSTILE"):
+        expected.write_text(err)
+    assert err == expected.read_text()
+
+
+def test_safe_addresses_are_kept_and_escaped(base: Path, tmp_path: Path) -> None:
+    (base / "data" / "hostile.yaml").write_text("""\
+roadmaps:
+  - id: links
+    title: Links
+    tasks:
+      - id: schemes-ok
+        title: The addresses a proof may have
+        status: in-progress
+        proofs:
+          - {text: https, url: "https://example.org/a?b=c#d"}
+          - {text: mail, url: "mailto:someone@example.org"}
+          - {text: fragment, url: "#links"}
+          - {text: relative, url: "report/index.html"}
+          - {text: quotes, url: "https://example.org/\\"><script>window.__pwned=1</script>"}
+""")
+    (base / "content" / "en" / "index.md").write_text("---\ntitle: Base\n---\n"
+                                                      "{{< roadmaps >}}\n")
+    assert build(base, tmp_path / "out").code == 0
+    page = parse_html((tmp_path / "out" / "index.html").read_bytes())
+    hrefs = [a.attrs["href"] for a in page.find(class_="proof").find_all("a")]
+    assert hrefs == ["https://example.org/a?b=c#d", "mailto:someone@example.org", "#links",
+                     "report/index.html",
+                     'https://example.org/"><script>window.__pwned=1</script>']
+    assert "<script" not in (tmp_path / "out" / "index.html").read_text()
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("javascript:alert(1)", "'javascript:' addresses are not allowed"),
+    ("  JAVASCRIPT:alert(1)", "'JAVASCRIPT:' addresses are not allowed"),
+    ("&#x6a;avascript&colon;alert(1)", "'javascript:' addresses are not allowed"),
+    ("%6a%61vascript:alert(1)", "'javascript:' addresses are not allowed"),
+    ("java\tscript:alert(1)", "the address holds invisible or control characters"),
+    ("java\u00adscript:alert(1)", "the address holds invisible or control characters"),
+    ("\u202ehttps://example.org", "the address holds invisible or control characters"),
+    ("data:image/svg+xml,<svg onload=alert(1)>", "'data:' addresses are not allowed"),
+    ("vbscript:msgbox", "'vbscript:' addresses are not allowed"),
+    ("https://example.org/a b", ""),
+    ("//example.org/x", ""),
+    ("mailto:a@example.org", ""),
+    ("../report/index.html#top", ""),
+])
+def test_check_url(url: str, reason: str) -> None:
+    assert check_url(url) == reason
+
+
+# -- refused inputs made at test time -------------------------------------------------
+
+def write(path: Path, content: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+
+
+def big_file(src: Path) -> None:
+    item = b"  - {id: m, name: M}\n"
+    head = b"machines:\n"
+    count, rest = divmod(50 * 1024 * 1024 - len(head), len(item))
+    (src / "data" / "big.yaml").write_bytes(head + item * count + b"#" * (rest - 1) + b"\n")
+
+
+def links_outside(src: Path) -> None:
+    outside = src.parent / "outside"
+    write(outside / "secret.yaml", "machines: [{id: secret, name: Secret}]\n")
+    write(outside / "page.md", "---\ntitle: Secret\n---\nsecret\n")
+    (src / "data" / "secret.yaml").symlink_to(outside / "secret.yaml")
+    (src / "data" / "passwd.yaml").symlink_to("/etc/passwd")
+    (src / "content" / "en" / "secret.md").symlink_to(outside / "page.md")
+    # Folders that link outside are not followed at all, so they cost nothing:
+    (src / "data" / "more").symlink_to(outside, target_is_directory=True)
+
+
+def bidi_in_files(src: Path) -> None:
+    # "Trojan Source": the file says 1.5, a reader of the page would see 5.1.
+    write(src / "data" / "bidi.yaml", "machines:\n  - id: m\n    name: 'Speed: \u202e1.5'\n")
+    write(src / "content" / "en" / "bidi.md", "---\ntitle: B\n---\nIt is \u20671.5\u2069.\n")
+
+
+GENERATED: dict[str, tuple[Callable[[Path], None], str]] = {
+    "a 50 MB file": (big_file, """\
+data/big.yaml: file is 50 MiB, over the 32 MiB limit
+    hint: split it into several files under the same folder
+Aborted with 1 data error.
+"""),
+    "binary files": (lambda src: (
+        write(src / "data" / "image.yaml", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+        write(src / "content" / "fr" / "image.md", bytes(range(256)))), """\
+content/fr/image.md: this is a binary file, not text
+    hint: remove it from the folder
+data/image.yaml: this is a binary file, not text
+    hint: remove it from the folder
+Aborted with 2 data errors.
+"""),
+    "files that are not UTF-8": (lambda src: (
+        write(src / "data" / "latin1.yaml", "machines:\n  - {id: m, name: Café}\n"
+              .encode("latin-1")),
+        write(src / "data" / "utf16.yaml", "machines: []\n".encode("utf-16")),
+        write(src / "content" / "en" / "cp1252.md", "---\ntitle: “Quoted”\n---\n"
+              .encode("cp1252"))), """\
+content/en/cp1252.md:2:8: the file is not valid UTF-8
+    title: \ufffdQuoted\ufffd
+           ^
+    hint: save it as UTF-8
+data/latin1.yaml:2:22: the file is not valid UTF-8
+      - {id: m, name: Caf\ufffd}
+                         ^
+    hint: save it as UTF-8
+data/utf16.yaml: the file is UTF-16, not UTF-8
+    hint: save it as UTF-8
+Aborted with 3 data errors.
+"""),
+    "symbolic links out of the source folder": (links_outside, """\
+content/en/secret.md: this file links to a place outside the source folder
+    hint: copy the file into the folder instead of linking to it
+data/passwd.yaml: this file links to a place outside the source folder
+    hint: copy the file into the folder instead of linking to it
+data/secret.yaml: this file links to a place outside the source folder
+    hint: copy the file into the folder instead of linking to it
+Aborted with 3 data errors.
+"""),
+    "direction overrides written in the files": (bidi_in_files, """\
+content/en/bidi.md:4:7: invisible control character U+2067 (right-to-left isolate): \
+it makes the text read otherwise than it is written
+    It is \\u20671.5\\u2069.
+          ^
+    hint: delete it; right-to-left words need no control characters
+content/en/bidi.md:4:11: invisible control character U+2069 (pop directional isolate): \
+it makes the text read otherwise than it is written
+    It is \\u20671.5\\u2069.
+                   ^
+    hint: delete it; right-to-left words need no control characters
+data/bidi.yaml:3:19: invisible control character U+202E (right-to-left override): it \
+makes the text read otherwise than it is written
+        name: 'Speed: \\u202e1.5'
+                      ^
+    hint: delete it; right-to-left words need no control characters
+Aborted with 3 data errors.
+"""),
+    "a whole number of 5,000 digits": (lambda src: write(
+        src / "data" / "digits.yaml",
+        "measurements:\n  - id: d\n    title: D\n    figure: {ok: 1, of: " + "9" * 5000
+        + ", status: estimate}\n"), """\
+data/digits.yaml:4:25: measurements[0].figure.of: a whole number of 5,000 characters is \
+too long to read
+        figure: {ok: 1, of: """ + "9" * (MAX_LINE - 24) + """…
+                            ^
+    hint: check the number of digits
+Aborted with 1 data error.
+"""),
+}
+
+
+@pytest.mark.parametrize("name", GENERATED)
+def test_refused_generated(name: str, base: Path, tmp_path: Path) -> None:
+    make, expected = GENERATED[name]
+    make(base)
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert err == expected + "The previous site was left as it was.\n"
+
+
+def test_links_inside_the_source_are_followed(base: Path, tmp_path: Path) -> None:
+    (base / "data" / "shared").mkdir()
+    write(base / "data" / "shared" / "machines.yaml", "machines: [{id: m, name: Mine}]\n")
+    (base / "data" / "machines.yaml").symlink_to(base / "data" / "shared" / "machines.yaml")
+    result = build(base, tmp_path / "out")
+    assert result.code == 1  # read twice, once through the link: a second machine 'm'
+    assert "id 'm' is used twice" in result.err
+
+
+def test_special_files_are_not_read(base: Path, tmp_path: Path) -> None:
+    os.mkfifo(base / "data" / "fifo.yaml")  # reading it would wait forever
+    (base / "data" / "zero.yaml").symlink_to("/dev/zero")  # endless
+    (base / "data" / "loop.yaml").symlink_to(base / "data" / "loop.yaml")
+    (base / "data" / "dangling.yaml").symlink_to(base / "nowhere.yaml")
+    started = time.perf_counter()
+    result = build(base, tmp_path / "out")
+    assert (result.code, result.err) == (0, "")
+    assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize(("name", "text", "where"), [pytest.param(*case, id=case[0]) for case in [
+    ("flow", "machines: " + "[" * 100_000 + "]" * 100_000 + "\n", "data/deep.yaml:1:74: "),
+    ("mappings", "machines: " + "{a: " * 100_000 + "1" + "}" * 100_000 + "\n",
+     "data/deep.yaml:1:263: "),
+    ("blocks", "".join(" " * i + "k:\n" for i in range(2000)), "data/deep.yaml:65:65: "),
+    ("sequences", "- " * 100_000 + "x\n", "data/deep.yaml:1:129: "),
+]])
+def test_deep_nesting(name: str, text: str, where: str, base: Path, tmp_path: Path) -> None:
+    """Deep nesting crashed the C parser (segmentation fault) and took minutes in libyaml."""
+    write(base / "data" / "deep.yaml", text)
+    started = time.perf_counter()
+    err = refused(build_process(base, tmp_path / "out"), tmp_path / "out")
+    assert time.perf_counter() - started < 20
+    first = err.splitlines()[0]
+    assert first == where + f"lists and mappings nested more than {MAX_DEPTH} levels deep"
+    assert all(len(line) <= MAX_LINE + 10 for line in err.splitlines())
+
+
+def test_nesting_limits_ok() -> None:
+    deepest = "x: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"
+    assert parse(deepest, "ok.yaml")[1] == []
+    aliases = "a: &a [1, 2, 3]\nb: &b [*a, *a, *a]\nc: {<<: {k: *b}, j: *b}\n"
+    doc, problems = parse(aliases, "ok.yaml")
+    assert problems == []
+    assert doc.data["c"] == {"k": [[1, 2, 3]] * 3, "j": [[1, 2, 3]] * 3}
+
+
+def test_extremely_long_lines_are_cut_in_errors(base: Path, tmp_path: Path) -> None:
+    line = "machines: [{id: m, name: '" + "x" * 10_000_000 + "', colour: red}]\n"
+    write(base / "data" / "long.yaml", line)
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    lines = err.splitlines()
+    assert lines[0] == ("data/long.yaml:1:10000030: machines[0].colour: unknown key 'colour'")
+    assert lines[1] == "    …" + "x" * (MAX_LINE - 16) + "', colour: red}]"
+    assert lines[2] == "    " + " " * (1 + MAX_LINE - 16 + 3) + "^"
+    assert len(err) < 1000
+
+
+def test_terminal_escapes_in_keys_are_spelled_out(base: Path, tmp_path: Path) -> None:
+    write(base / "data" / "keys.yaml",
+          'machines:\n  - {id: m, name: M, "\\e]0;pwned\\a\\e[2J": 1}\n')
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert "\x1b" not in err and "\x07" not in err
+    assert err.splitlines()[:4] == [
+        "data/keys.yaml:2:22: machines[0]: this text holds U+001B (a control character), "
+        "which no page should show",
+        '      - {id: m, name: M, "\\e]0;pwned\\a\\e[2J": 1}',
+        "                         ^",
+        "    hint: remove the escape (\\e, \\x.., \\u....) from the text"]
+    assert ("data/keys.yaml:2:22: machines[0].\\x1b]0;pwned\\x07\\x1b[2J: "
+            "unknown key '\\x1b]0;pwned\\x07\\x1b[2J'") in err
+
+
+# -- inputs that once slipped through: each now gets a located error -------------------
+
+def xfail(reason: str) -> Any:
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+SITE = "site:\n  title: Base\n  tagline: Base\n  languages: [en]\n"
+BUGS = [
+    pytest.param(
+        {"data/site.yaml": SITE + "  repository: r\n  repositories:\n"
+         "    - {id: r, name: R, url: 'javascript:window.__pwned=1//'}\n",
+         "data/hostile.yaml": "roadmaps: [{id: r, title: R, tasks: [{id: t, title: T, "
+         "status: in-progress, proofs: [{pull: 3}]}]}]\n"},
+        "data/site.yaml:7:29: site.repositories[0].url: ",
+        id="repository url"),
+    pytest.param(
+        {"content/en/index.md": "---\ntitle: T\ntemplate: nope.html\n---\nx\n"},
+        "content/en/index.md:3:11: ",
+        id="unknown template"),
+    pytest.param(
+        {"data/hostile.yaml": "measurements: [{id: m, title: M, figure: {ok: 1, "
+         "of: 100000000000000000000000000000000000000, status: estimate}}]\n"},
+        "data/hostile.yaml:1:54: measurements[0].figure.of: ",
+        id="huge count"),
+    pytest.param(
+        {"data/hostile.yaml": "measurements: [{id: m, title: M, figure: {value: "
+         + "1" * 400 + ", status: estimate}}]\n"},
+        "data/hostile.yaml:1:50: measurements[0].figure.value: ",
+        id="huge whole value"),
+    pytest.param(
+        {"data/hostile.yaml": "measurements: [{id: m, title: M, figure: {value: 1."
+         + "1" * 400 + ", status: estimate}}]\n"},
+        "data/hostile.yaml:1:50: measurements[0].figure.value: ",
+        id="too many decimals"),
+    pytest.param(
+        {"data/hostile.yaml": "commits: [{id: abc1234, pull: -160}]\n"},
+        "data/hostile.yaml:1:31: commits[0].pull: ",
+        id="negative pull request"),
+    pytest.param(
+        {"data/hostile.yaml": "budgets: [{id: b, title: B, items: [{id: i, title: I, "
+         "figure: {value: 2, status: estimate}, limit: {value: 0}}]}]\n"},
+        "data/hostile.yaml:1:108: budgets[0].items[0].limit.value: ",
+        id="zero limit"),
+    pytest.param(
+        {"data/site.yaml": SITE + "  stale_after_days: -5\n"},
+        "data/site.yaml:5:21: site.stale_after_days: ",
+        id="negative days"),
+    pytest.param(
+        {"data/hostile.yaml": "machines: [{id: \"pc\\u200b\", name: PC}, "
+         "{id: \"a b\", name: AB}]\n"},
+        "data/hostile.yaml:1:17: machines[0].id: ",
+        id="ids that are not words"),
+    pytest.param(
+        {"data/hostile.yaml": "machines: [{id: m, name: M, "
+         "facts: ['[x](javascript:alert(1))']}]\n"},
+        "data/hostile.yaml:1:",
+        id="unsafe link in a list of texts"),
+    pytest.param(
+        {"data/site.yaml": "site:\n  title: T\n  tagline: T\n  languages: [en, zz]\n"},
+        "data/site.yaml:4:",
+        id="unknown language"),
+]
+
+
+def test_no_file_is_written_outside_the_site(tmp_path: Path) -> None:
+    """Pages' paths are made from the data's words: publish refuses any that climbs out."""
+    out = tmp_path / "site"
+    with pytest.raises(PublishFailed) as caught:
+        publish({"index.html": b"ok", "en/../../escaped.html": b"x"}, out)
+    assert caught.value.problem.render() == (
+        f"{out}: refusing to write outside the site: en/../../escaped.html\n"
+        "    hint: this is a bug if the data's checks let it through; nothing was changed")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("files", "where"), BUGS)
+def test_others_bugs(files: dict[str, str], where: str, base: Path, tmp_path: Path) -> None:
+    for name, text in files.items():
+        write(base / name, text)
+    if "content/en/index.md" in files:
+        shutil.rmtree(base / "content" / "fr")
+    result = build(base, tmp_path / "out")
+    assert result.code == 1, result.err
+    assert "internal error" not in result.err
+    assert result.err.startswith(where), result.err
+
+
+# -- a hostile site that is valid: escaped, and nothing runs ---------------------------
+
+PAYLOADS = (HOSTILE / "texts.txt").read_text("utf-8").splitlines()
+
+
+def text_type(tp: Any) -> bool:
+    """Whether a declared type holds a Text (alone, optional, or as a list of them)."""
+    args = typing.get_args(tp)
+    return tp is Text or any(text_type(a) for a in args)
+
+
+def record_type(tp: Any) -> type | None:
+    """The record class a declared type holds (alone, optional or in a list), if any."""
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return tp
+    return next((r for a in typing.get_args(tp) if (r := record_type(a))), None)
+
+
+class Poisoner:
+    """Adds a payload to every text of a data file, as the schema declares them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def payload(self, words: str) -> str:
+        self.count += 1
+        return f"{words} {CANARY} {PAYLOADS[self.count % len(PAYLOADS)]}"
+
+    def text(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.payload(value)
+        if isinstance(value, dict):
+            return {lang: self.payload(str(words)) for lang, words in value.items()}
+        if isinstance(value, list):
+            return [self.text(v) for v in value]
+        return value
+
+    def record(self, cls: type, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self.record(cls, v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        declared = {f.name: hints(cls)[f.name] for f in fields(cls)}
+        out = {}
+        for key, item in value.items():
+            tp = declared.get(key)
+            inner = record_type(tp) if tp is not None else None
+            if tp is not None and text_type(tp):
+                out[key] = self.text(item)
+            elif inner is not None:
+                out[key] = self.record(inner, item)
+            else:
+                out[key] = item
+        return out
+
+
+def front_matter(text: str) -> str:
+    """A page's title and description, with payloads (they are plain text, not Markdown)."""
+    return re.sub(r"^(title|description): (.*)$",
+                  lambda m: f"{m.group(1)}: {yaml.safe_dump(m.group(2) + ' ' + CANARY)}"
+                  .rstrip("\n").replace("\n...", ""), text, count=2, flags=re.M)
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The example site with a payload in every text and page, built: (source, out)."""
+    root = tmp_path_factory.mktemp("hostile")
+    src = root / "src"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, src / name)
+    poison = Poisoner()
+    for path in sorted((src / "data").rglob("*.yaml")):
+        doc, problems = parse(path.read_text("utf-8"), path.name)
+        assert not problems
+        poisoned = poison.record(schema.Data, doc.data)
+        path.write_text(yaml.safe_dump(poisoned, allow_unicode=True, sort_keys=False))
+    write(src / "data" / "hostile-ids.yaml", """\
+machines:
+  - id: hostile-machine  # a hostile id is refused: tests/hostile/refused/ids.yaml
+    name: A machine with a hostile name <script>window.__pwned=1</script>
+    facts: ['" onmouseover="window.__pwned=1 <script>window.__pwned=1</script>']
+measurements:  # texts that the example leaves out
+  - id: hostile-history
+    title: A history <script>window.__pwned=1</script>
+    figure: {value: 2, status: estimate}
+    history:
+      - {value: 1, label: A label <script>window.__pwned=1</script>}
+roadmaps:
+  - id: hostile-roadmap
+    title: A roadmap <script>window.__pwned=1</script>
+    intro: Its intro <script>window.__pwned=1</script> <a href=javascript:window.__pwned=1>
+    tasks:
+      - id: hostile-task
+        title: A task <script>window.__pwned=1</script>
+        status: planned
+""")
+    page = (HOSTILE / "page.md").read_text("utf-8")
+    for path in sorted((src / "content").rglob("*.md")):
+        path.write_text(front_matter(path.read_text("utf-8")) + page)
+    result = build(src, root / "out", "--strict")
+    assert result.code == 0, result.err
+    assert poison.count > 100
+    return src, root / "out"
+
+
+def test_every_text_field_was_attacked(hostile_site: tuple[Path, Path]) -> None:
+    source, problems = load(hostile_site[0], strict=True)
+    assert source is not None and not [p for p in problems if not p.warning]
+    seen: set[tuple[str, str]] = set()
+    for rec in walk_records(source.data):
+        for fld in fields(type(rec)):
+            value = getattr(rec, fld.name)
+            texts = value if isinstance(value, tuple) else (value,)
+            for text in texts:
+                if isinstance(text, Text):
+                    seen.add((type(rec).__name__, fld.name))
+                    assert all(CANARY in words for _, words in text.by_language), (
+                        rec, fld.name)
+    declared = {(cls.__name__, f.name) for cls in records(schema.Data)
+                for f in fields(cls) if text_type(hints(cls)[f.name])}
+    missing = sorted(declared - seen)
+    assert not missing, f"add these to the example site (or the hostile one): {missing}"
+
+
+def records(cls: type, seen: set[type] | None = None) -> set[type]:
+    """Every record class reachable from `cls` in the schema."""
+    seen = set() if seen is None else seen
+    if cls in seen:
+        return seen
+    seen.add(cls)
+    for f in fields(cls):
+        inner = record_type(hints(cls)[f.name])
+        if inner is not None:
+            records(inner, seen)
+    return seen
+
+
+def walk_records(value: Any) -> Iterator[Any]:
+    """Every record inside a value."""
+    if isinstance(value, tuple):
+        for item in value:
+            yield from walk_records(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield value
+        for f in fields(type(value)):
+            yield from walk_records(getattr(value, f.name))
+
+
+SAFE_SCHEMES = ("http:", "https:", "mailto:")
+# Elements that can run code, load something or change what the page is. Templates may
+# use some (an inline SVG chart, the stylesheet's <link>): the hostile site must have no
+# more of them than the example it was made from.
+ACTIVE = ("script", "iframe", "object", "embed", "applet", "frame", "frameset", "form",
+          "input", "button", "base", "style", "link", "meta", "svg", "math", "video",
+          "audio", "source", "template")
+
+
+def html_pages(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.html"))
+
+
+def census(html: str | bytes) -> dict[str, int]:
+    """How many active elements and event-handler attributes a page has."""
+    counts = dict.fromkeys(ACTIVE, 0) | {"on*": 0}
+    for node in parse_html(html).iter():
+        if node.tag in counts:
+            counts[node.tag] += 1
+        counts["on*"] += sum(1 for a in node.attrs if a.lower().startswith("on"))
+    return counts
+
+
+def test_no_markup_from_the_input(hostile_site: tuple[Path, Path],
+                                  example_files: dict[str, bytes]) -> None:
+    _, out = hostile_site
+    for path in html_pages(out):
+        name = path.relative_to(out).as_posix()
+        html = path.read_text("utf-8")
+        assert census(html) == census(example_files[name]), name
+        assert census(html)["on*"] == 0
+        for node in parse_html(html).iter():
+            for attr in ("href", "src", "action", "formaction", "xlink:href"):
+                if attr in node.attrs:
+                    assert safe_address(node.attrs[attr]), (name, node.tag, node.attrs[attr])
+            if node.tag == "img":  # only from the site itself: no request to another host
+                assert not re.match(r"^\s*([a-zA-Z][a-zA-Z0-9+.-]*:|//)", node.attrs["src"])
+        assert not re.search("[\u202a-\u202e\u2066-\u2069]", html), "direction override"
+
+
+def ancestors(node: Node) -> list[Node]:
+    out = []
+    while node.parent is not None:
+        node = node.parent
+        out.append(node)
+    return out
+
+
+def safe_address(url: str) -> bool:
+    """http(s), mailto, or a relative address: nothing a browser runs."""
+    scheme = re.match(r"^\s*([a-zA-Z][a-zA-Z0-9+.-]*):", url)
+    return scheme is None or scheme.group(0).strip().lower() in SAFE_SCHEMES
+
+
+def test_the_payloads_are_shown_as_text(hostile_site: tuple[Path, Path]) -> None:
+    _, out = hostile_site
+    page = parse_html((out / "index.html").read_bytes())
+    text = page.text()
+    assert text.count(CANARY) > 50
+    assert '<a href="javascript:window.__pwned=1">raw anchor</a>' in text
+    assert "{% if true %}Jinja is not run on content{% endif %}" in text
+    headline = page.find("h2", id="hostile")
+    assert headline.text() == f"Hostile prose {CANARY}"
+    remote = [a for a in page.find_all("a") if "tracker.invalid" in a.attrs.get("href", "")]
+    assert "remote image, made a link" in [a.text() for a in remote]
+
+
+# -- in Chromium ------------------------------------------------------------------------
+
+# Navigating away would hide what ran: links that leave the page are stopped (their
+# default only), every other click runs as a reader's would.
+STOP_LEAVING = """
+document.addEventListener('click', (event) => {
+    const a = event.target.closest('a');
+    if (a && ['http:', 'https:', 'mailto:'].includes(a.protocol)
+            && !(a.hash && a.pathname === location.pathname)) event.preventDefault();
+}, true);
+"""
+
+
+# Any handler that slipped through would fire; every link and summary is clicked.
+TRIGGER_EVERYTHING = """() => {
+    const events = ['mouseover', 'mouseenter', 'mousemove', 'focus', 'focusin', 'blur',
+                    'pointerdown', 'pointerup', 'toggle', 'load', 'error', 'animationstart'];
+    for (const element of document.querySelectorAll('*'))
+        for (const type of events) element.dispatchEvent(new Event(type));
+    for (const element of document.querySelectorAll('a[href], summary')) element.click();
+}"""
+
+
+def attack(page: Any) -> str:
+    """Trigger everything a reader could, then what `window.__pwned` is."""
+    page.evaluate(TRIGGER_EVERYTHING)
+    browser.tab_order(page)
+    page.wait_for_timeout(200)
+    result: str = page.evaluate("typeof window.__pwned")
+    return result
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser.chromium() as instance:
+        yield instance
+
+
+def test_nothing_runs_in_chromium(hostile_site: tuple[Path, Path], chromium: Any) -> None:
+    _, out = hostile_site
+    with browser.serve(out) as base:
+        for path in html_pages(out):
+            page = chromium.new_page(viewport=browser.DESKTOP)
+            page.add_init_script(STOP_LEAVING)
+            seen = browser.watch(page, base)
+            page.goto(base + path.relative_to(out).as_posix(), wait_until="load")
+            assert page.evaluate("document.querySelectorAll('script').length") == 0
+            assert page.evaluate("typeof window.__pwned") == "undefined"
+            assert attack(page) == "undefined", path
+            assert seen.foreign == [], seen.foreign
+            assert seen.dialogs == [] and seen.page_errors == []
+            page.close()
+
+
+@pytest.mark.parametrize("html", [
+    '<a href="javascript:window.__pwned=1">a link</a>',
+    '<b onmouseover="window.__pwned=1">a handler</b>',
+    '<details ontoggle="window.__pwned=1"><summary>s</summary>x</details>',
+    '<img src="x" onerror="window.__pwned=1" alt="">',
+])
+def test_the_canary_sees_what_would_run(html: str, tmp_path: Path, chromium: Any) -> None:
+    """The check above is not blind: the same steps catch each way a payload could run."""
+    write(tmp_path / "index.html", f"<!doctype html><title>t</title><p>{html}</p>")
+    with browser.serve(tmp_path) as base:
+        page = chromium.new_page()
+        page.add_init_script(STOP_LEAVING)
+        page.goto(base)
+        assert attack(page) == "number"
+        page.close()
