@@ -64,7 +64,7 @@ def roadmap(tasks: int) -> str:
 PAGE = """---
 title: {title}
 ---
-{{{{< comparisons big >}}}}
+{{{{< comparisons big trends=no >}}}}
 
 {{{{< measurements >}}}}
 

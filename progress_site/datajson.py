@@ -84,7 +84,8 @@ def data_json(model: Model) -> bytes:
     """The file's bytes: the version, the day the build counted from, every collection."""
     body = to_json(model.data, derived_records(model))
     document = {"version": VERSION, "today": model.today.isoformat(), **body}
-    return (json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False,
+    # Compact: without `indent`, json uses its C encoder, several times faster on large data.
+    return (json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                        allow_nan=False) + "\n").encode("utf-8")
 
 

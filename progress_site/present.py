@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -155,14 +156,15 @@ class Words:
 
     def commit_hash(self, commit_id: str) -> Markup:
         """A commit's hash, linked to the commit in its repository."""
-        commit = next((c for c in self.namespace_commits() if c.id == commit_id), None)
+        commit = self.commits.get(commit_id)
         base, _ = self.repository_url(commit.repository if commit else None)
         return Markup('<a href="{}"><code>{}</code></a>').format(
             f"{base}/commit/{commit_id}", commit_id)
 
-    def namespace_commits(self) -> list[Commit]:
-        """The commits the data declares."""
-        return [e for e in self.namespace.entries.values() if isinstance(e, Commit)]
+    @functools.cached_property
+    def commits(self) -> dict[str, Commit]:
+        """The commits the data declares, by id."""
+        return {e.id: e for e in self.namespace.entries.values() if isinstance(e, Commit)}
 
     def percent(self, amount: Number) -> str:
         """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""

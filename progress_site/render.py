@@ -88,17 +88,19 @@ class Lookup:
 
     def __init__(self, model: Model) -> None:
         self.model = model
+        self.index: dict[str, dict[str, Any]] = {}  # kind -> id -> item, made on first use
 
     def __call__(self, kind: str, key: str) -> Any:
         if kind not in COLLECTIONS:
             raise BlockError(f"unknown collection '{kind}'")
         inner, singular = COLLECTIONS[kind]
-        items = self.collection(kind)
-        for item in items:
-            record = getattr(item, inner) if inner else item
-            if record.id == key:
-                return item
-        known = ", ".join((getattr(i, inner) if inner else i).id for i in items)
+        if kind not in self.index:
+            self.index[kind] = {(getattr(i, inner) if inner else i).id: i
+                                for i in reversed(self.collection(kind))}
+        found = self.index[kind].get(key)
+        if found is not None:
+            return found
+        known = ", ".join(sorted(self.index[kind]))
         raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
 
     def collection(self, kind: str) -> tuple[Any, ...]:

@@ -50,16 +50,28 @@ def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:
     return Problem(loc, message, path, hint)
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def record_fields(cls: type) -> tuple[str, ...]:
+    """The names of the fields a user writes, per record class (computed once)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                             if not f.metadata.get("internal"))
+    return _FIELDS[cls]
+
+
 def walk(value: Any) -> Iterator[Any]:
     """Every record inside a value, depth first, in the order written."""
     if isinstance(value, tuple):
         for item in value:
             yield from walk(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+    elif hasattr(type(value), "__dataclass_fields__"):
         yield value
-        for fld in dataclasses.fields(value):
-            if not fld.metadata.get("internal"):
-                yield from walk(getattr(value, fld.name))
+        for name in record_fields(type(value)):
+            child = getattr(value, name)
+            if isinstance(child, tuple) or hasattr(type(child), "__dataclass_fields__"):
+                yield from walk(child)
 
 
 def known_ids(data: Data) -> dict[str, set[str]]:
@@ -87,11 +99,11 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     return f"declare it under `{kind}:`"
 
 
-def check_references(data: Data) -> list[Problem]:
+def check_references(data: Data, records: list[Any]) -> list[Problem]:
     """Every `machine:`, `commit:`, `unit:`... names something that exists."""
     ids = known_ids(data)
     out = []
-    for rec in walk(data):
+    for rec in records:
         for fld in dataclasses.fields(rec):
             kind = fld.metadata.get("ref")
             value = getattr(rec, fld.name)
@@ -102,11 +114,11 @@ def check_references(data: Data) -> list[Problem]:
     return out
 
 
-def check_unique_ids(data: Data) -> list[Problem]:
+def check_unique_ids(records: list[Any]) -> list[Problem]:
     """Ids are unique within their kind (claims, items: within what holds them)."""
     seen: dict[tuple[str, str, tuple[str | int, ...]], Where] = {}
     out = []
-    for rec in walk(data):
+    for rec in records:
         rec_id = getattr(rec, "id", None)
         if not isinstance(rec_id, str):
             continue
@@ -287,7 +299,8 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     """The completed data and every problem the cross-file rules find."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
-    out = check_references(data) + check_unique_ids(data)
+    records = list(walk(data))
+    out = check_references(data, records) + check_unique_ids(records)
     data = complete(data)
     for rec in walk(data):
         if isinstance(rec, Figure):

@@ -65,7 +65,7 @@ def test_existing_measurement_is_refused_without_replace(
                     "--unit", "KB", "--machine", "test-pc", "--commit", "c38a01e")
     assert status == 1
     assert capsys.readouterr().err == (
-        "error: measurement 'memory-500-after' is already recorded (data/studies.yaml:152); "
+        "error: measurement 'memory-500-after' is already recorded (data/studies.yaml:150); "
         "pass --replace to overwrite its figure\n")
     assert studies.read_text() == before
 
@@ -92,7 +92,7 @@ def test_comparison_figures_are_updated_in_place(
     assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
                   "--before", "20.5", "--after", "7.90") == 1
     assert "comparison optimisation/cpu-per-packet-500 already has a before figure " \
-           "(data/studies.yaml:19); pass --replace" in capsys.readouterr().err
+           "(data/studies.yaml:20); pass --replace" in capsys.readouterr().err
     assert studies.read_text() == before
     status = record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
                     "--before", "20.5", "--after", "7.90", "--replace")
@@ -110,7 +110,7 @@ def test_a_change_that_breaks_a_headline_is_reported_located(
     assert status == 1
     assert out.out.endswith("Wrote 1 figure to data/studies.yaml.\n")
     assert out.err.startswith(
-        "data/headlines.yaml:6:12: headlines[0].value: the headline states 2.5 but the "
+        "data/headlines.yaml:7:12: headlines[0].value: the headline states 2.5 but the "
         "figures it summarises say 2.6, 3.8\n")
     # Texts that cite the headline still read its stated number: one error, not three.
     assert out.err.endswith("The data now has 1 error: the build stops on them until they "
