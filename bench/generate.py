@@ -54,7 +54,7 @@ def roadmap(tasks: int) -> str:
              "    counted: true", "    tasks:"]
     for i in range(tasks):
         status = ("done", "in-progress", "planned")[i % 3]
-        extra = ("\n        proofs: [{pull: %d}]\n        validated: 2026-11-08" % (i + 1)
+        extra = (f"\n        proofs: [{{pull: {i + 1}}}]\n        validated: 2026-11-08"
                  if status == "done" else "")
         lines.append(f"      - id: t{i}\n        title: {{en: Task {i}, fr: Tâche {i}}}\n"
                      f"        status: {status}{extra}")

@@ -140,14 +140,18 @@ def test_fragment_links_resolve(pages: dict[str, Node], lang: str) -> None:
             assert href[1:] in ids, href
 
 
+def alternates(page: Node) -> list[tuple[str, str]]:
+    """The page's hreflang alternates (not its feed links)."""
+    return [(n.attrs["hreflang"], n.attrs["href"])
+            for n in page.find_all("link", rel="alternate") if "hreflang" in n.attrs]
+
+
 def test_language_switch_and_alternates(pages: dict[str, Node]) -> None:
     en, fr = pages["en"], pages["fr"]
     assert en.find("html").attrs["lang"] == "en"
     assert fr.find("html").attrs["lang"] == "fr"
-    assert [(n.attrs["hreflang"], n.attrs["href"]) for n in en.find_all("link", rel="alternate") if "hreflang" in n.attrs] \
-        == [("en", "index.html"), ("fr", "fr/index.html")]
-    assert [(n.attrs["hreflang"], n.attrs["href"]) for n in fr.find_all("link", rel="alternate") if "hreflang" in n.attrs] \
-        == [("en", "../index.html"), ("fr", "index.html")]
+    assert alternates(en) == [("en", "index.html"), ("fr", "fr/index.html")]
+    assert alternates(fr) == [("en", "../index.html"), ("fr", "index.html")]
     assert fr.find("link", rel="stylesheet").attrs["href"] == "../assets/style.css"
 
 
