@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import sys
 import time
 from pathlib import Path
 
+from . import changes
 from .errors import BuildFailed, UsageError
 from .outputs import BaseUrlError, check_base_url
-from .pipeline import BuildConfig, build
+from .pipeline import BuildConfig, build, make_site
 from .publish import PublishFailed
 from .record import add_commands
 
@@ -38,6 +40,9 @@ def parser() -> argparse.ArgumentParser:
                    help="where to publish the site (default: SOURCE/site)")
     p.add_argument("--strict", action="store_true",
                    help="treat warnings (missing translations) as errors")
+    p.add_argument("--changes", type=Path, metavar="OLD_SITE", default=None,
+                   help="print what differs from a previously published site (for a pull "
+                        "request) instead of publishing")
     p.add_argument("--debug", action="store_true",
                    help="show the Python traceback of an unexpected error")
     p.add_argument("--watch", action="store_true",
@@ -96,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
 
             status: int = run_watch(config, args.host, args.port)
             return status
+        if args.changes is not None:
+            return print_changes(config, args.changes)
+        previous = changes.read_snapshot(config.out)  # read before the new site replaces it
         built = build(config)
     except BuildFailed as exc:
         print(exc.render(), file=sys.stderr)
@@ -123,4 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     print(f"Built {pages} pages into {config.out} in {elapsed:.2f} s"
           + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
+    if previous is not None and "data.json" in built.files:
+        lines = changes.describe(previous, changes.snapshot(json.loads(built.files["data.json"])))
+        print("\n".join(["Changes since the previous site:", *("  " + x for x in lines)])
+              if lines else "No figure or task changed since the previous site.")
+    return 0
+
+
+def print_changes(config: BuildConfig, old_site: Path) -> int:
+    """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE, write nothing."""
+    built = make_site(config)
+    lines = changes.summary(old_site, built.files["data.json"])
+    if lines is None:
+        raise UsageError(f"{old_site}: no data.json here; pass a folder that a build of "
+                         "progress-site published")
+    print("\n".join(f"- {line}" for line in lines) if lines else "No figure or task changed.")
     return 0

@@ -1,0 +1,117 @@
+"""What changed between two published sites: figures, task statuses, proofs.
+
+Both sides are read from `data.json` (the validated, derived data every build
+publishes), so the comparison needs nothing but the two files: the previous `site/`
+before a build, or any old copy for a pull request (`build.py --changes OLD_SITE`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+TASK_STATUSES = {"done", "in-progress", "planned"}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The figures and tasks of one site, by a path made of the data's ids."""
+
+    figures: dict[str, tuple[str, str]]  # path -> (printed number, status)
+    tasks: dict[str, tuple[str, int]]  # path -> (status, number of proofs)
+
+
+def number(quantity: dict[str, Any] | None) -> str:
+    """A derived quantity as plain text: `7.92 us`, `12.5 to 17.1 packets`, `56 of 56`."""
+    if not quantity or quantity.get("kind") == "none":
+        return "no number"
+    decimals = int(quantity.get("decimals") or 0)
+    low, high = (f"{quantity[k]:.{decimals}f}" for k in ("low", "high"))
+    unit = f" {quantity['unit']}" if quantity.get("unit") else ""
+    if quantity["kind"] == "count":
+        return f"{float(quantity['low']):.0f} of {float(quantity['high']):.0f}"
+    if quantity["kind"] == "range":
+        return f"{low} to {high}{unit}"
+    return f"{low}{unit}"
+
+
+def segment(item: Any, index: int) -> str:
+    """A list item's part of a path: its id when it has one, else its place."""
+    return str(item["id"]) if isinstance(item, dict) and "id" in item else str(index)
+
+
+def collect(value: Any, path: str, snap: Snapshot) -> None:
+    """Record every figure and task under `value`, depth first."""
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            collect(item, f"{path}.{segment(item, i)}" if path else segment(item, i), snap)
+        return
+    if not isinstance(value, dict):
+        return
+    derived = value.get("derived")
+    if isinstance(derived, dict) and "quantity" in derived:
+        snap.figures[path] = (number(derived["quantity"]), str(derived.get("status")))
+    if value.get("status") in TASK_STATUSES and "proofs" in value:
+        snap.tasks[path] = (value["status"], len(value.get("proofs") or ()))
+    for key in sorted(value):
+        if key != "derived":
+            collect(value[key], f"{path}.{key}" if path else key, snap)
+
+
+def snapshot(document: dict[str, Any]) -> Snapshot:
+    """The figures and tasks of a parsed data.json."""
+    snap = Snapshot({}, {})
+    for key in sorted(document):
+        if key not in ("site", "version", "today"):
+            collect(document[key], key, snap)
+    return snap
+
+
+def read_snapshot(site: Path) -> Snapshot | None:
+    """A published site's snapshot, or None when it has no readable data.json."""
+    try:
+        return snapshot(json.loads((site / "data.json").read_text("utf-8")))
+    except (OSError, ValueError):
+        return None
+
+
+def describe(old: Snapshot, new: Snapshot) -> list[str]:
+    """One line per change, figures first, then tasks; empty when nothing changed."""
+    lines = []
+    for path in sorted(old.figures.keys() | new.figures.keys()):
+        before, after = old.figures.get(path), new.figures.get(path)
+        if before == after:
+            continue
+        if before is None:
+            lines.append(f"new figure {path}: {after[0]} ({after[1]})" if after else "")
+        elif after is None:
+            lines.append(f"figure removed {path} (was {before[0]})")
+        elif before[0] != after[0]:
+            status = f" ({before[1]} -> {after[1]})" if before[1] != after[1] else ""
+            lines.append(f"figure {path}: {before[0]} -> {after[0]}{status}")
+        else:
+            lines.append(f"figure {path}: {before[1]} -> {after[1]}")
+    for path in sorted(old.tasks.keys() | new.tasks.keys()):
+        was, now = old.tasks.get(path), new.tasks.get(path)
+        if was == now:
+            continue
+        if was is None and now is not None:
+            lines.append(f"new task {path}: {now[0]}")
+        elif now is None and was is not None:
+            lines.append(f"task removed {path} (was {was[0]})")
+        elif was is not None and now is not None:
+            if was[0] != now[0]:
+                lines.append(f"task {path}: {was[0]} -> {now[0]}")
+            if now[1] > was[1]:
+                lines.append(f"task {path}: {now[1] - was[1]} new proof(s)")
+    return [line for line in lines if line]
+
+
+def summary(old_site: Path, new_data_json: bytes) -> list[str] | None:
+    """The changes from a published site to a new build; None when there is no old one."""
+    old = read_snapshot(old_site)
+    if old is None:
+        return None
+    return describe(old, snapshot(json.loads(new_data_json)))

@@ -1,0 +1,72 @@
+"""What changed between two sites: figures, task statuses, proofs (`--changes`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from progress_site.changes import Snapshot, describe
+
+from .test_pipeline import run_build
+
+BASE = Snapshot(figures={"measurements.m.figure": ("7.92 us", "measured")},
+                tasks={"roadmaps.r.tasks.t": ("in-progress", 1)})
+
+
+@pytest.mark.parametrize(("new", "expected"), [
+    (BASE, []),
+    (Snapshot({"measurements.m.figure": ("7.90 us", "measured")}, BASE.tasks),
+     ["figure measurements.m.figure: 7.92 us -> 7.90 us"]),
+    (Snapshot({"measurements.m.figure": ("7.92 us", "watch")}, BASE.tasks),
+     ["figure measurements.m.figure: measured -> watch"]),
+    (Snapshot({"measurements.m.figure": ("8.00 us", "watch")}, BASE.tasks),
+     ["figure measurements.m.figure: 7.92 us -> 8.00 us (measured -> watch)"]),
+    (Snapshot({**BASE.figures, "measurements.n.figure": ("3 players", "measured")}, BASE.tasks),
+     ["new figure measurements.n.figure: 3 players (measured)"]),
+    (Snapshot({}, BASE.tasks), ["figure removed measurements.m.figure (was 7.92 us)"]),
+    (Snapshot(BASE.figures, {"roadmaps.r.tasks.t": ("done", 2)}),
+     ["task roadmaps.r.tasks.t: in-progress -> done", "task roadmaps.r.tasks.t: 1 new proof(s)"]),
+    (Snapshot(BASE.figures, {**BASE.tasks, "roadmaps.r.tasks.u": ("planned", 0)}),
+     ["new task roadmaps.r.tasks.u: planned"]),
+])
+def test_describe(new: Snapshot, expected: list[str]) -> None:
+    assert describe(BASE, new) == expected
+
+
+def test_changes_for_a_pull_request(example_copy: Path, tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    assert run_build("--source", example_copy, "--out", old).returncode == 0
+    studies = example_copy / "data" / "studies.yaml"
+    studies.write_text(studies.read_text().replace("after: {value: 7.92}", "after: {value: 7.5}"))
+    roadmaps = example_copy / "data" / "roadmaps.yaml"
+    text = roadmaps.read_text()
+    roadmaps.write_text(text.replace(
+        "      - id: load-tests\n        title: {en: Load tests with real Horizon servers, "
+        "fr: Tests de charge avec de vrais serveurs Horizon}\n        status: in-progress\n",
+        "      - id: load-tests\n        title: {en: Load tests with real Horizon servers, "
+        "fr: Tests de charge avec de vrais serveurs Horizon}\n        status: done\n"
+        "        proofs: [{pull: 170}]\n        validated: 2026-11-20\n"))
+    result = run_build("--source", example_copy, "--changes", old)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "- figure studies.optimisation.comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us",
+        "- task roadmaps.meridian.tasks.load-tests: in-progress -> done",
+        "- task roadmaps.meridian.tasks.load-tests: 1 new proof(s)",
+    ]
+    assert not (example_copy / "site").exists(), "--changes publishes nothing"
+
+
+def test_each_build_says_what_changed(example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = run_build("--source", example_copy, "--out", out)
+    assert "previous site" not in first.stdout  # nothing to compare with yet
+    again = run_build("--source", example_copy, "--out", out)
+    assert again.stdout.splitlines()[-1] == "No figure or task changed since the previous site."
+
+
+def test_changes_needs_a_published_site(example_copy: Path, tmp_path: Path) -> None:
+    result = run_build("--source", example_copy, "--changes", tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (f"error: {tmp_path}: no data.json here; pass a folder that a "
+                             "build of progress-site published\n")
