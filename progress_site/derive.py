@@ -26,6 +26,7 @@ from .schema import (
     Task,
 )
 from .validate import problem
+from .values import Text
 
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
 
@@ -38,6 +39,8 @@ class FigureView:
     quantity: Quantity
     status: EffectiveStatus
     stale: bool = False
+    stale_because: Literal["age", "commit"] | None = None
+    stale_reason: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -135,11 +138,38 @@ class Model:
         return self.figures[id(figure)]
 
 
-def view_figure(fig: Figure, today: dt.date, stale_after: int | None) -> FigureView:
-    """A figure's quantity and status; figures measured too long ago are stale."""
-    stale = bool(stale_after and fig.date and fig.status in ("measured", "watch")
-                 and (today - fig.date).days > stale_after)
-    return FigureView(fig, figure_quantity(fig), fig.status, stale)
+@dataclass(frozen=True)
+class Freshness:
+    """When a measured figure is too old to trust: past an age, or before a commit."""
+
+    today: dt.date
+    max_days: int | None = None
+    since: dt.date | None = None  # the date of site.remeasure_since's commit
+    reason: Text | None = None  # site.remeasure_since's reason
+
+    def why(self, fig: Figure) -> tuple[Literal["age", "commit"], Text | None] | None:
+        """('commit', reason) or ('age', None) for a stale figure, else None."""
+        if fig.date is None or fig.status not in ("measured", "watch"):
+            return None
+        if self.since is not None and fig.date < self.since:
+            return ("commit", self.reason)
+        if self.max_days and (self.today - fig.date).days > self.max_days:
+            return ("age", None)
+        return None
+
+
+def freshness(data: Data, today: dt.date) -> Freshness:
+    """The site's freshness rules, with the remeasure commit's date looked up."""
+    rule = data.site.remeasure_since
+    since = next((c.date for c in data.commits if rule and c.id == rule.commit), None)
+    return Freshness(today, data.site.stale_after_days, since, rule.reason if rule else None)
+
+
+def view_figure(fig: Figure, rules: Freshness) -> FigureView:
+    """A figure's quantity and status, and whether it is to re-measure (and why)."""
+    why = rules.why(fig)
+    return FigureView(fig, figure_quantity(fig), fig.status, why is not None,
+                      why[0] if why else None, why[1] if why else None)
 
 
 def compare(comp: Comparison, before: FigureView, after: FigureView) -> ComparisonView:
@@ -236,8 +266,8 @@ def all_figures(data: Data) -> list[Figure]:
 
 def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
     """The model the templates read, and the problems only derived numbers reveal."""
-    stale_after = data.site.stale_after_days
-    figures = {id(f): view_figure(f, today, stale_after) for f in all_figures(data)}
+    rules = freshness(data, today)
+    figures = {id(f): view_figure(f, rules) for f in all_figures(data)}
     studies = tuple(
         StudyView(s, tuple(compare(c, figures[id(c.before)], figures[id(c.after)])
                            for c in s.comparisons))

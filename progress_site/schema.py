@@ -55,6 +55,14 @@ class Repository:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Remeasure:
+    commit: str = f("figures measured before this commit's date are to re-measure",
+                    ref="commits")
+    reason: Text = f("why, in words ('the proxy changed its threading')")
+    where: Where = where()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Site:
     title: Text = f("the project's name, the page title", example="Meridian")
     tagline: Text = f("the line under the title")
@@ -66,6 +74,8 @@ class Site:
     repositories: tuple[Repository, ...] = f("repositories that links and commits name", ())
     units: tuple[Unit, ...] = f("units of your own, with their singular and plural", ())
     footer: Text | None = f("the closing line of every page", None)
+    remeasure_since: Remeasure | None = f("mark figures measured before a commit 'to "
+                                          "re-measure'", None)
     stale_after_days: int | None = f("mark figures older than this many days 'to re-measure'",
                                      None)
     where: Where = where()
@@ -94,6 +104,7 @@ class Machine:
 @dataclass(frozen=True, kw_only=True)
 class Commit:
     id: str = f("the commit's short hash, as figures cite it", example="c38a01e")
+    date: dt.date | None = f("when it was made (needed by site.remeasure_since)", None)
     label: Text | None = f("what this version is, in words", None)
     pull: int | None = f("the pull request that brought it", None)
     merged: bool = f("whether that pull request is merged", False)

@@ -214,6 +214,17 @@ def check_repository(repo: Repository) -> list[Problem]:
                     "write it as https://host/owner/name")]
 
 
+def check_remeasure(data: Data) -> list[Problem]:
+    """`remeasure_since` compares figures' dates with its commit's: that commit needs one."""
+    rule = data.site.remeasure_since
+    commit = next((c for c in data.commits if rule and c.id == rule.commit), None)
+    if rule is None or commit is None or commit.date is not None:
+        return []
+    return [problem(rule.where, "commit", f"commit '{commit.id}' has no date, so figures "
+                    "cannot be compared with it", f"add `date: YYYY-MM-DD` to commit "
+                    f"'{commit.id}' under commits:")]
+
+
 def check_positive(rec: Any, names: tuple[str, ...]) -> list[Problem]:
     """Numbers that only make sense above zero (pull requests, limits, days)."""
     out = []
@@ -300,7 +311,7 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
-    out = check_references(data, records) + check_unique_ids(records)
+    out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
     data = complete(data)
     for rec in walk(data):
         if isinstance(rec, Figure):
