@@ -331,10 +331,13 @@ def derive_headline(h: Headline, ns: Namespace, figures: dict[int, FigureView]
     slack = 0.5 * 10 ** -h.value.decimals
     low, high = min(sources), max(sources)
     if not low - slack <= h.value.value <= high + slack:
-        sourced = ", ".join(f"{s:.{max(h.value.decimals, 1)}f}" for s in sources)
+        places = h.value.decimals
+        said = ", ".join(f"{ref} = {q:.{places}f}" for ref, q in zip(h.summarises, sources,
+                                                                     strict=True))
+        fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
+               else f"state a number between {low:.{places}f} and {high:.{places}f}")
         return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
-                              f"the figures it summarises say {sourced}",
-                              f"state a number between {low:.{h.value.decimals}f} and "
-                              f"{high:.{h.value.decimals}f}, or correct the data")]
+                              f"what it summarises says otherwise: {said}",
+                              f"{fix}, or correct the data")]
     status = h.status or "measured"
     return HeadlineView(h, stated, status), []

@@ -110,8 +110,9 @@ def test_a_change_that_breaks_a_headline_is_reported_located(
     assert status == 1
     assert out.out.endswith("Wrote 1 figure to data/studies.yaml.\n")
     assert out.err.startswith(
-        "data/headlines.yaml:7:12: headlines[0].value: the headline states 2.5 but the "
-        "figures it summarises say 2.6, 3.8\n")
+        "data/headlines.yaml:7:12: headlines[0].value: the headline states 2.5 but what it "
+        "summarises says otherwise: comparisons.cpu-per-packet-500.ratio = 2.6, "
+        "comparisons.cpu-per-packet-1000.ratio = 3.8\n")
     # Texts that cite the headline still read its stated number: one error, not three.
     assert out.err.endswith("The data now has 1 error: the build stops on them until they "
                             "are fixed.\n")
