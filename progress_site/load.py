@@ -13,7 +13,7 @@ from .convert import INVALID, Converter, hints
 from .datasets import attach_records
 from .errors import Location, Problem
 from .schema import Data, Site
-from .yamlsource import Document, parse, read_text
+from .yamlsource import Document, parse, parse_once, read_text
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
@@ -79,7 +79,7 @@ def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
     text, problems = read_text(path, display)
     if text is None:
         return None, problems
-    doc, problems = parse(text, display)
+    doc, problems = parse_once(text, display)
     if doc.data is not None and not isinstance(doc.data, (dict, list)):
         problems.append(doc.problem((), "a data file must be a mapping of collections "
                                         "(machines:, studies:, ...)"))

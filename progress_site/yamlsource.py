@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -318,3 +320,16 @@ def _loader_flatten(node: yaml.MappingNode) -> None:
     """Apply `<<` merge keys the way PyYAML's constructor does."""
     if any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value):
         yaml.constructor.SafeConstructor().flatten_mapping(node)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_remembered(text: str, display: str) -> tuple[Document, tuple[Problem, ...]]:
+    doc, problems = parse(text, display)
+    return doc, tuple(problems)
+
+
+def parse_once(text: str, display: str) -> tuple[Document, list[Problem]]:
+    """`parse`, remembered by content: a rebuild in the same process (--watch) parses only
+    the files that changed. Callers get their own Document (its tables are only read)."""
+    doc, problems = _parse_remembered(text, display)
+    return dataclasses.replace(doc), list(problems)
