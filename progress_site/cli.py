@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         print(warning.render(), file=sys.stderr)
     pages = sum(1 for name in built.files if name.endswith("index.html"))
     elapsed = time.perf_counter() - started
-    print(f"Built {pages} pages into {config.out} in {elapsed:.2f} s"
+    print(f"Built {plural(pages, 'page')} into {config.out} in {elapsed:.2f} s"
           + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
     if previous is not None and "data.json" in built.files:
         lines = changes.describe(previous, changes.snapshot(json.loads(built.files["data.json"])))

@@ -204,6 +204,27 @@ def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list
     return pages, problems
 
 
+def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
+                   ) -> list[Problem]:
+    """A home page in the default language, and each page in every language (a page
+    missing in one language is an error under --strict, else a warning)."""
+    default = languages[0]
+    have = {(p.language, p.slug) for p in pages}
+    if (default, "index") not in have:
+        return [Problem(Location(f"content/{default}/index.md"), "the site has no home page",
+                        hint=f"write content/{default}/index.md, starting with '---', "
+                             "'title: ...', '---'")]
+    out = []
+    for slug in sorted({p.slug for p in pages}):
+        for lang in languages:
+            if (lang, slug) not in have:
+                other = next(p for p in pages if p.slug == slug)
+                out.append(Problem(Location(f"content/{lang}/{slug}.md"), f"no {lang} "
+                                   f"version of {other.display}", hint=f"write "
+                                   f"content/{lang}/{slug}.md", warning=not strict))
+    return out
+
+
 def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Problem]]:
     """One Markdown page: its front matter checked, its body kept for rendering."""
     display = path.relative_to(root).as_posix()
@@ -236,4 +257,8 @@ def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
     if data is None:
         return None, problems
     pages, page_problems = load_pages(root, data.site.languages)
+    # No pages at all is a data-only build (data.json, feeds); a page that failed to read
+    # has been reported already.
+    if pages and not any(not p.warning for p in page_problems):
+        page_problems += check_page_set(pages, data.site.languages, strict)
     return Source(data, tuple(pages), tuple(docs)), problems + page_problems

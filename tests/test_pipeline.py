@@ -89,3 +89,17 @@ def test_missing_data_folder_is_a_usage_error(tmp_path: Path) -> None:
     result = run_build("--source", tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: {tmp_path}: no data/ folder here")
+
+
+def test_pages_without_a_home_page_are_refused(tmp_path: Path) -> None:
+    src = tmp_path / "proj"
+    (src / "data").mkdir(parents=True)
+    (src / "content" / "en").mkdir(parents=True)
+    (src / "data" / "site.yaml").write_text(
+        "site:\n  title: Tiny\n  tagline: A tiny page\n  languages: [en]\n")
+    (src / "content" / "en" / "report.md").write_text("---\ntitle: Report\n---\nText.\n")
+    result = run_build("--source", src, "--out", tmp_path / "out")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "content/en/index.md: the site has no home page\n"
+        "    hint: write content/en/index.md, starting with '---', 'title: ...', '---'\n")
