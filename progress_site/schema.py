@@ -3,6 +3,9 @@
 Every YAML file under data/ is a mapping whose top-level keys are the fields of `Data`
 below. The validator reads these classes (types and `doc=`) to check the YAML, and
 `jsonschema.py` publishes the same declaration as JSON Schema. No I/O here.
+
+It is longer than our other modules on purpose: it is the whole format, one line a
+field, and reading it in one place is the point (the style guide's "declared once").
 """
 
 from __future__ import annotations
