@@ -17,11 +17,11 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass
-from importlib.metadata import version
 from pathlib import Path
 from typing import Literal
 
 from .chart_svg import FORMAT_LOCALES, MAX_SERIES, render_svg
+from .versions import installed_version as version
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
