@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -231,11 +231,13 @@ class Builder:
             say(f"{reason}: built {pages} pages in {ms:.0f} ms; {outcome}{later}.")
         return built.charts_to_draw
 
-    def draw(self, specs: tuple[ChartSpec, ...]) -> None:
-        """Draw the charts a quick rebuild left out, then publish the pages with them."""
+    def draw(self, specs: tuple[ChartSpec, ...], interrupted: Callable[[], bool]) -> None:
+        """Draw the charts a quick rebuild left out, then publish the pages with them;
+        stop at a new save, whose rebuild lists the charts still missing."""
         started = time.perf_counter()
         try:
-            draw(list(specs), self.config.cache_dir / "charts")
+            if not draw(list(specs), self.config.cache_dir / "charts", interrupted):
+                return
         except Exception as exc:  # as in attempt(): the session goes on
             self.failed(f"internal error while drawing charts: {type(exc).__name__}: {exc}")
             return
@@ -294,8 +296,8 @@ def rebuild_forever(changes: Changes, watcher: InputWatcher, builder: Builder) -
         except OSError as exc:
             say(f"warning: cannot watch a new folder: {exc}", error=True)
         charts = builder.run(describe(paths, builder.config))
-        if charts and not changes.waiting():  # else the next rebuild lists them again
-            builder.draw(charts)
+        if charts:
+            builder.draw(charts, changes.waiting)
 
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:

@@ -406,3 +406,20 @@ def test_a_port_in_use_is_a_clear_error(source: Path) -> None:
                            "another port with --port (--port 0 picks a free one)\n")
     assert done.stdout == ""
     assert not (source / "site").exists()  # nothing built for a server that cannot start
+
+
+def test_drawing_deferred_charts_stops_at_a_new_save(tmp_path: Path) -> None:
+    from progress_site.charts import ChartSpec, Series, draw
+
+    specs = [ChartSpec(id=f"c{i}", kind="bar", title="t", x_title="x", y_title="y",
+                       series=(Series("a", (("one", float(i + 1)),)),)) for i in range(3)]
+    asked: list[int] = []
+
+    def interrupted() -> bool:
+        asked.append(1)
+        return len(asked) > 1  # a save arrives while the first chart is drawn
+
+    assert not draw(specs, tmp_path, interrupted)
+    assert len(list(tmp_path.glob("*.svg"))) == 1
+    assert draw(specs, tmp_path)
+    assert len(list(tmp_path.glob("*.svg"))) == 3
