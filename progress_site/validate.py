@@ -15,6 +15,7 @@ import typing
 from collections.abc import Iterator
 from typing import Any
 
+from .collector import collector_paused
 from .errors import Problem
 from .links import check_url
 from .schema import (
@@ -358,6 +359,12 @@ def complete(data: Data) -> Data:
 
 def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     """The completed data and every problem the cross-file rules find."""
+    with collector_paused():
+        return _validate(data, today)
+
+
+def _validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
+    """`validate`, with the collector paused."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
