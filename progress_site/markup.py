@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -30,6 +31,15 @@ PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # An address with a scheme (`https:`) or a host (`//`): another site.
 REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+# The characters that can make make_parser()'s inline output differ from the escaped
+# text. Its inline rules start only at: `\n` (newline), `\\` (escape), a backtick
+# (code), `*` `_` (emphasis), `[` (link; an image is `![`, so `[` covers it), `<`
+# (autolink; raw HTML is off) and `&` (entity). `\r` and NUL are rewritten by the
+# `normalize` core rule, and the `harmless` rule drops direction overrides. Without any
+# of these, every character ends in one text token, which the renderer only escapes.
+# Linkify, typographer and strikethrough are off: tests/test_formatting_fast.py fails
+# if that changes, and compares both paths on many texts.
+MARKDOWN_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[<&\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,27 @@ def make_parser() -> MarkdownIt:
     md.core.ruler.push("heading_ids", heading_ids)
     md.core.ruler.push("harmless", harmless)
     return md
+
+
+class InlineRenderer:
+    """Inline Markdown to HTML, each distinct text rendered once: pages repeat words."""
+
+    def __init__(self) -> None:
+        self.markdown = make_parser()
+        self.seen: dict[str, str] = {}
+
+    def __call__(self, source: str) -> str:
+        """The HTML of one inline text; plain words skip the parser (same output)."""
+        html = self.seen.get(source)
+        if html is None:
+            html = self.full(source) if MARKDOWN_ACTIVE.search(source) else escapeHtml(source)
+            self.seen[source] = html
+        return html
+
+    def full(self, source: str) -> str:
+        """The parser's own rendering, for texts that may hold Markdown."""
+        html: str = self.markdown.renderInline(source)
+        return html
 
 
 def parse_block(line: str, number: int) -> Block | None:

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from . import formatting
 from .evaluation import evaluate
 from .expressions import ExpressionError
-from .markup import make_parser, restore, substitute
+from .markup import InlineRenderer, restore, substitute
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
 from .schema import BudgetItem, Commit, Link, Site
@@ -53,7 +53,7 @@ class Words:
         self.namespace = namespace
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
-        self.markdown = make_parser()
+        self.render_inline = InlineRenderer()
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -107,7 +107,7 @@ class Words:
                 return str(escape(match.group(0)))  # reported at validation; never reached
 
         source, pieces = substitute(words, REFERENCE, reference)
-        return Markup(restore(self.markdown.renderInline(source), pieces))
+        return Markup(restore(self.render_inline(source), pieces))
 
     def reference(self, match: Any, scope: str = "") -> str:
         """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""
