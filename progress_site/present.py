@@ -47,13 +47,17 @@ class Words:
     def __init__(self, lang: str, translations: NullTranslations, site: Site,
                  namespace: Namespace) -> None:
         self.lang = lang
-        self.gettext: Callable[[str], str] = translations.gettext
-        self.ngettext: Callable[[str, str, int], str] = translations.ngettext
+        # Templates ask for the same few dozen messages ~100,000 times on a large site;
+        # a catalog and its fallbacks are looked up once per message.
+        self.gettext: Callable[[str], str] = functools.cache(translations.gettext)
+        self.ngettext: Callable[[str, str, int], str] = functools.cache(translations.ngettext)
         self.site = site
         self.namespace = namespace
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
         self.render_inline = InlineRenderer()
+        self.plain_texts: dict[str, Markup] = {}
+        self.hashes: dict[str, Markup] = {}
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -100,6 +104,15 @@ class Words:
 
     def inline(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
+        if "{{" in words:  # a reference prints what its scope names: not remembered
+            return self.referring(words, scope)
+        html = self.plain_texts.get(words)
+        if html is None:
+            html = self.plain_texts[words] = self.referring(words, scope)
+        return html
+
+    def referring(self, words: str, scope: str) -> Markup:
+        """Inline Markdown, each reference printed as `scope` reads it."""
         def reference(match: Any) -> str:
             try:
                 return self.reference(match, scope)
@@ -155,11 +168,14 @@ class Words:
         return self.link(Link(pull=commit.pull, repository=commit.repository))
 
     def commit_hash(self, commit_id: str) -> Markup:
-        """A commit's hash, linked to the commit in its repository."""
-        commit = self.commits.get(commit_id)
-        base, _ = self.repository_url(commit.repository if commit else None)
-        return Markup('<a href="{}"><code>{}</code></a>').format(
-            f"{base}/commit/{commit_id}", commit_id)
+        """A commit's hash, linked to the commit in its repository (built once per hash)."""
+        html = self.hashes.get(commit_id)
+        if html is None:
+            commit = self.commits.get(commit_id)
+            base, _ = self.repository_url(commit.repository if commit else None)
+            html = self.hashes[commit_id] = Markup('<a href="{}"><code>{}</code></a>').format(
+                f"{base}/commit/{commit_id}", commit_id)
+        return html
 
     @functools.cached_property
     def commits(self) -> dict[str, Commit]:
