@@ -7,6 +7,7 @@ data (`{{< roadmap meridian >}}`), and every text may name a derived number
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 import unicodedata
@@ -120,21 +121,20 @@ def make_parser() -> MarkdownIt:
 
 
 class InlineRenderer:
-    """Inline Markdown to HTML, each distinct text rendered once: pages repeat words."""
+    """Inline Markdown to HTML: plain words skip the parser, Markdown is parsed once."""
 
     def __init__(self) -> None:
         self.markdown = make_parser()
-        self.seen: dict[str, str] = {}
+        # Bounded: a large site's texts are mostly distinct, and memory counts too.
+        self.full = functools.lru_cache(maxsize=4096)(self._full)
 
     def __call__(self, source: str) -> str:
-        """The HTML of one inline text; plain words skip the parser (same output)."""
-        html = self.seen.get(source)
-        if html is None:
-            html = self.full(source) if MARKDOWN_ACTIVE.search(source) else escapeHtml(source)
-            self.seen[source] = html
-        return html
+        """The HTML of one inline text (escaping plain words is what the parser prints)."""
+        if not MARKDOWN_ACTIVE.search(source):
+            return escapeHtml(source)
+        return self.full(source)
 
-    def full(self, source: str) -> str:
+    def _full(self, source: str) -> str:
         """The parser's own rendering, for texts that may hold Markdown."""
         html: str = self.markdown.renderInline(source)
         return html

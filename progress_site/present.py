@@ -56,7 +56,9 @@ class Words:
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
         self.render_inline = InlineRenderer()
-        self.plain_texts: dict[str, Markup] = {}
+        # A text without a reference reads the same wherever it is printed, and some (a
+        # machine's name) are on every row; most are printed once, so few are kept.
+        self.plain = functools.lru_cache(maxsize=1024)(self.referring)
         self.hashes: dict[str, Markup] = {}
 
     def _(self, message: str, **values: Any) -> str:
@@ -104,14 +106,11 @@ class Words:
 
     def inline(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
-        if "{{" in words:  # a reference prints what its scope names: not remembered
+        if "{{" in words:  # a reference prints what its scope names
             return self.referring(words, scope)
-        html = self.plain_texts.get(words)
-        if html is None:
-            html = self.plain_texts[words] = self.referring(words, scope)
-        return html
+        return self.plain(words)
 
-    def referring(self, words: str, scope: str) -> Markup:
+    def referring(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown, each reference printed as `scope` reads it."""
         def reference(match: Any) -> str:
             try:

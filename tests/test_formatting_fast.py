@@ -81,7 +81,7 @@ def test_texts_with_markdown_take_the_full_path(text: str) -> None:
     assert InlineRenderer()(text) == FULL.renderInline(text)
 
 
-def test_a_text_is_rendered_once_and_then_remembered() -> None:
+def test_a_markdown_text_is_parsed_once_and_then_remembered() -> None:
     render = InlineRenderer()
     assert render("*a*") == "<em>a</em>"
     render.markdown = None  # type: ignore[assignment]  # a second parse would fail
