@@ -91,10 +91,29 @@ def percent_amount(amount: float | Decimal, decimals: int, lang: str, *,
                    sign: bool = False) -> str:
     """A percentage given in percent (`6.85` -> `6.9%`), rounded before any division."""
     fixed = rounded(amount, decimals)
-    text: str = percent_pattern(lang, decimals, sign).apply(fixed / 100, locale(lang))
+    text = percent_text(fixed, decimals, lang, sign)
     if sign and fixed == 0:
         text = text.lstrip("+-")
     return text
+
+
+def percent_text(fixed: Decimal, decimals: int, lang: str, sign: bool) -> str:
+    """percent_pattern applied to `fixed` percent (already rounded), as grouped() does.
+
+    The pattern scales by 100 what it is given, so `fixed / 100` prints the digits of
+    `fixed`; Babel's general code is kept for any pattern that does not group by three.
+    """
+    pattern = percent_pattern(lang, decimals, sign)
+    marks = digit_marks(lang)
+    affixes = "".join((*pattern.prefix, *pattern.suffix))
+    if (marks is None or not fixed.is_finite() or "'" in affixes or pattern.scale != 2
+            or pattern.grouping != (3, 3) or pattern.int_prec[0] != 1
+            or pattern.frac_prec != (decimals, decimals)):
+        text: str = pattern.apply(fixed / 100, locale(lang))
+        return text
+    negative = int(fixed.is_signed())
+    digits = f"{abs(fixed):,.{decimals}f}".translate(marks)
+    return f"{pattern.prefix[negative]}{digits}{pattern.suffix[negative]}"
 
 
 # Pages print the same few days thousands of times: each is formatted once per language.

@@ -127,7 +127,7 @@ def test_grouped_numbers_read_as_babel_prints_them(lang: str, decimals: int) -> 
         assert formatting.grouped(fixed, decimals, lang) == babel_number(fixed, decimals, lang)
 
 
-@settings(max_examples=3000, derandomize=True, deadline=None)
+@settings(max_examples=2000, derandomize=True, deadline=None)
 @given(st.decimals(allow_nan=False, allow_infinity=False, places=None,
                    min_value=-10**15, max_value=10**15),
        st.integers(0, 6), st.sampled_from(LANGS))
@@ -142,6 +142,34 @@ def test_any_number_reads_as_babel_prints_it(value: Decimal, decimals: int, lang
 def test_numbers_from_floats_read_as_before(value: float, decimals: int, lang: str) -> None:
     fixed = formatting.rounded(value, decimals)
     assert formatting.number(value, decimals, lang) == babel_number(fixed, decimals, lang)
+
+
+def babel_percent(fixed: Decimal, decimals: int, lang: str, sign: bool) -> str:
+    """What formatting.percent_amount printed before its fast path."""
+    pattern = formatting.percent_pattern(lang, decimals, sign)
+    text: str = pattern.apply(fixed / 100, formatting.locale(lang))
+    return text
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.decimals(allow_nan=False, allow_infinity=False, places=None,
+                   min_value=-10**12, max_value=10**12),
+       st.integers(0, 4), st.sampled_from([*LANGS, "tr", "hi", "fa"]), st.booleans())
+def test_any_percentage_reads_as_babel_prints_it(value: Decimal, decimals: int, lang: str,
+                                                 sign: bool) -> None:
+    fixed = formatting.rounded(value, decimals)
+    assert formatting.percent_text(fixed, decimals, lang, sign) == babel_percent(
+        fixed, decimals, lang, sign)
+
+
+@pytest.mark.parametrize("lang", [*LANGS, "tr", "hi"])
+def test_percentages_read_as_babel_prints_them(lang: str) -> None:
+    for sign in (False, True):
+        for decimals in (0, 1, 2):
+            for value in VALUES:
+                fixed = formatting.rounded(Decimal(value), decimals)
+                assert formatting.percent_text(fixed, decimals, lang, sign) == babel_percent(
+                    fixed, decimals, lang, sign), (value, decimals, sign)
 
 
 def babel_unit(fixed: Decimal, decimals: int, cldr: str, lang: str) -> str:
