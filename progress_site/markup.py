@@ -35,9 +35,10 @@ REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 # The characters that can make make_parser()'s inline output differ from the escaped
 # text. Its inline rules start only at: `\n` (newline), `\\` (escape), a backtick
 # (code), `*` `_` (emphasis), `[` (link; an image is `![`, so `[` covers it), `<`
-# (autolink; raw HTML is off) and `&` (entity). `\r` and NUL are rewritten by the
-# `normalize` core rule, and the `harmless` rule drops direction overrides. Without any
-# of these, every character ends in one text token, which the renderer only escapes.
+# (autolink; raw HTML is off) and `&` (entity); our link check runs only on the links
+# these start. `\r` and NUL are rewritten by the `normalize` core rule, and the
+# `harmless` rule drops direction overrides. Without any of these, every character
+# ends in one text token, which the renderer only escapes.
 # Linkify, typographer and strikethrough are off: tests/test_formatting_fast.py fails
 # if that changes, and compares both paths on many texts.
 MARKDOWN_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[<&\u202a-\u202e\u2066-\u2069]")
