@@ -7,6 +7,7 @@ data (`{{< roadmap meridian >}}`), and every text may name a derived number
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 import unicodedata
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -30,6 +32,16 @@ PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # An address with a scheme (`https:`) or a host (`//`): another site.
 REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+# The characters that can make make_parser()'s inline output differ from the escaped
+# text. Its inline rules start only at: `\n` (newline), `\\` (escape), a backtick
+# (code), `*` `_` (emphasis), `[` (link; an image is `![`, so `[` covers it), `<`
+# (autolink; raw HTML is off) and `&` (entity); our link check runs only on the links
+# these start. `\r` and NUL are rewritten by the `normalize` core rule, and the
+# `harmless` rule drops direction overrides. Without any of these, every character
+# ends in one text token, which the renderer only escapes.
+# Linkify, typographer and strikethrough are off: tests/test_formatting_fast.py fails
+# if that changes, and compares both paths on many texts.
+MARKDOWN_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[<&\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,26 @@ def make_parser() -> MarkdownIt:
     md.core.ruler.push("heading_ids", heading_ids)
     md.core.ruler.push("harmless", harmless)
     return md
+
+
+class InlineRenderer:
+    """Inline Markdown to HTML: plain words skip the parser, Markdown is parsed once."""
+
+    def __init__(self) -> None:
+        self.markdown = make_parser()
+        # Bounded: a large site's texts are mostly distinct, and memory counts too.
+        self.full = functools.lru_cache(maxsize=4096)(self._full)
+
+    def __call__(self, source: str) -> str:
+        """The HTML of one inline text (escaping plain words is what the parser prints)."""
+        if not MARKDOWN_ACTIVE.search(source):
+            return escapeHtml(source)
+        return self.full(source)
+
+    def _full(self, source: str) -> str:
+        """The parser's own rendering, for texts that may hold Markdown."""
+        html: str = self.markdown.renderInline(source)
+        return html
 
 
 def parse_block(line: str, number: int) -> Block | None:

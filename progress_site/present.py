@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from . import formatting
 from .evaluation import evaluate
 from .expressions import ExpressionError
-from .markup import make_parser, restore, substitute
+from .markup import InlineRenderer, restore, substitute
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
 from .schema import BudgetItem, Commit, Link, Site
@@ -47,13 +47,19 @@ class Words:
     def __init__(self, lang: str, translations: NullTranslations, site: Site,
                  namespace: Namespace) -> None:
         self.lang = lang
-        self.gettext: Callable[[str], str] = translations.gettext
-        self.ngettext: Callable[[str, str, int], str] = translations.ngettext
+        # Templates ask for the same few dozen messages ~100,000 times on a large site;
+        # a catalog and its fallbacks are looked up once per message.
+        self.gettext: Callable[[str], str] = functools.cache(translations.gettext)
+        self.ngettext: Callable[[str, str, int], str] = functools.cache(translations.ngettext)
         self.site = site
         self.namespace = namespace
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
-        self.markdown = make_parser()
+        self.render_inline = InlineRenderer()
+        # A text without a reference reads the same wherever it is printed, and some (a
+        # machine's name) are on every row; most are printed once, so few are kept.
+        self.plain = functools.lru_cache(maxsize=1024)(self.referring)
+        self.hashes: dict[str, Markup] = {}
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -100,6 +106,12 @@ class Words:
 
     def inline(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
+        if "{{" in words:  # a reference prints what its scope names
+            return self.referring(words, scope)
+        return self.plain(words)
+
+    def referring(self, words: str, scope: str = "") -> Markup:
+        """Inline Markdown, each reference printed as `scope` reads it."""
         def reference(match: Any) -> str:
             try:
                 return self.reference(match, scope)
@@ -107,7 +119,7 @@ class Words:
                 return str(escape(match.group(0)))  # reported at validation; never reached
 
         source, pieces = substitute(words, REFERENCE, reference)
-        return Markup(restore(self.markdown.renderInline(source), pieces))
+        return Markup(restore(self.render_inline(source), pieces))
 
     def reference(self, match: Any, scope: str = "") -> str:
         """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""
@@ -155,11 +167,14 @@ class Words:
         return self.link(Link(pull=commit.pull, repository=commit.repository))
 
     def commit_hash(self, commit_id: str) -> Markup:
-        """A commit's hash, linked to the commit in its repository."""
-        commit = self.commits.get(commit_id)
-        base, _ = self.repository_url(commit.repository if commit else None)
-        return Markup('<a href="{}"><code>{}</code></a>').format(
-            f"{base}/commit/{commit_id}", commit_id)
+        """A commit's hash, linked to the commit in its repository (built once per hash)."""
+        html = self.hashes.get(commit_id)
+        if html is None:
+            commit = self.commits.get(commit_id)
+            base, _ = self.repository_url(commit.repository if commit else None)
+            html = self.hashes[commit_id] = Markup('<a href="{}"><code>{}</code></a>').format(
+                f"{base}/commit/{commit_id}", commit_id)
+        return html
 
     @functools.cached_property
     def commits(self) -> dict[str, Commit]:
