@@ -27,6 +27,9 @@ EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
 # for its printed number after Markdown has run (and HTML in the number is impossible).
 OPEN, CLOSE = "\ue000", "\ue001"
 PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
+# Raw ones are removed from a text before Markdown; entities (`&#xe000;`) could still
+# forge a placeholder, which would print another number, or put HTML in an attribute.
+FORGED = re.compile(f"[{OPEN}{CLOSE}]")
 # Direction overrides that an entity (`&#x202e;`) can still write: they would make the
 # words and numbers after them on the page read backwards.
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -94,12 +97,21 @@ def harmless(state: StateCore) -> None:
             token.children = [part for child in token.children for part in _harmless(child)]
 
 
+def unforged(state: StateCore) -> None:
+    """Drop placeholder characters that entities wrote (before texts are joined, while
+    an entity is still its own token: a real placeholder is in a plain text token)."""
+    for token in state.tokens:
+        for child in token.children or []:
+            if child.type == "text_special":
+                child.content = FORGED.sub("", child.content)
+
+
 def _harmless(token: Token) -> list[Token]:
     """The token, cleaned; a remote image as the link that replaces it."""
     if token.type == "text":
         token.content = BIDI_CONTROLS.sub("", token.content)
-    for name, value in list(token.attrs.items()):
-        token.attrs[name] = BIDI_CONTROLS.sub("", str(value))
+    for name, value in list(token.attrs.items()):  # attributes hold no placeholder
+        token.attrs[name] = FORGED.sub("", BIDI_CONTROLS.sub("", str(value)))
     if token.children:
         token.children = [part for child in token.children for part in _harmless(child)]
     if token.type != "image" or not REMOTE.match(str(token.attrs.get("src", ""))):
@@ -118,6 +130,7 @@ def make_parser() -> MarkdownIt:
     md.validateLink = is_safe  # type: ignore[method-assign]
     md.core.ruler.push("heading_ids", heading_ids)
     md.core.ruler.push("harmless", harmless)
+    md.core.ruler.before("text_join", "unforged", unforged)
     return md
 
 

@@ -49,7 +49,8 @@ FAST = InlineRenderer()
 def test_the_parser_has_only_the_rules_the_fast_path_knows() -> None:
     md = make_parser()
     assert md.get_active_rules() == {
-        "core": ["normalize", "block", "inline", "text_join", "heading_ids", "harmless"],
+        "core": ["normalize", "block", "inline", "unforged", "text_join", "heading_ids",
+                 "harmless"],
         "block": ["table", "code", "fence", "blockquote", "hr", "list", "reference",
                   "html_block", "heading", "lheading", "paragraph"],
         "inline": ["text", "newline", "escape", "backticks", "emphasis", "link", "image",
