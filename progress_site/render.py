@@ -14,6 +14,7 @@ from markupsafe import Markup
 from .agreement import Agreements
 from .blockoptions import BlockError
 from .bytecode import template_cache
+from .cells import Memo, Provenance
 from .chartblocks import ChartRenderer, Charts
 from .derive import Model
 from .errors import Location, Problem
@@ -61,9 +62,10 @@ def make_environment(folders: list[Path], words: Words, model: Model,
     env.install_gettext_callables(  # type: ignore[attr-defined]
         words.gettext, words.ngettext, newstyle=True)
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
-                       statuses=STATUS_WORDS, lookup=Lookup(model))
+                       statuses=STATUS_WORDS, lookup=Lookup(model), memo=Memo())
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
-                       short_date=words.short_date, status=words.status, link=words.link)
+                       short_date=words.short_date, status=words.status, link=words.link,
+                       provenance=Provenance.of)
     return env
 
 
