@@ -105,6 +105,10 @@ class Lookup:
         known = ", ".join(sorted(self.index[kind]))
         raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
 
+    def each(self, kind: str, keys: list[str]) -> list[Any]:
+        """Several items of one collection, in the order named."""
+        return [self(kind, key) for key in keys]
+
     def collection(self, kind: str) -> tuple[Any, ...]:
         """A collection by name: derived views where there are some, else the data's."""
         derived = getattr(self.model, kind, None)
