@@ -42,7 +42,7 @@ class Provenance:
 
 
 class Memo:
-    """`memo(macro, *args)`: the macro's output for these arguments, rendered once.
+    """`macro|memo(*args)`: the macro's output for these arguments, rendered once.
 
     Only for macros that print nothing but their arguments and the language's words: a
     site of 10,000 figures has a handful of distinct sources and badges, and rendering
