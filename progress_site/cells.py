@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
@@ -22,23 +22,24 @@ class Provenance:
     run: str | None
     method: Text | None
     proof: Link | None
+    _key: tuple[Hashable, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # A text prints according to where it was written (the scope of its references),
+        # so two figures share a method or proof only when it is the very same record.
+        key = (self.machine, self.date, self.commit, self.run, id(self.method), id(self.proof))
+        object.__setattr__(self, "_key", key)  # made once: memo compares it per figure
 
     @classmethod
     def of(cls, fig: Figure) -> Provenance:
         """The provenance of a figure (the `provenance` filter)."""
         return cls(fig.machine, fig.date, fig.commit, fig.run, fig.method, fig.proof)
 
-    def _key(self) -> tuple[Hashable, ...]:
-        # A text prints according to where it was written (the scope of its references),
-        # so two figures share a method or proof only when it is the very same record.
-        return (self.machine, self.date, self.commit, self.run, id(self.method),
-                id(self.proof))
-
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Provenance) and self._key() == other._key()
+        return isinstance(other, Provenance) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._key)
 
 
 class Memo:
