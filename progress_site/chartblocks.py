@@ -66,14 +66,16 @@ class Line:
 class ChartRenderer:
     """The build's one chart cache, opened on the first chart drawn."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None,
+                 deferred: list[ChartSpec] | None = None) -> None:
         self.directory = directory
+        self.deferred = deferred  # see ChartCache: watch mode draws charts after the pages
         self.cache: ChartCache | None = None
 
     def svg(self, spec: ChartSpec) -> str:
         """A chart's SVG, from the cache or drawn."""
         if self.cache is None:
-            self.cache = ChartCache(self.directory)
+            self.cache = ChartCache(self.directory, self.deferred)
         return self.cache.svg(spec)
 
 

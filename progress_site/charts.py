@@ -4,6 +4,10 @@ A chart is a frozen `ChartSpec`; `ChartCache.svg` returns its markup. A chart al
 the cache is read back without importing Altair or starting vl-convert's JavaScript
 engine, which would otherwise be most of the time of a build that changed no chart.
 How a spec is drawn is `chart_svg`'s business.
+
+Watch mode may ask a build to draw no chart (`deferred`): a chart missing from the cache
+is then listed, and stands in as its last drawing, dimmed and marked busy, or as an
+empty frame. The page with its new numbers is out at once; the charts follow.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ import math
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import version
 from pathlib import Path
 from typing import Literal
+from xml.etree import ElementTree as ET
 
-from .chart_svg import FORMAT_LOCALES, MAX_SERIES, render_svg
+from .chart_svg import FORMAT_LOCALES, MAX_SERIES, SVG_NS, render_svg
+from .versions import installed_version as version
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -112,9 +118,15 @@ def _is_number(value: object) -> bool:
 class ChartCache:
     """The SVG of charts by spec: from memory, else from disk, else drawn and stored."""
 
-    def __init__(self, directory: Path | None) -> None:
-        """Keep charts in `directory` (made on first write), or only in memory if None."""
+    def __init__(self, directory: Path | None,
+                 deferred: list[ChartSpec] | None = None) -> None:
+        """Keep charts in `directory` (made on first write), or only in memory if None.
+
+        With a `deferred` list, a chart not in the cache is not drawn: its spec is added
+        to the list and a stand-in is served (see `stand_in`).
+        """
         self.directory = directory
+        self.deferred = deferred
         self.hits = 0  # served from memory or disk
         self.misses = 0  # drawn
         self._memory: dict[str, str] = {}
@@ -124,6 +136,9 @@ class ChartCache:
         """The chart's SVG markup, ready to inline in HTML."""
         key = cache_key(spec, self._renderer)
         markup = self._memory.get(key) or self._read(key)
+        if markup is None and self.deferred is not None:
+            self.deferred.append(spec)
+            return stand_in(spec)
         if markup is None:
             self.misses += 1
             markup = render_svg(spec)
@@ -131,6 +146,7 @@ class ChartCache:
         else:
             self.hits += 1
         self._memory[key] = markup
+        _LATEST[(spec.id, spec.locale)] = markup
         return markup
 
     def _read(self, key: str) -> str | None:
@@ -181,3 +197,34 @@ def _renderer_versions() -> dict[str, str]:
         "vl-convert-python": version("vl-convert-python"),
         "code": code.hexdigest(),
     }
+
+
+# The last drawing of each chart (id, locale) this process served: what a deferred
+# chart shows while it is redrawn. As many entries as the site has charts.
+_LATEST: dict[tuple[str, str], str] = {}
+_REDRAWING = 'class="chart chart-redrawing" aria-busy="true" style="opacity:0.35"'
+
+
+def stand_in(spec: ChartSpec) -> str:
+    """What a deferred chart shows until it is drawn: its last drawing, dimmed and marked
+    busy for assistive technology, or an empty frame of its size named by its title."""
+    last = _LATEST.get((spec.id, spec.locale))
+    if last is not None:
+        return last.replace('class="chart"', _REDRAWING, 1)
+    frame = ET.Element("svg", {"xmlns": SVG_NS, "width": str(spec.width),
+                               "height": str(spec.height), "role": "img",
+                               "aria-label": spec.title})
+    ET.SubElement(frame, "title").text = spec.title
+    return ET.tostring(frame, encoding="unicode").replace("<svg ", f"<svg {_REDRAWING} ", 1)
+
+
+def draw(specs: list[ChartSpec], directory: Path,
+         interrupted: Callable[[], bool] = lambda: False) -> bool:
+    """Draw the charts a deferred build listed into the cache, one by one until done
+    (True) or `interrupted` (False): a new save must not wait for the charts of the last."""
+    cache = ChartCache(directory)
+    for spec in specs:
+        if interrupted():
+            return False
+        cache.svg(spec)
+    return True

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 from . import changes
+from .commands import add_commands, run_command
 from .errors import BuildFailed, UsageError
 from .outputs import BaseUrlError, check_base_url
 from .pipeline import BuildConfig, build, make_site
 from .publish import PublishFailed
-from .record import add_commands
 
 
 def base_url(text: str) -> str:
@@ -93,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         if args.command is not None:  # record, import: they print their own report
-            done: int = args.handler(args, today())
-            return done
+            return run_command(args, today())
         config = config_from(args)
         if args.watch:
             from .watch import run_watch  # the server and watchdog load only when asked

@@ -98,6 +98,33 @@ def number_hint(value: Any) -> str:
     return "write the number alone; the unit goes in `unit:`"
 
 
+# The reader of each plain type, by its method name on Converter.
+_READERS = {str: "text_value", int: "whole", bool: "boolean", dt.date: "date",
+            Number: "number", Text: "text"}
+
+
+@functools.cache
+def plan(tp: Any) -> tuple[str, Any]:
+    """How to read a declared type, worked out once per type (not once per value)."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return "optional", next(a for a in typing.get_args(tp) if a is not type(None))
+    if origin is tuple:
+        return "sequence", typing.get_args(tp)[0]
+    if origin is Literal:
+        return "choice", typing.get_args(tp)
+    if tp in _READERS:
+        return _READERS[tp], None
+    return "record", tp
+
+
+@functools.cache
+def declared_fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], bool]:
+    """A record class's fields by name, and whether it remembers where it was written."""
+    return {f.name: f for f in fields(cls)}, any(
+        f.name == "where" for f in dataclasses.fields(cls))
+
+
 class Converter:
     """Converts one document's values, collecting every problem instead of stopping."""
 
@@ -114,19 +141,16 @@ class Converter:
 
     def convert(self, tp: Any, value: Any, path: KeyPath) -> Any:
         """A value of type `tp`, or INVALID with a problem recorded."""
-        origin = typing.get_origin(tp)
-        if origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            return None if value is None else self.convert(args[0], value, path)
-        if origin is tuple:
-            return self.sequence(typing.get_args(tp)[0], value, path)
-        if origin is Literal:
-            return self.choice(typing.get_args(tp), value, path)
-        readers = {str: self.text_value, int: self.whole, bool: self.boolean,
-                   dt.date: self.date, Number: self.number, Text: self.text}
-        if tp in readers:
-            return readers[tp](value, path)
-        return self.record(typing.cast(type, tp), value, path)
+        kind, arg = plan(tp)
+        if kind == "optional":
+            return None if value is None else self.convert(arg, value, path)
+        if kind == "sequence":
+            return self.sequence(arg, value, path)
+        if kind == "choice":
+            return self.choice(arg, value, path)
+        if kind == "record":
+            return self.record(arg, value, path)
+        return getattr(self, kind)(value, path)
 
     def expected(self, tp: Any, value: Any, path: KeyPath, hint: str = "") -> Any:
         """The usual 'expected X, got Y' problem."""
@@ -231,7 +255,7 @@ class Converter:
         """A record: known keys only, required keys present, every field converted."""
         if not isinstance(value, dict):
             return self.expected(cls, value, path)
-        declared = {f.name: f for f in fields(cls)}
+        declared, located_class = declared_fields(cls)
         ok = True
         for key in value:
             if key not in declared:
@@ -253,7 +277,7 @@ class Converter:
             ok = ok and args[name] is not INVALID
         if not ok:
             return INVALID
-        if "where" in {f.name for f in dataclasses.fields(cls)}:
+        if located_class:
             located = {n: self.doc.locate((*path, n)) for n in value}
             args["where"] = Where(self.doc.locate(path), path, located)
         return cls(**args)

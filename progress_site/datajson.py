@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import types
 import typing
@@ -191,6 +192,7 @@ def data_schema() -> dict[str, Any]:
                            "derived from it.", **top, "$defs": dict(sorted(defs.items()))}
 
 
+@functools.cache  # it depends on the code only: once a process (watch mode rebuilds)
 def data_schema_json() -> bytes:
     """The schema's bytes."""
     return (json.dumps(data_schema(), sort_keys=True, indent=1, ensure_ascii=False)

@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
+from .collector import collector_paused
 from .errors import Problem
 from .quantity import Quantity, figure_quantity
 from .references import Namespace, check_text_references
@@ -266,6 +267,12 @@ def all_figures(data: Data) -> list[Figure]:
 
 def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
     """The model the templates read, and the problems only derived numbers reveal."""
+    with collector_paused():
+        return _derive(data, today)
+
+
+def _derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
+    """`derive`, with the collector paused."""
     rules = freshness(data, today)
     figures = {id(f): view_figure(f, rules) for f in all_figures(data)}
     studies = tuple(

@@ -10,15 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from xml.etree import ElementTree as ET
 
 from markupsafe import Markup, escape
 
-from .derive import FigureView, Model
+from .derive import ComparisonView, FigureView, Model
 from .present import Words
-from .schema import Figure, Task
+from .schema import Comparison, Figure, Task
 from .validate import walk
 from .values import Text
 
@@ -37,6 +38,16 @@ class Entry:
     anchor: str  # the `id=` of the page element that shows it
 
 
+@dataclass(frozen=True)
+class Pending:
+    """An entry not yet written: sorting needs only its date and key, and a feed keeps
+    MAX_ENTRIES of thousands, so the words of the others are never formatted."""
+
+    key: str
+    updated: dt.date
+    write: Callable[[], Entry]
+
+
 def plain(markup: Markup) -> str:
     """Text without its tags, as a feed title must be."""
     return markup.striptags()
@@ -53,56 +64,74 @@ def figure_words(words: Words, view: FigureView) -> str:
     return f"{words.quantity(view.quantity)}{text} ({words.status(view.status)})"
 
 
-def task_entries(model: Model, words: Words) -> Iterator[Entry]:
+def task_entries(model: Model, words: Words) -> Iterator[Pending]:
     """Each done task, on the day it was validated."""
+    def write(task: Task, day: dt.date) -> Entry:
+        content = f"<p>{words.text(task.description)}</p>" if task.description else ""
+        if task.proofs:
+            label = words.ngettext("Proof:", "Proofs:", len(task.proofs))
+            links = ", ".join(words.link(p) for p in task.proofs)
+            content += f"<p>{escape(label)} {links}</p>"
+        title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
+        return Entry(f"tasks/{task.id}", day, title, content, f"task-{task.id}")
+
     for task in walk(model.data):
         if isinstance(task, Task) and task.status == "done" and task.validated:
-            content = f"<p>{words.text(task.description)}</p>" if task.description else ""
-            if task.proofs:
-                label = words.ngettext("Proof:", "Proofs:", len(task.proofs))
-                links = ", ".join(words.link(p) for p in task.proofs)
-                content += f"<p>{escape(label)} {links}</p>"
-            title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
-            yield Entry(f"tasks/{task.id}", task.validated, title, content, f"task-{task.id}")
+            yield Pending(f"tasks/{task.id}", task.validated,
+                          partial(write, task, task.validated))
 
 
-def figure_entries(model: Model, words: Words) -> Iterator[Entry]:
+def figure_entries(model: Model, words: Words) -> Iterator[Pending]:
     """Each dated figure of the data, under the title of what holds it."""
     def t(text: Text | None) -> str:
         return plain(words.text(text))
 
-    def entry(key: str, what: str, day: dt.date | None, line: str, anchor: str
-              ) -> Iterator[Entry]:
+    def entry(key: str, day: dt.date | None, what: Callable[[], str],
+              line: Callable[[], str], anchor: str) -> Iterator[Pending]:
+        def write(day: dt.date) -> Entry:
+            words_line = line()
+            return Entry(key, day, labelled(words, what(), words_line),
+                         f"<p>{escape(words_line)}</p>", anchor)
         if day is not None:
-            yield Entry(key, day, labelled(words, what, line), f"<p>{escape(line)}</p>", anchor)
+            yield Pending(key, day, partial(write, day))
 
-    def one(key: str, what: str, fig: Figure, anchor: str) -> Iterator[Entry]:
-        yield from entry(key, what, fig.date, figure_words(words, model.view(fig)), anchor)
+    def pair(first: Text | None, second: Text | None) -> str:
+        return labelled(words, t(first), t(second))
+
+    def one(key: str, what: Callable[[], str], fig: Figure, anchor: str) -> Iterator[Pending]:
+        yield from entry(key, fig.date, what, lambda: figure_words(words, model.view(fig)),
+                         anchor)
 
     for m in model.data.measurements:
-        yield from one(f"measurements/{m.id}", t(m.title), m.figure, f"measurement-{m.id}")
+        yield from one(f"measurements/{m.id}", partial(t, m.title), m.figure,
+                       f"measurement-{m.id}")
     for study in model.studies:
         for c in study.comparisons:
             comp = c.comparison
-            what = t(comp.title) + (f" ({t(comp.context)})" if comp.context else "")
-            line = (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
-                    + (f", {words.quantity(c.change)}" if c.change else ""))
-            yield from entry(f"comparisons/{comp.id}", what,
-                             c.after.figure.date or c.before.figure.date, line, comp.id)
+
+            def what(comp: Comparison = comp) -> str:
+                return t(comp.title) + (f" ({t(comp.context)})" if comp.context else "")
+
+            def line(c: ComparisonView = c) -> str:
+                return (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
+                        + (f", {words.quantity(c.change)}" if c.change else ""))
+
+            yield from entry(f"comparisons/{comp.id}",
+                             c.after.figure.date or c.before.figure.date, what, line, comp.id)
     for p in model.data.profiles:
         for claim in p.claims:
-            yield from one(f"profiles/{p.id}/{claim.id}", t(p.title), claim.figure,
-                           f"profile-{p.id}")
+            yield from one(f"profiles/{p.id}/{claim.id}", partial(t, p.title),
+                           claim.figure, f"profile-{p.id}")
     for b in model.data.budgets:
         for item in b.items:
-            yield from one(f"budgets/{b.id}/{item.id}", labelled(words, t(b.title),
-                                                                 t(item.title)),
+            yield from one(f"budgets/{b.id}/{item.id}",
+                           partial(pair, b.title, item.title),
                            item.figure, f"budget-{b.id}")
     for run in model.data.runs:
         for run_item in run.items:
             yield from one(f"runs/{run.id}/{run_item.id}",
-                           labelled(words, t(run.title), t(run_item.title)), run_item.figure,
-                           f"run-{run.id}-{run_item.id}")
+                           partial(pair, run.title, run_item.title),
+                           run_item.figure, f"run-{run.id}-{run_item.id}")
 
 
 def identity(model: Model) -> str:
@@ -143,8 +172,9 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
         return posixpath.relpath(path.split("#")[0], folder or ".") + (
             "#" + path.split("#")[1] if "#" in path else "")
 
-    entries = sorted([*task_entries(model, words), *figure_entries(model, words)],
+    pending = sorted([*task_entries(model, words), *figure_entries(model, words)],
                      key=lambda e: (-e.updated.toordinal(), e.key))[:MAX_ENTRIES]
+    entries = [p.write() for p in pending]
     ET.register_namespace("", ATOM)
     feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang":
                                            words.lang})

@@ -9,6 +9,7 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
+from .collector import collector_paused
 from .convert import INVALID, Converter, hints
 from .datasets import attach_records
 from .errors import Location, Problem
@@ -253,6 +254,12 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
 
 def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
     """Read the whole source folder; None when the data could not be read at all."""
+    with collector_paused():
+        return _load(root, strict)
+
+
+def _load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
+    """`load`, with the collector paused."""
     data, docs, problems = load_data(root, strict)
     if data is None:
         return None, problems

@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .charts import ChartSpec
 from .derive import Model, derive
 from .errors import BuildFailed, Problem, source_line
 from .i18n import load_catalogs
@@ -30,6 +31,9 @@ class BuildConfig:
     strict: bool = False
     engine_root: Path = ENGINE_ROOT
     base_url: str | None = None  # the public address, ending in '/'; None: all relative
+    # Watch mode: charts missing from the cache are listed in `Built`, not drawn, so
+    # that the pages with the new numbers come out first (see charts.stand_in).
+    draw_charts_later: bool = False
 
     @property
     def cache_dir(self) -> Path:
@@ -50,6 +54,7 @@ class Built:
     files: dict[str, bytes]
     warnings: list[Problem] = field(default_factory=list)
     model: Model | None = None
+    charts_to_draw: tuple[ChartSpec, ...] = ()  # with `draw_charts_later`
 
 
 def with_source_lines(problems: list[Problem], root: Path) -> list[Problem]:
@@ -79,13 +84,14 @@ def make_site(config: BuildConfig) -> Built:
                              data.site.languages, config.strict)
     problems += found + list(catalogs.problems)
     fail_on_errors(problems, config.source)
+    deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     files, found = render(model, source.pages, catalogs, config.folders("templates"),
-                          config.cache_dir, config.base_url)
+                          config.cache_dir, config.base_url, deferred)
     problems += found
     fail_on_errors(problems, config.source)
     files |= extra_files(model, source.pages, catalogs, config.folders("templates"), files,
                          base_url=config.base_url, cache_dir=config.cache_dir)
-    return Built(files, problems, model)
+    return Built(files, problems, model, tuple(deferred or ()))
 
 
 def build(config: BuildConfig) -> Built:

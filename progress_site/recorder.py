@@ -16,13 +16,13 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from .commands import NOISE_LIMIT
 from .derive import derive
 from .errors import Problem, UsageError
 from .load import DATA_SUFFIXES, load, source_files
 from .validate import validate
 from .yamledit import Raw, YamlFile
 
-NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
               "ms": Decimal("1e-3"), "s": Decimal(1)}
 NUMBER_KEYS = ("value", "range", "samples", "ok", "of")

@@ -21,6 +21,7 @@ from .expressions import ExpressionError
 from .links import unsafe_links
 from .quantity import Quantity, figure_quantity
 from .schema import Commit, Data, Dataset, Figure
+from .validate import holding_fields
 from .values import Text, Where
 
 if TYPE_CHECKING:
@@ -133,21 +134,22 @@ def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Wh
         for item in value:
             yield from texts(item, scope, ns)
         return
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+    holding = holding_fields(type(value))  # only fields that may hold texts or records
+    if holding is None:
         return
     scope = ns.scopes.get(id(value), scope)
     where = getattr(value, "where", None)
-    for fld in dataclasses.fields(value):
-        child = getattr(value, fld.name)
+    for name in holding:
+        child = getattr(value, name)
         if isinstance(child, Text) and where is not None:
             ns.scopes[id(child)] = scope
-            yield child, scope, where, fld.name
+            yield child, scope, where, name
         elif isinstance(child, tuple) and where is not None and any(
                 isinstance(c, Text) for c in child):
             for item in child:  # a list of texts (a machine's facts)
                 if isinstance(item, Text):
                     ns.scopes[id(item)] = scope
-                    yield item, scope, where, fld.name
+                    yield item, scope, where, name
         else:
             yield from texts(child, scope, ns)
 

@@ -16,6 +16,7 @@ from .blockoptions import BlockError
 from .bytecode import template_cache
 from .cells import Memo, Provenance
 from .chartblocks import ChartRenderer, Charts
+from .charts import ChartSpec
 from .derive import Model
 from .errors import Location, Problem
 from .expressions import ExpressionError
@@ -214,9 +215,12 @@ class PageRenderer:
 
 
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
-           cache_dir: Path | None = None, base_url: str | None = None
+           cache_dir: Path | None = None, base_url: str | None = None,
+           deferred_charts: list[ChartSpec] | None = None
            ) -> tuple[dict[str, bytes], list[Problem]]:
-    """Every page of every language, and the assets, as {published path: bytes}."""
+    """Every page of every language, and the assets, as {published path: bytes}.
+
+    With `deferred_charts`, charts not in the cache are listed there, not drawn."""
     # Each language has its own environment (its own words); compiled templates are
     # shared through the cache, so the second language and later builds skip compiling.
     cache = template_cache(cache_dir / "templates") if cache_dir else None
@@ -225,7 +229,8 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
-    charts = ChartRenderer(cache_dir / "charts" if cache_dir else None)  # one per build
+    charts = ChartRenderer(cache_dir / "charts" if cache_dir else None,  # one per build
+                           deferred_charts)
     for lang in site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         env = make_environment(folders, words, model, cache)

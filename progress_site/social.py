@@ -13,13 +13,13 @@ import hashlib
 import os
 import tempfile
 import textwrap
-from importlib.metadata import version
 from pathlib import Path
 
 from markupsafe import escape
 
 from .derive import HeadlineView, Model
 from .present import Words
+from .versions import installed_version as version
 
 WIDTH, HEIGHT = 1200, 630  # what Open Graph and Twitter cards show without cropping
 MAX_HEADLINES = 3

@@ -10,9 +10,12 @@ import dataclasses
 import datetime as dt
 import difflib
 import re
+import types
+import typing
 from collections.abc import Iterator
 from typing import Any
 
+from .collector import collector_paused
 from .errors import Problem
 from .links import check_url
 from .schema import (
@@ -61,17 +64,55 @@ def record_fields(cls: type) -> tuple[str, ...]:
     return _FIELDS[cls]
 
 
+# Per class: the fields that may hold a record or a list of them; None for a value that
+# is no record at all. Walks look only there, instead of at every field of everything.
+_HOLDING: dict[type, tuple[str, ...] | None] = {}
+
+
+def holding_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a record class whose type may hold records; None if not a record."""
+    if cls not in _HOLDING:
+        if not hasattr(cls, "__dataclass_fields__"):
+            _HOLDING[cls] = None
+        else:
+            try:
+                types = typing.get_type_hints(cls)
+            except (NameError, TypeError):  # unresolvable: look everywhere, as before
+                types = {}
+            _HOLDING[cls] = tuple(n for n in record_fields(cls)
+                                  if n not in types or _may_hold(types[n]))
+    return _HOLDING[cls]
+
+
+def _may_hold(tp: Any) -> bool:
+    """Whether a value of this declared type may be or contain a record."""
+    if dataclasses.is_dataclass(tp):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is tuple or origin in (typing.Union, types.UnionType):
+        return any(_may_hold(a) for a in typing.get_args(tp) if a is not Ellipsis)
+    if origin is not None:  # Literal, dict, list...: walks never looked inside them
+        return False
+    return tp not in (str, int, float, bool, dt.date, type(None))
+
+
 def walk(value: Any) -> Iterator[Any]:
     """Every record inside a value, depth first, in the order written."""
-    if isinstance(value, tuple):
-        for item in value:
-            yield from walk(item)
-    elif hasattr(type(value), "__dataclass_fields__"):
-        yield value
-        for name in record_fields(type(value)):
-            child = getattr(value, name)
-            if isinstance(child, tuple) or hasattr(type(child), "__dataclass_fields__"):
-                yield from walk(child)
+    stack = [value]  # an explicit stack: a million generator frames cost seconds
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+            continue
+        cls = type(item)
+        holding = _HOLDING[cls] if cls in _HOLDING else holding_fields(cls)
+        if holding is None:
+            continue
+        yield item
+        for name in reversed(holding):
+            child = getattr(item, name)
+            if child is not None:
+                stack.append(child)
 
 
 def known_ids(data: Data) -> dict[str, set[str]]:
@@ -104,14 +145,24 @@ def check_references(data: Data, records: list[Any]) -> list[Problem]:
     ids = known_ids(data)
     out = []
     for rec in records:
-        for fld in dataclasses.fields(rec):
-            kind = fld.metadata.get("ref")
-            value = getattr(rec, fld.name)
-            if kind and value is not None and value not in ids[kind]:
+        for name, kind in reference_fields(type(rec)):
+            value = getattr(rec, name)
+            if value is not None and value not in ids[kind]:
                 hint = reference_hint(kind, value, ids[kind])
                 singular = kind.rstrip("s").replace("repositorie", "repository")
-                out.append(problem(rec.where, fld.name, f"no {singular} '{value}'", hint))
+                out.append(problem(rec.where, name, f"no {singular} '{value}'", hint))
     return out
+
+
+_REFS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """(field, collection) for each field of a record class that names another record."""
+    if cls not in _REFS:
+        _REFS[cls] = tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
+                           if f.metadata.get("ref"))
+    return _REFS[cls]
 
 
 def check_unique_ids(records: list[Any]) -> list[Problem]:
@@ -308,6 +359,12 @@ def complete(data: Data) -> Data:
 
 def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     """The completed data and every problem the cross-file rules find."""
+    with collector_paused():
+        return _validate(data, today)
+
+
+def _validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
+    """`validate`, with the collector paused."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))

@@ -10,12 +10,13 @@ the site and tells open pages when to reload (see serve.py).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -23,8 +24,9 @@ from watchdog import events
 from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
+from .charts import ChartSpec, draw
 from .errors import BuildFailed
-from .pipeline import BuildConfig, build
+from .pipeline import BuildConfig, Built, build
 from .publish import PublishFailed
 from .serve import LiveState, explain_bind_error, open_server, url_of
 
@@ -142,6 +144,11 @@ class Changes:
             paths, self._paths = sorted(self._paths), set()
             return paths
 
+    def waiting(self) -> bool:
+        """Whether changes came in since the worker last took them."""
+        with self._cond:
+            return bool(self._paths)
+
     def close(self) -> None:
         """Let the worker finish."""
         with self._cond:
@@ -197,38 +204,69 @@ class Builder:
 
     def __init__(self, config: BuildConfig, state: LiveState) -> None:
         self.config = config
+        # Rebuilds publish the pages first and draw changed charts after (charts.py).
+        self.quick = dataclasses.replace(config, draw_charts_later=True)
         self.state = state
         self.last_files: dict[str, bytes] | None = None
         self.broken = False
 
-    def run(self, reason: str | None) -> None:
-        """Build after `reason` (None: the first build); a failure keeps the last good site."""
+    def run(self, reason: str | None) -> tuple[ChartSpec, ...]:
+        """Build after `reason` (None: the first build, which draws every chart); a
+        failure keeps the last good site. Returns the charts left to draw."""
         started = time.perf_counter()
-        try:
-            built = build(self.config)
-        except BuildFailed as exc:
-            self.failed(exc.render())
-            return
-        except PublishFailed as exc:
-            self.failed(exc.problem.render())
-            return
-        except Exception as exc:  # a bug in the engine must not end the session
-            self.failed(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in "
-                        "progress-site; run `python build.py --debug` and report it.")
-            return
+        built = self.attempt(self.config if reason is None else self.quick)
+        if built is None:
+            return ()
         ms = (time.perf_counter() - started) * 1000
         for warning in built.warnings:
             say(warning.render(), error=True)
         pages = sum(1 for name in built.files if name.endswith("index.html"))  # as cli.py
-        changed = built.files != self.last_files
-        if changed or self.broken:
-            self.state.announce(None)
-        self.last_files, self.broken = built.files, False
+        changed = self.tell_pages(built)
+        later = f"; drawing {len(built.charts_to_draw)} changed charts" \
+            if built.charts_to_draw else ""
         if reason is None:
             say(f"Built {pages} pages into {self.config.out} in {ms:.0f} ms.")
         else:
             outcome = "reloading open pages" if changed else "no page changed"
-            say(f"{reason}: built {pages} pages in {ms:.0f} ms; {outcome}.")
+            say(f"{reason}: built {pages} pages in {ms:.0f} ms; {outcome}{later}.")
+        return built.charts_to_draw
+
+    def draw(self, specs: tuple[ChartSpec, ...], interrupted: Callable[[], bool]) -> None:
+        """Draw the charts a quick rebuild left out, then publish the pages with them;
+        stop at a new save, whose rebuild lists the charts still missing."""
+        started = time.perf_counter()
+        try:
+            if not draw(list(specs), self.config.cache_dir / "charts", interrupted):
+                return
+        except Exception as exc:  # as in attempt(): the session goes on
+            self.failed(f"internal error while drawing charts: {type(exc).__name__}: {exc}")
+            return
+        built = self.attempt(self.config)
+        if built is not None:
+            self.tell_pages(built)
+            ms = (time.perf_counter() - started) * 1000
+            say(f"Drew {len(specs)} charts in {ms:.0f} ms; reloading open pages.")
+
+    def attempt(self, config: BuildConfig) -> Built | None:
+        """One build; None after reporting why it failed."""
+        try:
+            return build(config)
+        except BuildFailed as exc:
+            self.failed(exc.render())
+        except PublishFailed as exc:
+            self.failed(exc.problem.render())
+        except Exception as exc:  # a bug in the engine must not end the session
+            self.failed(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in "
+                        "progress-site; run `python build.py --debug` and report it.")
+        return None
+
+    def tell_pages(self, built: Built) -> bool:
+        """Tell open pages to reload if a file changed (or the last build failed)."""
+        changed = built.files != self.last_files
+        if changed or self.broken:
+            self.state.announce(None)
+        self.last_files, self.broken = built.files, False
+        return changed
 
     def failed(self, text: str) -> None:
         """Report a failed build in the terminal and in every open page."""
@@ -257,7 +295,9 @@ def rebuild_forever(changes: Changes, watcher: InputWatcher, builder: Builder) -
             watcher.sync()
         except OSError as exc:
             say(f"warning: cannot watch a new folder: {exc}", error=True)
-        builder.run(describe(paths, builder.config))
+        charts = builder.run(describe(paths, builder.config))
+        if charts:
+            builder.draw(charts, changes.waiting)
 
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:

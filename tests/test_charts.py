@@ -378,3 +378,30 @@ def test_finish_svg() -> None:
         '<text font-family="serif" transform="translate(1,2)">1,5 &amp; 2</text>'
         "</g></svg>"
     )
+
+
+def test_a_chart_of_known_shape_skips_altair_and_draws_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-measured points redraw a chart whose Vega-Lite spec is Altair's for its shape."""
+    from progress_site import chart_svg
+
+    def line(ys: tuple[float, ...]) -> ChartSpec:
+        return ChartSpec(id="shape", kind="line", title="T", x_title="x", y_title="y",
+                         series=(Series("s", tuple(zip((1, 2, 3), ys, strict=True))),),
+                         rule=2.5)
+
+    chart_svg._SHAPES.clear()
+    chart_svg._vega_lite(line((2.0, 3.5, 1.0)))
+    memo = chart_svg.render_svg(line((2.5, 3.0, 1.5)))
+    chart_svg._SHAPES.clear()
+    assert memo == chart_svg.render_svg(line((2.5, 3.0, 1.5)))  # Altair again: the same
+
+    def no_altair(spec: ChartSpec) -> dict[str, object]:
+        raise AssertionError("Altair was called for a known shape")
+
+    monkeypatch.setattr(chart_svg, "_altair_spec", no_altair)
+    assert "3.5" not in str(chart_svg._vega_lite(line((9.0, 8.0, 7.0))))
+    with pytest.raises(AssertionError):  # a new x is a new shape
+        chart_svg._vega_lite(ChartSpec(id="shape", kind="line", title="T", x_title="x",
+                                       y_title="y", series=(Series("s", ((4, 1.0),)),),
+                                       rule=2.5))

@@ -224,3 +224,29 @@ def test_bad_base_url_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> No
 def test_build_config_default_has_no_base_url() -> None:
     fields = {f.name: f.default for f in dataclasses.fields(BuildConfig)}
     assert fields["base_url"] is None
+
+
+def test_feed_keeps_the_newest_entries_only(tmp_path: Path) -> None:
+    """Sixty dated figures: the feed holds the 50 newest, newest first, and the
+    measurements left out are still on the page."""
+    lines = ["site: {title: Many, tagline: Feed, repository: own, repositories: "
+             "[{id: own, name: Own, url: 'https://example.org/own'}]}",
+             "machines: [{id: box, name: Box}]", "commits: [{id: aaaaaaa}]", "measurements:"]
+    start = dt.date(2026, 1, 1)
+    for i in range(60):
+        day = start + dt.timedelta(days=i)
+        lines.append(f"  - {{id: m{i}, title: Measure {i}, figure: "
+                     f"{{value: {i + 1}, unit: ms, machine: box, date: {day}, commit: aaaaaaa}}}}")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "site.yaml").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "content" / "en").mkdir(parents=True)
+    (tmp_path / "content" / "en" / "index.md").write_text(
+        "---\ntitle: Many\n---\n{{< measurements >}}\n", "utf-8")
+    config = BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY)
+    files = make_site(config).files
+    titles = [e.findtext(f"{ATOM}title") for e in
+              ET.fromstring(files["feed.xml"]).iter(f"{ATOM}entry")]
+    assert len(titles) == 50
+    assert titles[0] is not None and titles[0].startswith("Measure 59:")
+    assert titles[-1] is not None and titles[-1].startswith("Measure 10:")
+    assert b'id="measurement-m0"' in files["index.html"]

@@ -199,6 +199,44 @@ def test_edit_is_served_with_its_derived_figures(source: Path, watch: Callable[[
     assert rebuilds(process) == 1
 
 
+def test_changed_charts_follow_the_page_and_match_a_full_build(
+        source: Path, watch: Callable[[Path], Watch], tmp_path: Path) -> None:
+    """The page with the new number is out first, its redrawn charts right after; the
+    final files are those `build.py` writes from the same data."""
+    process = watch(source)
+    process.wait_for("Serving")
+    edit(studies(source), OLD_VALUE, NEW_VALUE)
+    quick = process.wait_for(r"data/studies\.yaml changed: built \d+ pages in \d+ ms; "
+                             r"reloading open pages; drawing (\d+) changed charts\.")
+    drawn = process.wait_for(r"Drew (\d+) charts in \d+ ms; reloading open pages\.")
+    assert int(quick.group(1)) == int(drawn.group(1)) >= 2  # a trend chart, in en and fr
+    full = tmp_path / "full"
+    subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
+                    "--out", str(full)], cwd=REPO, check=True, capture_output=True)
+    for page in ("index.html", "fr/index.html"):
+        written = (source / "site" / page).read_bytes()
+        assert b"chart-redrawing" not in written
+        assert written == (full / page).read_bytes()
+
+
+def test_a_deferred_chart_stands_in_as_its_last_drawing_dimmed() -> None:
+    from progress_site.charts import ChartCache, ChartSpec, Series, stand_in
+
+    spec = ChartSpec(id="trend-x", kind="line", title="Cost <1>", x_title="day",
+                     y_title="us", series=(Series("a", ((1, 2.0), (2, 3.0))),))
+    empty = stand_in(spec)
+    assert 'aria-busy="true"' in empty and "<title>Cost &lt;1&gt;</title>" in empty
+    assert 'width="560"' in empty and 'height="260"' in empty
+    drawn = ChartCache(None).svg(spec)
+    later: list[ChartSpec] = []
+    moved = ChartSpec(id="trend-x", kind="line", title="Cost <1>", x_title="day",
+                      y_title="us", series=(Series("a", ((1, 2.0), (2, 4.0))),))
+    shown = ChartCache(None, later).svg(moved)
+    assert later == [moved]
+    assert shown == drawn.replace('class="chart"', 'class="chart chart-redrawing" '
+                                  'aria-busy="true" style="opacity:0.35"', 1)
+
+
 def test_live_script_is_served_but_never_written(source: Path,
                                                  watch: Callable[[Path], Watch]) -> None:
     process = watch(source)
@@ -368,3 +406,20 @@ def test_a_port_in_use_is_a_clear_error(source: Path) -> None:
                            "another port with --port (--port 0 picks a free one)\n")
     assert done.stdout == ""
     assert not (source / "site").exists()  # nothing built for a server that cannot start
+
+
+def test_drawing_deferred_charts_stops_at_a_new_save(tmp_path: Path) -> None:
+    from progress_site.charts import ChartSpec, Series, draw
+
+    specs = [ChartSpec(id=f"c{i}", kind="bar", title="t", x_title="x", y_title="y",
+                       series=(Series("a", (("one", float(i + 1)),)),)) for i in range(3)]
+    asked: list[int] = []
+
+    def interrupted() -> bool:
+        asked.append(1)
+        return len(asked) > 1  # a save arrives while the first chart is drawn
+
+    assert not draw(specs, tmp_path, interrupted)
+    assert len(list(tmp_path.glob("*.svg"))) == 1
+    assert draw(specs, tmp_path)
+    assert len(list(tmp_path.glob("*.svg"))) == 3

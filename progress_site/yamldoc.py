@@ -1,0 +1,143 @@
+"""What a parsed YAML file becomes (a Document of values and positions), and how one
+scalar is read: shared by the one-pass event reader and the composed-node reader."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .errors import KeyPath, Location, Problem
+
+# Large enough for 100,000 measurements; a bigger file is almost surely a mistake.
+MAX_BYTES = 32 * 1024 * 1024
+# Aliases can make a small file expand without bound ("billion laughs"): cap the nodes.
+MAX_NODES = 5_000_000
+# Real data nests a dozen levels; far deeper nesting only crashes parsers (C recursion).
+MAX_DEPTH = 64
+# Characters that reorder how the text around them is shown ("Trojan Source"): a reader
+# would see something else than what is stored, in the page and in the terminal.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+BOOL_TAG = "tag:yaml.org,2002:bool"
+YAML_TAG = "tag:yaml.org,2002:"
+# The tags plain YAML gives its values (and `<<` merge keys); any other tag is refused.
+PLAIN_TAGS = frozenset(YAML_TAG + name for name in (
+    "map", "seq", "str", "int", "float", "bool", "null", "timestamp", "merge"))
+_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Loader(_BaseLoader):  # type: ignore[misc]
+    """YAML 1.2 booleans only: `no`, `on` and `yes` stay words (`fr: non` is not false)."""
+
+
+Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+Loader.add_implicit_resolver(
+    BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+# What a value must not hold: controls, direction overrides, lone surrogates.
+_UNWANTED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                       "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+@dataclass
+class Document:
+    """One parsed file: its values, and where each key path was written."""
+
+    display: str  # the path as errors print it, relative to the source folder
+    lines: list[str]
+    data: Any = None
+    values: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    # The written form of numbers only (`6.40` keeps its decimals): nothing else reads it.
+    raw: dict[KeyPath, str] = field(default_factory=dict)
+
+    def locate(self, path: KeyPath, *, key: bool = False) -> Location:
+        """Location of a value (or of its key), falling back to the nearest parent."""
+        table = self.keys if key else self.values
+        probe = path
+        while probe and probe not in table:
+            probe = probe[:-1]
+        line, col = table.get(probe, self.values.get((), (0, 0)))
+        return Location(self.display, line, col)
+
+    def line(self, number: int) -> str:
+        """The source text of a 1-based line number."""
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+    def problem(self, path: KeyPath, message: str, hint: str = "", *, key: bool = False,
+                warning: bool = False) -> Problem:
+        """A problem located at a key path of this document."""
+        loc = self.locate(path, key=key)
+        return Problem(loc, message, path, hint, self.line(loc.line), warning)
+
+
+def unwanted(text: str) -> str:
+    """The first character a value must not hold, named; '' when there is none.
+
+    A file holding one raw is refused by libyaml or read_text; only an escape in double
+    quotes ("\\e", "\\u202e") puts one in a value."""
+    found = _UNWANTED.search(text)
+    if found is None:
+        return ""
+    ch = found.group()
+    what = ("a direction override" if ch in BIDI_CONTROLS else
+            "half of a character" if "\ud800" <= ch <= "\udfff" else "a control character")
+    return f"U+{ord(ch):04X} ({what})"
+
+
+def mark(node: yaml.Node) -> tuple[int, int]:
+    """A node's 1-based line and column."""
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class ScalarReader:
+    """Reads scalar nodes into values for one document, collecting its problems."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.problems: list[Problem] = []
+        # Its own constructor: PyYAML's remembers every node it built (a shared one kept
+        # each file's nodes alive for the whole process).
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def read(self, node: yaml.Node, path: KeyPath) -> Any:
+        """A scalar's value; tags we do not know are refused, never constructed."""
+        try:
+            value = self.constructor.construct_object(node)
+            wrong = unwanted(value) if isinstance(value, str) else ""
+            if wrong:  # reported here; the value is kept so that no other error follows
+                self.report(node, path, f"this text holds {wrong}, which no page should show",
+                            "remove the escape (\\e, \\x.., \\u....) from the text")
+            return value
+        except yaml.YAMLError as exc:
+            self.report(node, path, f"cannot read this value: {exc}")
+        except (ValueError, OverflowError):  # 2026-02-30; an int of 5,000 digits
+            kind = node.tag.rsplit(":", 1)[-1]
+            if kind == "timestamp":
+                self.report(node, path, f"{node.value} is not a day of the calendar",
+                            "write a real date")
+            elif kind == "int":
+                self.report(node, path, f"a whole number of {len(node.value):,} characters "
+                            "is too long to read", "check the number of digits")
+                return 0  # a stand-in: the build stops at this error
+            else:
+                self.report(node, path, "cannot read this value", "quote it to keep it a text")
+        return None
+
+    def report(self, node: yaml.Node, path: KeyPath, message: str, hint: str = "") -> None:
+        """A problem at a node (a key's own place, not its mapping's)."""
+        line, col = mark(node)
+        self.problems.append(Problem(Location(self.doc.display, line, col), message, path,
+                                     hint, self.doc.line(line)))
+
+
+def keep_raw(doc: Document, path: KeyPath, value: Any, written: str) -> None:
+    """Remember how a number was written (its decimals); other values need no copy."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        doc.raw[path] = written
