@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from .agreement import Agreements
 from .blockoptions import BlockError
@@ -120,35 +120,6 @@ class Lookup:
         return tuple(getattr(self.model.data, kind, ()))
 
 
-def utf8(pieces: Iterable[str], size: int = 1 << 20) -> bytes:
-    """Text pieces as UTF-8, encoded a million characters at most at a time.
-
-    A large page is one piece of megabytes (its body); joining the pieces first would copy
-    it once more, and encoding it whole reserves three bytes a character for a moment.
-    """
-    return b"".join(piece[at:at + size].encode("utf-8")
-                    for piece in pieces for at in range(0, len(piece), size))
-
-
-class Body:
-    """A page's rendered Markdown and blocks, which `{{ body }}` prints as they are.
-
-    Not a Markup: the body of a large site is megabytes, and Jinja's escape() copies a
-    Markup twice (to str, then back to Markup) where it copies `__html__`'s str once.
-    """
-
-    __slots__ = ("html",)
-
-    def __init__(self, html: str) -> None:
-        self.html = html
-
-    def __html__(self) -> str:
-        return self.html
-
-    def __str__(self) -> str:
-        return self.html
-
-
 class PageRenderer:
     """Renders the pages of one language."""
 
@@ -160,7 +131,7 @@ class PageRenderer:
         self.places = places
         self.markdown = make_parser()
 
-    def body(self, page: Page, problems: list[Problem]) -> Body:
+    def body(self, page: Page, problems: list[Problem]) -> Markup:
         """The page's Markdown and blocks, rendered in order."""
         html = []
         start = 0  # where the next Markdown chunk starts in the body, to locate errors
@@ -171,7 +142,7 @@ class PageRenderer:
                 start = page.body.find(part, start)
                 html.append(self.prose(part, page, problems, start))
                 start += len(part)
-        return Body("\n".join(html))
+        return Markup("\n".join(html))
 
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset."""
@@ -237,11 +208,10 @@ class PageRenderer:
                                     hint="remove `template:` to use page.html, or add the "
                                          "file under templates/"))
             return b""
-        pieces = template.generate(
-            page=page, body=body, here=here, alternates=alternates,
-            pages=[p for p in pages if p.language == page.language],
-            place=lambda p: here.href(self.places[(p.language, p.slug)]))
-        return utf8(pieces)
+        html = template.render(page=page, body=body, here=here, alternates=alternates,
+                               pages=[p for p in pages if p.language == page.language],
+                               place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        return html.encode("utf-8")
 
 
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
