@@ -14,6 +14,7 @@ from markupsafe import Markup
 from .agreement import Agreements
 from .blockoptions import BlockError
 from .bytecode import template_cache
+from .cells import Memo, Provenance
 from .chartblocks import ChartRenderer, Charts
 from .charts import ChartSpec
 from .derive import Model
@@ -63,8 +64,11 @@ def make_environment(folders: list[Path], words: Words, model: Model,
         words.gettext, words.ngettext, newstyle=True)
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
                        statuses=STATUS_WORDS, lookup=Lookup(model))
+    # Filters, not globals, where a large page calls them for every figure: Jinja calls
+    # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
-                       short_date=words.short_date, status=words.status, link=words.link)
+                       short_date=words.short_date, status=words.status, link=words.link,
+                       view=model.view, provenance=Provenance.of, memo=Memo())
     return env
 
 
@@ -103,6 +107,10 @@ class Lookup:
             return found
         known = ", ".join(sorted(self.index[kind]))
         raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
+
+    def each(self, kind: str, keys: list[str]) -> list[Any]:
+        """Several items of one collection, in the order named."""
+        return [self(kind, key) for key in keys]
 
     def collection(self, kind: str) -> tuple[Any, ...]:
         """A collection by name: derived views where there are some, else the data's."""

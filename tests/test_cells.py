@@ -1,0 +1,67 @@
+"""memo renders a macro once per distinct argument; a provenance is only what it holds."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import jinja2
+
+from progress_site.cells import Memo, Provenance
+from progress_site.schema import Figure
+from progress_site.values import Text
+
+DAY = dt.date(2026, 11, 8)
+
+
+def environment(memo: Memo, calls: list[str]) -> jinja2.Environment:
+    """Templates in memory, with a `count` global that records each macro run."""
+    env = jinja2.Environment(
+        loader=jinja2.DictLoader({
+            "macros.html": '{% macro badge(status) %}{{ count(status) }}<b>{{ status }}</b>'
+                           '{% endmacro %}',
+            "page.html": '{% from "macros.html" import badge %}'
+                         '{% for s in statuses %}{{ badge|memo(s) }}{% endfor %}',
+        }),
+        autoescape=True, undefined=jinja2.StrictUndefined)
+    env.globals["count"] = lambda s: calls.append(s) or ""
+    env.filters["memo"] = memo
+    return env
+
+
+def test_memo_runs_a_macro_once_per_argument() -> None:
+    calls: list[str] = []
+    env = environment(Memo(), calls)
+    html = env.get_template("page.html").render(statuses=["done", "planned", "done", "<x>"])
+    assert html == "<b>done</b><b>planned</b><b>done</b><b>&lt;x&gt;</b>"
+    assert calls == ["done", "planned", "<x>"]
+
+
+def test_memo_of_another_macro_is_rendered_apart() -> None:
+    memo = Memo()
+    first = memo(lambda s: f"a{s}", "x")
+    assert memo(lambda s: f"b{s}", "x") == "bx"
+    assert first == "ax"
+
+
+def test_provenance_holds_only_where_a_figure_comes_from() -> None:
+    fig = Figure(machine="box", date=DAY, commit="aaaaaaa", note=Text((("en", "n"),)))
+    prov = Provenance.of(fig)
+    assert (prov.machine, prov.date, prov.commit, prov.run, prov.method, prov.proof) == (
+        "box", DAY, "aaaaaaa", None, None, None)
+    assert not hasattr(prov, "note")
+
+
+def test_provenances_alike_are_equal_ok() -> None:
+    one = Provenance.of(Figure(machine="box", date=DAY, commit="aaaaaaa"))
+    two = Provenance.of(Figure(machine="box", date=DAY, commit="aaaaaaa"))
+    assert one == two
+    assert hash(one) == hash(two)
+
+
+def test_same_method_words_in_two_places_are_not_the_same_provenance() -> None:
+    # A text's references are read in the scope where it was written: equal words
+    # written twice may print differently, so only the very same record is shared.
+    method = Text((("en", "{{ x }}"),))
+    twin = Text((("en", "{{ x }}"),))
+    assert Provenance.of(Figure(method=method)) == Provenance.of(Figure(method=method))
+    assert Provenance.of(Figure(method=method)) != Provenance.of(Figure(method=twin))
