@@ -46,7 +46,9 @@ def collect(value: Any, path: str, snap: Snapshot) -> None:
     """Record every figure and task under `value`, depth first."""
     if isinstance(value, list):
         for i, item in enumerate(value):
-            collect(item, f"{path}.{segment(item, i)}" if path else segment(item, i), snap)
+            if isinstance(item, (dict, list)):
+                collect(item, f"{path}.{segment(item, i)}" if path else segment(item, i),
+                        snap)
         return
     if not isinstance(value, dict):
         return
@@ -56,8 +58,9 @@ def collect(value: Any, path: str, snap: Snapshot) -> None:
     if value.get("status") in TASK_STATUSES and "proofs" in value:
         snap.tasks[path] = (value["status"], len(value.get("proofs") or ()))
     for key in sorted(value):
-        if key != "derived":
-            collect(value[key], f"{path}.{key}" if path else key, snap)
+        child = value[key]
+        if key != "derived" and isinstance(child, (dict, list)):  # only these hold any
+            collect(child, f"{path}.{key}" if path else key, snap)
 
 
 def snapshot(document: dict[str, Any]) -> Snapshot:

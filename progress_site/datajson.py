@@ -67,18 +67,29 @@ def derived_records(model: Model) -> dict[int, dict[str, Any]]:
 
 def to_json(value: Any, derived: dict[int, dict[str, Any]]) -> Any:
     """A model value as JSON: records as objects of every field, plus what was derived."""
-    if isinstance(value, tuple):
+    kind = type(value)
+    if kind in _AS_IS:  # most values: tested first, by exact type
+        return value
+    if kind is tuple:
         return [to_json(v, derived) for v in value]
     if isinstance(value, (Text, Number)):
         return plain(value)
     if isinstance(value, dt.date):
         return value.isoformat()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {f.name: to_json(getattr(value, f.name), derived) for f in fields(type(value))}
-        if type(value) in DERIVED:
-            out["derived"] = derived.get(id(value))
-        return out
-    return value
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in fields(kind)) \
+            if dataclasses.is_dataclass(kind) else ()
+    if not names:
+        return value
+    out = {name: to_json(getattr(value, name), derived) for name in names}
+    if kind in DERIVED:
+        out["derived"] = derived.get(id(value))
+    return out
+
+
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}  # field names of each record class, found once
 
 
 def data_json(model: Model) -> bytes:

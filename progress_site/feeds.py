@@ -8,6 +8,7 @@ gives the same feed and a re-measured figure updates its entry instead of adding
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import posixpath
 import uuid
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from markupsafe import Markup, escape
 
 from .derive import ComparisonView, FigureView, Model
 from .present import Words
-from .schema import Comparison, Figure, Task
+from .schema import Figure, Task
 from .validate import walk
 from .values import Text
 
@@ -38,14 +39,10 @@ class Entry:
     anchor: str  # the `id=` of the page element that shows it
 
 
-@dataclass(frozen=True)
-class Pending:
-    """An entry not yet written: sorting needs only its date and key, and a feed keeps
-    MAX_ENTRIES of thousands, so the words of the others are never formatted."""
-
-    key: str
-    updated: dt.date
-    write: Callable[[], Entry]
+# An entry before it is written: its date and key, which decide whether a feed keeps it
+# (MAX_ENTRIES of maybe thousands), and how to write it in a language. The same for
+# every language, so the newest are chosen once and only those are ever formatted.
+Candidate = tuple[dt.date, str, Callable[[Words], Entry]]
 
 
 def plain(markup: Markup) -> str:
@@ -64,74 +61,78 @@ def figure_words(words: Words, view: FigureView) -> str:
     return f"{words.quantity(view.quantity)}{text} ({words.status(view.status)})"
 
 
-def task_entries(model: Model, words: Words) -> Iterator[Pending]:
-    """Each done task, on the day it was validated."""
-    def write(task: Task, day: dt.date) -> Entry:
-        content = f"<p>{words.text(task.description)}</p>" if task.description else ""
-        if task.proofs:
-            label = words.ngettext("Proof:", "Proofs:", len(task.proofs))
-            links = ", ".join(words.link(p) for p in task.proofs)
-            content += f"<p>{escape(label)} {links}</p>"
-        title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
-        return Entry(f"tasks/{task.id}", day, title, content, f"task-{task.id}")
+def newest(model: Model) -> list[Candidate]:
+    """The MAX_ENTRIES most recent entries, newest first (the same day: by key)."""
+    return heapq.nsmallest(MAX_ENTRIES, [*task_entries(model), *figure_entries(model)],
+                           key=lambda c: (-c[0].toordinal(), c[1]))
 
+
+def task_entries(model: Model) -> Iterator[Candidate]:
+    """Each done task, on the day it was validated."""
     for task in walk(model.data):
         if isinstance(task, Task) and task.status == "done" and task.validated:
-            yield Pending(f"tasks/{task.id}", task.validated,
-                          partial(write, task, task.validated))
+            yield task.validated, f"tasks/{task.id}", partial(task_entry, task, task.validated)
 
 
-def figure_entries(model: Model, words: Words) -> Iterator[Pending]:
-    """Each dated figure of the data, under the title of what holds it."""
-    def t(text: Text | None) -> str:
-        return plain(words.text(text))
+def task_entry(task: Task, day: dt.date, words: Words) -> Entry:
+    """A validated task: its description and its proofs."""
+    content = f"<p>{words.text(task.description)}</p>" if task.description else ""
+    if task.proofs:
+        label = words.ngettext("Proof:", "Proofs:", len(task.proofs))
+        links = ", ".join(words.link(p) for p in task.proofs)
+        content += f"<p>{escape(label)} {links}</p>"
+    title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
+    return Entry(f"tasks/{task.id}", day, title, content, f"task-{task.id}")
 
-    def entry(key: str, day: dt.date | None, what: Callable[[], str],
-              line: Callable[[], str], anchor: str) -> Iterator[Pending]:
-        def write(day: dt.date) -> Entry:
-            words_line = line()
-            return Entry(key, day, labelled(words, what(), words_line),
-                         f"<p>{escape(words_line)}</p>", anchor)
-        if day is not None:
-            yield Pending(key, day, partial(write, day))
 
-    def pair(first: Text | None, second: Text | None) -> str:
-        return labelled(words, t(first), t(second))
-
-    def one(key: str, what: Callable[[], str], fig: Figure, anchor: str) -> Iterator[Pending]:
-        yield from entry(key, fig.date, what, lambda: figure_words(words, model.view(fig)),
-                         anchor)
+def figure_entries(model: Model) -> Iterator[Candidate]:
+    """Each dated figure of the data, under the title(s) of what holds it."""
+    def one(key: str, titles: tuple[Text | None, ...], fig: Figure, anchor: str
+            ) -> Iterator[Candidate]:
+        if fig.date is not None:
+            yield fig.date, key, partial(figure_entry, model, key, fig.date, titles, fig,
+                                         anchor)
 
     for m in model.data.measurements:
-        yield from one(f"measurements/{m.id}", partial(t, m.title), m.figure,
-                       f"measurement-{m.id}")
+        yield from one(f"measurements/{m.id}", (m.title,), m.figure, f"measurement-{m.id}")
     for study in model.studies:
         for c in study.comparisons:
-            comp = c.comparison
-
-            def what(comp: Comparison = comp) -> str:
-                return t(comp.title) + (f" ({t(comp.context)})" if comp.context else "")
-
-            def line(c: ComparisonView = c) -> str:
-                return (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
-                        + (f", {words.quantity(c.change)}" if c.change else ""))
-
-            yield from entry(f"comparisons/{comp.id}",
-                             c.after.figure.date or c.before.figure.date, what, line, comp.id)
+            day = c.after.figure.date or c.before.figure.date
+            if day is not None:
+                yield day, f"comparisons/{c.comparison.id}", partial(comparison_entry, c, day)
     for p in model.data.profiles:
         for claim in p.claims:
-            yield from one(f"profiles/{p.id}/{claim.id}", partial(t, p.title),
-                           claim.figure, f"profile-{p.id}")
+            yield from one(f"profiles/{p.id}/{claim.id}", (p.title,), claim.figure,
+                           f"profile-{p.id}")
     for b in model.data.budgets:
         for item in b.items:
-            yield from one(f"budgets/{b.id}/{item.id}",
-                           partial(pair, b.title, item.title),
-                           item.figure, f"budget-{b.id}")
+            yield from one(f"budgets/{b.id}/{item.id}", (b.title, item.title), item.figure,
+                           f"budget-{b.id}")
     for run in model.data.runs:
         for run_item in run.items:
-            yield from one(f"runs/{run.id}/{run_item.id}",
-                           partial(pair, run.title, run_item.title),
+            yield from one(f"runs/{run.id}/{run_item.id}", (run.title, run_item.title),
                            run_item.figure, f"run-{run.id}-{run_item.id}")
+
+
+def figure_entry(model: Model, key: str, day: dt.date, titles: tuple[Text | None, ...],
+                 fig: Figure, anchor: str, words: Words) -> Entry:
+    """One figure: `What: number words (status)`; `Budget: item: ...` for two titles."""
+    what = plain(words.text(titles[0]))
+    for title in titles[1:]:
+        what = labelled(words, what, plain(words.text(title)))
+    line = figure_words(words, model.view(fig))
+    return Entry(key, day, labelled(words, what, line), f"<p>{escape(line)}</p>", anchor)
+
+
+def comparison_entry(c: ComparisonView, day: dt.date, words: Words) -> Entry:
+    """A comparison: `What (context): before → after, change`."""
+    comp = c.comparison
+    what = plain(words.text(comp.title)) + (
+        f" ({plain(words.text(comp.context))})" if comp.context else "")
+    line = (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
+            + (f", {words.quantity(c.change)}" if c.change else ""))
+    return Entry(f"comparisons/{comp.id}", day, labelled(words, what, line),
+                 f"<p>{escape(line)}</p>", comp.id)
 
 
 def identity(model: Model) -> str:
@@ -161,8 +162,8 @@ def newest_date(model: Model) -> dt.date:
 
 
 def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, str], str],
-              base_url: str | None) -> bytes:
-    """The feed of one language, published at `{folder}feed.xml`."""
+              base_url: str | None, news: list[Candidate]) -> bytes:
+    """The feed of one language, published at `{folder}feed.xml`; `news` is `newest()`."""
     site = model.data.site
     home = f"{folder}index.html"
 
@@ -172,9 +173,7 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
         return posixpath.relpath(path.split("#")[0], folder or ".") + (
             "#" + path.split("#")[1] if "#" in path else "")
 
-    pending = sorted([*task_entries(model, words), *figure_entries(model, words)],
-                     key=lambda e: (-e.updated.toordinal(), e.key))[:MAX_ENTRIES]
-    entries = [p.write() for p in pending]
+    entries = [write(words) for _, _, write in news]
     ET.register_namespace("", ATOM)
     feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang":
                                            words.lang})

@@ -18,7 +18,7 @@ from babel import Locale
 from .bytecode import template_cache
 from .datajson import data_json, data_schema_json
 from .derive import Model
-from .feeds import atom_feed
+from .feeds import atom_feed, newest
 from .i18n import Catalogs
 from .load import Page, PageMeta
 from .present import Words
@@ -87,10 +87,11 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     card = SocialCard(cache_dir / "social" if cache_dir else None)
     where = anchors(files, site.languages)
     css = files.get("assets/style.css", b"").decode("utf-8")
+    news = newest(model)  # the same entries in every language
     for lang in site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         folder = language_folder(lang, default)
-        out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url)
+        out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)
         out[f"{folder}404.html"] = not_found(model, words, folders, css, base_url,
                                              cache_dir)
         if base_url:  # a preview is only shown through og:image, which must be absolute
