@@ -76,19 +76,23 @@ def anchors(files: dict[str, bytes], languages: tuple[str, ...]) -> dict[tuple[s
 
 def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
                 folders: list[Path], files: dict[str, bytes], *, base_url: str | None,
-                cache_dir: Path | None) -> dict[str, bytes]:
-    """Every file besides the pages and assets, as {published path: bytes}."""
+                cache_dir: Path | None, languages: tuple[str, ...] | None = None
+                ) -> dict[str, bytes]:
+    """Every file besides the pages and assets, as {published path: bytes}; with
+    `languages`, those of these languages, and the site's own if the first is one."""
     site = model.data.site
     default = site.languages[0]
-    out = {"data.json": data_json(model), "data.schema.json": data_schema_json(),
-           "robots.txt": robots(base_url)}
-    if base_url:
-        out["sitemap.xml"] = sitemap(pages, default, base_url)
+    out: dict[str, bytes] = {}
+    if languages is None or default in languages:
+        out |= {"data.json": data_json(model), "data.schema.json": data_schema_json(),
+                "robots.txt": robots(base_url)}
+        if base_url:
+            out["sitemap.xml"] = sitemap(pages, default, base_url)
     card = SocialCard(cache_dir / "social" if cache_dir else None)
     where = anchors(files, site.languages)
     css = files.get("assets/style.css", b"").decode("utf-8")
     news = newest(model)  # the same entries in every language
-    for lang in site.languages:
+    for lang in languages or site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)

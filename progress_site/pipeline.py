@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .charts import ChartSpec
 from .derive import Model, derive
 from .errors import BuildFailed, Problem, source_line
-from .i18n import load_catalogs
-from .load import load
+from .i18n import Catalogs, load_catalogs
+from .load import Page, load
 from .outputs import extra_files
+from .parallel import Forked, can_fork
 from .publish import publish
 from .render import render
 from .validate import validate
@@ -34,6 +36,9 @@ class BuildConfig:
     # Watch mode: charts missing from the cache are listed in `Built`, not drawn, so
     # that the pages with the new numbers come out first (see charts.stand_in).
     draw_charts_later: bool = False
+    # Render the other languages in a forked process when the site is large enough
+    # (parallel.py says when forking is safe: never in watch mode's threaded process).
+    parallel: bool = True
 
     @property
     def cache_dir(self) -> Path:
@@ -84,14 +89,47 @@ def make_site(config: BuildConfig) -> Built:
                              data.site.languages, config.strict)
     problems += found + list(catalogs.problems)
     fail_on_errors(problems, config.source)
-    deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
-    files, found = render(model, source.pages, catalogs, config.folders("templates"),
-                          config.cache_dir, config.base_url, deferred)
+    files, found, deferred = render_all(config, model, source.pages, catalogs)
     problems += found
     fail_on_errors(problems, config.source)
-    files |= extra_files(model, source.pages, catalogs, config.folders("templates"), files,
-                         base_url=config.base_url, cache_dir=config.cache_dir)
-    return Built(files, problems, model, tuple(deferred or ()))
+    return Built(files, problems, model, tuple(deferred))
+
+
+Rendered = tuple[dict[str, bytes], list[Problem], list[ChartSpec]]
+
+
+def render_all(config: BuildConfig, model: Model, pages: tuple[Page, ...],
+               catalogs: Catalogs) -> Rendered:
+    """Every file of the site; a large site's other languages render in a forked process
+    at the same time (parallel.py), and their files and problems come in language order."""
+    languages = model.data.site.languages
+    if len(languages) == 1 or not config.parallel or not can_fork(len(model.figures)):
+        return render_languages(config, model, pages, catalogs, languages)
+    child = Forked(functools.partial(render_languages, config, model, pages, catalogs,
+                                     languages[1:]))
+    try:
+        files, problems, deferred = render_languages(config, model, pages, catalogs,
+                                                     languages[:1])
+    except BaseException:
+        child.cancel()
+        raise
+    their_files, their_problems, their_deferred = child.result()
+    return files | their_files, problems + their_problems, deferred + their_deferred
+
+
+def render_languages(config: BuildConfig, model: Model, pages: tuple[Page, ...],
+                     catalogs: Catalogs, languages: tuple[str, ...]) -> Rendered:
+    """The pages of some languages, then their feeds and 404 pages (and the site's
+    data.json, sitemap and robots.txt with the first language); none after an error."""
+    deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
+    folders = config.folders("templates")
+    files, problems = render(model, pages, catalogs, folders, config.cache_dir,
+                             config.base_url, deferred, languages)
+    if all(p.warning for p in problems):
+        files |= extra_files(model, pages, catalogs, folders, files,
+                             base_url=config.base_url, cache_dir=config.cache_dir,
+                             languages=languages)
+    return files, problems, deferred or []
 
 
 def build(config: BuildConfig) -> Built:

@@ -216,9 +216,11 @@ class PageRenderer:
 
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
            cache_dir: Path | None = None, base_url: str | None = None,
-           deferred_charts: list[ChartSpec] | None = None
+           deferred_charts: list[ChartSpec] | None = None,
+           languages: tuple[str, ...] | None = None
            ) -> tuple[dict[str, bytes], list[Problem]]:
-    """Every page of every language, and the assets, as {published path: bytes}.
+    """Every page of every language (or of `languages`), and the assets, as
+    {published path: bytes}.
 
     With `deferred_charts`, charts not in the cache are listed there, not drawn."""
     # Each language has its own environment (its own words); compiled templates are
@@ -231,7 +233,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     problems: list[Problem] = []
     charts = ChartRenderer(cache_dir / "charts" if cache_dir else None,  # one per build
                            deferred_charts)
-    for lang in site.languages:
+    for lang in languages or site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         env = make_environment(folders, words, model, cache)
         tables = Tables(words, model.namespace.datasets)

@@ -203,9 +203,10 @@ class Builder:
     """Runs the pipeline and tells the server, and the terminal, how it went."""
 
     def __init__(self, config: BuildConfig, state: LiveState) -> None:
-        self.config = config
+        # No forked renders: this process has threads (server, observer) a fork would copy.
+        self.config = dataclasses.replace(config, parallel=False)
         # Rebuilds publish the pages first and draw changed charts after (charts.py).
-        self.quick = dataclasses.replace(config, draw_charts_later=True)
+        self.quick = dataclasses.replace(self.config, draw_charts_later=True)
         self.state = state
         self.last_files: dict[str, bytes] | None = None
         self.broken = False

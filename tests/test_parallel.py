@@ -1,0 +1,102 @@
+"""The other languages rendered in a forked process: the same files, the same errors."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from progress_site import parallel, pipeline
+from progress_site.errors import BuildFailed
+from progress_site.parallel import Forked, can_fork
+from progress_site.pipeline import BuildConfig, make_site
+
+from .conftest import TODAY
+
+
+@pytest.fixture()
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fork whatever the size (the example is small), even in this test process: the
+    example's charts are cached, so no child ever needs vl-convert's engine."""
+    monkeypatch.setattr(pipeline, "can_fork", lambda records: True)
+
+
+def config(source: Path, parallel: bool) -> BuildConfig:
+    return BuildConfig(source=source, out=source / "site", today=TODAY, strict=True,
+                       parallel=parallel)
+
+
+def test_a_forked_build_writes_the_same_files(example_copy: Path, forking: None,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    children: list[int] = []
+    real = Forked.__init__
+
+    def counted(self: Forked[object], work: object) -> None:
+        real(self, work)  # type: ignore[arg-type]
+        children.append(self.pid)
+
+    monkeypatch.setattr(Forked, "__init__", counted)
+    alone = make_site(config(example_copy, parallel=False))
+    assert children == []
+    forked = make_site(config(example_copy, parallel=True))
+    assert len(children) == 1
+    assert forked.files == alone.files
+    assert forked.warnings == alone.warnings
+
+
+def test_errors_of_the_other_language_come_back_in_order(example_copy: Path,
+                                                        forking: None) -> None:
+    for lang in ("en", "fr"):
+        page = example_copy / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + f"\n{{{{< no-such-{lang} >}}}}\n", "utf-8")
+    with pytest.raises(BuildFailed) as alone:
+        make_site(config(example_copy, parallel=False))
+    with pytest.raises(BuildFailed) as forked:
+        make_site(config(example_copy, parallel=True))
+    assert forked.value.render() == alone.value.render()
+    assert "no-such-en" in forked.value.render() and "no-such-fr" in forked.value.render()
+
+
+def test_a_child_returns_its_result_or_raises_its_exception() -> None:
+    assert Forked(lambda: {"page": b"bytes"}).result() == {"page": b"bytes"}
+
+    def broken() -> None:
+        raise KeyError("missing")
+
+    with pytest.raises(KeyError, match="missing"):
+        Forked(broken).result()
+
+
+def test_a_child_that_dies_is_an_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="ended without a result"):
+        Forked(lambda: os._exit(3)).result()
+
+
+def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    monkeypatch.delitem(sys.modules, "vl_convert", raising=False)
+    assert can_fork(parallel.MIN_RECORDS)
+    assert not can_fork(parallel.MIN_RECORDS - 1)  # too small to be worth it
+    monkeypatch.setitem(sys.modules, "vl_convert", sys)  # its engine has threads
+    assert not can_fork(parallel.MIN_RECORDS)
+    monkeypatch.delitem(sys.modules, "vl_convert")
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not can_fork(parallel.MIN_RECORDS)  # watch mode's server and observer
+    finally:
+        stop.set()
+        thread.join()
+    monkeypatch.setattr(parallel, "cpus", lambda: 1)
+    assert not can_fork(parallel.MIN_RECORDS)
+
+
+def test_watch_mode_builds_without_forking() -> None:
+    from progress_site.watch import Builder
+
+    built = Builder(config(Path("."), True), state=None)  # type: ignore[arg-type]
+    assert not built.config.parallel and not built.quick.parallel
