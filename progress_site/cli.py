@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
 import sys
 import time
@@ -102,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             return status
         if args.changes is not None:
             return print_changes(config, args.changes)
-        previous = changes.read_snapshot(config.out)  # read before the new site replaces it
+        previous = changes.read_published(config.out)  # read before the new site replaces it
         built = build(config)
     except BuildFailed as exc:
         print(exc.render(), file=sys.stderr)
@@ -130,8 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     print(f"Built {plural(pages, 'page')} into {config.out} in {elapsed:.2f} s"
           + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
-    if previous is not None and "data.json" in built.files:
-        lines = changes.describe(previous, changes.snapshot(json.loads(built.files["data.json"])))
+    lines = None if previous is None or "data.json" not in built.files else \
+        changes.between(previous, built.files["data.json"])
+    if lines is not None:
         print("\n".join(["Changes since the previous site:", *("  " + x for x in lines)])
               if lines else "No figure or task changed since the previous site.")
     return 0
