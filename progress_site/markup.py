@@ -134,6 +134,18 @@ def make_parser() -> MarkdownIt:
     return md
 
 
+@functools.lru_cache(maxsize=1024)
+def markdown_html(source: str) -> str:
+    """A chunk of a page's Markdown as HTML. The parser keeps nothing between calls, so
+    the same text gives the same HTML: a watch rebuild re-parses only the prose a save
+    changed (references are placeholders here, so a new number is not a new text)."""
+    html: str = _page_parser().render(source)
+    return html
+
+
+_page_parser = functools.cache(make_parser)
+
+
 class InlineRenderer:
     """Inline Markdown to HTML: plain words skip the parser, Markdown is parsed once."""
 

@@ -23,7 +23,7 @@ from .expressions import ExpressionError
 from .i18n import Catalogs
 from .links import unsafe_links
 from .load import Page
-from .markup import Block, make_parser, restore, split_blocks, substitute
+from .markup import Block, markdown_html, restore, split_blocks, substitute
 from .present import STATUS_WORDS, Words
 from .references import REFERENCE
 from .tables import Tables
@@ -129,7 +129,6 @@ class PageRenderer:
         self.words = words
         self.model = model
         self.places = places
-        self.markdown = make_parser()
 
     def body(self, page: Page, problems: list[Problem]) -> Markup:
         """The page's Markdown and blocks, rendered in order."""
@@ -158,7 +157,7 @@ class PageRenderer:
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         source, pieces = substitute(text, REFERENCE, reference)
-        return restore(self.markdown.render(source), pieces)
+        return restore(markdown_html(source), pieces)
 
     @staticmethod
     def located(page: Page, at: int, message: str, hint: str) -> Problem:
