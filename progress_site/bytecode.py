@@ -5,8 +5,15 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from types import CodeType
 
 import jinja2
+
+# Compiled templates already read by this process, by folder, template and source
+# checksum: each build makes new environments (their words and model are the build's),
+# and a watch rebuild would otherwise read and unmarshal every template again. A code
+# object is never changed by running it; an edited template has another checksum.
+_LOADED: dict[tuple[str, str, str], CodeType] = {}
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):
@@ -17,8 +24,21 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
         directory.mkdir(parents=True, exist_ok=True)
         super().__init__(str(directory), "%s.jinja")
 
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """The compiled template from memory, else from disk (then kept in memory)."""
+        key = (self.directory, bucket.key, bucket.checksum)
+        code = _LOADED.get(key)
+        if code is not None:
+            bucket.code = code
+            return
+        super().load_bytecode(bucket)
+        if bucket.code is not None:
+            _LOADED[key] = bucket.code
+
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        """Write the entry beside its place, then move it in."""
+        """Write the entry beside its place, then move it in (and keep it in memory)."""
+        if bucket.code is not None:
+            _LOADED[(self.directory, bucket.key, bucket.checksum)] = bucket.code
         target = self._get_cache_filename(bucket)
         fd, temp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
         try:

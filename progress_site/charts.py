@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import math
@@ -130,11 +131,16 @@ class ChartCache:
         self.hits = 0  # served from memory or disk
         self.misses = 0  # drawn
         self._memory: dict[str, str] = {}
-        self._renderer = _renderer_versions()
+
+    @staticmethod
+    @functools.lru_cache(maxsize=4096)
+    def _key(spec: ChartSpec) -> str:
+        """The spec's cache key, worked out once a process (a spec is frozen)."""
+        return cache_key(spec, _renderer_versions())
 
     def svg(self, spec: ChartSpec) -> str:
         """The chart's SVG markup, ready to inline in HTML."""
-        key = cache_key(spec, self._renderer)
+        key = self._key(spec)
         markup = self._memory.get(key) or self._read(key)
         if markup is None and self.deferred is not None:
             self.deferred.append(spec)
@@ -183,6 +189,7 @@ def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@functools.cache  # the same for the whole process; read once
 def _renderer_versions() -> dict[str, str]:
     """Besides the spec, what decides a chart's bytes: the renderers' versions, this code.
 

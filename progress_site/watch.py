@@ -36,6 +36,9 @@ from .serve import LiveState, explain_bind_error, open_server, url_of
 # rest of a "save all", which keeps the 50 ms quiet out of the common case's latency.
 QUIET = 0.05
 SETTLED = 0.01
+# Charts a save changed are drawn after this pause: the open pages reload with the new
+# numbers first, without vl-convert taking the cores from the browser meanwhile.
+CHARTS_AFTER = 0.25
 SOURCE_FOLDERS = ("data", "content")  # read from the source only
 THEME_FOLDERS = ("templates", "locales")  # the source's overrides, then the engine's
 # Opening a file (the build reads every input) must not count as a change.
@@ -143,6 +146,11 @@ class Changes:
                 return None
             paths, self._paths = sorted(self._paths), set()
             return paths
+
+    def quiet_for(self, seconds: float) -> bool:
+        """Whether `seconds` pass without a change (False at once when one comes)."""
+        with self._cond:
+            return not self._cond.wait_for(lambda: self._paths or self._closed, seconds)
 
     def waiting(self) -> bool:
         """Whether changes came in since the worker last took them."""
@@ -297,7 +305,7 @@ def rebuild_forever(changes: Changes, watcher: InputWatcher, builder: Builder) -
         except OSError as exc:
             say(f"warning: cannot watch a new folder: {exc}", error=True)
         charts = builder.run(describe(paths, builder.config))
-        if charts:
+        if charts and changes.quiet_for(CHARTS_AFTER):
             builder.draw(charts, changes.waiting)
 
 

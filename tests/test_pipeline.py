@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from progress_site.pipeline import BuildConfig, make_site
+
+from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 
 
 def run_build(*args: str | Path, env: dict[str, str] | None = None
@@ -103,3 +105,18 @@ def test_pages_without_a_home_page_are_refused(tmp_path: Path) -> None:
     assert result.stderr.startswith(
         "content/en/index.md: the site has no home page\n"
         "    hint: write content/en/index.md, starting with '---', 'title: ...', '---'\n")
+
+
+def test_an_edited_template_is_used_by_the_next_build_in_the_same_process(
+        example_copy: Path) -> None:
+    """Compiled templates are kept in memory between builds: by source checksum."""
+    from progress_site.pipeline import ENGINE_ROOT
+
+    override = example_copy / "templates" / "blocks"
+    override.mkdir(parents=True)
+    original = (ENGINE_ROOT / "templates" / "blocks" / "legend.html").read_text("utf-8")
+    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY)
+    for marker in ("first-edit", "second-edit"):
+        (override / "legend.html").write_text(f"<p>{marker}</p>\n{original}", "utf-8")
+        page = make_site(config).files["index.html"]
+        assert f"<p>{marker}</p>".encode() in page
