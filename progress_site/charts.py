@@ -21,7 +21,6 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -225,13 +224,10 @@ def stand_in(spec: ChartSpec) -> str:
     return ET.tostring(frame, encoding="unicode").replace("<svg ", f"<svg {_REDRAWING} ", 1)
 
 
-def draw(specs: list[ChartSpec], directory: Path,
-         interrupted: Callable[[], bool] = lambda: False) -> bool:
-    """Draw the charts a deferred build listed into the cache, one by one until done
-    (True) or `interrupted` (False): a new save must not wait for the charts of the last."""
+def draw(specs: list[ChartSpec], directory: Path) -> int:
+    """Draw the charts a deferred build listed into the cache; return how many were new
+    (a chart already there is read back, not drawn again)."""
     cache = ChartCache(directory)
     for spec in specs:
-        if interrupted():
-            return False
         cache.svg(spec)
-    return True
+    return cache.misses

@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -24,7 +24,8 @@ from watchdog import events
 from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
-from .charts import ChartSpec, draw
+from .charts import ChartSpec
+from .drawer import ChartDrawer
 from .errors import BuildFailed
 from .pipeline import BuildConfig, Built, build
 from .publish import PublishFailed
@@ -36,9 +37,6 @@ from .serve import LiveState, explain_bind_error, open_server, url_of
 # rest of a "save all", which keeps the 50 ms quiet out of the common case's latency.
 QUIET = 0.05
 SETTLED = 0.01
-# Charts a save changed are drawn after this pause: the open pages reload with the new
-# numbers first, without vl-convert taking the cores from the browser meanwhile.
-CHARTS_AFTER = 0.25
 SOURCE_FOLDERS = ("data", "content")  # read from the source only
 THEME_FOLDERS = ("templates", "locales")  # the source's overrides, then the engine's
 # Opening a file (the build reads every input) must not count as a change.
@@ -117,11 +115,18 @@ class ChangeHandler(events.FileSystemEventHandler):
         return any(path.is_relative_to(folder) for folder in self.folders)
 
 
+# What the rebuild worker is handed: the changed paths (none when only charts came in),
+# and the batches of charts the drawer finished since: (how many, seconds).
+Batch = tuple[list[Path], list[tuple[int, float]]]
+
+
 class Changes:
-    """Changed paths, handed to the rebuild worker once saving has settled."""
+    """Changed paths, handed to the rebuild worker once saving has settled; and news
+    of charts drawn in the background, which need a rebuild too."""
 
     def __init__(self) -> None:
         self._paths: set[Path] = set()
+        self._drawn: list[tuple[int, float]] = []
         self._due = 0.0
         self._closed = False
         self._cond = threading.Condition()
@@ -133,29 +138,26 @@ class Changes:
             self._due = time.monotonic() + quiet
             self._cond.notify_all()
 
-    def settled(self) -> list[Path] | None:
+    def charts_drawn(self, count: int, seconds: float) -> None:
+        """Record that the drawer put `count` charts in the cache."""
+        with self._cond:
+            self._drawn.append((count, seconds))
+            self._cond.notify_all()
+
+    def settled(self) -> Batch | None:
         """Wait for changes, then until they stop for their quiet time; None once closed."""
         with self._cond:
-            self._cond.wait_for(lambda: self._paths or self._closed)
-            while not self._closed:
+            self._cond.wait_for(lambda: self._paths or self._drawn or self._closed)
+            while self._paths and not self._closed:
                 left = self._due - time.monotonic()
                 if left <= 0:
                     break
                 self._cond.wait(left)
             if self._closed:
                 return None
-            paths, self._paths = sorted(self._paths), set()
-            return paths
-
-    def quiet_for(self, seconds: float) -> bool:
-        """Whether `seconds` pass without a change (False at once when one comes)."""
-        with self._cond:
-            return not self._cond.wait_for(lambda: self._paths or self._closed, seconds)
-
-    def waiting(self) -> bool:
-        """Whether changes came in since the worker last took them."""
-        with self._cond:
-            return bool(self._paths)
+            batch = sorted(self._paths), self._drawn
+            self._paths, self._drawn = set(), []
+            return batch
 
     def close(self) -> None:
         """Let the worker finish."""
@@ -240,22 +242,6 @@ class Builder:
             say(f"{reason}: built {pages} pages in {ms:.0f} ms; {outcome}{later}.")
         return built.charts_to_draw
 
-    def draw(self, specs: tuple[ChartSpec, ...], interrupted: Callable[[], bool]) -> None:
-        """Draw the charts a quick rebuild left out, then publish the pages with them;
-        stop at a new save, whose rebuild lists the charts still missing."""
-        started = time.perf_counter()
-        try:
-            if not draw(list(specs), self.config.cache_dir / "charts", interrupted):
-                return
-        except Exception as exc:  # as in attempt(): the session goes on
-            self.failed(f"internal error while drawing charts: {type(exc).__name__}: {exc}")
-            return
-        built = self.attempt(self.config)
-        if built is not None:
-            self.tell_pages(built)
-            ms = (time.perf_counter() - started) * 1000
-            say(f"Drew {len(specs)} charts in {ms:.0f} ms; reloading open pages.")
-
     def attempt(self, config: BuildConfig) -> Built | None:
         """One build; None after reporting why it failed."""
         try:
@@ -297,16 +283,24 @@ def describe(paths: list[Path], config: BuildConfig) -> str:
     return ", ".join(names[:2] if more else names) + more + " changed"
 
 
-def rebuild_forever(changes: Changes, watcher: InputWatcher, builder: Builder) -> None:
-    """The rebuild worker: one build per settled batch of changes, until closed."""
-    while (paths := changes.settled()) is not None:
+def rebuild_forever(changes: Changes, watcher: InputWatcher, builder: Builder,
+                    drawer: ChartDrawer) -> None:
+    """The rebuild worker: one build per settled batch of changes, until closed; the
+    charts a rebuild left out go to the drawer, whose news starts the next rebuild."""
+    while (batch := changes.settled()) is not None:
+        paths, drawn = batch
         try:
             watcher.sync()
         except OSError as exc:
             say(f"warning: cannot watch a new folder: {exc}", error=True)
-        charts = builder.run(describe(paths, builder.config))
-        if charts and changes.quiet_for(CHARTS_AFTER):
-            builder.draw(charts, changes.waiting)
+        if paths:
+            reason = describe(paths, builder.config)
+        else:
+            count, ms = sum(n for n, _ in drawn), max(s for _, s in drawn) * 1000
+            reason = f"Drew {count} chart{'s' * (count != 1)} in {ms:.0f} ms"
+        charts = builder.run(reason)
+        if charts:
+            drawer.submit(charts)
 
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
@@ -357,8 +351,12 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
             return 1
         builder = Builder(config, state)
         builder.run(None)
+        drawer = ChartDrawer(config.cache_dir / "charts", changes.charts_drawn,
+                             lambda text: builder.failed(f"cannot draw charts: {text}"))
+        undo.callback(drawer.close)  # after the worker stops: it is the one that submits
         # A daemon thread: a hung build cannot keep the process alive after Ctrl-C.
-        worker = threading.Thread(target=rebuild_forever, args=(changes, watcher, builder),
+        worker = threading.Thread(target=rebuild_forever,
+                                  args=(changes, watcher, builder, drawer),
                                   name="progress-site rebuild", daemon=True)
         worker.start()
         undo.callback(stop_worker, changes, worker)

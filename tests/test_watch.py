@@ -208,7 +208,8 @@ def test_changed_charts_follow_the_page_and_match_a_full_build(
     edit(studies(source), OLD_VALUE, NEW_VALUE)
     quick = process.wait_for(r"data/studies\.yaml changed: built \d+ pages in \d+ ms; "
                              r"reloading open pages; drawing (\d+) changed charts\.")
-    drawn = process.wait_for(r"Drew (\d+) charts in \d+ ms; reloading open pages\.")
+    drawn = process.wait_for(r"Drew (\d+) charts in \d+ ms: built \d+ pages in \d+ ms; "
+                             r"reloading open pages\.")
     assert int(quick.group(1)) == int(drawn.group(1)) >= 2  # a trend chart, in en and fr
     full = tmp_path / "full"
     subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
@@ -217,6 +218,8 @@ def test_changed_charts_follow_the_page_and_match_a_full_build(
         written = (source / "site" / page).read_bytes()
         assert b"chart-redrawing" not in written
         assert written == (full / page).read_bytes()
+    assert process.stop() == 0  # Ctrl-C with the drawer process running: clean
+    assert "Traceback" not in process.output()
 
 
 def test_a_deferred_chart_stands_in_as_its_last_drawing_dimmed() -> None:
@@ -408,18 +411,25 @@ def test_a_port_in_use_is_a_clear_error(source: Path) -> None:
     assert not (source / "site").exists()  # nothing built for a server that cannot start
 
 
-def test_drawing_deferred_charts_stops_at_a_new_save(tmp_path: Path) -> None:
-    from progress_site.charts import ChartSpec, Series, draw
+def test_the_drawer_draws_in_its_own_process_and_reports(tmp_path: Path) -> None:
+    from progress_site.charts import ChartSpec, Series
+    from progress_site.drawer import ChartDrawer
 
-    specs = [ChartSpec(id=f"c{i}", kind="bar", title="t", x_title="x", y_title="y",
-                       series=(Series("a", (("one", float(i + 1)),)),)) for i in range(3)]
-    asked: list[int] = []
+    specs = tuple(ChartSpec(id=f"c{i}", kind="bar", title="t", x_title="x", y_title="y",
+                            series=(Series("a", (("one", float(i + 1)),)),))
+                  for i in range(2))
+    news: list[tuple[int, float]] = []
+    done = threading.Event()
 
-    def interrupted() -> bool:
-        asked.append(1)
-        return len(asked) > 1  # a save arrives while the first chart is drawn
+    def drawn(count: int, seconds: float) -> None:
+        news.append((count, seconds))
+        done.set()
 
-    assert not draw(specs, tmp_path, interrupted)
-    assert len(list(tmp_path.glob("*.svg"))) == 1
-    assert draw(specs, tmp_path)
-    assert len(list(tmp_path.glob("*.svg"))) == 3
+    drawer = ChartDrawer(tmp_path, drawn, lambda text: pytest.fail(text))
+    try:
+        drawer.submit(specs)
+        assert done.wait(60), "the drawer never reported"
+    finally:
+        drawer.close()
+    assert news[0][0] == 2
+    assert len(list(tmp_path.glob("*.svg"))) == 2
