@@ -12,13 +12,13 @@ import hashlib
 import heapq
 import posixpath
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from xml.etree import ElementTree as ET
 
 from markupsafe import Markup, escape
 
 from .derive import ComparisonView, FigureView, Model
+from .frozen import frozen
 from .present import Words
 from .schema import Figure, Task
 from .validate import walk
@@ -28,7 +28,7 @@ ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One item of news, before it is written as XML."""
 

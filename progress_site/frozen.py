@@ -3,12 +3,13 @@
 `dataclasses.dataclass` writes each method of a class as source text and compiles it:
 six compiles for a frozen class with equality, and a signature for its docstring, about
 0.8 ms a class, so the schema's 33 record classes cost every build 25 ms before it read
-a byte of data. `record` keeps the dataclass machinery for what reads the fields
-(`fields`, `replace`) and compiles only `__init__`, the one method that differs from
-class to class. Every class shares the same `__eq__`, `__hash__`, `__repr__` and the
-frozen `__setattr__`/`__delattr__`; they read the compared fields through one
-`operator.attrgetter` a class, and return or raise what the generated ones do
-(tests/test_frozen.py compares the two). Records are never subclassed.
+a byte of data. `record` (keyword fields) and `frozen` (fields in order) keep the
+dataclass machinery for what reads the fields (`fields`, `replace`) and compile only
+`__init__`, the one method that differs from class to class. Every class shares the
+same `__eq__`, `__hash__`, `__repr__` and frozen `__setattr__`/`__delattr__`; they
+read the compared fields through one `operator.attrgetter` a class, and return or
+raise what the generated ones do (tests/test_frozen.py compares the two). Records are
+never subclassed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
+_FACTORY = object()  # the default of a field whose default is made by a factory
 
 
 def _key_of(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
@@ -60,44 +62,65 @@ def _frozen_delattr(self: Any, name: str) -> None:
 
 
 def _init_of(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
-    """The keyword-only `__init__` a frozen dataclass would have (without annotations)."""
-    params, lines = [], []
-    namespace: dict[str, Any] = {"__record_set__": object.__setattr__}
+    """The `__init__` a frozen dataclass would have (without annotations)."""
+    ordered: list[str] = []
+    keyword: list[str] = []
+    lines = []
+    namespace: dict[str, Any] = {"__record_set__": object.__setattr__,
+                                 "__record_factory__": _FACTORY}
     for f in fields:
-        if f.default_factory is not dataclasses.MISSING or not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: a record field has a plain default")
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
+        if not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name}: every field of a record is in __init__")
+        param, value = f.name, f.name
+        if f.default is not dataclasses.MISSING:
             namespace[f"__default_{f.name}"] = f.default
-            params.append(f"{f.name}=__default_{f.name}")
-        lines.append(f" __record_set__(__record_self__, {f.name!r}, {f.name})")
-    star = ", *, " + ", ".join(params) if params else ""
-    exec(f"def __init__(__record_self__{star}):\n" + ("\n".join(lines) or " pass"), namespace)
+            param = f"{f.name}=__default_{f.name}"
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"__make_{f.name}"] = f.default_factory
+            param = f"{f.name}=__record_factory__"
+            value = f"__make_{f.name}() if {f.name} is __record_factory__ else {f.name}"
+        (keyword if f.kw_only else ordered).append(param)
+        lines.append(f" __record_set__(__record_self__, {f.name!r}, {value})")
+    if hasattr(cls, "__post_init__"):
+        lines.append(" __record_self__.__post_init__()")
+    params = ["__record_self__", *ordered, *(["*", *keyword] if keyword else [])]
+    exec(f"def __init__({', '.join(params)}):\n" + ("\n".join(lines) or " pass"), namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"  # as TypeErrors name it
     init.__module__ = cls.__module__
     return init
 
 
-@dataclass_transform(frozen_default=True, kw_only_default=True,
-                     field_specifiers=(dataclasses.field,))
-def record(cls: type[T]) -> type[T]:
-    """A frozen dataclass with keyword-only fields, equality, hashing and its repr."""
-    if "__post_init__" in cls.__dict__:
-        raise TypeError(f"{cls.__name__}: a record has no __post_init__")
+def _make(cls: type[T], kw_only: bool) -> type[T]:
+    """The class as a frozen dataclass whose methods are the shared ones above."""
     # A docstring of our own: without one, the dataclass builds one from the signature.
     if not cls.__doc__:
         cls.__doc__ = f"{cls.__name__}({', '.join(inspect.get_annotations(cls))})"
-    cls = dataclasses.dataclass(init=False, repr=False, eq=False, kw_only=True)(cls)
+    own = set(vars(cls))
+    cls = dataclasses.dataclass(init=False, repr=False, eq=False, kw_only=kw_only)(cls)
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     keyed = [f.name for f in fields if f.compare]
-    for name, value in (
-        ("__init__", _init_of(cls, fields)),
-        ("__record_key__", staticmethod(_key_of(keyed))),
-        ("__record_shown__", tuple(f.name for f in fields if f.repr)),
-        ("__eq__", _eq), ("__hash__", _hash), ("__repr__", _repr),
-        ("__setattr__", _frozen_setattr), ("__delattr__", _frozen_delattr),
-    ):
-        setattr(cls, name, value)
+    shared = {
+        "__init__": _init_of(cls, fields),
+        "__record_key__": staticmethod(_key_of(keyed)),
+        "__record_shown__": tuple(f.name for f in fields if f.repr),
+        "__eq__": _eq, "__hash__": _hash, "__repr__": _repr,
+        "__setattr__": _frozen_setattr, "__delattr__": _frozen_delattr,
+    }
+    for name, value in shared.items():
+        if name not in own:  # methods the class writes itself stay, as with a dataclass
+            setattr(cls, name, value)
     return cls
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True,
+                     field_specifiers=(dataclasses.field,))
+def record(cls: type[T]) -> type[T]:
+    """A frozen dataclass with keyword-only fields: `@dataclass(frozen=True, kw_only=True)`."""
+    return _make(cls, kw_only=True)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def frozen(cls: type[T]) -> type[T]:
+    """A frozen dataclass: `@dataclass(frozen=True)`."""
+    return _make(cls, kw_only=False)

@@ -12,13 +12,13 @@ import re
 import shlex
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from .frozen import frozen
 from .links import is_safe
 
 BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
@@ -47,7 +47,7 @@ REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 MARKDOWN_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[<&\u202a-\u202e\u2066-\u2069]")
 
 
-@dataclass(frozen=True)
+@frozen
 class Block:
     """A `{{< name arg key=value >}}` line of a content page."""
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from .charts import ChartSpec
 from .derive import Model, derive
 from .errors import BuildFailed, Problem, source_line
+from .frozen import frozen
 from .i18n import load_catalogs
 from .load import load
 from .outputs import extra_files
@@ -21,7 +22,7 @@ from .validate import validate
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
 
 
-@dataclass(frozen=True)
+@frozen
 class BuildConfig:
     """What to build, where, and as of which day (never read from the clock in here)."""
 
@@ -47,7 +48,7 @@ class BuildConfig:
         return [p for p in unique if p.is_dir()]
 
 
-@dataclass(frozen=True)
+@frozen
 class Built:
     """A finished build: the files written and the warnings worth reading."""
 

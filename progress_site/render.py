@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from .charts import ChartSpec
 from .derive import Model
 from .errors import Location, Problem
 from .expressions import ExpressionError
+from .frozen import frozen
 from .i18n import Catalogs
 from .links import unsafe_links
 from .load import Page
@@ -29,7 +29,7 @@ from .references import REFERENCE
 from .tables import Tables
 
 
-@dataclass(frozen=True)
+@frozen
 class PagePlace:
     """Where a page is published, and how it reaches the site's root."""
 
