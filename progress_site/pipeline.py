@@ -6,8 +6,8 @@ import dataclasses
 import datetime as dt
 from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .charts import ChartSpec
 from .derive import Model, derive
 from .errors import BuildFailed, Problem, source_line
 from .frozen import frozen
@@ -20,6 +20,9 @@ from .validate import validate
 
 # The engine's own theme: templates/, locales/ and assets beside this package.
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
+
+if TYPE_CHECKING:
+    from .charts import ChartSpec  # a build without charts never imports them
 
 
 @frozen

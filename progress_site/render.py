@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
 
-from .agreement import Agreements
 from .blockoptions import BlockError
 from .bytecode import template_cache
 from .cells import Memo, Provenance
-from .chartblocks import ChartRenderer, Charts
-from .charts import ChartSpec
 from .derive import Model
 from .errors import Location, Problem
 from .expressions import ExpressionError
@@ -26,7 +25,14 @@ from .load import Page
 from .markup import Block, make_parser, restore, split_blocks, substitute
 from .present import STATUS_WORDS, Words
 from .references import REFERENCE
-from .tables import Tables
+
+if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
+    from markdown_it import MarkdownIt
+
+    from .agreement import Agreements
+    from .chartblocks import ChartRenderer, Charts
+    from .charts import ChartSpec
+    from .tables import Tables
 
 
 @frozen
@@ -120,6 +126,51 @@ class Lookup:
         return tuple(getattr(self.model.data, kind, ()))
 
 
+class OnFirstUse:
+    """Stands for the object `make()` returns (made once: see ReportBlocks), so that a
+    template that never reads an attribute of it never makes it."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+    def __getattr__(self, name: str) -> Any:  # only for names the proxy lacks: all but make
+        return getattr(self.make(), name)
+
+
+class ReportBlocks:
+    """The helpers of the table, agreement and chart blocks of one language.
+
+    Their modules (tables, agreement, chartblocks, charts, chart_svg) load on a page's
+    first such block: a site whose pages have none never imports them."""
+
+    def __init__(self, words: Words, model: Model, charts: Callable[[], ChartRenderer]) -> None:
+        self.words, self.model, self.renderer = words, model, charts
+
+    @functools.cached_property
+    def tables(self) -> Tables:
+        from .tables import Tables
+
+        return Tables(self.words, self.model.namespace.datasets)
+
+    @functools.cached_property
+    def agreements(self) -> Agreements:
+        from .agreement import Agreements
+
+        return Agreements(self.tables)
+
+    @functools.cached_property
+    def charts(self) -> Charts:
+        from .chartblocks import Charts
+
+        return Charts(self.model, self.tables, self.renderer())
+
+    def globals(self) -> dict[str, Any]:
+        """What the block templates call them."""
+        return {"tables": OnFirstUse(lambda: self.tables),
+                "agreements": OnFirstUse(lambda: self.agreements),
+                "charts": OnFirstUse(lambda: self.charts)}
+
+
 class PageRenderer:
     """Renders the pages of one language."""
 
@@ -129,7 +180,11 @@ class PageRenderer:
         self.words = words
         self.model = model
         self.places = places
-        self.markdown = make_parser()
+
+    @functools.cached_property
+    def markdown(self) -> MarkdownIt:
+        """The parser, made for the first Markdown chunk of a page."""
+        return make_parser()
 
     def body(self, page: Page, problems: list[Problem]) -> Markup:
         """The page's Markdown and blocks, rendered in order."""
@@ -229,14 +284,17 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
-    charts = ChartRenderer(cache_dir / "charts" if cache_dir else None,  # one per build
-                           deferred_charts)
+
+    @functools.cache
+    def charts() -> ChartRenderer:  # one per build, shared by the languages
+        from .chartblocks import ChartRenderer
+
+        return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
+
     for lang in site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         env = make_environment(folders, words, model, cache)
-        tables = Tables(words, model.namespace.datasets)
-        env.globals.update(tables=tables, agreements=Agreements(tables),
-                           charts=Charts(model, tables, charts), base_url=base_url or "")
+        env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places)
         mine = [p for p in pages if p.language == lang]
         for page in mine:
