@@ -9,7 +9,8 @@ dataclass machinery for what reads the fields (`fields`, `replace`) and compile 
 same `__eq__`, `__hash__`, `__repr__` and frozen `__setattr__`/`__delattr__`; they
 read the compared fields through one `operator.attrgetter` a class, and return or
 raise what the generated ones do (tests/test_frozen.py compares the two). Records are
-never subclassed.
+never subclassed; `__dataclass_params__` says init, repr, eq and frozen are off (the
+dataclass did not write them), and nothing reads it.
 """
 
 from __future__ import annotations
@@ -54,10 +55,12 @@ def _repr(self: Any) -> str:
 
 
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    """Refused, as on a frozen dataclass (`__init__` sets fields through object's)."""
     raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
 
 def _frozen_delattr(self: Any, name: str) -> None:
+    """Refused, as on a frozen dataclass."""
     raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
 
