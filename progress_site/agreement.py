@@ -14,7 +14,6 @@ decimals), so a value exactly at the edge agrees.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -24,11 +23,12 @@ from markupsafe import Markup
 from . import formatting
 from .blockoptions import BlockError, Options
 from .datasets import records_path
+from .frozen import frozen
 from .schema import Dataset, RecordField, Row
 from .tables import Tables, ordered, plain, spell
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """One field of one record in an agreement group."""
 
@@ -37,7 +37,7 @@ class Verdict:
     agrees: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupCheck:
     """One `by` value: each record's verdicts, by field, and whether all agree."""
 
@@ -49,14 +49,14 @@ class GroupCheck:
         return all(v.agrees for _, verdicts in self.members for v in verdicts if v)
 
 
-@dataclass(frozen=True)
+@frozen
 class AgreementCell:
     values: tuple[str, ...]
     agrees: tuple[bool, ...]
     note: Markup | None
 
 
-@dataclass(frozen=True)
+@frozen
 class AgreementView:
     id: str
     caption: Markup

@@ -8,14 +8,15 @@ before a build, or any old copy for a pull request (`build.py --changes OLD_SITE
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .frozen import frozen
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Snapshot:
     """The figures and tasks of one site, by a path made of the data's ids."""
 

@@ -14,7 +14,6 @@ made on the first chart, so a build without charts never touches it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -24,12 +23,13 @@ from .blockoptions import BlockError, Options
 from .chart_svg import FORMAT_LOCALES
 from .charts import ChartCache, ChartSpec, Series
 from .derive import ComparisonView, Model
+from .frozen import frozen
 from .quantity import Quantity
 from .schema import Dataset, HistoryPoint, Measurement, RecordField, Study
 from .tables import Tables, plain
 
 
-@dataclass(frozen=True)
+@frozen
 class ChartView:
     """A drawn chart, its sentence, and its numbers as a table."""
 
@@ -50,7 +50,7 @@ class Point(NamedTuple):
     y_text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One series to draw: its name, its points, and why it has none at the last x."""
 

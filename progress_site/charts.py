@@ -21,18 +21,18 @@ import math
 import os
 import re
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from xml.etree import ElementTree as ET
 
 from .chart_svg import FORMAT_LOCALES, MAX_SERIES, SVG_NS, render_svg
+from .frozen import frozen
 from .versions import installed_version as version
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
-@dataclass(frozen=True)
+@frozen
 class Series:
     """One line, or one group of bars, with its legend label."""
 
@@ -40,7 +40,7 @@ class Series:
     points: tuple[tuple[float | str, float], ...]  # (x, y); x is a number or a label
 
 
-@dataclass(frozen=True)
+@frozen
 class ChartSpec:
     """Everything that decides a chart's SVG, and nothing else (it is the cache key)."""
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
+
+from .frozen import frozen
 
 KeyPath = tuple[str | int, ...]
 
@@ -66,7 +67,7 @@ def excerpt(line: str, column: int) -> tuple[str, int]:
     return prefix + cut + suffix, caret - start + len(prefix)
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     """A place in a source file; line and column count from 1, 0 when unknown."""
 
@@ -80,7 +81,7 @@ class Location:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One thing wrong with the input, located, with a hint on how to fix it."""
 

@@ -8,10 +8,10 @@ with every one, and min/max/mean/sum gather them, all together or `by=` a field.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
+from .frozen import frozen
 from .quantity import Quantity
 from .schema import Commit, Dataset, Row
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 Key = tuple[tuple[str, Any], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Numbers:
     """What an expression computes: numbers keyed by the records they come from."""
 

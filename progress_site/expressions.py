@@ -26,8 +26,9 @@ import difflib
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from .frozen import frozen
 
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
                    r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')
@@ -46,14 +47,14 @@ class ExpressionError(Exception):
         self.message, self.hint, self.offset = message, hint, offset
 
 
-@dataclass(frozen=True)
+@frozen
 class Token:
     kind: str  # number, name, text, op, end
     text: str
     offset: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Node:
     """One node of a parsed statement: `kind` says how `parts` are read."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -12,9 +11,10 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from .errors import Location, Problem
+from .frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Catalogs:
     """The translations of each language, and where their gaps are."""
 

@@ -12,14 +12,15 @@ import re
 import shlex
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml
-from markdown_it.rules_core import StateCore
-from markdown_it.token import Token
-
+from .frozen import frozen
 from .links import is_safe
+
+if TYPE_CHECKING:  # markdown-it loads with the first text or page that needs parsing
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
+    from markdown_it.token import Token
 
 BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
 EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
@@ -47,7 +48,7 @@ REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 MARKDOWN_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[<&\u202a-\u202e\u2066-\u2069]")
 
 
-@dataclass(frozen=True)
+@frozen
 class Block:
     """A `{{< name arg key=value >}}` line of a content page."""
 
@@ -116,6 +117,8 @@ def _harmless(token: Token) -> list[Token]:
         token.children = [part for child in token.children for part in _harmless(child)]
     if token.type != "image" or not REMOTE.match(str(token.attrs.get("src", ""))):
         return [token]
+    from markdown_it.token import Token  # loaded already: the parser is running
+
     link = Token("link_open", "a", 1, attrs={"href": token.attrs["src"]})
     if token.attrs.get("title"):
         link.attrs["title"] = token.attrs["title"]
@@ -125,6 +128,8 @@ def _harmless(token: Token) -> list[Token]:
 
 def make_parser() -> MarkdownIt:
     """CommonMark with tables; raw HTML off; unsafe link schemes refused; no remote image."""
+    from markdown_it import MarkdownIt  # here: 15 ms to import, and not every build parses
+
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.validateLink = is_safe  # type: ignore[method-assign]
@@ -146,19 +151,29 @@ def markdown_html(source: str) -> str:
 _page_parser = functools.cache(make_parser)
 
 
+def escape_html(text: str) -> str:
+    """What markdown-it prints for plain words (its escapeHtml: `'` stays as it is)."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
 class InlineRenderer:
     """Inline Markdown to HTML: plain words skip the parser, Markdown is parsed once."""
 
     def __init__(self) -> None:
-        self.markdown = make_parser()
         # Bounded: a large site's texts are mostly distinct, and memory counts too.
         self.full = functools.lru_cache(maxsize=4096)(self._full)
 
     def __call__(self, source: str) -> str:
         """The HTML of one inline text (escaping plain words is what the parser prints)."""
         if not MARKDOWN_ACTIVE.search(source):
-            return escapeHtml(source)
+            return escape_html(source)
         return self.full(source)
+
+    @functools.cached_property
+    def markdown(self) -> MarkdownIt:
+        """The parser, made for the first text that may hold Markdown."""
+        return make_parser()
 
     def _full(self, source: str) -> str:
         """The parser's own rendering, for texts that may hold Markdown."""

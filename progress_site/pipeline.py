@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .charts import ChartSpec
 from .derive import Model, derive
 from .errors import BuildFailed, Problem, source_line
+from .frozen import frozen
 from .i18n import Catalogs, load_catalogs
 from .load import Page, load
 from .outputs import extra_files
@@ -22,8 +23,11 @@ from .validate import validate
 # The engine's own theme: templates/, locales/ and assets beside this package.
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
 
+if TYPE_CHECKING:
+    from .charts import ChartSpec  # a build without charts never imports them
 
-@dataclass(frozen=True)
+
+@frozen
 class BuildConfig:
     """What to build, where, and as of which day (never read from the clock in here)."""
 
@@ -52,7 +56,7 @@ class BuildConfig:
         return [p for p in unique if p.is_dir()]
 
 
-@dataclass(frozen=True)
+@frozen
 class Built:
     """A finished build: the files written and the warnings worth reading."""
 
@@ -95,7 +99,7 @@ def make_site(config: BuildConfig) -> Built:
     return Built(files, problems, model, tuple(deferred))
 
 
-Rendered = tuple[dict[str, bytes], list[Problem], list[ChartSpec]]
+Rendered = tuple[dict[str, bytes], list[Problem], list["ChartSpec"]]
 
 
 def render_all(config: BuildConfig, model: Model, pages: tuple[Page, ...],

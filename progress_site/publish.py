@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import os
@@ -30,10 +29,9 @@ class PublishFailed(Exception):
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two directories atomically (Linux renameat2); False where unsupported."""
-    libc_name = ctypes.util.find_library("c")
-    if not libc_name:
-        return False
-    libc = ctypes.CDLL(libc_name, use_errno=True)
+    # The process's own symbols, libc's among them: ctypes.util.find_library("c") would
+    # cost an import of subprocess and a run of `ldconfig -p` (7 ms) at every build.
+    libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is None:
         return False

@@ -2,34 +2,39 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
 
-from .agreement import Agreements
 from .blockoptions import BlockError
 from .bytecode import template_cache
 from .cells import Memo, Provenance
-from .chartblocks import ChartRenderer, Charts
-from .charts import ChartSpec
 from .derive import Model
 from .errors import Location, Problem
 from .expressions import ExpressionError
+from .frozen import frozen
 from .i18n import Catalogs
 from .links import unsafe_links
 from .load import Page
 from .markup import Block, markdown_html, restore, split_blocks, substitute
 from .present import STATUS_WORDS, Words
 from .references import REFERENCE
-from .tables import Tables
+
+if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
+
+    from .agreement import Agreements
+    from .chartblocks import ChartRenderer, Charts
+    from .charts import ChartSpec
+    from .tables import Tables
 
 
-@dataclass(frozen=True)
+@frozen
 class PagePlace:
     """Where a page is published, and how it reaches the site's root."""
 
@@ -118,6 +123,51 @@ class Lookup:
         if derived is not None:
             return tuple(derived)
         return tuple(getattr(self.model.data, kind, ()))
+
+
+class OnFirstUse:
+    """Stands for the object `make()` returns (made once: see ReportBlocks), so that a
+    template that never reads an attribute of it never makes it."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+    def __getattr__(self, name: str) -> Any:  # only for names the proxy lacks: all but make
+        return getattr(self.make(), name)
+
+
+class ReportBlocks:
+    """The helpers of the table, agreement and chart blocks of one language.
+
+    Their modules (tables, agreement, chartblocks, charts, chart_svg) load on a page's
+    first such block: a site whose pages have none never imports them."""
+
+    def __init__(self, words: Words, model: Model, charts: Callable[[], ChartRenderer]) -> None:
+        self.words, self.model, self.renderer = words, model, charts
+
+    @functools.cached_property
+    def tables(self) -> Tables:
+        from .tables import Tables
+
+        return Tables(self.words, self.model.namespace.datasets)
+
+    @functools.cached_property
+    def agreements(self) -> Agreements:
+        from .agreement import Agreements
+
+        return Agreements(self.tables)
+
+    @functools.cached_property
+    def charts(self) -> Charts:
+        from .chartblocks import Charts
+
+        return Charts(self.model, self.tables, self.renderer())
+
+    def globals(self) -> dict[str, Any]:
+        """What the block templates call them."""
+        return {"tables": OnFirstUse(lambda: self.tables),
+                "agreements": OnFirstUse(lambda: self.agreements),
+                "charts": OnFirstUse(lambda: self.charts)}
 
 
 class PageRenderer:
@@ -230,14 +280,17 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
-    charts = ChartRenderer(cache_dir / "charts" if cache_dir else None,  # one per build
-                           deferred_charts)
+
+    @functools.cache
+    def charts() -> ChartRenderer:  # one per build, shared by the languages
+        from .chartblocks import ChartRenderer
+
+        return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
+
     for lang in languages or site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         env = make_environment(folders, words, model, cache)
-        tables = Tables(words, model.namespace.datasets)
-        env.globals.update(tables=tables, agreements=Agreements(tables),
-                           charts=Charts(model, tables, charts), base_url=base_url or "")
+        env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places)
         mine = [p for p in pages if p.language == lang]
         for page in mine:

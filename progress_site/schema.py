@@ -11,9 +11,10 @@ field, and reading it in one place is the point (the style guide's "declared onc
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import MISSING, dataclass, field
+from dataclasses import MISSING, field
 from typing import Any, Literal
 
+from .frozen import record
 from .values import NOWHERE, Number, Text, Where
 
 Status = Literal["measured", "watch", "estimate", "not-judgeable"]
@@ -41,7 +42,7 @@ def where() -> Any:
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Unit:
     id: str = f("name used in `unit:` fields", example="cores")
     one: Text = f("the unit after a singular number", example="{en: core, fr: cœur}")
@@ -49,7 +50,7 @@ class Unit:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Repository:
     id: str = f("name that links and commits use", example="horizon")
     name: Text = f("how the page names it", example="Horizon")
@@ -57,7 +58,7 @@ class Repository:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Remeasure:
     commit: str = f("figures measured before this commit's date are to re-measure",
                     ref="commits")
@@ -65,7 +66,7 @@ class Remeasure:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Site:
     title: Text = f("the project's name, the page title", example="Meridian")
     tagline: Text = f("the line under the title")
@@ -84,7 +85,7 @@ class Site:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Link:
     text: Text | None = f("the words of the link; made from pull/issue when absent", None)
     url: str | None = f("a web address, or a page of this site (`#section`, `report.html`)",
@@ -96,7 +97,7 @@ class Link:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Machine:
     id: str = f("name that figures use in `machine:`", example="test-pc")
     name: Text = f("how the page names it", example="{en: The test PC, fr: Le PC de test}")
@@ -104,7 +105,7 @@ class Machine:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Commit:
     id: str = f("the commit's short hash, as figures cite it", example="c38a01e")
     date: dt.date | None = f("when it was made (needed by site.remeasure_since)", None)
@@ -116,7 +117,7 @@ class Commit:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class HistoryPoint:
     value: Number = f("the number measured then, in the unit of what holds it")
     date: dt.date | None = f("when it was measured", None)
@@ -126,7 +127,7 @@ class HistoryPoint:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Figure:
     value: Number | None = f("the number measured or estimated", None)
     range: tuple[Number, ...] | None = f("lowest and highest, instead of value", None)
@@ -149,7 +150,7 @@ class Figure:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Measurement:
     id: str = f("name used in references (`measurements.ID`)")
     title: Text = f("what was measured")
@@ -159,7 +160,7 @@ class Measurement:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Summary:
     title: Text = f("title of the bar in the summary")
     context: Text | None = f("the line under that title", None)
@@ -167,7 +168,7 @@ class Summary:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Comparison:
     id: str = f("name used in references (`comparisons.ID.ratio`)")
     title: Text = f("what is compared")
@@ -191,14 +192,14 @@ class Comparison:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Side:
     commit: str = f("the commit of this side", ref="commits")
     label: Text | None = f("what this side is ('main')", None)
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Study:
     id: str = f("name used in links (`#ID`) and references")
     title: Text = f("the study's title")
@@ -211,7 +212,7 @@ class Study:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Claim:
     id: str = f("name used in references (`profiles.PROFILE.ID`)")
     result: Literal["shown", "not-shown"] = f("shown to work, or not shown")
@@ -221,7 +222,7 @@ class Claim:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Profile:
     id: str = f("name used in references")
     title: Text = f("the profile's name ('Typical players')")
@@ -230,7 +231,7 @@ class Profile:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Limit:
     value: Number = f("the capacity")
     unit: str | None = f("its unit (the figure's unit)", None, ref="units")
@@ -238,7 +239,7 @@ class Limit:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class BudgetItem:
     id: str = f("name used in references")
     title: Text = f("what is used ('Processor')")
@@ -248,7 +249,7 @@ class BudgetItem:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Budget:
     id: str = f("name used in links and references")
     title: Text = f("the budget's title")
@@ -256,14 +257,14 @@ class Budget:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Detail:
     label: Text = f("what the figure is ('Time in seconds')")
     figure: Figure = f("the figure")
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class RunItem:
     id: str = f("name used in references")
     title: Text = f("what was tested")
@@ -273,7 +274,7 @@ class RunItem:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Run:
     id: str = f("name that figures use in `run:`")
     title: Text = f("the run's title")
@@ -286,7 +287,7 @@ class Run:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Step:
     title: Text = f("the step")
     status: TaskStatus = f("done, in-progress or planned")
@@ -295,7 +296,7 @@ class Step:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Task:
     id: str = f("name used in references")
     title: Text = f("the task")
@@ -307,7 +308,7 @@ class Task:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class TaskGroup:
     title: Text = f("the group's title")
     intro: Text | None = f("a line under the title", None)
@@ -315,7 +316,7 @@ class TaskGroup:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Roadmap:
     id: str = f("name used in links (`#ID`)")
     title: Text = f("the roadmap's title")
@@ -326,7 +327,7 @@ class Roadmap:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Headline:
     id: str = f("name of the headline")
     label: Text = f("the words after the number")
@@ -339,14 +340,14 @@ class Headline:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Choice:
     value: str = f("the word records write", example="paper")
     label: Text = f("how tables, charts and sentences name it", example="Paper")
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordField:
     name: str = f("the key records use", example="mspt")
     label: Text = f("column header, axis title", example="{en: Average tick, fr: Tick moyen}")
@@ -360,14 +361,14 @@ class RecordField:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordNote:
     name: str = f("the word a record's `note` gives", example="watchdog")
     label: Text = f("what tables print instead of the missing figures")
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Row:
     """One record of a dataset, as read from its file (not written in YAML)."""
 
@@ -381,7 +382,7 @@ class Row:
         return self.values.get(name)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Dataset:
     id: str = f("name used by blocks and expressions (`runs[bots=1].mspt`)")
     title: Text = f("what the records are; the default caption of its tables")
@@ -402,7 +403,7 @@ class Dataset:
     where: Where = where()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record
 class Data:
     site: Site = f("the site: title, languages, repositories, units")
     machines: tuple[Machine, ...] = f("the machines figures were measured on", ())

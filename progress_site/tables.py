@@ -15,24 +15,24 @@ starts a new row group whenever that field changes. `Tables` also lends its help
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
 from . import formatting
 from .blockoptions import BlockError, Options, close_to
+from .frozen import frozen
 from .present import Words
 from .schema import Dataset, RecordField, Row
 
 
-@dataclass(frozen=True)
+@frozen
 class Cell:
     text: str  # '' when the record does not give it
     numeric: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class TableRow:
     heads: tuple[str, ...]
     cells: tuple[Cell, ...]
@@ -40,7 +40,7 @@ class TableRow:
     noted: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class TableView:
     id: str
     caption: Markup

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .errors import Location
+from .frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Text:
     """Words in each language ({en: ..., fr: ...}), or one string for every language."""
 
@@ -28,7 +29,7 @@ class Text:
         return {lang for lang, _ in self.by_language}
 
 
-@dataclass(frozen=True)
+@frozen
 class Number:
     """A number as the data wrote it: the value and how many decimals were typed."""
 
@@ -49,7 +50,7 @@ class Number:
         return self.value
 
 
-@dataclass(frozen=True)
+@frozen
 class Where:
     """Where a record was written: its own position and each of its fields'."""
 

@@ -250,3 +250,12 @@ def test_feed_keeps_the_newest_entries_only(tmp_path: Path) -> None:
     assert titles[0] is not None and titles[0].startswith("Measure 59:")
     assert titles[-1] is not None and titles[-1].startswith("Measure 10:")
     assert b'id="measurement-m0"' in files["index.html"]
+
+
+@pytest.mark.parametrize("parts", [("a",), ("https://example.org/", "fr", "cpu-500"), ("é", "")])
+def test_urn_is_uuid5_of_the_url_namespace(parts: tuple[str, ...]) -> None:
+    import uuid
+
+    from progress_site.feeds import urn
+
+    assert urn(*parts) == "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)))

@@ -1,0 +1,78 @@
+"""A plain build imports only what it uses: the cold start of `python build.py` counts.
+
+Each build runs in a new process, as a user's does, and reports the modules it ended
+with. The example has every kind of block; the small site has none.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO, SOURCE_DATE_EPOCH
+
+# Whatever the site: drawing (only on a chart cache miss), editing YAML (record, import),
+# watching, package metadata (versions.py reads it without importlib.metadata), and the
+# standard modules that publish and feeds no longer need.
+NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uuid",
+         "ctypes.util", "progress_site.watch", "progress_site.serve",
+         "progress_site.record", "progress_site.recorder", "progress_site.yamledit")
+# Only for a page with a table, agreement or chart block (see render.ReportBlocks).
+REPORT_BLOCKS = ("progress_site.tables", "progress_site.agreement",
+                 "progress_site.chartblocks", "progress_site.charts", "progress_site.chart_svg")
+
+PROBE = """
+import json, sys
+from progress_site.cli import main
+status = main(sys.argv[1:])
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+"""
+
+
+def modules_after_build(source: Path, out: Path) -> set[str]:
+    """The modules a new process holds after `build.py --source SOURCE --out OUT`."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    done = subprocess.run([sys.executable, "-c", PROBE, "--source", str(source),
+                           "--out", str(out)], capture_output=True, text=True, env=env,
+                          cwd=REPO, check=True)
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["status"] == 0, done.stderr
+    return set(report["modules"])
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The names among `modules`, with their submodules."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_the_example_imports_no_drawing_editing_or_watching(
+        example_files: dict[str, bytes], tmp_path: Path) -> None:
+    # example_files built the example once: its charts and social cards are in the cache.
+    modules = modules_after_build(REPO, tmp_path / "site")
+    assert loaded(modules, NEVER) == []
+    assert "markdown_it" in modules and "progress_site.chartblocks" in modules  # it has both
+
+
+def test_a_site_without_report_blocks_does_not_load_their_modules(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "data" / "site.yaml").write_text(
+        "site:\n  title: Small\n  tagline: A site without tables or charts\n"
+        "  languages: [en]\n", encoding="utf-8")
+    (source / "content" / "en").mkdir(parents=True)
+    (source / "content" / "en" / "index.md").write_text(
+        "---\ntitle: Home\n---\nSome *words*.\n\n{{< machines >}}\n", encoding="utf-8")
+    modules = modules_after_build(source, tmp_path / "site")
+    assert loaded(modules, NEVER + REPORT_BLOCKS) == []
+
+
+def test_a_site_without_pages_does_not_load_the_markdown_parser(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "data" / "site.yaml").write_text(
+        "site:\n  title: Data only\n  tagline: Plain words need no parser\n"
+        "  languages: [en]\n", encoding="utf-8")
+    assert loaded(modules_after_build(source, tmp_path / "site"), ("markdown_it",)) == []
