@@ -13,6 +13,7 @@ import unicodedata
 from pathlib import Path
 
 from .errors import Location, Problem
+from .parsecache import parse_stored
 from .yamldoc import BIDI_CONTROLS as BIDI_CONTROLS
 from .yamldoc import MAX_BYTES as MAX_BYTES
 from .yamldoc import MAX_DEPTH as MAX_DEPTH
@@ -77,13 +78,18 @@ def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_remembered(text: str, display: str) -> tuple[Document, tuple[Problem, ...]]:
-    doc, problems = parse(text, display)
+def _parse_remembered(text: str, display: str, folder: Path | None
+                      ) -> tuple[Document, tuple[Problem, ...]]:
+    doc, problems = parse(text, display) if folder is None else parse_stored(
+        text, display, folder, parse)
     return doc, tuple(problems)
 
 
-def parse_once(text: str, display: str) -> tuple[Document, list[Problem]]:
+def parse_once(text: str, display: str, folder: Path | None = None
+               ) -> tuple[Document, list[Problem]]:
     """`parse`, remembered by content: a rebuild in the same process (--watch) parses only
-    the files that changed. Callers get their own Document (its tables are only read)."""
-    doc, problems = _parse_remembered(text, display)
+    the files that changed, and a new process only those changed since the last build
+    (kept in `folder`, see parsecache). Callers get their own Document (its tables are
+    only read)."""
+    doc, problems = _parse_remembered(text, display, folder)
     return dataclasses.replace(doc), list(problems)
