@@ -14,6 +14,7 @@ from typing import Any, Literal
 from . import schema
 from .errors import KeyPath, Problem
 from .values import Number, Text, Where
+from .yamldoc import Places
 from .yamlsource import Document
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -278,6 +279,5 @@ class Converter:
         if not ok:
             return INVALID
         if located_class:
-            located = {n: self.doc.locate((*path, n)) for n in value}
-            args["where"] = Where(self.doc.locate(path), path, located)
+            args["where"] = Where(self.doc.locate(path), path, Places(self.doc, path, value))
         return cls(**args)

@@ -4,6 +4,7 @@ scalar is read: shared by the one-pass event reader and the composed-node reader
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,9 @@ class Document:
     def locate(self, path: KeyPath, *, key: bool = False) -> Location:
         """Location of a value (or of its key), falling back to the nearest parent."""
         table = self.keys if key else self.values
+        found = table.get(path)
+        if found is not None:  # nearly always: every value and key written is in its table
+            return Location(self.display, *found)
         probe = path
         while probe and probe not in table:
             probe = probe[:-1]
@@ -75,6 +79,35 @@ class Document:
         """A problem located at a key path of this document."""
         loc = self.locate(path, key=key)
         return Problem(loc, message, path, hint, self.line(loc.line), warning)
+
+
+class Places(Mapping[str, Location]):
+    """Where each key of a mapping has its value, looked up only when asked for.
+
+    A record remembers where each of its fields was written, for errors found later;
+    a few records ever need one. Looking each up as it is read made a Location per
+    field of every record (16 MiB on a site of 10,000 measurements)."""
+
+    __slots__ = ("_doc", "_names", "_path")
+
+    def __init__(self, doc: Document, path: KeyPath, names: Mapping[str, Any]) -> None:
+        self._doc = doc
+        self._path = path
+        self._names = names  # the mapping as written: its keys are the fields given
+
+    def __getitem__(self, name: str) -> Location:
+        if name not in self._names:
+            raise KeyError(name)
+        return self._doc.locate((*self._path, name))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def unwanted(text: str) -> str:
