@@ -57,6 +57,10 @@ class Document:
     keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
     # The written form of numbers only (`6.40` keeps its decimals): nothing else reads it.
     raw: dict[KeyPath, str] = field(default_factory=dict)
+    # The text, while `values` holds only where each mapping starts and `keys` nothing
+    # (a parse read back from the cache, see parsecache): the rest is read from it the
+    # first time it is asked for, which only a problem in the file does.
+    unread: str | None = field(default=None, repr=False)
 
     def locate(self, path: KeyPath, *, key: bool = False) -> Location:
         """Location of a value (or of its key), falling back to the nearest parent."""
@@ -64,11 +68,23 @@ class Document:
         found = table.get(path)
         if found is not None:  # nearly always: every value and key written is in its table
             return Location(self.display, *found)
+        if self.unread is not None:
+            self.read_positions()
+            return self.locate(path, key=key)
         probe = path
         while probe and probe not in table:
             probe = probe[:-1]
         line, col = table.get(probe, self.values.get((), (0, 0)))
         return Location(self.display, line, col)
+
+    def read_positions(self) -> None:
+        """Fill the tables of a document read back with only its mappings' positions."""
+        from .yamlsource import parse  # the parser builds on this module, not the reverse
+
+        text, self.unread = self.unread, None
+        if text is not None:
+            full, _ = parse(text, self.display)
+            self.values, self.keys = full.values, full.keys
 
     def line(self, number: int) -> str:
         """The source text of a 1-based line number."""
