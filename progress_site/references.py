@@ -166,8 +166,8 @@ def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Wh
                 # A list of texts (a machine's facts); anything else in it is not read.
                 stack.extend((c, scope, where, name) for c in reversed(child)
                              if isinstance(c, Text))
-            else:
-                stack.append((child, scope, None, ""))
+            elif isinstance(child, tuple) or holding_fields(type(child)):
+                stack.append((child, scope, None, ""))  # a number or a word holds no text
 
 
 def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
