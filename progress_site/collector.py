@@ -16,11 +16,19 @@ def collector_paused() -> Iterator[None]:
     yet the collector re-scans the growing heap again and again: a third to a half of
     those stages' time on a site of 10,000 measurements. Memory is unchanged: objects
     without cycles are freed by reference counting whether the collector runs or not.
+
+    What a stage made outlives it (it is the build's model), so on the way out it is set
+    aside (`gc.freeze`) rather than scanned: re-enabling the collector would otherwise
+    scan everything the stage made at once (about 0.1 s a stage), and again as it ages.
+    The next stage, or the next build in the same process (--watch), hands it back
+    (`gc.unfreeze`): nothing stays out of the collector's reach for more than a build.
     """
     was_enabled = gc.isenabled()
     gc.disable()
+    gc.unfreeze()
     try:
         yield
     finally:
+        gc.freeze()
         if was_enabled:
             gc.enable()

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from . import schema
 from .errors import KeyPath, Problem
 from .values import Number, Text, Where
+from .yamldoc import Places
 from .yamlsource import Document
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -125,6 +126,30 @@ def declared_fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], bool]
         f.name == "where" for f in dataclasses.fields(cls))
 
 
+# How each field of a record class is read: its name; what to say when it is missing
+# (None when it may be left out); whether `null` is a value of it (an optional type);
+# the plan of the type read otherwise.
+FieldPlan = tuple[str, str | None, bool, str, Any]
+
+
+@functools.cache
+def field_plans(cls: type) -> tuple[FieldPlan, ...]:
+    """The plan of every field of a record class, worked out once: reading a record
+    then hashes no type (a `Text | None` hashes its arguments every time)."""
+    out = []
+    for name, fld in declared_fields(cls)[0].items():
+        missing = None
+        if fld.default is dataclasses.MISSING:
+            doc = fld.metadata.get("doc")
+            missing = f"missing key '{name}'" + (f" ({doc})" if doc else "")
+        kind, arg = plan(hints(cls)[name])
+        optional = kind == "optional"
+        if optional:
+            kind, arg = plan(arg)
+        out.append((name, missing, optional, kind, arg))
+    return tuple(out)
+
+
 class Converter:
     """Converts one document's values, collecting every problem instead of stopping."""
 
@@ -144,6 +169,10 @@ class Converter:
         kind, arg = plan(tp)
         if kind == "optional":
             return None if value is None else self.convert(arg, value, path)
+        return self.read(kind, arg, value, path)
+
+    def read(self, kind: str, arg: Any, value: Any, path: KeyPath) -> Any:
+        """A value of a type planned as (`kind`, `arg`), not optional."""
         if kind == "sequence":
             return self.sequence(arg, value, path)
         if kind == "choice":
@@ -265,19 +294,21 @@ class Converter:
                 self.error((*path, key), f"unknown key '{key}'", hint, key=True)
                 ok = False
         args: dict[str, Any] = {}
-        for name, fld in declared.items():
+        for name, missing, optional, kind, arg in field_plans(cls):
             if name not in value:
-                if fld.default is dataclasses.MISSING:
-                    doc = fld.metadata.get("doc")
-                    self.error(path, f"missing key '{name}'" + (f" ({doc})" if doc else ""),
-                               f"add `{name}:`")
+                if missing is not None:
+                    self.error(path, missing, f"add `{name}:`")
                     ok = False
                 continue
-            args[name] = self.convert(hints(cls)[name], value[name], (*path, name))
-            ok = ok and args[name] is not INVALID
+            given = value[name]
+            if given is None and optional:
+                args[name] = None
+                continue
+            read = self.read(kind, arg, given, (*path, name))
+            args[name] = read
+            ok = ok and read is not INVALID
         if not ok:
             return INVALID
         if located_class:
-            located = {n: self.doc.locate((*path, n)) for n in value}
-            args["where"] = Where(self.doc.locate(path), path, located)
+            args["where"] = Where(self.doc.locate(path), path, Places(self.doc, path, value))
         return cls(**args)

@@ -71,8 +71,9 @@ def inside(path: Path, root: Path, display: str) -> list[Problem]:
                     hint="copy the file into the folder instead of linking to it")]
 
 
-def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file, with every problem located."""
+def read_yaml(path: Path, root: Path, cache_dir: Path | None = None
+              ) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML file, with every problem located (the parse kept in `cache_dir`)."""
     display = path.relative_to(root).as_posix()
     problems = inside(path, root, display)
     if problems:
@@ -80,7 +81,7 @@ def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
     text, problems = read_text(path, display)
     if text is None:
         return None, problems
-    doc, problems = parse_once(text, display)
+    doc, problems = parse_once(text, display, cache_dir)
     if doc.data is not None and not isinstance(doc.data, (dict, list)):
         problems.append(doc.problem((), "a data file must be a mapping of collections "
                                         "(machines:, studies:, ...)"))
@@ -88,13 +89,14 @@ def read_yaml(path: Path, root: Path) -> tuple[Document | None, list[Problem]]:
     return doc, problems
 
 
-def load_data(root: Path, strict: bool) -> tuple[Data | None, list[Document], list[Problem]]:
+def load_data(root: Path, strict: bool, cache_dir: Path | None = None
+              ) -> tuple[Data | None, list[Document], list[Problem]]:
     """Read every data file; collections of the same name in several files are joined."""
     docs: list[Document] = []
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
     for path in source_files(root / "data", root, DATA_SUFFIXES):
-        doc, found = read_yaml(path, root)
+        doc, found = read_yaml(path, root, cache_dir)
         problems += found
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
@@ -252,15 +254,19 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     return Page(lang, slug, meta, body, body_line, display, meta_at), problems
 
 
-def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
-    """Read the whole source folder; None when the data could not be read at all."""
+def load(root: Path, strict: bool, cache_dir: Path | None = None
+         ) -> tuple[Source | None, list[Problem]]:
+    """Read the whole source folder; None when the data could not be read at all.
+
+    Parsed data files are kept in `cache_dir`/parsed, by default the source's `.cache`
+    folder (where BuildConfig keeps compiled templates and charts)."""
     with collector_paused():
-        return _load(root, strict)
+        return _load(root, strict, (cache_dir or root / ".cache") / "parsed")
 
 
-def _load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
+def _load(root: Path, strict: bool, parsed: Path) -> tuple[Source | None, list[Problem]]:
     """`load`, with the collector paused."""
-    data, docs, problems = load_data(root, strict)
+    data, docs, problems = load_data(root, strict, parsed)
     if data is None:
         return None, problems
     pages, page_problems = load_pages(root, data.site.languages)

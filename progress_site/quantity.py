@@ -34,7 +34,11 @@ class Quantity:
 
     def bare(self) -> Quantity:
         """The same quantity without its unit (`12 to 17`, not `12 to 17 packets`)."""
-        return replace(self, unit=None)
+        if self.unit is None:
+            return self
+        # Built directly, not with `replace`: a name and its `.value` twin are made for
+        # every figure of the data.
+        return Quantity(self.kind, self.low, self.high, self.decimals, None, self.signed)
 
 
 def figure_quantity(fig: Figure) -> Quantity:

@@ -18,6 +18,7 @@ from typing import Any
 from .collector import collector_paused
 from .errors import Problem
 from .links import check_url
+from .provenance import complete
 from .schema import (
     BudgetItem,
     Claim,
@@ -28,11 +29,9 @@ from .schema import (
     Limit,
     Link,
     Repository,
-    Run,
     RunItem,
     Site,
     Step,
-    Study,
     Task,
     Unit,
 )
@@ -319,44 +318,6 @@ def check_comparison(comp: Comparison) -> list[Problem]:
     return out
 
 
-def inherit(fig: Figure, **context: Any) -> Figure:
-    """The figure with its holder's provenance where it names none of its own."""
-    changes = {k: v for k, v in context.items() if getattr(fig, k) is None and v is not None}
-    return dataclasses.replace(fig, **changes) if changes else fig
-
-
-def complete_study(study: Study) -> Study:
-    """Give a study's figures its machine, date, method and the commit of their side."""
-    ctx = {"machine": study.machine, "date": study.date, "method": study.method}
-    comps = tuple(dataclasses.replace(
-        c,
-        before=inherit(c.before, unit=c.unit, commit=study.before.commit, **ctx),
-        after=inherit(c.after, unit=c.unit, commit=study.after.commit, **ctx),
-    ) for c in study.comparisons)
-    return dataclasses.replace(study, comparisons=comps)
-
-
-def complete_run(run: Run) -> Run:
-    """Give a run's figures its machine, date, commit and its own id as their run."""
-    ctx = {"machine": run.machine, "date": run.date, "commit": run.commit, "run": run.id}
-    items = tuple(dataclasses.replace(
-        item,
-        figure=inherit(item.figure, **ctx),
-        details=tuple(dataclasses.replace(d, figure=inherit(d.figure, **ctx))
-                      for d in item.details),
-    ) for item in run.items)
-    return dataclasses.replace(run, items=items)
-
-
-def complete(data: Data) -> Data:
-    """The data with every figure's provenance filled in from what holds it."""
-    return dataclasses.replace(
-        data,
-        studies=tuple(complete_study(s) for s in data.studies),
-        runs=tuple(complete_run(r) for r in data.runs),
-    )
-
-
 def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     """The completed data and every problem the cross-file rules find."""
     with collector_paused():
@@ -369,10 +330,14 @@ def _validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
     out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
-    data = complete(data)
-    for rec in walk(data):
+    done: dict[int, Figure] = {}
+    data = complete(data, done)
+    # The rules below read figures complete. Walking the completed data would meet the
+    # same records in the same order, but for the figures completed (their holders were
+    # rebuilt around them too, and check the same): swap those in, instead of a 2nd walk.
+    for rec in records:
         if isinstance(rec, Figure):
-            out += check_figure(rec)
+            out += check_figure(done.get(id(rec), rec))
         elif isinstance(rec, (Task, Step)):
             out += check_done(rec, today)
         elif isinstance(rec, Link):

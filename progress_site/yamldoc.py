@@ -4,6 +4,7 @@ scalar is read: shared by the one-pass event reader and the composed-node reader
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,15 +57,34 @@ class Document:
     keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
     # The written form of numbers only (`6.40` keeps its decimals): nothing else reads it.
     raw: dict[KeyPath, str] = field(default_factory=dict)
+    # The text, while `values` holds only where each mapping starts and `keys` nothing
+    # (a parse read back from the cache, see parsecache): the rest is read from it the
+    # first time it is asked for, which only a problem in the file does.
+    unread: str | None = field(default=None, repr=False)
 
     def locate(self, path: KeyPath, *, key: bool = False) -> Location:
         """Location of a value (or of its key), falling back to the nearest parent."""
         table = self.keys if key else self.values
+        found = table.get(path)
+        if found is not None:  # nearly always: every value and key written is in its table
+            return Location(self.display, *found)
+        if self.unread is not None:
+            self.read_positions()
+            return self.locate(path, key=key)
         probe = path
         while probe and probe not in table:
             probe = probe[:-1]
         line, col = table.get(probe, self.values.get((), (0, 0)))
         return Location(self.display, line, col)
+
+    def read_positions(self) -> None:
+        """Fill the tables of a document read back with only its mappings' positions."""
+        from .yamlsource import parse  # the parser builds on this module, not the reverse
+
+        text, self.unread = self.unread, None
+        if text is not None:
+            full, _ = parse(text, self.display)
+            self.values, self.keys = full.values, full.keys
 
     def line(self, number: int) -> str:
         """The source text of a 1-based line number."""
@@ -75,6 +95,35 @@ class Document:
         """A problem located at a key path of this document."""
         loc = self.locate(path, key=key)
         return Problem(loc, message, path, hint, self.line(loc.line), warning)
+
+
+class Places(Mapping[str, Location]):
+    """Where each key of a mapping has its value, looked up only when asked for.
+
+    A record remembers where each of its fields was written, for errors found later;
+    a few records ever need one. Looking each up as it is read made a Location per
+    field of every record (16 MiB on a site of 10,000 measurements)."""
+
+    __slots__ = ("_doc", "_names", "_path")
+
+    def __init__(self, doc: Document, path: KeyPath, names: Mapping[str, Any]) -> None:
+        self._doc = doc
+        self._path = path
+        self._names = names  # the mapping as written: its keys are the fields given
+
+    def __getitem__(self, name: str) -> Location:
+        if name not in self._names:
+            raise KeyError(name)
+        return self._doc.locate((*self._path, name))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def unwanted(text: str) -> str:

@@ -13,6 +13,7 @@ import unicodedata
 from pathlib import Path
 
 from .errors import Location, Problem
+from .parsecache import parse_stored
 from .yamldoc import BIDI_CONTROLS as BIDI_CONTROLS
 from .yamldoc import MAX_BYTES as MAX_BYTES
 from .yamldoc import MAX_DEPTH as MAX_DEPTH
@@ -45,7 +46,10 @@ def read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [Problem(Location(display, line, col), "the file is not valid UTF-8",
                               hint="save it as UTF-8")]
-    problems = bidi_problems(text, display)
+    # Every such character is encoded as E2 80 xx or E2 81 xx: looking for those bytes
+    # is a memchr, where looking at each character of a large file takes ~10 ms.
+    maybe = b"\xe2\x80" in data or b"\xe2\x81" in data
+    problems = bidi_problems(text, display) if maybe else []
     return (None, problems) if problems else (text, [])
 
 
@@ -77,13 +81,18 @@ def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_remembered(text: str, display: str) -> tuple[Document, tuple[Problem, ...]]:
-    doc, problems = parse(text, display)
+def _parse_remembered(text: str, display: str, folder: Path | None
+                      ) -> tuple[Document, tuple[Problem, ...]]:
+    doc, problems = parse(text, display) if folder is None else parse_stored(
+        text, display, folder, parse)
     return doc, tuple(problems)
 
 
-def parse_once(text: str, display: str) -> tuple[Document, list[Problem]]:
+def parse_once(text: str, display: str, folder: Path | None = None
+               ) -> tuple[Document, list[Problem]]:
     """`parse`, remembered by content: a rebuild in the same process (--watch) parses only
-    the files that changed. Callers get their own Document (its tables are only read)."""
-    doc, problems = _parse_remembered(text, display)
+    the files that changed, and a new process only those changed since the last build
+    (kept in `folder`, see parsecache). Callers get their own Document (its tables are
+    only read)."""
+    doc, problems = _parse_remembered(text, display, folder)
     return dataclasses.replace(doc), list(problems)
