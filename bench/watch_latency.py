@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import REPO, table
+from common import REPO, table, user_env
 
 TARGET_DISK_MS, TARGET_PAGE_MS = 50, 150
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
@@ -44,7 +44,7 @@ def start_watch(source: Path) -> tuple[subprocess.Popen[str], queue.Queue[str], 
     process = subprocess.Popen(
         [sys.executable, str(REPO / "build.py"), "--watch", "--port", "0",
          "--source", str(source), "--out", str(source / "site")],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=user_env())
     lines: queue.Queue[str] = queue.Queue()
 
     def read() -> None:

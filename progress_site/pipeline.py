@@ -82,7 +82,7 @@ def fail_on_errors(problems: list[Problem], root: Path) -> None:
 
 def make_site(config: BuildConfig) -> Built:
     """Everything in memory, nothing written: gather all data first, then render it."""
-    source, problems = load(config.source, config.strict)
+    source, problems = load(config.source, config.strict, config.cache_dir)
     fail_on_errors(problems, config.source)
     assert source is not None
     data, found = validate(source.data, config.today)
