@@ -195,7 +195,8 @@ def parse_block(line: str, number: int) -> Block | None:
     return Block(match.group(1), args, options, number)  # type: ignore[arg-type]
 
 
-def split_blocks(body: str, first_line: int) -> list[str | Block]:
+@functools.lru_cache(maxsize=256)  # a page's body between watch rebuilds: split once
+def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
     """The body as Markdown chunks and block lines, in order (not inside code fences)."""
     parts: list[str | Block] = []
     chunk: list[str] = []
@@ -212,7 +213,7 @@ def split_blocks(body: str, first_line: int) -> list[str | Block]:
         chunk = []
         parts.append(block)
     parts.append("\n".join(chunk))
-    return [p for p in parts if not isinstance(p, str) or p.strip()]
+    return tuple(p for p in parts if not isinstance(p, str) or p.strip())
 
 
 def substitute(text: str, pattern: re.Pattern[str],
