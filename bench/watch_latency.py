@@ -111,7 +111,7 @@ def build_times(lines: queue.Queue[str]) -> list[int]:
     return found
 
 
-def measure(edits: int) -> tuple[list[float], list[float], list[int]]:
+def measure(edits: int, pause: float) -> tuple[list[float], list[float], list[int]]:
     """Run the edits against a fresh copy of the example site."""
     from playwright.sync_api import sync_playwright
 
@@ -137,7 +137,7 @@ def measure(edits: int) -> tuple[list[float], list[float], list[int]]:
                         disk.append(to_disk)
                         shown.append(to_page)
                     old = new
-                    time.sleep(0.4)  # let the reloaded page reconnect before the next save
+                    time.sleep(pause)  # the page reconnects, the charts are drawn
                 browser.close()
         finally:
             process.terminate()
@@ -149,8 +149,10 @@ def main() -> None:
     """Measure, then print the medians beside the targets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--pause", type=float, default=1.0,
+                        help="seconds between saves (default: %(default)s)")
     args = parser.parse_args()
-    disk, shown, builds = measure(args.edits)
+    disk, shown, builds = measure(args.edits, args.pause)
 
     def row(name: str, values: list[float] | list[int], target: str) -> tuple[str, ...]:
         """One line of the table."""
@@ -161,7 +163,8 @@ def main() -> None:
                  row("new files on disk", disk, str(TARGET_DISK_MS)),
                  row("reloaded page (Chromium)", shown, str(TARGET_PAGE_MS)),
                  row("(the rebuild alone)", builds, "-")]))
-    print(f"\n{args.edits} edits of one value in data/studies.yaml, each saved in place; "
+    print(f"\n{args.edits} edits of one value in data/studies.yaml, {args.pause} s apart, "
+          "each saved in place; "
           "the watch starts a build 10 ms after a finished write (50 ms after other events).")
 
 
