@@ -23,8 +23,8 @@ from markupsafe import Markup
 from . import formatting
 from .blockoptions import BlockError, Options
 from .datasets import records_path
+from .datasetschema import Dataset, RecordField, Row
 from .frozen import frozen
-from .schema import Dataset, RecordField, Row
 from .tables import Tables, ordered, plain, spell
 
 

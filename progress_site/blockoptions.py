@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 
-from .schema import Dataset, RecordField
+from .datasetschema import Dataset, RecordField
 
 TRUE, FALSE = ("true", "yes", "on"), ("false", "no", "off")
 

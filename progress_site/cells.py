@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from .schema import Figure, Link
+from .declare import Link
+from .schema import Figure
 from .values import Text
 
 

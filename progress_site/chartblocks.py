@@ -22,10 +22,11 @@ from markupsafe import Markup
 from .blockoptions import BlockError, Options
 from .chart_svg import FORMAT_LOCALES
 from .charts import ChartCache, ChartSpec, Series
+from .datasetschema import Dataset, RecordField
 from .derive import ComparisonView, Model
 from .frozen import frozen
 from .quantity import Quantity
-from .schema import Dataset, HistoryPoint, Measurement, RecordField, Study
+from .schema import HistoryPoint, Measurement, Study
 from .tables import Tables, plain
 
 

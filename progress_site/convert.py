@@ -11,7 +11,6 @@ import types
 import typing
 from typing import Any, Literal
 
-from . import schema
 from .errors import KeyPath, Problem
 from .values import Number, Text, Where
 from .yamldoc import Places
@@ -29,8 +28,8 @@ def language_name(code: str) -> str:
 
 @functools.cache
 def hints(cls: type) -> dict[str, Any]:
-    """The resolved field types of a record class."""
-    return typing.get_type_hints(cls, vars(schema))
+    """The resolved field types of a record class (in its own module's names)."""
+    return typing.get_type_hints(cls)
 
 
 def fields(cls: type) -> list[dataclasses.Field[Any]]:

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from .convert import describe, found
+from .datasetschema import Dataset, RecordField, Row
 from .errors import KeyPath, Location, Problem
 from .jsonrecords import BROKEN, parse_json_lines, parse_json_list
-from .schema import Data, Dataset, RecordField, Row
+from .schema import Data
 from .units import BUILTIN_UNITS
 from .validate import problem
 from .values import Number, Where

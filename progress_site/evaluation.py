@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
+from .datasetschema import Dataset, Row
 from .expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
 from .frozen import frozen
 from .quantity import Quantity
-from .schema import Commit, Dataset, Row
+from .schema import Commit
 
 if TYPE_CHECKING:
     from .references import Entry, Namespace

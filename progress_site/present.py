@@ -11,12 +11,13 @@ from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
 from . import formatting
+from .declare import Link
 from .evaluation import evaluate
 from .expressions import ExpressionError
 from .markup import InlineRenderer, restore, substitute
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
-from .schema import BudgetItem, Commit, Link, Site
+from .schema import BudgetItem, Commit, Site
 from .values import Number, Text
 
 

@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .datasetschema import Dataset
 from .errors import Problem
 from .evaluation import evaluate
 from .expressions import ExpressionError
 from .links import unsafe_links
 from .quantity import Quantity, figure_quantity
-from .schema import Commit, Data, Dataset, Figure
+from .schema import Commit, Data, Figure
 from .validate import holding_fields
 from .values import Text, Where
 

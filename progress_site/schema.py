@@ -4,50 +4,24 @@ Every YAML file under data/ is a mapping whose top-level keys are the fields of 
 below. The validator reads these classes (types and `doc=`) to check the YAML, and
 `jsonschema.py` publishes the same declaration as JSON Schema. No I/O here.
 
-It is longer than our other modules on purpose: it is the whole format, one line a
-field, and reading it in one place is the point (the style guide's "declared once").
+The records of a report's datasets are declared in `datasetschema.py`; how a field is
+declared, and the unit and link records every part uses, in `declare.py`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import MISSING, field
-from typing import Any, Literal
+from typing import Literal
 
+from .datasetschema import Dataset
+from .declare import Link, Unit, f, where
 from .frozen import record
-from .values import NOWHERE, Number, Text, Where
+from .values import Number, Text, Where
 
 Status = Literal["measured", "watch", "estimate", "not-judgeable"]
 TaskStatus = Literal["done", "in-progress", "planned"]
 Better = Literal["lower", "higher"]
 Show = Literal["ratio", "change", "range"]
-FieldType = Literal["number", "whole", "word", "text", "bool"]
-
-
-def f(doc: str, default: Any = MISSING, *, ref: str = "", example: str = "") -> Any:
-    """A documented field; `ref` names the collection its value must be an id of."""
-    meta = {"doc": doc, "ref": ref, "example": example}
-    if default is MISSING:
-        return field(metadata=meta)
-    if isinstance(default, (list, dict, set)):
-        raise TypeError("mutable default")
-    return field(default=default, metadata=meta)
-
-
-def where() -> Any:
-    """The hidden field that remembers where a record was written."""
-    return field(default=NOWHERE, kw_only=True, compare=False, repr=False,
-                 metadata={"internal": True})
-
-
-
-
-@record
-class Unit:
-    id: str = f("name used in `unit:` fields", example="cores")
-    one: Text = f("the unit after a singular number", example="{en: core, fr: cœur}")
-    other: Text = f("the unit after a plural number", example="{en: cores, fr: cœurs}")
-    where: Where = where()
 
 
 @record
@@ -82,18 +56,6 @@ class Site:
                                           "re-measure'", None)
     stale_after_days: int | None = f("mark figures older than this many days 'to re-measure'",
                                      None)
-    where: Where = where()
-
-
-@record
-class Link:
-    text: Text | None = f("the words of the link; made from pull/issue when absent", None)
-    url: str | None = f("a web address, or a page of this site (`#section`, `report.html`)",
-                        None)
-    pull: int | None = f("a pull request number", None)
-    issue: int | None = f("an issue number", None)
-    repository: str | None = f("the repository of pull/issue; the site's own when absent",
-                               None, ref="repositories")
     where: Where = where()
 
 
@@ -337,69 +299,6 @@ class Headline:
     summarises: tuple[str, ...] = f("references the stated value must agree with", ())
     status: Status | None = f("its evidence status (the figure's when it names one)", None)
     detail: Text | None = f("the line after the badge", None)
-    where: Where = where()
-
-
-@record
-class Choice:
-    value: str = f("the word records write", example="paper")
-    label: Text = f("how tables, charts and sentences name it", example="Paper")
-    where: Where = where()
-
-
-@record
-class RecordField:
-    name: str = f("the key records use", example="mspt")
-    label: Text = f("column header, axis title", example="{en: Average tick, fr: Tick moyen}")
-    type: FieldType = f("number, whole, word (one of `choices`), text or bool", "number")
-    unit: str | None = f("unit of the numbers (the dataset's, the site's or a known one)",
-                         None)
-    decimals: int | None = f("decimals to print; as each record wrote it when absent", None)
-    choices: tuple[Choice, ...] = f("for a word: every value it may take, in display order",
-                                    ())
-    required: bool = f("every record gives it (unless a `note` says why not)", True)
-    where: Where = where()
-
-
-@record
-class RecordNote:
-    name: str = f("the word a record's `note` gives", example="watchdog")
-    label: Text = f("what tables print instead of the missing figures")
-    where: Where = where()
-
-
-@record
-class Row:
-    """One record of a dataset, as read from its file (not written in YAML)."""
-
-    index: int  # its place in the file, from 0
-    values: dict[str, Number | str | bool]  # by field name; numbers keep their decimals
-    note: str | None = None  # the name of one of the dataset's notes
-    where: Where = where()
-
-    def get(self, name: str) -> Number | str | bool | None:
-        """The value of one field, or None when the record does not give it."""
-        return self.values.get(name)
-
-
-@record
-class Dataset:
-    id: str = f("name used by blocks and expressions (`runs[bots=1].mspt`)")
-    title: Text = f("what the records are; the default caption of its tables")
-    records: str = f("the records' file, beside this one: .jsonl (one JSON object a line), "
-                     ".json or .yaml (a list)", example="runs.jsonl")
-    fields: tuple[RecordField, ...] = f("every key a record may have, one by one")
-    key: tuple[str, ...] = f("fields that tell records apart (no two records share them)",
-                             ())
-    notes: tuple[RecordNote, ...] = f("what a record's `note` may say", ())
-    units: tuple[Unit, ...] = f("units of its own, with their singular and plural", ())
-    machine: str | None = f("the machine the records were measured on", None,
-                            ref="machines")
-    date: dt.date | None = f("when they were measured", None)
-    method: Text | None = f("how they were measured", None)
-    proof: Link | None = f("where the raw results are", None)
-    rows: tuple[Row, ...] = field(default=(), kw_only=True, compare=False, repr=False,
-                                  metadata={"internal": True})
     where: Where = where()
 
 

@@ -21,9 +21,9 @@ from markupsafe import Markup
 
 from . import formatting
 from .blockoptions import BlockError, Options, close_to
+from .datasetschema import Dataset, RecordField, Row
 from .frozen import frozen
 from .present import Words
-from .schema import Dataset, RecordField, Row
 
 
 @frozen

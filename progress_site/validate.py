@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .collector import collector_paused
+from .declare import Link, Unit
 from .errors import Problem
 from .links import check_url
 from .provenance import complete
@@ -27,13 +28,11 @@ from .schema import (
     Data,
     Figure,
     Limit,
-    Link,
     Repository,
     RunItem,
     Site,
     Step,
     Task,
-    Unit,
 )
 from .units import BUILTIN_UNITS
 from .values import Number, Where

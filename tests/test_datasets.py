@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from progress_site.agreement import agrees, check_groups
+from progress_site.datasetschema import Row
 from progress_site.errors import BuildFailed, Problem
 from progress_site.load import load
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.schema import Row
 from progress_site.values import Number
 
 SITE = """\

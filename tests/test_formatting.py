@@ -14,12 +14,13 @@ import pytest
 from babel.support import NullTranslations
 
 from progress_site import formatting
+from progress_site.declare import Unit
 from progress_site.i18n import compile_catalog, po_path, read_catalog
 from progress_site.pipeline import ENGINE_ROOT
 from progress_site.present import Words
 from progress_site.quantity import Quantity
 from progress_site.references import Namespace
-from progress_site.schema import Site, Unit
+from progress_site.schema import Site
 from progress_site.values import Text
 
 NNBSP = "\u202f"
