@@ -81,12 +81,6 @@ def read_published(site: Path) -> bytes | None:
         return None
 
 
-def read_snapshot(site: Path) -> Snapshot | None:
-    """A published site's snapshot, or None when it has no readable data.json."""
-    published = read_published(site)
-    return None if published is None else parse_snapshot(published)
-
-
 def parse_snapshot(data_json: bytes) -> Snapshot | None:
     """The snapshot of a data.json's bytes, or None when they are not JSON."""
     try:

@@ -22,7 +22,7 @@ from .convert import fields, hints
 from .derive import Model
 from .quantity import Quantity
 from .schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
-from .validate import walk
+from .validate import record_fields, walk
 from .values import Number, Text, plain
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
@@ -76,20 +76,15 @@ def to_json(value: Any, derived: dict[int, dict[str, Any]]) -> Any:
         return plain(value)
     if isinstance(value, dt.date):
         return value.isoformat()
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(f.name for f in fields(kind)) \
-            if dataclasses.is_dataclass(kind) else ()
-    if not names:
+    if not hasattr(kind, "__dataclass_fields__"):
         return value
-    out = {name: to_json(getattr(value, name), derived) for name in names}
+    out = {name: to_json(getattr(value, name), derived) for name in record_fields(kind)}
     if kind in DERIVED:
         out["derived"] = derived.get(id(value))
     return out
 
 
 _AS_IS = frozenset({str, int, float, bool, type(None)})
-_FIELDS: dict[type, tuple[str, ...]] = {}  # field names of each record class, found once
 
 
 def data_json(model: Model) -> bytes:

@@ -24,12 +24,6 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _draw(specs: list[ChartSpec], directory: Path) -> None:
-    """In the drawer process: draw the charts into the cache (those there already are
-    read back, not drawn again)."""
-    draw(specs, directory)
-
-
 class ChartDrawer:
     """Draws charts into a cache folder in the background, one batch after another."""
 
@@ -48,7 +42,7 @@ class ChartDrawer:
             self.pool = context.Pool(1, initializer=_ignore_interrupts)
         started = time.perf_counter()
         self.pool.apply_async(
-            _draw, (list(specs), self.directory),
+            draw, (list(specs), self.directory),  # charts already there are read back
             callback=lambda _: self.drawn(len(specs), time.perf_counter() - started),
             error_callback=lambda exc: self.failed(f"{type(exc).__name__}: {exc}"))
 

@@ -144,11 +144,12 @@ def markdown_html(source: str) -> str:
     """A chunk of a page's Markdown as HTML. The parser keeps nothing between calls, so
     the same text gives the same HTML: a watch rebuild re-parses only the prose a save
     changed (references are placeholders here, so a new number is not a new text)."""
-    html: str = _page_parser().render(source)
+    html: str = shared_parser().render(source)
     return html
 
 
-_page_parser = functools.cache(make_parser)
+# One parser a process, for pages and inline texts: it keeps nothing between calls.
+shared_parser = functools.cache(make_parser)
 
 
 def escape_html(text: str) -> str:
@@ -172,8 +173,8 @@ class InlineRenderer:
 
     @functools.cached_property
     def markdown(self) -> MarkdownIt:
-        """The parser, made for the first text that may hold Markdown."""
-        return make_parser()
+        """The parser, made (once a process) for the first text that may hold Markdown."""
+        return shared_parser()
 
     def _full(self, source: str) -> str:
         """The parser's own rendering, for texts that may hold Markdown."""
