@@ -27,6 +27,7 @@ from xml.etree import ElementTree as ET
 
 from .chart_svg import FORMAT_LOCALES, MAX_SERIES, SVG_NS, render_svg
 from .frozen import frozen
+from .versions import code_digest
 from .versions import installed_version as version
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -195,13 +196,10 @@ def _renderer_versions() -> dict[str, str]:
     importlib.metadata reads the versions without importing either package. The code is
     hashed too, so that changing how charts look cannot serve stale ones from the cache.
     """
-    code = hashlib.sha256()
-    for module in ("charts.py", "chart_svg.py"):
-        code.update((Path(__file__).parent / module).read_bytes())
     return {
         "altair": version("altair"),
         "vl-convert-python": version("vl-convert-python"),
-        "code": code.hexdigest(),
+        "code": code_digest("charts.py", "chart_svg.py"),
     }
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from .errors import KeyPath, Location, Problem
+from .versions import code_digest
 from .yamldoc import Document, Loader
 
 # Raise to drop every entry written before a change the code hash cannot see.
@@ -55,9 +56,7 @@ def parser_fingerprint() -> bytes:
     """What else the parse depends on: the parser's own code, PyYAML and libyaml, Python."""
     digest = hashlib.blake2b(f"{FORMAT} {sys.version_info[:2]} {yaml.__version__} "
                              f"{Loader.__mro__[1].__name__}".encode())
-    package = Path(__file__).parent
-    for name in PARSER_MODULES:
-        digest.update((package / name).read_bytes())
+    digest.update(code_digest(*PARSER_MODULES).encode())
     return digest.digest()
 
 

@@ -1,10 +1,13 @@
-"""Installed versions of the renderers, which the caches of drawn charts are keyed on."""
+"""What the caches under `.cache/` are keyed on besides their input: the versions of the
+libraries that made an entry, and the code of the engine modules that did."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import sys
+from pathlib import Path
 
 
 @functools.cache
@@ -26,3 +29,13 @@ def installed_version(dist: str) -> str:
     from importlib.metadata import version
 
     return version(dist)
+
+
+@functools.cache
+def code_digest(*modules: str) -> str:
+    """The sha256 of these engine modules' code (file names in this package): an entry
+    made by other code than today's is never served."""
+    digest = hashlib.sha256()
+    for name in modules:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()
