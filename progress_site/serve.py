@@ -37,10 +37,38 @@ BIND_ERRORS = {
 
 # The whole client side. `since` is the build state the page was served in: the server
 # sends at once whatever happened between that and the connection (no missed reload).
-SCRIPT = """<script>
+# A good build does not reload the tab: the script fetches the page again and swaps its
+# body and head in place, which keeps the scroll position, skips loading the stylesheet
+# again, and shows the new numbers sooner. It reloads for real when what the swap cannot
+# carry changed: the site's other files (`assets`, counted by the server), the page's
+# stylesheets, or a page with scripts of its own (a swapped-in script does not run).
+SCRIPT = """<script data-progress-site-live>
 (() => {
+  let assets = "%(assets)s", latest = 0;
   const events = new EventSource("%(events)s?since=%(since)s");
-  events.addEventListener("reload", () => location.reload());
+  const styling = (el) => el.matches("link[rel~=stylesheet], style");
+  const styles = (doc) => [...doc.head.children].filter(styling).map((el) => el.outerHTML);
+  const scripted = (doc) => [...doc.scripts].some((el) => !el.hasAttribute("data-progress-site-live"));
+  async function refresh(event) {
+    const count = ++latest, news = JSON.parse(event.data);
+    try {
+      if (news.assets !== assets || scripted(document)) throw new Error("reload");
+      const response = await fetch(location.href, {cache: "no-store"});
+      if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) throw new Error("reload");
+      const next = new DOMParser().parseFromString(await response.text(), "text/html");
+      if (count !== latest) return;  // a newer build's page is on its way
+      if (scripted(next) || styles(next).join() !== styles(document).join()) throw new Error("reload");
+      for (const el of [...document.head.children]) if (!styling(el)) el.remove();
+      document.head.append(...[...next.head.children].filter((el) => !styling(el)));
+      for (const {name, value} of next.documentElement.attributes) document.documentElement.setAttribute(name, value);
+      next.querySelectorAll("script[data-progress-site-live]").forEach((el) => el.remove());
+      document.body.replaceWith(document.adoptNode(next.body));
+      dispatchEvent(new Event("progress-site:reloaded"));
+    } catch {
+      location.reload();
+    }
+  }
+  events.addEventListener("reload", refresh);
   events.addEventListener("failed", (event) => {
     document.getElementById("%(overlay)s")?.remove();
     document.body.insertAdjacentHTML("beforeend", JSON.parse(event.data));
@@ -75,6 +103,9 @@ class Status:
 
     version: str
     error: str | None
+    # Changes when a build changed a file other than the pages (see SCRIPT), or the
+    # process restarted: a tab left open over a restart cannot know what changed.
+    assets: str
 
 
 class LiveState:
@@ -84,7 +115,8 @@ class LiveState:
         # A fresh prefix per process: a tab left open over a restart reloads on reconnect.
         self._prefix = secrets.token_hex(4)
         self._count = 0
-        self._status = Status(f"{self._prefix}.0", None)
+        self._assets = 0
+        self._status = Status(f"{self._prefix}.0", None, f"{self._prefix}.0")
         self._closed = False
         self._changed = threading.Condition()
 
@@ -93,11 +125,14 @@ class LiveState:
         with self._changed:
             return self._status
 
-    def announce(self, error: str | None) -> None:
-        """Record a build's outcome (None: it succeeded) and wake every listener."""
+    def announce(self, error: str | None, assets_changed: bool = False) -> None:
+        """Record a build's outcome (None: it succeeded, changing files other than pages
+        or not) and wake every listener."""
         with self._changed:
             self._count += 1
-            self._status = Status(f"{self._prefix}.{self._count}", error)
+            self._assets += assets_changed
+            self._status = Status(f"{self._prefix}.{self._count}", error,
+                                  f"{self._prefix}.{self._assets}")
             self._changed.notify_all()
 
     def wait(self, since: str, timeout: float) -> Status | None:
@@ -121,7 +156,8 @@ def overlay(error: str) -> str:
 
 def inject(page: bytes, status: Status) -> bytes:
     """The page with the live-reload script, and the overlay while the build is broken."""
-    extra = SCRIPT % {"events": EVENTS_PATH, "since": status.version, "overlay": OVERLAY_ID}
+    extra = SCRIPT % {"events": EVENTS_PATH, "since": status.version, "overlay": OVERLAY_ID,
+                      "assets": status.assets}
     if status.error is not None:
         extra = overlay(status.error) + extra
     text = page.decode("utf-8", errors="replace")
@@ -300,7 +336,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
 def event_message(status: Status) -> bytes:
     """One server-sent event: `reload` after a good build, `failed` with the overlay."""
     if status.error is None:
-        return f"id: {status.version}\nevent: reload\ndata: \n\n".encode()
+        data = json.dumps({"assets": status.assets})
+        return f"id: {status.version}\nevent: reload\ndata: {data}\n\n".encode()
     data = json.dumps(overlay(status.error))  # one line: JSON escapes the newlines
     return f"id: {status.version}\nevent: failed\ndata: {data}\n\n".encode()
 

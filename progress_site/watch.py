@@ -48,6 +48,9 @@ WATCHED = [events.FileCreatedEvent, events.DirCreatedEvent, events.FileModifiedE
 # Opening a file (the build reads every input) must not count as a change.
 CHANGES = {events.EVENT_TYPE_CREATED, events.EVENT_TYPE_MODIFIED, events.EVENT_TYPE_DELETED,
            events.EVENT_TYPE_MOVED, events.EVENT_TYPE_CLOSED}
+# Published files that no page loads: a change to anything else (a stylesheet, an image)
+# makes open tabs reload for real rather than swap in the new page (serve.SCRIPT).
+NOT_LOADED = (".html", ".xml", ".json", ".txt")
 # What editors write beside a file while saving it (vim, emacs, JetBrains, GNOME).
 LITTER_NAMES = {"4913", ".DS_Store", "__pycache__"}
 LITTER_PREFIXES = (".#", ".goutputstream-")
@@ -264,10 +267,14 @@ class Builder:
         return None
 
     def tell_pages(self, built: Built) -> bool:
-        """Tell open pages to reload if a file changed (or the last build failed)."""
-        changed = built.files != self.last_files
+        """Tell open pages to reload if a file changed (or the last build failed), and
+        whether a file they load (a stylesheet, an image) changed."""
+        last = self.last_files
+        changed = built.files != last
         if changed or self.broken:
-            self.state.announce(None)
+            self.state.announce(None, last is None or any(
+                not name.endswith(NOT_LOADED) and built.files.get(name) != last.get(name)
+                for name in built.files.keys() | last.keys()))
         self.last_files, self.broken = built.files, False
         return changed
 

@@ -15,6 +15,7 @@ import pytest
 
 from .test_watch import (
     BROKEN,
+    REPO,
     NEW_EN,
     NEW_FR,
     NEW_VALUE,
@@ -68,33 +69,72 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
 
 
 def open_page(browser: Any, url: str) -> Any:
-    """A new tab on `url`, marked so that a reload (which drops the mark) can be told."""
-    page = browser.new_page()
+    """A new tab on `url`, its window and its body marked: a new page swapped in drops
+    the body's mark, a real reload drops both."""
+    page = browser.new_page(viewport={"width": 1000, "height": 600})
     page.set_default_timeout(WAIT_MS)
     page.goto(url)
-    page.evaluate("() => { window.notReloaded = true; }")
+    page.evaluate("() => { window.sameWindow = true; document.body.dataset.old = 'yes'; }")
     return page
 
 
-def reloaded(page: Any) -> bool:
-    """True when the page was loaded again since `open_page`."""
-    return page.evaluate("() => window.notReloaded") is None
+def body_replaced(page: Any) -> bool:
+    """True when the page's body was replaced since `open_page` (swapped or reloaded)."""
+    return page.evaluate("() => document.body.dataset.old") is None
 
 
-def test_every_open_page_reloads_after_a_good_save(browser: Any,
-                                                   watched: tuple[Path, Watch]) -> None:
+def window_kept(page: Any) -> bool:
+    """True when the page was never reloaded for real since `open_page`."""
+    return page.evaluate("() => window.sameWindow") is True
+
+
+def test_every_open_page_refreshes_in_place_after_a_good_save(
+        browser: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
     english = open_page(browser, process.url)
     french = open_page(browser, process.url + "fr/")
     assert english.evaluate(SHOWS, OLD_EN)
+    english.evaluate("() => window.scrollTo(0, 900)")
+    title = english.title()
 
     edit(studies(source), OLD_VALUE, NEW_VALUE)
 
     english.wait_for_function(SHOWS, arg=NEW_EN)
     french.wait_for_function(SHOWS, arg=NEW_FR)
-    assert reloaded(english) and reloaded(french)
+    # The new page was swapped in: same window, scrolled where the reader was, styled.
+    assert body_replaced(english) and body_replaced(french)
+    assert window_kept(english) and window_kept(french)
+    assert english.evaluate("() => window.scrollY") == 900
+    assert english.title() == title
+    assert english.evaluate("() => document.styleSheets.length") == 1
+    assert english.evaluate(
+        "() => getComputedStyle(document.body).fontFamily") != "Times New Roman"
+    # Only one live script runs: the swapped-in page's copy was left out.
+    assert english.evaluate(
+        "() => document.querySelectorAll('script[data-progress-site-live]').length") == 0
+    # ... and it still listens: the next save refreshes the page again.
+    edit(studies(source), NEW_VALUE, OLD_VALUE)
+    english.wait_for_function(SHOWS, arg=OLD_EN)
+    assert window_kept(english)
     english.close()
     french.close()
+
+
+def test_a_stylesheet_change_reloads_the_page_for_real(
+        browser: Any, watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    page = open_page(browser, process.url)
+    engine_css = (REPO / "templates" / "assets" / "style.css").read_text(encoding="utf-8")
+    theme = source / "templates" / "assets"
+    theme.mkdir(parents=True)
+
+    # The source's own stylesheet overrides the engine's: same address, new content.
+    (theme / "style.css").write_text(engine_css + "\nbody { outline: 7px solid rgb(1, 2, 3); }\n",
+                                     encoding="utf-8")
+
+    page.wait_for_function("() => getComputedStyle(document.body).outlineWidth === '7px'")
+    assert not window_kept(page)
+    page.close()
 
 
 def test_a_broken_save_shows_the_error_over_the_page_until_fixed(
