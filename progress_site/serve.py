@@ -48,20 +48,26 @@ SCRIPT = """<script data-progress-site-live>
   const events = new EventSource("%(events)s?since=%(since)s");
   const styling = (el) => el.matches("link[rel~=stylesheet], style");
   const styles = (doc) => [...doc.head.children].filter(styling).map((el) => el.outerHTML);
-  const scripted = (doc) => [...doc.scripts].some((el) => !el.hasAttribute("data-progress-site-live"));
+  const live = "script[data-progress-site-live]";
+  const scripted = (doc) => [...doc.scripts].some((el) => !el.matches(live));
   async function refresh(event) {
     const count = ++latest, news = JSON.parse(event.data);
     try {
       if (news.assets !== assets || scripted(document)) throw new Error("reload");
       const response = await fetch(location.href, {cache: "no-store"});
-      if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) throw new Error("reload");
+      const type = response.headers.get("Content-Type") || "";
+      if (!type.startsWith("text/html")) throw new Error("reload");
       const next = new DOMParser().parseFromString(await response.text(), "text/html");
       if (count !== latest) return;  // a newer build's page is on its way
-      if (scripted(next) || styles(next).join() !== styles(document).join()) throw new Error("reload");
+      if (scripted(next) || styles(next).join() !== styles(document).join()) {
+        throw new Error("reload");
+      }
       for (const el of [...document.head.children]) if (!styling(el)) el.remove();
       document.head.append(...[...next.head.children].filter((el) => !styling(el)));
-      for (const {name, value} of next.documentElement.attributes) document.documentElement.setAttribute(name, value);
-      next.querySelectorAll("script[data-progress-site-live]").forEach((el) => el.remove());
+      for (const {name, value} of next.documentElement.attributes) {
+        document.documentElement.setAttribute(name, value);
+      }
+      next.querySelectorAll(live).forEach((el) => el.remove());
       document.body.replaceWith(document.adoptNode(next.body));
       dispatchEvent(new Event("progress-site:reloaded"));
     } catch {

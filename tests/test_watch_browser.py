@@ -15,12 +15,12 @@ import pytest
 
 from .test_watch import (
     BROKEN,
-    REPO,
     NEW_EN,
     NEW_FR,
     NEW_VALUE,
     OLD_EN,
     OLD_VALUE,
+    REPO,
     Watch,
     copy_example,
     edit,
