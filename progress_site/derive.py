@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from dataclasses import dataclass
 from typing import Literal
 
 from .collector import collector_paused
 from .errors import Problem
+from .frozen import frozen
 from .quantity import Quantity, figure_quantity
 from .references import Namespace, check_text_references
 from .schema import (
@@ -32,7 +32,7 @@ from .values import Text
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
 
 
-@dataclass(frozen=True)
+@frozen
 class FigureView:
     """A figure with what the build derived: its number, status and freshness."""
 
@@ -44,7 +44,7 @@ class FigureView:
     stale_reason: Text | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class ComparisonView:
     """A before/after comparison and the numbers derived from it."""
 
@@ -60,7 +60,7 @@ class ComparisonView:
     scale: float  # the bars' full width, in the comparison's unit
 
 
-@dataclass(frozen=True)
+@frozen
 class StudyView:
     """A study and its comparisons, derived."""
 
@@ -74,7 +74,7 @@ class StudyView:
                             if c.comparison.summary else 0))
 
 
-@dataclass(frozen=True)
+@frozen
 class BudgetItemView:
     """A resource used, as a share of its limit."""
 
@@ -84,13 +84,13 @@ class BudgetItemView:
     over: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class BudgetView:
     budget: Budget
     items: tuple[BudgetItemView, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class TaskView:
     """A task and the count of its steps."""
 
@@ -99,14 +99,14 @@ class TaskView:
     steps_total: int
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupView:
     title_status: str | None  # the status a group gathers, when grouped by status
     group_index: int | None  # the index of a group of the data's own
     tasks: tuple[TaskView, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class RoadmapView:
     roadmap: Roadmap
     groups: tuple[GroupView, ...]
@@ -114,14 +114,14 @@ class RoadmapView:
     total: int
 
 
-@dataclass(frozen=True)
+@frozen
 class HeadlineView:
     headline: Headline
     quantity: Quantity
     status: EffectiveStatus
 
 
-@dataclass(frozen=True)
+@frozen
 class Model:
     """Everything the templates read: the data and all that was derived from it."""
 
@@ -139,7 +139,7 @@ class Model:
         return self.figures[id(figure)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Freshness:
     """When a measured figure is too old to trust: past an age, or before a commit."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from .collector import collector_paused
 from .convert import INVALID, Converter, hints
 from .datasets import attach_records
 from .errors import Location, Problem
+from .frozen import frozen
 from .schema import Data, Site
 from .yamlsource import Document, parse, parse_once, read_text
 
@@ -20,7 +20,7 @@ DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
 
 
-@dataclass(frozen=True)
+@frozen
 class PageMeta:
     """The front matter of a content page."""
 
@@ -30,7 +30,7 @@ class PageMeta:
     nav: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Page:
     """One Markdown page in one language, with its body and where it starts."""
 
@@ -47,7 +47,7 @@ class Page:
         return dict(self.meta_at).get(key, Location(self.display, 1, 1))
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     """Everything read from the source folder, before cross-checks."""
 

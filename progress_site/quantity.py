@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
+from .frozen import frozen
 from .schema import Figure
 
 
-@dataclass(frozen=True)
+@frozen
 class Quantity:
     """A number to print, with its decimals and unit; ranges keep both ends."""
 

@@ -12,13 +12,14 @@ import dataclasses
 import difflib
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from .datasetschema import Dataset
 from .errors import Problem
 from .evaluation import evaluate
 from .expressions import ExpressionError
+from .frozen import frozen
 from .links import unsafe_links
 from .quantity import Quantity, figure_quantity
 from .schema import Commit, Data, Figure
@@ -34,7 +35,7 @@ REFERENCE = re.compile(r"\{\{(?!<)\s*([^{}\n]*?)\s*\}\}")
 Entry = Quantity | Commit
 
 
-@dataclass(frozen=True)
+@frozen
 class Namespace:
     """Every name a text may cite, and which figure or record each stands for."""
 
