@@ -108,20 +108,44 @@ def load_data(root: Path, strict: bool, cache_dir: Path | None = None
         return None, docs, problems
     collected: dict[str, list[Any]] = {}
     for doc in docs:
-        conv = Converter(doc, site.languages, strict)
-        for key, value in doc.data.items():
-            if key == "site":
-                continue
-            if key not in hints(Data):
-                conv.error((key,), f"unknown collection '{key}'", _close(key), key=True)
-                continue
-            items = conv.convert(hints(Data)[key], value, (key,))
-            if items is not INVALID:
-                collected.setdefault(key, []).extend(items)
-        problems += conv.problems
+        converted, converted_problems = convert_document(doc, site.languages, strict)
+        for key, items in converted:
+            collected.setdefault(key, []).extend(items)
+        problems += converted_problems
     data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
     data, found = attach_records(root, data, lists)
     return data, docs, problems + found
+
+
+Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...]]
+# Watch mode rebuilds after every save, and most files did not change: parse_once hands
+# out the same parsed values for the same text, and their records are the same too.
+# Keyed by the values' id(), which the entry keeps alive (so the id is not reused).
+_CONVERTED: dict[int, tuple[Any, tuple[str, ...], bool, Converted]] = {}
+_REMEMBERED = 256
+
+
+def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) -> Converted:
+    """A data file's collections as records (`site` aside), and the problems found."""
+    known = _CONVERTED.get(id(doc.data))
+    if known is not None and known[0] is doc.data and known[1:3] == (languages, strict):
+        return known[3]
+    conv = Converter(doc, languages, strict)
+    converted = []
+    for key, value in doc.data.items():
+        if key == "site":
+            continue
+        if key not in hints(Data):
+            conv.error((key,), f"unknown collection '{key}'", _close(key), key=True)
+            continue
+        items = conv.convert(hints(Data)[key], value, (key,))
+        if items is not INVALID:
+            converted.append((key, tuple(items)))
+    result = tuple(converted), tuple(conv.problems)
+    if len(_CONVERTED) >= _REMEMBERED:
+        _CONVERTED.clear()
+    _CONVERTED[id(doc.data)] = (doc.data, languages, strict, result)
+    return result
 
 
 def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | None,

@@ -80,8 +80,23 @@ def fail_on_errors(problems: list[Problem], root: Path) -> None:
         raise BuildFailed(with_source_lines(problems, root))
 
 
-def make_site(config: BuildConfig) -> Built:
-    """Everything in memory, nothing written: gather all data first, then render it."""
+@frozen
+class Prepared:
+    """What rendering reads, once load, validate and derive passed: the model, the pages,
+    the catalogs, and the warnings found so far."""
+
+    model: Model
+    pages: tuple[Page, ...]
+    catalogs: Catalogs
+    problems: list[Problem]
+
+
+Rendered = tuple[dict[str, bytes], list[Problem], list["ChartSpec"]]
+NOTHING_YET: Rendered = ({}, [], [])
+
+
+def prepare(config: BuildConfig) -> Prepared:
+    """Load, validate and derive every input; BuildFailed with all the errors found."""
     source, problems = load(config.source, config.strict, config.cache_dir)
     fail_on_errors(problems, config.source)
     assert source is not None
@@ -93,27 +108,44 @@ def make_site(config: BuildConfig) -> Built:
                              data.site.languages, config.strict)
     problems += found + list(catalogs.problems)
     fail_on_errors(problems, config.source)
-    files, found, deferred = render_all(config, model, source.pages, catalogs)
-    problems += found
+    return Prepared(model, source.pages, catalogs, problems)
+
+
+def make_site(config: BuildConfig) -> Built:
+    """Everything in memory, nothing written: gather all data first, then render it."""
+    return finish(config, prepare(config))
+
+
+def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> Rendered:
+    """Only the pages published at `paths`, ahead of the rest: watch mode shows the pages
+    open in a browser first. BuildFailed if they have errors."""
+    deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
+    files, problems = render(ready.model, ready.pages, ready.catalogs,
+                             config.folders("templates"), config.cache_dir, config.base_url,
+                             deferred, only=paths)
+    fail_on_errors(ready.problems + problems, config.source)
+    return files, problems, deferred or []
+
+
+def finish(config: BuildConfig, ready: Prepared, early: Rendered = NOTHING_YET) -> Built:
+    """The whole site: every page but the `early` ones (rendered already), then the
+    files made from all pages (feeds, data.json...)."""
+    files, found, deferred = render_all(config, ready, early[0])
+    problems = ready.problems + early[1] + found
     fail_on_errors(problems, config.source)
-    return Built(files, problems, model, tuple(deferred))
+    return Built(files, problems, ready.model, tuple(early[2] + deferred))
 
 
-Rendered = tuple[dict[str, bytes], list[Problem], list["ChartSpec"]]
-
-
-def render_all(config: BuildConfig, model: Model, pages: tuple[Page, ...],
-               catalogs: Catalogs) -> Rendered:
+def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
     """Every file of the site; a large site's other languages render in a forked process
     at the same time (parallel.py), and their files and problems come in language order."""
+    model = ready.model
     languages = model.data.site.languages
     if len(languages) == 1 or not config.parallel or not can_fork(len(model.figures)):
-        return render_languages(config, model, pages, catalogs, languages)
-    child = Forked(functools.partial(render_languages, config, model, pages, catalogs,
-                                     languages[1:]))
+        return render_languages(config, ready, languages, done)
+    child = Forked(functools.partial(render_languages, config, ready, languages[1:], done))
     try:
-        files, problems, deferred = render_languages(config, model, pages, catalogs,
-                                                     languages[:1])
+        files, problems, deferred = render_languages(config, ready, languages[:1], done)
     except BaseException:
         child.cancel()
         raise
@@ -121,16 +153,19 @@ def render_all(config: BuildConfig, model: Model, pages: tuple[Page, ...],
     return files | their_files, problems + their_problems, deferred + their_deferred
 
 
-def render_languages(config: BuildConfig, model: Model, pages: tuple[Page, ...],
-                     catalogs: Catalogs, languages: tuple[str, ...]) -> Rendered:
-    """The pages of some languages, then their feeds and 404 pages (and the site's
-    data.json, sitemap and robots.txt with the first language); none after an error."""
+def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str, ...],
+                     done: dict[str, bytes]) -> Rendered:
+    """The pages of some languages (but those `done`), then their feeds and 404 pages
+    (and the site's data.json, sitemap and robots.txt with the first language); none
+    after an error."""
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     folders = config.folders("templates")
-    files, problems = render(model, pages, catalogs, folders, config.cache_dir,
-                             config.base_url, deferred, languages)
+    files, problems = render(ready.model, ready.pages, ready.catalogs, folders,
+                             config.cache_dir, config.base_url, deferred, languages,
+                             skip=frozenset(done))
+    files |= done
     if all(p.warning for p in problems):
-        files |= extra_files(model, pages, catalogs, folders, files,
+        files |= extra_files(ready.model, ready.pages, ready.catalogs, folders, files,
                              base_url=config.base_url, cache_dir=config.cache_dir,
                              languages=languages)
     return files, problems, deferred or []

@@ -142,6 +142,28 @@ def publish(files: dict[str, bytes], out: Path) -> None:
                                     "untouched")) from exc
 
 
+def publish_early(files: dict[str, bytes], out: Path) -> None:
+    """Replace a few pages of the published `out` in place, each in one rename: watch
+    mode shows the pages open in a browser before the rest of the site is built, and
+    `publish` then swaps in the whole site as usual."""
+    out = out.absolute()
+    if outside(files) or not out.is_dir():
+        return  # publish() refuses such names, and a first build has no site to update
+    try:
+        with locked(out):
+            recover(out)
+            for rel, content in sorted(files.items()):
+                target = out / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                temporary = target.with_name(f".{target.name}.new-{os.getpid()}")
+                temporary.write_bytes(content)
+                os.replace(temporary, target)
+    except OSError as exc:
+        raise PublishFailed(Problem(Location(exc.filename or str(out)), "cannot write the "
+                                    f"site: {exc.strerror or exc}", hint="check the "
+                                    "folder's permissions and free space")) from exc
+
+
 def swap(new: Path, out: Path) -> None:
     """Put `new` in place of `out`; what was `out` ends at `new` (and is then removed)."""
     if out.exists() and _exchange(new, out):

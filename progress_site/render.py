@@ -263,13 +263,20 @@ class PageRenderer:
         return html.encode("utf-8")
 
 
+def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:
+    """Whether the page published at `path` is rendered this time."""
+    return path not in skip and (only is None or path in only)
+
+
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
            cache_dir: Path | None = None, base_url: str | None = None,
            deferred_charts: list[ChartSpec] | None = None,
-           languages: tuple[str, ...] | None = None
+           languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
+           skip: frozenset[str] = frozenset()
            ) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language (or of `languages`), and the assets, as
-    {published path: bytes}.
+    {published path: bytes}; with `only`, just the pages published at those paths (no
+    assets), and never those at the paths in `skip` (rendered already).
 
     With `deferred_charts`, charts not in the cache are listed there, not drawn."""
     # Each language has its own environment (its own words); compiled templates are
@@ -288,13 +295,18 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
 
     for lang in languages or site.languages:
+        mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
+                                                                   only, skip)]
+        if not mine:
+            continue
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         env = make_environment(folders, words, model, cache)
         env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places)
-        mine = [p for p in pages if p.language == lang]
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
+    if only is not None:
+        return out, problems
     for folder in reversed(folders):
         for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
             if asset.is_file():

@@ -13,16 +13,16 @@ import errno
 import html
 import json
 import mimetypes
-import secrets
 import socket
 import socketserver
 import sys
 import threading
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from .livestate import LiveState, Status
 
 EVENTS_PATH = "/__progress_site/events"
 OVERLAY_ID = "progress-site-error"
@@ -42,16 +42,20 @@ BIND_ERRORS = {
 # again, and shows the new numbers sooner. It reloads for real when what the swap cannot
 # carry changed: the site's other files (`assets`, counted by the server), the page's
 # stylesheets, or a page with scripts of its own (a swapped-in script does not run).
-SCRIPT = """<script data-progress-site-live>
+SCRIPT = r"""<script data-progress-site-live>
 (() => {
   let assets = "%(assets)s", latest = 0;
-  const events = new EventSource("%(events)s?since=%(since)s");
+  const here = location.pathname.replace(/index\.html$/, "");
+  const events = new EventSource("%(events)s?since=%(since)s&page=" + encodeURIComponent(here));
   const styling = (el) => el.matches("link[rel~=stylesheet], style");
   const styles = (doc) => [...doc.head.children].filter(styling).map((el) => el.outerHTML);
   const live = "script[data-progress-site-live]";
   const scripted = (doc) => [...doc.scripts].some((el) => !el.matches(live));
   async function refresh(event) {
-    const count = ++latest, news = JSON.parse(event.data);
+    const news = JSON.parse(event.data);
+    const mine = !news.pages || news.pages.includes(here);
+    if (news.assets === assets && !mine && !document.getElementById("%(overlay)s")) return;
+    const count = ++latest;
     try {
       if (news.assets !== assets || scripted(document)) throw new Error("reload");
       const response = await fetch(location.href, {cache: "no-store"});
@@ -101,58 +105,6 @@ PLACEHOLDER = """<!doctype html>
 <p>The site has not built once yet. Save a fix and this page reloads by itself.</p>
 </main></body></html>
 """
-
-
-@dataclass(frozen=True)
-class Status:
-    """What the last build left: a version that changes when tabs must act, and errors."""
-
-    version: str
-    error: str | None
-    # Changes when a build changed a file other than the pages (see SCRIPT), or the
-    # process restarted: a tab left open over a restart cannot know what changed.
-    assets: str
-
-
-class LiveState:
-    """The build status that pages and event streams follow, safe across threads."""
-
-    def __init__(self) -> None:
-        # A fresh prefix per process: a tab left open over a restart reloads on reconnect.
-        self._prefix = secrets.token_hex(4)
-        self._count = 0
-        self._assets = 0
-        self._status = Status(f"{self._prefix}.0", None, f"{self._prefix}.0")
-        self._closed = False
-        self._changed = threading.Condition()
-
-    def current(self) -> Status:
-        """The status now."""
-        with self._changed:
-            return self._status
-
-    def announce(self, error: str | None, assets_changed: bool = False) -> None:
-        """Record a build's outcome (None: it succeeded, changing files other than pages
-        or not) and wake every listener."""
-        with self._changed:
-            self._count += 1
-            self._assets += assets_changed
-            self._status = Status(f"{self._prefix}.{self._count}", error,
-                                  f"{self._prefix}.{self._assets}")
-            self._changed.notify_all()
-
-    def wait(self, since: str, timeout: float) -> Status | None:
-        """The status once it differs from `since` or `timeout` passes; None when closing."""
-        with self._changed:
-            self._changed.wait_for(
-                lambda: self._closed or self._status.version != since, timeout)
-            return None if self._closed else self._status
-
-    def close(self) -> None:
-        """Let every waiting event stream end, for shutdown."""
-        with self._changed:
-            self._closed = True
-            self._changed.notify_all()
 
 
 def overlay(error: str) -> str:
@@ -324,25 +276,35 @@ class PreviewHandler(BaseHTTPRequestHandler):
         """Tell the tab about every build, as server-sent events, until it or we go away."""
         query = parse_qs(urlsplit(self.path).query)
         since = self.headers.get("Last-Event-ID") or query.get("since", [""])[0]
+        with self.preview.state.viewing(query.get("page", [""])[0]):
+            self.send_events(since)
+
+    def send_events(self, since: str) -> None:
+        """The event stream's headers, then one event per build after `since`."""
+        state = self.preview.state
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         self.wfile.write(b"retry: 500\n\n")  # reconnect soon after a restart
         self.wfile.flush()
-        while (status := self.preview.state.wait(since, KEEP_ALIVE)) is not None:
+        while (status := state.wait(since, KEEP_ALIVE)) is not None:
             if status.version == since:
                 self.wfile.write(b": still here\n\n")
             else:
+                # Every page changed since the last event sent, not only by the newest
+                # build: two builds can come between two wake-ups of this thread.
+                pages = state.pages_since(since)
                 since = status.version
-                self.wfile.write(event_message(status))
+                self.wfile.write(event_message(status, pages))
             self.wfile.flush()
 
 
-def event_message(status: Status) -> bytes:
-    """One server-sent event: `reload` after a good build, `failed` with the overlay."""
+def event_message(status: Status, pages: list[str] | None) -> bytes:
+    """One server-sent event: `reload` after a good build (with the address paths of the
+    pages changed since the tab's last event, None for any), `failed` with the overlay."""
     if status.error is None:
-        data = json.dumps({"assets": status.assets})
+        data = json.dumps({"assets": status.assets, "pages": pages})
         return f"id: {status.version}\nevent: reload\ndata: {data}\n\n".encode()
     data = json.dumps(overlay(status.error))  # one line: JSON escapes the newlines
     return f"id: {status.version}\nevent: failed\ndata: {data}\n\n".encode()

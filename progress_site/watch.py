@@ -10,10 +10,8 @@ the site and tells open pages when to reload (see serve.py).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,12 +22,11 @@ from watchdog import events
 from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
-from .charts import ChartSpec
 from .drawer import ChartDrawer
-from .errors import BuildFailed
-from .pipeline import BuildConfig, Built, build
-from .publish import PublishFailed
-from .serve import LiveState, explain_bind_error, open_server, url_of
+from .livestate import LiveState
+from .pipeline import BuildConfig
+from .rebuild import Builder, say
+from .serve import explain_bind_error, open_server, url_of
 
 # Seconds without events before a rebuild: an editor's save (temp file, backup, rename)
 # is one burst, and one rebuild. A finished write (closed after writing, or renamed onto
@@ -48,9 +45,6 @@ WATCHED = [events.FileCreatedEvent, events.DirCreatedEvent, events.FileModifiedE
 # Opening a file (the build reads every input) must not count as a change.
 CHANGES = {events.EVENT_TYPE_CREATED, events.EVENT_TYPE_MODIFIED, events.EVENT_TYPE_DELETED,
            events.EVENT_TYPE_MOVED, events.EVENT_TYPE_CLOSED}
-# Published files that no page loads: a change to anything else (a stylesheet, an image)
-# makes open tabs reload for real rather than swap in the new page (serve.SCRIPT).
-NOT_LOADED = (".html", ".xml", ".json", ".txt")
 # What editors write beside a file while saving it (vim, emacs, JetBrains, GNOME).
 LITTER_NAMES = {"4913", ".DS_Store", "__pycache__"}
 LITTER_PREFIXES = (".#", ".goutputstream-")
@@ -60,11 +54,6 @@ LITTER_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".pyc", "___jb_tmp___", "___jb_o
 # A BaseException, as KeyboardInterrupt is: the build's `except Exception` must not eat it.
 class Stop(BaseException):
     """Ctrl-C or SIGTERM asked watch mode to stop."""
-
-
-def say(text: str, error: bool = False) -> None:
-    """Print a line now (stdout is often a pipe, and pipes buffer)."""
-    print(text, file=sys.stderr if error else sys.stdout, flush=True)
 
 
 def input_folders(config: BuildConfig) -> list[Path]:
@@ -218,73 +207,6 @@ class InputWatcher:
         self.observer.stop()
         if self.observer.is_alive():
             self.observer.join(timeout=5)
-
-
-class Builder:
-    """Runs the pipeline and tells the server, and the terminal, how it went."""
-
-    def __init__(self, config: BuildConfig, state: LiveState) -> None:
-        # No forked renders: this process has threads (server, observer) a fork would copy.
-        self.config = dataclasses.replace(config, parallel=False)
-        # Rebuilds publish the pages first and draw changed charts after (charts.py).
-        self.quick = dataclasses.replace(self.config, draw_charts_later=True)
-        self.state = state
-        self.last_files: dict[str, bytes] | None = None
-        self.broken = False
-
-    def run(self, reason: str | None) -> tuple[ChartSpec, ...]:
-        """Build after `reason` (None: the first build, which draws every chart); a
-        failure keeps the last good site. Returns the charts left to draw."""
-        started = time.perf_counter()
-        built = self.attempt(self.config if reason is None else self.quick)
-        if built is None:
-            return ()
-        ms = (time.perf_counter() - started) * 1000
-        for warning in built.warnings:
-            say(warning.render(), error=True)
-        pages = sum(1 for name in built.files if name.endswith("index.html"))  # as cli.py
-        changed = self.tell_pages(built)
-        later = f"; drawing {len(built.charts_to_draw)} changed charts" \
-            if built.charts_to_draw else ""
-        if reason is None:
-            say(f"Built {pages} pages into {self.config.out} in {ms:.0f} ms.")
-        else:
-            outcome = "reloading open pages" if changed else "no page changed"
-            say(f"{reason}: built {pages} pages in {ms:.0f} ms; {outcome}{later}.")
-        return built.charts_to_draw
-
-    def attempt(self, config: BuildConfig) -> Built | None:
-        """One build; None after reporting why it failed."""
-        try:
-            return build(config)
-        except BuildFailed as exc:
-            self.failed(exc.render())
-        except PublishFailed as exc:
-            self.failed(exc.problem.render())
-        except Exception as exc:  # a bug in the engine must not end the session
-            self.failed(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in "
-                        "progress-site; run `python build.py --debug` and report it.")
-        return None
-
-    def tell_pages(self, built: Built) -> bool:
-        """Tell open pages to reload if a file changed (or the last build failed), and
-        whether a file they load (a stylesheet, an image) changed."""
-        last = self.last_files
-        changed = built.files != last
-        if changed or self.broken:
-            self.state.announce(None, last is None or any(
-                not name.endswith(NOT_LOADED) and built.files.get(name) != last.get(name)
-                for name in built.files.keys() | last.keys()))
-        self.last_files, self.broken = built.files, False
-        return changed
-
-    def failed(self, text: str) -> None:
-        """Report a failed build in the terminal and in every open page."""
-        self.broken = True
-        self.state.announce(text)
-        say(text, error=True)
-        say("Still serving the last good site; the browser shows these errors until a "
-            "save builds.", error=True)
 
 
 def describe(paths: list[Path], config: BuildConfig) -> str:
