@@ -7,11 +7,11 @@ the dataset does not have.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 
 from .datasetschema import Dataset, RecordField
+from .errors import closest
 
 TRUE, FALSE = ("true", "yes", "on"), ("false", "no", "off")
 
@@ -27,8 +27,8 @@ class BlockError(Exception):
 def close_to(name: str, known: Iterable[str], what: str) -> str:
     """A 'did you mean' hint, or the list of what is known."""
     known = list(known)
-    close = difflib.get_close_matches(name, known, 1)
-    return f"did you mean '{close[0]}'?" if close else f"known {what}: {', '.join(known)}"
+    close = closest(name, known)
+    return f"did you mean '{close}'?" if close else f"known {what}: {', '.join(known)}"
 
 
 class Options:

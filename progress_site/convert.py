@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
 import functools
 import math
 import types
 import typing
 from typing import Any, Literal
 
-from .errors import KeyPath, Problem
+from .errors import KeyPath, Problem, closest
 from .values import Number, Text, Where
 from .yamldoc import Places
 from .yamlsource import Document
@@ -197,8 +196,8 @@ class Converter:
         """One of a fixed set of words."""
         if value in options:
             return value
-        close = difflib.get_close_matches(str(value), [str(o) for o in options], 1)
-        hint = f"did you mean '{close[0]}'?" if close else ""
+        close = closest(str(value), [str(o) for o in options])
+        hint = f"did you mean '{close}'?" if close else ""
         if value == "over-limit":
             hint = "'over the limit' is derived: give the figure a `limit:` and the build marks it"
         return self.error(path, f"expected one of {', '.join(map(str, options))}; "
@@ -258,8 +257,8 @@ class Converter:
         bad = False
         for lang, words in value.items():
             if lang not in self.languages:
-                close = difflib.get_close_matches(lang, self.languages, 1)
-                hint = f"did you mean '{close[0]}'?" if close else (
+                close = closest(lang, self.languages)
+                hint = f"did you mean '{close}'?" if close else (
                     "the site's languages are " + ", ".join(self.languages))
                 bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
             elif not isinstance(words, str):
@@ -287,8 +286,8 @@ class Converter:
         ok = True
         for key in value:
             if key not in declared:
-                close = difflib.get_close_matches(key, list(declared), 1)
-                hint = (f"did you mean '{close[0]}'?" if close else
+                close = closest(key, declared)
+                hint = (f"did you mean '{close}'?" if close else
                         "known keys: " + ", ".join(declared))
                 self.error((*path, key), f"unknown key '{key}'", hint, key=True)
                 ok = False

@@ -18,7 +18,6 @@ the same as an absent one.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import posixpath
 import re
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 from .convert import describe, found
 from .datasetschema import Dataset, RecordField, Row
-from .errors import KeyPath, Location, Problem
+from .errors import KeyPath, Location, Problem, closest
 from .jsonrecords import BROKEN, parse_json_lines, parse_json_list
 from .schema import Data
 from .units import BUILTIN_UNITS
@@ -258,9 +257,8 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
     choices = [c.value for c in fld.choices]
     if choices and value not in choices:
         return doc.problem(path, f"expected one of {', '.join(choices)}; got {found(value)}",
-                           _close(value, choices) if difflib.get_close_matches(
-                               value, choices, 1) else f"declare '{value}' under the "
-                           f"field's `choices:` if it is new")
+                           _close(value, choices) if closest(value, choices) else
+                           f"declare '{value}' under the field's `choices:` if it is new")
     return value
 
 
@@ -269,5 +267,5 @@ def _plain(value: Any) -> Any:
 
 
 def _close(name: str, known: Any) -> str:
-    close = difflib.get_close_matches(name, list(known), 1)
-    return f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(known)
+    close = closest(name, known)
+    return f"did you mean '{close}'?" if close else "known: " + ", ".join(known)

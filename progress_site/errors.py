@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from .frozen import frozen
@@ -149,3 +150,12 @@ def source_line(path: Path, line: int) -> str:
     except OSError:
         pass
     return ""
+
+
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The known word most like `word` (difflib's, at 0.6 or closer), for a "did you
+    mean" hint; None when none is close."""
+    import difflib  # here: only a build with a problem needs it, and it costs 6 ms to load
+
+    close = difflib.get_close_matches(word, list(known), 1)
+    return close[0] if close else None

@@ -22,12 +22,12 @@ bare (no unit), abs, positive and negative (the build fails when the number is n
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Callable
 from typing import Any
 
+from .errors import closest
 from .frozen import frozen
 
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
@@ -213,5 +213,5 @@ def _decimals(text: str) -> int:
 
 
 def did_you_mean(name: str, known: Any, what: str) -> str:
-    close = difflib.get_close_matches(name, list(known), 1)
-    return f"did you mean '{close[0]}'?" if close else f"known {what}: " + ", ".join(known)
+    close = closest(name, known)
+    return f"did you mean '{close}'?" if close else f"known {what}: " + ", ".join(known)

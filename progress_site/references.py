@@ -9,14 +9,13 @@ braces may also stand an expression over the datasets' records (see `expressions
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from .datasetschema import Dataset
-from .errors import Problem
+from .errors import Problem, closest
 from .evaluation import evaluate
 from .expressions import ExpressionError
 from .frozen import frozen
@@ -131,8 +130,8 @@ class Namespace:
 
     def hint(self, name: str) -> str:
         """A 'did you mean' for a name that does not exist."""
-        close = difflib.get_close_matches(name, sorted(self.entries), 1, 0.6)
-        return f"did you mean '{close[0]}'?" if close else (
+        close = closest(name, sorted(self.entries))
+        return f"did you mean '{close}'?" if close else (
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
             "(see docs/data-format.md)")
 

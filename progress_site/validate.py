@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
 import re
 import types
 import typing
@@ -17,7 +16,7 @@ from typing import Any
 
 from .collector import collector_paused
 from .declare import Link, Unit
-from .errors import Problem
+from .errors import Problem, closest
 from .links import check_url
 from .provenance import complete
 from .schema import (
@@ -129,9 +128,9 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     by_case = {k.lower(): k for k in known}
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
-    close = difflib.get_close_matches(value, sorted(known), 1)
+    close = closest(value, sorted(known))
     if close:
-        return f"did you mean '{close[0]}'?"
+        return f"did you mean '{close}'?"
     if kind == "units":
         return ("declare it under site.units, or use a known unit: "
                 + ", ".join(sorted(known, key=str.lower)))
