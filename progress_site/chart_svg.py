@@ -8,10 +8,11 @@ this module (as `charts` does) costs nothing when every chart comes from the cac
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
+
     import altair as alt
 
     from .charts import ChartSpec
@@ -270,6 +271,8 @@ def _configured(chart: alt.LayerChart) -> alt.LayerChart:
 
 def finish_svg(raw: str, *, prefix: str, title: str, font: str) -> str:
     """Turn vl-convert's SVG into markup ready to inline in a page."""
+    import xml.etree.ElementTree as ET  # here: a build with every chart drawn has none
+
     root = _without_namespace(ET.fromstring(raw))
     _drop_invisible(root)
     _drop_unused_attributes(root)
@@ -380,6 +383,6 @@ def _label(root: ET.Element, prefix: str, title: str) -> None:
     root.set("class", "chart")
     root.set("role", "img")
     root.set("aria-labelledby", f"{prefix}-title")
-    name = ET.Element("title", {"id": f"{prefix}-title"})
+    name = root.makeelement("title", {"id": f"{prefix}-title"})
     name.text = title
     root.insert(0, name)

@@ -13,7 +13,6 @@ import heapq
 import posixpath
 from collections.abc import Callable, Iterator
 from functools import partial
-from xml.etree import ElementTree as ET
 
 from markupsafe import Markup, escape
 
@@ -23,6 +22,7 @@ from .present import Words
 from .schema import Figure, Task
 from .validate import walk
 from .values import Text
+from .xmlwrite import Element
 
 ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest
@@ -183,32 +183,24 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
             "#" + path.split("#")[1] if "#" in path else "")
 
     entries = [write(words) for _, _, write in news]
-    ET.register_namespace("", ATOM)
-    feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang":
-                                           words.lang})
-    sub = ET.SubElement
-    sub(feed, f"{{{ATOM}}}id").text = urn(identity(model), words.lang, "feed")
-    sub(feed, f"{{{ATOM}}}title").text = plain(words.text(site.title))
+    feed = Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
+    feed.add("id", urn(identity(model), words.lang, "feed"))
+    feed.add("title", plain(words.text(site.title)))
     if site.tagline:
-        sub(feed, f"{{{ATOM}}}subtitle").text = plain(words.text(site.tagline))
-    sub(feed, f"{{{ATOM}}}updated").text = stamp(entries[0].updated if entries
-                                                 else newest_date(model))
-    sub(sub(feed, f"{{{ATOM}}}author"), f"{{{ATOM}}}name").text = plain(words.text(site.title))
-    sub(feed, f"{{{ATOM}}}link", rel="alternate", type="text/html", href=href(home))
-    sub(feed, f"{{{ATOM}}}link", rel="self", type="application/atom+xml",
-        href=href(f"{folder}feed.xml"))
-    sub(feed, f"{{{ATOM}}}generator").text = "progress-site"
+        feed.add("subtitle", plain(words.text(site.tagline)))
+    feed.add("updated", stamp(entries[0].updated if entries else newest_date(model)))
+    feed.add("author").add("name", plain(words.text(site.title)))
+    feed.add("link", rel="alternate", type="text/html", href=href(home))
+    feed.add("link", rel="self", type="application/atom+xml", href=href(f"{folder}feed.xml"))
+    feed.add("generator", "progress-site")
     for e in entries:
-        item = sub(feed, f"{{{ATOM}}}entry")
-        sub(item, f"{{{ATOM}}}id").text = urn(identity(model), words.lang, e.key)
-        sub(item, f"{{{ATOM}}}title").text = e.title
-        sub(item, f"{{{ATOM}}}updated").text = stamp(e.updated)
+        item = feed.add("entry")
+        item.add("id", urn(identity(model), words.lang, e.key))
+        item.add("title", e.title)
+        item.add("updated", stamp(e.updated))
         page = pages.get((words.lang, e.anchor), home)
-        sub(item, f"{{{ATOM}}}link", rel="alternate", type="text/html",
-            href=href(f"{page}#{e.anchor}"))
+        item.add("link", rel="alternate", type="text/html", href=href(f"{page}#{e.anchor}"))
         # Links within the page (`#section`) must point at the page from the feed.
-        content = e.content.replace('href="#', f'href="{href(page)}#')
-        sub(item, f"{{{ATOM}}}content", type="html").text = content
-    ET.indent(feed)
-    data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+        item.add("content", e.content.replace('href="#', f'href="{href(page)}#'), type="html")
+    data = feed.document()
     return data + b"\n"

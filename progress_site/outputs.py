@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
-from xml.etree import ElementTree as ET
 
 from babel import Locale
 
@@ -113,6 +112,8 @@ def robots(base_url: str | None) -> bytes:
 
 def sitemap(pages: tuple[Page, ...], default: str, base_url: str) -> bytes:
     """Every page once, with its versions in the other languages as hreflang alternates."""
+    from xml.etree import ElementTree as ET  # here: only a site with a base URL has one
+
     ET.register_namespace("", SITEMAP)
     ET.register_namespace("xhtml", XHTML)
     root = ET.Element(f"{{{SITEMAP}}}urlset")
