@@ -1,17 +1,22 @@
-"""Gettext catalogs: compiled from .po at every build, checked for gaps."""
+"""Gettext catalogs: compiled from .po (or taken from the cache), checked for gaps."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
+from . import catalogcache
+from .catalogcache import Compiled, Gap
 from .errors import Location, Problem
 from .frozen import frozen
+
+if TYPE_CHECKING:
+    # Reading a .po imports babel.messages and the standard email package (~25 ms):
+    # only a catalog missing from the cache pays for them (see catalogcache.py).
+    from babel.messages.catalog import Catalog
 
 
 @frozen
@@ -27,20 +32,35 @@ def po_path(folder: Path, lang: str) -> Path:
     return folder / lang / "LC_MESSAGES" / "messages.po"
 
 
-def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem]]:
-    """Parse one .po file; a syntax error is a located problem."""
+def parse_catalog(data: bytes, display: str) -> tuple[Catalog | None, list[Problem]]:
+    """Parse the bytes of one .po file; a syntax error is a located problem."""
+    from babel.messages.pofile import PoFileError, read_po
+
     try:
-        with path.open("rb") as fh:
-            return read_po(fh, abort_invalid=True), []
+        return read_po(io.BytesIO(data), abort_invalid=True), []
     except PoFileError as exc:
         return None, [Problem(Location(display), f"cannot read the catalog: {exc}",
                               hint="run `pybabel update` or fix the line it names")]
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         return None, [Problem(Location(display), f"cannot read the catalog: {exc}")]
 
 
-def gaps(catalog: Catalog, display: str, strict: bool) -> list[Problem]:
-    """Entries with no translation, or marked fuzzy: errors in --strict, else warnings."""
+def po_bytes(path: Path, display: str) -> tuple[bytes | None, list[Problem]]:
+    """The bytes of one .po file; a file that cannot be read is a located problem."""
+    try:
+        return path.read_bytes(), []
+    except OSError as exc:
+        return None, [Problem(Location(display), f"cannot read the catalog: {exc}")]
+
+
+def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem]]:
+    """Parse one .po file; a syntax error or an unreadable file is a located problem."""
+    data, problems = po_bytes(path, display)
+    return parse_catalog(data, display) if data is not None else (None, problems)
+
+
+def catalog_gaps(catalog: Catalog) -> tuple[Gap, ...]:
+    """Entries with no translation, or marked fuzzy, in the order of the catalog."""
     out = []
     for message in catalog:
         if not message.id:
@@ -48,28 +68,60 @@ def gaps(catalog: Catalog, display: str, strict: bool) -> list[Problem]:
         empty = not message.string or (isinstance(message.string, tuple)
                                        and not all(message.string))
         if empty or message.fuzzy:
-            line = message.lineno or 0
             what = "fuzzy" if message.fuzzy and not empty else "not translated"
             msgid = message.id if isinstance(message.id, str) else message.id[0]
-            out.append(Problem(Location(display, line, 1), f"'{msgid}' is {what}",
-                               hint="translate it in the catalog, then drop any `#, fuzzy`",
-                               warning=not strict))
-    return out
+            out.append(Gap(msgid, message.lineno or 0, what))
+    return tuple(out)
+
+
+def gap_problems(gaps: tuple[Gap, ...], display: str, strict: bool) -> list[Problem]:
+    """The gaps as problems: errors in --strict, else warnings."""
+    return [Problem(Location(display, gap.line, 1), f"'{gap.msgid}' is {gap.what}",
+                    hint="translate it in the catalog, then drop any `#, fuzzy`",
+                    warning=not strict)
+            for gap in gaps]
+
+
+def mo_bytes(catalog: Catalog) -> bytes:
+    """The catalog compiled as gettext reads it, in memory (no .mo beside the .po)."""
+    from babel.messages.mofile import write_mo
+
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
 
 
 def compile_catalog(catalog: Catalog) -> Translations:
     """The catalog as gettext reads it, compiled in memory (no .mo on disk)."""
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return Translations(buffer)
+    return Translations(io.BytesIO(mo_bytes(catalog)))
+
+
+def compiled_po(path: Path, display: str, entries: Path | None
+                ) -> tuple[Compiled | None, list[Problem]]:
+    """One .po file compiled, taken from the cache folder `entries` when it holds these
+    bytes; None if the file cannot be read or parsed (never stored: reported each build)."""
+    data, problems = po_bytes(path, display)
+    if data is None:
+        return None, problems
+    stored = catalogcache.read_entry(entries, path, data) if entries is not None else None
+    if stored is not None:
+        return stored, []
+    catalog, problems = parse_catalog(data, display)
+    if catalog is None:
+        return None, problems
+    compiled = Compiled(mo_bytes(catalog), catalog_gaps(catalog))
+    if entries is not None:
+        catalogcache.write_entry(entries, path, data, compiled)
+    return compiled, []
 
 
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
-                  strict: bool) -> Catalogs:
-    """Each language's catalogs, the first folder's entries winning over the later ones."""
+                  strict: bool, cache_dir: Path | None = None) -> Catalogs:
+    """Each language's catalogs, the first folder's entries winning over the later ones
+    (compiled catalogs kept in `cache_dir`/catalogs when it is given)."""
     translations: dict[str, NullTranslations] = {}
     problems: list[Problem] = []
+    entries = cache_dir / "catalogs" if cache_dir is not None else None
     for lang in languages:
         merged: NullTranslations | None = None
         for folder, root in reversed(folders):
@@ -77,16 +129,16 @@ def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
             if not path.is_file():
                 continue
             display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-            catalog, found = read_catalog(path, display)
+            compiled, found = compiled_po(path, display, entries)
             problems += found
-            if catalog is None:
+            if compiled is None:
                 continue
             if folder == folders[0][0] or len(folders) == 1:
-                problems += gaps(catalog, display, strict)
-            compiled = compile_catalog(catalog)
+                problems += gap_problems(compiled.gaps, display, strict)
+            translation = Translations(io.BytesIO(compiled.mo))
             if merged is not None:
-                compiled.add_fallback(merged)
-            merged = compiled
+                translation.add_fallback(merged)
+            merged = translation
         if merged is None and lang != languages[0]:
             where = Location(f"locales/{lang}/LC_MESSAGES/messages.po")
             problems.append(Problem(where, f"no catalog for '{lang}': template words stay "

@@ -105,7 +105,7 @@ def prepare(config: BuildConfig) -> Prepared:
     fail_on_errors(problems, config.source)
     model, found = derive(data, config.today)
     catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
-                             data.site.languages, config.strict)
+                             data.site.languages, config.strict, config.cache_dir)
     problems += found + list(catalogs.problems)
     fail_on_errors(problems, config.source)
     return Prepared(model, source.pages, catalogs, problems)

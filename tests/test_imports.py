@@ -8,19 +8,24 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.conftest import REPO, SOURCE_DATE_EPOCH
 
-# Whatever the site: drawing (only on a chart cache miss), editing YAML (record, import),
-# watching, package metadata (versions.py reads it without importlib.metadata), and the
-# standard modules that publish and feeds no longer need (xml.etree: only a sitemap,
+# Whatever the site: drawing (only on a chart cache miss), reading .po files (Babel's
+# catalog reader and the email package it parses headers with: only on a catalog cache
+# miss), editing YAML (record, import), watching, package metadata (versions.py reads it
+# without importlib.metadata), "did you mean" hints (difflib: only for a problem), and
+# the standard modules that publish and feeds no longer need (xml.etree: only a sitemap,
 # written with a base URL, and a chart not drawn yet use it).
+CATALOG_READING = ("babel.messages", "email")
 NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uuid",
-         "ctypes.util", "xml.etree", "progress_site.watch", "progress_site.serve",
-         "progress_site.record", "progress_site.recorder", "progress_site.yamledit")
+         "ctypes.util", "xml.etree", "difflib", "progress_site.watch", "progress_site.serve",
+         "progress_site.record", "progress_site.recorder", "progress_site.yamledit",
+         *CATALOG_READING)
 # Only for a page with a table, agreement or chart block (see render.ReportBlocks).
 REPORT_BLOCKS = ("progress_site.tables", "progress_site.agreement",
                  "progress_site.chartblocks", "progress_site.charts", "progress_site.chart_svg")
@@ -55,6 +60,15 @@ def test_the_example_imports_no_drawing_editing_or_watching(
     modules = modules_after_build(REPO, tmp_path / "site")
     assert loaded(modules, NEVER) == []
     assert "markdown_it" in modules and "progress_site.chartblocks" in modules  # it has both
+
+
+def test_only_a_catalog_missing_from_the_cache_is_read_with_babel(
+        example_copy: Path, tmp_path: Path) -> None:
+    shutil.rmtree(example_copy / ".cache" / "catalogs", ignore_errors=True)
+    cold = modules_after_build(example_copy, tmp_path / "site")
+    assert {"babel.messages.pofile", "email.parser"} <= cold  # the probe sees them
+    warm = modules_after_build(example_copy, tmp_path / "site")
+    assert loaded(warm, CATALOG_READING) == []
 
 
 def test_a_site_without_report_blocks_does_not_load_their_modules(tmp_path: Path) -> None:
