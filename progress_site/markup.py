@@ -152,6 +152,13 @@ def markdown_html(source: str) -> str:
 shared_parser = functools.cache(make_parser)
 
 
+def inline_html(source: str) -> str:
+    """An inline text's Markdown as HTML (InlineRenderer sends only those that may hold
+    Markdown here, and remembers what it returns)."""
+    html: str = shared_parser().renderInline(source)
+    return html
+
+
 def escape_html(text: str) -> str:
     """What markdown-it prints for plain words (its escapeHtml: `'` stays as it is)."""
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -161,25 +168,17 @@ def escape_html(text: str) -> str:
 class InlineRenderer:
     """Inline Markdown to HTML: plain words skip the parser, Markdown is parsed once."""
 
-    def __init__(self) -> None:
+    def __init__(self, full: Callable[[str], str] = inline_html) -> None:
+        # `full` renders the texts that may hold Markdown; a build passes a disk cache's
+        # (prosecache.py), which parses only the texts it has not stored.
         # Bounded: a large site's texts are mostly distinct, and memory counts too.
-        self.full = functools.lru_cache(maxsize=4096)(self._full)
+        self.full = functools.lru_cache(maxsize=4096)(full)
 
     def __call__(self, source: str) -> str:
         """The HTML of one inline text (escaping plain words is what the parser prints)."""
         if not MARKDOWN_ACTIVE.search(source):
             return escape_html(source)
         return self.full(source)
-
-    @functools.cached_property
-    def markdown(self) -> MarkdownIt:
-        """The parser, made (once a process) for the first text that may hold Markdown."""
-        return shared_parser()
-
-    def _full(self, source: str) -> str:
-        """The parser's own rendering, for texts that may hold Markdown."""
-        html: str = self.markdown.renderInline(source)
-        return html
 
 
 def parse_block(line: str, number: int) -> Block | None:
