@@ -21,6 +21,7 @@ from .feeds import atom_feed, newest
 from .i18n import Catalogs
 from .load import Page, PageMeta
 from .present import Words
+from .prosecache import ProseCache
 from .render import PagePlace, make_environment
 from .social import SocialCard, card_path
 
@@ -92,13 +93,17 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     css = files.get("assets/style.css", b"").decode("utf-8")
     news = newest(model)  # the same entries in every language
     for lang in languages or site.languages:
-        words = Words(lang, catalogs.translations[lang], site, model.namespace)
+        # Feeds and cards print data texts too; their own file, not the pages' (whose
+        # entries saving this pass would otherwise drop, and the next build write back).
+        prose = ProseCache.in_folder(cache_dir, f"extras-{lang}")
+        words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)
         out[f"{folder}404.html"] = not_found(model, words, folders, css, base_url,
                                              cache_dir)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
+        prose.save()
     return out
 
 

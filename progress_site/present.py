@@ -15,6 +15,7 @@ from .declare import Link
 from .evaluation import evaluate
 from .expressions import ExpressionError
 from .markup import InlineRenderer, restore, substitute
+from .prosecache import ProseCache
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
 from .schema import BudgetItem, Commit, Site
@@ -46,7 +47,7 @@ class Words:
     """Everything a template prints, in one language: numbers, texts, links, statuses."""
 
     def __init__(self, lang: str, translations: NullTranslations, site: Site,
-                 namespace: Namespace) -> None:
+                 namespace: Namespace, prose: ProseCache | None = None) -> None:
         self.lang = lang
         # Templates ask for the same few dozen messages ~100,000 times on a large site;
         # a catalog and its fallbacks are looked up once per message.
@@ -56,7 +57,7 @@ class Words:
         self.namespace = namespace
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
-        self.render_inline = InlineRenderer()
+        self.render_inline = InlineRenderer(prose.inline) if prose else InlineRenderer()
         # A text without a reference reads the same wherever it is printed, and some (a
         # machine's name) are on every row; most are printed once, so few are kept.
         self.plain = functools.lru_cache(maxsize=1024)(self.referring)

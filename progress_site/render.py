@@ -22,8 +22,9 @@ from .frozen import frozen
 from .i18n import Catalogs
 from .links import unsafe_links
 from .load import Page
-from .markup import Block, markdown_html, restore, split_blocks, substitute
+from .markup import Block, restore, split_blocks, substitute
 from .present import STATUS_WORDS, Words
+from .prosecache import ProseCache
 from .references import REFERENCE
 
 if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
@@ -174,11 +175,12 @@ class PageRenderer:
     """Renders the pages of one language."""
 
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
-                 places: dict[tuple[str, str], PagePlace]) -> None:
+                 places: dict[tuple[str, str], PagePlace], markdown: ProseCache) -> None:
         self.env = env
         self.words = words
         self.model = model
         self.places = places
+        self.markdown = markdown
 
     def body(self, page: Page, problems: list[Problem]) -> Markup:
         """The page's Markdown and blocks, rendered in order."""
@@ -207,7 +209,7 @@ class PageRenderer:
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         source, pieces = substitute(text, REFERENCE, reference)
-        return restore(markdown_html(source), pieces)
+        return restore(self.markdown.block(source), pieces)
 
     @staticmethod
     def located(page: Page, at: int, message: str, hint: str) -> Problem:
@@ -299,12 +301,17 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
                                                                    only, skip)]
         if not mine:
             continue
-        words = Words(lang, catalogs.translations[lang], site, model.namespace)
+        # One file a language: a language rendered in a forked process writes its own.
+        prose = ProseCache.in_folder(cache_dir, f"pages-{lang}")
+        words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
         env = make_environment(folders, words, model, cache)
         env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
-        renderer = PageRenderer(env, words, model, places)
+        renderer = PageRenderer(env, words, model, places, prose)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
+        # Watch mode renders the open pages, then the others: only a pass over all of a
+        # language's pages knows which entries no page uses any more.
+        prose.save(complete=len(mine) == sum(p.language == lang for p in pages))
     if only is not None:
         return out, problems
     for folder in reversed(folders):

@@ -56,10 +56,11 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 def test_the_example_imports_no_drawing_editing_or_watching(
         example_files: dict[str, bytes], tmp_path: Path) -> None:
-    # example_files built the example once: its charts and social cards are in the cache.
+    # example_files built the example once: its charts, social cards and rendered
+    # prose are in the cache, so the Markdown parser is not needed either.
     modules = modules_after_build(REPO, tmp_path / "site")
-    assert loaded(modules, NEVER) == []
-    assert "markdown_it" in modules and "progress_site.chartblocks" in modules  # it has both
+    assert loaded(modules, (*NEVER, "markdown_it")) == []
+    assert "progress_site.chartblocks" in modules  # it has report blocks
 
 
 def test_only_a_catalog_missing_from_the_cache_is_read_with_babel(
@@ -91,3 +92,21 @@ def test_a_site_without_pages_does_not_load_the_markdown_parser(tmp_path: Path) 
         "site:\n  title: Data only\n  tagline: Plain words need no parser\n"
         "  languages: [en]\n", encoding="utf-8")
     assert loaded(modules_after_build(source, tmp_path / "site"), ("markdown_it",)) == []
+
+
+def test_a_build_whose_prose_is_cached_does_not_load_the_markdown_parser(
+        tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "data" / "site.yaml").write_text(  # an inline text, on pages and in feeds
+        "site:\n  title: Small\n  tagline: Some *inline* Markdown\n  languages: [en]\n",
+        encoding="utf-8")
+    (source / "content" / "en").mkdir(parents=True)
+    for slug in ("index", "other"):  # the tagline shows on pages other than the home page
+        (source / "content" / "en" / f"{slug}.md").write_text(
+            f"---\ntitle: {slug}\n---\nSome *words*.\n", encoding="utf-8")
+    assert "markdown_it" in modules_after_build(source, tmp_path / "cold")
+    assert loaded(modules_after_build(source, tmp_path / "warm"), ("markdown_it",)) == []
+    for name in ("other/index.html", "feed.xml"):
+        assert (tmp_path / "warm" / name).read_bytes() == (tmp_path / "cold" / name).read_bytes()
+    assert b"<em>inline</em>" in (tmp_path / "warm" / "other" / "index.html").read_bytes()
