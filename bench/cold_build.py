@@ -2,7 +2,9 @@
 
 Each run is a fresh process (imports included), as a user's `python build.py` is.
 The floor (bench/floor.py) renders the same data with jinja2 + yaml + babel and
-nothing else. Runs alternate between the two so that noise hits both alike.
+nothing else. Runs alternate between the two so that noise hits both alike. Then one
+build with the chart cache emptied, and one with every cache emptied (the first build
+after a clone), show what the caches under .cache/ save.
 
     python bench/cold_build.py [--runs 10]
 """
@@ -10,6 +12,7 @@ nothing else. Runs alternate between the two so that noise hits both alike.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -18,9 +21,28 @@ from pathlib import Path
 from common import BUILD, REPO, run_timed, table
 
 
+def empty_caches(tmp: Path) -> list[tuple[str, ...]]:
+    """One build of a copy of the example without its chart cache (every chart is
+    drawn: Altair and vl-convert load), and one without any cache."""
+    rows = []
+    for what, keep_others in (("build, chart cache empty (draws every chart)", True),
+                              ("build, every cache empty (first after a clone)", False)):
+        source = tmp / ("charts-gone" if keep_others else "all-gone")
+        for name in ("data", "content"):
+            shutil.copytree(REPO / name, source / name)
+        if keep_others:
+            shutil.copytree(REPO / ".cache", source / ".cache")
+            shutil.rmtree(source / ".cache" / "charts")
+        seconds = run_timed([*BUILD, "--source", str(source), "--out", str(source / "site")])[0]
+        rows.append((what, f"{seconds:.3f}", "-", "1"))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--no-empty-caches", action="store_true",
+                        help="skip the two builds with emptied caches (they draw charts)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
@@ -31,11 +53,13 @@ def main() -> None:
         for _ in range(args.runs):
             ours.append(run_timed(build)[0])
             base.append(run_timed(floor)[0])
+        cold = [] if args.no_empty_caches else empty_caches(out)
     m_ours, m_base = statistics.median(ours), statistics.median(base)
     print(table([
         ("what", "median (s)", "min (s)", "runs"),
         ("progress-site build (warm caches)", f"{m_ours:.3f}", f"{min(ours):.3f}", str(args.runs)),
         ("floor: jinja2 + yaml + babel", f"{m_base:.3f}", f"{min(base):.3f}", str(args.runs)),
+        *cold,
     ]))
     print(f"\nratio build / floor: {m_ours / m_base:.2f} (target: <= 1.00)")
 
