@@ -45,6 +45,7 @@ BIND_ERRORS = {
 SCRIPT = r"""<script data-progress-site-live>
 (() => {
   let assets = "%(assets)s", latest = 0;
+  const anyPage = %(any_page)s;  // a "not found" page: any new page may be this one
   const here = location.pathname.replace(/index\.html$/, "");
   const events = new EventSource("%(events)s?since=%(since)s&page=" + encodeURIComponent(here));
   const styling = (el) => el.matches("link[rel~=stylesheet], style");
@@ -53,7 +54,7 @@ SCRIPT = r"""<script data-progress-site-live>
   const scripted = (doc) => [...doc.scripts].some((el) => !el.matches(live));
   async function refresh(event) {
     const news = JSON.parse(event.data);
-    const mine = !news.pages || news.pages.includes(here);
+    const mine = anyPage || !news.pages || news.pages.includes(here);
     if (news.assets === assets && !mine && !document.getElementById("%(overlay)s")) return;
     const count = ++latest;
     try {
@@ -112,10 +113,12 @@ def overlay(error: str) -> str:
     return OVERLAY % {"id": OVERLAY_ID, "text": html.escape(error)}
 
 
-def inject(page: bytes, status: Status) -> bytes:
-    """The page with the live-reload script, and the overlay while the build is broken."""
+def inject(page: bytes, status: Status, any_page: bool = False) -> bytes:
+    """The page with the live-reload script, and the overlay while the build is broken;
+    `any_page` for a page served in place of a missing one, which refreshes after every
+    build (the missing page may be there now)."""
     extra = SCRIPT % {"events": EVENTS_PATH, "since": status.version, "overlay": OVERLAY_ID,
-                      "assets": status.assets}
+                      "assets": status.assets, "any_page": "true" if any_page else "false"}
     if status.error is not None:
         extra = overlay(status.error) + extra
     text = page.decode("utf-8", errors="replace")
@@ -263,7 +266,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
     def send_body(self, code: int, path: Path, body: bytes, with_body: bool) -> None:
         """Send a response; HTML gets the live script and, when broken, the overlay."""
         if path.suffix in (".html", ".htm"):
-            body = inject(body, self.preview.state.current())
+            body = inject(body, self.preview.state.current(), any_page=code != 200)
         self.send_response(code)
         self.send_header("Content-Type", content_type(path))
         self.send_header("Content-Length", str(len(body)))

@@ -120,6 +120,38 @@ def test_every_open_page_refreshes_in_place_after_a_good_save(
     french.close()
 
 
+def test_a_tab_whose_page_did_not_change_stays_as_it_is(
+        browser: Any, watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    report = open_page(browser, process.url + "horizon-four-way/")  # no studies figure
+    progress = open_page(browser, process.url)
+
+    edit(studies(source), OLD_VALUE, NEW_VALUE)
+
+    progress.wait_for_function(SHOWS, arg=NEW_EN)
+    process.wait_for(r"Drew \d+ charts? in \d+ ms: built")  # the last rebuild of this save
+    progress.wait_for_timeout(300)  # time enough for a refresh that should not come
+    assert not body_replaced(report) and window_kept(report)
+    report.close()
+    progress.close()
+
+
+def test_a_tab_on_a_missing_page_shows_it_once_written(
+        browser: Any, watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    page = open_page(browser, process.url + "notes/")
+    assert page.evaluate(SHOWS, "Page not found")
+
+    # A "not found" page refreshes after any build: it cannot tell which page is new.
+    edit(studies(source), OLD_VALUE, NEW_VALUE)
+    page.wait_for_function("() => document.body.dataset.old === undefined")
+    (source / "content" / "en" / "notes.md").write_text(
+        "---\ntitle: Notes\n---\nSome notes, new.\n", encoding="utf-8")
+
+    page.wait_for_function(SHOWS, arg="Some notes, new.")
+    page.close()
+
+
 def test_a_stylesheet_change_reloads_the_page_for_real(
         browser: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
