@@ -1,7 +1,8 @@
 """The floor for a cold build: the same data rendered with jinja2 + yaml + babel, nothing else.
 
-It reads every data/*.yaml and content page, renders one page per language that walks
-every record and formats every number and date with Babel, and writes the files. No
+It reads every data file (YAML, and a harness's JSON lines) and content page, renders
+one page per language that walks every record and formats every number and date with
+Babel, and writes the files. No
 validation, no derivation, no Markdown: what any build of this data must at least do.
 
     python bench/floor.py SOURCE_DIR OUT_DIR
@@ -10,6 +11,7 @@ validation, no derivation, no Markdown: what any build of this data must at leas
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sys
 from pathlib import Path
 
@@ -45,7 +47,11 @@ def pick(value: object, lang: str) -> object:
 def main(source: Path, out: Path) -> None:
     data: dict[str, object] = {}
     for path in sorted((source / "data").rglob("*.yaml")):
-        data.update(yaml.load(path.read_text("utf-8"), Loader=yaml.CSafeLoader) or {})
+        loaded = yaml.load(path.read_text("utf-8"), Loader=yaml.CSafeLoader) or {}
+        data.update(loaded if isinstance(loaded, dict) else {path.stem: loaded})
+    for path in sorted((source / "data").rglob("*.jsonl")):  # a harness's records
+        lines = path.read_text("utf-8").splitlines()
+        data[path.stem] = [json.loads(line) for line in lines if line.strip()]
     env = jinja2.Environment(autoescape=True)
     template = env.from_string(TEMPLATE)
     for lang in ("en", "fr"):
