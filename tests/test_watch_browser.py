@@ -73,9 +73,17 @@ def open_page(browser: Any, url: str) -> Any:
     the body's mark, a real reload drops both."""
     page = browser.new_page(viewport={"width": 1000, "height": 600})
     page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    ERRORS[id(page)] = errors
     page.goto(url)
     page.evaluate("() => { window.sameWindow = true; document.body.dataset.old = 'yes'; }")
     return page
+
+
+ERRORS: dict[int, list[str]] = {}  # what each tab logged as an error, by id(page)
 
 
 def body_replaced(page: Any) -> bool:
@@ -116,6 +124,9 @@ def test_every_open_page_refreshes_in_place_after_a_good_save(
     edit(studies(source), NEW_VALUE, OLD_VALUE)
     english.wait_for_function(SHOWS, arg=OLD_EN)
     assert window_kept(english)
+    # Nothing failed on the way, not even a request for an icon the site does not have.
+    english.wait_for_timeout(500)
+    assert ERRORS[id(english)] == [] and ERRORS[id(french)] == []
     english.close()
     french.close()
 
