@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from progress_site.load import convert_document
 from progress_site.yamlsource import parse_once
 
 
@@ -24,3 +25,26 @@ def test_problems_are_remembered_too() -> None:
     assert problems == again and problems[0].message.startswith("YAML syntax error")
     again.clear()
     assert parse_once("a: [1\n", "z.yaml")[1] == problems
+
+
+MACHINES = "machines:\n  - {id: box, name: {en: The box, fr: La boîte}}\n"
+
+
+def test_an_unchanged_file_keeps_its_records_between_rebuilds() -> None:
+    doc, _ = parse_once(MACHINES, "data/m.yaml")
+    first = convert_document(doc, ("en", "fr"), False)
+    again = convert_document(parse_once(MACHINES, "data/m.yaml")[0], ("en", "fr"), False)
+    assert again is first  # the same parsed values: not converted again
+    (key, (machine,)), = first[0]
+    assert key == "machines" and machine.id == "box"
+
+
+def test_records_are_converted_again_for_other_text_languages_or_strictness() -> None:
+    doc, _ = parse_once(MACHINES, "data/m.yaml")
+    english = convert_document(doc, ("en",), False)
+    assert english is not convert_document(doc, ("en", "fr"), False)
+    assert english[1] and "unknown language 'fr'" in english[1][0].message
+    assert convert_document(doc, ("en",), True) is not english
+    edited, _ = parse_once(MACHINES.replace("The box", "The new box"), "data/m.yaml")
+    (_, (machine,)), = convert_document(edited, ("en", "fr"), False)[0]
+    assert machine.name.get("en") == "The new box"
