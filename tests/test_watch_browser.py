@@ -131,6 +131,25 @@ def test_every_open_page_refreshes_in_place_after_a_good_save(
     french.close()
 
 
+def test_report_pages_refresh_when_their_records_change(
+        browser: Any, watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    english = open_page(browser, process.url + "horizon-four-way/")
+    french = open_page(browser, process.url + "fr/horizon-four-way/")
+    cell = "(text) => document.body.innerHTML.includes(text)"
+    assert english.evaluate(cell, ">43.4<") and not english.evaluate(cell, ">44.6<")
+
+    # A harness's record, in the dataset's JSON lines: the first pass's worst P99.
+    edit(source / "data" / "horizon-four-way" / "runs.jsonl", '"worst_p99": 43.4,',
+         '"worst_p99": 44.6,')
+
+    english.wait_for_function(cell, arg=">44.6<")
+    french.wait_for_function(cell, arg=">44,6<")
+    assert window_kept(english) and window_kept(french)
+    english.close()
+    french.close()
+
+
 def test_a_tab_whose_page_did_not_change_stays_as_it_is(
         browser: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
