@@ -3,26 +3,31 @@
 `dataclasses.dataclass` writes each method of a class as source text and compiles it:
 six compiles for a frozen class with equality, and a signature for its docstring, about
 0.8 ms a class, so the schema's 33 record classes cost every build 25 ms before it read
-a byte of data. `record` (keyword fields) and `frozen` (fields in order) keep the
-dataclass machinery for what reads the fields (`fields`, `replace`) and compile only
+a byte of data. `record` (keyword fields) and `frozen` (fields in order) compile only
 `__init__`, the one method that differs from class to class. Every class shares the
 same `__eq__`, `__hash__`, `__repr__` and frozen `__setattr__`/`__delattr__`; they
 read the compared fields through one `operator.attrgetter` a class, and return or
-raise what the generated ones do (tests/test_frozen.py compares the two). Records are
-never subclassed; `__dataclass_params__` says init, repr, eq and frozen are off (the
-dataclass did not write them), and nothing reads it.
+raise what the generated ones do (tests/test_frozen.py compares the two).
+
+The fields are found here too (`_fields_of`), not by `dataclasses.dataclass`, whose
+checks for inherited fields, ClassVar and InitVar cost another 0.1 ms a class: records
+derive from nothing and have none of those (both refused). What reads fields is
+dataclasses' own (`fields`, `replace`, `asdict`): it reads `__dataclass_fields__`, made
+of `dataclasses.field` objects marked as plain fields, as a dataclass's are.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect  # dataclasses imports it: no cost
+import itertools
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 _FACTORY = object()  # the default of a field whose default is made by a factory
+_NOT_FIELDS = ("ClassVar", "InitVar", "typing.ClassVar", "dataclasses.InitVar", "KW_ONLY")
 
 
 def _key_of(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
@@ -94,16 +99,56 @@ def _init_of(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
     return init
 
 
+def _fields_of(cls: type[Any], kw_only: bool) -> tuple[dataclasses.Field[Any], ...]:
+    """The fields of a record, as `dataclasses.dataclass` would find them: one per
+    annotation of the class itself, its default (or `field(...)`) from the class body."""
+    fields = []
+    for name, annotation in inspect.get_annotations(cls).items():
+        if isinstance(annotation, str) and annotation.startswith(_NOT_FIELDS):
+            raise TypeError(f"{cls.__name__}.{name}: a record has no {annotation}")
+        value = cls.__dict__.get(name, dataclasses.MISSING)
+        made: dataclasses.Field[Any] = (value if isinstance(value, dataclasses.Field)
+                                        else dataclasses.field(default=value))
+        made.name, made.type = name, annotation
+        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # fields() reads it
+        if made.kw_only is dataclasses.MISSING:
+            made.kw_only = kw_only
+        if made.default is not dataclasses.MISSING and made.default.__class__.__hash__ is None:
+            raise ValueError(f"{cls.__name__}.{name}: mutable default {type(made.default)} "
+                             "is not allowed: use default_factory")
+        if isinstance(value, dataclasses.Field):
+            # What a dataclass leaves as the class attribute: the default, if any.
+            if made.default is dataclasses.MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        fields.append(made)
+    positional = [f for f in fields if not f.kw_only]
+    for before, after in itertools.pairwise(positional):
+        if _has_default(before) and not _has_default(after):
+            raise TypeError(f"{cls.__name__}: non-default argument '{after.name}' follows "
+                            "default argument")
+    return tuple(fields)
+
+
+def _has_default(f: dataclasses.Field[Any]) -> bool:
+    """Whether a field may be left out of `__init__`'s arguments."""
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+
+
 def _make(cls: type[T], kw_only: bool) -> type[T]:
     """The class as a frozen dataclass whose methods are the shared ones above."""
+    if cls.__bases__ != (object,):
+        raise TypeError(f"{cls.__name__}: a record derives from no other class")
     # A docstring of our own: without one, the dataclass builds one from the signature.
     if not cls.__doc__:
         cls.__doc__ = f"{cls.__name__}({', '.join(inspect.get_annotations(cls))})"
     own = set(vars(cls))
-    cls = dataclasses.dataclass(init=False, repr=False, eq=False, kw_only=kw_only)(cls)
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = _fields_of(cls, kw_only)
     keyed = [f.name for f in fields if f.compare]
     shared = {
+        "__dataclass_fields__": {f.name: f for f in fields},
+        "__match_args__": tuple(f.name for f in fields if not f.kw_only),
         "__init__": _init_of(cls, fields),
         "__record_key__": staticmethod(_key_of(keyed)),
         "__record_shown__": tuple(f.name for f in fields if f.repr),

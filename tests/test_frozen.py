@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import pickle
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -164,3 +164,26 @@ def test_methods_a_class_writes_stay() -> None:
             return "mine"
 
     assert repr(Own("a")) == "mine"
+
+
+def test_what_a_record_cannot_be_is_refused_when_declared() -> None:
+    with pytest.raises(TypeError, match="derives from no other class"):
+        @record
+        class Derived(Exception):
+            name: str
+
+    with pytest.raises(TypeError, match="a record has no ClassVar"):
+        @record
+        class Shared:
+            count: ClassVar[int] = 0
+
+    with pytest.raises(ValueError, match="mutable default"):
+        @record
+        class Mutable:
+            tags: list[str] = []  # noqa: RUF012
+
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        @frozen
+        class Ordered:
+            a: int = 0
+            b: int
