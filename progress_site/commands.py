@@ -10,11 +10,11 @@ import argparse
 import datetime as dt
 from pathlib import Path
 
-from .importers import STATS
 from .schema import Status
 
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 FORMATS = ("pytest-benchmark", "hyperfine", "google-benchmark", "jsonl")
+STATS = ("mean", "median", "min")  # what an import keeps of the runs (importers.summarise)
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 
 

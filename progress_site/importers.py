@@ -20,8 +20,7 @@ from typing import Any
 
 from .errors import Location, Problem, UsageError
 
-Stat = str  # "mean", "median" or "min"
-STATS = ("mean", "median", "min")
+Stat = str  # "mean", "median" or "min": commands.STATS
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 import urllib.parse
@@ -13,7 +12,11 @@ _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 
 def normalised(url: str) -> str:
     """The address as a browser reads it: entities decoded, controls and spaces dropped."""
-    text = html.unescape(urllib.parse.unquote(url))
+    text = urllib.parse.unquote(url)
+    if "&" in text:  # only then can it hold an entity (and html's 2,000 of them load)
+        import html
+
+        text = html.unescape(text)
     return "".join(ch for ch in text if not ch.isspace()
                    and unicodedata.category(ch) not in ("Cc", "Cf"))
 

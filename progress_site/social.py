@@ -12,7 +12,6 @@ import contextlib
 import hashlib
 import os
 import tempfile
-import textwrap
 from pathlib import Path
 
 from markupsafe import escape
@@ -42,6 +41,8 @@ def headline_number(words: Words, view: HeadlineView) -> str:
 
 def lines(text: str, size: int, width: int) -> list[str]:
     """Text broken into lines that fit `width` pixels at a font size (an estimate)."""
+    import textwrap  # here: only a site with a base URL draws preview cards
+
     per_line = max(10, int(width / (size * 0.55)))
     wrapped = textwrap.wrap(text, per_line)
     if len(wrapped) > 2:  # two lines at most; the page has the rest

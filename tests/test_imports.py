@@ -18,13 +18,15 @@ from tests.conftest import REPO, SOURCE_DATE_EPOCH
 # Whatever the site: drawing (only on a chart cache miss), reading .po files (Babel's
 # catalog reader and the email package it parses headers with: only on a catalog cache
 # miss), editing YAML (record, import), watching, package metadata (versions.py reads it
-# without importlib.metadata), "did you mean" hints (difflib: only for a problem), and
-# the standard modules that publish and feeds no longer need (xml.etree: only a sitemap,
-# written with a base URL, and a chart not drawn yet use it).
+# without importlib.metadata), "did you mean" hints (difflib: only for a problem),
+# importing a tool's results (statistics), and the standard modules that publish and
+# feeds no longer need (xml.etree: only a sitemap, written with a base URL, and a chart
+# not drawn yet use it).
 CATALOG_READING = ("babel.messages", "email")
 NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uuid",
-         "ctypes.util", "xml.etree", "difflib", "progress_site.watch", "progress_site.serve",
-         "progress_site.record", "progress_site.recorder", "progress_site.yamledit",
+         "ctypes.util", "xml.etree", "difflib", "statistics",
+         "progress_site.watch", "progress_site.serve", "progress_site.record",
+         "progress_site.recorder", "progress_site.yamledit", "progress_site.importers",
          *CATALOG_READING)
 # Only for a page with a table, agreement or chart block (see render.ReportBlocks).
 REPORT_BLOCKS = ("progress_site.tables", "progress_site.agreement",
