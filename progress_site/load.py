@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,8 @@ from .datasets import attach_records
 from .errors import Location, Problem
 from .frozen import frozen
 from .schema import Data, Site
-from .yamlsource import Document, parse, parse_once, read_text
+from .yamldoc import Places
+from .yamlsource import Document, parse_once, read_text
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
@@ -40,11 +43,12 @@ class Page:
     body: str
     body_line: int  # line number of the body's first line in the file
     display: str
-    meta_at: tuple[tuple[str, Location], ...] = ()  # where each front matter key is
+    # Where each front matter key is, looked up when a problem asks (yamldoc.Places).
+    meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, key: str) -> Location:
         """Where a front matter key was written (the top of the file when absent)."""
-        return dict(self.meta_at).get(key, Location(self.display, 1, 1))
+        return self.meta_at.get(key, Location(self.display, 1, 1))
 
 
 @frozen
@@ -218,13 +222,15 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
     return "", text, 1
 
 
-def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list[Problem]]:
-    """Read content/<language>/*.md for each language."""
+def load_pages(root: Path, languages: tuple[str, ...], parsed: Path | None = None
+               ) -> tuple[list[Page], list[Problem]]:
+    """Read content/<language>/*.md for each language (front matter parses kept in
+    `parsed`, as the data files' are)."""
     pages: list[Page] = []
     problems: list[Problem] = []
     for lang in languages:
         for path in source_files(root / "content" / lang, root, (".md",)):
-            page, found = read_page(path, root, lang)
+            page, found = read_page(path, root, lang, parsed)
             problems += found
             if page is not None:
                 pages.append(page)
@@ -252,7 +258,8 @@ def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
     return out
 
 
-def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Problem]]:
+def read_page(path: Path, root: Path, lang: str, parsed: Path | None = None
+              ) -> tuple[Page | None, list[Problem]]:
     """One Markdown page: its front matter checked, its body kept for rendering."""
     display = path.relative_to(root).as_posix()
     problems = inside(path, root, display)
@@ -261,7 +268,7 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     if text is None:
         return None, problems
     front, body, body_line = split_front_matter(text)
-    doc, problems = parse(front, display)
+    doc, problems = parse_once(front, display, parsed)
     meta_values = doc.data if doc.data is not None else {}
     slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
     if not isinstance(meta_values, dict) or "title" not in meta_values:
@@ -274,8 +281,8 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     problems += conv.problems
     if meta is INVALID:
         return None, problems
-    meta_at = tuple((key, doc.locate((key,))) for key in meta_values)
-    return Page(lang, slug, meta, body, body_line, display, meta_at), problems
+    return Page(lang, slug, meta, body, body_line, display, Places(doc, (), meta_values)
+                ), problems
 
 
 def load(root: Path, strict: bool, cache_dir: Path | None = None
@@ -293,7 +300,7 @@ def _load(root: Path, strict: bool, parsed: Path) -> tuple[Source | None, list[P
     data, docs, problems = load_data(root, strict, parsed)
     if data is None:
         return None, problems
-    pages, page_problems = load_pages(root, data.site.languages)
+    pages, page_problems = load_pages(root, data.site.languages, parsed)
     # No pages at all is a data-only build (data.json, feeds); a page that failed to read
     # has been reported already.
     if pages and not any(not p.warning for p in page_problems):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import importlib.util
 import io
 import os
 import pickle
@@ -21,17 +22,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import KeyPath, Location, Problem
-from .versions import code_digest
-from .yamldoc import Document, Loader
+from .versions import code_digest, installed_version
+from .yamldoc import Document
 
 # Raise to drop every entry written before a change the code hash cannot see.
 FORMAT = 1
 # The modules a parse depends on; their code is part of every entry's key.
 PARSER_MODULES = ("errors.py", "parsecache.py", "yamldoc.py", "yamlevents.py",
-                  "yamlnodes.py", "yamlsource.py")
+                  "yamlnodes.py", "yamlread.py", "yamlsource.py")
 # Only these classes may be rebuilt from an entry: a planted file makes plain data, or
 # nothing (pickle could otherwise call any function at all).
 _ALLOWED = {("datetime", "date"): dt.date, ("datetime", "datetime"): dt.datetime,
@@ -53,11 +52,20 @@ class _DataUnpickler(pickle.Unpickler):
 
 @functools.cache
 def parser_fingerprint() -> bytes:
-    """What else the parse depends on: the parser's own code, PyYAML and libyaml, Python."""
-    digest = hashlib.blake2b(f"{FORMAT} {sys.version_info[:2]} {yaml.__version__} "
-                             f"{Loader.__mro__[1].__name__}".encode())
+    """What else the parse depends on: the parser's own code, PyYAML and libyaml, Python.
+    Found without importing PyYAML, which a build served from the cache never needs."""
+    digest = hashlib.blake2b(f"{FORMAT} {sys.version_info[:2]} "
+                             f"{installed_version('PyYAML')} {libyaml_files()}".encode())
     digest.update(code_digest(*PARSER_MODULES).encode())
     return digest.digest()
+
+
+def libyaml_files() -> list[str]:
+    """PyYAML's compiled bindings to libyaml (none: its pure-Python parser is used)."""
+    spec = importlib.util.find_spec("yaml")  # finds the package without running it
+    folders = spec.submodule_search_locations or [] if spec else []
+    return sorted(name for folder in folders for name in os.listdir(folder)
+                  if name.startswith("_yaml."))
 
 
 def entry_key(text: str, display: str) -> bytes:

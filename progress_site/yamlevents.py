@@ -16,7 +16,8 @@ from typing import Any
 import yaml
 
 from .errors import KeyPath, Problem
-from .yamldoc import MAX_DEPTH, MAX_NODES, YAML_TAG, Document, Loader, ScalarReader, keep_raw
+from .yamldoc import MAX_DEPTH, MAX_NODES, YAML_TAG, Document, keep_raw
+from .yamlread import Loader, ScalarReader
 
 # The tags of plain scalars this reader builds; any other hands over to yamlnodes.
 _TAGS = frozenset(YAML_TAG + name for name in

@@ -12,17 +12,8 @@ from typing import Any
 import yaml
 
 from .errors import KeyPath, Location, Problem
-from .yamldoc import (
-    MAX_DEPTH,
-    MAX_NODES,
-    PLAIN_TAGS,
-    YAML_TAG,
-    Document,
-    Loader,
-    ScalarReader,
-    keep_raw,
-    mark,
-)
+from .yamldoc import MAX_DEPTH, MAX_NODES, PLAIN_TAGS, YAML_TAG, Document, keep_raw
+from .yamlread import Loader, ScalarReader, mark
 
 
 def compose_and_build(text: str, doc: Document) -> list[Problem]:

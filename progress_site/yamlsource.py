@@ -18,8 +18,6 @@ from .yamldoc import BIDI_CONTROLS as BIDI_CONTROLS
 from .yamldoc import MAX_BYTES as MAX_BYTES
 from .yamldoc import MAX_DEPTH as MAX_DEPTH
 from .yamldoc import Document as Document
-from .yamlevents import read_events
-from .yamlnodes import compose_and_build
 
 
 def read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
@@ -72,6 +70,10 @@ def bidi_problems(text: str, display: str, limit: int = 10) -> list[Problem]:
 
 def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
     """Parse YAML text into a Document, with positions; syntax errors become problems."""
+    # Here: a build whose files are all in the parse cache never loads the YAML parser.
+    from .yamlevents import read_events
+    from .yamlnodes import compose_and_build
+
     doc = Document(display, text.splitlines())
     problems = read_events(text, doc)
     if problems is None:  # the careful path reads it afresh, into a clean Document

@@ -59,9 +59,10 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 def test_the_example_imports_no_drawing_editing_or_watching(
         example_files: dict[str, bytes], tmp_path: Path) -> None:
     # example_files built the example once: its charts, social cards and rendered
-    # prose are in the cache, so the Markdown parser is not needed either.
+    # prose are in the cache, so the Markdown parser is not needed either; nor the YAML
+    # parser: every data file and front matter comes from the parse cache.
     modules = modules_after_build(REPO, tmp_path / "site")
-    assert loaded(modules, (*NEVER, "markdown_it")) == []
+    assert loaded(modules, (*NEVER, "markdown_it", "yaml", "progress_site.yamlread")) == []
     assert "progress_site.chartblocks" in modules  # it has report blocks
 
 
