@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.changes import Snapshot, describe
+from progress_site.changes import Snapshot, between, describe, parse_snapshot
 
 from .test_pipeline import run_build
 
@@ -70,3 +70,20 @@ def test_changes_needs_a_published_site(example_copy: Path, tmp_path: Path) -> N
     assert result.returncode == 2
     assert result.stderr == (f"error: {tmp_path}: no data.json here; pass a folder that a "
                              "build of progress-site published\n")
+
+
+GOLDEN_DATA = Path(__file__).parent / "golden" / "data.json"
+
+
+def test_a_snapshot_holds_every_figure_and_task_by_its_ids_path() -> None:
+    snap = parse_snapshot(GOLDEN_DATA.read_bytes())
+    assert snap is not None and len(snap.figures) == 50 and len(snap.tasks) == 28
+    assert snap.figures["studies.optimisation.comparisons.cpu-per-packet-500.after"] == (
+        "7.92 us", "measured")
+    assert "roadmaps.meridian.tasks.several-proxies" in snap.tasks
+    assert all(status in ("done", "in-progress", "planned") for status, _ in snap.tasks.values())
+
+
+@pytest.mark.parametrize("old", [b"", b"not json", b"[]", b'"a text"', b"null"])
+def test_an_old_data_json_that_is_not_one_is_unreadable_not_a_crash(old: bytes) -> None:
+    assert between(old, GOLDEN_DATA.read_bytes()) is None
