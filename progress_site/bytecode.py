@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from pathlib import Path
 from types import CodeType
 
 import jinja2
+
+from .atomicwrite import store
 
 # Compiled templates already read by this process, by folder, template and source
 # checksum: each build makes new environments (their words and model are the build's),
@@ -39,14 +41,9 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
         """Write the entry beside its place, then move it in (and keep it in memory)."""
         if bucket.code is not None:
             _LOADED[(self.directory, bucket.key, bucket.checksum)] = bucket.code
-        target = self._get_cache_filename(bucket)
-        fd, temp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                bucket.write_bytecode(fh)
-            os.replace(temp, target)
-        except OSError:
-            Path(temp).unlink(missing_ok=True)  # a cache that cannot be written is no cache
+        compiled = io.BytesIO()
+        bucket.write_bytecode(compiled)
+        store(Path(self._get_cache_filename(bucket)), compiled.getvalue())
 
 
 def template_cache(directory: Path) -> TemplateCache | None:

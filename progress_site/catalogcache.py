@@ -20,14 +20,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import babel
 
+from .atomicwrite import store
 from .versions import code_digest
 
 # Raise to drop every entry written before a change the code hash cannot see.
@@ -96,26 +95,10 @@ def read_entry(folder: Path, po: Path, data: bytes) -> Compiled | None:
         return None
 
 
-def write_atomic(path: Path, blob: bytes) -> None:
-    """Write beside the place, then move in: a reader sees the old file or the new one."""
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(temp, path)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def write_entry(folder: Path, po: Path, data: bytes, compiled: Compiled) -> None:
     """Store a compiled catalog, .mo first, then the JSON that vouches for it."""
     stem = entry_stem(folder, po)
     meta = {"key": entry_key(data), "mo": hashlib.sha256(compiled.mo).hexdigest(),
             "gaps": [list(gap) for gap in compiled.gaps]}
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(stem.with_suffix(".mo"), compiled.mo)
-        write_atomic(stem.with_suffix(".json"), json.dumps(meta).encode())
-    except OSError:
-        pass  # a read-only source folder: no cache, the build goes on
+    if store(stem.with_suffix(".mo"), compiled.mo):
+        store(stem.with_suffix(".json"), json.dumps(meta).encode())

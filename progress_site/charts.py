@@ -12,18 +12,16 @@ empty frame. The page with its new numbers is out at once; the charts follow.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import hashlib
 import json
 import math
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Literal
 
+from .atomicwrite import write_atomically
 from .chart_svg import FORMAT_LOCALES, MAX_SERIES, SVG_NS, render_svg
 from .frozen import frozen
 from .versions import code_digest
@@ -165,18 +163,8 @@ class ChartCache:
 
     def _write(self, key: str, markup: str) -> None:
         """Store a chart whole or not at all: a killed build leaves no half-written file."""
-        if self.directory is None:
-            return
-        self.directory.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(markup.encode("utf-8"))
-            os.replace(temporary, self.directory / f"{key}.svg")
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-            raise
+        if self.directory is not None:
+            write_atomically(self.directory / f"{key}.svg", markup.encode("utf-8"))
 
 
 def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:

@@ -17,11 +17,11 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .atomicwrite import store
 from .errors import KeyPath, Location, Problem
 from .versions import code_digest, installed_version
 from .yamldoc import Document
@@ -130,17 +130,7 @@ def write_entry(path: Path, key: bytes, doc: Document, problems: list[Problem]) 
     values, partial = kept_positions(doc)
     blob = pickle.dumps((key, doc.data, values, {} if partial else doc.keys, doc.raw,
                          problems, partial), protocol=pickle.HIGHEST_PROTOCOL)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    except OSError:
-        return  # a read-only source folder: no cache, the build goes on
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(temp, path)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
+    store(path, blob)
 
 
 Parse = Callable[[str, str], tuple[Document, list[Problem]]]

@@ -19,12 +19,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from .atomicwrite import store
 from .markup import inline_html, markdown_html
 from .versions import code_digest, installed_version
 
@@ -66,17 +65,7 @@ def read_entries(path: Path) -> dict[str, str]:
 def write_entries(path: Path, entries: dict[str, str]) -> None:
     """Store the map atomically (beside its place, then moved in); failures are ignored."""
     blob = json.dumps(entries, sort_keys=True).encode()  # ASCII: any text can be written
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    except OSError:
-        return  # a read-only source folder: no cache, the build goes on
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(temp, path)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
+    store(path, blob)
 
 
 class ProseCache:

@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
+from .atomicwrite import write_atomically
 from .errors import Location, Problem
 
 _RENAME_EXCHANGE = 2  # from <linux/fs.h>: swap two paths atomically
@@ -153,11 +154,7 @@ def publish_early(files: dict[str, bytes], out: Path) -> None:
         with locked(out):
             recover(out)
             for rel, content in sorted(files.items()):
-                target = out / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
-                temporary = target.with_name(f".{target.name}.new-{os.getpid()}")
-                temporary.write_bytes(content)
-                os.replace(temporary, target)
+                write_atomically(out / rel, content)
     except OSError as exc:
         raise PublishFailed(Problem(Location(exc.filename or str(out)), "cannot write the "
                                     f"site: {exc.strerror or exc}", hint="check the "

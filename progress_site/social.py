@@ -8,14 +8,12 @@ build whose headlines did not change reads the PNG back without importing vl-con
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 from markupsafe import escape
 
+from .atomicwrite import write_atomically
 from .derive import HeadlineView, Model
 from .present import Words
 from .versions import installed_version as version
@@ -104,15 +102,3 @@ class SocialCard:
         return data
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write a cache file whole or not at all, so a killed build leaves no half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
