@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,3 +35,19 @@ def example_copy(tmp_path: Path, example_files: dict[str, bytes]) -> Path:
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, tmp_path / "src" / name)
     return tmp_path / "src"
+
+
+@pytest.fixture
+def watched(request: pytest.FixtureRequest, tmp_path: Path,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Any]]:
+    """A copy of the example site (warm caches) and a `build.py --watch` process serving
+    it, stopped after the test (test_watch_first, test_watch_browser)."""
+    from .test_watch import Watch, copy_example, warm_cache  # the watch tests' own helpers
+
+    source = copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
+    process = Watch(source)
+    process.wait_for("Serving")
+    try:
+        yield source, process
+    finally:
+        process.close()

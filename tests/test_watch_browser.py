@@ -22,10 +22,8 @@ from .test_watch import (
     OLD_VALUE,
     REPO,
     Watch,
-    copy_example,
     edit,
     studies,
-    warm_cache,
 )
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,18 +52,6 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
-
-
-@pytest.fixture
-def watched(request: pytest.FixtureRequest, tmp_path: Path,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Watch]]:
-    """A copy of the example site and a watch process serving it."""
-    source = copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
-    process = Watch(source)
-    try:
-        yield source, process
-    finally:
-        process.close()
 
 
 def open_page(browser: Any, url: str) -> Any:

@@ -7,7 +7,6 @@ import http.client
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -24,27 +23,12 @@ from .test_watch import (
     REPO,
     TIMEOUT,
     Watch,
-    copy_example,
     edit,
     fetch,
     studies,
-    warm_cache,
 )
 
 BAD_REFERENCE = "\nSee {{ comparisons.nope.after }}.\n"  # found only when the page renders
-
-
-@pytest.fixture
-def watched(request: pytest.FixtureRequest, tmp_path: Path,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Watch]]:
-    """A copy of the example site (warm caches) and a watch process serving it."""
-    source = copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
-    process = Watch(source)
-    process.wait_for("Serving")
-    try:
-        yield source, process
-    finally:
-        process.close()
 
 
 class Tab:
