@@ -75,39 +75,36 @@ def test_only_a_catalog_missing_from_the_cache_is_read_with_babel(
     assert loaded(warm, CATALOG_READING) == []
 
 
-def test_a_site_without_report_blocks_does_not_load_their_modules(tmp_path: Path) -> None:
-    source = tmp_path / "src"
+def small_site(folder: Path, tagline: str, pages: dict[str, str]) -> Path:
+    """A site in English with only a title, a tagline and these pages (slug: body)."""
+    source = folder / "src"
     (source / "data").mkdir(parents=True)
     (source / "data" / "site.yaml").write_text(
-        "site:\n  title: Small\n  tagline: A site without tables or charts\n"
-        "  languages: [en]\n", encoding="utf-8")
+        f"site:\n  title: Small\n  tagline: {tagline}\n  languages: [en]\n", encoding="utf-8")
     (source / "content" / "en").mkdir(parents=True)
-    (source / "content" / "en" / "index.md").write_text(
-        "---\ntitle: Home\n---\nSome *words*.\n\n{{< machines >}}\n", encoding="utf-8")
+    for slug, body in pages.items():
+        (source / "content" / "en" / f"{slug}.md").write_text(
+            f"---\ntitle: {slug}\n---\n{body}\n", encoding="utf-8")
+    return source
+
+
+def test_a_site_without_report_blocks_does_not_load_their_modules(tmp_path: Path) -> None:
+    source = small_site(tmp_path, "A site without tables or charts",
+                        {"index": "Some *words*.\n\n{{< machines >}}"})
     modules = modules_after_build(source, tmp_path / "site")
     assert loaded(modules, NEVER + REPORT_BLOCKS) == []
 
 
 def test_a_site_without_pages_does_not_load_the_markdown_parser(tmp_path: Path) -> None:
-    source = tmp_path / "src"
-    (source / "data").mkdir(parents=True)
-    (source / "data" / "site.yaml").write_text(
-        "site:\n  title: Data only\n  tagline: Plain words need no parser\n"
-        "  languages: [en]\n", encoding="utf-8")
+    source = small_site(tmp_path, "Plain words need no parser", {})
     assert loaded(modules_after_build(source, tmp_path / "site"), ("markdown_it",)) == []
 
 
 def test_a_build_whose_prose_is_cached_does_not_load_the_markdown_parser(
         tmp_path: Path) -> None:
-    source = tmp_path / "src"
-    (source / "data").mkdir(parents=True)
-    (source / "data" / "site.yaml").write_text(  # an inline text, on pages and in feeds
-        "site:\n  title: Small\n  tagline: Some *inline* Markdown\n  languages: [en]\n",
-        encoding="utf-8")
-    (source / "content" / "en").mkdir(parents=True)
-    for slug in ("index", "other"):  # the tagline shows on pages other than the home page
-        (source / "content" / "en" / f"{slug}.md").write_text(
-            f"---\ntitle: {slug}\n---\nSome *words*.\n", encoding="utf-8")
+    # An inline text, on pages and in feeds; the tagline shows on pages other than home.
+    source = small_site(tmp_path, "Some *inline* Markdown",
+                        {"index": "Some *words*.", "other": "Some *words*."})
     assert "markdown_it" in modules_after_build(source, tmp_path / "cold")
     assert loaded(modules_after_build(source, tmp_path / "warm"), ("markdown_it",)) == []
     for name in ("other/index.html", "feed.xml"):
