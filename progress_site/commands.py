@@ -41,25 +41,24 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     made.add_argument("--commit", help="the commit measured (declared under commits: if new)")
     made.add_argument("--run", help="id of the test run it comes from (see runs:)")
     made.add_argument("--date", type=dt.date.fromisoformat, help="YYYY-MM-DD (default: today)")
+    spread = argparse.ArgumentParser(add_help=False)  # for figures typed in, not imported
+    spread.add_argument("--cv", type=float, metavar="PERCENT",
+                        help="the runs' coefficient of variation, to suggest a status")
 
     record = commands.add_parser("record", help="add or update one figure of the data")
     kinds = record.add_subparsers(dest="kind", required=True, metavar="KIND")
-    m = kinds.add_parser("measurement", parents=[common, made],
+    m = kinds.add_parser("measurement", parents=[common, made, spread],
                          help="add or update a `measurements:` entry")
     m.add_argument("id", help="the measurement's id (`measurements.ID` in texts)")
     m.add_argument("--value", help="the number measured")
     m.add_argument("--samples", help="every reading, comma-separated, instead of --value")
-    m.add_argument("--cv", type=float, metavar="PERCENT",
-                   help="the runs' coefficient of variation, to suggest a status")
     m.add_argument("--title", help="what was measured (for a new measurement; default: ID)")
     m.set_defaults(handler="run_measurement")
-    c = kinds.add_parser("comparison", parents=[common],
+    c = kinds.add_parser("comparison", parents=[common, spread],
                          help="update the figures of a study's comparison")
     c.add_argument("target", metavar="STUDY/COMPARISON")
     c.add_argument("--before", help="the number before")
     c.add_argument("--after", help="the number after")
-    c.add_argument("--cv", type=float, metavar="PERCENT",
-                   help="the runs' coefficient of variation, to suggest a status")
     c.set_defaults(handler="run_comparison")
 
     imp = commands.add_parser("import", parents=[common, made],
