@@ -20,14 +20,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import babel
 
 from .atomicwrite import store
-from .versions import code_digest
+from .versions import fingerprint
 
 # Raise to drop every entry written before a change the code hash cannot see.
 FORMAT = 1
@@ -53,9 +52,7 @@ class Compiled(NamedTuple):
 @functools.cache
 def compiler_fingerprint() -> bytes:
     """What else an entry depends on: this code, Babel's (it writes the .mo), Python."""
-    digest = hashlib.blake2b(f"{FORMAT} {sys.version_info[:2]} {babel.__version__}".encode())
-    digest.update(code_digest(*CATALOG_MODULES).encode())
-    return digest.digest()
+    return fingerprint(FORMAT, babel.__version__, modules=CATALOG_MODULES)
 
 
 def entry_key(data: bytes) -> str:

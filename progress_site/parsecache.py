@@ -16,14 +16,13 @@ import importlib.util
 import io
 import os
 import pickle
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .atomicwrite import store
 from .errors import KeyPath, Location, Problem
-from .versions import code_digest, installed_version
+from .versions import fingerprint, installed_version
 from .yamldoc import Document
 
 # Raise to drop every entry written before a change the code hash cannot see.
@@ -54,10 +53,8 @@ class _DataUnpickler(pickle.Unpickler):
 def parser_fingerprint() -> bytes:
     """What else the parse depends on: the parser's own code, PyYAML and libyaml, Python.
     Found without importing PyYAML, which a build served from the cache never needs."""
-    digest = hashlib.blake2b(f"{FORMAT} {sys.version_info[:2]} "
-                             f"{installed_version('PyYAML')} {libyaml_files()}".encode())
-    digest.update(code_digest(*PARSER_MODULES).encode())
-    return digest.digest()
+    return fingerprint(FORMAT, installed_version("PyYAML"), libyaml_files(),
+                       modules=PARSER_MODULES)
 
 
 def libyaml_files() -> list[str]:

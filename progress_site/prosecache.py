@@ -19,13 +19,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from .atomicwrite import store
 from .markup import inline_html, markdown_html
-from .versions import code_digest, installed_version
+from .versions import fingerprint, installed_version
 
 # Raise to drop every entry written before a change the code hash cannot see.
 FORMAT = 1
@@ -37,9 +36,8 @@ RENDER_MODULES = ("markup.py", "links.py", "prosecache.py")
 def renderer_fingerprint() -> bytes:
     """What the HTML depends on besides the text: our rules, the parser's version (and
     mdurl's, which normalizes its links), Python's (unicodedata, html.unescape)."""
-    made_by = (f"{FORMAT} {sys.version_info[:2]} {installed_version('markdown-it-py')} "
-               f"{installed_version('mdurl')} {code_digest(*RENDER_MODULES)}")
-    return hashlib.blake2b(made_by.encode()).digest()
+    return fingerprint(FORMAT, installed_version("markdown-it-py"), installed_version("mdurl"),
+                       modules=RENDER_MODULES)
 
 
 def entry_key(kind: str, source: str) -> str:

@@ -39,3 +39,11 @@ def code_digest(*modules: str) -> str:
     for name in modules:
         digest.update((Path(__file__).parent / name).read_bytes())
     return digest.hexdigest()
+
+
+def fingerprint(*made_by: object, modules: tuple[str, ...]) -> bytes:
+    """What a cache entry depends on besides its input: Python's minor version, what
+    `made_by` names (a format number, the versions of the libraries involved), and the
+    code of these engine modules. An entry stored under another fingerprint is not used."""
+    parts = (sys.version_info[:2], *made_by, code_digest(*modules))
+    return hashlib.blake2b(" ".join(map(str, parts)).encode()).digest()

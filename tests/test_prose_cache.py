@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site import markup, pipeline, prosecache
+from progress_site import markup, pipeline, prosecache, versions
 from progress_site.pipeline import (
     NOTHING_YET,
     BuildConfig,
@@ -194,10 +194,10 @@ def test_a_damaged_or_foreign_file_is_ignored_and_rewritten(
 def test_other_rendering_code_means_other_keys(change: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     before = entry_key("block", "*a*")
-    version, digest = prosecache.installed_version, prosecache.code_digest
+    version, digest = prosecache.installed_version, versions.code_digest
     monkeypatch.setattr(prosecache, "installed_version",
                         lambda dist: version(dist) + ("+new" if dist == change else ""))
-    monkeypatch.setattr(prosecache, "code_digest",
+    monkeypatch.setattr(versions, "code_digest",  # what the fingerprint is made from
                         lambda *names: digest(*names) + ("new" if change == "code" else ""))
     prosecache.renderer_fingerprint.cache_clear()
     try:
