@@ -1,10 +1,11 @@
-"""Watch mode: build once, serve the site, rebuild on every save, reload open pages.
+"""Watch mode: build once, serve the site, rebuild on every save, refresh open pages.
 
-A thin shell around the same `pipeline.build` as `python build.py`: nothing in the
-pipeline knows it is watched. Three threads besides the main one, each with one job:
-watchdog's observer notes changed inputs, the rebuild worker waits for saves to settle
-and builds (one build at a time, imports and caches warm), and the HTTP server serves
-the site and tells open pages when to reload (see serve.py).
+A thin shell around the same pipeline stages as `python build.py` (rebuild.py runs them,
+the pages open in a browser first): nothing in the pipeline knows it is watched. Three
+threads besides the main one, each with one job: watchdog's observer notes changed
+inputs, the rebuild worker waits for saves to settle and builds (one build at a time,
+imports and caches warm), and the HTTP server serves the site and tells open pages when
+their page changed (see serve.py and livestate.py).
 """
 
 from __future__ import annotations
