@@ -12,7 +12,7 @@ import hashlib
 import heapq
 import posixpath
 from collections.abc import Callable, Iterator
-from functools import partial
+from functools import cache, partial
 
 from markupsafe import Markup, escape
 
@@ -176,11 +176,15 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
     site = model.data.site
     home = f"{folder}index.html"
 
+    @cache  # a few pages, linked from every entry
+    def relative(page: str) -> str:
+        return posixpath.relpath(page, folder or ".")
+
     def href(path: str) -> str:
         if base_url:
             return base_url + path.replace("index.html", "", 1)
-        return posixpath.relpath(path.split("#")[0], folder or ".") + (
-            "#" + path.split("#")[1] if "#" in path else "")
+        page, hash_, anchor = path.partition("#")
+        return relative(page) + hash_ + anchor
 
     entries = [write(words) for _, _, write in news]
     feed = Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})

@@ -9,6 +9,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .collector import collector_paused
 from .derive import Model, derive
 from .errors import BuildFailed, Problem, source_line
 from .frozen import frozen
@@ -139,6 +140,13 @@ def finish(config: BuildConfig, ready: Prepared, early: Rendered = NOTHING_YET) 
 def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
     """Every file of the site; a large site's other languages render in a forked process
     at the same time (parallel.py), and their files and problems come in language order."""
+    # Rendering makes next to no cycles (hundreds of objects for the example): the
+    # collector would rescan the young pages and strings over and over for nothing.
+    with collector_paused():
+        return _render_all(config, ready, done)
+
+
+def _render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
     model = ready.model
     languages = model.data.site.languages
     if len(languages) == 1 or not config.parallel or not can_fork(len(model.figures)):
