@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from babel.lists import format_list
 from markupsafe import Markup
 
 from . import formatting
@@ -150,7 +149,7 @@ class Agreements:
 
     def rule(self, fields: Sequence[RecordField], tolerance: Decimal, floor: Decimal) -> str:
         """The rule of an agreement, in words."""
-        names = format_list([f.label.get(self.w.lang) for f in fields], locale=self.w.lang)
+        names = formatting.word_list([f.label.get(self.w.lang) for f in fields], self.w.lang)
         share = formatting.percent(float(tolerance), _decimals(tolerance * 100), self.w.lang)
         if not floor:
             return self.w._("In each row, each value of %(fields)s is compared with the "

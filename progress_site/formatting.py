@@ -1,31 +1,46 @@
-"""Numbers, percentages, dates and units in each language, through Babel only."""
+"""Numbers, percentages, dates, units and lists in each language, as Babel prints them.
+
+What Babel would look up in a language's CLDR data comes from its facts (localefacts.py,
+kept in the cache by localecache.py), so that a build need not load that data nor import
+Babel's formatting modules. Each function prints from the facts what Babel prints
+(tests/test_locale_facts.py compares the two), and calls Babel itself for what a
+pattern holds that the facts do not cover: a quote in a digit symbol, a percent pattern
+that does not group by three, a date field other than a day, month or year.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING
 
 from babel import Locale
-from babel.dates import format_date
-from babel.numbers import NumberPattern, get_decimal_symbol, get_group_symbol, parse_pattern
-from babel.units import _find_unit_pattern, format_unit
+from babel.plural import PluralRule  # both imported with `babel`: no cost of their own
 
+from .localecache import facts
+from .localefacts import date_fields, percent_source
 from .units import CLDR_UNITS, PERCENT, SYMBOL_UNITS
 from .values import Text
+
+if TYPE_CHECKING:
+    from babel.numbers import NumberPattern
 
 NBSP = "\u00a0"
 
 
 @functools.cache
 def locale(lang: str) -> Locale:
-    """The Babel locale of a language code."""
+    """The Babel locale of a language code (Babel's own formatting is given it)."""
     return Locale.parse(lang)
 
 
 @functools.cache
 def decimal_pattern(lang: str, decimals: int) -> NumberPattern:
     """The locale's grouping with a fixed number of decimals, parsed once."""
+    from babel.numbers import parse_pattern
+
     fraction = "." + "0" * decimals if decimals else ""
     return parse_pattern("#,##0" + fraction)
 
@@ -36,8 +51,8 @@ def digit_marks(lang: str) -> dict[int, str] | None:
 
     None when a symbol holds a `'`: Babel's output drops quotes, which this table would not.
     """
-    group = get_group_symbol(locale(lang), numbering_system="latn")
-    point = get_decimal_symbol(locale(lang), numbering_system="latn")
+    known = facts(lang)
+    group, point = known.group, known.decimal
     return None if "'" in group + point else str.maketrans({",": group, ".": point})
 
 
@@ -58,10 +73,10 @@ def grouped(fixed: Decimal, decimals: int, lang: str) -> str:
 @functools.cache
 def percent_pattern(lang: str, decimals: int, sign: bool) -> NumberPattern:
     """The locale's percent pattern (`#,##0 %` in French), with decimals and a sign."""
+    from babel.numbers import parse_pattern
+
     base = locale(lang).percent_formats[None].pattern.split(";")[0]
-    fraction = "." + "0" * decimals if decimals else ""
-    body = base.replace("#,##0", "#,##0" + fraction, 1)
-    return parse_pattern(f"+{body};-{body}" if sign else body)
+    return parse_pattern(percent_source(base, decimals, sign))
 
 
 @functools.cache
@@ -101,48 +116,97 @@ def percent_text(fixed: Decimal, decimals: int, lang: str, sign: bool) -> str:
     """percent_pattern applied to `fixed` percent (already rounded), as grouped() does.
 
     The pattern scales by 100 what it is given, so `fixed / 100` prints the digits of
-    `fixed`; Babel's general code is kept for any pattern that does not group by three.
+    `fixed`; Babel's general code is kept for any pattern that does not group by three
+    (the facts hold no affixes for it then).
     """
-    pattern = percent_pattern(lang, decimals, sign)
+    shape = facts(lang).percent
     marks = digit_marks(lang)
-    affixes = "".join((*pattern.prefix, *pattern.suffix))
-    if (marks is None or not fixed.is_finite() or "'" in affixes or pattern.scale != 2
-            or pattern.grouping != (3, 3) or pattern.int_prec[0] != 1
-            or pattern.frac_prec != (decimals, decimals)):
-        text: str = pattern.apply(fixed / 100, locale(lang))
+    if shape is None or marks is None or not fixed.is_finite():
+        text: str = percent_pattern(lang, decimals, sign).apply(fixed / 100, locale(lang))
         return text
+    prefix, suffix = shape[sign]
     negative = int(fixed.is_signed())
     digits = f"{abs(fixed):,.{decimals}f}".translate(marks)
-    return f"{pattern.prefix[negative]}{digits}{pattern.suffix[negative]}"
+    return f"{prefix[negative]}{digits}{suffix[negative]}"
 
 
 # Pages print the same few days thousands of times: each is formatted once per language.
 @functools.lru_cache(maxsize=4096)
 def date(day: dt.date, lang: str) -> str:
     """`November 8, 2026` / `8 novembre 2026`."""
-    return format_date(day, "long", locale=locale(lang))
+    text = dated(facts(lang).long_date, day, lang)
+    if text is None:
+        from babel.dates import format_date
+
+        text = format_date(day, "long", locale=locale(lang))
+    return text
 
 
 @functools.lru_cache(maxsize=4096)
 def short_date(day: dt.date, lang: str) -> str:
     """`November 8` / `8 novembre`: a date within the page's own year."""
-    skeleton = "MMMMd"
-    from babel.dates import format_skeleton
+    text = dated(facts(lang).short_date, day, lang)
+    if text is None:
+        from babel.dates import format_skeleton
 
-    return format_skeleton(skeleton, day, locale=locale(lang))
+        text = format_skeleton("MMMMd", day, locale=locale(lang))
+    return text
+
+
+def dated(format: str | None, day: dt.date, lang: str) -> str | None:
+    """A date printed with one of Babel's date %-formats, as its DateTimePattern prints
+    it; None when the format has a field this does not print."""
+    if format is None:
+        return None
+    values = {}
+    for field in fields_of(format):
+        value = date_field(field, day, lang)
+        if value is None:
+            return None
+        values[field] = value
+    return format % values
+
+
+@functools.cache
+def fields_of(format: str) -> tuple[str, ...]:
+    """The fields of a date %-format (parsed once)."""
+    return tuple(dict.fromkeys(date_fields(format)))
+
+
+def date_field(field: str, day: dt.date, lang: str) -> str | None:
+    """One field of a date as babel.dates.DateTimeFormat prints it: the day, the month
+    (a number, or a name from the facts), the year; None for any other field."""
+    char, size = field[0], len(field)
+    if char == "d" and size <= 2:
+        return f"{day.day:0{size}d}"
+    if char in "ML":
+        if size <= 2:
+            return f"{day.month:0{size}d}"
+        names = facts(lang).months.get(field)
+        return names[day.month - 1] if names else None
+    if char == "y":
+        year = f"{day.year:0{size}d}"
+        return year[-2:] if size == 2 else year
+    return None
+
+
+@functools.cache
+def plural_rule(lang: str) -> PluralRule:
+    """The language's plural rules, as Babel's locale has them (rebuilt from the facts)."""
+    return PluralRule(facts(lang).plural)
 
 
 def plural_category(value: float, decimals: int, lang: str) -> str:
     """CLDR plural category of a number as printed ("one" for 1 in English, 1,5 in French)."""
     shown = rounded(value, decimals)
-    return locale(lang).plural_form(shown)
+    category: str = plural_rule(lang)(shown)
+    return category
 
 
 @functools.cache
 def unit_space(lang: str) -> str:
     """The space the language puts between a number and its unit (narrow in French)."""
-    text: str = format_unit(1, "digital-byte", length="short", locale=locale(lang))
-    space = text[1] if len(text) > 1 else " "
+    space = facts(lang).unit_space
     return NBSP if space == " " else space
 
 
@@ -164,22 +228,17 @@ def with_unit(value: float, decimals: int, unit: str | None, lang: str,
 
 @functools.cache
 def unit_patterns(cldr: str, lang: str) -> dict[str, str] | None:
-    """A CLDR unit's short patterns by plural category, looked up as format_unit does.
+    """A CLDR unit's short patterns by plural category, looked up as format_unit does
+    (those of the engine's units are in the facts).
 
     None when a category has none: format_unit then prints its own fallback.
     """
-    loc = locale(lang)
-    key = _find_unit_pattern(cldr, locale=loc)
-    if key is None:
-        return None
-    short = loc._data["unit_patterns"][key].get("short", {})
-    patterns: dict[str, str] = {}
-    for tag in loc.plural_form.tags | {"other"}:
-        pattern = short.get(tag) or short.get("other")
-        if not pattern:
-            return None
-        patterns[tag] = pattern
-    return patterns
+    known = facts(lang).units
+    if cldr in known:
+        return known[cldr]
+    from .localefacts import unit_patterns as looked_up
+
+    return looked_up(locale(lang), cldr)
 
 
 @functools.cache
@@ -197,10 +256,12 @@ def cldr_unit(fixed: Decimal, decimals: int, cldr: str, lang: str) -> str:
     """
     patterns = unit_patterns(cldr, lang)
     if patterns is None:
+        from babel.units import format_unit
+
         fmt = "#,##0" + ("." + "0" * decimals if decimals else "")
         text: str = format_unit(fixed, cldr, length="short", format=fmt, locale=locale(lang))
     else:
-        pattern = same_pattern(cldr, lang) or patterns[locale(lang).plural_form(fixed)]
+        pattern = same_pattern(cldr, lang) or patterns[plural_rule(lang)(fixed)]
         text = pattern.format(grouped(fixed, decimals, lang))
     return text.replace(" ", NBSP)
 
@@ -213,3 +274,17 @@ def unit_words(value: float, decimals: int, unit: str | None, lang: str,
     if unit == PERCENT:
         return full.replace(shown, "", 1).strip()
     return full.replace(shown, "", 1).strip(NBSP + " \u202f")
+
+
+def word_list(items: Sequence[str], lang: str) -> str:
+    """Items joined as the language lists them: `a, b, and c` / `a, b et c` (as Babel's
+    format_list joins them, with its 'standard' patterns)."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    patterns = facts(lang).list_patterns
+    if len(items) == 2 and "2" in patterns:
+        return patterns["2"].format(*items)
+    text = patterns["start"].format(items[0], items[1])
+    for item in items[2:-1]:
+        text = patterns["middle"].format(text, item)
+    return patterns["end"].format(text, items[-1])

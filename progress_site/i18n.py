@@ -1,14 +1,18 @@
-"""Gettext catalogs: compiled from .po (or taken from the cache), checked for gaps."""
+"""Gettext catalogs: compiled from .po (or taken from the cache), checked for gaps.
+
+A compiled catalog is read with the standard library's gettext, which Babel's
+`babel.support.Translations` extends with what templates do not use (domains, lazy
+strings) and whose import brings in Babel's dates, numbers and units modules.
+"""
 
 from __future__ import annotations
 
 import io
+from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from babel.support import NullTranslations, Translations
-
-from . import catalogcache
+from . import catalogcache, localecache
 from .catalogcache import Compiled, Gap
 from .errors import Location, Problem
 from .frozen import frozen
@@ -91,9 +95,9 @@ def mo_bytes(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def compile_catalog(catalog: Catalog) -> Translations:
+def compile_catalog(catalog: Catalog) -> GNUTranslations:
     """The catalog as gettext reads it, compiled in memory (no .mo on disk)."""
-    return Translations(io.BytesIO(mo_bytes(catalog)))
+    return GNUTranslations(io.BytesIO(mo_bytes(catalog)))
 
 
 def compiled_po(path: Path, display: str, entries: Path | None
@@ -118,7 +122,11 @@ def compiled_po(path: Path, display: str, entries: Path | None
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
                   strict: bool, cache_dir: Path | None = None) -> Catalogs:
     """Each language's catalogs, the first folder's entries winning over the later ones
-    (compiled catalogs kept in `cache_dir`/catalogs when it is given)."""
+    (compiled catalogs kept in `cache_dir`/catalogs when it is given).
+
+    The languages' locale facts are loaded here too, from `cache_dir`/locales: the
+    other half of what a language's pages print with (see localecache.py)."""
+    localecache.load(cache_dir, languages)
     translations: dict[str, NullTranslations] = {}
     problems: list[Problem] = []
     entries = cache_dir / "catalogs" if cache_dir is not None else None
@@ -135,7 +143,7 @@ def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
                 continue
             if folder == folders[0][0] or len(folders) == 1:
                 problems += gap_problems(compiled.gaps, display, strict)
-            translation = Translations(io.BytesIO(compiled.mo))
+            translation = GNUTranslations(io.BytesIO(compiled.mo))
             if merged is not None:
                 translation.add_fallback(merged)
             merged = translation

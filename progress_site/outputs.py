@@ -12,14 +12,13 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from babel import Locale
-
 from .bytecode import template_cache
 from .datajson import data_json, data_schema_json
 from .derive import Model
 from .feeds import atom_feed, newest
 from .i18n import Catalogs
 from .load import Page, PageMeta
+from .localecache import facts
 from .present import Words
 from .prosecache import ProseCache
 from .render import PagePlace, make_environment
@@ -52,7 +51,7 @@ def language_folder(lang: str, default: str) -> str:
 
 def language_name(lang: str) -> str:
     """A language's name in that language, as a link to it reads: `Français`."""
-    name: str = Locale.parse(lang).get_display_name(lang) or lang
+    name = facts(lang).name
     return name[:1].upper() + name[1:]
 
 

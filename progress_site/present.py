@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Callable
+from gettext import NullTranslations
 from typing import Any
 
-from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
 from . import formatting

@@ -28,27 +28,47 @@ NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uu
          "progress_site.watch", "progress_site.serve", "progress_site.record",
          "progress_site.recorder", "progress_site.yamledit", "progress_site.importers",
          *CATALOG_READING)
+# Babel's formatting modules, and their translations class: only when a language's locale
+# facts are missing from the cache (localecache.py), or a pattern needs Babel itself.
+LOCALE_DATA = ("babel.dates", "babel.numbers", "babel.units", "babel.lists", "babel.support")
 # Only for a page with a table, agreement or chart block (see render.ReportBlocks).
 REPORT_BLOCKS = ("progress_site.tables", "progress_site.agreement",
                  "progress_site.chartblocks", "progress_site.charts", "progress_site.chart_svg")
 
+# Besides the modules, which languages' CLDR data Babel loaded, and which of its global
+# tables (likely subtags, time zones...) it read.
 PROBE = """
 import json, sys
+import babel.core, babel.localedata
+asked = []
+def counted(name, ask):
+    def call(*args, **kwargs):
+        asked.append(f"{name}({args[0]})")
+        return ask(*args, **kwargs)
+    return call
+babel.localedata.load = counted("load", babel.localedata.load)
+babel.core.get_global = counted("get_global", babel.core.get_global)
 from progress_site.cli import main
 status = main(sys.argv[1:])
-print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+print(json.dumps({"status": status, "modules": sorted(sys.modules), "asked": asked}))
 """
 
 
-def modules_after_build(source: Path, out: Path) -> set[str]:
-    """The modules a new process holds after `build.py --source SOURCE --out OUT`."""
+def build_report(source: Path, out: Path) -> tuple[set[str], list[str]]:
+    """The modules a new process holds after `build.py --source SOURCE --out OUT`, and
+    what it asked of Babel's locale data (`load(fr)`, `get_global(likely_subtags)`)."""
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
     done = subprocess.run([sys.executable, "-c", PROBE, "--source", str(source),
                            "--out", str(out)], capture_output=True, text=True, env=env,
                           cwd=REPO, check=True)
     report = json.loads(done.stdout.splitlines()[-1])
     assert report["status"] == 0, done.stderr
-    return set(report["modules"])
+    return set(report["modules"]), report["asked"]
+
+
+def modules_after_build(source: Path, out: Path) -> set[str]:
+    """The modules a new process holds after `build.py --source SOURCE --out OUT`."""
+    return build_report(source, out)[0]
 
 
 def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
@@ -61,8 +81,10 @@ def test_the_example_imports_no_drawing_editing_or_watching(
     # example_files built the example once: its charts, social cards and rendered
     # prose are in the cache, so the Markdown parser is not needed either; nor the YAML
     # parser: every data file and front matter comes from the parse cache.
-    modules = modules_after_build(REPO, tmp_path / "site")
-    assert loaded(modules, (*NEVER, "markdown_it", "yaml", "progress_site.yamlread")) == []
+    modules, asked = build_report(REPO, tmp_path / "site")
+    assert loaded(modules, (*NEVER, *LOCALE_DATA, "markdown_it", "yaml",
+                            "progress_site.yamlread")) == []
+    assert asked == []  # nor Babel's locale data: every language's facts are cached
     assert "progress_site.chartblocks" in modules  # it has report blocks
 
 
@@ -73,6 +95,19 @@ def test_only_a_catalog_missing_from_the_cache_is_read_with_babel(
     assert {"babel.messages.pofile", "email.parser"} <= cold  # the probe sees them
     warm = modules_after_build(example_copy, tmp_path / "site")
     assert loaded(warm, CATALOG_READING) == []
+
+
+def test_only_locale_facts_missing_from_the_cache_are_read_with_babel(
+        example_copy: Path, tmp_path: Path) -> None:
+    shutil.rmtree(example_copy / ".cache" / "locales", ignore_errors=True)
+    modules, asked = build_report(example_copy, tmp_path / "cold")
+    assert {"babel.dates", "babel.units"} <= modules  # the probe sees them
+    assert {"load(en)", "load(fr)"} <= set(asked)
+    modules, asked = build_report(example_copy, tmp_path / "warm")
+    assert loaded(modules, LOCALE_DATA) == []
+    assert asked == []
+    for name in ("index.html", "fr/index.html", "404.html", "fr/feed.xml"):
+        assert (tmp_path / "warm" / name).read_bytes() == (tmp_path / "cold" / name).read_bytes()
 
 
 def small_site(folder: Path, tagline: str, pages: dict[str, str]) -> Path:
