@@ -11,6 +11,7 @@ import typing
 from typing import Any, Literal
 
 from .errors import KeyPath, Problem, closest
+from .fieldtypes import hints as hints  # re-exported: datajson, jsonschema, reference
 from .values import Number, Text, Where
 from .yamldoc import Places
 from .yamlsource import Document
@@ -23,12 +24,6 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
 def language_name(code: str) -> str:
     """A language code as a maintainer reads it."""
     return LANGUAGE_NAMES.get(code, code)
-
-
-@functools.cache
-def hints(cls: type) -> dict[str, Any]:
-    """The resolved field types of a record class (in its own module's names)."""
-    return typing.get_type_hints(cls)
 
 
 def fields(cls: type) -> list[dataclasses.Field[Any]]:

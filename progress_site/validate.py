@@ -17,6 +17,7 @@ from typing import Any
 from .collector import collector_paused
 from .declare import Link, Unit
 from .errors import Problem, closest
+from .fieldtypes import hints
 from .links import check_url
 from .provenance import complete
 from .schema import (
@@ -73,7 +74,7 @@ def holding_fields(cls: type) -> tuple[str, ...] | None:
             _HOLDING[cls] = None
         else:
             try:
-                types = typing.get_type_hints(cls)
+                types = hints(cls)
             except (NameError, TypeError):  # unresolvable: look everywhere, as before
                 types = {}
             _HOLDING[cls] = tuple(n for n in record_fields(cls)
