@@ -3,8 +3,10 @@
 `dataclasses.dataclass` writes each method of a class as source text and compiles it:
 six compiles for a frozen class with equality, and a signature for its docstring, about
 0.8 ms a class, so the schema's 33 record classes cost every build 25 ms before it read
-a byte of data. `record` (keyword fields) and `frozen` (fields in order) compile only
-`__init__`, the one method that differs from class to class. Every class shares the
+a byte of data. `record` (keyword fields) and `frozen` (fields in order) make only
+`__init__`, the one method that differs from class to class, and compile it once per
+shape of class (which fields are keywords, made by factories...), not once per class:
+each class gets that code with its own field names put in. Every class shares the
 same `__eq__`, `__hash__`, `__repr__` and frozen `__setattr__`/`__delattr__`; they
 read the compared fields through one `operator.attrgetter` a class, and return or
 raise what the generated ones do (tests/test_frozen.py compares the two).
@@ -19,8 +21,10 @@ of `dataclasses.field` objects marked as plain fields, as a dataclass's are.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect  # dataclasses imports it: no cost
 import itertools
+import types
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
@@ -70,33 +74,60 @@ def _frozen_delattr(self: Any, name: str) -> None:
 
 
 def _init_of(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
-    """The `__init__` a frozen dataclass would have (without annotations)."""
-    ordered: list[str] = []
-    keyword: list[str] = []
-    lines = []
+    """The `__init__` a frozen dataclass would have (without annotations): the compiled
+    `__init__` of the class's shape, its placeholders renamed to the fields' names."""
+    names = [f.name for f in fields]
+    if not all(f.init for f in fields):
+        bad = next(f.name for f in fields if not f.init)
+        raise TypeError(f"{cls.__name__}.{bad}: every field of a record is in __init__")
+    if "__record_self__" in names:  # the name `__init__` gives the instance
+        raise TypeError(f"{cls.__name__}: a field may not be named __record_self__")
+    made = [f.default_factory is not dataclasses.MISSING for f in fields]
+    shape = (tuple(f.kw_only for f in fields), tuple(made), hasattr(cls, "__post_init__"))
+    template = _template(*shape)
+    rename = {f"_{i}": name for i, name in enumerate(names)}
+    code = template.replace(
+        co_varnames=tuple(rename.get(n, n) for n in template.co_varnames),
+        co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c
+                        for c in template.co_consts),
+        co_qualname=f"{cls.__qualname__}.__init__")
     namespace: dict[str, Any] = {"__record_set__": object.__setattr__,
                                  "__record_factory__": _FACTORY}
-    for f in fields:
-        if not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: every field of a record is in __init__")
-        param, value = f.name, f.name
-        if f.default is not dataclasses.MISSING:
-            namespace[f"__default_{f.name}"] = f.default
-            param = f"{f.name}=__default_{f.name}"
-        elif f.default_factory is not dataclasses.MISSING:
-            namespace[f"__make_{f.name}"] = f.default_factory
-            param = f"{f.name}=__record_factory__"
-            value = f"__make_{f.name}() if {f.name} is __record_factory__ else {f.name}"
-        (keyword if f.kw_only else ordered).append(param)
-        lines.append(f" __record_set__(__record_self__, {f.name!r}, {value})")
-    if hasattr(cls, "__post_init__"):
-        lines.append(" __record_self__.__post_init__()")
-    params = ["__record_self__", *ordered, *(["*", *keyword] if keyword else [])]
-    exec(f"def __init__({', '.join(params)}):\n" + ("\n".join(lines) or " pass"), namespace)
-    init = namespace["__init__"]
+    for i, f in enumerate(fields):
+        if made[i]:
+            namespace[f"__make_{i}"] = f.default_factory
+    defaults = {f.name: _FACTORY if made[i] else f.default for i, f in enumerate(fields)
+                if made[i] or f.default is not dataclasses.MISSING}
+    init = types.FunctionType(code, namespace, "__init__", tuple(
+        defaults[f.name] for f in fields if not f.kw_only and f.name in defaults) or None)
+    init.__kwdefaults__ = {f.name: defaults[f.name] for f in fields
+                           if f.kw_only and f.name in defaults} or None
     init.__qualname__ = f"{cls.__qualname__}.__init__"  # as TypeErrors name it
     init.__module__ = cls.__module__
     return init
+
+
+@functools.cache
+def _template(kw_only: tuple[bool, ...], made: tuple[bool, ...], post_init: bool
+              ) -> types.CodeType:
+    """The code of an `__init__` for records of one shape, its fields named `_0`, `_1`...
+
+    Compiling an `__init__` costs 0.1 ms; the schema's records come in a few shapes, so
+    each shape is compiled once, and each class gets a renamed copy (`code.replace`),
+    the same code as if compiled for its own names."""
+    ordered = [f"_{i}" for i, kw in enumerate(kw_only) if not kw]
+    keyword = [f"_{i}" for i, kw in enumerate(kw_only) if kw]
+    params = ["__record_self__", *ordered, *(["*", *keyword] if keyword else [])]
+    lines = [f" __record_set__(__record_self__, '_{i}', "
+             + (f"__make_{i}() if _{i} is __record_factory__ else _{i})" if made[i] else
+                f"_{i})")
+             for i in range(len(kw_only))]
+    if post_init:
+        lines.append(" __record_self__.__post_init__()")
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__({', '.join(params)}):\n" + ("\n".join(lines) or " pass"), namespace)
+    code: types.CodeType = namespace["__init__"].__code__
+    return code
 
 
 def _fields_of(cls: type[Any], kw_only: bool) -> tuple[dataclasses.Field[Any], ...]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import inspect
 import pickle
 from typing import Any, ClassVar
 
 import pytest
 
+from progress_site import frozen as frozen_module
 from progress_site import schema
 from progress_site.frozen import frozen, record
 from progress_site.values import NOWHERE, Text, Where
@@ -187,3 +189,83 @@ def test_what_a_record_cannot_be_is_refused_when_declared() -> None:
         class Ordered:
             a: int = 0
             b: int
+
+    with pytest.raises(TypeError, match="may not be named __record_self__"):
+        @record
+        class Clash:
+            __record_self__: int
+
+
+@frozen
+class Mixed:
+    a: int
+    b: list[int] = dataclasses.field(default_factory=list, kw_only=True)
+    c: int = 0
+    d: str = dataclasses.field(default="x", kw_only=True)
+    e: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class MixedSlow:
+    a: int
+    b: list[int] = dataclasses.field(default_factory=list, kw_only=True)
+    c: int = 0
+    d: str = dataclasses.field(default="x", kw_only=True)
+    e: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+def parameters(cls: type) -> list[tuple[str, Any, Any]]:
+    """The parameters of a class's `__init__`: name, kind and default ("factory" for a
+    default made by a factory: each side marks it with a sentinel of its own)."""
+    factory = (frozen_module._FACTORY, dataclasses._HAS_DEFAULT_FACTORY)  # type: ignore[attr-defined]
+    return [(p.name, p.kind, "factory" if p.default in factory else p.default)
+            for p in inspect.signature(cls).parameters.values()]
+
+
+@pytest.mark.parametrize(("fast", "slow"), [(Fast, Slow), (One, OneSlow), (Pos, PosSlow),
+                                            (Mixed, MixedSlow)])
+def test_init_takes_what_the_dataclass_takes(fast: type, slow: type) -> None:
+    assert parameters(fast) == parameters(slow)
+
+
+CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((1,), {}), ((1, 2), {}), ((1, 2, {"k": 3}), {"b": [4], "d": "y"}), ((), {"a": 1, "e": {}}),
+    ((), {}), ((1, 2, 3, 4), {}), ((1,), {"f": 2}), ((1,), {"a": 2}),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), CALLS)
+def test_mixed_shapes_as_dataclass(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def outcome(cls: type) -> Any:
+        try:
+            made = cls(*args, **kwargs)
+        except TypeError as error:
+            return str(error).replace(cls.__name__, "C")
+        return dataclasses.asdict(made)
+
+    assert outcome(Mixed) == outcome(MixedSlow)
+    if not isinstance(outcome(Mixed), str) and "b" not in kwargs:
+        assert Mixed(*args, **kwargs).b is not Mixed(*args, **kwargs).b  # made each time
+
+
+def test_records_of_one_shape_share_compiled_code_under_their_own_names() -> None:
+    @record
+    class First:
+        alpha: int
+        beta: str = "b"
+
+    @record
+    class Second:
+        gamma: int
+        delta: str = "d"
+
+    assert First.__init__.__code__.co_code == Second.__init__.__code__.co_code
+    assert vars(First(alpha=1)) == {"alpha": 1, "beta": "b"}
+    assert vars(Second(gamma=2, delta="x")) == {"gamma": 2, "delta": "x"}
+    assert Second.__init__.__code__.co_qualname.endswith("Second.__init__")
+    with pytest.raises(TypeError, match=r"Second.__init__\(\) missing 1 required keyword-only "
+                                        "argument: 'gamma'"):
+        Second()
+    shapes = {c.__init__.__code__.co_code for c in vars(schema).values()
+              if isinstance(c, type) and c.__module__ == schema.__name__}
+    assert len(shapes) < 20  # 30-odd record classes, fewer shapes
