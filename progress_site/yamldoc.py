@@ -4,7 +4,6 @@ Document read back from the parse cache needs no YAML parser: this module loads 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +25,6 @@ YAML_TAG = "tag:yaml.org,2002:"
 # The tags plain YAML gives its values (and `<<` merge keys); any other tag is refused.
 PLAIN_TAGS = frozenset(YAML_TAG + name for name in (
     "map", "seq", "str", "int", "float", "bool", "null", "timestamp", "merge"))
-# What a value must not hold: controls, direction overrides, lone surrogates.
-_UNWANTED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-                       "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 @dataclass
@@ -109,20 +105,6 @@ class Places(Mapping[str, Location]):
 
     def __len__(self) -> int:
         return len(self._names)
-
-
-def unwanted(text: str) -> str:
-    """The first character a value must not hold, named; '' when there is none.
-
-    A file holding one raw is refused by libyaml or read_text; only an escape in double
-    quotes ("\\e", "\\u202e") puts one in a value."""
-    found = _UNWANTED.search(text)
-    if found is None:
-        return ""
-    ch = found.group()
-    what = ("a direction override" if ch in BIDI_CONTROLS else
-            "half of a character" if "\ud800" <= ch <= "\udfff" else "a control character")
-    return f"U+{ord(ch):04X} ({what})"
 
 
 def keep_raw(doc: Document, path: KeyPath, value: Any, written: str) -> None:

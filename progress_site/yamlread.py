@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from .errors import KeyPath, Location, Problem
-from .yamldoc import BOOL_TAG, Document, unwanted
+from .yamldoc import BIDI_CONTROLS, BOOL_TAG, Document
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -29,6 +29,27 @@ Loader.yaml_implicit_resolvers = {
 Loader.add_implicit_resolver(
     BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
 )
+
+# What a value must not hold: controls, direction overrides, lone surrogates. Compiled
+# here, where only a parse pays for it (0.5 ms), not by every build that reads yamldoc.
+_UNWANTED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                       "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def unwanted(text: str) -> str:
+    """The first character a value must not hold, named; '' when there is none.
+
+    A file holding one raw is refused by libyaml or read_text; only an escape in double
+    quotes ("\\e", "\\u202e") puts one in a value."""
+    found = _UNWANTED.search(text)
+    if found is None:
+        return ""
+    ch = found.group()
+    what = ("a direction override" if ch in BIDI_CONTROLS else
+            "half of a character" if "\ud800" <= ch <= "\udfff" else "a control character")
+    return f"U+{ord(ch):04X} ({what})"
+
+
 def mark(node: yaml.Node) -> tuple[int, int]:
     """A node's 1-based line and column."""
     return node.start_mark.line + 1, node.start_mark.column + 1
