@@ -7,7 +7,6 @@ words every refusal. Both fill the same Document (yamldoc).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import unicodedata
 from pathlib import Path
@@ -97,4 +96,4 @@ def parse_once(text: str, display: str, folder: Path | None = None
     (kept in `folder`, see parsecache). Callers get their own Document (its tables are
     only read)."""
     doc, problems = _parse_remembered(text, display, folder)
-    return dataclasses.replace(doc), list(problems)
+    return doc.copy(), list(problems)
