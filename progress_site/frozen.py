@@ -73,29 +73,37 @@ def _frozen_delattr(self: Any, name: str) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
 
+# From this many fields on, `__init__` fills the instance's dict in one call: quicker to
+# compile (one line, not one a field) and to run; below it, one call a field runs faster.
+FILL_FROM = 5
+
+
 def _init_of(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
     """The `__init__` a frozen dataclass would have (without annotations): the compiled
     `__init__` of the class's shape, its placeholders renamed to the fields' names."""
-    names = [f.name for f in fields]
+    names = tuple(f.name for f in fields)
     if not all(f.init for f in fields):
         bad = next(f.name for f in fields if not f.init)
         raise TypeError(f"{cls.__name__}.{bad}: every field of a record is in __init__")
     if "__record_self__" in names:  # the name `__init__` gives the instance
         raise TypeError(f"{cls.__name__}: a field may not be named __record_self__")
-    made = [f.default_factory is not dataclasses.MISSING for f in fields]
-    shape = (tuple(f.kw_only for f in fields), tuple(made), hasattr(cls, "__post_init__"))
-    template = _template(*shape)
+    made = tuple(f.default_factory is not dataclasses.MISSING for f in fields)
+    # Filling the dict skips what setting each attribute would do (a slot, a property):
+    # only where there is nothing to skip.
+    fill = (len(fields) >= FILL_FROM and not any(made)
+            and not any(hasattr(type(vars(cls).get(n)), "__set__") for n in names))
+    template = _template(tuple(f.kw_only for f in fields), made,
+                         hasattr(cls, "__post_init__"), fill)
     rename = {f"_{i}": name for i, name in enumerate(names)}
     code = template.replace(
         co_varnames=tuple(rename.get(n, n) for n in template.co_varnames),
         co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c
                         for c in template.co_consts),
         co_qualname=f"{cls.__qualname__}.__init__")
-    namespace: dict[str, Any] = {"__record_set__": object.__setattr__,
-                                 "__record_factory__": _FACTORY}
-    for i, f in enumerate(fields):
-        if made[i]:
-            namespace[f"__make_{i}"] = f.default_factory
+    namespace: dict[str, Any] = {"__record_set__": object.__setattr__, "__record_zip__": zip,
+                                 "__record_factory__": _FACTORY, "__record_names__": names}
+    namespace.update((f"__make_{i}", f.default_factory) for i, f in enumerate(fields)
+                     if made[i])
     defaults = {f.name: _FACTORY if made[i] else f.default for i, f in enumerate(fields)
                 if made[i] or f.default is not dataclasses.MISSING}
     init = types.FunctionType(code, namespace, "__init__", tuple(
@@ -108,8 +116,8 @@ def _init_of(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
 
 
 @functools.cache
-def _template(kw_only: tuple[bool, ...], made: tuple[bool, ...], post_init: bool
-              ) -> types.CodeType:
+def _template(kw_only: tuple[bool, ...], made: tuple[bool, ...], post_init: bool,
+              fill: bool) -> types.CodeType:
     """The code of an `__init__` for records of one shape, its fields named `_0`, `_1`...
 
     Compiling an `__init__` costs 0.1 ms; the schema's records come in a few shapes, so
@@ -118,10 +126,15 @@ def _template(kw_only: tuple[bool, ...], made: tuple[bool, ...], post_init: bool
     ordered = [f"_{i}" for i, kw in enumerate(kw_only) if not kw]
     keyword = [f"_{i}" for i, kw in enumerate(kw_only) if kw]
     params = ["__record_self__", *ordered, *(["*", *keyword] if keyword else [])]
-    lines = [f" __record_set__(__record_self__, '_{i}', "
-             + (f"__make_{i}() if _{i} is __record_factory__ else _{i})" if made[i] else
-                f"_{i})")
-             for i in range(len(kw_only))]
+    if fill:
+        values = "".join(f"_{i}, " for i in range(len(kw_only)))
+        lines = [f" __record_self__.__dict__.update(__record_zip__(__record_names__, "
+                 f"({values})))"]
+    else:
+        lines = [f" __record_set__(__record_self__, '_{i}', "
+                 + (f"__make_{i}() if _{i} is __record_factory__ else _{i})" if made[i] else
+                    f"_{i})")
+                 for i in range(len(kw_only))]
     if post_init:
         lines.append(" __record_self__.__post_init__()")
     namespace: dict[str, Any] = {}

@@ -269,3 +269,23 @@ def test_records_of_one_shape_share_compiled_code_under_their_own_names() -> Non
     shapes = {c.__init__.__code__.co_code for c in vars(schema).values()
               if isinstance(c, type) and c.__module__ == schema.__name__}
     assert len(shapes) < 20  # 30-odd record classes, fewer shapes
+    # A large record fills its dict in one call; a small one sets each field.
+    assert "__dict__" in schema.Figure.__init__.__code__.co_names
+    assert "__dict__" not in schema.Side.__init__.__code__.co_names
+
+
+def test_a_record_with_slots_is_filled_through_them() -> None:
+    # Records of FILL_FROM fields or more fill the instance's dict in one call: a class
+    # with slots has none, and gets the `__init__` that sets each field.
+    @frozen
+    class Slotted:
+        __slots__ = ("a", "b", "c", "d", "e")
+        a: int
+        b: int
+        c: int
+        d: int
+        e: int
+
+    made = Slotted(1, 2, 3, 4, 5)
+    assert (made.a, made.e) == (1, 5) and not hasattr(made, "__dict__")
+    assert len(dataclasses.fields(Slotted)) >= frozen_module.FILL_FROM
