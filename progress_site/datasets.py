@@ -31,6 +31,7 @@ from .schema import Data
 from .units import BUILTIN_UNITS
 from .validate import problem
 from .values import Number, Where
+from .yamldoc import Places
 from .yamlsource import Document, read_text
 
 NOTE = "note"  # the one key a record may hold besides its fields
@@ -167,6 +168,7 @@ def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Prob
     problems: list[Problem] = []
     rows = []
     seen: dict[tuple[Any, ...], int] = {}
+    fields = {f.name: f for f in ds.fields}
     for index, raw in enumerate(doc.data or []):
         path: KeyPath = ("records", index)
         if raw is BROKEN:
@@ -175,7 +177,7 @@ def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Prob
             problems.append(doc.problem(path, f"expected a record {{name: value, ...}}, got "
                                               f"{found(raw)}"))
             continue
-        row, found_here = convert_row(ds, doc, raw, path, index)
+        row, found_here = convert_row(ds, fields, doc, raw, path, index)
         problems += found_here
         if row is None:
             continue
@@ -193,10 +195,11 @@ def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Prob
     return tuple(rows), problems
 
 
-def convert_row(ds: Dataset, doc: Document, raw: dict[str, Any], path: KeyPath, index: int
+def convert_row(ds: Dataset, fields: dict[str, RecordField], doc: Document,
+                raw: dict[str, Any], path: KeyPath, index: int
                 ) -> tuple[Row | None, list[Problem]]:
-    """One record: known keys only, each value of its field's type, nothing required lacking."""
-    fields = {f.name: f for f in ds.fields}
+    """One record: known keys only (`fields`: the dataset's, by name), each value of its
+    field's type, nothing required lacking."""
     notes = [n.name for n in ds.notes]
     out = []
     values: dict[str, Number | str | bool] = {}
@@ -227,7 +230,8 @@ def convert_row(ds: Dataset, doc: Document, raw: dict[str, Any], path: KeyPath, 
                                    else f"add \"{fld.name}\": ... (it is part of the key)"))
     if out:
         return None, out
-    where = Where(doc.locate(path), path, {k: doc.locate((*path, k)) for k in raw})
+    # Each field's place is looked up when a problem asks for it (most rows have none).
+    where = Where(doc.locate(path), path, Places(doc, path, raw))
     return Row(index=index, values=values, note=note, where=where), []
 
 
