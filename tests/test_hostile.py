@@ -39,7 +39,7 @@ from progress_site.cli import main
 from progress_site.convert import fields, hints
 from progress_site.errors import MAX_LINE
 from progress_site.links import check_url
-from progress_site.load import load
+from progress_site.load import linked_below, load
 from progress_site.publish import PublishFailed, publish
 from progress_site.values import Text
 from progress_site.yamlsource import MAX_DEPTH, parse
@@ -304,6 +304,23 @@ def test_links_inside_the_source_are_followed(base: Path, tmp_path: Path) -> Non
     result = build(base, tmp_path / "out")
     assert result.code == 1  # read twice, once through the link: a second machine 'm'
     assert "id 'm' is used twice" in result.err
+
+
+def test_only_links_below_the_root_are_resolved(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    write(real / "data" / "plain.yaml", "{}\n")
+    (real / "data" / "link.yaml").symlink_to(real / "data" / "plain.yaml")
+    (real / "linked").symlink_to(real / "data", target_is_directory=True)
+    (tmp_path / "root").symlink_to(real, target_is_directory=True)  # the root's own link
+    cases = {
+        real / "data" / "plain.yaml": False,
+        real / "data" / "link.yaml": True,
+        real / "linked" / "plain.yaml": True,
+        real / "data" / ".." / "data" / "plain.yaml": True,
+        tmp_path / "elsewhere.yaml": True,
+    }
+    assert {path: linked_below(path, real) for path in cases} == cases
+    assert linked_below(tmp_path / "root" / "data" / "plain.yaml", tmp_path / "root") is False
 
 
 def test_special_files_are_not_read(base: Path, tmp_path: Path) -> None:
