@@ -35,7 +35,7 @@ from .schema import (
     Task,
 )
 from .units import BUILTIN_UNITS
-from .values import Number, Where
+from .values import Number, Text, Where
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
 ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -65,12 +65,16 @@ def record_fields(cls: type) -> tuple[str, ...]:
 # Per class: the fields that may hold a record or a list of them; None for a value that
 # is no record at all. Walks look only there, instead of at every field of everything.
 _HOLDING: dict[type, tuple[str, ...] | None] = {}
+# Values, not records: no check reads them, and they hold no record, so walks neither
+# yield them nor look inside (they were 300 of the example's 500 records). A field of
+# texts is still one that walks look at: references.texts finds the texts there.
+VALUES = (Number, Text)
 
 
 def holding_fields(cls: type) -> tuple[str, ...] | None:
     """The fields of a record class whose type may hold records; None if not a record."""
     if cls not in _HOLDING:
-        if not hasattr(cls, "__dataclass_fields__"):
+        if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
             _HOLDING[cls] = None
         else:
             try:
@@ -83,7 +87,9 @@ def holding_fields(cls: type) -> tuple[str, ...] | None:
 
 
 def _may_hold(tp: Any) -> bool:
-    """Whether a value of this declared type may be or contain a record."""
+    """Whether a value of this declared type may be or contain a record (or a text)."""
+    if tp is Number:
+        return False
     if dataclasses.is_dataclass(tp):
         return True
     origin = typing.get_origin(tp)
