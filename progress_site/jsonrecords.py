@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
 from .errors import KeyPath, Location, Problem
 from .yamlsource import Document
 
-_SPACE = re.compile(r"[ \t\n\r]*")
+_SPACE = " \t\n\r"  # what JSON counts as white space
 _DECODER = json.JSONDecoder()
 BROKEN: Any = object()  # a line that is not JSON: reported, and keeps its record's index
 Position = Callable[[int], tuple[int, int]]  # an offset in the text -> (line, column)
@@ -24,8 +23,12 @@ Position = Callable[[int], tuple[int, int]]  # an offset in the text -> (line, c
 
 def _skip(text: str, pos: int) -> int:
     """The offset of the next character that is not JSON white space."""
-    match = _SPACE.match(text, pos)
-    return match.end() if match else pos
+    # A loop, not a regular expression: there is most often no space or one, and a
+    # regex's call costs twice as much (once per key and value), and 0.1 ms to compile.
+    end = len(text)
+    while pos < end and text[pos] in _SPACE:
+        pos += 1
+    return pos
 
 
 def parse_json_lines(text: str, display: str) -> tuple[Document | None, list[Problem]]:

@@ -184,6 +184,21 @@ def test_bad_record_ok(tmp_path: Path) -> None:
     assert str(rows[2].where.of("mspt")) == "data/bench/runs.jsonl:3:43"
 
 
+def test_white_space_between_tokens_keeps_columns_right(tmp_path: Path) -> None:
+    text = '{"bots":\t1 ,  "server" : "paper",\t"mspt": 1, "ok":\t "yes" }\n'
+    assert problems_of(write_source(tmp_path / "lines", text)) == (
+        "data/bench/runs.jsonl:1:53: records[0].ok: expected true or false, got 'yes'\n"
+        '    {"bots":\\t1 ,  "server" : "paper",\\t"mspt": 1, "ok":\\t "yes" }\n'
+        "                                                           ^")
+    text = '[\n\t{"bots": 1, "server": "paper", "mspt": 1,\n\t "ok":\t"yes"}\r\n]\n'
+    root = write_source(tmp_path / "list", text, name="runs.json",
+                        declaration=DECLARATION.replace("runs.jsonl", "runs.json"))
+    assert problems_of(root) == (
+        "data/bench/runs.json:3:9: records[0].ok: expected true or false, got 'yes'\n"
+        '    \\t "ok":\\t"yes"}\n'
+        "              ^")
+
+
 def test_records_as_a_json_list(tmp_path: Path) -> None:
     text = json.dumps(GOOD[:2], indent=2).replace('"mspt": 10.31', '"mspt": "10.31"')
     root = write_source(tmp_path, text, name="runs.json",
