@@ -5,7 +5,8 @@ records (validate). `typing.get_type_hints` gives them, but it compiles every an
 string anew, for every class: 430 compiles, about 7 ms, on every build's first data file.
 `hints` gives exactly what `typing.get_type_hints` gives, the way it does (the same
 names, looked up in the same order), but compiles each distinct annotation text once:
-the schema writes `Text | None` a hundred times. Whatever it does not handle in the
+the engine writes `Text | None` a hundred times (and the schema's modules write their
+types as objects, not text: nothing to compile). Whatever it does not handle in the
 same way (an inherited class, a string inside a type, `Annotated`, ...) is handed to
 `typing.get_type_hints` itself, so the types are never looser than the stdlib's.
 """

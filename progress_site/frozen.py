@@ -25,9 +25,10 @@ import functools
 import inspect  # dataclasses imports it: no cost
 import itertools
 import types
+import typing
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 _FACTORY = object()  # the default of a field whose default is made by a factory
@@ -148,8 +149,8 @@ def _fields_of(cls: type[Any], kw_only: bool) -> tuple[dataclasses.Field[Any], .
     annotation of the class itself, its default (or `field(...)`) from the class body."""
     fields = []
     for name, annotation in inspect.get_annotations(cls).items():
-        if isinstance(annotation, str) and annotation.startswith(_NOT_FIELDS):
-            raise TypeError(f"{cls.__name__}.{name}: a record has no {annotation}")
+        if refused := _not_a_field(annotation):
+            raise TypeError(f"{cls.__name__}.{name}: a record has no {refused}")
         value = cls.__dict__.get(name, dataclasses.MISSING)
         made: dataclasses.Field[Any] = (value if isinstance(value, dataclasses.Field)
                                         else dataclasses.field(default=value))
@@ -173,6 +174,19 @@ def _fields_of(cls: type[Any], kw_only: bool) -> tuple[dataclasses.Field[Any], .
             raise TypeError(f"{cls.__name__}: non-default argument '{after.name}' follows "
                             "default argument")
     return tuple(fields)
+
+
+def _not_a_field(annotation: Any) -> str:
+    """What a dataclass makes no field of, as an error names it (ClassVar, InitVar,
+    KW_ONLY); '' for a field. An annotation is its text, or the object itself in a module
+    without `from __future__ import annotations` (the schema's)."""
+    if isinstance(annotation, str):
+        return annotation if annotation.startswith(_NOT_FIELDS) else ""
+    if annotation is ClassVar or typing.get_origin(annotation) is ClassVar:
+        return "ClassVar"
+    if annotation is dataclasses.InitVar or isinstance(annotation, dataclasses.InitVar):
+        return "InitVar"
+    return "KW_ONLY" if annotation is dataclasses.KW_ONLY else ""
 
 
 def _has_default(f: dataclasses.Field[Any]) -> bool:

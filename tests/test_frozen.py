@@ -289,3 +289,30 @@ def test_a_record_with_slots_is_filled_through_them() -> None:
     made = Slotted(1, 2, 3, 4, 5)
     assert (made.a, made.e) == (1, 5) and not hasattr(made, "__dict__")
     assert len(dataclasses.fields(Slotted)) >= frozen_module.FILL_FROM
+
+
+@pytest.mark.parametrize(("annotation", "shown"), [
+    ("ClassVar[int] = 0", "ClassVar"), ("ClassVar = 0", "ClassVar"),
+    ("dataclasses.InitVar[int]", "InitVar"), ("dataclasses.KW_ONLY", "KW_ONLY")])
+def test_what_is_no_field_is_refused_without_the_future_import(annotation: str,
+                                                               shown: str) -> None:
+    # Written in a module without `from __future__ import annotations` (as the schema
+    # is), an annotation is the object itself, not its text.
+    body = compile(f"class Plain:\n    name: str\n    other: {annotation}\n", "<plain>", "exec",
+                   dont_inherit=True)
+    namespace: dict[str, Any] = {"ClassVar": ClassVar, "dataclasses": dataclasses}
+    exec(body, namespace)
+    with pytest.raises(TypeError) as refused:
+        record(namespace["Plain"])
+    assert str(refused.value) == f"Plain.other: a record has no {shown}"
+
+
+def test_fields_without_the_future_import_ok() -> None:
+    body = compile("class Plain:\n    name: str\n    size: int = 0\n", "<plain>", "exec",
+                   dont_inherit=True)
+    namespace: dict[str, Any] = {}
+    exec(body, namespace)
+    made = record(namespace["Plain"])
+    assert made(name="a") == made(name="a", size=0)
+    assert [f.type for f in dataclasses.fields(made)] == [str, int]
+    assert schema.Figure.__dataclass_fields__["value"].type == (schema.Number | None)
