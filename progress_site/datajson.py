@@ -16,14 +16,17 @@ import functools
 import json
 import types
 import typing
+from pathlib import Path
 from typing import Any, Literal
 
+from .atomicwrite import store
 from .convert import fields, hints
 from .derive import Model
 from .quantity import Quantity
 from .schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from .validate import record_fields, walk
 from .values import Number, Text, plain
+from .versions import engine_stamp
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
 VERSION = 1
@@ -199,7 +202,27 @@ def data_schema() -> dict[str, Any]:
 
 
 @functools.cache  # it depends on the code only: once a process (watch mode rebuilds)
-def data_schema_json() -> bytes:
-    """The schema's bytes."""
+def made_schema_json() -> bytes:
+    """The schema's bytes, made from the record classes."""
     return (json.dumps(data_schema(), sort_keys=True, indent=1, ensure_ascii=False)
             + "\n").encode("utf-8")
+
+
+def data_schema_json(cache_dir: Path | None = None) -> bytes:
+    """The schema's bytes, kept in `cache_dir` under the engine's stamp: making them
+    walks every record class's field types, ~4 ms of a ~0.2 s build, for bytes that
+    change only with the engine's code. A missing entry is made and stored."""
+    if cache_dir is None:
+        return made_schema_json()
+    folder = cache_dir / "schema"
+    path = folder / f"data.schema-{engine_stamp()}.json"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    made = made_schema_json()
+    if store(path, made):
+        for old in folder.glob("data.schema-*.json"):  # made by other code
+            if old != path:
+                old.unlink(missing_ok=True)
+    return made

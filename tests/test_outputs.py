@@ -13,7 +13,7 @@ import pytest
 
 from progress_site.cli import main
 from progress_site.i18n import load_catalogs
-from progress_site.outputs import BaseUrlError, check_base_url
+from progress_site.outputs import BaseUrlError, anchors, check_base_url
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.present import Words
 from progress_site.social import SocialCard
@@ -259,3 +259,16 @@ def test_urn_is_uuid5_of_the_url_namespace(parts: tuple[str, ...]) -> None:
     from progress_site.feeds import urn
 
     assert urn(*parts) == "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)))
+
+
+def test_anchors_are_ids_after_any_space_first_page_first() -> None:
+    files = {
+        "index.html": b'<p id="a">x</p><p\nid="b"></p><p\tid="c"><i data-id="no">',
+        "fr/index.html": b'<p id="a"></p><p class="x" id="d">',
+        "report/index.html": b'id="start"<h2 id="a"><h2 id="e">',
+        "assets/style.css": b' id="css"',
+    }
+    assert anchors(files, ("en", "fr")) == {
+        ("en", "a"): "index.html", ("en", "b"): "index.html", ("en", "c"): "index.html",
+        ("en", "e"): "report/index.html", ("fr", "a"): "fr/index.html",
+        ("fr", "d"): "fr/index.html"}
