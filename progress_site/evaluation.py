@@ -37,7 +37,17 @@ class Numbers:
 
 
 def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
-    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit."""
+    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit.
+
+    Worked out once a build (the namespace keeps it); an error is raised every time."""
+    key = (source, scope)
+    entry = ns.computed.get(key)
+    if entry is None:
+        entry = ns.computed[key] = _evaluate(source, ns, scope)
+    return entry
+
+
+def _evaluate(source: str, ns: Namespace, scope: str) -> Entry:
     tree = parse(source)
     body, filters, decimals = tree.parts
     if body.kind == "name" and isinstance(entry := ns.lookup(body.parts[0], scope), Commit):

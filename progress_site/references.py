@@ -42,6 +42,10 @@ class Namespace:
     figures: dict[str, Figure]  # names that stand for a whole figure (for headlines)
     scopes: dict[int, str] = field(default_factory=dict)  # id(record) -> its own prefix
     datasets: dict[str, Dataset] = field(default_factory=dict)  # what expressions select
+    # What each (expression, scope) computed (evaluation.evaluate): validation computes
+    # every reference once, and the pages of each language print the same numbers.
+    computed: dict[tuple[str, str], Entry] = field(default_factory=dict, compare=False,
+                                                   repr=False)
 
     @classmethod
     def build(cls, data: Data, studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],

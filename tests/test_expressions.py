@@ -181,3 +181,25 @@ def test_prose_statement_ok(tmp_path: Path) -> None:
     built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
     assert "<p>Horizon's tick is 33% longer.</p>" in built.files["index.html"].decode()
     assert "Horizon's tick is 33\u00a0% longer." in built.files["fr/index.html"].decode()
+
+
+def test_a_statement_is_worked_out_once_a_build_an_error_every_time(
+        ns: Namespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    from progress_site import evaluation
+
+    calls: list[str] = []
+    real = evaluation._evaluate
+
+    def counted(source: str, names: Namespace, scope: str) -> object:
+        calls.append(source)
+        return real(source, names, scope)
+
+    monkeypatch.setattr(evaluation, "_evaluate", counted)
+    first = evaluate("count(runs) + 1000", ns)
+    assert evaluate("count(runs) + 1000", ns) is first  # the page of another language
+    assert evaluate("count(runs) + 1000", ns, "comparisons.x") == first  # another scope
+    assert calls == ["count(runs) + 1000"] * 2
+    for _ in range(2):
+        with pytest.raises(ExpressionError):
+            evaluate("2 +", ns)
+    assert calls[2:] == ["2 +"] * 2
