@@ -21,9 +21,9 @@ from tests.conftest import REPO, SOURCE_DATE_EPOCH
 # without importlib.metadata), "did you mean" hints (difflib: only for a problem),
 # importing a tool's results (statistics), and the standard modules that publish and
 # feeds no longer need (xml.etree: only a sitemap, written with a base URL, and a chart
-# not drawn yet use it).
+# not drawn yet use it; signal: only a forked renderer cancelled, and watch mode).
 CATALOG_READING = ("babel.messages", "email")
-NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uuid",
+NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uuid", "signal",
          "ctypes.util", "xml.etree", "difflib", "statistics",
          "progress_site.watch", "progress_site.serve", "progress_site.record",
          "progress_site.recorder", "progress_site.yamledit", "progress_site.importers",
