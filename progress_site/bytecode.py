@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import marshal
 import os
+import pickle
 from pathlib import Path
 from types import CodeType
 
 import jinja2
+from jinja2.bccache import bc_magic
 
 from .atomicwrite import store
 
@@ -19,8 +22,8 @@ _LOADED: dict[tuple[str, str, str], CodeType] = {}
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's file cache, written atomically: a killed or concurrent build never leaves
-    a half-written entry for the next one to load."""
+    """Jinja's file cache, read in one go and written atomically: a killed or concurrent
+    build never leaves a half-written entry for the next one to load."""
 
     def __init__(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -30,12 +33,34 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
         """The compiled template from memory, else from disk (then kept in memory)."""
         key = (self.directory, bucket.key, bucket.checksum)
         code = _LOADED.get(key)
-        if code is not None:
-            bucket.code = code
-            return
-        super().load_bytecode(bucket)
-        if bucket.code is not None:
-            _LOADED[key] = bucket.code
+        if code is None:
+            code = self.read(bucket)
+            if code is None:
+                return
+            _LOADED[key] = code
+        bucket.code = code
+
+    def read(self, bucket: jinja2.bccache.Bucket) -> CodeType | None:
+        """The entry's code if it was compiled from this source (by this Python), else None.
+
+        Jinja's own reader unmarshals from the open file, which calls back into Python
+        for every piece it reads: three times as long as reading the file whole."""
+        try:
+            with open(self._get_cache_filename(bucket), "rb") as file:
+                data = file.read()
+        except OSError:
+            return None
+        # The entry is Jinja's: magic (format and Python version), the source's checksum
+        # pickled, the code marshalled. The checksum is compared as it is written, so
+        # nothing read from the file is unpickled.
+        head = bc_magic + pickle.dumps(bucket.checksum, 2)
+        if not data.startswith(head):
+            return None
+        try:
+            code = marshal.loads(memoryview(data)[len(head):])
+        except (EOFError, ValueError, TypeError):
+            return None
+        return code if isinstance(code, CodeType) else None
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         """Write the entry beside its place, then move it in (and keep it in memory)."""
