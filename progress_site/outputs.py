@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .bytecode import template_cache
+from .bytecode import TemplateLoader, template_cache
 from .datajson import data_json, data_schema_json
 from .derive import Model
 from .feeds import atom_feed, newest
@@ -160,8 +160,8 @@ def not_found(model: Model, words: Words, folders: list[Path], css: str,
     # Without a base URL, links are relative to where the page is published.
     root = base_url or "../" * folder.count("/")
     here = PagePlace(f"{folder}404.html", root)
-    env = make_environment(folders, words, model, template_cache(cache_dir / "templates")
-                           if cache_dir else None)
+    env = make_environment(TemplateLoader(folders, template_cache(cache_dir / "templates")
+                                          if cache_dir else None), words, model)
     env.globals["base_url"] = base_url or ""
     homes = [(lang, root + language_folder(lang, default) + ("" if base_url else "index.html"),
               language_name(lang)) for lang in site.languages]

@@ -13,7 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 from .blockoptions import BlockError
-from .bytecode import template_cache
+from .bytecode import TemplateLoader, template_cache
 from .cells import Memo, Provenance
 from .derive import Model
 from .errors import Location, Problem
@@ -53,12 +53,13 @@ class PagePlace:
         return posixpath.relpath(other.path, posixpath.dirname(self.path) or ".")
 
 
-def make_environment(folders: list[Path], words: Words, model: Model,
-                     cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+def make_environment(loader: TemplateLoader, words: Words, model: Model) -> jinja2.Environment:
     """A Jinja environment for one language: autoescape, strict, gettext, the model's words."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
-        bytecode_cache=cache,
+        loader=loader,
+        # The loader and its environments last one build, which renders each template
+        # as the loader read it: no need to look at the file's time at each use.
+        auto_reload=False,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"],
@@ -281,9 +282,11 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     assets), and never those at the paths in `skip` (rendered already).
 
     With `deferred_charts`, charts not in the cache are listed there, not drawn."""
-    # Each language has its own environment (its own words); compiled templates are
-    # shared through the cache, so the second language and later builds skip compiling.
-    cache = template_cache(cache_dir / "templates") if cache_dir else None
+    # Each language has its own environment (its own words); they share the loader, so
+    # each template is read and loaded once a build, and compiled templates are kept in
+    # the cache, so later builds skip compiling.
+    loader = TemplateLoader(folders, template_cache(cache_dir / "templates")
+                            if cache_dir else None)
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
@@ -304,7 +307,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         # One file a language: a language rendered in a forked process writes its own.
         prose = ProseCache.in_folder(cache_dir, f"pages-{lang}")
         words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
-        env = make_environment(folders, words, model, cache)
+        env = make_environment(loader, words, model)
         env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places, prose)
         for page in mine:
