@@ -1,9 +1,10 @@
-"""The files published beside the pages: data.json, feeds, sitemap, robots.txt, 404 pages.
+"""The files published beside the pages: data.json, feeds, sitemap, robots.txt, cards.
 
 They are made from the same model as the pages, after them (the feeds link to the page
 that shows each entry). Absolute addresses need the site's base URL: without one, the
 sitemap is left out (the format requires absolute URLs), robots.txt names no sitemap,
-and the feeds link relatively; see docs/ecosystem.md.
+and the feeds link relatively; see docs/ecosystem.md. The 404 pages are rendered with
+the pages, by their environments (render.py, notfound.py).
 """
 
 from __future__ import annotations
@@ -12,16 +13,14 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .bytecode import template_cache
 from .datajson import data_json, data_schema_json
 from .derive import Model
 from .feeds import atom_feed, newest
 from .i18n import Catalogs
-from .load import Page, PageMeta
-from .localecache import facts
+from .load import Page
+from .places import PagePlace, language_folder
 from .present import Words
 from .prosecache import ProseCache
-from .render import PagePlace, make_environment
 from .social import SocialCard, card_path
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -45,17 +44,6 @@ def check_base_url(text: str) -> str:
         raise BaseUrlError(f"the base URL takes no ?query or #fragment, got {text!r}")
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return f"{parts.scheme}://{parts.netloc}{path}"
-
-
-def language_folder(lang: str, default: str) -> str:
-    """Where a language's files live: '' for the default language, 'fr/' for the others."""
-    return "" if lang == default else f"{lang}/"
-
-
-def language_name(lang: str) -> str:
-    """A language's name in that language, as a link to it reads: `Français`."""
-    name = facts(lang).name
-    return name[:1].upper() + name[1:]
 
 
 def public_url(path: str, base_url: str) -> str:
@@ -82,8 +70,9 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
                 folders: list[Path], files: dict[str, bytes], *, base_url: str | None,
                 cache_dir: Path | None, languages: tuple[str, ...] | None = None
                 ) -> dict[str, bytes]:
-    """Every file besides the pages and assets, as {published path: bytes}; with
-    `languages`, those of these languages, and the site's own if the first is one."""
+    """Every file besides the pages (404 pages included) and assets, as {published path:
+    bytes}; with `languages`, those of these languages, and the site's own if the first
+    is one. `folders` (the templates') is not read since the 404 pages left for render."""
     site = model.data.site
     default = site.languages[0]
     out: dict[str, bytes] = {}
@@ -94,7 +83,6 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
             out["sitemap.xml"] = sitemap(pages, default, base_url)
     card = SocialCard(cache_dir / "social" if cache_dir else None)
     where = anchors(files, site.languages)
-    css = files.get("assets/style.css", b"").decode("utf-8")
     news = newest(model)  # the same entries in every language
     for lang in languages or site.languages:
         # Feeds and cards print data texts too; their own file, not the pages' (whose
@@ -103,8 +91,6 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
         words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)
-        out[f"{folder}404.html"] = not_found(model, words, folders, css, base_url,
-                                             cache_dir)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
         prose.save()
@@ -144,31 +130,3 @@ def sitemap(pages: tuple[Page, ...], default: str, base_url: str) -> bytes:
     ET.indent(root)
     data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return data + b"\n"
-
-
-def not_found(model: Model, words: Words, folders: list[Path], css: str,
-              base_url: str | None, cache_dir: Path | None) -> bytes:
-    """The 'page not found' page of one language, linking to the others' home pages.
-
-    A host serves it at whatever address was asked for, so its links cannot be relative
-    to where it is: they start at the base URL when there is one. Its style is inlined,
-    so it is styled at any depth even without a base URL.
-    """
-    site = model.data.site
-    default = site.languages[0]
-    folder = language_folder(words.lang, default)
-    # Without a base URL, links are relative to where the page is published.
-    root = base_url or "../" * folder.count("/")
-    here = PagePlace(f"{folder}404.html", root)
-    env = make_environment(folders, words, model, template_cache(cache_dir / "templates")
-                           if cache_dir else None)
-    env.globals["base_url"] = base_url or ""
-    homes = [(lang, root + language_folder(lang, default) + ("" if base_url else "index.html"),
-              language_name(lang)) for lang in site.languages]
-    page = Page(words.lang, "404", PageMeta(title=words.gettext("Page not found")), "", 1,
-                "templates/404.html")
-    # No hreflang alternates: a 404 page has no versions to index; it links to each home.
-    html = env.get_template("404.html").render(
-        page=page, body="", here=here, alternates=[], homes=homes, css=css, pages=[],
-        place=lambda p: "")
-    return html.encode("utf-8")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -13,16 +12,17 @@ import jinja2
 from markupsafe import Markup
 
 from .blockoptions import BlockError
-from .bytecode import template_cache
+from .bytecode import TemplateLoader, template_cache
 from .cells import Memo, Provenance
 from .derive import Model
 from .errors import Location, Problem
 from .expressions import ExpressionError
-from .frozen import frozen
 from .i18n import Catalogs
 from .links import unsafe_links
 from .load import Page
 from .markup import Block, restore, split_blocks, substitute
+from .notfound import not_found_pages
+from .places import PagePlace
 from .present import STATUS_WORDS, Words
 from .prosecache import ProseCache
 from .references import REFERENCE
@@ -35,30 +35,13 @@ if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlo
     from .tables import Tables
 
 
-@frozen
-class PagePlace:
-    """Where a page is published, and how it reaches the site's root."""
-
-    path: str  # `index.html`, `fr/index.html`, `fr/report/index.html`
-    root: str  # `""`, `../`, `../../`
-
-    @classmethod
-    def of(cls, lang: str, slug: str, default: str) -> PagePlace:
-        """The published path of a page of one language."""
-        parts = ([] if lang == default else [lang]) + ([] if slug == "index" else [slug])
-        return cls("/".join([*parts, "index.html"]), "../" * len(parts))
-
-    def href(self, other: PagePlace) -> str:
-        """A relative link from this page to another (explicit index.html, for file://)."""
-        return posixpath.relpath(other.path, posixpath.dirname(self.path) or ".")
-
-
-def make_environment(folders: list[Path], words: Words, model: Model,
-                     cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+def make_environment(loader: TemplateLoader, words: Words, model: Model) -> jinja2.Environment:
     """A Jinja environment for one language: autoescape, strict, gettext, the model's words."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
-        bytecode_cache=cache,
+        loader=loader,
+        # The loader and its environments last one build, which renders each template
+        # as the loader read it: no need to look at the file's time at each use.
+        auto_reload=False,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"],
@@ -276,14 +259,16 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
            languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
            skip: frozenset[str] = frozenset()
            ) -> tuple[dict[str, bytes], list[Problem]]:
-    """Every page of every language (or of `languages`), and the assets, as
-    {published path: bytes}; with `only`, just the pages published at those paths (no
-    assets), and never those at the paths in `skip` (rendered already).
+    """Every page of every language (or of `languages`), their 404 pages and the assets,
+    as {published path: bytes}; with `only`, just the pages published at those paths (no
+    404 pages, no assets), and never those at the paths in `skip` (rendered already).
 
     With `deferred_charts`, charts not in the cache are listed there, not drawn."""
-    # Each language has its own environment (its own words); compiled templates are
-    # shared through the cache, so the second language and later builds skip compiling.
-    cache = template_cache(cache_dir / "templates") if cache_dir else None
+    # Each language has its own environment (its own words); they share the loader, so
+    # each template is read and loaded once a build, and compiled templates are kept in
+    # the cache, so later builds skip compiling.
+    loader = TemplateLoader(folders, template_cache(cache_dir / "templates")
+                            if cache_dir else None)
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
@@ -296,27 +281,41 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
 
         return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
 
+    rendered: list[tuple[PageRenderer, bool]] = []  # and whether it did all its pages
     for lang in languages or site.languages:
         mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
                                                                    only, skip)]
-        if not mine:
+        if not mine and only is not None:
             continue
         # One file a language: a language rendered in a forked process writes its own.
         prose = ProseCache.in_folder(cache_dir, f"pages-{lang}")
         words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
-        env = make_environment(folders, words, model, cache)
+        env = make_environment(loader, words, model)
         env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places, prose)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
-        # Watch mode renders the open pages, then the others: only a pass over all of a
-        # language's pages knows which entries no page uses any more.
-        prose.save(complete=len(mine) == sum(p.language == lang for p in pages))
-    if only is not None:
-        return out, problems
+        rendered.append((renderer, len(mine) == sum(p.language == lang for p in pages)))
+    static = {} if only is not None else assets(folders)
+    # The 404 pages after all the others and only without errors, as when they were made
+    # beside the feeds: a broken 404 template never hides a page's error.
+    if only is None and all(p.warning for p in problems):
+        out |= not_found_pages([(r.env, r.words) for r, _ in rendered], site, static,
+                               base_url)
+    # Watch mode renders the open pages, then the others: only a pass over all of a
+    # language's pages knows which entries no page uses any more.
+    for renderer, complete in rendered:
+        renderer.markdown.save(complete=complete)
+    if only is None:
+        out |= static | {".nojekyll": b""}
+    return out, problems
+
+
+def assets(folders: list[Path]) -> dict[str, bytes]:
+    """The files of the template folders' assets/, a source's over the engine's."""
+    found: dict[str, bytes] = {}
     for folder in reversed(folders):
         for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
             if asset.is_file():
-                out[f"assets/{asset.name}"] = asset.read_bytes()
-    out[".nojekyll"] = b""
-    return out, problems
+                found[f"assets/{asset.name}"] = asset.read_bytes()
+    return found

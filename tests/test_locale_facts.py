@@ -28,7 +28,7 @@ from babel.units import format_unit
 from progress_site import formatting, localecache
 from progress_site.localecache import entry_key, from_json, read_entry, write_entry
 from progress_site.localefacts import extract, percent_source
-from progress_site.outputs import language_name
+from progress_site.notfound import language_name
 from progress_site.units import CLDR_UNITS
 
 # Formatted from the facts alone (ar, fa and my write other digits than Latin ones).
