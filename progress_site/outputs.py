@@ -67,12 +67,12 @@ def anchors(files: dict[str, bytes], languages: tuple[str, ...]) -> dict[tuple[s
 
 
 def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
-                folders: list[Path], files: dict[str, bytes], *, base_url: str | None,
+                files: dict[str, bytes], *, base_url: str | None,
                 cache_dir: Path | None, languages: tuple[str, ...] | None = None
                 ) -> dict[str, bytes]:
     """Every file besides the pages (404 pages included) and assets, as {published path:
     bytes}; with `languages`, those of these languages, and the site's own if the first
-    is one. `folders` (the templates') is not read since the 404 pages left for render."""
+    is one."""
     site = model.data.site
     default = site.languages[0]
     out: dict[str, bytes] = {}

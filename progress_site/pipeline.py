@@ -167,13 +167,12 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     (and the site's data.json, sitemap and robots.txt with the first language); none
     after an error."""
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
-    folders = config.folders("templates")
-    files, problems = render(ready.model, ready.pages, ready.catalogs, folders,
-                             config.cache_dir, config.base_url, deferred, languages,
-                             skip=frozenset(done))
+    files, problems = render(ready.model, ready.pages, ready.catalogs,
+                             config.folders("templates"), config.cache_dir, config.base_url,
+                             deferred, languages, skip=frozenset(done))
     files |= done
     if all(p.warning for p in problems):
-        files |= extra_files(ready.model, ready.pages, ready.catalogs, folders, files,
+        files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
                              base_url=config.base_url, cache_dir=config.cache_dir,
                              languages=languages)
     return files, problems, deferred or []
