@@ -20,8 +20,8 @@ from typing import Any, Literal, NamedTuple
 from markupsafe import Markup
 
 from .blockoptions import BlockError, Options
-from .chart_svg import FORMAT_LOCALES
 from .charts import ChartCache, ChartSpec, Series
+from .chartstyle import FORMAT_LOCALES
 from .datasetschema import Dataset, RecordField
 from .derive import ComparisonView, Model
 from .frozen import frozen
