@@ -9,6 +9,7 @@ and between an English number and its unit.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import InvalidOperation
 
 import pytest
 from babel.support import NullTranslations
@@ -151,6 +152,28 @@ def test_short_date(day: dt.date, lang: str, expected: str) -> None:
 def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
                    expected: str) -> None:
     assert formatting.with_unit(value, decimals, unit, lang, CUSTOM) == expected
+
+
+def test_a_number_is_kept_per_language_and_type() -> None:
+    # Printed once per value, decimals, language and type of number (formatting.number
+    # keeps them): each language still gets its own, and True is still no number.
+    assert formatting.number(1234.5, 1, "en") == "1,234.5"
+    assert formatting.number(1234.5, 1, "fr") == f"1{NNBSP}234,5"
+    assert formatting.number(1234.5, 1, "en") == "1,234.5"
+    assert formatting.with_unit(1234.5, 1, "ms", "fr", {}) == f"1{NNBSP}234,5{NNBSP}ms"
+    assert formatting.with_unit(1234.5, 1, "ms", "en", {}) == f"1,234.5{NBSP}ms"
+    assert formatting.number(1, 0, "en") == formatting.number(1.0, 0, "en") == "1"
+    with pytest.raises(InvalidOperation):
+        formatting.number(True, 0, "en")
+
+
+def test_a_sites_own_unit_is_not_kept_for_another_site() -> None:
+    other = {"cores": (words("CPU", "CPU"), words("CPUs", "CPUs"))}
+    assert formatting.with_unit(2.62, 2, "cores", "en", CUSTOM) == f"2.62{NBSP}cores"
+    assert formatting.with_unit(2.62, 2, "cores", "en", other) == f"2.62{NBSP}CPUs"
+    assert formatting.with_unit(1, 0, "cores", "en", other) == f"1{NBSP}CPU"
+    assert formatting.with_unit(1, 0, "cores", "en", {}) == f"1{NBSP}cores"  # a symbol
+    assert formatting.with_unit(1, 0, "cores", "en", CUSTOM) == f"1{NBSP}core"
 
 
 def french_catalog() -> NullTranslations | None:
