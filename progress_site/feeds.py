@@ -187,8 +187,9 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
         return relative(page) + hash_ + anchor
 
     entries = [write(words) for _, _, write in news]
+    name = identity(model)
     feed = Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
-    feed.add("id", urn(identity(model), words.lang, "feed"))
+    feed.add("id", urn(name, words.lang, "feed"))
     feed.add("title", plain(words.text(site.title)))
     if site.tagline:
         feed.add("subtitle", plain(words.text(site.tagline)))
@@ -199,7 +200,7 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
     feed.add("generator", "progress-site")
     for e in entries:
         item = feed.add("entry")
-        item.add("id", urn(identity(model), words.lang, e.key))
+        item.add("id", urn(name, words.lang, e.key))
         item.add("title", e.title)
         item.add("updated", stamp(e.updated))
         page = pages.get((words.lang, e.anchor), home)
