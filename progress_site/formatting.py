@@ -200,6 +200,10 @@ def plural_rule(lang: str) -> PluralRule:
     return PluralRule(facts(lang).plural)
 
 
+# Babel's rules read the operands of a Decimal in Python (~12 us a number), and a site's
+# own unit asks for every number it follows. Keyed by what is printed, not by the
+# rounded Decimal: 1 and 1.0 are equal Decimals of different plural categories.
+@functools.lru_cache(maxsize=4096)
 def plural_category(value: float, decimals: int, lang: str) -> str:
     """CLDR plural category of a number as printed ("one" for 1 in English, 1,5 in French)."""
     shown = rounded(value, decimals)

@@ -62,6 +62,8 @@ class Words:
         # machine's name) are on every row; most are printed once, so few are kept.
         self.plain = functools.lru_cache(maxsize=1024)(self.referring)
         self.hashes: dict[str, Markup] = {}
+        # A figure reads the same on every page that prints it (and in the feed).
+        self.quantities: dict[Quantity | None, str] = {}
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -74,6 +76,13 @@ class Words:
 
     def quantity(self, q: Quantity | None) -> str:
         """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`."""
+        text = self.quantities.get(q)
+        if text is None:
+            text = self.quantities[q] = self.spelled(q)
+        return text
+
+    def spelled(self, q: Quantity | None) -> str:
+        """A quantity in words and numbers, worked out (`quantity` keeps them)."""
         if q is None or q.kind == "none":
             return self._("no number")
         if q.kind == "count":

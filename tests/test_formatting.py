@@ -239,3 +239,21 @@ def test_quantity(quantity: Quantity | None, lang: str, expected: str) -> None:
     kind = quantity.kind if quantity is not None else "none"
     translated = kind in ("range", "count", "none")  # these rows have template words
     assert words_for(lang, translated).quantity(quantity) == expected
+
+
+def test_a_quantity_is_kept_by_its_words_not_shared_between_languages() -> None:
+    english, french = words_for("en", False), words_for("fr", False)
+    q = Quantity("value", 2.62, decimals=2, unit="cores")
+    assert english.quantity(q) == english.quantity(q) == "2.62\u00a0cores"
+    assert french.quantity(q) == "2,62\u202fcœurs"
+    assert english.quantity(Quantity("value", 2.62, decimals=1, unit="cores")) == (
+        "2.6\u00a0cores")  # another quantity: its own words
+
+
+@pytest.mark.parametrize(("value", "decimals", "expected"), [
+    (1, 0, "one"), (1.0, 1, "other"), (1, 0, "one"), (1.0, 0, "one"), (1.0, 1, "other"),
+])
+def test_the_plural_category_is_that_of_the_number_as_printed(
+        value: float, decimals: int, expected: str) -> None:
+    # plural_category keeps its answers: 1 and 1.0 are equal numbers, but `1.0 cores`.
+    assert formatting.plural_category(value, decimals, "en") == expected
