@@ -43,9 +43,15 @@ _DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S*?)>?(?:\s|$)", re.MULTILIN
 _AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
 
 
+# Each pattern with the characters it cannot match without: a text is searched only
+# for the links it may hold (a page's prose has few; looking for a definition at every
+# line start was most of the time of reading a page for links).
+_PATTERNS = ((_INLINE, "]("), (_DEFINITION, "]:"), (_AUTOLINK, "<"))
+
+
 def markdown_links(text: str) -> list[tuple[int, str]]:
     """The addresses a Markdown text links to, with their offsets, in order."""
-    found = {(m.start(1), m.group(1)) for rx in (_INLINE, _DEFINITION, _AUTOLINK)
+    found = {(m.start(1), m.group(1)) for rx, mark in _PATTERNS if mark in text
              for m in rx.finditer(text)}  # `[x](<a:b>)` is seen twice: report it once
     return sorted(found)
 
