@@ -25,7 +25,6 @@ from .chartstyle import FORMAT_LOCALES
 from .datasetschema import Dataset, RecordField
 from .derive import ComparisonView, Model
 from .frozen import frozen
-from .quantity import Quantity
 from .schema import HistoryPoint, Measurement, Study
 from .tables import Tables, plain
 
@@ -117,24 +116,25 @@ class Charts:
         if group is not None:
             names = [c.value for c in group.choices] or list(
                 dict.fromkeys(plain(r.get(group.name)) for r in ds.rows))
-        last = max((plain(r.get(x.name)) for r in ds.rows), default=None) if _numeric(x) \
-            else None
+        # Each record's series and x, read once (a chart of n series reads them n times).
+        keyed = [(plain(r.get(group.name)) if group else None, plain(r.get(x.name)), r)
+                 for r in ds.rows]
+        last = max((v for _, v, _ in keyed), default=None) if _numeric(x) else None
         out = []
         for name in names:
-            rows = [r for r in ds.rows if group is None or plain(r.get(group.name)) == name]
-            xs = [plain(r.get(x.name)) for r in rows]
-            twice = next((v for i, v in enumerate(xs) if v in xs[:i]), None)
+            rows = [(v, r) for s, v, r in keyed if group is None or s == name]
+            twice = _repeated([v for v, _ in rows])
             if twice is not None:
                 raise BlockError(f"chart: two records of {ds.id} give {x.name}={twice}"
                                  + (f" for {group.name}={name}" if group else ""),
                                  "a chart takes one point per x and series: add `series=`")
-            points = [Point(plain(r.get(x.name)), self.tables.value(x, r.get(x.name)),
-                            float(r.values[y.name]), self.printed(y, r.get(y.name)))
-                      for r in rows if r.get(y.name) is not None and r.get(x.name) is not None]
+            points = [Point(v, self.tables.value(x, r.get(x.name)), float(r.values[y.name]),
+                            self.printed(y, r.get(y.name)))
+                      for v, r in rows if r.get(y.name) is not None and v is not None]
             if _numeric(x):
                 points.sort(key=lambda p: p.x)
-            missing = next((str(self.tables.note(ds, r) or "") for r in rows
-                            if plain(r.get(x.name)) == last and r.get(y.name) is None), "")
+            missing = next((str(self.tables.note(ds, r) or "") for v, r in rows
+                            if v == last and r.get(y.name) is None), "")
             if points:
                 name_text = self.tables.value(group, name) if group else self.tables.header(y)
                 out.append(Line(name_text, tuple(points), missing))
@@ -150,8 +150,7 @@ class Charts:
     def printed(self, fld: RecordField, value: Any) -> str:
         """A record's number with its unit (`47.83 ms`)."""
         decimals = fld.decimals if fld.decimals is not None else value.decimals
-        return self.w.quantity(Quantity("value", float(value), decimals=decimals,
-                                        unit=fld.unit))
+        return self.w.with_unit(float(value), decimals, fld.unit)
 
     def view(self, spec: ChartSpec, lines: list[Line], x_header: str) -> ChartView:
         """The drawn chart with its sentence and its table."""
@@ -239,8 +238,8 @@ class Charts:
             return None
         labels = _unique([p[0] for p in points])
         unit_words = self.tables.unit(unit) if unit else ""
-        line = Line(unit_words or title, tuple(Point(label, label, value, self.w.quantity(
-            Quantity("value", value, decimals=decimals, unit=unit)))
+        line = Line(unit_words or title, tuple(
+            Point(label, label, value, self.w.with_unit(value, decimals, unit))
             for label, (_, value, decimals) in zip(labels, points, strict=True)))
         spec = ChartSpec(id=chart_id, kind="line", title=title, x_title=self.w._("Version"),
                          y_title=unit_words or title, series=(Series(line.name, tuple(
@@ -276,6 +275,16 @@ def _xs(lines: list[Line]) -> list[tuple[float | str, str]]:
     if all(not isinstance(x, str) for x, _ in xs):
         xs.sort(key=lambda p: p[0])
     return xs
+
+
+def _repeated(values: list[Any]) -> Any:
+    """The first value that comes a second time, else None."""
+    seen: set[Any] = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
 
 
 def _unique(labels: list[str]) -> list[str]:

@@ -94,7 +94,11 @@ class Words:
             return self._("%(low)s to %(high)s", low=low, high=high)
         if q.unit == "%" and q.signed:
             return formatting.percent_amount(q.low, q.decimals, self.lang, sign=True)
-        return formatting.with_unit(q.low, q.decimals, q.unit, self.lang, self.units)
+        return self.with_unit(q.low, q.decimals, q.unit)
+
+    def with_unit(self, value: float, decimals: int, unit: str | None) -> str:
+        """One number with its unit (`47.83 ms`), as `quantity` prints a value's."""
+        return formatting.with_unit(value, decimals, unit, self.lang, self.units)
 
     def date(self, day: dt.date | None) -> str:
         """A full date: `November 8, 2026` / `8 novembre 2026`."""

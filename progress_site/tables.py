@@ -74,6 +74,8 @@ class Tables:
 
     def __init__(self, words: Words, datasets: dict[str, Dataset]) -> None:
         self.w, self.datasets = words, datasets
+        # Each word field's choices in this language, by id(): a table asks on every row.
+        self.labels: dict[int, dict[str, str]] = {}
 
     def dataset(self, args: Sequence[str], block: str) -> Dataset:
         """The dataset a block names first."""
@@ -103,13 +105,18 @@ class Tables:
         if isinstance(value, bool):
             return self.w._("yes") if value else self.w._("no")
         if isinstance(value, str):
-            labels = {c.value: c.label for c in fld.choices}
-            return labels[value].get(self.w.lang) if value in labels else value
+            labels = self.labels.get(id(fld))
+            if labels is None:
+                labels = self.labels[id(fld)] = {c.value: c.label.get(self.w.lang)
+                                                 for c in fld.choices}
+            return labels.get(value, value)
         decimals = fld.decimals if fld.decimals is not None else value.decimals
         return self.w.number(float(value), decimals)
 
     def note(self, ds: Dataset, row: Row) -> Markup | None:
         """The words of a record's note."""
+        if row.note is None:  # most records
+            return None
         labels = {n.name: n.label for n in ds.notes}
         return self.w.text(labels[row.note]) if row.note in labels else None
 
@@ -122,6 +129,7 @@ class Tables:
         names = {f.name for f in heads}
         columns = opts.field_list("columns", [f.name for f in ds.fields
                                               if f.name not in names])
+        numbers = tuple(f.type in ("number", "whole") for f in columns)
         group = opts.field("group", "") if opts.text("group") else None
         records = ordered(ds.rows, opts.field_list("sort")) if opts.text("sort") else ds.rows
         rows: list[TableRow] = []
@@ -132,8 +140,8 @@ class Tables:
                 groups.append(tuple(rows))
                 rows = []
             last = plain(row.get(group.name)) if group else None
-            cells = tuple(Cell(self.value(f, row.get(f.name)), f.type in ("number", "whole"))
-                          for f in columns)
+            cells = tuple(Cell(self.value(f, row.get(f.name)), numeric)
+                          for f, numeric in zip(columns, numbers, strict=True))
             noted = not any(c.text for c in cells)
             rows.append(TableRow(tuple(self.value(f, row.get(f.name)) for f in heads), cells,
                                  self.note(ds, row), noted))
@@ -143,8 +151,7 @@ class Tables:
             self.w.text(ds.title))
         return TableView(opts.text("id", f"table-{ds.id}-{columns[0].name}"), caption,
                          tuple(self.header(f) for f in heads),
-                         tuple(self.header(f) for f in columns),
-                         tuple(f.type in ("number", "whole") for f in columns), tuple(groups))
+                         tuple(self.header(f) for f in columns), numbers, tuple(groups))
 
 def spell(value: Any) -> str:
     """A record's value as an error message writes it (`10`, not `10.0`)."""

@@ -361,3 +361,31 @@ def test_agreement_required_ok(tmp_path: Path) -> None:
     html = built.files["index.html"].decode()
     assert '<td class="verdict-cell yes">yes</td>' in html
     assert "they agree when the gap is at most 10% of it." in html
+
+
+def test_a_chart_takes_one_point_per_x_and_series(tmp_path: Path) -> None:
+    block = "{{< chart runs x=bots y=mspt >}}\n"
+    root = write_source(tmp_path, lines(*GOOD), content=block)
+    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    with pytest.raises(BuildFailed) as failed:
+        make_site(config)
+    assert failed.value.render() == textwrap.dedent("""\
+        content/en/index.md:4:1: chart: two records of runs give bots=1.0
+            {{< chart runs x=bots y=mspt >}}
+            ^
+            hint: a chart takes one point per x and series: add `series=`
+        content/fr/index.md:4:1: chart: two records of runs give bots=1.0
+            {{< chart runs x=bots y=mspt >}}
+            ^
+            hint: a chart takes one point per x and series: add `series=`
+        Aborted with 2 data errors.""")
+
+
+def test_a_chart_takes_one_point_per_x_and_series_ok(tmp_path: Path) -> None:
+    block = "{{< chart runs x=bots y=mspt series=server >}}\n"
+    root = write_source(tmp_path, lines(*GOOD), content=block)
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site",
+                                  today=dt.date(2026, 11, 29)))
+    html = built.files["index.html"].decode()
+    assert ("MSPT (ms): where Bots is 1, Paper is the lowest (10.31\u00a0ms) and Horizon "
+            "the highest (13.70\u00a0ms).</figcaption>") in html
