@@ -21,30 +21,40 @@ if TYPE_CHECKING:  # markdown-it loads with the first text or page that needs pa
     from markdown_it.rules_core import StateCore
     from markdown_it.token import Token
 
+# Patterns are compiled at import, for every build, ~0.1 ms each: those that only the
+# parser's rules use are strings, compiled on first use (re keeps them) when a text
+# is parsed, which a build whose prose is all cached does not do.
 BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
-EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
+EXPLICIT_ID = r"\s*\{#([A-Za-z][\w-]*)\}\s*$"
 # Private-use characters: they survive Markdown untouched, so a reference can be swapped
 # for its printed number after Markdown has run (and HTML in the number is impossible).
 OPEN, CLOSE = "\ue000", "\ue001"
 PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
 # Raw ones are removed from a text before Markdown; entities (`&#xe000;`) could still
 # forge a placeholder, which would print another number, or put HTML in an attribute.
-FORGED = re.compile(f"[{OPEN}{CLOSE}]")
+FORGED = f"[{OPEN}{CLOSE}]"
 # Direction overrides that an entity (`&#x202e;`) can still write: they would make the
 # words and numbers after them on the page read backwards.
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # An address with a scheme (`https:`) or a host (`//`): another site.
-REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+REMOTE = r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)"
 # The characters that can make make_parser()'s inline output differ from the escaped
 # text. Its inline rules start only at: `\n` (newline), `\\` (escape), a backtick
 # (code), `*` `_` (emphasis), `[` (link; an image is `![`, so `[` covers it), `<`
 # (autolink; raw HTML is off) and `&` (entity); our link check runs only on the links
 # these start. `\r` and NUL are rewritten by the `normalize` core rule, and the
-# `harmless` rule drops direction overrides. Without any of these, every character
-# ends in one text token, which the renderer only escapes.
+# `harmless` rule drops direction overrides (BIDI_CONTROLS: apart, since one class of
+# ASCII and other characters takes 0.3 ms to compile, and each alone 0.04). Without
+# any of these, every character ends in one text token, which the renderer only escapes.
 # Linkify, typographer and strikethrough are off: tests/test_formatting_fast.py fails
 # if that changes, and compares both paths on many texts.
-MARKDOWN_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[<&\u202a-\u202e\u2066-\u2069]")
+ACTIVE_ASCII = re.compile(r"[\n\r\x00\\`*_\[<&]")
+
+
+def markdown_active(text: str) -> bool:
+    """Whether the parser could print the text otherwise than escaped (see above)."""
+    return bool(ACTIVE_ASCII.search(text)
+                or (not text.isascii() and BIDI_CONTROLS.search(text)))
 
 
 @frozen
@@ -73,13 +83,13 @@ def heading_ids(state: StateCore) -> None:
         if token.type != "heading_open":
             continue
         inline = tokens[i + 1]
-        match = EXPLICIT_ID.search(inline.content)
+        match = re.search(EXPLICIT_ID, inline.content)
         if match:
             anchor = match.group(1)
             inline.content = inline.content[: match.start()]
             if inline.children:
                 last = inline.children[-1]
-                last.content = EXPLICIT_ID.sub("", last.content)
+                last.content = re.sub(EXPLICIT_ID, "", last.content)
         else:
             anchor = slugify(PLACEHOLDER.sub("", inline.content))
         base, n = anchor, 2
@@ -103,7 +113,7 @@ def unforged(state: StateCore) -> None:
     for token in state.tokens:
         for child in token.children or []:
             if child.type == "text_special":
-                child.content = FORGED.sub("", child.content)
+                child.content = re.sub(FORGED, "", child.content)
 
 
 def _harmless(token: Token) -> list[Token]:
@@ -111,10 +121,10 @@ def _harmless(token: Token) -> list[Token]:
     if token.type == "text":
         token.content = BIDI_CONTROLS.sub("", token.content)
     for name, value in list(token.attrs.items()):  # attributes hold no placeholder
-        token.attrs[name] = FORGED.sub("", BIDI_CONTROLS.sub("", str(value)))
+        token.attrs[name] = re.sub(FORGED, "", BIDI_CONTROLS.sub("", str(value)))
     if token.children:
         token.children = [part for child in token.children for part in _harmless(child)]
-    if token.type != "image" or not REMOTE.match(str(token.attrs.get("src", ""))):
+    if token.type != "image" or not re.match(REMOTE, str(token.attrs.get("src", ""))):
         return [token]
     from markdown_it.token import Token  # loaded already: the parser is running
 
@@ -175,7 +185,7 @@ class InlineRenderer:
 
     def __call__(self, source: str) -> str:
         """The HTML of one inline text (escaping plain words is what the parser prints)."""
-        if not MARKDOWN_ACTIVE.search(source):
+        if not markdown_active(source):
             return escape_html(source)
         return self.full(source)
 
