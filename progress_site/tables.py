@@ -52,16 +52,25 @@ class TableView:
 
 def ordered(rows: Sequence[Row], fields: Sequence[RecordField]) -> list[Row]:
     """Records sorted by fields: numbers rising, words in the order of their choices."""
+    orders = [_places([c.value for c in fld.choices]) for fld in fields]
+
     def rank(row: Row) -> tuple[Any, ...]:
         out: list[Any] = []
-        for fld in fields:
+        for fld, order in zip(fields, orders, strict=True):
             value = plain(row.get(fld.name))
-            order = [c.value for c in fld.choices]
-            out.append((value is None, order.index(value) if value in order else 0,
+            out.append((value is None, order.get(value, 0) if isinstance(value, str) else 0,
                         value if isinstance(value, float) else str(value)))
         return tuple(out)
 
     return sorted(rows, key=rank)
+
+
+def _places(values: list[str]) -> dict[str, int]:
+    """Where each value first comes in a list (what list.index says, found once)."""
+    places: dict[str, int] = {}
+    for i, value in enumerate(values):
+        places.setdefault(value, i)
+    return places
 
 
 def plain(value: Any) -> Any:
