@@ -14,7 +14,7 @@ from . import formatting
 from .declare import Link
 from .evaluation import evaluate
 from .expressions import ExpressionError
-from .markup import InlineRenderer, restore, substitute
+from .markup import CLOSE, OPEN, InlineRenderer, restore, substitute
 from .prosecache import ProseCache
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
@@ -60,7 +60,7 @@ class Words:
         self.render_inline = InlineRenderer(prose.inline) if prose else InlineRenderer()
         # A text without a reference reads the same wherever it is printed, and some (a
         # machine's name) are on every row; most are printed once, so few are kept.
-        self.plain = functools.lru_cache(maxsize=1024)(self.referring)
+        self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
         self.hashes: dict[str, Markup] = {}
         # A figure reads the same on every page that prints it (and in the feed).
         self.quantities: dict[Quantity | None, str] = {}
@@ -125,6 +125,11 @@ class Words:
             return self.referring(words, scope)
         return self.plain(words)
 
+    def uncited(self, words: str) -> Markup:
+        """Inline Markdown of words without a reference (no `{{`): `referring` without the
+        placeholders to put in and back, whose characters it drops all the same."""
+        return Markup(self.render_inline(words.replace(OPEN, "").replace(CLOSE, "")))
+
     def referring(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown, each reference printed as `scope` reads it."""
         def reference(match: Any) -> str:
@@ -134,7 +139,8 @@ class Words:
                 return str(escape(match.group(0)))  # reported at validation; never reached
 
         source, pieces = substitute(words, REFERENCE, reference)
-        return Markup(restore(self.render_inline(source), pieces))
+        html = self.render_inline(source)
+        return Markup(restore(html, pieces) if pieces else html)
 
     def reference(self, match: Any, scope: str = "") -> str:
         """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""

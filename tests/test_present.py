@@ -36,3 +36,13 @@ def test_link(link: Link, expected: str) -> None:
     html = WORDS.link(link)
     assert isinstance(html, Markup)
     assert html == expected
+
+
+@pytest.mark.parametrize("words", [
+    "plain words", "*emphasis* & <b>", "a \ue0000\ue001 forged placeholder", "a {{< b >}}",
+    "\ue001\ue000", "[x](javascript:alert(1))",
+])
+def test_words_without_references_read_as_with_them(words: str) -> None:
+    # inline() skips placeholders for words that cite nothing: the same HTML as referring.
+    assert WORDS.inline(words) == WORDS.referring(words)
+    assert "\ue000" not in WORDS.inline(words) and "\ue001" not in WORDS.inline(words)
