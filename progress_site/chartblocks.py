@@ -25,6 +25,7 @@ from .chartstyle import FORMAT_LOCALES
 from .datasetschema import Dataset, RecordField
 from .derive import ComparisonView, Model
 from .frozen import frozen
+from .markup import text_of
 from .schema import HistoryPoint, Measurement, Study
 from .tables import Tables, plain
 
@@ -208,8 +209,8 @@ class Charts:
             if fig.quantity.kind == "value":
                 label = side.label.get(self.w.lang) if side.label else side.commit
                 points.append((label, fig.quantity.low, fig.quantity.decimals))
-        title = self.w.text(comp.title).striptags() + (
-            ", " + self.w.text(comp.context).striptags() if comp.context else "")
+        title = text_of(self.w.text(comp.title)) + (
+            ", " + text_of(self.w.text(comp.context)) if comp.context else "")
         scale = comp.scale.value if comp.scale else None
         return self.trend_view(f"trend-{comp.id}", title, comp.unit, points, scale)
 
@@ -221,7 +222,7 @@ class Charts:
             label = m.figure.commit or (self.w.short_date(m.figure.date) if m.figure.date
                                         else str(len(points) + 1))
             points.append((label, fig.low, fig.decimals))
-        return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
+        return self.trend_view(f"trend-{m.id}", text_of(self.w.text(m.title)),
                                m.figure.unit, points, None)
 
     def history(self, point: HistoryPoint, index: int) -> tuple[str, float, int]:

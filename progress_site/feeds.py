@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from .derive import ComparisonView, FigureView, Model
 from .frozen import frozen
+from .markup import text_of
 from .present import Words
 from .schema import Figure, Task
 from .validate import walk
@@ -47,7 +48,7 @@ Candidate = tuple[dt.date, str, Callable[[Words], Entry]]
 
 def plain(markup: Markup) -> str:
     """Text without its tags, as a feed title must be."""
-    return markup.striptags()
+    return text_of(markup)
 
 
 def labelled(words: Words, what: str, figure: str) -> str:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # markdown-it loads with the first text or page that needs pa
     from markdown_it import MarkdownIt
     from markdown_it.rules_core import StateCore
     from markdown_it.token import Token
+    from markupsafe import Markup
 
 # Patterns are compiled at import, for every build, ~0.1 ms each: those that only the
 # parser's rules use are strings, compiled on first use (re keeps them) when a text
@@ -188,6 +189,15 @@ class InlineRenderer:
         if not markdown_active(source):
             return escape_html(source)
         return self.full(source)
+
+
+def text_of(html: Markup) -> str:
+    """The words of inline HTML, as Markup.striptags gives them: tags dropped, entities
+    decoded, white space collapsed. Without a tag or an entity only the last is left to
+    do, in a tenth of the time (feeds and chart titles ask for hundreds)."""
+    if "<" in html or "&" in html:
+        return html.striptags()
+    return " ".join(str.split(html))
 
 
 def parse_block(line: str, number: int) -> Block | None:

@@ -1,9 +1,10 @@
 """The fast paths of text and number formatting print exactly what the slow ones print.
 
 Inline Markdown skips the parser for texts with no character it could act on, numbers
-skip Babel's general pattern code, and units look their pattern up once: each is
-compared here with the full path, on hand-picked and on generated inputs, so that a
-divergence fails a test rather than changes a published page.
+skip Babel's general pattern code, units look their pattern up once, and the words of
+HTML without tags or entities skip striptags: each is compared here with the full
+path, on hand-picked and on generated inputs, so that a divergence fails a test rather
+than changes a published page.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from babel.units import format_unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it.common.utils import escapeHtml
+from markupsafe import Markup
 
 from progress_site import formatting
 from progress_site.markup import (
@@ -27,6 +29,7 @@ from progress_site.markup import (
     inline_html,
     make_parser,
     markdown_active,
+    text_of,
 )
 from progress_site.units import CLDR_UNITS
 
@@ -119,6 +122,21 @@ def test_any_text_reads_the_same_on_both_paths(text: str) -> None:
 @given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
 def test_markdown_like_texts_read_the_same_on_both_paths(text: str) -> None:
     assert FAST(text) == FULL.renderInline(text)
+
+
+@pytest.mark.parametrize("html", [
+    "", "plain words", "  spaced \t out\n ", "a\u00a0b\u2028c\u3000d", "<em>x</em> y",
+    "Tom &amp; Jerry", "&#39;q&#39;", "a < b", "<!-- c --> d", "\x1c\x1d\x1e\x1f\x85",
+])
+def test_the_words_of_html_are_what_striptags_leaves(html: str) -> None:
+    assert text_of(Markup(html)) == Markup(html).striptags()
+    assert type(text_of(Markup(html))) is str
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.text(alphabet=st.sampled_from(ALPHABET), max_size=30))
+def test_the_words_of_any_html_are_what_striptags_leaves(html: str) -> None:
+    assert text_of(Markup(html)) == Markup(html).striptags()
 
 
 # The site's languages, and others whose symbols or plural rules differ: a `'` that Babel
