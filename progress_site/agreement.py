@@ -81,12 +81,15 @@ def check_groups(rows: Sequence[Row], by: str, fields: Sequence[str], tolerance:
         groups.setdefault(plain(row.get(by)), []).append(row)
     out = []
     for key, members in groups.items():
-        highest = [max((exact(r.get(f)) for r in members if r.get(f) is not None),
-                       default=Decimal(0)) for f in fields]
+        # Each record's numbers as written, made once (a Decimal from its repr each).
+        values = [[None if r.get(f) is None else exact(r.get(f)) for f in fields]
+                  for r in members]
+        highest = [max((d for d in column if d is not None), default=Decimal(0))
+                   for column in zip(*values, strict=True)]
         checked = tuple((r, tuple(
-            None if r.get(f) is None else Verdict(exact(r.get(f)), top, agrees(
-                exact(r.get(f)), top, tolerance, floor))
-            for f, top in zip(fields, highest, strict=True))) for r in members)
+            None if value is None else Verdict(value, top, agrees(value, top, tolerance, floor))
+            for value, top in zip(row_values, highest, strict=True)))
+            for r, row_values in zip(members, values, strict=True))
         out.append(GroupCheck(key, checked))
     return out
 

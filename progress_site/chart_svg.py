@@ -1,8 +1,9 @@
 """Drawing a chart: Altair writes its Vega-Lite spec, vl-convert draws the SVG, and the
 SVG is finished for a page (stable prefixed ids, a title, colours the page can theme).
 
-Altair and vl-convert are imported inside the functions that use them, so that importing
-this module (as `charts` does) costs nothing when every chart comes from the cache.
+Only a chart missing from the cache is drawn: `charts` imports this module then, and
+Altair and vl-convert are imported inside the functions that use them. What a spec is
+checked against (markers, axis formats) is `chartstyle`'s.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from .chartstyle import FORMAT_LOCALES, MARKERS, SVG_NS
+
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
     import altair as alt
 
     from .charts import ChartSpec
-
-SVG_NS = "http://www.w3.org/2000/svg"
 
 # Text is measured with the Liberation Sans that vl-convert bundles (metric-compatible with
 # Arial), so the layout does not depend on the fonts of the machine that builds; the
@@ -29,40 +30,8 @@ _FONT = "system-ui, sans-serif"
 # fallback of a custom property, so a page's CSS can retune them (dark mode, print).
 _PALETTE = ("#3b7dd8", "#d9641e", "#2a9d5c", "#8a6fd1", "#c2569e", "#b8860b")
 _DASHES = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3), (12, 4), (10, 2, 2, 2, 2, 2))
-# Per series: vega's name for the marker on the plot, and the same marker drawn in the
-# legend's [-1, 1] box, where a line through it also shows the series' dash.
-_MARKERS = (
-    ("circle", "M0.3,0A0.3,0.3,0,1,1,-0.3,0A0.3,0.3,0,1,1,0.3,0"),
-    ("square", "M-0.26,-0.26H0.26V0.26H-0.26Z"),
-    ("triangle-up", "M0,-0.33L0.3,0.2H-0.3Z"),
-    ("diamond", "M0,-0.36L0.36,0L0,0.36L-0.36,0Z"),
-    ("triangle-down", "M0,0.33L0.3,-0.2H-0.3Z"),
-    ("cross", "M-0.3,-0.1H-0.1V-0.3H0.1V-0.1H0.3V0.1H0.1V0.3H-0.1V0.1H-0.3Z"),
-)
-MAX_SERIES = len(_MARKERS)
 _LEGEND_SYMBOL_PX = 24
 _RULE_DASH = (5, 4)
-
-# d3-format locales with the symbols Babel uses for the same language, so the axes read
-# like the numbers in the page around them (the tests compare them with Babel).
-FORMAT_LOCALES: dict[str, dict[str, Any]] = {
-    "en": {
-        "decimal": ".",
-        "thousands": ",",
-        "grouping": [3],
-        "currency": ["$", ""],
-        "minus": "-",
-        "percent": "%",
-    },
-    "fr": {
-        "decimal": ",",
-        "thousands": "\u202f",
-        "grouping": [3],
-        "currency": ["", "\u00a0€"],
-        "minus": "-",
-        "percent": "\u00a0%",
-    },
-}
 
 # Attributes for an interactive Vega view, or for assistive technology inside a graphic
 # that is already one `role="img"`: dropped from every element but the root.
@@ -164,7 +133,7 @@ def _plot_layers(
 def _rows(spec: ChartSpec) -> list[dict[str, Any]]:
     """One row per point, naming its series and the marker that series is drawn with."""
     return [
-        {"series": series.name, "marker": _MARKERS[index][0], "x": x, "y": y}
+        {"series": series.name, "marker": MARKERS[index][0], "x": x, "y": y}
         for index, series in enumerate(spec.series)
         for x, y in series.points
     ]
@@ -227,7 +196,7 @@ def _legend_layer(
     """
     import altair as alt
 
-    symbols = [f"M-1,0H1{path}" for _, path in _MARKERS[: len(names)]]
+    symbols = [f"M-1,0H1{path}" for _, path in MARKERS[: len(names)]]
     shape = alt.Shape("series:N", scale=alt.Scale(domain=names, range=symbols), legend=legend)
     empty = alt.Chart(alt.InlineData(values=[]))
     layer: alt.Chart = empty.mark_point(filled=True).encode(

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from markupsafe import Markup
 
 from .blockoptions import BlockError, Options
-from .chart_svg import FORMAT_LOCALES
 from .charts import ChartCache, ChartSpec, Series
+from .chartstyle import FORMAT_LOCALES
 from .datasetschema import Dataset, RecordField
 from .derive import ComparisonView, Model
 from .frozen import frozen
-from .quantity import Quantity
+from .markup import text_of
 from .schema import HistoryPoint, Measurement, Study
 from .tables import Tables, plain
 
@@ -42,7 +42,8 @@ class ChartView:
     rows: tuple[tuple[str, tuple[str, ...]], ...]
 
 
-class Point(NamedTuple):
+@frozen  # not a NamedTuple: making that class costs every build with a chart 0.3 ms
+class Point:
     """One point of a series: where it is, and how the page prints it."""
 
     x: float | str
@@ -117,24 +118,25 @@ class Charts:
         if group is not None:
             names = [c.value for c in group.choices] or list(
                 dict.fromkeys(plain(r.get(group.name)) for r in ds.rows))
-        last = max((plain(r.get(x.name)) for r in ds.rows), default=None) if _numeric(x) \
-            else None
+        # Each record's series and x, read once (a chart of n series reads them n times).
+        keyed = [(plain(r.get(group.name)) if group else None, plain(r.get(x.name)), r)
+                 for r in ds.rows]
+        last = max((v for _, v, _ in keyed), default=None) if _numeric(x) else None
         out = []
         for name in names:
-            rows = [r for r in ds.rows if group is None or plain(r.get(group.name)) == name]
-            xs = [plain(r.get(x.name)) for r in rows]
-            twice = next((v for i, v in enumerate(xs) if v in xs[:i]), None)
+            rows = [(v, r) for s, v, r in keyed if group is None or s == name]
+            twice = _repeated([v for v, _ in rows])
             if twice is not None:
                 raise BlockError(f"chart: two records of {ds.id} give {x.name}={twice}"
                                  + (f" for {group.name}={name}" if group else ""),
                                  "a chart takes one point per x and series: add `series=`")
-            points = [Point(plain(r.get(x.name)), self.tables.value(x, r.get(x.name)),
-                            float(r.values[y.name]), self.printed(y, r.get(y.name)))
-                      for r in rows if r.get(y.name) is not None and r.get(x.name) is not None]
+            points = [Point(v, self.tables.value(x, r.get(x.name)), float(r.values[y.name]),
+                            self.printed(y, r.get(y.name)))
+                      for v, r in rows if r.get(y.name) is not None and v is not None]
             if _numeric(x):
                 points.sort(key=lambda p: p.x)
-            missing = next((str(self.tables.note(ds, r) or "") for r in rows
-                            if plain(r.get(x.name)) == last and r.get(y.name) is None), "")
+            missing = next((str(self.tables.note(ds, r) or "") for v, r in rows
+                            if v == last and r.get(y.name) is None), "")
             if points:
                 name_text = self.tables.value(group, name) if group else self.tables.header(y)
                 out.append(Line(name_text, tuple(points), missing))
@@ -150,8 +152,7 @@ class Charts:
     def printed(self, fld: RecordField, value: Any) -> str:
         """A record's number with its unit (`47.83 ms`)."""
         decimals = fld.decimals if fld.decimals is not None else value.decimals
-        return self.w.quantity(Quantity("value", float(value), decimals=decimals,
-                                        unit=fld.unit))
+        return self.w.with_unit(float(value), decimals, fld.unit)
 
     def view(self, spec: ChartSpec, lines: list[Line], x_header: str) -> ChartView:
         """The drawn chart with its sentence and its table."""
@@ -209,8 +210,8 @@ class Charts:
             if fig.quantity.kind == "value":
                 label = side.label.get(self.w.lang) if side.label else side.commit
                 points.append((label, fig.quantity.low, fig.quantity.decimals))
-        title = self.w.text(comp.title).striptags() + (
-            ", " + self.w.text(comp.context).striptags() if comp.context else "")
+        title = text_of(self.w.text(comp.title)) + (
+            ", " + text_of(self.w.text(comp.context)) if comp.context else "")
         scale = comp.scale.value if comp.scale else None
         return self.trend_view(f"trend-{comp.id}", title, comp.unit, points, scale)
 
@@ -222,7 +223,7 @@ class Charts:
             label = m.figure.commit or (self.w.short_date(m.figure.date) if m.figure.date
                                         else str(len(points) + 1))
             points.append((label, fig.low, fig.decimals))
-        return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
+        return self.trend_view(f"trend-{m.id}", text_of(self.w.text(m.title)),
                                m.figure.unit, points, None)
 
     def history(self, point: HistoryPoint, index: int) -> tuple[str, float, int]:
@@ -239,8 +240,8 @@ class Charts:
             return None
         labels = _unique([p[0] for p in points])
         unit_words = self.tables.unit(unit) if unit else ""
-        line = Line(unit_words or title, tuple(Point(label, label, value, self.w.quantity(
-            Quantity("value", value, decimals=decimals, unit=unit)))
+        line = Line(unit_words or title, tuple(
+            Point(label, label, value, self.w.with_unit(value, decimals, unit))
             for label, (_, value, decimals) in zip(labels, points, strict=True)))
         spec = ChartSpec(id=chart_id, kind="line", title=title, x_title=self.w._("Version"),
                          y_title=unit_words or title, series=(Series(line.name, tuple(
@@ -276,6 +277,16 @@ def _xs(lines: list[Line]) -> list[tuple[float | str, str]]:
     if all(not isinstance(x, str) for x, _ in xs):
         xs.sort(key=lambda p: p[0])
     return xs
+
+
+def _repeated(values: list[Any]) -> Any:
+    """The first value that comes a second time, else None."""
+    seen: set[Any] = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
 
 
 def _unique(labels: list[str]) -> list[str]:

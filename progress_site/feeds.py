@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from .derive import ComparisonView, FigureView, Model
 from .frozen import frozen
+from .markup import text_of
 from .present import Words
 from .schema import Figure, Task
 from .validate import walk
@@ -47,7 +48,7 @@ Candidate = tuple[dt.date, str, Callable[[Words], Entry]]
 
 def plain(markup: Markup) -> str:
     """Text without its tags, as a feed title must be."""
-    return markup.striptags()
+    return text_of(markup)
 
 
 def labelled(words: Words, what: str, figure: str) -> str:
@@ -187,8 +188,9 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
         return relative(page) + hash_ + anchor
 
     entries = [write(words) for _, _, write in news]
+    name = identity(model)
     feed = Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
-    feed.add("id", urn(identity(model), words.lang, "feed"))
+    feed.add("id", urn(name, words.lang, "feed"))
     feed.add("title", plain(words.text(site.title)))
     if site.tagline:
         feed.add("subtitle", plain(words.text(site.tagline)))
@@ -199,7 +201,7 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
     feed.add("generator", "progress-site")
     for e in entries:
         item = feed.add("entry")
-        item.add("id", urn(identity(model), words.lang, e.key))
+        item.add("id", urn(name, words.lang, e.key))
         item.add("title", e.title)
         item.add("updated", stamp(e.updated))
         page = pages.get((words.lang, e.anchor), home)

@@ -92,6 +92,10 @@ def rounded(value: float | Decimal, decimals: int) -> Decimal:
     return abs(fixed) if fixed == 0 else fixed
 
 
+# A build prints the same numbers again and again (a table's column of bot counts, a
+# figure on its study's page and in the feed): each is worked out once per language.
+# Typed: 1, 1.0 and True are three entries (True is no number: it fails as it did).
+@functools.lru_cache(maxsize=4096, typed=True)
 def number(value: float, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
     return grouped(rounded(value, decimals), decimals, lang)
@@ -196,6 +200,10 @@ def plural_rule(lang: str) -> PluralRule:
     return PluralRule(facts(lang).plural)
 
 
+# Babel's rules read the operands of a Decimal in Python (~12 us a number), and a site's
+# own unit asks for every number it follows. Keyed by what is printed, not by the
+# rounded Decimal: 1 and 1.0 are equal Decimals of different plural categories.
+@functools.lru_cache(maxsize=4096)
 def plural_category(value: float, decimals: int, lang: str) -> str:
     """CLDR plural category of a number as printed ("one" for 1 in English, 1,5 in French)."""
     shown = rounded(value, decimals)
@@ -213,14 +221,22 @@ def unit_space(lang: str) -> str:
 def with_unit(value: float, decimals: int, unit: str | None, lang: str,
               custom: dict[str, tuple[Text, Text]]) -> str:
     """A number followed by its unit, spelled for the language and the number."""
+    if unit is not None and unit != PERCENT and unit in custom:
+        one, other = custom[unit]
+        words = one if plural_category(value, decimals, lang) == "one" else other
+        return f"{number(value, decimals, lang)}{unit_space(lang)}{words.get(lang)}"
+    return known_unit(value, decimals, unit, lang)
+
+
+# As `number`: the site's own units (`custom`) are words of its data, not kept here.
+@functools.lru_cache(maxsize=4096, typed=True)
+def known_unit(value: float, decimals: int, unit: str | None, lang: str) -> str:
+    """A number followed by a unit that is not the site's own: none, a percent sign, a
+    CLDR unit or a symbol."""
     if unit is None:
         return number(value, decimals, lang)
     if unit == PERCENT:
         return percent_amount(value, decimals, lang)
-    if unit in custom:
-        one, other = custom[unit]
-        words = one if plural_category(value, decimals, lang) == "one" else other
-        return f"{number(value, decimals, lang)}{unit_space(lang)}{words.get(lang)}"
     if unit in CLDR_UNITS:
         return cldr_unit(rounded(value, decimals), decimals, CLDR_UNITS[unit], lang)
     return f"{number(value, decimals, lang)}{unit_space(lang)}{SYMBOL_UNITS.get(unit, unit)}"

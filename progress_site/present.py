@@ -14,7 +14,7 @@ from . import formatting
 from .declare import Link
 from .evaluation import evaluate
 from .expressions import ExpressionError
-from .markup import InlineRenderer, restore, substitute
+from .markup import CLOSE, OPEN, InlineRenderer, restore, substitute
 from .prosecache import ProseCache
 from .quantity import Quantity
 from .references import REFERENCE, Namespace
@@ -60,8 +60,10 @@ class Words:
         self.render_inline = InlineRenderer(prose.inline) if prose else InlineRenderer()
         # A text without a reference reads the same wherever it is printed, and some (a
         # machine's name) are on every row; most are printed once, so few are kept.
-        self.plain = functools.lru_cache(maxsize=1024)(self.referring)
+        self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
         self.hashes: dict[str, Markup] = {}
+        # A figure reads the same on every page that prints it (and in the feed).
+        self.quantities: dict[Quantity | None, str] = {}
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -74,6 +76,13 @@ class Words:
 
     def quantity(self, q: Quantity | None) -> str:
         """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`."""
+        text = self.quantities.get(q)
+        if text is None:
+            text = self.quantities[q] = self.spelled(q)
+        return text
+
+    def spelled(self, q: Quantity | None) -> str:
+        """A quantity in words and numbers, worked out (`quantity` keeps them)."""
         if q is None or q.kind == "none":
             return self._("no number")
         if q.kind == "count":
@@ -85,7 +94,11 @@ class Words:
             return self._("%(low)s to %(high)s", low=low, high=high)
         if q.unit == "%" and q.signed:
             return formatting.percent_amount(q.low, q.decimals, self.lang, sign=True)
-        return formatting.with_unit(q.low, q.decimals, q.unit, self.lang, self.units)
+        return self.with_unit(q.low, q.decimals, q.unit)
+
+    def with_unit(self, value: float, decimals: int, unit: str | None) -> str:
+        """One number with its unit (`47.83 ms`), as `quantity` prints a value's."""
+        return formatting.with_unit(value, decimals, unit, self.lang, self.units)
 
     def date(self, day: dt.date | None) -> str:
         """A full date: `November 8, 2026` / `8 novembre 2026`."""
@@ -112,6 +125,11 @@ class Words:
             return self.referring(words, scope)
         return self.plain(words)
 
+    def uncited(self, words: str) -> Markup:
+        """Inline Markdown of words without a reference (no `{{`): `referring` without the
+        placeholders to put in and back, whose characters it drops all the same."""
+        return Markup(self.render_inline(words.replace(OPEN, "").replace(CLOSE, "")))
+
     def referring(self, words: str, scope: str = "") -> Markup:
         """Inline Markdown, each reference printed as `scope` reads it."""
         def reference(match: Any) -> str:
@@ -121,7 +139,8 @@ class Words:
                 return str(escape(match.group(0)))  # reported at validation; never reached
 
         source, pieces = substitute(words, REFERENCE, reference)
-        return Markup(restore(self.render_inline(source), pieces))
+        html = self.render_inline(source)
+        return Markup(restore(html, pieces) if pieces else html)
 
     def reference(self, match: Any, scope: str = "") -> str:
         """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""
@@ -151,7 +170,9 @@ class Words:
             href = f"{base}/{kind}/{number}"
             words = self.text(link.text) if link.text else escape(
                 self.numbered(kind, number, repo_name))
-        return Markup('<a href="{}">{}</a>').format(href, words)
+        # Escaped as Markup.format escapes its fields, without its Python-level formatter
+        # (~10 us a link, and feeds and pages print hundreds).
+        return Markup(f'<a href="{escape(href)}">{escape(words)}</a>')
 
     def numbered(self, kind: str, number: int | None, repo: Text | None) -> str:
         """`pull request #160`, or `Horizon pull request #10527` for another repository."""

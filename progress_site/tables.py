@@ -52,16 +52,25 @@ class TableView:
 
 def ordered(rows: Sequence[Row], fields: Sequence[RecordField]) -> list[Row]:
     """Records sorted by fields: numbers rising, words in the order of their choices."""
+    orders = [_places([c.value for c in fld.choices]) for fld in fields]
+
     def rank(row: Row) -> tuple[Any, ...]:
         out: list[Any] = []
-        for fld in fields:
+        for fld, order in zip(fields, orders, strict=True):
             value = plain(row.get(fld.name))
-            order = [c.value for c in fld.choices]
-            out.append((value is None, order.index(value) if value in order else 0,
+            out.append((value is None, order.get(value, 0) if isinstance(value, str) else 0,
                         value if isinstance(value, float) else str(value)))
         return tuple(out)
 
     return sorted(rows, key=rank)
+
+
+def _places(values: list[str]) -> dict[str, int]:
+    """Where each value first comes in a list (what list.index says, found once)."""
+    places: dict[str, int] = {}
+    for i, value in enumerate(values):
+        places.setdefault(value, i)
+    return places
 
 
 def plain(value: Any) -> Any:
@@ -74,6 +83,8 @@ class Tables:
 
     def __init__(self, words: Words, datasets: dict[str, Dataset]) -> None:
         self.w, self.datasets = words, datasets
+        # Each word field's choices in this language, by id(): a table asks on every row.
+        self.labels: dict[int, dict[str, str]] = {}
 
     def dataset(self, args: Sequence[str], block: str) -> Dataset:
         """The dataset a block names first."""
@@ -103,13 +114,18 @@ class Tables:
         if isinstance(value, bool):
             return self.w._("yes") if value else self.w._("no")
         if isinstance(value, str):
-            labels = {c.value: c.label for c in fld.choices}
-            return labels[value].get(self.w.lang) if value in labels else value
+            labels = self.labels.get(id(fld))
+            if labels is None:
+                labels = self.labels[id(fld)] = {c.value: c.label.get(self.w.lang)
+                                                 for c in fld.choices}
+            return labels.get(value, value)
         decimals = fld.decimals if fld.decimals is not None else value.decimals
         return self.w.number(float(value), decimals)
 
     def note(self, ds: Dataset, row: Row) -> Markup | None:
         """The words of a record's note."""
+        if row.note is None:  # most records
+            return None
         labels = {n.name: n.label for n in ds.notes}
         return self.w.text(labels[row.note]) if row.note in labels else None
 
@@ -122,6 +138,7 @@ class Tables:
         names = {f.name for f in heads}
         columns = opts.field_list("columns", [f.name for f in ds.fields
                                               if f.name not in names])
+        numbers = tuple(f.type in ("number", "whole") for f in columns)
         group = opts.field("group", "") if opts.text("group") else None
         records = ordered(ds.rows, opts.field_list("sort")) if opts.text("sort") else ds.rows
         rows: list[TableRow] = []
@@ -132,8 +149,8 @@ class Tables:
                 groups.append(tuple(rows))
                 rows = []
             last = plain(row.get(group.name)) if group else None
-            cells = tuple(Cell(self.value(f, row.get(f.name)), f.type in ("number", "whole"))
-                          for f in columns)
+            cells = tuple(Cell(self.value(f, row.get(f.name)), numeric)
+                          for f, numeric in zip(columns, numbers, strict=True))
             noted = not any(c.text for c in cells)
             rows.append(TableRow(tuple(self.value(f, row.get(f.name)) for f in heads), cells,
                                  self.note(ds, row), noted))
@@ -143,8 +160,7 @@ class Tables:
             self.w.text(ds.title))
         return TableView(opts.text("id", f"table-{ds.id}-{columns[0].name}"), caption,
                          tuple(self.header(f) for f in heads),
-                         tuple(self.header(f) for f in columns),
-                         tuple(f.type in ("number", "whole") for f in columns), tuple(groups))
+                         tuple(self.header(f) for f in columns), numbers, tuple(groups))
 
 def spell(value: Any) -> str:
     """A record's value as an error message writes it (`10`, not `10.0`)."""

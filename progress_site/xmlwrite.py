@@ -15,7 +15,9 @@ INDENT = "  "
 
 def escape_text(text: str) -> str:
     """Text between tags, escaped as ElementTree escapes it."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "&" in text or "<" in text or ">" in text:  # most texts have none: no copies
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text
 
 
 def escape_attribute(text: str) -> str:
@@ -42,14 +44,17 @@ class Element:
 
     def write(self, out: list[str], depth: int = 0) -> None:
         """Append the element's XML, its children indented one level deeper."""
-        start = self.tag + "".join(f' {name}="{escape_attribute(value)}"'
-                                   for name, value in self.attributes.items())
+        start = self.tag
+        if self.attributes:
+            start += "".join([f' {name}="{escape_attribute(value)}"'
+                              for name, value in self.attributes.items()])
         if self.children:
             out.append(f"<{start}>")
+            inner = "\n" + INDENT * (depth + 1)
             for child in self.children:
-                out.append("\n" + INDENT * (depth + 1))
+                out.append(inner)
                 child.write(out, depth + 1)
-            out.append("\n" + INDENT * depth + f"</{self.tag}>")
+            out.append(f"\n{INDENT * depth}</{self.tag}>")
         elif self.text:
             out.append(f"<{start}>{escape_text(self.text)}</{self.tag}>")
         else:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import math
 import pickle
 import re
@@ -21,8 +23,9 @@ from babel.numbers import (
     get_minus_sign_symbol,
 )
 
-from progress_site.chart_svg import FORMAT_LOCALES, SVG_NS, finish_svg
-from progress_site.charts import ChartCache, ChartSpec, Series, cache_key
+from progress_site.chart_svg import finish_svg
+from progress_site.charts import ChartCache, ChartSpec, Series, cache_key, spec_fields
+from progress_site.chartstyle import FORMAT_LOCALES, SVG_NS
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = {"svg": SVG_NS}
@@ -239,6 +242,42 @@ def test_cache_key_is_the_spec_and_the_renderer() -> None:
     assert cache_key(LINE, {**renderer, "altair": "6.4.0"}) != key
 
 
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.id for spec in SPECS])
+def test_spec_fields_are_what_asdict_gives(spec: ChartSpec) -> None:
+    assert json.dumps(spec_fields(spec)) == json.dumps(dataclasses.asdict(spec))
+    renderer = {"code": "abc"}
+    old_key = hashlib.sha256(json.dumps(
+        {"spec": dataclasses.asdict(spec), "renderer": renderer}, sort_keys=True,
+        ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()).hexdigest()
+    assert cache_key(spec, renderer) == old_key
+
+
+# Another value for each field of a spec (valid with the others of LINE), and of a series.
+OTHER_VALUES: dict[str, dict[str, Any]] = {
+    "id": {"id": "latency-2"}, "title": {"title": "Latency"}, "x_title": {"x_title": "Load"},
+    "y_title": {"y_title": "Round trip (ms)"}, "x_kind": {"x_kind": "ordinal"},
+    "y_zero": {"y_zero": False}, "width": {"width": 561}, "height": {"height": 261},
+    "rule": {"rule": 2000.5}, "locale": {"locale": "fr"},
+    "series": {"series": (Series("Before", ((0.5, 1210.0), (1.5, 1890.5))),)},
+    "kind": {"kind": "bar", "x_kind": "ordinal"},
+}
+OTHER_SERIES: dict[str, Any] = {"name": "Earlier", "points": ((0.5, 1210.0), (1.5, 1890.25))}
+
+
+def test_every_field_of_a_spec_changes_its_key() -> None:
+    assert set(OTHER_VALUES) == {f.name for f in dataclasses.fields(ChartSpec)}
+    assert set(OTHER_SERIES) == {f.name for f in dataclasses.fields(Series)}
+    renderer = {"code": "abc"}
+    key = cache_key(LINE, renderer)
+    keys = {name: cache_key(dataclasses.replace(LINE, **changes), renderer)
+            for name, changes in OTHER_VALUES.items()}
+    for name, value in OTHER_SERIES.items():
+        changed = dataclasses.replace(LINE.series[0], **{name: value})
+        keys[f"series.{name}"] = cache_key(
+            dataclasses.replace(LINE, series=(changed, *LINE.series[1:])), renderer)
+    assert len(set(keys.values()) | {key}) == len(keys) + 1, keys
+
+
 CACHED_RENDER = """
 import pickle, sys
 from pathlib import Path
@@ -248,6 +287,7 @@ cache.svg(pickle.load(sys.stdin.buffer))
 assert (cache.hits, cache.misses) == (1, 0), (cache.hits, cache.misses)
 assert "altair" not in sys.modules, "altair was imported"
 assert "vl_convert" not in sys.modules, "vl_convert was imported"
+assert "progress_site.chart_svg" not in sys.modules, "the drawing code was imported"
 print("served without altair or vl_convert")
 """
 

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from progress_site.agreement import agrees, check_groups
-from progress_site.datasetschema import Row
+from progress_site.datasetschema import Choice, RecordField, Row
 from progress_site.errors import BuildFailed, Problem
 from progress_site.load import load
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.values import Number
+from progress_site.tables import ordered
+from progress_site.values import Number, Text
 
 SITE = """\
 site:
@@ -361,3 +362,46 @@ def test_agreement_required_ok(tmp_path: Path) -> None:
     html = built.files["index.html"].decode()
     assert '<td class="verdict-cell yes">yes</td>' in html
     assert "they agree when the gap is at most 10% of it." in html
+
+
+def test_a_chart_takes_one_point_per_x_and_series(tmp_path: Path) -> None:
+    block = "{{< chart runs x=bots y=mspt >}}\n"
+    root = write_source(tmp_path, lines(*GOOD), content=block)
+    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    with pytest.raises(BuildFailed) as failed:
+        make_site(config)
+    assert failed.value.render() == textwrap.dedent("""\
+        content/en/index.md:4:1: chart: two records of runs give bots=1.0
+            {{< chart runs x=bots y=mspt >}}
+            ^
+            hint: a chart takes one point per x and series: add `series=`
+        content/fr/index.md:4:1: chart: two records of runs give bots=1.0
+            {{< chart runs x=bots y=mspt >}}
+            ^
+            hint: a chart takes one point per x and series: add `series=`
+        Aborted with 2 data errors.""")
+
+
+def test_a_chart_takes_one_point_per_x_and_series_ok(tmp_path: Path) -> None:
+    block = "{{< chart runs x=bots y=mspt series=server >}}\n"
+    root = write_source(tmp_path, lines(*GOOD), content=block)
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site",
+                                  today=dt.date(2026, 11, 29)))
+    html = built.files["index.html"].decode()
+    assert ("MSPT (ms): where Bots is 1, Paper is the lowest (10.31\u00a0ms) and Horizon "
+            "the highest (13.70\u00a0ms).</figcaption>") in html
+
+
+def test_records_are_ordered_by_choices_then_numbers_missing_last() -> None:
+    server = RecordField(name="server", label=Text((("*", "Server"),), neutral=True),
+                         type="word", choices=tuple(
+                             Choice(value=v, label=Text((("*", v),), neutral=True))
+                             for v in ("paper", "horizon", "paper")))
+    bots = RecordField(name="bots", label=Text((("*", "Bots"),), neutral=True), type="whole")
+    rows = [Row(index=i, values=values) for i, values in enumerate([
+        {"server": "horizon", "bots": Number(10.0)}, {"server": "paper", "bots": Number(50.0)},
+        {"bots": Number(1.0)}, {"server": "paper", "bots": Number(1.0)},
+        {"server": "other", "bots": Number(5.0)}])]
+    # 'other' is no choice: it ranks with the first one, then by its words.
+    assert [r.index for r in ordered(rows, [server, bots])] == [4, 3, 1, 0, 2]
+    assert [r.index for r in ordered(rows, [bots])] == [2, 3, 4, 0, 1]

@@ -9,6 +9,7 @@ and between an English number and its unit.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import InvalidOperation
 
 import pytest
 from babel.support import NullTranslations
@@ -153,6 +154,28 @@ def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
     assert formatting.with_unit(value, decimals, unit, lang, CUSTOM) == expected
 
 
+def test_a_number_is_kept_per_language_and_type() -> None:
+    # Printed once per value, decimals, language and type of number (formatting.number
+    # keeps them): each language still gets its own, and True is still no number.
+    assert formatting.number(1234.5, 1, "en") == "1,234.5"
+    assert formatting.number(1234.5, 1, "fr") == f"1{NNBSP}234,5"
+    assert formatting.number(1234.5, 1, "en") == "1,234.5"
+    assert formatting.with_unit(1234.5, 1, "ms", "fr", {}) == f"1{NNBSP}234,5{NNBSP}ms"
+    assert formatting.with_unit(1234.5, 1, "ms", "en", {}) == f"1,234.5{NBSP}ms"
+    assert formatting.number(1, 0, "en") == formatting.number(1.0, 0, "en") == "1"
+    with pytest.raises(InvalidOperation):
+        formatting.number(True, 0, "en")
+
+
+def test_a_sites_own_unit_is_not_kept_for_another_site() -> None:
+    other = {"cores": (words("CPU", "CPU"), words("CPUs", "CPUs"))}
+    assert formatting.with_unit(2.62, 2, "cores", "en", CUSTOM) == f"2.62{NBSP}cores"
+    assert formatting.with_unit(2.62, 2, "cores", "en", other) == f"2.62{NBSP}CPUs"
+    assert formatting.with_unit(1, 0, "cores", "en", other) == f"1{NBSP}CPU"
+    assert formatting.with_unit(1, 0, "cores", "en", {}) == f"1{NBSP}cores"  # a symbol
+    assert formatting.with_unit(1, 0, "cores", "en", CUSTOM) == f"1{NBSP}core"
+
+
 def french_catalog() -> NullTranslations | None:
     """The repo's French catalog, compiled; None when the repo has none."""
     path = po_path(ENGINE_ROOT / "locales", "fr")
@@ -216,3 +239,21 @@ def test_quantity(quantity: Quantity | None, lang: str, expected: str) -> None:
     kind = quantity.kind if quantity is not None else "none"
     translated = kind in ("range", "count", "none")  # these rows have template words
     assert words_for(lang, translated).quantity(quantity) == expected
+
+
+def test_a_quantity_is_kept_by_its_words_not_shared_between_languages() -> None:
+    english, french = words_for("en", False), words_for("fr", False)
+    q = Quantity("value", 2.62, decimals=2, unit="cores")
+    assert english.quantity(q) == english.quantity(q) == "2.62\u00a0cores"
+    assert french.quantity(q) == "2,62\u202fcœurs"
+    assert english.quantity(Quantity("value", 2.62, decimals=1, unit="cores")) == (
+        "2.6\u00a0cores")  # another quantity: its own words
+
+
+@pytest.mark.parametrize(("value", "decimals", "expected"), [
+    (1, 0, "one"), (1.0, 1, "other"), (1, 0, "one"), (1.0, 0, "one"), (1.0, 1, "other"),
+])
+def test_the_plural_category_is_that_of_the_number_as_printed(
+        value: float, decimals: int, expected: str) -> None:
+    # plural_category keeps its answers: 1 and 1.0 are equal numbers, but `1.0 cores`.
+    assert formatting.plural_category(value, decimals, "en") == expected

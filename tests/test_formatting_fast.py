@@ -1,9 +1,10 @@
 """The fast paths of text and number formatting print exactly what the slow ones print.
 
 Inline Markdown skips the parser for texts with no character it could act on, numbers
-skip Babel's general pattern code, and units look their pattern up once: each is
-compared here with the full path, on hand-picked and on generated inputs, so that a
-divergence fails a test rather than changes a published page.
+skip Babel's general pattern code, units look their pattern up once, and the words of
+HTML without tags or entities skip striptags: each is compared here with the full
+path, on hand-picked and on generated inputs, so that a divergence fails a test rather
+than changes a published page.
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ from babel.units import format_unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it.common.utils import escapeHtml
+from markupsafe import Markup
 
 from progress_site import formatting
 from progress_site.markup import (
     CLOSE,
-    MARKDOWN_ACTIVE,
     OPEN,
     InlineRenderer,
     escape_html,
     inline_html,
     make_parser,
+    markdown_active,
+    text_of,
 )
 from progress_site.units import CLDR_UNITS
 
@@ -48,7 +51,7 @@ PIECES = [
     "![i](b.png)", "[x]: /y", "(c)", "--", "...", '"q"', "'q'", "50%", "p99: 3 ms", "{{ x }}",
     "\u202e", "\u2066", OPEN + "0" + CLOSE, "snake_case", "2*3*4", "\\*",
 ]
-PLAIN = [c for c in ALPHABET if not MARKDOWN_ACTIVE.search(c)]
+PLAIN = [c for c in ALPHABET if not markdown_active(c)]
 # One parser for the full path, and one renderer (with its memory) for the fast one.
 FULL = make_parser()
 FAST = InlineRenderer()
@@ -76,7 +79,7 @@ def test_the_parser_has_only_the_rules_the_fast_path_knows() -> None:
     "{{ x }}", "| a | b |", "\t", OPEN + "0" + CLOSE + " ms",
 ])
 def test_plain_texts_take_the_fast_path_and_read_the_same(text: str) -> None:
-    assert not MARKDOWN_ACTIVE.search(text)
+    assert not markdown_active(text)
     assert InlineRenderer()(text) == FULL.renderInline(text)
 
 
@@ -86,7 +89,7 @@ def test_plain_texts_take_the_fast_path_and_read_the_same(text: str) -> None:
     "a\\*b", "a\nb", "a  \nb", "a\r\nb", "a\x00b", "x\u202ey", "x\u2066y", "Done![x](y)",
 ])
 def test_texts_with_markdown_take_the_full_path(text: str) -> None:
-    assert MARKDOWN_ACTIVE.search(text)
+    assert markdown_active(text)
     assert InlineRenderer()(text) == FULL.renderInline(text)
 
 
@@ -119,6 +122,21 @@ def test_any_text_reads_the_same_on_both_paths(text: str) -> None:
 @given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
 def test_markdown_like_texts_read_the_same_on_both_paths(text: str) -> None:
     assert FAST(text) == FULL.renderInline(text)
+
+
+@pytest.mark.parametrize("html", [
+    "", "plain words", "  spaced \t out\n ", "a\u00a0b\u2028c\u3000d", "<em>x</em> y",
+    "Tom &amp; Jerry", "&#39;q&#39;", "a < b", "<!-- c --> d", "\x1c\x1d\x1e\x1f\x85",
+])
+def test_the_words_of_html_are_what_striptags_leaves(html: str) -> None:
+    assert text_of(Markup(html)) == Markup(html).striptags()
+    assert type(text_of(Markup(html))) is str
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.text(alphabet=st.sampled_from(ALPHABET), max_size=30))
+def test_the_words_of_any_html_are_what_striptags_leaves(html: str) -> None:
+    assert text_of(Markup(html)) == Markup(html).striptags()
 
 
 # The site's languages, and others whose symbols or plural rules differ: a `'` that Babel

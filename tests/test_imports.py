@@ -33,7 +33,8 @@ NEVER = ("altair", "vl_convert", "ruamel", "watchdog", "importlib.metadata", "uu
 LOCALE_DATA = ("babel.dates", "babel.numbers", "babel.units", "babel.lists", "babel.support")
 # Only for a page with a table, agreement or chart block (see render.ReportBlocks).
 REPORT_BLOCKS = ("progress_site.tables", "progress_site.agreement",
-                 "progress_site.chartblocks", "progress_site.charts", "progress_site.chart_svg")
+                 "progress_site.chartblocks", "progress_site.charts", "progress_site.chart_svg",
+                 "progress_site.chartstyle")
 
 # Besides the modules, which languages' CLDR data Babel loaded, and which of its global
 # tables (likely subtags, time zones...) it read.
@@ -86,6 +87,7 @@ def test_the_example_imports_no_drawing_editing_or_watching(
                             "progress_site.yamlread")) == []
     assert asked == []  # nor Babel's locale data: every language's facts are cached
     assert "progress_site.chartblocks" in modules  # it has report blocks
+    assert "progress_site.chart_svg" not in modules  # but every chart is in the cache
 
 
 def test_only_a_catalog_missing_from_the_cache_is_read_with_babel(

@@ -1,0 +1,44 @@
+"""What every chart shares, drawn or read from the cache: the SVG namespace, the markers
+that tell series apart (and so how many series a chart may have), and the number
+formats of the axes. `charts` checks a spec against these without loading the drawing
+code (`chart_svg`), which a build whose charts are all cached never needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+# Per series: vega's name for the marker on the plot, and the same marker drawn in the
+# legend's [-1, 1] box, where a line through it also shows the series' dash.
+MARKERS = (
+    ("circle", "M0.3,0A0.3,0.3,0,1,1,-0.3,0A0.3,0.3,0,1,1,0.3,0"),
+    ("square", "M-0.26,-0.26H0.26V0.26H-0.26Z"),
+    ("triangle-up", "M0,-0.33L0.3,0.2H-0.3Z"),
+    ("diamond", "M0,-0.36L0.36,0L0,0.36L-0.36,0Z"),
+    ("triangle-down", "M0,0.33L0.3,-0.2H-0.3Z"),
+    ("cross", "M-0.3,-0.1H-0.1V-0.3H0.1V-0.1H0.3V0.1H0.1V0.3H-0.1V0.1H-0.3Z"),
+)
+MAX_SERIES = len(MARKERS)
+
+# d3-format locales with the symbols Babel uses for the same language, so the axes read
+# like the numbers in the page around them (the tests compare them with Babel).
+FORMAT_LOCALES: dict[str, dict[str, Any]] = {
+    "en": {
+        "decimal": ".",
+        "thousands": ",",
+        "grouping": [3],
+        "currency": ["$", ""],
+        "minus": "-",
+        "percent": "%",
+    },
+    "fr": {
+        "decimal": ",",
+        "thousands": "\u202f",
+        "grouping": [3],
+        "currency": ["", "\u00a0€"],
+        "minus": "-",
+        "percent": "\u00a0%",
+    },
+}
