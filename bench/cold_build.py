@@ -4,21 +4,25 @@ Each run is a fresh process (imports included), as a user's `python build.py` is
 The floor (bench/floor.py) renders the same data with jinja2 + yaml + babel and
 nothing else. Runs alternate between the two so that noise hits both alike. Then one
 build with the chart cache emptied, and one with every cache emptied (the first build
-after a clone), show what the caches under .cache/ save.
+after a clone), show what the caches under .cache/ save. With --instructions, one run of
+each under valgrind's callgrind also gives the instructions each executes: a count that
+repeats to within a few hundredths of a percent where wall-clock times wander.
 
-    python bench/cold_build.py [--runs 10]
+    python bench/cold_build.py [--runs 10] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from common import BUILD, REPO, run_timed, table
+from common import BUILD, REPO, run_timed, table, user_env
 
 
 def empty_caches(tmp: Path) -> list[tuple[str, ...]]:
@@ -38,11 +42,25 @@ def empty_caches(tmp: Path) -> list[tuple[str, ...]]:
     return rows
 
 
+def instructions(cmd: list[str]) -> int:
+    """The instructions one run of `cmd` executes, counted by valgrind's callgrind."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           *cmd], capture_output=True, text=True, env=user_env())
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"{' '.join(cmd)} failed under valgrind:\n{done.stderr}")
+    return int(found.group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--no-empty-caches", action="store_true",
                         help="skip the two builds with emptied caches (they draw charts)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each one's instructions under valgrind (slow)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
@@ -54,6 +72,7 @@ def main() -> None:
             ours.append(run_timed(build)[0])
             base.append(run_timed(floor)[0])
         cold = [] if args.no_empty_caches else empty_caches(out)
+        counted = (instructions(build), instructions(floor)) if args.instructions else None
     m_ours, m_base = statistics.median(ours), statistics.median(base)
     print(table([
         ("what", "median (s)", "min (s)", "runs"),
@@ -63,6 +82,10 @@ def main() -> None:
     ]))
     print(f"\nratio build / floor: {m_ours / m_base:.2f} (target: <= 1.00); of the fastest "
           f"runs: {min(ours) / min(base):.2f} (less swayed by a busy machine)")
+    if counted:
+        print(f"instructions: build {counted[0] / 1e6:.1f} M, floor {counted[1] / 1e6:.1f} M, "
+              f"ratio {counted[0] / counted[1]:.2f} (what the code does; time adds the "
+              "machine's caches, page faults and I/O)")
 
 
 if __name__ == "__main__":
