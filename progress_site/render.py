@@ -20,7 +20,7 @@ from .expressions import ExpressionError
 from .i18n import Catalogs
 from .links import unsafe_links
 from .load import Page
-from .markup import Block, restore, split_blocks, substitute
+from .markup import Block, restore, split_blocks, substitute, text_of
 from .notfound import not_found_pages
 from .places import PagePlace
 from .present import STATUS_WORDS, Words
@@ -57,8 +57,15 @@ def make_environment(loader: TemplateLoader, words: Words, model: Model) -> jinj
     # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
                        short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenance.of, memo=Memo())
+                       view=model.view, provenance=Provenance.of, memo=Memo(),
+                       striptags=striptags)
     return env
+
+
+def striptags(value: Any) -> str:
+    """Jinja's `striptags`, whose work text without a tag or an entity skips (the base
+    template asks it for the site's title on every page: no html.entities to load)."""
+    return text_of(Markup(value))  # as Jinja's: a plain string is read as HTML
 
 
 # What a block may name: the collection, the attribute holding the record (for derived
