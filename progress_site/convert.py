@@ -11,7 +11,7 @@ import typing
 from typing import Any, Literal
 
 from .errors import KeyPath, Problem, closest
-from .fieldtypes import hints as hints  # re-exported: datajson, jsonschema, reference
+from .fieldtypes import hints
 from .values import Number, Text, Where
 from .yamldoc import Places
 from .yamlsource import Document

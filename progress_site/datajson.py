@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .atomicwrite import store
-from .convert import fields, hints
+from .convert import fields
 from .derive import Model
+from .fieldtypes import hints
 from .quantity import Quantity
 from .schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from .validate import record_fields, walk

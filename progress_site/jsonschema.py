@@ -1,7 +1,7 @@
 """The data format published as JSON Schema, so editors check data/*.yaml while typing.
 
 Generated from the declarations in `schema.py`, read the way the validator reads them
-(`convert.hints` and `convert.fields`): the schema and the build cannot disagree on
+(`fieldtypes.hints` and `convert.fields`): the schema and the build cannot disagree on
 which keys exist, which are required, or what type each holds. Rules that span records
 or files (ids that exist, evidence a status needs) stay with the build.
 
@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 import yaml
 
-from .convert import fields, hints
+from .convert import fields
+from .fieldtypes import hints
 from .schema import Data, Site
 from .units import BUILTIN_UNITS
 from .values import Number, Text

@@ -11,9 +11,10 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 
 from .collector import collector_paused
-from .convert import INVALID, Converter, hints
+from .convert import INVALID, Converter
 from .datasets import attach_records
 from .errors import Location, Problem
+from .fieldtypes import hints
 from .frozen import frozen
 from .schema import Data, Site
 from .yamldoc import Places

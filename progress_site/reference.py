@@ -18,7 +18,8 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from .convert import fields, hints
+from .convert import fields
+from .fieldtypes import hints
 from .jsonschema import inner_record, is_record, record_types, unwrap
 from .schema import Data
 from .values import Number, Text
