@@ -54,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the site's public address (https://owner.github.io/repo/): "
                         "canonical links, social previews, sitemap; without it every "
                         "link stays relative")
-    add_commands(p.add_subparsers(dest="command", metavar="COMMAND"))
+    add_commands(p)
     return p
 
 
