@@ -23,10 +23,8 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import babel
-
 from .atomicwrite import store
-from .versions import fingerprint
+from .versions import fingerprint, installed_version
 
 # Raise to drop every entry written before a change the code hash cannot see.
 FORMAT = 1
@@ -52,7 +50,7 @@ class Compiled(NamedTuple):
 @functools.cache
 def compiler_fingerprint() -> bytes:
     """What else an entry depends on: this code, Babel's (it writes the .mo), Python."""
-    return fingerprint(FORMAT, babel.__version__, modules=CATALOG_MODULES)
+    return fingerprint(FORMAT, installed_version("babel"), modules=CATALOG_MODULES)
 
 
 def entry_key(data: bytes) -> str:

@@ -16,15 +16,14 @@ from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
-from babel import Locale
-from babel.plural import PluralRule  # both imported with `babel`: no cost of their own
-
+from . import plurals
 from .localecache import facts
 from .localefacts import date_fields, percent_source
 from .units import CLDR_UNITS, PERCENT, SYMBOL_UNITS
 from .values import Text
 
 if TYPE_CHECKING:
+    from babel import Locale
     from babel.numbers import NumberPattern
 
 NBSP = "\u00a0"
@@ -33,6 +32,8 @@ NBSP = "\u00a0"
 @functools.cache
 def locale(lang: str) -> Locale:
     """The Babel locale of a language code (Babel's own formatting is given it)."""
+    from babel import Locale  # a build that prints from the facts alone never imports Babel
+
     return Locale.parse(lang)
 
 
@@ -195,9 +196,9 @@ def date_field(field: str, day: dt.date, lang: str) -> str | None:
 
 
 @functools.cache
-def plural_rule(lang: str) -> PluralRule:
-    """The language's plural rules, as Babel's locale has them (rebuilt from the facts)."""
-    return PluralRule(facts(lang).plural)
+def plural_rule(lang: str) -> plurals.Category:
+    """The language's plural rules, as Babel's locale has them (from the facts)."""
+    return plurals.category(facts(lang).plural)
 
 
 # Babel's rules read the operands of a Decimal in Python (~12 us a number), and a site's

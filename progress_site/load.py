@@ -8,8 +8,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from babel import Locale, UnknownLocaleError
-
+from . import localecache
 from .collector import collector_paused
 from .convert import INVALID, Converter
 from .datasets import attach_records
@@ -110,20 +109,21 @@ def read_yaml(path: Path, root: Path, cache_dir: Path | None = None
     return doc, problems
 
 
-def load_data(root: Path, strict: bool, cache_dir: Path | None = None
+def load_data(root: Path, strict: bool, parsed: Path | None = None
               ) -> tuple[Data | None, list[Document], list[Problem]]:
-    """Read every data file; collections of the same name in several files are joined."""
+    """Read every data file; collections of the same name in several files are joined
+    (parsed files are kept in `parsed`, a folder of the cache)."""
     docs: list[Document] = []
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
     for path in source_files(root / "data", root, DATA_SUFFIXES):
-        doc, found = read_yaml(path, root, cache_dir)
+        doc, found = read_yaml(path, root, parsed)
         problems += found
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
         elif doc is not None and doc.data:
             docs.append(doc)
-    site, site_problems = read_site(docs, strict, root)
+    site, site_problems = read_site(docs, strict, root, parsed and parsed.parent)
     problems += site_problems
     if site is None:
         return None, docs, problems
@@ -169,9 +169,10 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
     return result
 
 
-def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | None,
-                                                                      list[Problem]]:
-    """The one `site:` mapping; the languages it names govern every other text."""
+def read_site(docs: list[Document], strict: bool, root: Path, cache_dir: Path | None = None
+              ) -> tuple[Site | None, list[Problem]]:
+    """The one `site:` mapping; the languages it names govern every other text (each
+    checked against what a previous build found out about it, kept in `cache_dir`)."""
     holders = [d for d in docs if "site" in d.data]
     if not holders:
         where = Location("data/site.yaml")
@@ -194,17 +195,23 @@ def read_site(docs: list[Document], strict: bool, root: Path) -> tuple[Site | No
         site = INVALID
     elif site is not INVALID:
         for i, code in enumerate(site.languages):
-            if not known_language(code):
+            if not known_language(code, cache_dir):
                 conv.error(("site", "languages", i), f"unknown language code '{code}'",
                            "write a language code such as en, fr, de or pt_BR")
                 site = INVALID
     return (None if site is INVALID else site), problems + conv.problems
 
 
-def known_language(code: str) -> bool:
-    """A language code Babel knows; codes also name folders, so only letters and '_'."""
+def known_language(code: str, cache_dir: Path | None = None) -> bool:
+    """A language code Babel knows; codes also name folders, so only letters and '_'.
+    A code whose facts a build stored in `cache_dir` is known without asking Babel
+    (which a build then need not import)."""
     if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
         return False
+    if cache_dir is not None and localecache.stored(cache_dir, code):
+        return True
+    from babel import Locale, UnknownLocaleError
+
     try:
         Locale.parse(code)
     except (ValueError, UnknownLocaleError):

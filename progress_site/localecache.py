@@ -26,11 +26,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import babel
-
 from .atomicwrite import store
 from .localefacts import LocaleFacts, extract
-from .versions import fingerprint
+from .plurals import category
+from .versions import fingerprint, installed_version
 
 T = TypeVar("T")
 
@@ -74,6 +73,21 @@ def load(cache_dir: Path | None, languages: Iterable[str]) -> None:
             write_entry(path, lang, facts(lang))
 
 
+def stored(cache_dir: Path, lang: str) -> bool:
+    """Whether a previous build stored the language's facts (read now, kept for `load`):
+    Babel knew the language then, and the key says it is the same Babel."""
+    path = entry_path(cache_dir, lang)
+    if path is None:
+        return False
+    if path not in _SEEN:
+        found = read_entry(path, lang)
+        if found is None:
+            return False
+        _SEEN.add(path)
+        _KNOWN.setdefault(lang, found)
+    return lang in _KNOWN
+
+
 def entry_path(cache_dir: Path, lang: str) -> Path | None:
     """Where a language's entry lives; None for a code that cannot name a file."""
     return cache_dir / "locales" / f"{lang}.json" if _PLAIN_CODE.fullmatch(lang) else None
@@ -82,7 +96,7 @@ def entry_path(cache_dir: Path, lang: str) -> Path | None:
 @functools.cache
 def extractor_fingerprint() -> bytes:
     """What an entry depends on besides the language: this code, Babel's data, Python."""
-    return fingerprint(FORMAT, babel.__version__, modules=FACT_MODULES)
+    return fingerprint(FORMAT, installed_version("babel"), modules=FACT_MODULES)
 
 
 def entry_key(lang: str) -> str:
@@ -160,11 +174,9 @@ def date_format(value: Any) -> str:
 
 
 def plural_rules(value: Any) -> dict[str, str]:
-    """CLDR plural rules Babel can parse."""
-    from babel.plural import PluralRule  # imported with babel: no cost
-
+    """CLDR plural rules by category, that plurals.py can read."""
     rules = mapping(text)(value)
-    PluralRule(rules)  # raises RuleError for what it cannot parse
+    category(rules)  # raises ValueError for what it cannot read
     return rules
 
 
