@@ -21,6 +21,7 @@ import jinja2
 from jinja2.bccache import bc_magic
 
 from .atomicwrite import store
+from .templatetext import compile_template
 
 # Compiled templates already read by this process, by folder, template and source
 # checksum: each build makes new environments (their words and model are the build's),
@@ -123,9 +124,9 @@ class TemplateLoader(jinja2.FileSystemLoader):
         what their filters do, never in what the compiler reads (names and options)."""
         source, filename, uptodate = self.get_source(environment, name)
         if self.cache is None:
-            return environment.compile(source, name, filename), uptodate
+            return compile_template(environment, source, name, filename), uptodate
         bucket = self.cache.get_bucket(environment, name, filename, source)
         if bucket.code is None:
-            bucket.code = environment.compile(source, name, filename)
+            bucket.code = compile_template(environment, source, name, filename)
             self.cache.set_bucket(bucket)
         return bucket.code, uptodate

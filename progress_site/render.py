@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from markupsafe import Markup
 
+from . import templatetext
 from .blockoptions import BlockError
 from .bytecode import TemplateLoader, template_cache
 from .cells import Memo, Provenance
@@ -44,13 +45,11 @@ def make_environment(loader: TemplateLoader, words: Words, model: Model) -> jinj
         auto_reload=False,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
-        extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        words.gettext, words.ngettext, newstyle=True)
+    templatetext.install(env, words.gettext, words.ngettext)  # {% trans %} compiles later
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
                        statuses=STATUS_WORDS, lookup=Lookup(model))
     # Filters, not globals, where a large page calls them for every figure: Jinja calls

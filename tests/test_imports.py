@@ -99,10 +99,12 @@ def test_the_example_imports_no_drawing_editing_or_watching(
     # prose are in the cache, so the Markdown parser is not needed either; nor the YAML
     # parser: every data file and front matter comes from the parse cache; nor the
     # table of HTML entities: no text it strips of its tags holds one; nor Babel at all:
-    # the languages' facts are cached, and plurals.py reads their plural rules.
+    # the languages' facts are cached, and plurals.py reads their plural rules; nor
+    # Jinja's i18n extension: no template is compiled (templatetext.py).
     modules, asked = build_report(REPO, tmp_path / "site")
     assert loaded(modules, (*NEVER, *LOCALE_DATA, "markdown_it", "yaml",
-                            "progress_site.yamlread", "html.entities", "babel")) == []
+                            "progress_site.yamlread", "html.entities", "babel",
+                            "jinja2.ext")) == []
     assert asked == []  # nor Babel's locale data: every language's facts are cached
     assert "progress_site.chartblocks" in modules  # it has report blocks
     assert "progress_site.chart_svg" not in modules  # but every chart is in the cache
