@@ -284,6 +284,7 @@ def test_a_file_size_limit_stops_the_write(tmp_path: Path) -> None:
     """Writes that fail half-way (RLIMIT_FSIZE: EFBIG, as a full disk gives ENOSPC)."""
     out = tmp_path / "site"
     assert run_build(BASE, out).returncode == 0
+    (out / "index.html").write_text("edited by hand")  # the build has a site to write
     before = snapshot(out)
 
     def limit() -> None:
@@ -320,6 +321,7 @@ TMPFS_SCRIPT = textwrap.dedent("""
         return sorted(p.name for p in mount.iterdir() if p.name.startswith(".site-"))
 
     report = {"first": run()}
+    (out / "index.html").write_text("edited by hand")  # the build has a site to write
     report["before"] = snap()
     with open(mount / "filler", "wb", buffering=0) as fh:  # fill the disk to the last page
         try:

@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from progress_site.pipeline import BuildConfig, make_site
+from progress_site.publish import publish
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 
@@ -67,6 +70,52 @@ def test_successful_build_replaces_the_whole_site(example_copy: Path, tmp_path: 
     assert not (out / "stale.html").exists()
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".out-")]
     assert leftovers == []
+
+
+def inodes(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file and folder under `folder`: its inode and modification time."""
+    return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in folder.rglob("*")}
+
+
+def test_a_rebuild_of_unchanged_sources_leaves_the_site_as_it_is(
+        example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    before, files = inodes(out), snapshot(out)
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    assert inodes(out) == before  # not one file written: a deploy by mtime sends none
+    assert snapshot(out) == files
+
+
+SITE = {"index.html": b"<p>home", "fr/index.html": b"<p>accueil", "assets/style.css": b"p{}"}
+
+
+@pytest.mark.parametrize("change", ["a file's bytes", "an extra file", "an extra folder",
+                                    "a missing file", "a link", "a file for a folder"])
+def test_a_site_that_differs_in_any_way_is_replaced(change: str, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    publish(SITE, out)
+    if change == "a file's bytes":
+        (out / "fr" / "index.html").write_bytes(b"<p>accueil!")
+    elif change == "an extra file":
+        (out / "fr" / "old.html").write_bytes(b"")
+    elif change == "an extra folder":
+        (out / "fr" / "old").mkdir()
+    elif change == "a missing file":
+        (out / "assets" / "style.css").unlink()
+    elif change == "a link":
+        (out / "assets" / "style.css").unlink()
+        (out / "assets" / "style.css").symlink_to(tmp_path / "elsewhere.css")
+        (tmp_path / "elsewhere.css").write_bytes(b"p{}")
+    else:
+        (out / "assets" / "style.css").unlink()
+        (out / "assets" / "style.css").mkdir()
+    publish(SITE, out)
+    assert snapshot(out) == SITE
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
+        "assets", "assets/style.css", "fr", "fr/index.html", "index.html"]
+    assert not (out / "assets" / "style.css").is_symlink()
 
 
 def test_another_project_folder_uses_the_engine_theme(tmp_path: Path) -> None:
