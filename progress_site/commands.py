@@ -23,7 +23,7 @@ NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, t
 class Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
     """The COMMAND argument: `record` and `import` are listed (for --help) at once, but
     their own options are added only when a command is named. Most runs are plain
-    builds, which would otherwise build seven parsers for nothing (~4 ms a build)."""
+    builds, which would otherwise build seven parsers for nothing (~2 ms a build)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
