@@ -15,7 +15,7 @@ from types import CodeType
 from typing import Any
 
 import jinja2
-from jinja2.runtime import Context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 EXTENSION = "jinja2.ext.i18n"
@@ -24,10 +24,13 @@ IDENTIFIER = "jinja2.ext.InternationalizationExtension"  # its key in env.extens
 
 def install(env: jinja2.Environment, gettext: Callable[[str], str],
             ngettext: Callable[[str, str, int], str]) -> None:
-    """What `install_gettext_callables(gettext, ngettext, newstyle=True)` installs."""
+    """What `install_gettext_callables(gettext, ngettext, newstyle=True)` installs, for
+    plain callables (called directly, not through the template's context). `_` is the
+    same function as `gettext`, where Jinja's looks `gettext` up again at each call: a
+    page calls `_()` a few hundred times, and the templates never rebind `gettext`."""
     env.newstyle_gettext = True  # type: ignore[attr-defined]  # read by the extension
-    env.globals.update(gettext=new_gettext(gettext), ngettext=new_ngettext(ngettext),
-                       _=gettext_alias)
+    translated = new_gettext(gettext)
+    env.globals.update(gettext=translated, ngettext=new_ngettext(ngettext), _=translated)
 
 
 def compile_template(env: jinja2.Environment, source: str, name: str,
@@ -39,24 +42,20 @@ def compile_template(env: jinja2.Environment, source: str, name: str,
     return code
 
 
-@jinja2.pass_context
-def gettext_alias(context: Context, *args: Any, **kwargs: Any) -> Any:
-    """`_()`: the `gettext` the template sees."""
-    return context.call(context.resolve("gettext"), *args, **kwargs)
-
-
 def new_gettext(func: Callable[[str], str]) -> Callable[..., str]:
-    """`gettext(message, **variables)`: the translation, variables %-formatted in."""
+    """`gettext(message, **variables)`: the translation, variables %-formatted in; a
+    message without variables is formatted once (its text never changes in a build)."""
+    done: dict[tuple[str, bool], str] = {}
 
-    @jinja2.pass_context
-    def gettext(context: Context, message: str, /, **variables: Any) -> str:
-        text = context.call(func, message)
-        if context.eval_ctx.autoescape:
-            text = Markup(text)
-        # Always a format string, even without variables, as Jinja's: a `%%` in a
-        # message reads the same whether or not it has variables.
-        formatted: str = text % variables  # Markup stays Markup: escaped once
-        return formatted
+    @jinja2.pass_eval_context
+    def gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
+        if variables:
+            return formatted(func(message), eval_ctx.autoescape, variables)
+        key = (message, eval_ctx.autoescape)
+        text = done.get(key)
+        if text is None:
+            text = done[key] = formatted(func(message), eval_ctx.autoescape, {})
+        return text
 
     return gettext
 
@@ -64,14 +63,18 @@ def new_gettext(func: Callable[[str], str]) -> Callable[..., str]:
 def new_ngettext(func: Callable[[str, str, int], str]) -> Callable[..., str]:
     """`ngettext(singular, plural, num, **variables)`, `num` among the variables."""
 
-    @jinja2.pass_context
-    def ngettext(context: Context, singular: str, plural: str, num: int, /,
+    @jinja2.pass_eval_context
+    def ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
                  **variables: Any) -> str:
         variables.setdefault("num", num)
-        text = context.call(func, singular, plural, num)
-        if context.eval_ctx.autoescape:
-            text = Markup(text)
-        formatted: str = text % variables
-        return formatted
+        return formatted(func(singular, plural, num), eval_ctx.autoescape, variables)
 
     return ngettext
+
+
+def formatted(text: str, autoescape: bool, variables: dict[str, Any]) -> str:
+    """A translation with its variables, as Jinja's newstyle gettext makes it: always a
+    %-format, even without variables (`%%` reads the same with or without them), and
+    escaped where the template autoescapes (Markup escapes the variables, once)."""
+    result: str = (Markup(text) if autoescape else text) % variables
+    return result

@@ -29,6 +29,8 @@ TEMPLATES = [
     "{{ gettext('100%% sure') }} {{ _('<b>bold</b>') }}",
     "{{ ngettext('%(num)s figure', '%(num)s figures', n) }}",
     "{% trans %}100% sure{% endtrans %}",
+    "{{ _('<b>bold</b>') }}{% autoescape false %}{{ _('<b>bold</b>') }}{% endautoescape %}"
+    "{{ _('<b>bold</b>') }}",
 ]
 
 
