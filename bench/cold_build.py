@@ -8,7 +8,7 @@ after a clone), show what the caches under .cache/ save. With --instructions, on
 each under valgrind's callgrind also gives the instructions each executes: a count that
 repeats to within a few hundredths of a percent where wall-clock times wander.
 
-    python bench/cold_build.py [--runs 10] [--instructions]
+    python bench/cold_build.py [--runs 20] [--instructions]
 """
 
 from __future__ import annotations
@@ -56,7 +56,9 @@ def instructions(cmd: list[str]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=20,
+                        help="runs of each (default 20: on a noisy machine, 10 runs' median "
+                             "can move by 0.15)")
     parser.add_argument("--no-empty-caches", action="store_true",
                         help="skip the two builds with emptied caches (they draw charts)")
     parser.add_argument("--instructions", action="store_true",
