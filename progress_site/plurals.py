@@ -9,6 +9,7 @@ tests/test_plurals.py compares the two on every locale Babel has.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -28,11 +29,17 @@ _TOKEN = re.compile(r"\s*(?:(\d+)|(and|or|is|within|in|not|mod|[nivwftce])\b|(!=
 
 def category(rules: Mapping[str, str]) -> Category:
     """The function from a number (as printed: 1.0 is not 1) to its category;
-    ValueError for rules that do not parse."""
-    unknown = sorted(set(rules) - set(TAGS))
+    ValueError for rules that do not parse. The same rules give the same function: a
+    language's are read when its cache entry is checked, then used."""
+    return _category(tuple(sorted(rules.items())))
+
+
+@functools.lru_cache(maxsize=64)
+def _category(rules: tuple[tuple[str, str], ...]) -> Category:
+    unknown = sorted({tag for tag, _ in rules} - set(TAGS))
     if unknown:
         raise ValueError(f"unknown plural tags {unknown}: CLDR's are {', '.join(TAGS)}")
-    tests = [(tag, parse(rule, tag)) for tag, rule in sorted(rules.items())]
+    tests = [(tag, parse(rule, tag)) for tag, rule in rules]
     found = [(tag, test) for tag, test in tests if test is not None]
 
     def of(number: Decimal | int | float) -> str:
