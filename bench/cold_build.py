@@ -38,7 +38,7 @@ def empty_caches(tmp: Path) -> list[tuple[str, ...]]:
             shutil.copytree(REPO / ".cache", source / ".cache")
             shutil.rmtree(source / ".cache" / "charts")
         seconds = run_timed([*BUILD, "--source", str(source), "--out", str(source / "site")])[0]
-        rows.append((what, f"{seconds:.3f}", "-", "1"))
+        rows.append((what, f"{seconds:.3f}", "-", "-", "1"))
     return rows
 
 
@@ -52,6 +52,12 @@ def instructions(cmd: list[str]) -> int:
     if done.returncode != 0 or found is None:
         raise SystemExit(f"{' '.join(cmd)} failed under valgrind:\n{done.stderr}")
     return int(found.group(1))
+
+
+def middle_half(times: list[float]) -> str:
+    """The first to the third quartile: how much the machine moved the runs."""
+    low, _, high = statistics.quantiles(times, n=4)
+    return f"{low:.3f} to {high:.3f}"
 
 
 def main() -> None:
@@ -77,9 +83,11 @@ def main() -> None:
         counted = (instructions(build), instructions(floor)) if args.instructions else None
     m_ours, m_base = statistics.median(ours), statistics.median(base)
     print(table([
-        ("what", "median (s)", "min (s)", "runs"),
-        ("progress-site build (warm caches)", f"{m_ours:.3f}", f"{min(ours):.3f}", str(args.runs)),
-        ("floor: jinja2 + yaml + babel", f"{m_base:.3f}", f"{min(base):.3f}", str(args.runs)),
+        ("what", "median (s)", "min (s)", "middle half (s)", "runs"),
+        ("progress-site build (warm caches)", f"{m_ours:.3f}", f"{min(ours):.3f}",
+         middle_half(ours), str(args.runs)),
+        ("floor: jinja2 + yaml + babel", f"{m_base:.3f}", f"{min(base):.3f}",
+         middle_half(base), str(args.runs)),
         *cold,
     ]))
     print(f"\nratio build / floor: {m_ours / m_base:.2f} (target: <= 1.00); of the fastest "
