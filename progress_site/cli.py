@@ -129,8 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     print(f"Built {plural(pages, 'page')} into {config.out} in {elapsed:.2f} s"
           + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
-    lines = None if previous is None or "data.json" not in built.files else \
-        changes.between(previous, built.files["data.json"])
+    published = built.files.get("data.json")
+    lines = None if previous is None or published is None else \
+        changes.between(previous, published, config.cache_dir)  # keeps the new snapshot
+    if previous is None and published is not None:  # the first site here: keep its own
+        changes.keep_snapshot(published, config.cache_dir)
     if lines is not None:
         print("\n".join(["Changes since the previous site:", *("  " + x for x in lines)])
               if lines else "No figure or task changed since the previous site.")
@@ -140,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 def print_changes(config: BuildConfig, old_site: Path) -> int:
     """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE, write nothing."""
     built = make_site(config)
-    lines = changes.summary(old_site, built.files["data.json"])
+    lines = changes.summary(old_site, built.files["data.json"], config.cache_dir)
     if lines is None:
         raise UsageError(f"{old_site}: no data.json here; pass a folder that a build of "
                          "progress-site published")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from progress_site.changes import Snapshot, between, describe, parse_snapshot
+from progress_site.changes import KEPT, Snapshot, between, describe, parse_snapshot
 
 from .test_pipeline import run_build
 
@@ -87,3 +88,53 @@ def test_a_snapshot_holds_every_figure_and_task_by_its_ids_path() -> None:
 @pytest.mark.parametrize("old", [b"", b"not json", b"[]", b'"a text"', b"null"])
 def test_an_old_data_json_that_is_not_one_is_unreadable_not_a_crash(old: bytes) -> None:
     assert between(old, GOLDEN_DATA.read_bytes()) is None
+
+
+def edited(example_copy: Path, before: str, after: str) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    studies.write_text(studies.read_text().replace(before, after))
+
+
+def kept(example_copy: Path) -> list[Path]:
+    return sorted((example_copy / ".cache" / "changes").glob("*.json"))
+
+
+def test_the_published_snapshot_is_kept_and_read_back_not_parsed(
+        example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    [first] = kept(example_copy)  # the first site's, though it had nothing to compare with
+    path = "studies.optimisation.comparisons.cpu-per-packet-500.after"
+    stored = json.loads(first.read_text())
+    assert stored["figures"][path] == ["7.92 us", "measured"]
+    # Mark the kept one: the next summary must read it rather than parse the old site.
+    stored["figures"][path] = ["7.77 us", "measured"]
+    first.write_text(json.dumps(stored))
+    edited(example_copy, "after: {value: 7.92}", "after: {value: 7.5}")
+    result = run_build("--source", example_copy, "--out", out)
+    assert result.stdout.splitlines()[-2:] == [
+        "Changes since the previous site:", f"  figure {path}: 7.77 us -> 7.5 us"]
+    assert len(kept(example_copy)) == 2  # and the new site's, for the next build
+
+
+@pytest.mark.parametrize("damage", ["", "not json", '{"figures": {}}',
+                                    '{"figures": {"a": [1]}, "tasks": {}}'])
+def test_a_kept_snapshot_that_is_not_one_is_parsed_again(
+        damage: str, example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    [first] = kept(example_copy)
+    first.write_text(damage)
+    edited(example_copy, "after: {value: 7.92}", "after: {value: 7.5}")
+    result = run_build("--source", example_copy, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        "  figure studies.optimisation.comparisons.cpu-per-packet-500.after: "
+        "7.92 us -> 7.5 us")
+
+
+def test_only_the_newest_snapshots_are_kept(tmp_path: Path) -> None:
+    old = GOLDEN_DATA.read_bytes()
+    for n in range(1, KEPT + 3):
+        assert between(old, old + b" " * n, tmp_path) == []  # other bytes, the same data
+    assert len(list((tmp_path / "changes").glob("*.json"))) == KEPT
