@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import jinja2
+import pytest
 
 from progress_site.cells import Memo, Provenance
 from progress_site.schema import Figure
@@ -49,6 +50,9 @@ def test_provenance_holds_only_where_a_figure_comes_from() -> None:
     assert (prov.machine, prov.date, prov.commit, prov.run, prov.method, prov.proof) == (
         "box", DAY, "aaaaaaa", None, None, None)
     assert not hasattr(prov, "note")
+    with pytest.raises(AttributeError, match="frozen"):
+        prov.machine = "other"
+    assert repr(prov).startswith("Provenance(machine='box', date=datetime.date(")
 
 
 def test_provenances_alike_are_equal_ok() -> None:
