@@ -8,57 +8,39 @@ from collections.abc import Callable, Hashable
 from markupsafe import Markup
 
 from .declare import Link
+from .frozen import frozen
 from .schema import Figure
 from .values import Text
 
-SHOWN = ("machine", "date", "commit", "run", "method", "proof")  # a provenance's fields
 
-
+@frozen
 class Provenance:
-    """Where a figure comes from: all that the `source` macro may print, and no more.
+    """Where a figure comes from: all that the `source` macro may print, and no more."""
 
-    A plain class with slots, not a dataclass: its own equality leaves a dataclass
-    nothing to write but `__init__`, and making one costs ~1 ms of every build."""
-
-    __slots__ = ("_key", "commit", "date", "machine", "method", "proof", "run")
     machine: str | None
     date: dt.date | None
     commit: str | None
     run: str | None
     method: Text | None
     proof: Link | None
-    _key: tuple[Hashable, ...]
-
-    def __init__(self, machine: str | None, date: dt.date | None, commit: str | None,
-                 run: str | None, method: Text | None, proof: Link | None) -> None:
-        put = object.__setattr__
-        put(self, "machine", machine)
-        put(self, "date", date)
-        put(self, "commit", commit)
-        put(self, "run", run)
-        put(self, "method", method)
-        put(self, "proof", proof)
-        # A text prints according to where it was written (the scope of its references),
-        # so two figures share a method or proof only when it is the very same record.
-        put(self, "_key", (machine, date, commit, run, id(method), id(proof)))
 
     @classmethod
     def of(cls, fig: Figure) -> Provenance:
         """The provenance of a figure (the `provenance` filter)."""
         return cls(fig.machine, fig.date, fig.commit, fig.run, fig.method, fig.proof)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a provenance is frozen: cannot assign {name!r}")
+    def key(self) -> tuple[Hashable, ...]:
+        """What two provenances compare. A text prints according to where it was written
+        (the scope of its references), so two figures share a method or proof only when
+        it is the very same record."""
+        return (self.machine, self.date, self.commit, self.run, id(self.method),
+                id(self.proof))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Provenance) and self._key == other._key
+        return isinstance(other, Provenance) and self.key() == other.key()
 
     def __hash__(self) -> int:
-        return hash(self._key)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in SHOWN)
-        return f"Provenance({shown})"
+        return hash(self.key())
 
 
 class Memo:
