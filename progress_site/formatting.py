@@ -201,7 +201,7 @@ def plural_rule(lang: str) -> plurals.Category:
     return plurals.category(facts(lang).plural)
 
 
-# Babel's rules read the operands of a Decimal in Python (~12 us a number), and a site's
+# The rules read the operands of a Decimal in Python (~12 us a number), and a site's
 # own unit asks for every number it follows. Keyed by what is printed, not by the
 # rounded Decimal: 1 and 1.0 are equal Decimals of different plural categories.
 @functools.lru_cache(maxsize=4096)

@@ -63,19 +63,15 @@ def load(cache_dir: Path | None, languages: Iterable[str]) -> None:
         return
     for lang in languages:
         path = entry_path(cache_dir, lang)
-        if path is None or path in _SEEN:
-            continue
-        _SEEN.add(path)
-        stored = read_entry(path, lang)
-        if stored is not None:
-            _KNOWN.setdefault(lang, stored)
-        else:
+        if path is not None and not stored(cache_dir, lang):
             write_entry(path, lang, facts(lang))
+            _SEEN.add(path)
 
 
 def stored(cache_dir: Path, lang: str) -> bool:
-    """Whether a previous build stored the language's facts (read now, kept for `load`):
-    Babel knew the language then, and the key says it is the same Babel."""
+    """Whether the language's facts are stored in `cache_dir` (its entry read once a
+    process): a build stored them, so Babel knew the language, and the key says it is
+    the same Babel."""
     path = entry_path(cache_dir, lang)
     if path is None:
         return False

@@ -26,14 +26,13 @@ def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Sit
                     assets: dict[str, bytes], base_url: str | None) -> dict[str, bytes]:
     """The 404 page of each language, made by its pages' environment and words."""
     css = assets.get("assets/style.css", b"").decode("utf-8")
-    default = site.languages[0]
-    return {f"{language_folder(words.lang, default)}404.html":
-            not_found(env, words, site, css, base_url) for env, words in languages}
+    return dict(not_found(env, words, site, css, base_url) for env, words in languages)
 
 
 def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,
-              base_url: str | None) -> bytes:
-    """The 404 page of one language; `env` is its pages' (`base_url` among its globals)."""
+              base_url: str | None) -> tuple[str, bytes]:
+    """The 404 page of one language, and where it is published; `env` is its pages'
+    (`base_url` among its globals)."""
     default = site.languages[0]
     folder = language_folder(words.lang, default)
     # Without a base URL, links are relative to where the page is published.
@@ -47,4 +46,4 @@ def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,
     html = env.get_template("404.html").render(
         page=page, body="", here=here, alternates=[], homes=homes, css=css, pages=[],
         place=lambda p: "")
-    return html.encode("utf-8")
+    return here.path, html.encode("utf-8")
