@@ -5,9 +5,7 @@ declares their fields; `datasets.py` reads the records into `Row`s, and the repo
 blocks (tables, charts, agreement) and expressions read them.
 """
 
-# No `from __future__ import annotations` in this module: the field types are made once,
-# as the module runs from its cached bytecode, and fieldtypes.hints reads them as they
-# are. Written as strings, each would be compiled anew by every build (1 ms in all).
+# No `from __future__ import annotations`: field types as objects (see schema.py).
 
 import datetime as dt
 from dataclasses import field

@@ -6,9 +6,7 @@ written. A unit and a link are declared here because the site, its figures, its 
 and its datasets all have them (`schema.py`, `datasetschema.py`).
 """
 
-# No `from __future__ import annotations` in this module: the field types are made once,
-# as the module runs from its cached bytecode, and fieldtypes.hints reads them as they
-# are. Written as strings, each would be compiled anew by every build (1 ms in all).
+# No `from __future__ import annotations`: field types as objects (see schema.py).
 
 from dataclasses import MISSING, field
 from typing import Any
