@@ -9,12 +9,12 @@ import sys
 import time
 from pathlib import Path
 
-from . import changes
-from .commands import add_commands, run_command
-from .errors import BuildFailed, UsageError
-from .outputs import BaseUrlError, check_base_url
-from .pipeline import BuildConfig, build, make_site
-from .publish import PublishFailed
+from progress_site.errors import BuildFailed, UsageError
+from progress_site.pipeline import BuildConfig, build, make_site
+from progress_site.publish import changes
+from progress_site.publish.outputs import BaseUrlError, check_base_url
+from progress_site.publish.swap import PublishFailed
+from progress_site.record.options import add_commands, run_command
 
 
 def base_url(text: str) -> str:
@@ -95,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_command(args, today())
         config = config_from(args)
         if args.watch:
-            from .watch import run_watch  # the server and watchdog load only when asked
+            from progress_site.watch.loop import (
+                run_watch,  # the server and watchdog load only when asked
+            )
 
             status: int = run_watch(config, args.host, args.port)
             return status

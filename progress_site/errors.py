@@ -6,7 +6,7 @@ import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
-from .frozen import frozen
+from progress_site.model.frozen import frozen
 
 KeyPath = tuple[str | int, ...]
 

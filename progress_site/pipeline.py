@@ -9,23 +9,23 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .collector import collector_paused
-from .derive import Model, derive
-from .errors import BuildFailed, Problem, source_line
-from .frozen import frozen
-from .i18n import Catalogs, load_catalogs
-from .load import Page, load
-from .outputs import extra_files
-from .parallel import Forked, can_fork
-from .publish import publish
-from .render import render
-from .validate import validate
+from progress_site.collector import collector_paused
+from progress_site.derive.views import Model, derive
+from progress_site.errors import BuildFailed, Problem, source_line
+from progress_site.fork import Forked, can_fork
+from progress_site.load.site import Page, load
+from progress_site.model.frozen import frozen
+from progress_site.publish.outputs import extra_files
+from progress_site.publish.swap import publish
+from progress_site.render.i18n import Catalogs, load_catalogs
+from progress_site.render.pages import render
+from progress_site.validate.rules import validate
 
 # The engine's own theme: templates/, locales/ and assets beside this package.
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
 
 if TYPE_CHECKING:
-    from .charts import ChartSpec  # a build without charts never imports them
+    from progress_site.charts.cache import ChartSpec  # a build without charts never imports them
 
 
 @frozen

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress_site.markup import block_words, parse_block
+from progress_site.render.markdown import block_words, parse_block
 
 
 def shlex_or_error(text: str) -> list[str] | str:

@@ -16,10 +16,11 @@ from typing import NoReturn
 
 import pytest
 
-from progress_site import catalogcache, i18n
-from progress_site.catalogcache import entry_key, entry_stem
-from progress_site.i18n import compiled_po
 from progress_site.pipeline import BuildConfig, make_site
+from progress_site.render import catalog_cache as catalogcache
+from progress_site.render import i18n
+from progress_site.render.catalog_cache import entry_key, entry_stem
+from progress_site.render.i18n import compiled_po
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 from .test_imports import PROBE

@@ -8,9 +8,9 @@ import datetime as dt
 import jinja2
 import pytest
 
-from progress_site.cells import Memo, Provenance
-from progress_site.schema import Figure
-from progress_site.values import Text
+from progress_site.model.schema import Figure
+from progress_site.model.values import Text
+from progress_site.render.memo import Memo, Provenance
 
 DAY = dt.date(2026, 11, 8)
 

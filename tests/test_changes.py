@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.changes import (
+from progress_site.publish.changes import (
     KEPT,
     Snapshot,
     between,

@@ -23,9 +23,9 @@ from babel.numbers import (
     get_minus_sign_symbol,
 )
 
-from progress_site.chart_svg import finish_svg
-from progress_site.charts import ChartCache, ChartSpec, Series, cache_key, spec_fields
-from progress_site.chartstyle import FORMAT_LOCALES, SVG_NS
+from progress_site.charts.cache import ChartCache, ChartSpec, Series, cache_key, spec_fields
+from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
+from progress_site.charts.svg import finish_svg
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = {"svg": SVG_NS}
@@ -281,13 +281,13 @@ def test_every_field_of_a_spec_changes_its_key() -> None:
 CACHED_RENDER = """
 import pickle, sys
 from pathlib import Path
-from progress_site.charts import ChartCache
+from progress_site.charts.cache import ChartCache
 cache = ChartCache(Path(sys.argv[1]))
 cache.svg(pickle.load(sys.stdin.buffer))
 assert (cache.hits, cache.misses) == (1, 0), (cache.hits, cache.misses)
 assert "altair" not in sys.modules, "altair was imported"
 assert "vl_convert" not in sys.modules, "vl_convert was imported"
-assert "progress_site.chart_svg" not in sys.modules, "the drawing code was imported"
+assert "progress_site.charts.svg" not in sys.modules, "the drawing code was imported"
 print("served without altair or vl_convert")
 """
 
@@ -301,7 +301,7 @@ def test_cached_chart_needs_neither_altair_nor_vl_convert(
 
 FRESH_RENDER = """
 import pickle, sys
-from progress_site.charts import ChartCache
+from progress_site.charts.cache import ChartCache
 cache = ChartCache(None)
 svgs = [cache.svg(spec) for spec in pickle.load(sys.stdin.buffer)]
 sys.stdout.buffer.write(svgs[-1].encode("utf-8"))
@@ -423,7 +423,7 @@ def test_finish_svg() -> None:
 def test_a_chart_of_known_shape_skips_altair_and_draws_the_same(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Re-measured points redraw a chart whose Vega-Lite spec is Altair's for its shape."""
-    from progress_site import chart_svg
+    from progress_site.charts import svg as chart_svg
 
     def line(ys: tuple[float, ...]) -> ChartSpec:
         return ChartSpec(id="shape", kind="line", title="T", x_title="x", y_title="y",

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.agreement import agrees, check_groups
-from progress_site.datasetschema import Choice, RecordField, Row
 from progress_site.errors import BuildFailed, Problem
-from progress_site.load import load
+from progress_site.load.site import load
+from progress_site.model.dataset import Choice, RecordField, Row
+from progress_site.model.values import Number, Text
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.tables import ordered
-from progress_site.values import Number, Text
+from progress_site.render.blocks.agreement import agrees, check_groups
+from progress_site.render.blocks.tables import ordered
 
 SITE = """\
 site:

@@ -3,8 +3,8 @@
 The committed docs/data-format.md (its generated section) and schemas/data.schema.json
 are compared with what the code generates, so they never drift. To regenerate them:
 
-    python -m progress_site.reference --write
-    python -m progress_site.jsonschema schemas
+    python -m progress_site.tools.docs_reference --write
+    python -m progress_site.tools.editor_schema schemas
 
 Schema validation uses the `jsonschema` package (a test-only dependency); the tests that
 need it are skipped when it is missing, the others still run.
@@ -20,9 +20,20 @@ from typing import Any, Literal
 
 import pytest
 
-from progress_site import reference
-from progress_site.convert import fields, hints
-from progress_site.jsonschema import (
+from progress_site.load.convert import fields, hints
+from progress_site.load.site import load_data
+from progress_site.load.yamlsource import parse
+from progress_site.model.schema import Data, Figure
+from progress_site.model.units import BUILTIN_UNITS
+from progress_site.model.values import Number, Text
+from progress_site.tools import docs_reference as reference
+from progress_site.tools.docs_reference import (
+    data_format_markdown,
+    generated_section,
+    type_name,
+    with_section,
+)
+from progress_site.tools.editor_schema import (
     DATE,
     data_schema,
     inner_record,
@@ -31,13 +42,7 @@ from progress_site.jsonschema import (
     type_schema,
     write_schemas,
 )
-from progress_site.jsonschema import main as schema_main
-from progress_site.load import load_data
-from progress_site.reference import data_format_markdown, generated_section, type_name, with_section
-from progress_site.schema import Data, Figure
-from progress_site.units import BUILTIN_UNITS
-from progress_site.values import Number, Text
-from progress_site.yamlsource import parse
+from progress_site.tools.editor_schema import main as schema_main
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "data-format.md"
@@ -107,13 +112,14 @@ def validator(request: pytest.FixtureRequest) -> Any:
 def test_guide_reference_is_up_to_date() -> None:
     document = GUIDE.read_text(encoding="utf-8")
     assert generated_section(document) == data_format_markdown(), (
-        "docs/data-format.md is out of date: run `python -m progress_site.reference --write`")
+        "docs/data-format.md is out of date: run "
+        "`python -m progress_site.tools.docs_reference --write`")
 
 
 def test_schema_file_is_up_to_date() -> None:
     assert SCHEMA.read_text(encoding="utf-8") == render(data_schema()), (
         "schemas/data.schema.json is out of date: run "
-        "`python -m progress_site.jsonschema schemas`")
+        "`python -m progress_site.tools.editor_schema schemas`")
 
 
 def test_write_schemas_writes_the_committed_file(tmp_path: Path) -> None:
@@ -127,7 +133,7 @@ def test_schema_is_deterministic() -> None:
 
 def test_schema_command_needs_its_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert schema_main([]) == 2
-    assert capsys.readouterr().err == "usage: python -m progress_site.jsonschema OUT_DIR\n"
+    assert capsys.readouterr().err == "usage: python -m progress_site.tools.editor_schema OUT_DIR\n"
 
 
 def test_write_rewrites_only_the_section(tmp_path: Path,

@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 from babel.support import NullTranslations
 
-from progress_site.derive import derive
+from progress_site.derive.evaluation import evaluate
+from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.namespace import Namespace
+from progress_site.derive.quantity import Quantity
+from progress_site.derive.views import derive
 from progress_site.errors import BuildFailed
-from progress_site.evaluation import evaluate
-from progress_site.expressions import ExpressionError
-from progress_site.load import load
+from progress_site.load.site import load
+from progress_site.model.schema import Site
+from progress_site.model.values import Text
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.present import Words
-from progress_site.quantity import Quantity
-from progress_site.references import Namespace
-from progress_site.schema import Site
-from progress_site.validate import validate
-from progress_site.values import Text
+from progress_site.render.words import Words
+from progress_site.validate.rules import validate
 
 from .test_datasets import lines, write_source
 
@@ -185,7 +185,7 @@ def test_prose_statement_ok(tmp_path: Path) -> None:
 
 def test_a_statement_is_worked_out_once_a_build_an_error_every_time(
         ns: Namespace, monkeypatch: pytest.MonkeyPatch) -> None:
-    from progress_site import evaluation
+    from progress_site.derive import evaluation
 
     calls: list[str] = []
     real = evaluation._evaluate

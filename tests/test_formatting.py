@@ -14,15 +14,15 @@ from decimal import InvalidOperation
 import pytest
 from babel.support import NullTranslations
 
-from progress_site import formatting
-from progress_site.declare import Unit
-from progress_site.i18n import compile_catalog, po_path, read_catalog
+from progress_site.derive.namespace import Namespace
+from progress_site.derive.quantity import Quantity
+from progress_site.model.declare import Unit
+from progress_site.model.schema import Site
+from progress_site.model.values import Text
 from progress_site.pipeline import ENGINE_ROOT
-from progress_site.present import Words
-from progress_site.quantity import Quantity
-from progress_site.references import Namespace
-from progress_site.schema import Site
-from progress_site.values import Text
+from progress_site.render import formatting
+from progress_site.render.i18n import compile_catalog, po_path, read_catalog
+from progress_site.render.words import Words
 
 NNBSP = "\u202f"
 NBSP = "\u00a0"

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
-from progress_site import formatting
-from progress_site.markup import (
+from progress_site.model.units import CLDR_UNITS
+from progress_site.render import formatting
+from progress_site.render.markdown import (
     CLOSE,
     OPEN,
     InlineRenderer,
@@ -31,7 +32,6 @@ from progress_site.markup import (
     markdown_active,
     text_of,
 )
-from progress_site.units import CLDR_UNITS
 
 # Every ASCII character, the whitespace and bidi controls the parser or `harmless` may
 # treat apart, placeholders, and a few letters and punctuation beyond ASCII.

@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from progress_site import frozen as frozen_module
-from progress_site import schema
-from progress_site.frozen import frozen, record
-from progress_site.values import NOWHERE, Text, Where
+from progress_site.model import frozen as frozen_module
+from progress_site.model import schema
+from progress_site.model.frozen import frozen, record
+from progress_site.model.values import NOWHERE, Text, Where
 
 
 @record

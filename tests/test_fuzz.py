@@ -27,11 +27,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from progress_site import schema
-from progress_site.convert import fields, hints
 from progress_site.errors import BuildFailed
+from progress_site.load.convert import fields, hints
+from progress_site.model import schema
+from progress_site.model.values import Number, Text
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.values import Number, Text
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 

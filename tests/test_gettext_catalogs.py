@@ -13,8 +13,8 @@ import io
 from babel.messages.catalog import Catalog
 from babel.support import Translations
 
-from progress_site.i18n import compile_catalog, mo_bytes, po_path, read_catalog
 from progress_site.pipeline import ENGINE_ROOT
+from progress_site.render.i18n import compile_catalog, mo_bytes, po_path, read_catalog
 
 COUNTS = [0, 1, 2, 3, 5, 21, 1000000, 2000000, 1000001]
 

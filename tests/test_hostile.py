@@ -34,15 +34,15 @@ from typing import Any
 import pytest
 import yaml
 
-from progress_site import schema
 from progress_site.cli import main
-from progress_site.convert import fields, hints
 from progress_site.errors import MAX_LINE
-from progress_site.links import check_url
-from progress_site.load import linked_below, load
-from progress_site.publish import PublishFailed, publish
-from progress_site.values import Text
-from progress_site.yamlsource import MAX_DEPTH, parse
+from progress_site.load.convert import fields, hints
+from progress_site.load.site import linked_below, load
+from progress_site.load.yamlsource import MAX_DEPTH, parse
+from progress_site.model import schema
+from progress_site.model.links import check_url
+from progress_site.model.values import Text
+from progress_site.publish.swap import PublishFailed, publish
 
 from . import browser
 from .conftest import REPO, SOURCE_DATE_EPOCH
@@ -789,7 +789,7 @@ def test_the_canary_sees_what_would_run(html: str, tmp_path: Path, chromium: Any
 def test_entities_cannot_forge_a_reference_placeholder(text: str) -> None:
     """Placeholders stand for a text's references while Markdown runs; one written as
     entities must neither print a reference twice nor put its HTML in an attribute."""
-    from progress_site.markup import make_parser, restore, substitute
+    from progress_site.render.markdown import make_parser, restore, substitute
 
     swapped, pieces = substitute(text, re.compile(r"\{\{ x \}\}"),
                                  lambda m: '<span class="num">1.5</span>')

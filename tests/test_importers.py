@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from progress_site.cli import main
-from progress_site.importers import ImportFailed, read_results
-from progress_site.recorder import scale_time, significant, suggest
+from progress_site.record.importers import ImportFailed, read_results
+from progress_site.record.recorder import scale_time, significant, suggest
 
 from .conftest import SOURCE_DATE_EPOCH
 

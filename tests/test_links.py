@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress_site.links import markdown_links, unsafe_links
+from progress_site.model.links import markdown_links, unsafe_links
 
 # Every pattern on every text: what markdown_links found before it skipped the patterns
 # whose characters a text does not hold.

@@ -25,11 +25,12 @@ from babel.lists import format_list
 from babel.numbers import parse_pattern
 from babel.units import format_unit
 
-from progress_site import formatting, localecache
-from progress_site.localecache import entry_key, from_json, read_entry, write_entry
-from progress_site.localefacts import extract, percent_source
-from progress_site.notfound import language_name
-from progress_site.units import CLDR_UNITS
+from progress_site.model.units import CLDR_UNITS
+from progress_site.render import formatting
+from progress_site.render import locale_cache as localecache
+from progress_site.render.locale_cache import entry_key, from_json, read_entry, write_entry
+from progress_site.render.locale_facts import extract, percent_source
+from progress_site.render.notfound import language_name
 
 # Formatted from the facts alone (ar, fa and my write other digits than Latin ones).
 FAST = ["en", "fr", "de", "ja", "hu", "pt_BR", "es", "ru", "eu", "ko", "lv", "he", "cy", "sv",

@@ -12,11 +12,11 @@ import jsonschema
 import pytest
 
 from progress_site.cli import main
-from progress_site.i18n import load_catalogs
-from progress_site.outputs import BaseUrlError, anchors, check_base_url
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.present import Words
-from progress_site.social import SocialCard
+from progress_site.publish.outputs import BaseUrlError, anchors, check_base_url
+from progress_site.publish.social import SocialCard
+from progress_site.render.i18n import load_catalogs
+from progress_site.render.words import Words
 
 from .conftest import REPO, TODAY
 
@@ -256,7 +256,7 @@ def test_feed_keeps_the_newest_entries_only(tmp_path: Path) -> None:
 def test_urn_is_uuid5_of_the_url_namespace(parts: tuple[str, ...]) -> None:
     import uuid
 
-    from progress_site.feeds import urn
+    from progress_site.publish.feeds import urn
 
     assert urn(*parts) == "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)))
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from progress_site import parallel, pipeline
+from progress_site import fork as parallel
+from progress_site import pipeline
 from progress_site.errors import BuildFailed
-from progress_site.parallel import Forked, can_fork
+from progress_site.fork import Forked, can_fork
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import TODAY
@@ -96,7 +97,7 @@ def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_watch_mode_builds_without_forking() -> None:
-    from progress_site.watch import Builder
+    from progress_site.watch.loop import Builder
 
     built = Builder(config(Path("."), True), state=None)  # type: ignore[arg-type]
     assert not built.config.parallel and not built.quick.parallel

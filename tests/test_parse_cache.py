@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.derive import derive
-from progress_site.load import load
-from progress_site.parsecache import entry_path, parse_stored
+from progress_site.derive.views import derive
+from progress_site.load.parse_cache import entry_path, parse_stored
+from progress_site.load.site import load
+from progress_site.load.yamldoc import Document
+from progress_site.load.yamlsource import _parse_remembered, parse
 from progress_site.pipeline import with_source_lines
-from progress_site.validate import validate
-from progress_site.yamldoc import Document
-from progress_site.yamlsource import _parse_remembered, parse
+from progress_site.validate.rules import validate
 
 from .conftest import REPO, TODAY
 from .test_cases import CASES, apply_case, load_case

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.publish import publish
+from progress_site.publish.swap import publish
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 

@@ -12,7 +12,8 @@ from babel import Locale
 from babel.localedata import locale_identifiers
 from babel.plural import PluralRule
 
-from progress_site import localecache, plurals
+from progress_site.render import locale_cache as localecache
+from progress_site.render import plurals
 
 # Whole numbers around every boundary CLDR's rules draw (ends in 1, 2-4, 11-14, 100s,
 # millions), and numbers as printed with decimals: 1.0 is not 1, 1.50 is not 1.5.

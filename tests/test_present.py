@@ -6,11 +6,11 @@ import pytest
 from babel.support import NullTranslations
 from markupsafe import Markup
 
-from progress_site.declare import Link
-from progress_site.present import Words
-from progress_site.references import Namespace
-from progress_site.schema import Repository, Site
-from progress_site.values import Text
+from progress_site.derive.namespace import Namespace
+from progress_site.model.declare import Link
+from progress_site.model.schema import Repository, Site
+from progress_site.model.values import Text
+from progress_site.render.words import Words
 
 
 def text(words: str) -> Text:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site import markup, pipeline, prosecache, versions
+from progress_site import pipeline
 from progress_site.pipeline import (
     NOTHING_YET,
     BuildConfig,
@@ -19,7 +19,9 @@ from progress_site.pipeline import (
     make_site,
     prepare,
 )
-from progress_site.prosecache import ProseCache, entry_key
+from progress_site.render import markdown as markup
+from progress_site.render import prose_cache as prosecache
+from progress_site.render.prose_cache import ProseCache, entry_key
 
 from .conftest import TODAY
 from .test_pipeline import run_build
@@ -188,22 +190,6 @@ def test_a_damaged_or_foreign_file_is_ignored_and_rewritten(
     (example_copy / ".cache" / "prose" / "pages-en.json").write_bytes(damage)
     assert make_site(config(example_copy)).files == clean
     assert stored(example_copy) == good
-
-
-@pytest.mark.parametrize("change", ["markdown-it-py", "mdurl", "code"])
-def test_other_rendering_code_means_other_keys(change: str,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    before = entry_key("block", "*a*")
-    version, digest = prosecache.installed_version, versions.code_digest
-    monkeypatch.setattr(prosecache, "installed_version",
-                        lambda dist: version(dist) + ("+new" if dist == change else ""))
-    monkeypatch.setattr(versions, "code_digest",  # what the fingerprint is made from
-                        lambda *names: digest(*names) + ("new" if change == "code" else ""))
-    prosecache.renderer_fingerprint.cache_clear()
-    try:
-        assert entry_key("block", "*a*") != before
-    finally:
-        prosecache.renderer_fingerprint.cache_clear()  # today's code, for the next tests
 
 
 def test_a_folder_that_cannot_be_written_is_no_cache(tmp_path: Path) -> None:

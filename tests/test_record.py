@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from progress_site.cli import main
-from progress_site.record import Pending, confirm
-from progress_site.recorder import Refused, Suggestion, parse_number, significant, suggest
-from progress_site.yamledit import YamlFile
+from progress_site.record.commands import Pending, confirm
+from progress_site.record.recorder import Refused, Suggestion, parse_number, significant, suggest
+from progress_site.record.yamledit import YamlFile
 
 from .conftest import SOURCE_DATE_EPOCH
 

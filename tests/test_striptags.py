@@ -6,7 +6,7 @@ import jinja2
 import pytest
 from markupsafe import Markup
 
-from progress_site.render import striptags
+from progress_site.render.pages import striptags
 
 CASES = [
     "Meridian", "  two   words\n", "", "<b>bold</b> text", "a &amp; b", "&lt;b&gt;",

@@ -12,9 +12,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from progress_site import bytecode
-from progress_site.bytecode import TemplateCache, TemplateLoader
 from progress_site.pipeline import ENGINE_ROOT, BuildConfig, make_site
+from progress_site.render import templates as bytecode
+from progress_site.render.templates import TemplateCache, TemplateLoader
 
 from .conftest import TODAY
 

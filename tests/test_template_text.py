@@ -6,7 +6,7 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from progress_site import templatetext
+from progress_site.render import template_text as templatetext
 
 CATALOG = {"Hello %(name)s": "Bonjour %(name)s", "100%% sure": "sûr à 100%%",
            "<b>bold</b>": "<b>gras</b>", "%(num)s figure": "%(num)s chiffre",

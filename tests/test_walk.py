@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from progress_site.load import load
-from progress_site.validate import walk
-from progress_site.values import Number, Text
+from progress_site.load.site import load
+from progress_site.model.values import Number, Text
+from progress_site.validate.rules import walk
 
 from .conftest import REPO
 

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from progress_site.livestate import HISTORY, LiveState, page_file, page_url
+from progress_site.watch.livestate import HISTORY, LiveState, page_file, page_url
 
 from .test_watch import (
     NEW_EN,

@@ -6,7 +6,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from progress_site.xmlwrite import Element
+from progress_site.publish.xmlwrite import Element
 
 NS = "http://www.w3.org/2005/Atom"
 TEXTS = ["plain", "", "a & b < c > d", 'quote " and \' apostrophe', "line\nbreak\ttab\rreturn",

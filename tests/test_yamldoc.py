@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from progress_site.yamldoc import Document
+from progress_site.load.yamldoc import Document
 
 
 def test_defaults_are_fresh_tables() -> None:

@@ -1,0 +1,1 @@
+"""Derive stage: every ratio, change, share, count and range, computed from the data."""

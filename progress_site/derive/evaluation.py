@@ -1,0 +1,339 @@
+"""Computing a parsed `{{ ... }}` statement against the derived numbers and the datasets.
+
+The numbers of a selection are keyed by the records they come from (the dataset's `key:`
+fields the conditions leave open); arithmetic pairs them by key, a single number goes
+with every one, and min/max/mean/sum gather them, all together or `by=` a field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
+from progress_site.derive.quantity import Quantity
+from progress_site.model.dataset import Dataset, Row
+from progress_site.model.frozen import frozen
+from progress_site.model.schema import Commit
+
+if TYPE_CHECKING:
+    from progress_site.derive.namespace import Entry, Namespace
+
+Key = tuple[tuple[str, Any], ...]
+
+
+@frozen
+class Numbers:
+    """What an expression computes: numbers keyed by the records they come from."""
+
+    items: tuple[tuple[Key, float], ...]
+    decimals: int
+    unit: str | None
+
+    @classmethod
+    def one(cls, value: float, decimals: int = 0, unit: str | None = None) -> Numbers:
+        """A single number, tied to no record: it pairs with every one."""
+        return cls((((), value),), decimals, unit)
+
+
+def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
+    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit.
+
+    Worked out once a build (the namespace keeps it); an error is raised every time."""
+    key = (source, scope)
+    entry = ns.computed.get(key)
+    if entry is None:
+        entry = ns.computed[key] = _evaluate(source, ns, scope)
+    return entry
+
+
+def _evaluate(source: str, ns: Namespace, scope: str) -> Entry:
+    tree = parse(source)
+    body, filters, decimals = tree.parts
+    if body.kind == "name" and isinstance(entry := ns.lookup(body.parts[0], scope), Commit):
+        if filters or decimals is not None:
+            raise ExpressionError("a commit takes no filter and no decimals", offset=body.offset)
+        return entry
+    result = Evaluator(ns, scope).quantity(body)
+    for name in filters:
+        result = apply_filter(name, result, tree.offset)
+    return result if decimals is None else result.with_decimals(decimals)
+
+
+class Evaluator:
+    """Computes a parse tree against the namespace and the datasets."""
+
+    def __init__(self, ns: Namespace, scope: str) -> None:
+        self.ns, self.scope = ns, scope
+
+    def quantity(self, node: Node) -> Quantity:
+        """The one number (or range) a whole expression stands for."""
+        if node.kind == "call" and node.parts[0] == "range":
+            numbers = self.gather(node)
+            values = [v for _, v in numbers.items]
+            low, high = min(values), max(values)
+            kind: Literal["value", "range"] = "range" if low != high else "value"
+            return Quantity(kind, low, high, numbers.decimals, numbers.unit)
+        if node.kind == "name":
+            entry = self.ns.lookup(node.parts[0], self.scope)
+            if isinstance(entry, Quantity):
+                return entry  # a derived number as it is: a range or a count prints whole
+        numbers = self.numbers(node)
+        if len(numbers.items) != 1:
+            keys = "; ".join(_spell(k) for k, _ in numbers.items)
+            raise ExpressionError(f"this gives {len(numbers.items)} numbers ({keys})",
+                                  "select one record, or wrap it in min(), max(), mean() or "
+                                  "range()", node.offset)
+        return Quantity("value", numbers.items[0][1], decimals=numbers.decimals,
+                        unit=numbers.unit)
+
+    def numbers(self, node: Node) -> Numbers:
+        """The numbers a node stands for."""
+        if node.kind == "number":
+            return Numbers.one(*node.parts)
+        if node.kind == "neg":
+            inner = self.numbers(node.parts[0])
+            return Numbers(tuple((k, -v) for k, v in inner.items), inner.decimals, inner.unit)
+        if node.kind == "binary":
+            return self.binary(node)
+        if node.kind == "call":
+            return self.call(node)
+        if node.kind == "by":
+            raise ExpressionError("`by=` goes inside min(), max(), mean() or sum()",
+                                  offset=node.offset)
+        if node.kind == "select":
+            dataset, conditions, field = node.parts
+            return self.select(dataset, conditions, field, node.offset)
+        name = node.parts[0]
+        entry = self.ns.lookup(name, self.scope)
+        dataset, _, field = name.partition(".")
+        if entry is None and dataset in self.ns.datasets:  # `DATASET.FIELD`: every record
+            return self.select(dataset, (), field or None, node.offset)
+        if entry is None:
+            raise ExpressionError(f"no number named '{name}'", self.ns.hint(name), node.offset)
+        if not isinstance(entry, Quantity) or entry.kind != "value":
+            raise ExpressionError(f"'{name}' is not one number", "only a single value can be "
+                                  "computed with; print a range or a count on its own",
+                                  node.offset)
+        return Numbers.one(entry.low, entry.decimals, entry.unit)
+
+    def binary(self, node: Node) -> Numbers:
+        """a + b, a - b, a * b, a / b, pair by pair; units must agree to add."""
+        op, left_node, right_node = node.parts
+        left, right = self.numbers(left_node), self.numbers(right_node)
+        pairs = _pairs(left, right, node.offset)
+        if op == "/":
+            if any(b == 0 for _, _, b in pairs):
+                raise ExpressionError("division by zero", offset=node.offset)
+            unit = left.unit if right.unit is None else None
+            return Numbers(tuple((k, a / b) for k, a, b in pairs), 1, unit)
+        if op == "*":
+            return Numbers(tuple((k, a * b) for k, a, b in pairs),
+                           max(left.decimals, right.decimals), left.unit or right.unit)
+        if left.unit and right.unit and left.unit != right.unit:
+            raise ExpressionError(f"cannot add or subtract {left.unit} and {right.unit}",
+                                  offset=node.offset)
+        sign = 1 if op == "+" else -1
+        return Numbers(tuple((k, a + sign * b) for k, a, b in pairs),
+                       max(left.decimals, right.decimals), left.unit or right.unit)
+
+    def call(self, node: Node) -> Numbers:
+        """A function of the numbers of its arguments."""
+        name, args = node.parts
+        by = [a.parts[0] for a in args if a.kind == "by"]
+        values = [a for a in args if a.kind != "by"]
+        if by and name not in ("min", "max", "mean", "sum"):
+            raise ExpressionError("`by=` goes inside min(), max(), mean() or sum()",
+                                  offset=node.offset)
+        if name in ("ratio", "change") and len(values) != 2:
+            raise ExpressionError(f"{name}() takes two numbers: {name}(a, b)", offset=node.offset)
+        if name == "ratio":
+            return self.binary(Node("binary", ("/", *values), node.offset))
+        if name == "change":
+            quotient = self.binary(Node("binary", ("/", *values), node.offset))
+            return Numbers(tuple((k, (v - 1) * 100) for k, v in quotient.items), 0, "%")
+        if name == "range":
+            raise ExpressionError("range() gives two numbers: use it outermost",
+                                  offset=node.offset)
+        if name == "count":
+            return Numbers.one(sum(len(self.records(a)) for a in values))
+        gathered = [self.numbers(a) for a in values]
+        if name == "abs":
+            return Numbers(tuple((k, abs(v)) for k, v in gathered[0].items),
+                           gathered[0].decimals, gathered[0].unit)
+        return aggregate(name, gathered, by[0] if by else None, node.offset)
+
+    def gather(self, node: Node) -> Numbers:
+        """Every number of a call's arguments, together (for range())."""
+        parts = [self.numbers(a) for a in node.parts[1]]
+        return Numbers(tuple(i for p in parts for i in p.items), max(p.decimals for p in parts),
+                       next((p.unit for p in parts if p.unit), None))
+
+    def records(self, node: Node) -> list[Row]:
+        """The records a selection (or a dataset's name) matches, for count()."""
+        if node.kind == "select":
+            return self.matching(node.parts[0], node.parts[1], node.offset)
+        if node.kind == "name" and node.parts[0] in self.ns.datasets:
+            return list(self.ns.datasets[node.parts[0]].rows)
+        raise ExpressionError("count() takes a dataset or a selection", offset=node.offset)
+
+    def matching(self, name: str, conditions: tuple[Any, ...], offset: int) -> list[Row]:
+        """The records of a dataset that meet every condition (one at least)."""
+        dataset = self.dataset(name, offset)
+        rows = list(dataset.rows)
+        for field, op, value, at in conditions:
+            value = _condition_value(dataset, field, value, at)
+            kept = [r for r in rows if r.get(field) is not None
+                    and COMPARE[op](_plain(r.get(field)), value)]
+            if not kept:
+                have = [_show(v) for v in sorted({_plain(r.get(field)) for r in rows
+                                                  if r.get(field) is not None})]
+                raise ExpressionError(f"no record of {name} has {field}{op}{_show(value)}"
+                                      + (" with the conditions before it"
+                                         if len(rows) < len(dataset.rows) else ""),
+                                      f"{field} is {', '.join(have) or 'never given'} there",
+                                      at)
+            rows = kept
+        return rows
+
+    def select(self, name: str, conditions: tuple[Any, ...], field: str | None,
+               offset: int) -> Numbers:
+        """A field of the matching records, keyed by the key fields left open."""
+        dataset = self.dataset(name, offset)
+        declared = {f.name: f for f in dataset.fields}
+        if field not in declared:
+            minus = field and field.split("-")[0] in declared
+            raise ExpressionError(f"{name} has no field '{field}'" if field else
+                                  f"which field of {name}?", "to subtract, put spaces around "
+                                  "'-'" if minus else did_you_mean(field or "", declared,
+                                                                    "fields"), offset)
+        if declared[field].type not in ("number", "whole"):
+            raise ExpressionError(f"{name}.{field} holds words, not numbers", offset=offset)
+        rows = self.matching(name, conditions, offset)
+        pinned = {c[0] for c in conditions if c[1] == "="}
+        open_key = [k for k in dataset.key if k not in pinned] if dataset.key else ["#"]
+        items = tuple((tuple((k, r.index if k == "#" else _plain(r.get(k))) for k in open_key),
+                       float(value)) for r in rows if (value := _number(r.get(field)))
+                      is not None)
+        if not items:
+            why = "; ".join(sorted({_note(dataset, r) for r in rows} - {""}))
+            key = tuple((k, _plain(rows[0].get(k))) for k in dataset.key)
+            which = (f"the record {_spell(key)}" if len(rows) == 1 and dataset.key
+                     else "no record of that selection")
+            raise ExpressionError(f"{which} gives no {field}" + (f" ({why})" if why else ""),
+                                  offset=offset)
+        fld = declared[field]
+        decimals = fld.decimals if fld.decimals is not None else max(
+            _number_decimals(r.get(field)) for r in rows)
+        return Numbers(items, decimals, fld.unit)
+
+    def dataset(self, name: str, offset: int) -> Dataset:
+        """A dataset by its id."""
+        if name not in self.ns.datasets:
+            raise ExpressionError(f"no dataset '{name}'", did_you_mean(
+                name, self.ns.datasets, "datasets"), offset)
+        return self.ns.datasets[name]
+
+
+def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> Numbers:
+    """min, max, mean or sum of every number, or of each group of `by`."""
+    how: dict[str, Callable[[list[float]], float]] = {
+        "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v)}
+    groups: dict[Key, list[float]] = {}
+    for part in parts:
+        for key, value in part.items:
+            if by is not None and by not in dict(key):
+                raise ExpressionError(f"cannot group by '{by}' here: the numbers are keyed by "
+                                      f"{_spell(key) or 'nothing'}", offset=offset)
+            group = ((by, dict(key)[by]),) if by is not None else ()
+            groups.setdefault(group, []).append(value)
+    return Numbers(tuple((k, how[name](v)) for k, v in groups.items()),
+                   max(p.decimals for p in parts), next((p.unit for p in parts if p.unit), None))
+
+
+def apply_filter(name: str, q: Quantity, offset: int) -> Quantity:
+    """One `| filter` applied to the result."""
+    if name == "percent":
+        return Quantity(q.kind, q.low * 100, q.top * 100, 0, "%", q.signed)
+    if name == "signed":
+        return Quantity(q.kind, q.low, q.high, q.decimals, q.unit, True)
+    if name == "bare":
+        return q.bare()
+    if name == "abs":
+        ends = sorted((abs(q.low), abs(q.top)))
+        return Quantity(q.kind, ends[0], ends[1], q.decimals, q.unit, q.signed)
+    if (name == "positive" and q.low <= 0) or (name == "negative" and q.top >= 0):
+        raise ExpressionError(f"the text expects a {name} number, but the data gives "
+                              f"{q.low:g}" + (f" to {q.top:g}" if q.kind == "range" else ""),
+                              "the data no longer says what the text says: reword it",
+                              offset)
+    return q
+
+
+def _pairs(left: Numbers, right: Numbers, offset: int) -> list[tuple[Key, float, float]]:
+    """Numbers of both sides paired by their records (a single number goes with every one)."""
+    if len(right.items) == 1 and right.items[0][0] == ():
+        return [(k, a, right.items[0][1]) for k, a in left.items]
+    if len(left.items) == 1 and left.items[0][0] == ():
+        return [(k, left.items[0][1], b) for k, b in right.items]
+    other = dict(right.items)
+    names = [{n for k, _ in side.items for n, _ in k} for side in (left, right)]
+    if names[0] != names[1]:
+        per = [", ".join(sorted(n)) or "nothing" for n in names]
+        raise ExpressionError(f"the two sides do not pair up: one gives a number per {per[0]}, "
+                              f"the other per {per[1]}", "select the same records on both "
+                              "sides", offset)
+    if set(other) != {k for k, _ in left.items}:
+        only = [_spell(k) for k, _ in left.items if k not in other] or [
+            _spell(k) for k in other if k not in dict(left.items)]
+        raise ExpressionError(f"the two sides do not pair up: {only[0]} is on one side only",
+                              "select the same records on both sides", offset)
+    return [(k, a, other[k]) for k, a in left.items]
+
+
+def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> Any:
+    """A condition's value, checked against the field it compares."""
+    declared = {f.name: f for f in dataset.fields}
+    if field not in declared:
+        raise ExpressionError(f"{dataset.id} has no field '{field}'",
+                              did_you_mean(field, declared, "fields"), offset)
+    fld = declared[field]
+    if fld.type in ("number", "whole") and not isinstance(value, float):
+        raise ExpressionError(f"{field} is a number, got '{value}'", offset=offset)
+    if fld.type == "bool":
+        return value == "true"
+    if fld.choices and str(value) not in {c.value for c in fld.choices}:
+        raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
+            str(value), [c.value for c in fld.choices], f"{field}s"), offset)
+    return value if fld.type in ("number", "whole") else str(value)
+
+
+def _number(value: Any) -> float | None:
+    """A record's number as a float; None for a word or a missing value."""
+    return None if value is None or isinstance(value, (str, bool)) else float(value)
+
+
+def _number_decimals(value: Any) -> int:
+    """The decimals a record wrote its number with."""
+    return int(getattr(value, "decimals", 0))
+
+
+def _plain(value: Any) -> Any:
+    """A record's value as a plain float, word or bool (what conditions compare)."""
+    return float(value) if _number(value) is not None else value
+
+
+def _show(value: Any) -> str:
+    """A value as a message writes it: `10`, not `10.0`."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _spell(key: Key) -> str:
+    """The records a key names: `bots=1, server=paper`."""
+    return ", ".join(f"{k}={_show(v)}" for k, v in key)
+
+
+def _note(dataset: Dataset, row: Row) -> str:
+    """Why a record lacks its figures, in words."""
+    labels = {n.name: n.label.get("en") for n in dataset.notes}
+    return labels.get(row.note or "", "")

@@ -1,0 +1,217 @@
+"""`{{ ... }}` in texts: a name, or a small expression computed from the data.
+
+A statement is parsed by the grammar below (no `eval`), then computed at build time by
+`evaluation`:
+
+    statement  := sum ("|" FILTER)* [":" DIGITS]
+    sum        := product (("+" | "-") product)*     a minus needs spaces: names hold '-'
+    product    := unary (("*" | "/") unary)*
+    unary      := "-" unary | NUMBER | "(" sum ")" | call | selection | NAME
+    call       := FUNCTION "(" argument ("," argument)* ")"
+    argument   := sum | "by" "=" FIELD
+    selection  := DATASET "[" condition ("," condition)* "]" ["." FIELD] | DATASET "." FIELD
+    condition  := FIELD ("=" | "!=" | "<" | "<=" | ">" | ">=") (NUMBER | WORD | "TEXT")
+
+A NAME is a derived number (`comparisons.cpu-500.ratio`). A selection gives the field of
+every record that matches; its numbers are keyed by the dataset's `key:` fields that the
+conditions leave open, so `runs[server=a].mspt / runs[server=b].mspt` pairs the records
+of the same bot count. Functions: min, max, mean, sum (each with an optional `by=FIELD`),
+count, range, ratio (a / b), change (a / b - 1, in %), abs. Filters: percent, signed,
+bare (no unit), abs, positive and negative (the build fails when the number is not).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from progress_site.errors import closest
+from progress_site.model.frozen import frozen
+
+TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
+                   r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')
+FUNCTIONS = ("min", "max", "mean", "sum", "count", "range", "ratio", "change", "abs")
+FILTERS = ("percent", "signed", "bare", "abs", "positive", "negative")
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+class ExpressionError(Exception):
+    """A statement that cannot be computed; `offset` is where in it the trouble is."""
+
+    def __init__(self, message: str, hint: str = "", offset: int = 0) -> None:
+        super().__init__(message)
+        self.message, self.hint, self.offset = message, hint, offset
+
+
+@frozen
+class Token:
+    kind: str  # number, name, text, op, end
+    text: str
+    offset: int
+
+
+@frozen
+class Node:
+    """One node of a parsed statement: `kind` says how `parts` are read."""
+
+    kind: str  # number, name, select, call, by, neg, binary, statement
+    parts: tuple[Any, ...]
+    offset: int
+
+def tokenize(source: str) -> list[Token]:
+    """The tokens of a statement, ending with an `end` token."""
+    tokens, pos = [], 0
+    while source[pos:].strip():
+        match = TOKEN.match(source, pos)
+        if match is None:
+            start = len(source) - len(source[pos:].lstrip())
+            raise ExpressionError(f"unexpected '{source[start]}'", "see docs/data-format.md "
+                                  "for what a {{ ... }} may hold", start)
+        kind = match.lastgroup or "op"
+        tokens.append(Token(kind, match.group(kind), match.start(kind) - (kind == "text")))
+        pos = match.end()
+    return [*tokens, Token("end", "", len(source))]
+
+
+class Parser:
+    """A recursive-descent parser of one statement."""
+
+    def __init__(self, source: str) -> None:
+        self.tokens = tokenize(source)
+        self.at = 0
+
+    def peek(self, *texts: str) -> bool:
+        token = self.tokens[self.at]
+        return token.kind == "op" and token.text in texts
+
+    def take(self, kind: str = "", text: str = "") -> Token:
+        token = self.tokens[self.at]
+        if (kind and token.kind != kind) or (text and token.text != text):
+            wanted = f"'{text}'" if text else {"name": "a name", "number": "a number",
+                                                "end": "the end"}[kind]
+            got = f"'{token.text}'" if token.text else "the end"
+            raise ExpressionError(f"expected {wanted}, got {got}", offset=token.offset)
+        self.at += 1
+        return token
+
+    def statement(self) -> Node:
+        start = self.tokens[0].offset
+        body, filters, decimals = self.sum(), [], None
+        while self.peek("|"):
+            self.take()
+            name = self.take("name")
+            if name.text not in FILTERS:
+                raise ExpressionError(f"unknown filter '{name.text}'", did_you_mean(
+                    name.text, FILTERS, "filters"), name.offset)
+            filters.append(name.text)
+        if self.peek(":"):
+            self.take()
+            token = self.tokens[self.at]
+            if token.kind != "number" or "." in token.text:
+                raise ExpressionError(f"expected a number of decimals after ':', got "
+                                      f"'{token.text}'" if token.text else "expected a number "
+                                      "of decimals after ':'", "write it like :1",
+                                      token.offset)
+            decimals = int(self.take().text)
+        self.take("end")
+        return Node("statement", (body, tuple(filters), decimals), start)
+
+    def sum(self) -> Node:
+        node = self.product()
+        while self.peek("+", "-"):
+            op = self.take()
+            node = Node("binary", (op.text, node, self.product()), op.offset)
+        return node
+
+    def product(self) -> Node:
+        node = self.unary()
+        while self.peek("*", "/"):
+            op = self.take()
+            node = Node("binary", (op.text, node, self.unary()), op.offset)
+        return node
+
+    def unary(self) -> Node:
+        token = self.tokens[self.at]
+        if self.peek("-"):
+            self.take()
+            return Node("neg", (self.unary(),), token.offset)
+        if self.peek("("):
+            self.take()
+            inner = self.sum()
+            self.take("op", ")")
+            return inner
+        if token.kind == "number":
+            self.take()
+            return Node("number", (float(token.text), _decimals(token.text)), token.offset)
+        if token.kind != "name":
+            got = f"'{token.text}'" if token.text else "the end"
+            raise ExpressionError(f"expected a number, a name or '(', got {got}",
+                                  offset=token.offset)
+        name = self.take("name")
+        if self.peek("(") and name.text in FUNCTIONS:
+            return self.call(name)
+        if self.peek("("):
+            raise ExpressionError(f"unknown function '{name.text}'", did_you_mean(
+                name.text, FUNCTIONS, "functions"), name.offset)
+        if self.peek("["):
+            return self.selection(name)
+        return Node("name", (name.text,), name.offset)
+
+    def call(self, name: Token) -> Node:
+        self.take("op", "(")
+        args = [self.argument()]
+        while self.peek(","):
+            self.take()
+            args.append(self.argument())
+        self.take("op", ")")
+        return Node("call", (name.text, tuple(args)), name.offset)
+
+    def argument(self) -> Node:
+        token = self.tokens[self.at]
+        if token.text == "by" and self.tokens[self.at + 1].text == "=":
+            self.at += 2
+            return Node("by", (self.take("name").text,), token.offset)
+        return self.sum()
+
+    def selection(self, dataset: Token) -> Node:
+        self.take("op", "[")
+        conditions = [self.condition()]
+        while self.peek(","):
+            self.take()
+            conditions.append(self.condition())
+        self.take("op", "]")
+        field = None
+        if self.peek("."):
+            self.take()
+            field = self.take("name").text
+        return Node("select", (dataset.text, tuple(conditions), field), dataset.offset)
+
+    def condition(self) -> tuple[str, str, Any, int]:
+        name = self.take("name")
+        if not self.peek(*COMPARE):
+            self.take("op", "=")
+        op = self.take().text
+        value = self.tokens[self.at]
+        if value.kind not in ("number", "name", "text"):
+            raise ExpressionError(f"expected a value after '{name.text}{op}'", offset=value.offset)
+        self.at += 1
+        written = float(value.text) if value.kind == "number" else value.text
+        return name.text, op, written, name.offset
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(source: str) -> Node:
+    """The parse tree of a statement (cached: pages print the same statement per language)."""
+    return Parser(source).statement()
+
+def _decimals(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def did_you_mean(name: str, known: Any, what: str) -> str:
+    close = closest(name, known)
+    return f"did you mean '{close}'?" if close else f"known {what}: " + ", ".join(known)

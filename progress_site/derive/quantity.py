@@ -1,0 +1,57 @@
+"""What a page prints as a number: one value, a range, a count, or nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from progress_site.model.frozen import frozen
+from progress_site.model.schema import Figure
+
+
+@frozen
+class Quantity:
+    """A number to print, with its decimals and unit; ranges keep both ends."""
+
+    kind: Literal["value", "range", "count", "none"]
+    low: float = 0.0
+    high: float | None = None  # the upper end of a range, or the total of a count
+    decimals: int = 0
+    unit: str | None = None
+    signed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.high is None:
+            object.__setattr__(self, "high", self.low)
+
+    @property
+    def top(self) -> float:
+        """The largest number it stands for (what a bar is drawn to)."""
+        return float(self.high if self.high is not None else self.low)
+
+    def with_decimals(self, decimals: int) -> Quantity:
+        """The same quantity printed with another number of decimals."""
+        return replace(self, decimals=decimals)
+
+    def bare(self) -> Quantity:
+        """The same quantity without its unit (`12 to 17`, not `12 to 17 packets`)."""
+        if self.unit is None:
+            return self
+        # Built directly, not with `replace`: a name and its `.value` twin are made for
+        # every figure of the data.
+        return Quantity(self.kind, self.low, self.high, self.decimals, None, self.signed)
+
+
+def figure_quantity(fig: Figure) -> Quantity:
+    """The quantity a figure states, in whichever way it was written."""
+    if fig.value is not None:
+        return Quantity("value", fig.value.value, decimals=fig.value.decimals, unit=fig.unit)
+    numbers = fig.range or fig.samples
+    if numbers:
+        low, high = min(n.value for n in numbers), max(n.value for n in numbers)
+        decimals = max(n.decimals for n in numbers)
+        kind: Literal["value", "range"] = "range" if low != high else "value"
+        return Quantity(kind, low, high, decimals, fig.unit)
+    if fig.ok is not None and fig.of is not None:
+        return Quantity("count", float(fig.ok), float(fig.of))
+    return Quantity("none")

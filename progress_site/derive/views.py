@@ -1,0 +1,350 @@
+"""Derive stage: every ratio, change, share, count and range, computed from the data.
+
+The result is the `Model` that templates read. Nothing here depends on the language:
+numbers stay numbers until the render stage formats them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Literal
+
+from progress_site.collector import collector_paused
+from progress_site.derive.namespace import Namespace, check_text_references
+from progress_site.derive.quantity import Quantity, figure_quantity
+from progress_site.errors import Problem
+from progress_site.model.frozen import frozen
+from progress_site.model.schema import (
+    Budget,
+    BudgetItem,
+    Comparison,
+    Data,
+    Figure,
+    Headline,
+    Roadmap,
+    Study,
+    Task,
+)
+from progress_site.model.values import Text
+from progress_site.validate.rules import problem
+
+EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
+
+
+@frozen
+class FigureView:
+    """A figure with what the build derived: its number, status and freshness."""
+
+    figure: Figure
+    quantity: Quantity
+    status: EffectiveStatus
+    stale: bool = False
+    stale_because: Literal["age", "commit"] | None = None
+    stale_reason: Text | None = None
+
+
+@frozen
+class ComparisonView:
+    """A before/after comparison and the numbers derived from it."""
+
+    comparison: Comparison
+    before: FigureView
+    after: FigureView
+    ratio: Quantity | None  # how many times smaller or larger; None when not computable
+    change: Quantity | None  # after against before, in percent
+    direction: Literal["lower", "higher", "same", "unknown"]
+    improved: bool | None
+    within_allowance: bool | None
+    within_noise: bool | None
+    scale: float  # the bars' full width, in the comparison's unit
+
+
+@frozen
+class StudyView:
+    """A study and its comparisons, derived."""
+
+    study: Study
+    comparisons: tuple[ComparisonView, ...]
+
+    def summary(self) -> tuple[ComparisonView, ...]:
+        """The comparisons shown as bars in the study's summary."""
+        shown = [c for c in self.comparisons if c.comparison.summary is not None]
+        return tuple(sorted(shown, key=lambda c: c.comparison.summary.rank
+                            if c.comparison.summary else 0))
+
+
+@frozen
+class BudgetItemView:
+    """A resource used, as a share of its limit."""
+
+    item: BudgetItem
+    figure: FigureView
+    share: Quantity | None
+    over: bool
+
+
+@frozen
+class BudgetView:
+    budget: Budget
+    items: tuple[BudgetItemView, ...]
+
+
+@frozen
+class TaskView:
+    """A task and the count of its steps."""
+
+    task: Task
+    steps_done: int
+    steps_total: int
+
+
+@frozen
+class GroupView:
+    title_status: str | None  # the status a group gathers, when grouped by status
+    group_index: int | None  # the index of a group of the data's own
+    tasks: tuple[TaskView, ...]
+
+
+@frozen
+class RoadmapView:
+    roadmap: Roadmap
+    groups: tuple[GroupView, ...]
+    done: int
+    total: int
+
+
+@frozen
+class HeadlineView:
+    headline: Headline
+    quantity: Quantity
+    status: EffectiveStatus
+
+
+@frozen
+class Model:
+    """Everything the templates read: the data and all that was derived from it."""
+
+    data: Data
+    studies: tuple[StudyView, ...]
+    budgets: tuple[BudgetView, ...]
+    roadmaps: tuple[RoadmapView, ...]
+    headlines: tuple[HeadlineView, ...]
+    figures: dict[int, FigureView]  # by id() of the Figure record
+    namespace: Namespace
+    today: dt.date
+
+    def view(self, figure: Figure) -> FigureView:
+        """The derived view of any figure of the data."""
+        return self.figures[id(figure)]
+
+
+@frozen
+class Freshness:
+    """When a measured figure is too old to trust: past an age, or before a commit."""
+
+    today: dt.date
+    max_days: int | None = None
+    since: dt.date | None = None  # the date of site.remeasure_since's commit
+    reason: Text | None = None  # site.remeasure_since's reason
+
+    def why(self, fig: Figure) -> tuple[Literal["age", "commit"], Text | None] | None:
+        """('commit', reason) or ('age', None) for a stale figure, else None."""
+        if fig.date is None or fig.status not in ("measured", "watch"):
+            return None
+        if self.since is not None and fig.date < self.since:
+            return ("commit", self.reason)
+        if self.max_days and (self.today - fig.date).days > self.max_days:
+            return ("age", None)
+        return None
+
+
+def freshness(data: Data, today: dt.date) -> Freshness:
+    """The site's freshness rules, with the remeasure commit's date looked up."""
+    rule = data.site.remeasure_since
+    since = next((c.date for c in data.commits if rule and c.id == rule.commit), None)
+    return Freshness(today, data.site.stale_after_days, since, rule.reason if rule else None)
+
+
+def view_figure(fig: Figure, rules: Freshness) -> FigureView:
+    """A figure's quantity and status, and whether it is to re-measure (and why)."""
+    why = rules.why(fig)
+    return FigureView(fig, figure_quantity(fig), fig.status, why is not None,
+                      why[0] if why else None, why[1] if why else None)
+
+
+def compare(comp: Comparison, before: FigureView, after: FigureView) -> ComparisonView:
+    """Ratio, change, direction and checks of one comparison."""
+    b, a = before.quantity, after.quantity
+    ratio = change = None
+    direction: Literal["lower", "higher", "same", "unknown"] = "unknown"
+    if b.kind == "value" and a.kind == "value":
+        direction = "same" if a.low == b.low else ("lower" if a.low < b.low else "higher")
+        if a.low > 0 and b.low > 0:
+            ratio = Quantity("value", max(a.low, b.low) / min(a.low, b.low), decimals=1)
+        if b.low:
+            change = Quantity("value", (a.low - b.low) / b.low * 100, decimals=1, unit="%",
+                              signed=True)
+    elif b.kind in ("value", "range") and a.kind in ("value", "range"):
+        direction = "lower" if a.top < b.low else "higher" if a.low > b.top else "same"
+    improved = None if direction == "unknown" else direction == comp.better
+    allowance = noise = None
+    if change is not None and comp.allowance is not None:
+        allowance = abs(change.low) <= comp.allowance.value
+    if change is not None and comp.noise is not None:
+        noise = abs(change.low) <= comp.noise.value
+    scale = max([b.top, a.top] + ([comp.scale.value] if comp.scale else []))
+    return ComparisonView(comp, before, after, ratio, change, direction, improved, allowance,
+                          noise, scale)
+
+
+def derive_roadmap(roadmap: Roadmap) -> RoadmapView:
+    """Group tasks (by status unless the data groups them) and count what is done."""
+    def task_view(t: Task) -> TaskView:
+        return TaskView(t, sum(s.status == "done" for s in t.steps), len(t.steps))
+
+    if roadmap.groups:
+        groups = tuple(GroupView(None, i, tuple(task_view(t) for t in g.tasks))
+                       for i, g in enumerate(roadmap.groups))
+        tasks = [t for g in roadmap.groups for t in g.tasks]
+    else:
+        tasks = list(roadmap.tasks)
+        groups = tuple(GroupView(s, None, tuple(task_view(t) for t in tasks if t.status == s))
+                       for s in ("done", "in-progress", "planned")
+                       if any(t.status == s for t in tasks))
+    done = sum(t.status == "done" for t in tasks)
+    return RoadmapView(roadmap, groups, done, len(tasks))
+
+
+def derive_budget(budget: Budget, figures: dict[int, FigureView]) -> BudgetView:
+    """Each item's share of its limit; over 100 % makes it 'over the limit'."""
+    items = []
+    for item in budget.items:
+        view = figures[id(item.figure)]
+        share, over = None, False
+        q = view.quantity
+        if item.limit is not None and q.kind == "value" and item.limit.value.value > 0:
+            fraction = q.low / item.limit.value.value
+            share = Quantity("value", fraction * 100, decimals=0, unit="%")
+            over = fraction > 1
+            if over and view.status in ("measured", "watch"):
+                view = dataclasses.replace(view, status="over-limit")
+                figures[id(item.figure)] = view
+        items.append(BudgetItemView(item, view, share, over))
+    return BudgetView(budget, tuple(items))
+
+
+def check_budget_units(budget: Budget) -> list[Problem]:
+    """A share only makes sense when the limit is in the figure's unit."""
+    out = []
+    for item in budget.items:
+        if item.limit and item.limit.unit not in (None, item.figure.unit):
+            out.append(problem(item.limit.where, "unit", f"the limit is in "
+                               f"'{item.limit.unit}' but the figure in '{item.figure.unit}'",
+                               "give both in the same unit"))
+    return out
+
+
+def check_controls(studies: tuple[StudyView, ...]) -> list[Problem]:
+    """A control row whose change leaves its noise band means the bench moved, not the code."""
+    out = []
+    for study in studies:
+        for c in study.comparisons:
+            if c.comparison.control and c.within_noise is False and c.change is not None:
+                out.append(problem(c.comparison.where, "noise", f"the control changed by "
+                                   f"{c.change.low:+.1f} %, outside its noise band of "
+                                   f"±{c.comparison.noise.value if c.comparison.noise else 0:g} %",
+                                   "re-measure: something other than the change moved"))
+    return out
+
+
+def all_figures(data: Data) -> list[Figure]:
+    """Every figure record in the data."""
+    from progress_site.validate.rules import walk
+
+    return [r for r in walk(data) if isinstance(r, Figure)]
+
+
+def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
+    """The model the templates read, and the problems only derived numbers reveal."""
+    with collector_paused():
+        return _derive(data, today)
+
+
+def _derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
+    """`derive`, with the collector paused."""
+    rules = freshness(data, today)
+    figures = {id(f): view_figure(f, rules) for f in all_figures(data)}
+    studies = tuple(
+        StudyView(s, tuple(compare(c, figures[id(c.before)], figures[id(c.after)])
+                           for c in s.comparisons))
+        for s in data.studies)
+    budgets = tuple(derive_budget(b, figures) for b in data.budgets)
+    roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
+    problems = check_controls(studies)
+    for b in data.budgets:
+        problems += check_budget_units(b)
+    namespace = Namespace.build(data, studies, budgets, roadmaps, figures)
+    headlines, headline_problems = derive_headlines(data.headlines, namespace, figures)
+    namespace = namespace.with_headlines(headlines)
+    problems += headline_problems
+    problems += check_text_references(data, namespace)
+    model = Model(data, studies, budgets, roadmaps, headlines, figures, namespace, today)
+    return model, problems
+
+
+def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
+                     figures: dict[int, FigureView]) -> tuple[tuple[HeadlineView, ...],
+                                                              list[Problem]]:
+    """Each headline's number; a stated number must agree with what it summarises."""
+    views, out = [], []
+    for h in headlines:
+        view, found = derive_headline(h, ns, figures)
+        out += found
+        if view is not None:
+            views.append(view)
+        elif h.value is not None:
+            # A refused stated number is still the name texts cite: keep it, so one wrong
+            # headline is one error, not one more per text that quotes it.
+            stated = Quantity("value", h.value.value, decimals=h.value.decimals)
+            ns.add(f"headlines.{h.id}", stated)
+    return tuple(views), out
+
+
+def derive_headline(h: Headline, ns: Namespace, figures: dict[int, FigureView]
+                    ) -> tuple[HeadlineView | None, list[Problem]]:
+    """One headline: a referenced figure, or a stated value checked against its sources."""
+    if (h.figure is None) == (h.value is None):
+        return None, [problem(h.where, "figure", "a headline shows either a `figure:` or a "
+                              "stated `value:`", "keep one of them")]
+    if h.figure is not None:
+        target = ns.figure_view(h.figure, figures)
+        if target is None:
+            return None, [problem(h.where, "figure", f"no figure '{h.figure}'",
+                                  ns.hint(h.figure))]
+        return HeadlineView(h, target.quantity, h.status or target.status), []
+    assert h.value is not None
+    stated = Quantity("value", h.value.value, decimals=h.value.decimals)
+    if not h.summarises:
+        return None, [problem(h.where, "value", "a stated number must name the figures it "
+                              "summarises", "add `summarises: [comparisons.ID.ratio, ...]`")]
+    sources = []
+    for ref in h.summarises:
+        q = ns.quantity(ref)
+        if q is None or q.kind != "value":
+            return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
+        sources.append(q.low)
+    # The stated number may round what it summarises, by half a unit of its last digit.
+    slack = 0.5 * 10 ** -h.value.decimals
+    low, high = min(sources), max(sources)
+    if not low - slack <= h.value.value <= high + slack:
+        places = h.value.decimals
+        said = ", ".join(f"{ref} = {q:.{places}f}" for ref, q in zip(h.summarises, sources,
+                                                                     strict=True))
+        fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
+               else f"state a number between {low:.{places}f} and {high:.{places}f}")
+        return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
+                              f"what it summarises says otherwise: {said}",
+                              f"{fix}, or correct the data")]
+    status = h.status or "measured"
+    return HeadlineView(h, stated, status), []

@@ -1,0 +1,1 @@
+"""Load stage: data files and pages read into typed records, with source positions."""

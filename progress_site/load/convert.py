@@ -1,0 +1,307 @@
+"""Check parsed YAML against the declared format and build the typed records."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import math
+import types
+import typing
+from typing import Any, Literal
+
+from progress_site.errors import KeyPath, Problem, closest
+from progress_site.load.yamldoc import Places
+from progress_site.load.yamlsource import Document
+from progress_site.model.fieldtypes import hints
+from progress_site.model.values import Number, Text, Where
+
+INVALID: Any = object()  # a value that could not be read; its problem is already recorded
+
+LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
+
+
+def language_name(code: str) -> str:
+    """A language code as a maintainer reads it."""
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields a user writes (not the hidden `where`)."""
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+
+def describe(tp: Any) -> str:
+    """A type as an error message names it."""
+    if tp is Number or tp is float:
+        return "a number"
+    if tp is int:
+        return "a whole number"
+    if tp is bool:
+        return "true or false"
+    if tp is str:
+        return "a text"
+    if tp is dt.date:
+        return "a date like 2026-11-08"
+    if tp is Text:
+        return "a text, or {en: ..., fr: ...}"
+    if dataclasses.is_dataclass(tp):
+        return "a mapping of keys"
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        return "a list"
+    if origin is Literal:
+        return "one of " + ", ".join(map(str, typing.get_args(tp)))
+    return str(tp)
+
+
+def found(value: Any) -> str:
+    """What the user wrote, as an error message quotes it."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return repr(shown)
+    return repr(value)
+
+
+# Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
+LARGEST = 10**15
+MAX_DECIMALS = 12
+
+
+def shown(value: float) -> str:
+    """A number as an error quotes it, shortened when it runs long."""
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
+
+
+def number_hint(value: Any) -> str:
+    """How to fix a value that should have been a number."""
+    if isinstance(value, str):
+        try:
+            float(value.replace("_", ""))
+        except ValueError:
+            pass
+        else:
+            return "remove the quotes: a number in quotes is a text"
+    return "write the number alone; the unit goes in `unit:`"
+
+
+# The reader of each plain type, by its method name on Converter.
+_READERS = {str: "text_value", int: "whole", bool: "boolean", dt.date: "date",
+            Number: "number", Text: "text"}
+
+
+@functools.cache
+def plan(tp: Any) -> tuple[str, Any]:
+    """How to read a declared type, worked out once per type (not once per value)."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return "optional", next(a for a in typing.get_args(tp) if a is not type(None))
+    if origin is tuple:
+        return "sequence", typing.get_args(tp)[0]
+    if origin is Literal:
+        return "choice", typing.get_args(tp)
+    if tp in _READERS:
+        return _READERS[tp], None
+    return "record", tp
+
+
+@functools.cache
+def declared_fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], bool]:
+    """A record class's fields by name, and whether it remembers where it was written."""
+    return {f.name: f for f in fields(cls)}, any(
+        f.name == "where" for f in dataclasses.fields(cls))
+
+
+# How each field of a record class is read: its name; what to say when it is missing
+# (None when it may be left out); whether `null` is a value of it (an optional type);
+# the plan of the type read otherwise.
+FieldPlan = tuple[str, str | None, bool, str, Any]
+
+
+@functools.cache
+def field_plans(cls: type) -> tuple[FieldPlan, ...]:
+    """The plan of every field of a record class, worked out once: reading a record
+    then hashes no type (a `Text | None` hashes its arguments every time)."""
+    out = []
+    for name, fld in declared_fields(cls)[0].items():
+        missing = None
+        if fld.default is dataclasses.MISSING:
+            doc = fld.metadata.get("doc")
+            missing = f"missing key '{name}'" + (f" ({doc})" if doc else "")
+        kind, arg = plan(hints(cls)[name])
+        optional = kind == "optional"
+        if optional:
+            kind, arg = plan(arg)
+        out.append((name, missing, optional, kind, arg))
+    return tuple(out)
+
+
+class Converter:
+    """Converts one document's values, collecting every problem instead of stopping."""
+
+    def __init__(self, doc: Document, languages: tuple[str, ...], strict: bool) -> None:
+        self.doc = doc
+        self.languages = languages
+        self.strict = strict
+        self.problems: list[Problem] = []
+
+    def error(self, path: KeyPath, message: str, hint: str = "", *, key: bool = False) -> Any:
+        """Record a problem and return INVALID, so callers can `return self.error(...)`."""
+        self.problems.append(self.doc.problem(path, message, hint, key=key))
+        return INVALID
+
+    def convert(self, tp: Any, value: Any, path: KeyPath) -> Any:
+        """A value of type `tp`, or INVALID with a problem recorded."""
+        kind, arg = plan(tp)
+        if kind == "optional":
+            return None if value is None else self.convert(arg, value, path)
+        return self.read(kind, arg, value, path)
+
+    def read(self, kind: str, arg: Any, value: Any, path: KeyPath) -> Any:
+        """A value of a type planned as (`kind`, `arg`), not optional."""
+        if kind == "sequence":
+            return self.sequence(arg, value, path)
+        if kind == "choice":
+            return self.choice(arg, value, path)
+        if kind == "record":
+            return self.record(arg, value, path)
+        return getattr(self, kind)(value, path)
+
+    def expected(self, tp: Any, value: Any, path: KeyPath, hint: str = "") -> Any:
+        """The usual 'expected X, got Y' problem."""
+        return self.error(path, f"expected {describe(tp)}, got {found(value)}", hint)
+
+    def sequence(self, item: Any, value: Any, path: KeyPath) -> Any:
+        """A list, each item converted; bad items are dropped after being reported."""
+        if not isinstance(value, list):
+            return self.expected(tuple[item, ...], value, path, "start each item with '- '")
+        items = [self.convert(item, v, (*path, i)) for i, v in enumerate(value)]
+        if any(i is INVALID for i in items):
+            return INVALID
+        return tuple(items)
+
+    def choice(self, options: tuple[Any, ...], value: Any, path: KeyPath) -> Any:
+        """One of a fixed set of words."""
+        if value in options:
+            return value
+        close = closest(str(value), [str(o) for o in options])
+        hint = f"did you mean '{close}'?" if close else ""
+        if value == "over-limit":
+            hint = "'over the limit' is derived: give the figure a `limit:` and the build marks it"
+        return self.error(path, f"expected one of {', '.join(map(str, options))}; "
+                                f"got {found(value)}", hint)
+
+    def text_value(self, value: Any, path: KeyPath) -> Any:
+        """A plain string; a bare number (a commit like 1234567) keeps its written form."""
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return self.doc.raw.get(path, str(value))
+        return self.expected(str, value, path)
+
+    def whole(self, value: Any, path: KeyPath) -> Any:
+        """A whole number (not true/false)."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > LARGEST:
+                return self.error(path, f"{shown(value)} is too large", "check the number of "
+                                                                        "digits")
+            return value
+        return self.expected(int, value, path, "write the number alone, without quotes")
+
+    def boolean(self, value: Any, path: KeyPath) -> Any:
+        """true or false."""
+        return value if isinstance(value, bool) else self.expected(bool, value, path)
+
+    def date(self, value: Any, path: KeyPath) -> Any:
+        """A calendar date (YAML reads 2026-11-08 as one)."""
+        if isinstance(value, dt.datetime):
+            return self.expected(dt.date, value, path, "write the date alone, without a time")
+        if isinstance(value, dt.date):
+            return value
+        return self.expected(dt.date, value, path, "write it as YYYY-MM-DD, without quotes")
+
+    def number(self, value: Any, path: KeyPath) -> Any:
+        """A finite number; the decimals typed are kept for display."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return self.expected(Number, value, path, number_hint(value))
+        if isinstance(value, float) and not math.isfinite(value):
+            return self.error(path, f"expected a finite number, got {found(value)}",
+                              "a figure that could not be measured has status: not-judgeable")
+        if abs(value) > LARGEST:
+            return self.error(path, f"{shown(value)} is too large to be a measurement",
+                              "check the number of digits")
+        number = Number.of(value, self.doc.raw.get(path))
+        if number.decimals > MAX_DECIMALS:
+            return self.error(path, f"{number.decimals} decimals is more than a measurement "
+                                    "can tell", f"round it to {MAX_DECIMALS} decimals or fewer")
+        return number
+
+    def text(self, value: Any, path: KeyPath) -> Any:
+        """Words for every language: one string, or a mapping of language to string."""
+        if isinstance(value, str):
+            return Text((("*", value),), neutral=True)
+        if not isinstance(value, dict):
+            return self.expected(Text, value, path)
+        bad = False
+        for lang, words in value.items():
+            if lang not in self.languages:
+                close = closest(lang, self.languages)
+                hint = f"did you mean '{close}'?" if close else (
+                    "the site's languages are " + ", ".join(self.languages))
+                bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
+            elif not isinstance(words, str):
+                bad = self.expected(str, words, (*path, lang))
+        if bad is INVALID:
+            return INVALID
+        for lang in self.languages:
+            if lang not in value:
+                self.missing_language(path, lang, value)
+        return Text(tuple((lang, value[lang]) for lang in self.languages if lang in value))
+
+    def missing_language(self, path: KeyPath, lang: str, value: dict[str, str]) -> None:
+        """A text with no words in one language: an error in --strict, else a warning."""
+        name = language_name(lang)
+        problem = self.doc.problem(path, f"no {name} text ({lang}:)",
+                                   f"add `{lang}: ...` beside `{next(iter(value), 'en')}:`",
+                                   warning=not self.strict)
+        self.problems.append(problem)
+
+    def record(self, cls: type, value: Any, path: KeyPath) -> Any:
+        """A record: known keys only, required keys present, every field converted."""
+        if not isinstance(value, dict):
+            return self.expected(cls, value, path)
+        declared, located_class = declared_fields(cls)
+        ok = True
+        for key in value:
+            if key not in declared:
+                close = closest(key, declared)
+                hint = (f"did you mean '{close}'?" if close else
+                        "known keys: " + ", ".join(declared))
+                self.error((*path, key), f"unknown key '{key}'", hint, key=True)
+                ok = False
+        args: dict[str, Any] = {}
+        for name, missing, optional, kind, arg in field_plans(cls):
+            if name not in value:
+                if missing is not None:
+                    self.error(path, missing, f"add `{name}:`")
+                    ok = False
+                continue
+            given = value[name]
+            if given is None and optional:
+                args[name] = None
+                continue
+            read = self.read(kind, arg, given, (*path, name))
+            args[name] = read
+            ok = ok and read is not INVALID
+        if not ok:
+            return INVALID
+        if located_class:
+            args["where"] = Where(self.doc.locate(path), path, Places(self.doc, path, value))
+        return cls(**args)

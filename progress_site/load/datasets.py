@@ -1,0 +1,275 @@
+"""Datasets: the records a benchmark harness writes, read from their file and checked.
+
+A dataset is declared in YAML (`datasets:` in any file under data/): its fields, their
+types and units, the words a field may take, the notes a record may carry. Its records
+are read from the file its `records:` names, beside the declaring file:
+
+- `.jsonl`: one JSON object a line, as harnesses append them (blank lines are skipped);
+- `.json`: one JSON list of objects;
+- `.yaml` / `.yml`: one YAML list of mappings.
+
+Each record is checked like the YAML data, with its line and column: unknown fields (with
+"did you mean"), missing ones, wrong types, words outside a field's `choices`, two
+records with the same `key`. A record may carry `"note": NAME` (one of the dataset's
+`notes`): it may then lack figures, and tables print the note instead. A `null` value is
+the same as an absent one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from progress_site.errors import KeyPath, Location, Problem, closest
+from progress_site.load.convert import describe, found
+from progress_site.load.records import BROKEN, parse_json_lines, parse_json_list
+from progress_site.load.yamldoc import Places
+from progress_site.load.yamlsource import Document, read_text
+from progress_site.model.dataset import Dataset, RecordField, Row
+from progress_site.model.schema import Data
+from progress_site.model.units import BUILTIN_UNITS
+from progress_site.model.values import Number, Where
+from progress_site.validate.rules import problem
+
+NOTE = "note"  # the one key a record may hold besides its fields
+RECORD_SUFFIXES = (".jsonl", ".json", ".yaml", ".yml")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def attach_records(root: Path, data: Data, lists: dict[str, Document]
+                   ) -> tuple[Data, list[Problem]]:
+    """Every dataset with its records; a YAML list that no dataset reads is an error."""
+    problems: list[Problem] = []
+    claimed: set[str] = set()
+    datasets = []
+    for ds in data.datasets:
+        found_here = check_declaration(ds, {u.id for u in data.site.units})
+        problems += found_here
+        display = records_path(ds)
+        claimed.add(display)
+        if found_here:
+            datasets.append(ds)
+            continue
+        doc, found_here = read_records(root, ds, display, lists)
+        problems += found_here
+        if doc is not None:
+            rows, found_here = convert_rows(ds, doc)
+            problems += found_here
+            ds = dataclasses.replace(ds, rows=rows)
+        datasets.append(ds)
+    for display, doc in sorted(lists.items()):
+        if display not in claimed:
+            problems.append(doc.problem((), "a data file must be a mapping of collections "
+                                            "(machines:, studies:, ...)"))
+    return dataclasses.replace(data, datasets=tuple(datasets)), problems
+
+
+def records_path(ds: Dataset) -> str:
+    """The records' file as errors print it: beside the file that declares the dataset."""
+    folder = posixpath.dirname(ds.where.location.file)
+    return posixpath.normpath(posixpath.join(folder, ds.records))
+
+
+def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:
+    """A dataset's declaration makes sense on its own, before any record is read."""
+    out = []
+    w = ds.where
+    if not NAME.fullmatch(ds.id):
+        out.append(problem(w, "id", f"'{ds.id}' cannot name a dataset", "use letters, digits, "
+                           "'-' and '_', starting with a letter"))
+    shown = records_path(ds)
+    if not shown.startswith("data/") or not shown.endswith(RECORD_SUFFIXES):
+        out.append(problem(w, "records", f"records must be a .jsonl, .json or .yaml file under "
+                           f"data/, got '{ds.records}'", "name a file beside this one, such as "
+                           "runs.jsonl"))
+    units = set(BUILTIN_UNITS) | site_units | {u.id for u in ds.units}
+    names: set[str] = set()
+    for fld in ds.fields:
+        out += check_field(fld, names, units)
+        names.add(fld.name)
+    for key in ds.key:
+        if key not in names:
+            out.append(problem(w, "key", f"the key names no field '{key}'", _close(key, names)))
+    notes = [n.name for n in ds.notes]
+    for i, note in enumerate(ds.notes):
+        if note.name in notes[:i]:
+            out.append(problem(note.where, "name", f"note '{note.name}' is declared twice",
+                               "keep one"))
+    return out
+
+
+def check_field(fld: RecordField, before: set[str], units: set[str]) -> list[Problem]:
+    """One field's declaration: a usable name, and options that fit its type."""
+    w = fld.where
+    out = []
+    if not NAME.fullmatch(fld.name) or fld.name == NOTE:
+        out.append(problem(w, "name", f"'{fld.name}' cannot name a field", "use letters, "
+                           "digits, '-' and '_', starting with a letter; `note` is taken"))
+    if fld.name in before:
+        out.append(problem(w, "name", f"field '{fld.name}' is declared twice", "keep one"))
+    numeric = fld.type in ("number", "whole")
+    if fld.choices and fld.type != "word":
+        out.append(problem(w, "choices", "only a word field has choices", "set `type: word`"))
+    if not numeric and (fld.unit is not None or fld.decimals is not None):
+        out.append(problem(w, "unit" if fld.unit is not None else "decimals",
+                           f"a {fld.type} field has no unit and no decimals",
+                           "keep them for number and whole fields"))
+    if fld.unit is not None and fld.unit not in units:
+        out.append(problem(w, "unit", f"no unit '{fld.unit}'", "declare it under the dataset's "
+                           "`units:` or site.units, or use a known unit"))
+    if fld.decimals is not None and not 0 <= fld.decimals <= 6:
+        out.append(problem(w, "decimals", f"decimals must be 0 to 6, got {fld.decimals}"))
+    values = [c.value for c in fld.choices]
+    for i, choice in enumerate(fld.choices):
+        if choice.value in values[:i]:
+            out.append(problem(choice.where, "value", f"choice '{choice.value}' is declared "
+                               "twice", "keep one"))
+    return out
+
+
+def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Document]
+                 ) -> tuple[Document | None, list[Problem]]:
+    """The records' file as a Document: values with their positions, under `records`."""
+    if display in lists:
+        doc = lists[display]
+        return _prefixed(doc), []
+    path = root / display
+    if not path.is_file():
+        return None, [problem(ds.where, "records", f"no file {display}",
+                              "write the records there, or correct `records:`")]
+    if display.endswith((".yaml", ".yml")):
+        return None, [problem(ds.where, "records", f"{display} holds a mapping, not a list of "
+                              "records", "write one `- name: value` item per record")]
+    if not path.resolve().is_relative_to((root / "data").resolve()):
+        return None, [Problem(Location(display), "this file links to a place outside data/",
+                              hint="copy the file into the folder instead of linking to it")]
+    text, problems = read_text(path, display)
+    if text is None:
+        return None, problems
+    if display.endswith(".jsonl"):
+        return parse_json_lines(text, display)
+    return parse_json_list(text, display)
+
+
+def _prefixed(doc: Document) -> Document:
+    """A YAML list's document with its paths under `records`, as JSON files have them."""
+    def under(table: dict[KeyPath, Any]) -> dict[KeyPath, Any]:
+        return {("records", *k): v for k, v in table.items()}
+
+    return Document(doc.display, doc.lines, doc.data, under(doc.values), under(doc.keys),
+                    under(doc.raw))
+
+
+def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Problem]]:
+    """Every record checked against the declared fields; the records without error."""
+    problems: list[Problem] = []
+    rows = []
+    seen: dict[tuple[Any, ...], int] = {}
+    fields = {f.name: f for f in ds.fields}
+    for index, raw in enumerate(doc.data or []):
+        path: KeyPath = ("records", index)
+        if raw is BROKEN:
+            continue
+        if not isinstance(raw, dict):
+            problems.append(doc.problem(path, f"expected a record {{name: value, ...}}, got "
+                                              f"{found(raw)}"))
+            continue
+        row, found_here = convert_row(ds, fields, doc, raw, path, index)
+        problems += found_here
+        if row is None:
+            continue
+        identity = tuple(_plain(row.get(k)) for k in ds.key)
+        if ds.key and identity in seen:
+            spelled = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                                for k, v in zip(ds.key, identity, strict=True))
+            first = doc.locate(("records", seen[identity]))
+            problems.append(doc.problem(path, f"a second record with {spelled} (the first is "
+                                              f"at line {first.line})", "keep one run per "
+                                              "key, or add the field that tells them apart "
+                                              "to `key:`"))
+        seen.setdefault(identity, index)
+        rows.append(row)
+    return tuple(rows), problems
+
+
+def convert_row(ds: Dataset, fields: dict[str, RecordField], doc: Document,
+                raw: dict[str, Any], path: KeyPath, index: int
+                ) -> tuple[Row | None, list[Problem]]:
+    """One record: known keys only (`fields`: the dataset's, by name), each value of its
+    field's type, nothing required lacking."""
+    notes = [n.name for n in ds.notes]
+    out = []
+    values: dict[str, Number | str | bool] = {}
+    note = raw.get(NOTE)
+    if note is not None and note not in notes:
+        out.append(doc.problem((*path, NOTE), f"unknown note {found(note)}",
+                               _close(str(note), notes) if notes else
+                               "declare it under the dataset's `notes:`"))
+    for key, value in raw.items():
+        if key == NOTE or value is None:
+            continue
+        if key not in fields:
+            out.append(doc.problem((*path, key), f"unknown field '{key}'",
+                                   _close(key, fields), key=True))
+            continue
+        converted = convert_value(fields[key], value, doc, (*path, key))
+        if isinstance(converted, Problem):
+            out.append(converted)
+        else:
+            values[key] = converted
+    for fld in ds.fields:
+        needed = (fld.required and note is None) or fld.name in ds.key
+        if needed and raw.get(fld.name) is None:
+            out.append(doc.problem(path, f"missing field '{fld.name}' "
+                                         f"({fld.label.get('en')})",
+                                   f"add \"{fld.name}\": ..., or a \"note\" that says why "
+                                   "the record has no figures" if fld.name not in ds.key
+                                   else f"add \"{fld.name}\": ... (it is part of the key)"))
+    if out:
+        return None, out
+    # Each field's place is looked up when a problem asks for it (most rows have none).
+    where = Where(doc.locate(path), path, Places(doc, path, raw))
+    return Row(index=index, values=values, note=note, where=where), []
+
+
+def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
+                  ) -> Number | str | bool | Problem:
+    """A value of the field's type, or the problem with it."""
+    if fld.type in ("number", "whole"):
+        wanted: Any = Number if fld.type == "number" else int
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok or (fld.type == "whole" and not float(value).is_integer()):
+            return doc.problem(path, f"expected {describe(wanted)}, got {found(value)}",
+                               "write the number alone, without quotes; the field's unit "
+                               "is declared once, in its `unit:`")
+        if value != value or abs(value) == float("inf"):
+            return doc.problem(path, f"expected a finite number, got {found(value)}",
+                               "leave the field out, and give the record a `note` saying why")
+        if fld.type == "whole":
+            return Number(float(value), 0)
+        return Number.of(value, doc.raw.get(path))
+    if fld.type == "bool":
+        if isinstance(value, bool):
+            return value
+        return doc.problem(path, f"expected true or false, got {found(value)}")
+    if not isinstance(value, str):
+        return doc.problem(path, f"expected a text, got {found(value)}",
+                           "write it in quotes")
+    choices = [c.value for c in fld.choices]
+    if choices and value not in choices:
+        return doc.problem(path, f"expected one of {', '.join(choices)}; got {found(value)}",
+                           _close(value, choices) if closest(value, choices) else
+                           f"declare '{value}' under the field's `choices:` if it is new")
+    return value
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Number) else value
+
+
+def _close(name: str, known: Any) -> str:
+    close = closest(name, known)
+    return f"did you mean '{close}'?" if close else "known: " + ", ".join(known)

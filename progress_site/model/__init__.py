@@ -1,0 +1,1 @@
+"""The declared data format: records, values, units. No I/O."""

@@ -1,0 +1,53 @@
+"""How the data format declares a field, and the two records every part of it uses.
+
+`f` gives a field its documentation (read by the validator's messages, the JSON Schema
+and docs/data-format.md), `where` the hidden field that remembers where a record was
+written. A unit and a link are declared here because the site, its figures, its tasks
+and its datasets all have them (`schema.py`, `datasetschema.py`).
+"""
+
+# No `from __future__ import annotations`: field types as objects (see schema.py).
+
+from dataclasses import MISSING, field
+from typing import Any
+
+from progress_site.model.frozen import record
+from progress_site.model.values import NOWHERE, Text, Where
+
+
+def f(doc: str, default: Any = MISSING, *, ref: str = "", example: str = "") -> Any:
+    """A documented field; `ref` names the collection its value must be an id of."""
+    meta = {"doc": doc, "ref": ref, "example": example}
+    if default is MISSING:
+        return field(metadata=meta)
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("mutable default")
+    return field(default=default, metadata=meta)
+
+
+def where() -> Any:
+    """The hidden field that remembers where a record was written."""
+    return field(default=NOWHERE, kw_only=True, compare=False, repr=False,
+                 metadata={"internal": True})
+
+
+
+
+@record
+class Unit:
+    id: str = f("name used in `unit:` fields", example="cores")
+    one: Text = f("the unit after a singular number", example="{en: core, fr: cœur}")
+    other: Text = f("the unit after a plural number", example="{en: cores, fr: cœurs}")
+    where: Where = where()
+
+
+@record
+class Link:
+    text: Text | None = f("the words of the link; made from pull/issue when absent", None)
+    url: str | None = f("a web address, or a page of this site (`#section`, `report.html`)",
+                        None)
+    pull: int | None = f("a pull request number", None)
+    issue: int | None = f("an issue number", None)
+    repository: str | None = f("the repository of pull/issue; the site's own when absent",
+                               None, ref="repositories")
+    where: Where = where()

@@ -1,0 +1,75 @@
+"""Small value types that the data format is made of: texts in several languages, numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import field
+from typing import Any
+
+from progress_site.errors import Location
+from progress_site.model.frozen import frozen
+
+
+@frozen
+class Text:
+    """Words in each language ({en: ..., fr: ...}), or one string for every language."""
+
+    by_language: tuple[tuple[str, str], ...]
+    neutral: bool = False
+
+    def get(self, language: str, fallback: str = "en") -> str:
+        """The text in `language`, else in the fallback language, else any."""
+        table = dict(self.by_language)
+        if self.neutral:
+            return self.by_language[0][1]
+        return table.get(language) or table.get(fallback) or next(iter(table.values()), "")
+
+    def languages(self) -> set[str]:
+        """The languages this text is written in (all of them when neutral)."""
+        return {lang for lang, _ in self.by_language}
+
+
+@frozen
+class Number:
+    """A number as the data wrote it: the value and how many decimals were typed."""
+
+    value: float
+    decimals: int = 0
+
+    @classmethod
+    def of(cls, value: float, raw: str | None = None) -> Number:
+        """A number, keeping the decimals of its written form (`6.40` keeps two)."""
+        decimals = 0
+        if raw is not None:
+            text = raw.strip().lower().replace("_", "")
+            if "e" not in text and "." in text:
+                decimals = len(text.split(".", 1)[1])
+        return cls(float(value), decimals)
+
+    def __float__(self) -> float:
+        return self.value
+
+
+@frozen
+class Where:
+    """Where a record was written: its own position and each of its fields'."""
+
+    location: Location = field(default_factory=lambda: Location(""))
+    path: tuple[str | int, ...] = ()
+    fields: Mapping[str, Location] = field(default_factory=dict)
+
+    def of(self, name: str) -> Location:
+        """The location of one field, or of the record when the field is absent."""
+        return self.fields.get(name, self.location)
+
+
+NOWHERE = Where()
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready form of a model value (for data.json and cache keys)."""
+    if isinstance(value, Text):
+        return dict(value.by_language) if not value.neutral else value.by_language[0][1]
+    if isinstance(value, Number):
+        return int(value.value) if value.value.is_integer() and not value.decimals else value.value
+    return value

@@ -1,0 +1,104 @@
+"""The social preview: a PNG card of the headline figures, one per language.
+
+The card is drawn as SVG from the model (numbers printed by `present.Words`, so each
+language formats its own), then converted to PNG by vl-convert. PNGs are kept under
+`.cache/social/`, named by the hash of their SVG and of the converter's version: a
+build whose headlines did not change reads the PNG back without importing vl-convert.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from markupsafe import escape
+
+from progress_site.cache import library_version as version
+from progress_site.cache import write_atomically
+from progress_site.derive.views import HeadlineView, Model
+from progress_site.render.words import Words
+
+WIDTH, HEIGHT = 1200, 630  # what Open Graph and Twitter cards show without cropping
+MAX_HEADLINES = 3
+FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+INK, MUTED, ACCENT, PAPER = "#14213d", "#4a5568", "#1d4ed8", "#ffffff"
+
+
+def card_path(lang: str, default: str) -> str:
+    """Where a language's card is published."""
+    return "social.png" if lang == default else f"{lang}/social.png"
+
+
+def headline_number(words: Words, view: HeadlineView) -> str:
+    """The big number of a headline, as the page prints it (`2.5×`, `1,000 players`)."""
+    q = view.quantity
+    if view.headline.unit == "times":
+        return words.gettext("%(n)s×") % {"n": words.number(q.low, q.decimals)}
+    return words.quantity(q.bare())
+
+
+def lines(text: str, size: int, width: int) -> list[str]:
+    """Text broken into lines that fit `width` pixels at a font size (an estimate)."""
+    import textwrap  # here: only a site with a base URL draws preview cards
+
+    per_line = max(10, int(width / (size * 0.55)))
+    wrapped = textwrap.wrap(text, per_line)
+    if len(wrapped) > 2:  # two lines at most; the page has the rest
+        wrapped = [wrapped[0], textwrap.shorten(" ".join(wrapped[1:]), per_line, placeholder=" …")]
+    return wrapped
+
+
+def text_element(x: int, y: int, size: int, fill: str, words: str, bold: bool = False) -> str:
+    """One line of SVG text."""
+    weight = ' font-weight="700"' if bold else ""
+    return (f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{weight}>'
+            f"{escape(words)}</text>")
+
+
+def card_svg(model: Model, words: Words) -> str:
+    """The card: the site's title and tagline, then up to three headline figures."""
+    site = model.data.site
+    parts = [f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>',
+             f'<rect width="{WIDTH}" height="12" fill="{ACCENT}"/>',
+             text_element(60, 100, 56, INK, words.text(site.title).striptags(), bold=True)]
+    y = 150
+    for line in lines(words.text(site.tagline).striptags(), 30, WIDTH - 120)[:1]:
+        parts.append(text_element(60, y, 30, MUTED, line))
+    shown = [(headline_number(words, v), words.text(v.headline.label).striptags())
+             for v in model.headlines[:MAX_HEADLINES]]
+    # The labels line up in one column, after the widest number (an estimate of it).
+    offset = 60 + int(max((len(n) for n, _ in shown), default=0) * 64 * 0.62) + 24
+    y = 250
+    for number, label in shown:
+        parts.append(text_element(60, y, 64, ACCENT, number, bold=True))
+        for i, line in enumerate(lines(label, 28, WIDTH - offset - 60)):
+            parts.append(text_element(offset, y - 24 + i * 34, 28, INK, line))
+        y += 120
+    body = "\n".join(parts)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">\n{body}\n</svg>\n')
+
+
+class SocialCard:
+    """PNG cards by the hash of their SVG: from disk when drawn before, else converted."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self.converted = 0  # how many were drawn by vl-convert in this build
+
+    def png(self, model: Model, words: Words) -> bytes:
+        """The card of one language, as PNG bytes."""
+        svg = card_svg(model, words)
+        key = hashlib.sha256(f"{version('vl-convert-python')}\n{svg}".encode()).hexdigest()
+        path = self.directory / f"{key}.png" if self.directory else None
+        if path is not None and path.is_file():
+            return path.read_bytes()
+        import vl_convert  # only on a cache miss: it starts a JavaScript engine
+
+        data: bytes = vl_convert.svg_to_png(svg)
+        self.converted += 1
+        if path is not None:
+            write_atomically(path, data)
+        return data
+
+

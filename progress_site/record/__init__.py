@@ -1,0 +1,1 @@
+"""`record` and `import`: results written into data files without retyping them."""

@@ -1,0 +1,250 @@
+"""`progress-site record ...` and `progress-site import ...`: add results without retyping them.
+
+Each command gathers every figure to write, refuses to overwrite one without
+`--replace`, shows the evidence status the run's noise suggests and asks to confirm it,
+then writes (through `recorder`) and checks the data as a build would. Errors become
+exit codes in `cli.main`, like the build's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+
+from progress_site.record.importers import read_results
+from progress_site.record.recorder import (
+    NUMBER_KEYS,
+    Recorder,
+    Refused,
+    Suggestion,
+    check,
+    figure_map,
+    parse_number,
+    scale_time,
+    significant,
+    suggest,
+)
+from progress_site.record.yamledit import Raw, YamlFile
+
+Ask = Callable[[str], str]
+
+
+@dataclass
+class Pending:
+    """One figure about to be written, and what to say about it."""
+
+    label: str  # `measurements.parse` or `comparisons.cpu.after`
+    shown: str  # the number as written, with its unit
+    status: str
+    suggestion: Suggestion | None
+    write: Callable[[str], None]  # writes the figure with the (confirmed) status
+
+
+def slug(text: str) -> str:
+    """An id from a benchmark's name: `BM_Sum/1024` -> `bm-sum-1024`."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def provenance(args: argparse.Namespace, today: dt.date, **found: Any) -> dict[str, Any]:
+    """Machine, date, commit and run: the options first, then what the tool recorded."""
+    out = {"machine": args.machine or found.get("machine"),
+           "date": args.date or found.get("date") or today,
+           "commit": args.commit or found.get("commit"), "run": args.run}
+    return out
+
+
+def require_evidence(status: str, prov: dict[str, Any]) -> None:
+    """A measured figure names its machine and its commit or run; say so before writing."""
+    if status in ("measured", "watch"):
+        missing = [f"--{k}" for k in ("machine",) if prov["machine"] is None]
+        if prov["commit"] is None and prov["run"] is None:
+            missing.append("--commit (or --run)")
+        if missing:
+            raise Refused(f"a measured figure needs {' and '.join(missing)}; or pass "
+                          "--status estimate")
+
+
+def sibling_flow(rec: Recorder) -> bool:
+    """Whether the data writes measurement figures in flow style (`{value: ...}`)."""
+    found = rec.holder("measurements")
+    entries = found.tree.get("measurements") if found else None
+    fig = entries[-1].get("figure") if entries else None
+    return bool(fig is not None and isinstance(fig, CommentedMap) and fig.fa.flow_style())
+
+
+def measurement(rec: Recorder, args: argparse.Namespace, ident: str, title: str,
+                value: Any, unit: str | None, prov: dict[str, Any], status: str | None,
+                suggestion: Suggestion | None) -> Pending:
+    """One measurement to add, or to update when --replace allows it."""
+    status = status or (suggestion.status if suggestion else "measured")
+    found = rec.find("measurements", ident)
+    if found is not None and not args.replace:
+        raise Refused(f"measurement '{ident}' is already recorded ({rec.where(*found)}); "
+                      "pass --replace to overwrite its figure")
+    file = found[0] if found else rec.open(args.file or default_file(rec))
+    flow = sibling_flow(rec)
+
+    def write(final: str) -> None:
+        if found is not None:  # in the style the figure had
+            old = found[1].get("figure")
+            was_flow = isinstance(old, CommentedMap) and bool(old.fa.flow_style())
+            file.set(found[1], "figure", figure_map(value, unit, final, prov, was_flow))
+        else:
+            fig = figure_map(value, unit, final, prov, flow)
+            file.append("measurements", CommentedMap([("id", ident), ("title", title),
+                                                      ("figure", fig)]))
+        note = rec.declare_commit(prov["commit"], file)
+        if note:
+            print(note)
+
+    require_evidence(status, prov)
+    shown = f"{value if not isinstance(value, list) else ', '.join(value)} {unit or ''}"
+    return Pending(f"measurements.{ident}", shown.strip(), status, suggestion, write)
+
+
+def default_file(rec: Recorder) -> Path:
+    """Where new measurements go: beside the others, else data/measurements.yaml."""
+    found = rec.holder("measurements")
+    return found.path if found else rec.root / "data" / "measurements.yaml"
+
+
+def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
+    """`record measurement ID --value N ...`."""
+    if (args.value is None) == (args.samples is None):
+        raise Refused("give the figure as --value N, or as --samples A,B,C")
+    rec = Recorder(args.source.resolve())
+    cv = args.cv / 100 if args.cv is not None else None
+    if args.samples is not None:
+        value: Any = [parse_number(s, "--samples") for s in args.samples.split(",")]
+        floats = [float(v) for v in value]
+        mean = sum(floats) / len(floats)
+        if cv is None and len(floats) > 1 and mean:
+            cv = (sum((x - mean) ** 2 for x in floats) / (len(floats) - 1)) ** 0.5 / abs(mean)
+    else:
+        value = parse_number(args.value, "--value")
+    pending = measurement(rec, args, args.id, args.title or args.id, value, args.unit,
+                          provenance(args, today), args.status, suggest(cv, args.noise_limit))
+    return finish(rec, args, [pending], today)
+
+
+def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
+    """`record comparison STUDY/COMPARISON --before X --after Y`."""
+    study_id, _, comp_id = args.target.partition("/")
+    if not comp_id or (args.before is None and args.after is None):
+        raise Refused("name it STUDY/COMPARISON and give --before, --after or both")
+    rec = Recorder(args.source.resolve())
+    study = rec.find("studies", study_id)
+    if study is None:
+        raise Refused(f"no study '{study_id}' under studies: in {rec.root / 'data'}")
+    file, entry = study
+    comp = next((c for c in entry.get("comparisons") or () if str(c.get("id")) == comp_id),
+                None)
+    if comp is None:
+        raise Refused(f"study '{study_id}' has no comparison '{comp_id}' "
+                      f"({rec.where(file, entry)})")
+    suggestion = suggest(args.cv / 100 if args.cv is not None else None, args.noise_limit)
+    pending = []
+    for side in ("before", "after"):
+        text = getattr(args, side)
+        if text is not None:
+            pending.append(comparison_side(rec, args, file, comp, f"{study_id}/{comp_id}",
+                                           side, parse_number(text, f"--{side}"), suggestion))
+    return finish(rec, args, pending, today)
+
+
+def comparison_side(rec: Recorder, args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
+                    name: str, side: str, value: Raw, suggestion: Suggestion | None) -> Pending:
+    """One side of a comparison: its number replaced, its other keys kept."""
+    old = comp.get(side)
+    old = old if isinstance(old, CommentedMap) else CommentedMap()
+    given = [k for k in NUMBER_KEYS if k in old]
+    if given and not args.replace:
+        raise Refused(f"comparison {name} already has a {side} figure "
+                      f"({file.display}:{comp.lc.line + 1}); pass --replace to overwrite it")
+    status = args.status or (suggestion.status if suggestion else str(old.get("status",
+                                                                          "measured")))
+
+    def write(final: str) -> None:
+        fig = CommentedMap([("value", value)] + [(k, v) for k, v in old.items()
+                                                 if k not in (*NUMBER_KEYS, "status")])
+        if final != "measured":
+            fig["status"] = final
+        if old.fa.flow_style() or not old:
+            fig.fa.set_flow_style()
+        file.set(comp, side, fig)
+
+    return Pending(f"comparisons.{name.split('/')[1]}.{side}", str(value), status, suggestion,
+                   write)
+
+
+def run_import(args: argparse.Namespace, today: dt.date) -> int:
+    """`import FORMAT FILE`: one measurement per benchmark of the file."""
+    rec = Recorder(args.source.resolve())
+    results = read_results(args.format, args.input, str(args.input), args.stat)
+    if not results:
+        raise Refused(f"{args.input}: no benchmark results in it")
+    pending, seen = [], set()
+    for r in results:
+        ident = "-".join(filter(None, (slug(args.prefix), slug(r.name))))
+        if ident in seen or not ident:
+            raise Refused(f"two results of {args.input} make the id '{ident}'; pass --id "
+                          "with another prefix, or rename the benchmarks")
+        seen.add(ident)
+        value, unit = scale_time(r.value, r.unit, args.unit)
+        text = Raw(format(significant(value) if args.format != "jsonl" or value != r.value
+                          else value, "f"))
+        status = args.status or r.status
+        suggestion = None if status else suggest(r.cv, args.noise_limit)
+        prov = provenance(args, today, machine=r.machine, date=r.date, commit=r.commit)
+        pending.append(measurement(rec, args, ident, r.title or r.name, text, unit, prov,
+                                   status, suggestion))
+    return finish(rec, args, pending, today)
+
+
+def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -> None:
+    """Show each figure and its status; ask once when a status was only suggested."""
+    for p in pending:
+        why = f" ({p.suggestion.reason})" if p.suggestion else ""
+        print(f"{p.label}: {p.shown}, status {p.status}{why}")
+    if not any(p.suggestion for p in pending) or args.yes or args.dry_run:
+        return
+    if ask is None:
+        print("note: no terminal to confirm on; keeping the suggested statuses (pass --yes "
+              "to accept them, or --status to choose)", file=sys.stderr)
+        return
+    answer = ask("Write with these statuses? [Y/n] ").strip().lower()
+    if answer not in ("", "y", "yes"):
+        raise Refused("nothing written; pass --status to choose the status yourself")
+
+
+def finish(rec: Recorder, args: argparse.Namespace, pending: list[Pending], today: dt.date,
+           ask: Ask | None = None) -> int:
+    """Confirm, write, then check the data as the build would; 1 if it has errors."""
+    if ask is None and sys.stdin is not None and sys.stdin.isatty():
+        ask = input
+    confirm(pending, args, ask)
+    for p in pending:
+        p.write(p.status)
+    if args.dry_run:
+        print(rec.diff() or "nothing would change", end="")
+        return 0
+    written = rec.write()
+    print(f"Wrote {len(pending)} figure{'s' if len(pending) != 1 else ''} to "
+          f"{', '.join(written)}.")
+    problems = check(rec.root, today)
+    for problem in problems:
+        print(problem.render(), file=sys.stderr)
+    if problems:
+        print(f"The data now has {len(problems)} error{'s' if len(problems) != 1 else ''}: "
+              "the build stops on them until they are fixed.", file=sys.stderr)
+        return 1
+    print("The data is valid.")
+    return 0

@@ -1,0 +1,230 @@
+"""Read what benchmark tools write, as one `Result` per benchmark.
+
+Formats: pytest-benchmark (`--benchmark-json`), hyperfine (`--export-json`), Google
+Benchmark (`--benchmark_format=json` or `--benchmark_out`), and JSON lines of run
+records of your own (docs/ecosystem.md). Nothing here writes: `record.py` turns results
+into measurements.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import statistics
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from progress_site.errors import Location, Problem, UsageError
+
+Stat = str  # "mean", "median" or "min": commands.STATS
+
+
+@dataclass(frozen=True)
+class Result:
+    """One benchmark's figure, in the tool's terms, and what says how noisy it was."""
+
+    name: str
+    value: Decimal  # the chosen statistic, in `unit`
+    unit: str | None
+    cv: float | None  # coefficient of variation (stddev / mean); None when unknown
+    runs: int  # how many readings the statistic summarises
+    date: dt.date | None = None
+    commit: str | None = None
+    title: str | None = None
+    machine: str | None = None
+    status: str | None = None
+
+
+class ImportFailed(UsageError):
+    """The tool's file is not what its format promises; nothing was written."""
+
+    exit_code = 1
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """Each problem, located in the tool's file."""
+        return "\n".join(p.render() for p in self.problems)
+
+
+def fail(display: str, message: str, hint: str = "", line: int = 0) -> ImportFailed:
+    """An import error at a place of the tool's file."""
+    return ImportFailed([Problem(Location(display, line, 1 if line else 0), message,
+                                 hint=hint)])
+
+
+def number(value: float) -> Decimal:
+    """A float as the Decimal of its shortest repr (no binary noise in the YAML)."""
+    return Decimal(repr(float(value)))
+
+
+def pick(stats: dict[str, Any], stat: Stat) -> float:
+    """One statistic of a tool's summary."""
+    return float(stats[stat])
+
+
+def summarise(values: list[float], stat: Stat) -> float:
+    """The mean, median or smallest of some readings."""
+    if stat == "min":
+        return min(values)
+    return statistics.median(values) if stat == "median" else statistics.fmean(values)
+
+
+def cv_of(stddev: Any, mean: Any) -> float | None:
+    """stddev / mean, when both are known and the mean is not zero."""
+    if stddev is None or mean in (None, 0):
+        return None
+    return abs(float(stddev) / float(mean))
+
+
+def day_of(text: Any) -> dt.date | None:
+    """The day of an ISO date or timestamp, if there is one."""
+    if not isinstance(text, str) or len(text) < 10:
+        return None
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def pytest_benchmark(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
+    """pytest-benchmark's --benchmark-json: `benchmarks[].stats`, in seconds."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise fail(display, "not pytest-benchmark JSON: no `benchmarks` list",
+                   "write it with `pytest --benchmark-json=FILE`")
+    commit = (doc.get("commit_info") or {}).get("id")
+    commit = commit[:7] if isinstance(commit, str) and commit != "unversioned" else None
+    for bench in doc["benchmarks"]:
+        stats = bench["stats"]
+        yield Result(bench["name"], number(pick(stats, stat)), "s",
+                     cv_of(stats.get("stddev"), stats.get("mean")), int(stats["rounds"]),
+                     day_of(doc.get("datetime")), commit, bench["name"])
+
+
+def hyperfine(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
+    """hyperfine's --export-json: `results[]`, in seconds, one per command."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
+        raise fail(display, "not hyperfine JSON: no `results` list",
+                   "write it with `hyperfine --export-json FILE ...`")
+    for run in doc["results"]:
+        times = run.get("times") or [run["mean"]]
+        yield Result(run["command"], number(pick(run, stat)), "s",
+                     cv_of(run.get("stddev"), run.get("mean")), len(times))
+
+
+def google_benchmark(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
+    """Google Benchmark's JSON: `benchmarks[]`, repetitions summarised by their aggregates."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise fail(display, "not Google Benchmark JSON: no `benchmarks` list",
+                   "write it with `--benchmark_format=json` or `--benchmark_out=FILE`")
+    day = day_of((doc.get("context") or {}).get("date"))
+    runs: dict[str, list[dict[str, Any]]] = {}
+    aggregates: dict[str, dict[str, dict[str, Any]]] = {}
+    for bench in doc["benchmarks"]:
+        if bench.get("error_occurred"):
+            continue
+        name = bench.get("run_name") or bench["name"]
+        if bench.get("run_type") == "aggregate":
+            aggregates.setdefault(name, {})[bench.get("aggregate_name", "")] = bench
+        else:
+            runs.setdefault(name, []).append(bench)
+    for name in dict.fromkeys([*runs, *aggregates]):
+        yield google_result(name, runs.get(name, []), aggregates.get(name, {}), stat, day)
+
+
+def google_result(name: str, runs: list[dict[str, Any]], agg: dict[str, dict[str, Any]],
+                  stat: Stat, day: dt.date | None) -> Result:
+    """One Google benchmark: its repetitions, or their aggregates when only those exist."""
+    first = runs[0] if runs else next(iter(agg.values()))
+    unit = first.get("time_unit", "ns")
+    times = [float(r["real_time"]) for r in runs]
+    if times and (stat == "min" or stat not in agg):
+        value = summarise(times, stat)
+    else:
+        value = float(agg[stat]["real_time"])
+    if "cv" in agg:
+        cv: float | None = float(agg["cv"]["real_time"])
+    elif "stddev" in agg and "mean" in agg:
+        cv = cv_of(agg["stddev"]["real_time"], agg["mean"]["real_time"])
+    else:
+        cv = cv_of(statistics.stdev(times), statistics.fmean(times)) if len(times) > 1 \
+            else None
+    count = len(times) or int(first.get("repetitions", 1))
+    return Result(name, number(value), unit, cv, count, day)
+
+
+def jsonl(lines: list[str], display: str, stat: Stat) -> Iterator[Result]:
+    """Run records of your own, one JSON object a line (docs/ecosystem.md)."""
+    for number_, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            rec = json.loads(text, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
+            raise fail(display, f"not JSON: {exc.msg}", line=number_) from exc
+        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+            raise fail(display, "a run record needs an `id` (a word)",
+                       'write {"id": "parse", "value": 12.5, "unit": "ms"}', number_)
+        yield jsonl_result(rec, display, number_, stat)
+
+
+def jsonl_result(rec: dict[str, Any], display: str, line: int, stat: Stat) -> Result:
+    """One run record: a `value`, or `samples` summarised by the statistic."""
+    samples = rec.get("samples")
+    if isinstance(samples, list) and samples and all(
+            isinstance(s, (int, Decimal)) for s in samples):
+        floats = [float(s) for s in samples]
+        value = number(summarise(floats, stat))
+        mean = statistics.fmean(floats)
+        cv = cv_of(statistics.stdev(floats), mean) if len(floats) > 1 else None
+        runs = len(floats)
+    elif isinstance(rec.get("value"), (int, Decimal)):
+        value = Decimal(rec["value"])
+        cv = cv_of(rec.get("stddev"), rec["value"])
+        runs = int(rec.get("runs", 1))
+    else:
+        raise fail(display, f"run record '{rec['id']}' has no `value` nor `samples`",
+                   "give the number measured, or the list of readings", line)
+    if not value.is_finite() or (cv is not None and not math.isfinite(cv)):
+        raise fail(display, f"run record '{rec['id']}' has a number that is not finite",
+                   line=line)
+
+    def word(key: str) -> str | None:
+        found = rec.get(key)
+        return str(found) if isinstance(found, (str, int)) else None
+
+    return Result(rec["id"], value, word("unit"), cv, runs, day_of(rec.get("date")),
+                  word("commit"), word("title"), word("machine"), word("status"))
+
+
+Reader = Callable[[Any, str, Stat], Iterator[Result]]
+FORMATS: dict[str, Reader] = {
+    "pytest-benchmark": pytest_benchmark,
+    "hyperfine": hyperfine,
+    "google-benchmark": google_benchmark,
+}
+
+
+def read_results(fmt: str, path: Path, display: str, stat: Stat = "mean") -> list[Result]:
+    """Every result of a tool's output file; a malformed file is a located error."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(display, f"cannot read the file: {exc}") from exc
+    try:
+        if fmt == "jsonl":
+            return list(jsonl(text.splitlines(), display, stat))
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise fail(display, f"not JSON: {exc.msg}", line=exc.lineno) from exc
+        return list(FORMATS[fmt](doc, display, stat))
+    except (KeyError, TypeError, ValueError, IndexError, StopIteration) as exc:
+        raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
+                   f"give the file exactly as {fmt} wrote it") from exc

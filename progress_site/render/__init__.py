@@ -1,0 +1,1 @@
+"""Render stage: every page in every language, in memory as {path: bytes}."""

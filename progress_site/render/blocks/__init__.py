@@ -1,0 +1,1 @@
+"""The blocks content pages can use, one module per family."""

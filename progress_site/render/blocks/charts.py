@@ -1,0 +1,297 @@
+"""The `chart` and `trend` blocks: charts of a dataset or of a history, in one language.
+
+    {{< chart DATASET x=F y=F series=F kind=line rule=50 title="..." id=... zero=no >}}
+    {{< trend comparisons ID >}}    {{< trend measurements ID >}}
+
+A chart draws one line (or one group of bars) per value of `series`, from every record
+that gives `y`. It comes with a sentence that says what it shows, computed from the same
+numbers, and with those numbers as a table. A trend is a small line of a measure over
+versions or dates: a comparison's `history:` then its before and after, or a
+measurement's `history:` then its figure. The SVG comes from one `ChartCache` per build,
+made on the first chart, so a build without charts never touches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from markupsafe import Markup
+
+from progress_site.charts.cache import ChartCache, ChartSpec, Series
+from progress_site.charts.style import FORMAT_LOCALES
+from progress_site.derive.views import ComparisonView, Model
+from progress_site.model.dataset import Dataset, RecordField
+from progress_site.model.frozen import frozen
+from progress_site.model.schema import HistoryPoint, Measurement, Study
+from progress_site.render.blocks.options import BlockError, Options
+from progress_site.render.blocks.tables import Tables, plain
+from progress_site.render.markdown import text_of
+
+
+@frozen
+class ChartView:
+    """A drawn chart, its sentence, and its numbers as a table."""
+
+    id: str
+    svg: Markup
+    summary: str
+    x_header: str
+    series: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@frozen  # not a NamedTuple: making that class costs every build with a chart 0.3 ms
+class Point:
+    """One point of a series: where it is, and how the page prints it."""
+
+    x: float | str
+    x_text: str
+    y: float
+    y_text: str
+
+
+@frozen
+class Line:
+    """One series to draw: its name, its points, and why it has none at the last x."""
+
+    name: str
+    points: tuple[Point, ...]
+    missing: str = ""  # a record's note
+
+    def at(self, x: float | str) -> Point | None:
+        """The point at one x, if the series has one."""
+        return next((p for p in self.points if p.x == x), None)
+
+
+class ChartRenderer:
+    """The build's one chart cache, opened on the first chart drawn."""
+
+    def __init__(self, directory: Path | None,
+                 deferred: list[ChartSpec] | None = None) -> None:
+        self.directory = directory
+        self.deferred = deferred  # see ChartCache: watch mode draws charts after the pages
+        self.cache: ChartCache | None = None
+
+    def svg(self, spec: ChartSpec) -> str:
+        """A chart's SVG, from the cache or drawn."""
+        if self.cache is None:
+            self.cache = ChartCache(self.directory, self.deferred)
+        return self.cache.svg(spec)
+
+
+class Charts:
+    """The chart blocks of one language."""
+
+    def __init__(self, model: Model, tables: Tables, renderer: ChartRenderer) -> None:
+        self.model, self.tables, self.renderer = model, tables, renderer
+        self.w = tables.w
+
+    def chart(self, args: Sequence[str], options: dict[str, str]) -> ChartView:
+        """The `chart` block."""
+        ds = self.tables.dataset(args, "chart")
+        opts = Options("chart", options, ds, ("x", "y", "series", "kind", "rule", "title",
+                                              "id", "zero", "width", "height"))
+        x, y = opts.field("x"), opts.field("y", numeric=True)
+        group = opts.field("series") if opts.text("series") else None
+        kind: Literal["line", "bar"] = "bar" if opts.choice("kind", ("line", "bar")) == "bar" \
+            else "line"
+        lines = self.lines(ds, x, y, group)
+        rule = opts.number("rule")
+        spec = ChartSpec(
+            id=opts.text("id", f"{ds.id}-{y.name}-{x.name}"), kind=kind,
+            title=opts.text("title") or self.tables.header(y),
+            x_title=self.tables.header(x), y_title=self.tables.header(y),
+            series=tuple(Series(line.name, tuple((p.x, p.y) for p in line.points))
+                         for line in lines),
+            x_kind="quantitative" if _numeric(x) and kind == "line" else "ordinal",
+            y_zero=opts.flag("zero", True), rule=None if rule is None else float(rule),
+            width=int(opts.number("width") or 560), height=int(opts.number("height") or 260),
+            locale=self.locale)
+        return self.view(spec, lines, self.tables.header(x))
+
+    def lines(self, ds: Dataset, x: RecordField, y: RecordField,
+              group: RecordField | None) -> list[Line]:
+        """One line per value of `group` (in the order of its choices), from the records."""
+        names: list[Any] = [None]
+        if group is not None:
+            names = [c.value for c in group.choices] or list(
+                dict.fromkeys(plain(r.get(group.name)) for r in ds.rows))
+        # Each record's series and x, read once (a chart of n series reads them n times).
+        keyed = [(plain(r.get(group.name)) if group else None, plain(r.get(x.name)), r)
+                 for r in ds.rows]
+        last = max((v for _, v, _ in keyed), default=None) if _numeric(x) else None
+        out = []
+        for name in names:
+            rows = [(v, r) for s, v, r in keyed if group is None or s == name]
+            twice = _repeated([v for v, _ in rows])
+            if twice is not None:
+                raise BlockError(f"chart: two records of {ds.id} give {x.name}={twice}"
+                                 + (f" for {group.name}={name}" if group else ""),
+                                 "a chart takes one point per x and series: add `series=`")
+            points = [Point(v, self.tables.value(x, r.get(x.name)), float(r.values[y.name]),
+                            self.printed(y, r.get(y.name)))
+                      for v, r in rows if r.get(y.name) is not None and v is not None]
+            if _numeric(x):
+                points.sort(key=lambda p: p.x)
+            missing = next((str(self.tables.note(ds, r) or "") for v, r in rows
+                            if v == last and r.get(y.name) is None), "")
+            if points:
+                name_text = self.tables.value(group, name) if group else self.tables.header(y)
+                out.append(Line(name_text, tuple(points), missing))
+        if not out:
+            raise BlockError(f"chart: no record of {ds.id} gives {y.name}")
+        return out
+
+    @property
+    def locale(self) -> str:
+        """The number format of the axes (English where the chart engine has none)."""
+        return self.w.lang if self.w.lang in FORMAT_LOCALES else "en"
+
+    def printed(self, fld: RecordField, value: Any) -> str:
+        """A record's number with its unit (`47.83 ms`)."""
+        decimals = fld.decimals if fld.decimals is not None else value.decimals
+        return self.w.with_unit(float(value), decimals, fld.unit)
+
+    def view(self, spec: ChartSpec, lines: list[Line], x_header: str) -> ChartView:
+        """The drawn chart with its sentence and its table."""
+        try:
+            svg = self.renderer.svg(spec)
+        except ValueError as exc:
+            raise BlockError(str(exc)) from None
+        figure = f"{spec.id}-figure"
+        svg = svg.replace("<svg ", f'<svg aria-describedby="{figure}-summary" ', 1)
+        xs = _xs(lines)
+        rows = tuple((text, tuple(p.y_text if (p := line.at(x)) else "" for line in lines))
+                     for x, text in xs)
+        return ChartView(figure, Markup(svg), self.summary(spec.title, lines, x_header, xs),
+                         x_header, tuple(line.name for line in lines), rows)
+
+    def summary(self, title: str, lines: list[Line], x_header: str,
+                xs: list[tuple[float | str, str]]) -> str:
+        """One sentence that says what the chart shows, from its numbers."""
+        if len(lines) == 1:
+            start, end = lines[0].points[0], lines[0].points[-1]
+            return self.w._("%(title)s: from %(first)s (%(first_x)s) to %(last)s "
+                            "(%(last_x)s).", title=title, first=start.y_text,
+                            first_x=start.x_text, last=end.y_text, last_x=end.x_text)
+        # Where two series or more have a number, which is lowest and which highest.
+        ranked = {x: sorted((p.y, i) for i, line in enumerate(lines) if (p := line.at(x)))
+                  for x, _ in xs}
+        ranked = {x: r for x, r in ranked.items() if len(r) > 1}
+        lowest = {r[0][1] for r in ranked.values()}
+        if len(ranked) > 1 and len(lowest) == 1:
+            line = lines[lowest.pop()]
+            ys = sorted(line.points, key=lambda p: p.y)
+            return self.w._("%(title)s: %(name)s is the lowest for every value of %(x)s, "
+                            "from %(low)s to %(high)s.", title=title, name=line.name,
+                            x=x_header, low=ys[0].y_text, high=ys[-1].y_text)
+        last = [x for x, _ in xs if x in ranked][-1] if ranked else xs[-1][0]
+        order = ranked.get(last) or [(0.0, 0)]
+        low, high = lines[order[0][1]].at(last), lines[order[-1][1]].at(last)
+        assert low is not None and high is not None
+        sentence = self.w._("%(title)s: where %(x)s is %(value)s, %(low_name)s is the lowest "
+                            "(%(low)s) and %(high_name)s the highest (%(high)s).",
+                            title=title, x=x_header, value=low.x_text,
+                            low_name=lines[order[0][1]].name, low=low.y_text,
+                            high_name=lines[order[-1][1]].name, high=high.y_text)
+        for line in lines:
+            if line.missing and line.at(last) is None:
+                sentence += " " + self.w._("%(name)s has no number there: %(why)s.",
+                                           name=line.name, why=line.missing)
+        return sentence
+
+    def comparison_trend(self, c: ComparisonView, study: Study) -> ChartView | None:
+        """A comparison's small trend: its history, then before and after."""
+        comp = c.comparison
+        points = [self.history(p, i) for i, p in enumerate(comp.history)]
+        for side, fig in ((study.before, c.before), (study.after, c.after)):
+            if fig.quantity.kind == "value":
+                label = side.label.get(self.w.lang) if side.label else side.commit
+                points.append((label, fig.quantity.low, fig.quantity.decimals))
+        title = text_of(self.w.text(comp.title)) + (
+            ", " + text_of(self.w.text(comp.context)) if comp.context else "")
+        scale = comp.scale.value if comp.scale else None
+        return self.trend_view(f"trend-{comp.id}", title, comp.unit, points, scale)
+
+    def measurement_trend(self, m: Measurement) -> ChartView | None:
+        """A measurement's small trend: its history, then its figure."""
+        points = [self.history(p, i) for i, p in enumerate(m.history)]
+        fig = self.model.view(m.figure).quantity
+        if fig.kind == "value":
+            label = m.figure.commit or (self.w.short_date(m.figure.date) if m.figure.date
+                                        else str(len(points) + 1))
+            points.append((label, fig.low, fig.decimals))
+        return self.trend_view(f"trend-{m.id}", text_of(self.w.text(m.title)),
+                               m.figure.unit, points, None)
+
+    def history(self, point: HistoryPoint, index: int) -> tuple[str, float, int]:
+        """One earlier value: how the axis names it, its number and decimals."""
+        label = (point.label.get(self.w.lang) if point.label else point.commit or (
+            self.w.short_date(point.date) if point.date else str(index + 1)))
+        return label, point.value.value, point.value.decimals
+
+    def trend_view(self, chart_id: str, title: str, unit: str | None,
+                   points: list[tuple[str, float, int]], rule: float | None
+                   ) -> ChartView | None:
+        """A small line chart of one measure over versions; None with fewer than 2 points."""
+        if len(points) < 2:
+            return None
+        labels = _unique([p[0] for p in points])
+        unit_words = self.tables.unit(unit) if unit else ""
+        line = Line(unit_words or title, tuple(
+            Point(label, label, value, self.w.with_unit(value, decimals, unit))
+            for label, (_, value, decimals) in zip(labels, points, strict=True)))
+        spec = ChartSpec(id=chart_id, kind="line", title=title, x_title=self.w._("Version"),
+                         y_title=unit_words or title, series=(Series(line.name, tuple(
+                             (p.x, p.y) for p in line.points)),), x_kind="ordinal",
+                         width=320, height=170, rule=rule, locale=self.locale)
+        return self.view(spec, [line], self.w._("Version"))
+
+    def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
+        """The `trend` block: `{{< trend comparisons ID >}}` or `... measurements ID >}}`."""
+        if len(args) != 2 or args[0] not in ("comparisons", "measurements"):
+            raise BlockError("trend: write `{{< trend comparisons ID >}}` or "
+                             "`{{< trend measurements ID >}}`")
+        if args[0] == "measurements":
+            found = [m for m in self.model.data.measurements if m.id == args[1]]
+            if not found:
+                raise BlockError(f"no measurement '{args[1]}' in the data")
+            return self.measurement_trend(found[0])
+        for study in self.model.studies:
+            for c in study.comparisons:
+                if c.comparison.id == args[1]:
+                    return self.comparison_trend(c, study.study)
+        raise BlockError(f"no comparison '{args[1]}' in the data")
+
+
+def _numeric(fld: RecordField) -> bool:
+    """Whether a field holds numbers."""
+    return fld.type in ("number", "whole")
+
+
+def _xs(lines: list[Line]) -> list[tuple[float | str, str]]:
+    """Every x of a chart with its printed form: numbers rising, labels as they come."""
+    xs = list(dict.fromkeys((p.x, p.x_text) for line in lines for p in line.points))
+    if all(not isinstance(x, str) for x, _ in xs):
+        xs.sort(key=lambda p: p[0])
+    return xs
+
+
+def _repeated(values: list[Any]) -> Any:
+    """The first value that comes a second time, else None."""
+    seen: set[Any] = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Axis labels made distinct (two points of one day): a second one gets ' (2)'."""
+    out: list[str] = []
+    for label in labels:
+        out.append(label if label not in out else f"{label} ({out.count(label) + 1})")
+    return out

@@ -1,0 +1,63 @@
+"""Pieces of HTML that thousands of figures share, rendered once per language."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Hashable
+
+from markupsafe import Markup
+
+from progress_site.model.declare import Link
+from progress_site.model.frozen import frozen
+from progress_site.model.schema import Figure
+from progress_site.model.values import Text
+
+
+@frozen
+class Provenance:
+    """Where a figure comes from: all that the `source` macro may print, and no more."""
+
+    machine: str | None
+    date: dt.date | None
+    commit: str | None
+    run: str | None
+    method: Text | None
+    proof: Link | None
+
+    @classmethod
+    def of(cls, fig: Figure) -> Provenance:
+        """The provenance of a figure (the `provenance` filter)."""
+        return cls(fig.machine, fig.date, fig.commit, fig.run, fig.method, fig.proof)
+
+    def key(self) -> tuple[Hashable, ...]:
+        """What two provenances compare. A text prints according to where it was written
+        (the scope of its references), so two figures share a method or proof only when
+        it is the very same record."""
+        return (self.machine, self.date, self.commit, self.run, id(self.method),
+                id(self.proof))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Provenance) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+
+class Memo:
+    """`macro|memo(*args)`: the macro's output for these arguments, rendered once.
+
+    Only for macros that print nothing but their arguments and the language's words: a
+    site of 10,000 figures has a handful of distinct sources and badges, and rendering
+    each once is most of what makes a large page fast. One per environment (language).
+    """
+
+    def __init__(self) -> None:
+        # The key holds its arguments, so the ids a Provenance compares stay valid.
+        self.seen: dict[tuple[Hashable, ...], Markup] = {}
+
+    def __call__(self, macro: Callable[..., Markup], *args: Hashable) -> Markup:
+        key = (macro, *args)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = macro(*args)
+        return found

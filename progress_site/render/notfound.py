@@ -1,0 +1,49 @@
+"""The 'page not found' page of each language, linking to every language's home page.
+
+A host serves it at whatever address was asked for, so its links cannot be relative to
+where it is: they start at the base URL when there is one. Its style is inlined, so it
+is styled at any depth even without a base URL.
+"""
+
+from __future__ import annotations
+
+import jinja2
+
+from progress_site.load.site import Page, PageMeta
+from progress_site.model.schema import Site
+from progress_site.render.locale_cache import facts
+from progress_site.render.places import PagePlace, language_folder
+from progress_site.render.words import Words
+
+
+def language_name(lang: str) -> str:
+    """A language's name in that language, as a link to it reads: `Français`."""
+    name = facts(lang).name
+    return name[:1].upper() + name[1:]
+
+
+def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Site,
+                    assets: dict[str, bytes], base_url: str | None) -> dict[str, bytes]:
+    """The 404 page of each language, made by its pages' environment and words."""
+    css = assets.get("assets/style.css", b"").decode("utf-8")
+    return dict(not_found(env, words, site, css, base_url) for env, words in languages)
+
+
+def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,
+              base_url: str | None) -> tuple[str, bytes]:
+    """The 404 page of one language, and where it is published; `env` is its pages'
+    (`base_url` among its globals)."""
+    default = site.languages[0]
+    folder = language_folder(words.lang, default)
+    # Without a base URL, links are relative to where the page is published.
+    root = base_url or "../" * folder.count("/")
+    here = PagePlace(f"{folder}404.html", root)
+    homes = [(lang, root + language_folder(lang, default) + ("" if base_url else "index.html"),
+              language_name(lang)) for lang in site.languages]
+    page = Page(words.lang, "404", PageMeta(title=words.gettext("Page not found")), "", 1,
+                "templates/404.html")
+    # No hreflang alternates: a 404 page has no versions to index; it links to each home.
+    html = env.get_template("404.html").render(
+        page=page, body="", here=here, alternates=[], homes=homes, css=css, pages=[],
+        place=lambda p: "")
+    return here.path, html.encode("utf-8")

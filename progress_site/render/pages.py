@@ -1,0 +1,327 @@
+"""Render stage: every page in every language, returned in memory as {path: bytes}."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from markupsafe import Markup
+
+from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.namespace import REFERENCE
+from progress_site.derive.views import Model
+from progress_site.errors import Location, Problem
+from progress_site.load.site import Page
+from progress_site.model.links import unsafe_links
+from progress_site.render import template_text as templatetext
+from progress_site.render.blocks.options import BlockError
+from progress_site.render.i18n import Catalogs
+from progress_site.render.markdown import Block, restore, split_blocks, substitute, text_of
+from progress_site.render.memo import Memo, Provenance
+from progress_site.render.notfound import not_found_pages
+from progress_site.render.places import PagePlace
+from progress_site.render.prose_cache import ProseCache
+from progress_site.render.templates import TemplateLoader, template_cache
+from progress_site.render.words import STATUS_WORDS, Words
+
+if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
+
+    from progress_site.charts.cache import ChartSpec
+    from progress_site.render.blocks.agreement import Agreements
+    from progress_site.render.blocks.charts import ChartRenderer, Charts
+    from progress_site.render.blocks.tables import Tables
+
+
+def make_environment(loader: TemplateLoader, words: Words, model: Model) -> jinja2.Environment:
+    """A Jinja environment for one language: autoescape, strict, gettext, the model's words."""
+    env = jinja2.Environment(
+        loader=loader,
+        # The loader and its environments last one build, which renders each template
+        # as the loader read it: no need to look at the file's time at each use.
+        auto_reload=False,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    templatetext.install(env, words.gettext, words.ngettext)  # {% trans %} compiles later
+    env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
+                       statuses=STATUS_WORDS, lookup=Lookup(model))
+    # Filters, not globals, where a large page calls them for every figure: Jinja calls
+    # a filter directly, a global through a much slower generic call.
+    env.filters.update(q=words.quantity, t=words.text, date=words.date,
+                       short_date=words.short_date, status=words.status, link=words.link,
+                       view=model.view, provenance=Provenance.of, memo=Memo(),
+                       striptags=striptags)
+    return env
+
+
+def striptags(value: Any) -> str:
+    """Jinja's `striptags`, whose work text without a tag or an entity skips (the base
+    template asks it for the site's title on every page: no html.entities to load)."""
+    return text_of(Markup(value))  # as Jinja's: a plain string is read as HTML
+
+
+# What a block may name: the collection, the attribute holding the record (for derived
+# views), and the singular used in messages.
+COLLECTIONS = {
+    "studies": ("study", "study"),
+    "budgets": ("budget", "budget"),
+    "roadmaps": ("roadmap", "roadmap"),
+    "headlines": ("headline", "headline"),
+    "machines": ("", "machine"),
+    "commits": ("", "commit"),
+    "runs": ("", "run"),
+    "datasets": ("", "dataset"),
+    "profiles": ("", "profile"),
+    "measurements": ("", "measurement"),
+}
+
+
+class Lookup:
+    """What a block names (`{{< bars optimisation >}}`), or a located error."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.index: dict[str, dict[str, Any]] = {}  # kind -> id -> item, made on first use
+
+    def __call__(self, kind: str, key: str) -> Any:
+        if kind not in COLLECTIONS:
+            raise BlockError(f"unknown collection '{kind}'")
+        inner, singular = COLLECTIONS[kind]
+        if kind not in self.index:
+            self.index[kind] = {(getattr(i, inner) if inner else i).id: i
+                                for i in reversed(self.collection(kind))}
+        found = self.index[kind].get(key)
+        if found is not None:
+            return found
+        known = ", ".join(sorted(self.index[kind]))
+        raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
+
+    def each(self, kind: str, keys: list[str]) -> list[Any]:
+        """Several items of one collection, in the order named."""
+        return [self(kind, key) for key in keys]
+
+    def collection(self, kind: str) -> tuple[Any, ...]:
+        """A collection by name: derived views where there are some, else the data's."""
+        derived = getattr(self.model, kind, None)
+        if derived is not None:
+            return tuple(derived)
+        return tuple(getattr(self.model.data, kind, ()))
+
+
+class OnFirstUse:
+    """Stands for the object `make()` returns (made once: see ReportBlocks), so that a
+    template that never reads an attribute of it never makes it."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+    def __getattr__(self, name: str) -> Any:  # only for names the proxy lacks: all but make
+        return getattr(self.make(), name)
+
+
+class ReportBlocks:
+    """The helpers of the table, agreement and chart blocks of one language.
+
+    Their modules (tables, agreement, chartblocks, charts, chart_svg) load on a page's
+    first such block: a site whose pages have none never imports them."""
+
+    def __init__(self, words: Words, model: Model, charts: Callable[[], ChartRenderer]) -> None:
+        self.words, self.model, self.renderer = words, model, charts
+
+    @functools.cached_property
+    def tables(self) -> Tables:
+        from progress_site.render.blocks.tables import Tables
+
+        return Tables(self.words, self.model.namespace.datasets)
+
+    @functools.cached_property
+    def agreements(self) -> Agreements:
+        from progress_site.render.blocks.agreement import Agreements
+
+        return Agreements(self.tables)
+
+    @functools.cached_property
+    def charts(self) -> Charts:
+        from progress_site.render.blocks.charts import Charts
+
+        return Charts(self.model, self.tables, self.renderer())
+
+    def globals(self) -> dict[str, Any]:
+        """What the block templates call them."""
+        return {"tables": OnFirstUse(lambda: self.tables),
+                "agreements": OnFirstUse(lambda: self.agreements),
+                "charts": OnFirstUse(lambda: self.charts)}
+
+
+class PageRenderer:
+    """Renders the pages of one language."""
+
+    def __init__(self, env: jinja2.Environment, words: Words, model: Model,
+                 places: dict[tuple[str, str], PagePlace], markdown: ProseCache) -> None:
+        self.env = env
+        self.words = words
+        self.model = model
+        self.places = places
+        self.markdown = markdown
+
+    def body(self, page: Page, problems: list[Problem]) -> Markup:
+        """The page's Markdown and blocks, rendered in order."""
+        html = []
+        start = 0  # where the next Markdown chunk starts in the body, to locate errors
+        for part in split_blocks(page.body, page.body_line):
+            if isinstance(part, Block):
+                html.append(self.block(part, page, problems))
+            else:
+                start = page.body.find(part, start)
+                html.append(self.prose(part, page, problems, start))
+                start += len(part)
+        return Markup("\n".join(html))
+
+    def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
+        """A Markdown chunk with its `{{ references }}` printed; `start` is its offset."""
+        def reference(match: re.Match[str]) -> str:
+            try:
+                return self.words.reference(match)
+            except ExpressionError as exc:
+                at = start + match.start(1) + exc.offset
+                problems.append(self.located(page, at, exc.message, exc.hint))
+                return ""
+
+        for at, url, why in unsafe_links(text):
+            problems.append(self.located(page, start + at, f"link to '{url}': {why}",
+                                         "use an http(s) address or a page of this site"))
+        source, pieces = substitute(text, REFERENCE, reference)
+        return restore(self.markdown.block(source), pieces)
+
+    @staticmethod
+    def located(page: Page, at: int, message: str, hint: str) -> Problem:
+        """A problem at an offset of a page's body, with its line, column and source."""
+        line_start = page.body.rfind("\n", 0, at) + 1
+        line_end = page.body.find("\n", at)
+        where = Location(page.display, page.body_line + page.body.count("\n", 0, at),
+                         at - line_start + 1)
+        return Problem(where, message, hint=hint,
+                       source_line=page.body[line_start:line_end if line_end >= 0 else None])
+
+    def block(self, block: Block, page: Page, problems: list[Problem]) -> str:
+        """One `{{< name ... >}}` line, rendered by templates/blocks/NAME.html."""
+        where = Location(page.display, block.line, 1)
+        try:
+            template = self.env.get_template(f"blocks/{block.name}.html")
+        except jinja2.TemplateNotFound:
+            problems.append(Problem(where, f"unknown block '{block.name}'",
+                                    hint=f"write templates/blocks/{block.name}.html, or use "
+                                         "one of the blocks listed in docs/data-format.md"))
+            return ""
+        try:
+            return template.render(args=block.args, options=dict(block.options),
+                                   page=page, here=self.places[(page.language, page.slug)])
+        except BlockError as exc:
+            problems.append(Problem(where, str(exc), hint=exc.hint or "check the name after "
+                                                                      "the block's name"))
+            return ""
+        except jinja2.UndefinedError:
+            # Blocks read their arguments as args[0], args[1]...: a missing one ends here.
+            problems.append(Problem(where, f"block '{block.name}' is missing an argument",
+                                    hint="see its arguments in the table of blocks in "
+                                         "docs/data-format.md"))
+            return ""
+
+    def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
+        """A whole HTML page: the body inside the page's template."""
+        here = self.places[(page.language, page.slug)]
+        alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
+                      for p in pages if p.slug == page.slug]
+        body = self.body(page, problems)
+        try:
+            template = self.env.get_template(page.meta.template)
+        except jinja2.TemplateNotFound:
+            problems.append(Problem(page.where("template"), f"no template "
+                                    f"'{page.meta.template}' for this page",
+                                    hint="remove `template:` to use page.html, or add the "
+                                         "file under templates/"))
+            return b""
+        html = template.render(page=page, body=body, here=here, alternates=alternates,
+                               pages=[p for p in pages if p.language == page.language],
+                               place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        return html.encode("utf-8")
+
+
+def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:
+    """Whether the page published at `path` is rendered this time."""
+    return path not in skip and (only is None or path in only)
+
+
+def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
+           cache_dir: Path | None = None, base_url: str | None = None,
+           deferred_charts: list[ChartSpec] | None = None,
+           languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
+           skip: frozenset[str] = frozenset()
+           ) -> tuple[dict[str, bytes], list[Problem]]:
+    """Every page of every language (or of `languages`), their 404 pages and the assets,
+    as {published path: bytes}; with `only`, just the pages published at those paths (no
+    404 pages, no assets), and never those at the paths in `skip` (rendered already).
+
+    With `deferred_charts`, charts not in the cache are listed there, not drawn."""
+    # Each language has its own environment (its own words); they share the loader, so
+    # each template is read and loaded once a build, and compiled templates are kept in
+    # the cache, so later builds skip compiling.
+    loader = TemplateLoader(folders, template_cache(cache_dir / "templates")
+                            if cache_dir else None)
+    site = model.data.site
+    default = site.languages[0]
+    places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
+    out: dict[str, bytes] = {}
+    problems: list[Problem] = []
+
+    @functools.cache
+    def charts() -> ChartRenderer:  # one per build, shared by the languages
+        from progress_site.render.blocks.charts import ChartRenderer
+
+        return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
+
+    rendered: list[tuple[PageRenderer, bool]] = []  # and whether it did all its pages
+    for lang in languages or site.languages:
+        mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
+                                                                   only, skip)]
+        if not mine and only is not None:
+            continue
+        # One file a language: a language rendered in a forked process writes its own.
+        prose = ProseCache.in_folder(cache_dir, f"pages-{lang}")
+        words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
+        env = make_environment(loader, words, model)
+        env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
+        renderer = PageRenderer(env, words, model, places, prose)
+        for page in mine:
+            out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
+        rendered.append((renderer, len(mine) == sum(p.language == lang for p in pages)))
+    static = {} if only is not None else assets(folders)
+    # The 404 pages after all the others and only without errors, as when they were made
+    # beside the feeds: a broken 404 template never hides a page's error.
+    if only is None and all(p.warning for p in problems):
+        out |= not_found_pages([(r.env, r.words) for r, _ in rendered], site, static,
+                               base_url)
+    # Watch mode renders the open pages, then the others: only a pass over all of a
+    # language's pages knows which entries no page uses any more.
+    for renderer, complete in rendered:
+        renderer.markdown.save(complete=complete)
+    if only is None:
+        out |= static | {".nojekyll": b""}
+    return out, problems
+
+
+def assets(folders: list[Path]) -> dict[str, bytes]:
+    """The files of the template folders' assets/, a source's over the engine's."""
+    found: dict[str, bytes] = {}
+    for folder in reversed(folders):
+        for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
+            if asset.is_file():
+                found[f"assets/{asset.name}"] = asset.read_bytes()
+    return found

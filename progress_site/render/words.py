@@ -1,0 +1,223 @@
+"""How the model reads in one language: the functions templates call, bound to a language."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Callable
+from gettext import NullTranslations
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from progress_site.derive.evaluation import evaluate
+from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.namespace import REFERENCE, Namespace
+from progress_site.derive.quantity import Quantity
+from progress_site.model.declare import Link
+from progress_site.model.schema import BudgetItem, Commit, Site
+from progress_site.model.values import Number, Text
+from progress_site.render import formatting
+from progress_site.render.markdown import CLOSE, OPEN, InlineRenderer, restore, substitute
+from progress_site.render.prose_cache import ProseCache
+
+
+def N_(message: str) -> str:
+    """Mark a message for `pybabel extract` without translating it here."""
+    return message
+
+
+STATUS_WORDS = {
+    # Evidence statuses, with the words the legend explains them with.
+    "measured": N_("Measured"),
+    "watch": N_("Measured, to watch"),
+    "over-limit": N_("Measured, over the limit"),
+    "estimate": N_("Estimate"),
+    "not-judgeable": N_("Not judgeable"),
+    "shown": N_("Shown to work"),
+    "not-shown": N_("Not shown"),
+    "done": N_("Done"),
+    "in-progress": N_("In progress"),
+    "planned": N_("Planned"),
+    "stale": N_("To re-measure"),
+}
+
+
+class Words:
+    """Everything a template prints, in one language: numbers, texts, links, statuses."""
+
+    def __init__(self, lang: str, translations: NullTranslations, site: Site,
+                 namespace: Namespace, prose: ProseCache | None = None) -> None:
+        self.lang = lang
+        # Templates ask for the same few dozen messages ~100,000 times on a large site;
+        # a catalog and its fallbacks are looked up once per message.
+        self.gettext: Callable[[str], str] = functools.cache(translations.gettext)
+        self.ngettext: Callable[[str, str, int], str] = functools.cache(translations.ngettext)
+        self.site = site
+        self.namespace = namespace
+        own = [u for d in namespace.datasets.values() for u in d.units]
+        self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
+        self.render_inline = InlineRenderer(prose.inline) if prose else InlineRenderer()
+        # A text without a reference reads the same wherever it is printed, and some (a
+        # machine's name) are on every row; most are printed once, so few are kept.
+        self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
+        self.hashes: dict[str, Markup] = {}
+        # A figure reads the same on every page that prints it (and in the feed).
+        self.quantities: dict[Quantity | None, str] = {}
+
+    def _(self, message: str, **values: Any) -> str:
+        """A translated sentence with its %(name)s values filled in."""
+        text = self.gettext(message)
+        return text % values if values else text
+
+    def number(self, value: float, decimals: int = 0) -> str:
+        """A plain number in this language."""
+        return formatting.number(value, decimals, self.lang)
+
+    def quantity(self, q: Quantity | None) -> str:
+        """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`."""
+        text = self.quantities.get(q)
+        if text is None:
+            text = self.quantities[q] = self.spelled(q)
+        return text
+
+    def spelled(self, q: Quantity | None) -> str:
+        """A quantity in words and numbers, worked out (`quantity` keeps them)."""
+        if q is None or q.kind == "none":
+            return self._("no number")
+        if q.kind == "count":
+            return self._("%(ok)s of %(total)s", ok=self.number(q.low),
+                          total=self.number(q.top))
+        if q.kind == "range":
+            low = formatting.number(q.low, q.decimals, self.lang)
+            high = formatting.with_unit(q.top, q.decimals, q.unit, self.lang, self.units)
+            return self._("%(low)s to %(high)s", low=low, high=high)
+        if q.unit == "%" and q.signed:
+            return formatting.percent_amount(q.low, q.decimals, self.lang, sign=True)
+        return self.with_unit(q.low, q.decimals, q.unit)
+
+    def with_unit(self, value: float, decimals: int, unit: str | None) -> str:
+        """One number with its unit (`47.83 ms`), as `quantity` prints a value's."""
+        return formatting.with_unit(value, decimals, unit, self.lang, self.units)
+
+    def date(self, day: dt.date | None) -> str:
+        """A full date: `November 8, 2026` / `8 novembre 2026`."""
+        return formatting.date(day, self.lang) if day else ""
+
+    def short_date(self, day: dt.date | None) -> str:
+        """A date without its year: `November 8` / `8 novembre`."""
+        return formatting.short_date(day, self.lang) if day else ""
+
+    def status(self, status: str) -> str:
+        """The words of an evidence or task status."""
+        return self._(STATUS_WORDS[status])
+
+    def text(self, text: Text | None) -> Markup:
+        """A data text in this language: inline Markdown, references printed, no raw HTML."""
+        if text is None:
+            return Markup("")
+        scope = self.namespace.scopes.get(id(text), "")
+        return self.inline(text.get(self.lang, self.site.languages[0]), scope)
+
+    def inline(self, words: str, scope: str = "") -> Markup:
+        """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
+        if "{{" in words:  # a reference prints what its scope names
+            return self.referring(words, scope)
+        return self.plain(words)
+
+    def uncited(self, words: str) -> Markup:
+        """Inline Markdown of words without a reference (no `{{`): `referring` without the
+        placeholders to put in and back, whose characters it drops all the same."""
+        return Markup(self.render_inline(words.replace(OPEN, "").replace(CLOSE, "")))
+
+    def referring(self, words: str, scope: str = "") -> Markup:
+        """Inline Markdown, each reference printed as `scope` reads it."""
+        def reference(match: Any) -> str:
+            try:
+                return self.reference(match, scope)
+            except ExpressionError:
+                return str(escape(match.group(0)))  # reported at validation; never reached
+
+        source, pieces = substitute(words, REFERENCE, reference)
+        html = self.render_inline(source)
+        return Markup(restore(html, pieces) if pieces else html)
+
+    def reference(self, match: Any, scope: str = "") -> str:
+        """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""
+        entry = evaluate(match.group(1), self.namespace, scope)
+        if isinstance(entry, Commit):
+            return str(self.commit_link(entry))
+        return str(escape(self.quantity(entry)))
+
+    def repository_url(self, repo_id: str | None) -> tuple[str, Text | None]:
+        """The address and name of a repository (the site's own when None)."""
+        repo_id = repo_id or self.site.repository
+        for repo in self.site.repositories:
+            if repo.id == repo_id:
+                own = repo.id == self.site.repository
+                return repo.url.rstrip("/"), None if own else repo.name
+        return "", None
+
+    def link(self, link: Link) -> Markup:
+        """A proof or link as an anchor, with words made from its number when it has none."""
+        base, repo_name = self.repository_url(link.repository)
+        if link.url is not None:
+            href = link.url
+            words = self.text(link.text) if link.text else escape(link.url)
+        else:
+            number = link.pull if link.pull is not None else link.issue
+            kind = "pull" if link.pull is not None else "issues"
+            href = f"{base}/{kind}/{number}"
+            words = self.text(link.text) if link.text else escape(
+                self.numbered(kind, number, repo_name))
+        # Escaped as Markup.format escapes its fields, without its Python-level formatter
+        # (~10 us a link, and feeds and pages print hundreds).
+        return Markup(f'<a href="{escape(href)}">{escape(words)}</a>')
+
+    def numbered(self, kind: str, number: int | None, repo: Text | None) -> str:
+        """`pull request #160`, or `Horizon pull request #10527` for another repository."""
+        if repo is None:
+            own = N_("pull request #%(n)s") if kind == "pull" else N_("issue #%(n)s")
+            return self._(own, n=number)
+        other = (N_("%(repo)s pull request #%(n)s") if kind == "pull"
+                 else N_("%(repo)s issue #%(n)s"))
+        return self._(other, repo=repo.get(self.lang), n=number)
+
+    def commit_link(self, commit: Commit) -> Markup:
+        """A commit as readers cite it: its pull request when it has one, else its hash."""
+        if commit.pull is None:
+            return self.commit_hash(commit.id)
+        return self.link(Link(pull=commit.pull, repository=commit.repository))
+
+    def commit_hash(self, commit_id: str) -> Markup:
+        """A commit's hash, linked to the commit in its repository (built once per hash)."""
+        html = self.hashes.get(commit_id)
+        if html is None:
+            commit = self.commits.get(commit_id)
+            base, _ = self.repository_url(commit.repository if commit else None)
+            html = self.hashes[commit_id] = Markup('<a href="{}"><code>{}</code></a>').format(
+                f"{base}/commit/{commit_id}", commit_id)
+        return html
+
+    @functools.cached_property
+    def commits(self) -> dict[str, Commit]:
+        """The commits the data declares, by id."""
+        return {e.id: e for e in self.namespace.entries.values() if isinstance(e, Commit)}
+
+    def percent(self, amount: Number) -> str:
+        """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""
+        return formatting.percent_amount(amount.value, amount.decimals, self.lang)
+
+    def limit(self, item: BudgetItem) -> str:
+        """A budget item's limit with its unit (`8 cores`)."""
+        assert item.limit is not None
+        lim = item.limit
+        q = Quantity("value", lim.value.value, decimals=lim.value.decimals,
+                     unit=lim.unit or item.figure.unit)
+        return self.quantity(q)
+
+    @staticmethod
+    def share(value: float, scale: float) -> str:
+        """A CSS width: `value` as a percentage of `scale` (language-independent)."""
+        fraction = 0.0 if scale <= 0 else max(0.0, min(1.0, value / scale))
+        return f"{fraction * 100:.1f}%"

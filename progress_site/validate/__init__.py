@@ -1,0 +1,1 @@
+"""Validate stage: cross-references, unique ids and the rules of evidence."""

@@ -1,0 +1,359 @@
+"""Validate stage: cross-references, unique ids and the evidence rules, all at once.
+
+It also hands each figure the provenance of what holds it (a study's machine and
+commits, a run's date), so later stages see every figure complete.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+from progress_site.collector import collector_paused
+from progress_site.errors import Problem, closest
+from progress_site.model.declare import Link, Unit
+from progress_site.model.fieldtypes import hints
+from progress_site.model.links import check_url
+from progress_site.model.schema import (
+    BudgetItem,
+    Claim,
+    Commit,
+    Comparison,
+    Data,
+    Figure,
+    Limit,
+    Repository,
+    RunItem,
+    Site,
+    Step,
+    Task,
+)
+from progress_site.model.units import BUILTIN_UNITS
+from progress_site.model.values import Number, Text, Where
+from progress_site.validate.provenance import complete
+
+# What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
+ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+# Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
+SCOPED = (Claim, BudgetItem, RunItem)
+
+
+def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:
+    """A problem at one field of a record."""
+    loc = where.of(name)
+    path = (*where.path, name) if name in where.fields else where.path
+    return Problem(loc, message, path, hint)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def record_fields(cls: type) -> tuple[str, ...]:
+    """The names of the fields a user writes, per record class (computed once)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                             if not f.metadata.get("internal"))
+    return _FIELDS[cls]
+
+
+# Per class: the fields that may hold a record or a list of them; None for a value that
+# is no record at all. Walks look only there, instead of at every field of everything.
+_HOLDING: dict[type, tuple[str, ...] | None] = {}
+# Values, not records: no check reads them, and they hold no record, so walks neither
+# yield them nor look inside (they were 300 of the example's 500 records). A field of
+# texts is still one that walks look at: references.texts finds the texts there.
+VALUES = (Number, Text)
+
+
+def holding_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a record class whose type may hold records; None if not a record."""
+    if cls not in _HOLDING:
+        if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
+            _HOLDING[cls] = None
+        else:
+            try:
+                types = hints(cls)
+            except (NameError, TypeError):  # unresolvable: look everywhere, as before
+                types = {}
+            _HOLDING[cls] = tuple(n for n in record_fields(cls)
+                                  if n not in types or _may_hold(types[n]))
+    return _HOLDING[cls]
+
+
+def _may_hold(tp: Any) -> bool:
+    """Whether a value of this declared type may be or contain a record (or a text)."""
+    if tp is Number:
+        return False
+    if dataclasses.is_dataclass(tp):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is tuple or origin in (typing.Union, types.UnionType):
+        return any(_may_hold(a) for a in typing.get_args(tp) if a is not Ellipsis)
+    if origin is not None:  # Literal, dict, list...: walks never looked inside them
+        return False
+    return tp not in (str, int, float, bool, dt.date, type(None))
+
+
+def walk(value: Any) -> Iterator[Any]:
+    """Every record inside a value, depth first, in the order written."""
+    stack = [value]  # an explicit stack: a million generator frames cost seconds
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+            continue
+        cls = type(item)
+        holding = _HOLDING[cls] if cls in _HOLDING else holding_fields(cls)
+        if holding is None:
+            continue
+        yield item
+        for name in reversed(holding):
+            child = getattr(item, name)
+            if child is not None:
+                stack.append(child)
+
+
+def known_ids(data: Data) -> dict[str, set[str]]:
+    """The ids each kind of reference may name."""
+    return {
+        "units": set(BUILTIN_UNITS) | {u.id for u in data.site.units},
+        "repositories": {r.id for r in data.site.repositories},
+        "machines": {m.id for m in data.machines},
+        "commits": {c.id for c in data.commits},
+        "runs": {r.id for r in data.runs},
+    }
+
+
+def reference_hint(kind: str, value: str, known: set[str]) -> str:
+    """'did you mean ...?' (ignoring case: `kB` is `KB`), else where to declare it."""
+    by_case = {k.lower(): k for k in known}
+    if value.lower() in by_case:
+        return f"did you mean '{by_case[value.lower()]}'?"
+    close = closest(value, sorted(known))
+    if close:
+        return f"did you mean '{close}'?"
+    if kind == "units":
+        return ("declare it under site.units, or use a known unit: "
+                + ", ".join(sorted(known, key=str.lower)))
+    return f"declare it under `{kind}:`"
+
+
+def check_references(data: Data, records: list[Any]) -> list[Problem]:
+    """Every `machine:`, `commit:`, `unit:`... names something that exists."""
+    ids = known_ids(data)
+    out = []
+    for rec in records:
+        for name, kind in reference_fields(type(rec)):
+            value = getattr(rec, name)
+            if value is not None and value not in ids[kind]:
+                hint = reference_hint(kind, value, ids[kind])
+                singular = kind.rstrip("s").replace("repositorie", "repository")
+                out.append(problem(rec.where, name, f"no {singular} '{value}'", hint))
+    return out
+
+
+_REFS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """(field, collection) for each field of a record class that names another record."""
+    if cls not in _REFS:
+        _REFS[cls] = tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
+                           if f.metadata.get("ref"))
+    return _REFS[cls]
+
+
+def check_unique_ids(records: list[Any]) -> list[Problem]:
+    """Ids are unique within their kind (claims, items: within what holds them)."""
+    seen: dict[tuple[str, str, tuple[str | int, ...]], Where] = {}
+    out = []
+    for rec in records:
+        rec_id = getattr(rec, "id", None)
+        if not isinstance(rec_id, str):
+            continue
+        if not isinstance(rec, Unit) and not ID_WORD.fullmatch(rec_id):  # units: `Mbit/s`
+            out.append(problem(rec.where, "id", f"id {rec_id!r} is not a word",
+                               "use letters, digits, '-', '_' and '.' only: ids name "
+                               "blocks, anchors and references"))
+        scope = rec.where.path[:-2] if isinstance(rec, SCOPED) else ()
+        key = (type(rec).__name__, rec_id, scope)
+        if key in seen:
+            first = seen[key].location
+            out.append(problem(rec.where, "id", f"id '{rec_id}' is used twice (first at "
+                               f"{first})", "give each one its own id"))
+        else:
+            seen[key] = rec.where
+    return out
+
+
+def check_figure(fig: Figure) -> list[Problem]:
+    """A figure says what it is in one way, and has the evidence its status needs."""
+    w = fig.where
+    given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
+    if fig.ok is not None or fig.of is not None:
+        given.append("ok")
+    out = []
+    if fig.status == "not-judgeable":
+        # It may keep a number: the load that was tried ("2,000 players: not judgeable").
+        if fig.reason is None:
+            out.append(problem(w, "status", "a not-judgeable figure needs a `reason:`",
+                               "say why it cannot be judged"))
+        return out + (check_shape(fig) if len(given) == 1 else [])
+    if len(given) != 1:
+        what = "gives no number" if not given else "gives both " + " and ".join(given)
+        out.append(problem(w, given[-1] if given else "status", f"the figure {what}",
+                           "give one of value, range, samples, or ok with of"))
+    out += check_shape(fig)
+    if fig.status in ("measured", "watch"):
+        missing = [n for n in ("machine", "date") if getattr(fig, n) is None]
+        if fig.commit is None and fig.run is None:
+            missing.append("commit or run")
+        if missing:
+            them = "it" if len(missing) == 1 else "them"
+            out.append(problem(w, "status", f"a measured figure needs its {', '.join(missing)}",
+                               f"name {them} on the figure, or on the study or run that holds "
+                               "it; or mark it `status: estimate`"))
+    return out
+
+
+def check_shape(fig: Figure) -> list[Problem]:
+    """A range has two ends in order; `ok` is not above `of`."""
+    w = fig.where
+    out = []
+    if fig.range is not None and (len(fig.range) != 2 or fig.range[0].value > fig.range[1].value):
+        out.append(problem(w, "range", "a range is [lowest, highest]",
+                           "write two numbers, the lower first"))
+    if fig.samples is not None and not fig.samples:
+        out.append(problem(w, "samples", "samples is empty", "list the readings"))
+    if (fig.ok is None) != (fig.of is None):
+        name = "ok" if fig.ok is not None else "of"
+        out.append(problem(w, name, "`ok` and `of` go together", "give both"))
+    elif fig.ok is not None and fig.of is not None and not 0 <= fig.ok <= fig.of:
+        out.append(problem(w, "ok", f"ok ({fig.ok}) must be between 0 and of ({fig.of})",
+                           "count what passed out of what ran"))
+    return out
+
+
+def check_done(item: Task | Step, today: dt.date) -> list[Problem]:
+    """A done task or step has a proof and a validation date, not in the future."""
+    w = item.where
+    out = []
+    if item.status == "done":
+        if isinstance(item, Task) and not item.proofs:
+            out.append(problem(w, "status", "a done task needs a proof",
+                               "add `proofs:` with a link to the merged work"))
+        if item.validated is None:
+            out.append(problem(w, "status", "a done task needs its validation date",
+                               "add `validated: YYYY-MM-DD`"))
+    elif item.validated is not None:
+        out.append(problem(w, "validated", f"only a done task has a validation date (this one "
+                           f"is {item.status})", "remove it, or set `status: done`"))
+    if item.validated is not None and item.validated > today:
+        out.append(problem(w, "validated", f"validation date {item.validated} is in the "
+                           f"future (today is {today})", "a task is validated once it is "
+                           "checked: use the date it was"))
+    return out
+
+
+def check_repository(repo: Repository) -> list[Problem]:
+    """A repository's address starts every pull, issue and commit link: http(s) only."""
+    if repo.url.lower().startswith(("https://", "http://")) and not check_url(repo.url):
+        return []
+    return [problem(repo.where, "url", "a repository's address must be an http(s) address",
+                    "write it as https://host/owner/name")]
+
+
+def check_remeasure(data: Data) -> list[Problem]:
+    """`remeasure_since` compares figures' dates with its commit's: that commit needs one."""
+    rule = data.site.remeasure_since
+    commit = next((c for c in data.commits if rule and c.id == rule.commit), None)
+    if rule is None or commit is None or commit.date is not None:
+        return []
+    return [problem(rule.where, "commit", f"commit '{commit.id}' has no date, so figures "
+                    "cannot be compared with it", f"add `date: YYYY-MM-DD` to commit "
+                    f"'{commit.id}' under commits:")]
+
+
+def check_positive(rec: Any, names: tuple[str, ...]) -> list[Problem]:
+    """Numbers that only make sense above zero (pull requests, limits, days)."""
+    out = []
+    for name in names:
+        value = getattr(rec, name)
+        amount = value.value if isinstance(value, Number) else value
+        if amount is not None and amount <= 0:
+            out.append(problem(rec.where, name, f"{name} must be above 0, got {amount:g}",
+                               "check the sign and the number"))
+    return out
+
+
+def check_link(link: Link, data: Data) -> list[Problem]:
+    """A link is a safe address, or a pull/issue number in a repository with an address."""
+    w = link.where
+    ways = [n for n in ("url", "pull", "issue") if getattr(link, n) is not None]
+    if len(ways) != 1:
+        return [problem(w, ways[-1] if ways else "text", "a link has one of url, pull, issue",
+                        "keep exactly one")]
+    if link.url is not None:
+        reason = check_url(link.url)
+        return [problem(w, "url", reason, "use an http(s) address or a page of this site")] \
+            if reason else []
+    repo = link.repository or data.site.repository
+    if repo is None:
+        return [problem(w, ways[0], "a pull or issue number needs a repository",
+                        "add `repository:` here, or site.repository")]
+    return []
+
+
+def check_comparison(comp: Comparison) -> list[Problem]:
+    """Both sides of a comparison are in the comparison's unit."""
+    out = []
+    for side in (comp.before, comp.after):
+        if side.unit is not None and side.unit != comp.unit:
+            out.append(problem(side.where, "unit", f"unit '{side.unit}' differs from the "
+                               f"comparison's ('{comp.unit}')", "compare like with like"))
+    if comp.control and comp.noise is None:
+        out.append(problem(comp.where, "control", "a control needs its `noise:` band (in %)",
+                           "give the change that is still noise, e.g. `noise: 2`"))
+    return out
+
+
+def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
+    """The completed data and every problem the cross-file rules find."""
+    with collector_paused():
+        return _validate(data, today)
+
+
+def _validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
+    """`validate`, with the collector paused."""
+    # References are checked where they are written, before figures inherit them: one
+    # wrong machine in a study is one error, not one per figure of the study.
+    records = list(walk(data))
+    out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
+    done: dict[int, Figure] = {}
+    data = complete(data, done)
+    # The rules below read figures complete. Walking the completed data would meet the
+    # same records in the same order, but for the figures completed (their holders were
+    # rebuilt around them too, and check the same): swap those in, instead of a 2nd walk.
+    for rec in records:
+        if isinstance(rec, Figure):
+            out += check_figure(done.get(id(rec), rec))
+        elif isinstance(rec, (Task, Step)):
+            out += check_done(rec, today)
+        elif isinstance(rec, Link):
+            out += check_link(rec, data)
+        elif isinstance(rec, Comparison):
+            out += check_comparison(rec)
+        elif isinstance(rec, Repository):
+            out += check_repository(rec)
+        if isinstance(rec, (Link, Commit)):
+            out += check_positive(rec, ("pull",) + (("issue",) if isinstance(rec, Link) else ()))
+        elif isinstance(rec, (Limit, Site)):
+            out += check_positive(rec, ("value",) if isinstance(rec, Limit)
+                                  else ("stale_after_days",))
+    return data, out

@@ -1,0 +1,1 @@
+"""Watch mode: serve the site, rebuild on save, refresh the open tabs."""

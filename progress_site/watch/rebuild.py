@@ -1,0 +1,139 @@
+"""Watch mode's builds: the pipeline run again after a save, open pages shown first, and
+the outcome told to the terminal and to the open tabs (livestate.py).
+
+A rebuild goes through the same stages as `python build.py` (pipeline.py), in an order
+made for a reader looking at a page: the pages open in a browser are rendered right
+after derive, written in place and announced, then the whole site is rendered and
+swapped in as usual. Hugo's server does much the same ("fast render mode"). What a
+plain build publishes, a watch session publishes too, file for file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from progress_site.errors import BuildFailed
+from progress_site.pipeline import NOTHING_YET, BuildConfig, Built, finish, first_pages, prepare
+from progress_site.publish.swap import PublishFailed, publish, publish_early
+from progress_site.watch.livestate import LiveState, page_url
+
+if TYPE_CHECKING:
+    from progress_site.charts.cache import ChartSpec
+
+# Published files that no page loads: a change to anything else (a stylesheet, an image)
+# makes open tabs reload for real rather than swap in the new page (serve.SCRIPT).
+NOT_LOADED = (".html", ".xml", ".json", ".txt")
+
+
+def say(text: str, error: bool = False) -> None:
+    """Print a line now (stdout is often a pipe, and pipes buffer)."""
+    print(text, file=sys.stderr if error else sys.stdout, flush=True)
+
+
+class Builder:
+    """Runs the pipeline and tells the server, and the terminal, how it went."""
+
+    def __init__(self, config: BuildConfig, state: LiveState) -> None:
+        # No forked renders: this process has threads (server, observer) a fork would copy.
+        self.config = dataclasses.replace(config, parallel=False)
+        # Rebuilds publish the pages first and draw changed charts after (charts.py).
+        self.quick = dataclasses.replace(self.config, draw_charts_later=True)
+        self.state = state
+        self.last_files: dict[str, bytes] | None = None
+        self.broken = False
+        self.shown: dict[str, bytes] = {}  # the pages this build published ahead
+        self.shown_after: float | None = None  # seconds from the start of the build
+
+    def run(self, reason: str | None) -> tuple[ChartSpec, ...]:
+        """Build after `reason` (None: the first build, which draws every chart); a
+        failure keeps the last good site. Returns the charts left to draw."""
+        started = time.perf_counter()
+        self.shown, self.shown_after = {}, None
+        built = self.attempt(self.config if reason is None else self.quick, started)
+        if built is None:
+            return ()
+        ms = (time.perf_counter() - started) * 1000
+        for warning in built.warnings:
+            say(warning.render(), error=True)
+        pages = sum(1 for name in built.files if name.endswith("index.html"))  # as cli.py
+        changed = self.tell_pages(built)
+        later = f"; drawing {len(built.charts_to_draw)} changed charts" \
+            if built.charts_to_draw else ""
+        if reason is None:
+            say(f"Built {pages} pages into {self.config.out} in {ms:.0f} ms.")
+        else:
+            outcome = "reloading open pages" if changed else "no page changed"
+            first = "" if self.shown_after is None else \
+                f" (the open ones first, in {self.shown_after * 1000:.0f} ms)"
+            say(f"{reason}: built {pages} pages in {ms:.0f} ms{first}; {outcome}{later}.")
+        return built.charts_to_draw
+
+    def attempt(self, config: BuildConfig, started: float) -> Built | None:
+        """One build; None after reporting why it failed."""
+        try:
+            ready = prepare(config)
+            early = NOTHING_YET
+            if open_pages := self.open_pages():
+                early = first_pages(config, ready, open_pages)
+                self.show(early[0], config, started)
+            built = finish(config, ready, early)
+            publish(built.files, config.out)
+            return built
+        except BuildFailed as exc:
+            self.failed(exc.render())
+        except PublishFailed as exc:
+            self.failed(exc.problem.render())
+        except Exception as exc:  # a bug in the engine must not end the session
+            self.failed(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in "
+                        "progress-site; run `python build.py --debug` and report it.")
+        return None
+
+    def open_pages(self) -> frozenset[str]:
+        """The published pages open in a tab now, to build first; none after a failed
+        build (every tab must then hear of the outcome at once) or before the first."""
+        if self.last_files is None or self.broken:
+            return frozenset()
+        return frozenset(name for name in self.state.viewed() if name in self.last_files)
+
+    def show(self, pages: dict[str, bytes], config: BuildConfig, started: float) -> None:
+        """Publish the open pages that changed, and tell their tabs."""
+        assert self.last_files is not None
+        changed = {name: html for name, html in pages.items()
+                   if self.last_files.get(name) != html}
+        if changed:
+            publish_early(changed, config.out)
+            self.shown, self.shown_after = changed, time.perf_counter() - started
+            self.state.announce(None, pages=map(page_url, changed))
+
+    def tell_pages(self, built: Built) -> bool:
+        """Tell open tabs which pages changed (those shown early are told already),
+        whether a file they load (a stylesheet, an image) changed, and clear a failed
+        build's errors. True when any page or loaded file changed."""
+        last = self.last_files
+        changed = [name for name in built.files.keys() | (last or {}).keys()
+                   if last is None or built.files.get(name) != last.get(name)]
+        assets = last is None or any(not name.endswith(NOT_LOADED) for name in changed)
+        pages = {page_url(name) for name in changed
+                 if name.endswith(".html") and name not in self.shown}
+        if assets or pages or self.broken:
+            self.state.announce(None, assets, None if self.broken else pages)
+        self.last_files, self.broken = built.files, False
+        return assets or bool(pages) or bool(self.shown)
+
+    def failed(self, text: str) -> None:
+        """Report a failed build in the terminal and in every open page; pages shown
+        early by this build are put back as they were."""
+        if self.shown and self.last_files is not None:
+            try:
+                publish_early({name: self.last_files[name] for name in self.shown},
+                              self.config.out)
+            except PublishFailed as exc:
+                text += "\n" + exc.problem.render()
+        self.broken = True
+        self.state.announce(text)
+        say(text, error=True)
+        say("Still serving the last good site; the browser shows these errors until a "
+            "save builds.", error=True)

@@ -1,0 +1,347 @@
+"""The preview server of watch mode: the built site over HTTP, plus live reload.
+
+Pages are read from disk on every request, by path: the publish stage swaps the output
+folder for a new one, so holding a handle on the old folder would serve stale pages.
+HTML responses get a small script that listens to server-sent events, and, while the
+last build failed, an overlay with its errors; the files in the site are never changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import html
+import json
+import mimetypes
+import socket
+import socketserver
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from progress_site.watch.livestate import LiveState, Status
+
+EVENTS_PATH = "/__progress_site/events"
+OVERLAY_ID = "progress-site-error"
+KEEP_ALIVE = 15.0  # seconds between SSE comments, which also find tabs that went away
+BIND_ERRORS = {
+    errno.EADDRINUSE: "the port is already in use (another server, or another --watch?); "
+                      "stop it, or pick another port with --port (--port 0 picks a free one)",
+    errno.EACCES: "permission denied (ports below 1024 need root); pick another port with "
+                  "--port",
+    errno.EADDRNOTAVAIL: "this machine has no such address; try --host 127.0.0.1",
+}
+
+# The whole client side. `since` is the build state the page was served in: the server
+# sends at once whatever happened between that and the connection (no missed reload).
+# A good build does not reload the tab: the script fetches the page again and swaps its
+# body and head in place, which keeps the scroll position, skips loading the stylesheet
+# again, and shows the new numbers sooner. It reloads for real when what the swap cannot
+# carry changed: the site's other files (`assets`, counted by the server), the page's
+# stylesheets, or a page with scripts of its own (a swapped-in script does not run).
+SCRIPT = r"""<script data-progress-site-live>
+(() => {
+  let assets = "%(assets)s", latest = 0;
+  const anyPage = %(any_page)s;  // a "not found" page: any new page may be this one
+  const here = location.pathname.replace(/index\.html$/, "");
+  const events = new EventSource("%(events)s?since=%(since)s&page=" + encodeURIComponent(here));
+  const styling = (el) => el.matches("link[rel~=stylesheet], style");
+  const styles = (doc) => [...doc.head.children].filter(styling).map((el) => el.outerHTML);
+  const live = "script[data-progress-site-live]";
+  const scripted = (doc) => [...doc.scripts].some((el) => !el.matches(live));
+  async function refresh(event) {
+    const news = JSON.parse(event.data);
+    const mine = anyPage || !news.pages || news.pages.includes(here);
+    if (news.assets === assets && !mine && !document.getElementById("%(overlay)s")) return;
+    const count = ++latest;
+    try {
+      if (news.assets !== assets || scripted(document)) throw new Error("reload");
+      const response = await fetch(location.href, {cache: "no-store"});
+      const type = response.headers.get("Content-Type") || "";
+      if (!type.startsWith("text/html")) throw new Error("reload");
+      const next = new DOMParser().parseFromString(await response.text(), "text/html");
+      if (count !== latest) return;  // a newer build's page is on its way
+      if (scripted(next) || styles(next).join() !== styles(document).join()) {
+        throw new Error("reload");
+      }
+      for (const el of [...document.head.children]) if (!styling(el)) el.remove();
+      document.head.append(...[...next.head.children].filter((el) => !styling(el)));
+      for (const {name, value} of next.documentElement.attributes) {
+        document.documentElement.setAttribute(name, value);
+      }
+      next.querySelectorAll(live).forEach((el) => el.remove());
+      document.body.replaceWith(document.adoptNode(next.body));
+      dispatchEvent(new Event("progress-site:reloaded"));
+    } catch {
+      location.reload();
+    }
+  }
+  events.addEventListener("reload", refresh);
+  events.addEventListener("failed", (event) => {
+    document.getElementById("%(overlay)s")?.remove();
+    document.body.insertAdjacentHTML("beforeend", JSON.parse(event.data));
+  });
+})();
+</script>
+"""
+
+OVERLAY = """<div id="%(id)s" role="alert" style="position:fixed;inset:0 0 auto 0;\
+z-index:2147483647;max-height:70vh;overflow:auto;margin:0;padding:1rem 1.5rem;\
+background:#3b0a0a;color:#fff;font:15px/1.45 system-ui,sans-serif;\
+box-shadow:0 4px 16px rgba(0,0,0,.5)">
+<p style="margin:0 0 .5rem;font-weight:bold">The last save did not build. \
+This is the last good page; save a fix and it reloads by itself.</p>
+<pre style="margin:0;padding:0;border:0;white-space:pre-wrap;color:#fff;background:transparent;\
+font:13px/1.45 ui-monospace,monospace">\
+%(text)s</pre>
+</div>
+"""
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>No site built yet</title></head>
+<body><main><h1>No site built yet</h1>
+<p>The site has not built once yet. Save a fix and this page reloads by itself.</p>
+</main></body></html>
+"""
+
+
+def overlay(error: str) -> str:
+    """The error panel laid over the page, with the text escaped."""
+    return OVERLAY % {"id": OVERLAY_ID, "text": html.escape(error)}
+
+
+def inject(page: bytes, status: Status, any_page: bool = False) -> bytes:
+    """The page with the live-reload script, and the overlay while the build is broken;
+    `any_page` for a page served in place of a missing one, which refreshes after every
+    build (the missing page may be there now)."""
+    extra = SCRIPT % {"events": EVENTS_PATH, "since": status.version, "overlay": OVERLAY_ID,
+                      "assets": status.assets, "any_page": "true" if any_page else "false"}
+    if status.error is not None:
+        extra = overlay(status.error) + extra
+    text = page.decode("utf-8", errors="replace")
+    at = text.lower().rfind("</body>")
+    at = len(text) if at < 0 else at
+    return (text[:at] + extra + text[at:]).encode("utf-8")
+
+
+def site_file(root: Path, url_path: str) -> Path | None:
+    """The file a URL path names under `root`, or None when it names nothing inside."""
+    parts = [p for p in unquote(url_path).split("/") if p]
+    if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+        return None
+    return root.joinpath(*parts)
+
+
+def content_type(path: Path) -> str:
+    """The Content-Type for a file name, with a charset for text."""
+    kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    textual = kind.startswith("text/") or kind.endswith(("+xml", "/xml", "/json", "javascript"))
+    return f"{kind}; charset=utf-8" if textual else kind
+
+
+class PreviewServer(ThreadingHTTPServer):
+    """A threaded HTTP server that knows its site folder and can drop open connections."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], root: Path, state: LiveState) -> None:
+        self.root = root
+        self.state = state
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        super().__init__(address, PreviewHandler)
+
+    def server_bind(self) -> None:
+        """Bind without HTTPServer's reverse DNS lookup, which can stall startup."""
+        socketserver.TCPServer.server_bind(self)
+        host, port = self.server_address[:2]
+        self.server_name, self.server_port = str(host), int(port)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Track the connection, so shutdown can close it."""
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        """Forget the connection as it closes."""
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def drop_connections(self) -> None:
+        """Cut every open connection, so no handler thread stays blocked on a socket."""
+        with self._open_lock:
+            sockets = list(self._open)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def start(self) -> threading.Thread:
+        """Serve in a thread of its own."""
+        # Polling 10 times a second (not 2, the default) lets Ctrl-C end it at once.
+        thread = threading.Thread(target=self.serve_forever, args=(0.1,),
+                                  name="progress-site server", daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self, thread: threading.Thread) -> None:
+        """End the event streams, the server loop and every connection; free the port."""
+        self.state.close()
+        self.shutdown()
+        self.drop_connections()
+        thread.join(timeout=5)
+        self.server_close()  # joins the handler threads, now all on their way out
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A tab that goes away is normal; anything else is one line, not a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            return
+        print(f"preview server: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+
+
+class PreviewServer6(PreviewServer):
+    """The same server on an IPv6 address."""
+
+    address_family = socket.AF_INET6
+
+
+class PreviewHandler(BaseHTTPRequestHandler):
+    """GET and HEAD of the site's files, and the live-reload event stream."""
+
+    server_version = "progress-site"
+
+    @property
+    def preview(self) -> PreviewServer:
+        """The server, with its site folder and build state."""
+        return cast(PreviewServer, self.server)
+
+    def do_GET(self) -> None:
+        """Serve a file, or the event stream."""
+        if urlsplit(self.path).path == EVENTS_PATH:
+            self.stream_events()
+        else:
+            self.serve_file(with_body=True)
+
+    def do_HEAD(self) -> None:
+        """Serve a file's headers."""
+        self.serve_file(with_body=False)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Stay quiet: the terminal is for build results."""
+
+    def serve_file(self, with_body: bool) -> None:
+        """The file at the URL (HTML with the live script), a redirect, or a 404."""
+        url = urlsplit(self.path)
+        path = site_file(self.preview.root, url.path)
+        if path is not None and url.path.endswith("/"):
+            path = path / "index.html"
+        elif path is not None and path.is_dir():
+            self.send_response(301)
+            self.send_header("Location", url.path + "/" + (f"?{url.query}" if url.query else ""))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = read_file(path)
+        if body is not None and path is not None:
+            self.send_body(200, path, body, with_body)
+        else:
+            self.send_missing(with_body)
+
+    def send_missing(self, with_body: bool) -> None:
+        """The site's 404 page, or a placeholder while no build has succeeded yet."""
+        root = self.preview.root
+        if not (root / "index.html").is_file():
+            self.send_body(503, Path("placeholder.html"), PLACEHOLDER.encode(), with_body)
+            return
+        page = read_file(root / "404.html")
+        if page is None:
+            page = b"<!doctype html><title>Not found</title><h1>Not found</h1>\n"
+        self.send_body(404, Path("404.html"), page, with_body)
+
+    def send_body(self, code: int, path: Path, body: bytes, with_body: bool) -> None:
+        """Send a response; HTML gets the live script and, when broken, the overlay."""
+        if path.suffix in (".html", ".htm"):
+            body = inject(body, self.preview.state.current(), any_page=code != 200)
+        self.send_response(code)
+        self.send_header("Content-Type", content_type(path))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")  # a reload must see the new build
+        self.end_headers()
+        if with_body:
+            self.wfile.write(body)
+
+    def stream_events(self) -> None:
+        """Tell the tab about every build, as server-sent events, until it or we go away."""
+        query = parse_qs(urlsplit(self.path).query)
+        since = self.headers.get("Last-Event-ID") or query.get("since", [""])[0]
+        with self.preview.state.viewing(query.get("page", [""])[0]):
+            self.send_events(since)
+
+    def send_events(self, since: str) -> None:
+        """The event stream's headers, then one event per build after `since`."""
+        state = self.preview.state
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(b"retry: 500\n\n")  # reconnect soon after a restart
+        self.wfile.flush()
+        while (status := state.wait(since, KEEP_ALIVE)) is not None:
+            if status.version == since:
+                self.wfile.write(b": still here\n\n")
+            else:
+                # Every page changed since the last event sent, not only by the newest
+                # build: two builds can come between two wake-ups of this thread.
+                pages = state.pages_since(since)
+                since = status.version
+                self.wfile.write(event_message(status, pages))
+            self.wfile.flush()
+
+
+def event_message(status: Status, pages: list[str] | None) -> bytes:
+    """One server-sent event: `reload` after a good build (with the address paths of the
+    pages changed since the tab's last event, None for any), `failed` with the overlay."""
+    if status.error is None:
+        data = json.dumps({"assets": status.assets, "pages": pages})
+        return f"id: {status.version}\nevent: reload\ndata: {data}\n\n".encode()
+    data = json.dumps(overlay(status.error))  # one line: JSON escapes the newlines
+    return f"id: {status.version}\nevent: failed\ndata: {data}\n\n".encode()
+
+
+def read_file(path: Path | None) -> bytes | None:
+    """A file's bytes, or None when it is missing (or vanished in a swap just now)."""
+    if path is None:
+        return None
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def open_server(host: str, port: int, root: Path, state: LiveState) -> PreviewServer:
+    """Bind the preview server (port 0 picks a free port); OSError when that fails."""
+    kind = PreviewServer6 if ":" in host else PreviewServer
+    return kind((host, port), root, state)
+
+
+def url_of(server: PreviewServer) -> str:
+    """The address to open in a browser, with the real port."""
+    host, port = server.server_address[:2]
+    host = str(host)
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1" if server.address_family == socket.AF_INET else "::1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def explain_bind_error(host: str, port: int, error: OSError) -> str:
+    """A clear sentence for a server that could not start."""
+    if isinstance(error, socket.gaierror):
+        why = f"unknown host {host!r}; try --host 127.0.0.1"
+    else:
+        why = BIND_ERRORS.get(error.errno or 0, error.strerror or str(error))
+    return f"cannot serve on {host}:{port}: {why}"
