@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-
-from progress_site.model.frozen import frozen
 
 KeyPath = tuple[str | int, ...]
 
@@ -68,7 +67,7 @@ def excerpt(line: str, column: int) -> tuple[str, int]:
     return prefix + cut + suffix, caret - start + len(prefix)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Location:
     """A place in a source file; line and column count from 1, 0 when unknown."""
 
@@ -82,7 +81,7 @@ class Location:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with the input, located, with a hint on how to fix it."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +14,6 @@ from progress_site.derive.views import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
 from progress_site.load.site import Page, load
-from progress_site.model.frozen import frozen
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.i18n import Catalogs, load_catalogs
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from progress_site.charts.cache import ChartSpec  # a build without charts never imports them
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class BuildConfig:
     """What to build, where, and as of which day (never read from the clock in here)."""
 
@@ -57,7 +56,7 @@ class BuildConfig:
         return [p for p in unique if p.is_dir()]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Built:
     """A finished build: the files written and the warnings worth reading."""
 
@@ -81,7 +80,7 @@ def fail_on_errors(problems: list[Problem], root: Path) -> None:
         raise BuildFailed(with_source_lines(problems, root))
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Prepared:
     """What rendering reads, once load, validate and derive passed: the model, the pages,
     the catalogs, and the warnings found so far."""

@@ -18,18 +18,18 @@ import hashlib
 import json
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from progress_site.cache import engine_stamp, write_atomically
 from progress_site.cache import library_version as version
 from progress_site.charts.style import FORMAT_LOCALES, MAX_SERIES, SVG_NS
-from progress_site.model.frozen import frozen
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Series:
     """One line, or one group of bars, with its legend label."""
 
@@ -37,7 +37,7 @@ class Series:
     points: tuple[tuple[float | str, float], ...]  # (x, y); x is a number or a label
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ChartSpec:
     """Everything that decides a chart's SVG, and nothing else (it is the cache key)."""
 

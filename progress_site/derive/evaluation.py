@@ -8,12 +8,12 @@ with every one, and min/max/mean/sum gather them, all together or `by=` a field.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
 from progress_site.derive.quantity import Quantity
 from progress_site.model.dataset import Dataset, Row
-from progress_site.model.frozen import frozen
 from progress_site.model.schema import Commit
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 Key = tuple[tuple[str, Any], ...]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Numbers:
     """What an expression computes: numbers keyed by the records they come from."""
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import closest
-from progress_site.model.frozen import frozen
 
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
                    r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')
@@ -47,14 +47,14 @@ class ExpressionError(Exception):
         self.message, self.hint, self.offset = message, hint, offset
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Token:
     kind: str  # number, name, text, op, end
     text: str
     offset: int
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Node:
     """One node of a parsed statement: `kind` says how `parts` are read."""
 

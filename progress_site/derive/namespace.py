@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from progress_site.derive.evaluation import evaluate
@@ -19,7 +19,6 @@ from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.quantity import Quantity, figure_quantity
 from progress_site.errors import Problem, closest
 from progress_site.model.dataset import Dataset
-from progress_site.model.frozen import frozen
 from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Commit, Data, Figure
 from progress_site.model.values import Text, Where
@@ -40,7 +39,7 @@ REFERENCE = re.compile(r"\{\{(?!<)\s*([^{}\n]*?)\s*\}\}")
 Entry = Quantity | Commit
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Namespace:
     """Every name a text may cite, and which figure or record each stands for."""
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from progress_site.model.frozen import frozen
 from progress_site.model.schema import Figure
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Quantity:
     """A number to print, with its decimals and unit; ranges keep both ends."""
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from dataclasses import dataclass
 from typing import Literal
 
 from progress_site.collector import collector_paused
 from progress_site.derive.namespace import Namespace, check_text_references
 from progress_site.derive.quantity import Quantity, figure_quantity
 from progress_site.errors import Problem
-from progress_site.model.frozen import frozen
 from progress_site.model.schema import (
     Budget,
     BudgetItem,
@@ -32,7 +32,7 @@ from progress_site.validate.rules import problem
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class FigureView:
     """A figure with what the build derived: its number, status and freshness."""
 
@@ -44,7 +44,7 @@ class FigureView:
     stale_reason: Text | None = None
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ComparisonView:
     """A before/after comparison and the numbers derived from it."""
 
@@ -60,7 +60,7 @@ class ComparisonView:
     scale: float  # the bars' full width, in the comparison's unit
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class StudyView:
     """A study and its comparisons, derived."""
 
@@ -74,7 +74,7 @@ class StudyView:
                             if c.comparison.summary else 0))
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class BudgetItemView:
     """A resource used, as a share of its limit."""
 
@@ -84,13 +84,13 @@ class BudgetItemView:
     over: bool
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class BudgetView:
     budget: Budget
     items: tuple[BudgetItemView, ...]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TaskView:
     """A task and the count of its steps."""
 
@@ -99,14 +99,14 @@ class TaskView:
     steps_total: int
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class GroupView:
     title_status: str | None  # the status a group gathers, when grouped by status
     group_index: int | None  # the index of a group of the data's own
     tasks: tuple[TaskView, ...]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class RoadmapView:
     roadmap: Roadmap
     groups: tuple[GroupView, ...]
@@ -114,14 +114,14 @@ class RoadmapView:
     total: int
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class HeadlineView:
     headline: Headline
     quantity: Quantity
     status: EffectiveStatus
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Model:
     """Everything the templates read: the data and all that was derived from it."""
 
@@ -139,7 +139,7 @@ class Model:
         return self.figures[id(figure)]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Freshness:
     """When a measured figure is too old to trust: past an age, or before a commit."""
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from progress_site.errors import KeyPath, Problem, closest
 from progress_site.load.yamldoc import Places
 from progress_site.load.yamlsource import Document
-from progress_site.model.fieldtypes import hints
+from progress_site.model.declare import hints
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,7 @@ from progress_site.load.convert import INVALID, Converter
 from progress_site.load.datasets import attach_records
 from progress_site.load.yamldoc import Places
 from progress_site.load.yamlsource import Document, parse_once, read_text
-from progress_site.model.fieldtypes import hints
-from progress_site.model.frozen import frozen
+from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
 from progress_site.render import locale_cache as localecache
 
@@ -23,7 +22,7 @@ DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class PageMeta:
     """The front matter of a content page."""
 
@@ -33,7 +32,7 @@ class PageMeta:
     nav: str | None = None
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Page:
     """One Markdown page in one language, with its body and where it starts."""
 
@@ -51,7 +50,7 @@ class Page:
         return self.meta_at.get(key, Location(self.display, 1, 1))
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Source:
     """Everything read from the source folder, before cross-checks."""
 

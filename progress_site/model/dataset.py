@@ -8,24 +8,23 @@ blocks (tables, charts, agreement) and expressions read them.
 # No `from __future__ import annotations`: field types as objects (see schema.py).
 
 import datetime as dt
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal
 
 from progress_site.model.declare import Link, Unit, f, where
-from progress_site.model.frozen import record
 from progress_site.model.values import Number, Text, Where
 
 FieldType = Literal["number", "whole", "word", "text", "bool"]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Choice:
     value: str = f("the word records write", example="paper")
     label: Text = f("how tables, charts and sentences name it", example="Paper")
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RecordField:
     name: str = f("the key records use", example="mspt")
     label: Text = f("column header, axis title", example="{en: Average tick, fr: Tick moyen}")
@@ -39,14 +38,14 @@ class RecordField:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RecordNote:
     name: str = f("the word a record's `note` gives", example="watchdog")
     label: Text = f("what tables print instead of the missing figures")
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Row:
     """One record of a dataset, as read from its file (not written in YAML)."""
 
@@ -60,7 +59,7 @@ class Row:
         return self.values.get(name)
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Dataset:
     id: str = f("name used by blocks and expressions (`runs[bots=1].mspt`)")
     title: Text = f("what the records are; the default caption of its tables")

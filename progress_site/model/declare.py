@@ -8,11 +8,19 @@ and its datasets all have them (`schema.py`, `datasetschema.py`).
 
 # No `from __future__ import annotations`: field types as objects (see schema.py).
 
-from dataclasses import MISSING, field
+import functools
+import typing
+from dataclasses import MISSING, dataclass, field
 from typing import Any
 
-from progress_site.model.frozen import record
 from progress_site.model.values import NOWHERE, Text, Where
+
+
+@functools.cache
+def hints(cls: type) -> dict[str, Any]:
+    """The resolved field types of a record class, once per class (callers must not
+    change the dict): loading, validating and publishing all read them."""
+    return typing.get_type_hints(cls)
 
 
 def f(doc: str, default: Any = MISSING, *, ref: str = "", example: str = "") -> Any:
@@ -31,9 +39,7 @@ def where() -> Any:
                  metadata={"internal": True})
 
 
-
-
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Unit:
     id: str = f("name used in `unit:` fields", example="cores")
     one: Text = f("the unit after a singular number", example="{en: core, fr: cœur}")
@@ -41,7 +47,7 @@ class Unit:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Link:
     text: Text | None = f("the words of the link; made from pull/issue when absent", None)
     url: str | None = f("a web address, or a page of this site (`#section`, `report.html`)",

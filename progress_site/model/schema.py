@@ -13,11 +13,11 @@ declared, and the unit and link records every part uses, in `declare.py`.
 # are. Written as strings, each would be compiled anew by every build (1 ms in all).
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Literal
 
 from progress_site.model.dataset import Dataset
 from progress_site.model.declare import Link, Unit, f, where
-from progress_site.model.frozen import record
 from progress_site.model.values import Number, Text, Where
 
 Status = Literal["measured", "watch", "estimate", "not-judgeable"]
@@ -26,7 +26,7 @@ Better = Literal["lower", "higher"]
 Show = Literal["ratio", "change", "range"]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Repository:
     id: str = f("name that links and commits use", example="horizon")
     name: Text = f("how the page names it", example="Horizon")
@@ -34,7 +34,7 @@ class Repository:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Remeasure:
     commit: str = f("figures measured before this commit's date are to re-measure",
                     ref="commits")
@@ -42,7 +42,7 @@ class Remeasure:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Site:
     title: Text = f("the project's name, the page title", example="Meridian")
     tagline: Text = f("the line under the title")
@@ -61,7 +61,7 @@ class Site:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Machine:
     id: str = f("name that figures use in `machine:`", example="test-pc")
     name: Text = f("how the page names it", example="{en: The test PC, fr: Le PC de test}")
@@ -69,7 +69,7 @@ class Machine:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Commit:
     id: str = f("the commit's short hash, as figures cite it", example="c38a01e")
     date: dt.date | None = f("when it was made (needed by site.remeasure_since)", None)
@@ -81,7 +81,7 @@ class Commit:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryPoint:
     value: Number = f("the number measured then, in the unit of what holds it")
     date: dt.date | None = f("when it was measured", None)
@@ -91,7 +91,7 @@ class HistoryPoint:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Figure:
     value: Number | None = f("the number measured or estimated", None)
     range: tuple[Number, ...] | None = f("lowest and highest, instead of value", None)
@@ -114,7 +114,7 @@ class Figure:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Measurement:
     id: str = f("name used in references (`measurements.ID`)")
     title: Text = f("what was measured")
@@ -124,7 +124,7 @@ class Measurement:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Summary:
     title: Text = f("title of the bar in the summary")
     context: Text | None = f("the line under that title", None)
@@ -132,7 +132,7 @@ class Summary:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Comparison:
     id: str = f("name used in references (`comparisons.ID.ratio`)")
     title: Text = f("what is compared")
@@ -156,14 +156,14 @@ class Comparison:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Side:
     commit: str = f("the commit of this side", ref="commits")
     label: Text | None = f("what this side is ('main')", None)
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Study:
     id: str = f("name used in links (`#ID`) and references")
     title: Text = f("the study's title")
@@ -176,7 +176,7 @@ class Study:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Claim:
     id: str = f("name used in references (`profiles.PROFILE.ID`)")
     result: Literal["shown", "not-shown"] = f("shown to work, or not shown")
@@ -186,7 +186,7 @@ class Claim:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Profile:
     id: str = f("name used in references")
     title: Text = f("the profile's name ('Typical players')")
@@ -195,7 +195,7 @@ class Profile:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Limit:
     value: Number = f("the capacity")
     unit: str | None = f("its unit (the figure's unit)", None, ref="units")
@@ -203,7 +203,7 @@ class Limit:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BudgetItem:
     id: str = f("name used in references")
     title: Text = f("what is used ('Processor')")
@@ -213,7 +213,7 @@ class BudgetItem:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Budget:
     id: str = f("name used in links and references")
     title: Text = f("the budget's title")
@@ -221,14 +221,14 @@ class Budget:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Detail:
     label: Text = f("what the figure is ('Time in seconds')")
     figure: Figure = f("the figure")
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RunItem:
     id: str = f("name used in references")
     title: Text = f("what was tested")
@@ -238,7 +238,7 @@ class RunItem:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Run:
     id: str = f("name that figures use in `run:`")
     title: Text = f("the run's title")
@@ -251,7 +251,7 @@ class Run:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Step:
     title: Text = f("the step")
     status: TaskStatus = f("done, in-progress or planned")
@@ -260,7 +260,7 @@ class Step:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Task:
     id: str = f("name used in references")
     title: Text = f("the task")
@@ -272,7 +272,7 @@ class Task:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TaskGroup:
     title: Text = f("the group's title")
     intro: Text | None = f("a line under the title", None)
@@ -280,7 +280,7 @@ class TaskGroup:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Roadmap:
     id: str = f("name used in links (`#ID`)")
     title: Text = f("the roadmap's title")
@@ -291,7 +291,7 @@ class Roadmap:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Headline:
     id: str = f("name of the headline")
     label: Text = f("the words after the number")
@@ -304,7 +304,7 @@ class Headline:
     where: Where = where()
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Data:
     site: Site = f("the site: title, languages, repositories, units")
     machines: tuple[Machine, ...] = f("the machines figures were measured on", ())

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from progress_site.errors import Location
-from progress_site.model.frozen import frozen
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Text:
     """Words in each language ({en: ..., fr: ...}), or one string for every language."""
 
@@ -29,7 +28,7 @@ class Text:
         return {lang for lang, _ in self.by_language}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Number:
     """A number as the data wrote it: the value and how many decimals were typed."""
 
@@ -50,7 +49,7 @@ class Number:
         return self.value
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Where:
     """Where a record was written: its own position and each of its fields'."""
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from progress_site.cache import fingerprint, store
 from progress_site.collector import collector_paused
-from progress_site.model.frozen import frozen
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # Raise to drop every kept snapshot written before a change the code stamp cannot see.
@@ -26,7 +26,7 @@ FORMAT = 1
 KEPT = 4  # snapshots kept: the published site's, and a few older for `--changes`
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """The figures and tasks of one site, by a path made of the data's ids."""
 

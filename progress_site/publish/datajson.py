@@ -23,7 +23,7 @@ from progress_site.cache import engine_stamp, store
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import Model
 from progress_site.load.convert import fields
-from progress_site.model.fieldtypes import hints
+from progress_site.model.declare import hints
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain
 from progress_site.validate.rules import record_fields, walk

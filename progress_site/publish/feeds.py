@@ -12,12 +12,12 @@ import hashlib
 import heapq
 import posixpath
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache, partial
 
 from markupsafe import Markup, escape
 
 from progress_site.derive.views import ComparisonView, FigureView, Model
-from progress_site.model.frozen import frozen
 from progress_site.model.schema import Figure, Task
 from progress_site.model.values import Text
 from progress_site.publish.xmlwrite import Element
@@ -29,7 +29,7 @@ ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One item of news, before it is written as XML."""
 

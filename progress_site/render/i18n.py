@@ -8,12 +8,12 @@ strings) and whose import brings in Babel's dates, numbers and units modules.
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from progress_site.errors import Location, Problem
-from progress_site.model.frozen import frozen
 from progress_site.render import catalog_cache as catalogcache
 from progress_site.render import locale_cache as localecache
 from progress_site.render.catalog_cache import Compiled, Gap
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Catalogs:
     """The translations of each language, and where their gaps are."""
 

@@ -14,9 +14,9 @@ what Babel prints, and hands Babel whatever a pattern holds that it does not han
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from progress_site.model.frozen import frozen
 from progress_site.model.units import CLDR_UNITS
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ MONTH_CONTEXTS: dict[str, Literal["format", "stand-alone"]] = {
 SHORT_DATE = "MMMMd"  # the skeleton of formatting.short_date
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class LocaleFacts:
     """The strings formatting.py prints a language's numbers, dates and units with."""
 

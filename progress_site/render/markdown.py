@@ -11,9 +11,9 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from progress_site.model.frozen import frozen
 from progress_site.model.links import is_safe
 
 if TYPE_CHECKING:  # markdown-it loads with the first text or page that needs parsing
@@ -58,7 +58,7 @@ def markdown_active(text: str) -> bool:
                 or (not text.isascii() and BIDI_CONTROLS.search(text)))
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Block:
     """A `{{< name arg key=value >}}` line of a content page."""
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 from markupsafe import Markup
 
 from progress_site.model.declare import Link
-from progress_site.model.frozen import frozen
 from progress_site.model.schema import Figure
 from progress_site.model.values import Text
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Provenance:
     """Where a figure comes from: all that the `source` macro may print, and no more."""
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import posixpath
+from dataclasses import dataclass
 
-from progress_site.model.frozen import frozen
 
-
-@frozen
+@dataclass(frozen=True, slots=True)
 class PagePlace:
     """Where a page is published, and how it reaches the site's root."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from progress_site.load.convert import fields
-from progress_site.model.fieldtypes import hints
+from progress_site.model.declare import hints
 from progress_site.model.schema import Data
 from progress_site.model.values import Number, Text
 from progress_site.tools.editor_schema import inner_record, is_record, record_types, unwrap

@@ -24,7 +24,7 @@ from typing import Any, Literal
 import yaml
 
 from progress_site.load.convert import fields
-from progress_site.model.fieldtypes import hints
+from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text

@@ -16,8 +16,7 @@ from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.errors import Problem, closest
-from progress_site.model.declare import Link, Unit
-from progress_site.model.fieldtypes import hints
+from progress_site.model.declare import Link, Unit, hints
 from progress_site.model.links import check_url
 from progress_site.model.schema import (
     BudgetItem,

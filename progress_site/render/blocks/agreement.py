@@ -14,6 +14,7 @@ decimals), so a value exactly at the edge agrees.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -21,13 +22,12 @@ from markupsafe import Markup
 
 from progress_site.load.datasets import records_path
 from progress_site.model.dataset import Dataset, RecordField, Row
-from progress_site.model.frozen import frozen
 from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError, Options
 from progress_site.render.blocks.tables import Tables, ordered, plain, spell
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """One field of one record in an agreement group."""
 
@@ -36,7 +36,7 @@ class Verdict:
     agrees: bool
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class GroupCheck:
     """One `by` value: each record's verdicts, by field, and whether all agree."""
 
@@ -48,14 +48,14 @@ class GroupCheck:
         return all(v.agrees for _, verdicts in self.members for v in verdicts if v)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class AgreementCell:
     values: tuple[str, ...]
     agrees: tuple[bool, ...]
     note: Markup | None
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class AgreementView:
     id: str
     caption: Markup

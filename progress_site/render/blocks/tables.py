@@ -15,24 +15,24 @@ starts a new row group whenever that field changes. `Tables` also lends its help
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
 from progress_site.model.dataset import Dataset, RecordField, Row
-from progress_site.model.frozen import frozen
 from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError, Options, close_to
 from progress_site.render.words import Words
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Cell:
     text: str  # '' when the record does not give it
     numeric: bool
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TableRow:
     heads: tuple[str, ...]
     cells: tuple[Cell, ...]
@@ -40,7 +40,7 @@ class TableRow:
     noted: bool
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TableView:
     id: str
     caption: Markup
