@@ -1,10 +1,7 @@
-"""Catalogs read with the standard library's gettext translate as Babel's class did.
-
-i18n.py reads compiled catalogs with gettext.GNUTranslations rather than
-babel.support.Translations (whose import brings in Babel's formatting modules): every
-message of the example's French catalog, singular and plural, must read the same, and
-a catalog falls back to the next one as before.
-"""
+"""A catalog read by Babel and compiled in memory translates, through the standard
+library's gettext, as `babel.support.Translations` reads the same compiled catalog: every
+message of the engine's French catalog, singular and plural, and a catalog falls back to
+the next one."""
 
 from __future__ import annotations
 

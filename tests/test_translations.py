@@ -1,14 +1,19 @@
-"""Both languages complete: untranslated or fuzzy catalog entries fail --strict, warn otherwise."""
+"""Both languages complete: untranslated or fuzzy catalog entries fail --strict, warn
+otherwise, each at its line; every build reads the catalogs, so an edit shows at once."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
-from .conftest import REPO
+from progress_site.pipeline import BuildConfig, make_site
+
+from .conftest import REPO, TODAY
 from .test_pipeline import run_build
 
 PO = Path("locales/fr/LC_MESSAGES/messages.po")
+SKIP = 'msgid "Skip to the content"'
 
 
 def break_catalog(src: Path) -> None:
@@ -26,12 +31,19 @@ def gaps(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.startswith("locales/")]
 
 
+def line_of(src: Path, text: str) -> int:
+    """The line of the project's catalog that reads `text` (a gap is shown at its msgid)."""
+    lines = (src / PO).read_text("utf-8").splitlines()
+    return lines.index(text) + 1
+
+
 def test_strict_refuses_untranslated_and_fuzzy(example_copy: Path, tmp_path: Path) -> None:
     break_catalog(example_copy)
     result = run_build("--source", example_copy, "--out", tmp_path / "out", "--strict")
     assert result.returncode == 1
-    assert [g.split(": ", 1)[1] for g in gaps(result.stderr)] == [
-        "'Language' is fuzzy", "'Skip to the content' is not translated"]
+    fuzzy, empty = line_of(example_copy, 'msgid "Language"'), line_of(example_copy, SKIP)
+    assert gaps(result.stderr) == [f"{PO}:{fuzzy}:1: 'Language' is fuzzy",
+                                   f"{PO}:{empty}:1: 'Skip to the content' is not translated"]
     assert not (tmp_path / "out").exists()
 
 
@@ -52,3 +64,18 @@ def test_complete_catalog_builds_strict(example_copy: Path, tmp_path: Path) -> N
     result = run_build("--source", example_copy, "--out", tmp_path / "out", "--strict")
     assert result.returncode == 0, result.stderr
     assert gaps(result.stderr) == []
+
+
+def test_an_edited_catalog_shows_in_the_next_build_of_the_same_process(
+        example_copy: Path) -> None:
+    """Whether a catalog changed is never judged by its time: each build reads it."""
+    po = example_copy / PO
+    po.parent.mkdir(parents=True)
+    text = (REPO / PO).read_text("utf-8")
+    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
+                         strict=True)
+    for words in ("Aller au contenu", "Allez au contenu"):  # same size, same time
+        po.write_text(text.replace('msgstr "Aller au contenu"', f'msgstr "{words}"', 1),
+                      "utf-8")
+        os.utime(po, ns=(1_700_000_000_000_000_000,) * 2)
+        assert words in make_site(config).files["fr/index.html"].decode("utf-8")

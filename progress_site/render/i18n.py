@@ -1,8 +1,9 @@
-"""Gettext catalogs: compiled from .po (or taken from the cache), checked for gaps.
+"""Gettext catalogs: each language's .po read with Babel, compiled in memory, checked for gaps.
 
-A compiled catalog is read with the standard library's gettext, which Babel's
-`babel.support.Translations` extends with what templates do not use (domains, lazy
-strings) and whose import brings in Babel's dates, numbers and units modules.
+A build reads every catalog it uses, so an edited .po shows in the next build (watch
+mode's too), and no .mo is ever written beside it. The compiled catalog is read with the
+standard library's gettext, which `babel.support.Translations` extends with what templates
+do not use (domains, lazy strings).
 """
 
 from __future__ import annotations
@@ -11,17 +12,22 @@ import io
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import PoFileError, read_po
 
 from progress_site.errors import Location, Problem
-from progress_site.render import catalog_cache as catalogcache
 from progress_site.render import locale_cache as localecache
-from progress_site.render.catalog_cache import Compiled, Gap
 
-if TYPE_CHECKING:
-    # Reading a .po imports babel.messages and the standard email package (~25 ms):
-    # only a catalog missing from the cache pays for them (see catalogcache.py).
-    from babel.messages.catalog import Catalog
+
+class Gap(NamedTuple):
+    """A catalog entry a translator still owes: its msgid, line and what is missing."""
+
+    msgid: str
+    line: int
+    what: str  # "fuzzy" or "not translated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,31 +43,17 @@ def po_path(folder: Path, lang: str) -> Path:
     return folder / lang / "LC_MESSAGES" / "messages.po"
 
 
-def parse_catalog(data: bytes, display: str) -> tuple[Catalog | None, list[Problem]]:
-    """Parse the bytes of one .po file; a syntax error is a located problem."""
-    from babel.messages.pofile import PoFileError, read_po
-
+def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem]]:
+    """Parse one .po file with Babel; an unreadable file or a syntax error is a located
+    problem."""
     try:
-        return read_po(io.BytesIO(data), abort_invalid=True), []
+        with path.open("rb") as file:
+            return read_po(file, abort_invalid=True), []
     except PoFileError as exc:
         return None, [Problem(Location(display), f"cannot read the catalog: {exc}",
                               hint="run `pybabel update` or fix the line it names")]
-    except UnicodeDecodeError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         return None, [Problem(Location(display), f"cannot read the catalog: {exc}")]
-
-
-def po_bytes(path: Path, display: str) -> tuple[bytes | None, list[Problem]]:
-    """The bytes of one .po file; a file that cannot be read is a located problem."""
-    try:
-        return path.read_bytes(), []
-    except OSError as exc:
-        return None, [Problem(Location(display), f"cannot read the catalog: {exc}")]
-
-
-def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem]]:
-    """Parse one .po file; a syntax error or an unreadable file is a located problem."""
-    data, problems = po_bytes(path, display)
-    return parse_catalog(data, display) if data is not None else (None, problems)
 
 
 def catalog_gaps(catalog: Catalog) -> tuple[Gap, ...]:
@@ -89,8 +81,6 @@ def gap_problems(gaps: tuple[Gap, ...], display: str, strict: bool) -> list[Prob
 
 def mo_bytes(catalog: Catalog) -> bytes:
     """The catalog compiled as gettext reads it, in memory (no .mo beside the .po)."""
-    from babel.messages.mofile import write_mo
-
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     return buffer.getvalue()
@@ -101,53 +91,44 @@ def compile_catalog(catalog: Catalog) -> GNUTranslations:
     return GNUTranslations(io.BytesIO(mo_bytes(catalog)))
 
 
-def compiled_po(path: Path, display: str, entries: Path | None
-                ) -> tuple[Compiled | None, list[Problem]]:
-    """One .po file compiled, taken from the cache folder `entries` when it holds these
-    bytes; None if the file cannot be read or parsed (never stored: reported each build)."""
-    data, problems = po_bytes(path, display)
-    if data is None:
-        return None, problems
-    stored = catalogcache.read_entry(entries, path, data) if entries is not None else None
-    if stored is not None:
-        return stored, []
-    catalog, problems = parse_catalog(data, display)
-    if catalog is None:
-        return None, problems
-    compiled = Compiled(mo_bytes(catalog), catalog_gaps(catalog))
-    if entries is not None:
-        catalogcache.write_entry(entries, path, data, compiled)
-    return compiled, []
+def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
+                     ) -> tuple[NullTranslations | None, list[Problem]]:
+    """One language's catalogs merged, the first folder's entries winning over the later
+    ones; None when no folder has one. Only the first folder's gaps are reported (the
+    engine's own catalog fills a site's gaps)."""
+    merged: NullTranslations | None = None
+    problems: list[Problem] = []
+    for folder, root in reversed(folders):
+        path = po_path(folder, lang)
+        if not path.is_file():
+            continue
+        display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        catalog, found = read_catalog(path, display)
+        problems += found
+        if catalog is None:
+            continue
+        if folder == folders[0][0] or len(folders) == 1:
+            problems += gap_problems(catalog_gaps(catalog), display, strict)
+        translation = compile_catalog(catalog)
+        if merged is not None:
+            translation.add_fallback(merged)
+        merged = translation
+    return merged, problems
 
 
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
                   strict: bool, cache_dir: Path | None = None) -> Catalogs:
-    """Each language's catalogs, the first folder's entries winning over the later ones
-    (compiled catalogs kept in `cache_dir`/catalogs when it is given).
+    """Each language's translations, read from the .po files of `folders` (each with the
+    root its files are shown relative to), and their problems.
 
     The languages' locale facts are loaded here too, from `cache_dir`/locales: the
     other half of what a language's pages print with (see localecache.py)."""
     localecache.load(cache_dir, languages)
     translations: dict[str, NullTranslations] = {}
     problems: list[Problem] = []
-    entries = cache_dir / "catalogs" if cache_dir is not None else None
     for lang in languages:
-        merged: NullTranslations | None = None
-        for folder, root in reversed(folders):
-            path = po_path(folder, lang)
-            if not path.is_file():
-                continue
-            display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-            compiled, found = compiled_po(path, display, entries)
-            problems += found
-            if compiled is None:
-                continue
-            if folder == folders[0][0] or len(folders) == 1:
-                problems += gap_problems(compiled.gaps, display, strict)
-            translation = GNUTranslations(io.BytesIO(compiled.mo))
-            if merged is not None:
-                translation.add_fallback(merged)
-            merged = translation
+        merged, found = language_catalog(folders, lang, strict)
+        problems += found
         if merged is None and lang != languages[0]:
             where = Location(f"locales/{lang}/LC_MESSAGES/messages.po")
             problems.append(Problem(where, f"no catalog for '{lang}': template words stay "
