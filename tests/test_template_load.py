@@ -1,164 +1,96 @@
-"""Templates are loaded once a build: the compiled cache reads Jinja's entries (and only
-those of the same source), the build's environments share each template's code, and an
-edit shows at the next build whatever its time stamp."""
+"""Templates come from the site's templates/ before the engine's, their compiled code from
+Jinja's bytecode cache under .cache/: an edit shows at the next build whatever its time
+stamp, and a damaged or unwritable cache never changes what a build writes."""
 
 from __future__ import annotations
 
-import io
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
 import pytest
+from jinja2.bccache import bc_magic
 
 from progress_site.pipeline import ENGINE_ROOT, BuildConfig, make_site
-from progress_site.render import templates as bytecode
-from progress_site.render.templates import TemplateCache, TemplateLoader
 
 from .conftest import TODAY
 
-SOURCE = "{% for x in items %}<b>{{ x }}</b>{% endfor %}\n"
+LEGEND = Path("templates") / "blocks" / "legend.html"
 
 
-@pytest.fixture(autouse=True)
-def nothing_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no compiled template kept by the process."""
-    monkeypatch.setattr(bytecode, "_LOADED", {})
+def config(source: Path) -> BuildConfig:
+    """The example's build of `source`, in this process."""
+    return BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
 
 
-def bucket(cache: TemplateCache, source: str = SOURCE) -> jinja2.bccache.Bucket:
-    """The cache's bucket for `t.html` with `source`, as Jinja asks for it."""
-    return cache.get_bucket(jinja2.Environment(), "t.html", "/x/t.html", source)
+def entries(source: Path) -> list[Path]:
+    """The files of the template cache (whatever their names)."""
+    folder = source / ".cache" / "templates"
+    return sorted(p for p in folder.iterdir() if p.is_file())
 
 
-def entry(folder: Path) -> Path:
-    """The one entry the cache in `folder` holds."""
-    [path] = folder.glob("*.jinja")
-    return path
+def override_legend(source: Path, marker: str) -> Path:
+    """The site's own legend block: the engine's, after a paragraph of its own."""
+    legend = source / LEGEND
+    legend.parent.mkdir(parents=True, exist_ok=True)
+    original = (ENGINE_ROOT / LEGEND).read_text("utf-8")
+    legend.write_text(f"<p>{marker}</p>\n{original}", "utf-8")
+    return legend
 
 
-def written(tmp_path: Path) -> TemplateCache:
-    """A cache holding `t.html` compiled, written by Jinja's own writer."""
-    cache = TemplateCache(tmp_path)
-    fresh = bucket(cache)
-    fresh.code = jinja2.Environment().compile(SOURCE, "t.html", "/x/t.html")
-    cache.dump_bytecode(fresh)
-    bytecode._LOADED.clear()
-    return cache
+def test_a_sites_template_overrides_the_engines(example_copy: Path) -> None:
+    override_legend(example_copy, "the site's own legend")
+    files = make_site(config(example_copy)).files
+    assert b"<p>the site's own legend</p>" in files["index.html"]
+    assert b"<p>the site's own legend</p>" in files["fr/index.html"]
 
 
-def test_an_entry_reads_back_as_jinjas_own_reader_reads_it(tmp_path: Path) -> None:
-    cache = written(tmp_path)
-    ours = bucket(cache)
-    theirs = jinja2.bccache.Bucket(jinja2.Environment(), ours.key, ours.checksum)
-    theirs.load_bytecode(io.BytesIO(entry(tmp_path).read_bytes()))
-    assert ours.code is not None and ours.code == theirs.code
-    template = jinja2.Environment().template_class.from_code(
-        jinja2.Environment(), ours.code, {}, None)
-    assert template.render(items=[1, 2]) == "<b>1</b><b>2</b>"
-
-
-def test_an_entry_of_another_source_is_not_read(tmp_path: Path) -> None:
-    cache = written(tmp_path)
-    assert bucket(cache, SOURCE.replace("<b>", "<i>")).code is None
-
-
-@pytest.mark.parametrize("damage", [
-    lambda data: b"",
-    lambda data: data[:-20],  # cut short
-    lambda data: b"j3" + data[2:],  # another format or another Python
-    lambda data: data[:-40] + b"\x00" * 40,
-], ids=["empty", "cut", "magic", "garbage"])
-def test_a_damaged_entry_is_compiled_again(tmp_path: Path,
-                                           damage: Callable[[bytes], bytes]) -> None:
-    cache = written(tmp_path)
-    path = entry(tmp_path)
-    path.write_bytes(damage(path.read_bytes()))
-    assert bucket(cache).code is None
-
-
-def test_a_missing_entry_is_compiled(tmp_path: Path) -> None:
-    assert bucket(TemplateCache(tmp_path)).code is None
-
-
-def test_a_read_entry_is_kept_in_memory(tmp_path: Path) -> None:
-    cache = written(tmp_path)
-    first = bucket(cache).code
-    os.unlink(entry(tmp_path))
-    assert bucket(cache).code is first
-
-
-def folders(tmp_path: Path, **templates: str) -> list[Path]:
-    """A source's templates/ (`templates`, by name) before a theme's (`t.html` only)."""
-    source, theme = tmp_path / "source", tmp_path / "theme"
-    for folder in (source, theme):
-        folder.mkdir()
-    (theme / "t.html").write_text("theme's {{ word }}", "utf-8")
-    for name, text in templates.items():
-        (source / f"{name}.html").write_text(text, "utf-8")
-    return [source, theme]
-
-
-def environment(loader: TemplateLoader, word: str) -> jinja2.Environment:
-    """An environment of one language, as render.make_environment makes it (its own
-    globals), around the build's loader."""
-    env = jinja2.Environment(loader=loader, auto_reload=False)
-    env.globals["word"] = word
-    return env
-
-
-def test_the_environments_of_a_build_share_each_read(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    reads: list[str] = []
-    read = jinja2.FileSystemLoader.get_source
-
-    def counted(self: jinja2.FileSystemLoader, env: jinja2.Environment, name: str
-                ) -> tuple[str, str, Callable[[], bool]]:
-        reads.append(name)
-        return read(self, env, name)
-
-    monkeypatch.setattr(jinja2.FileSystemLoader, "get_source", counted)
-    loader = TemplateLoader(folders(tmp_path, u="{% include 't.html' %}"),
-                            TemplateCache(tmp_path / "cache"))
-    english, french = environment(loader, "word"), environment(loader, "mot")
-    assert english.get_template("u.html").render() == "theme's word"
-    assert french.get_template("u.html").render() == "theme's mot"
-    assert english.get_template("t.html").render() == "theme's word"
-    assert reads == ["u.html", "t.html"]
-
-
-def test_a_sources_template_comes_before_the_themes(tmp_path: Path) -> None:
-    loader = TemplateLoader(folders(tmp_path, t="source's {{ word }}"), None)
-    assert environment(loader, "word").get_template("t.html").render() == "source's word"
-
-
-def test_a_missing_template_is_reported_as_jinja_reports_it(tmp_path: Path) -> None:
-    paths = folders(tmp_path)
-    with pytest.raises(jinja2.TemplateNotFound) as ours:
-        environment(TemplateLoader(paths, None), "word").get_template("nope.html")
-    with pytest.raises(jinja2.TemplateNotFound) as theirs:
-        jinja2.Environment(loader=jinja2.FileSystemLoader([str(p) for p in paths])
-                           ).get_template("nope.html")
-    assert (ours.value.name, ours.value.message) == (theirs.value.name, theirs.value.message)
-
-
-def test_a_compiled_template_goes_to_the_cache_once(tmp_path: Path) -> None:
-    cache = TemplateCache(tmp_path / "cache")
-    loader = TemplateLoader(folders(tmp_path), cache)
-    for word in ("word", "mot"):
-        assert environment(loader, word).get_template("t.html").render() == f"theme's {word}"
-    assert len(list((tmp_path / "cache").glob("*.jinja"))) == 1
+def test_without_an_override_the_engines_template_is_used(
+        example_copy: Path, example_files: dict[str, bytes]) -> None:
+    (example_copy / "templates").mkdir()
+    assert make_site(config(example_copy)).files == example_files
 
 
 def test_the_next_build_sees_an_edit_that_keeps_size_and_time(example_copy: Path) -> None:
     """Whether a template changed is never judged by its time: each build reads it."""
-    override = example_copy / "templates" / "blocks"
-    override.mkdir(parents=True)
-    legend = override / "legend.html"
-    original = (ENGINE_ROOT / "templates" / "blocks" / "legend.html").read_text("utf-8")
-    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY)
     for marker in ("first-edit", "other-edit"):
-        legend.write_text(f"<p>{marker}</p>\n{original}", "utf-8")
+        legend = override_legend(example_copy, marker)
         os.utime(legend, ns=(1_700_000_000_000_000_000,) * 2)
-        assert f"<p>{marker}</p>".encode() in make_site(config).files["index.html"]
+        assert f"<p>{marker}</p>".encode() in make_site(config(example_copy)).files["index.html"]
+
+
+def test_a_warm_build_compiles_no_template(example_copy: Path, example_files: dict[str, bytes],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    assert entries(example_copy), "the example's build filled the cache"
+
+    def compile_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(jinja2.Environment, "compile", compile_again)
+    assert make_site(config(example_copy)).files == example_files
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: b"",
+    lambda data: data[:len(bc_magic) + 3],  # cut inside the source's checksum
+    lambda data: data[:-20],  # cut inside the code
+    lambda data: b"j3" + data[2:],  # another format or another Python
+    lambda data: data[:len(bc_magic)] + b"\x80\x05garbage" + data[len(bc_magic) + 9:],
+    lambda data: data[:-40] + b"\x00" * 40,
+], ids=["empty", "cut-checksum", "cut-code", "magic", "garbage-checksum", "garbage-code"])
+def test_a_damaged_cache_builds_the_same_site(example_copy: Path,
+                                              example_files: dict[str, bytes],
+                                              damage: Callable[[bytes], bytes]) -> None:
+    for entry in entries(example_copy):
+        entry.write_bytes(damage(entry.read_bytes()))
+    assert make_site(config(example_copy)).files == example_files
+    assert make_site(config(example_copy)).files == example_files  # from the entries made again
+
+
+def test_a_cache_that_cannot_be_made_builds_the_same_site(
+        example_copy: Path, example_files: dict[str, bytes]) -> None:
+    shutil.rmtree(example_copy / ".cache" / "templates")
+    (example_copy / ".cache" / "templates").write_text("not a folder", "utf-8")
+    assert make_site(config(example_copy)).files == example_files

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from gettext import NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,15 +18,14 @@ from progress_site.derive.views import Model
 from progress_site.errors import Location, Problem
 from progress_site.load.site import Page
 from progress_site.model.links import unsafe_links
-from progress_site.render import template_text as templatetext
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
-from progress_site.render.markdown import Block, restore, split_blocks, substitute, text_of
+from progress_site.render.markdown import Block, restore, split_blocks, substitute
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
 from progress_site.render.prose_cache import ProseCache
-from progress_site.render.templates import TemplateLoader, template_cache
+from progress_site.render.templates import new_environment, template_cache, template_loader
 from progress_site.render.words import STATUS_WORDS, Words
 
 if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
@@ -36,35 +36,19 @@ if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlo
     from progress_site.render.blocks.tables import Tables
 
 
-def make_environment(loader: TemplateLoader, words: Words, model: Model) -> jinja2.Environment:
-    """A Jinja environment for one language: autoescape, strict, gettext, the model's words."""
-    env = jinja2.Environment(
-        loader=loader,
-        # The loader and its environments last one build, which renders each template
-        # as the loader read it: no need to look at the file's time at each use.
-        auto_reload=False,
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    templatetext.install(env, words.gettext, words.ngettext)  # {% trans %} compiles later
+def make_environment(loader: jinja2.BaseLoader, cache: jinja2.BytecodeCache | None,
+                     translations: NullTranslations, words: Words, model: Model
+                     ) -> jinja2.Environment:
+    """The Jinja environment of one language (templates.py), with the model and its words."""
+    env = new_environment(loader, cache, translations)
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
                        statuses=STATUS_WORDS, lookup=Lookup(model))
     # Filters, not globals, where a large page calls them for every figure: Jinja calls
     # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
                        short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenance.of, memo=Memo(),
-                       striptags=striptags)
+                       view=model.view, provenance=Provenance.of, memo=Memo())
     return env
-
-
-def striptags(value: Any) -> str:
-    """Jinja's `striptags`, whose work text without a tag or an entity skips (the base
-    template asks it for the site's title on every page: no html.entities to load)."""
-    return text_of(Markup(value))  # as Jinja's: a plain string is read as HTML
 
 
 # What a block may name: the collection, the attribute holding the record (for derived
@@ -270,11 +254,10 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     404 pages, no assets), and never those at the paths in `skip` (rendered already).
 
     With `deferred_charts`, charts not in the cache are listed there, not drawn."""
-    # Each language has its own environment (its own words); they share the loader, so
-    # each template is read and loaded once a build, and compiled templates are kept in
-    # the cache, so later builds skip compiling.
-    loader = TemplateLoader(folders, template_cache(cache_dir / "templates")
-                            if cache_dir else None)
+    # Each language has its own environment (its own words); compiled templates are kept
+    # in Jinja's bytecode cache, so later builds skip compiling.
+    loader = template_loader(folders)
+    cache = template_cache(cache_dir / "templates") if cache_dir else None
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
@@ -295,8 +278,9 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
             continue
         # One file a language: a language rendered in a forked process writes its own.
         prose = ProseCache.in_folder(cache_dir, f"pages-{lang}")
-        words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
-        env = make_environment(loader, words, model)
+        translations = catalogs.translations[lang]
+        words = Words(lang, translations, site, model.namespace, prose)
+        env = make_environment(loader, cache, translations, words, model)
         env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places, prose)
         for page in mine:
