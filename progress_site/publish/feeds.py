@@ -21,7 +21,6 @@ from progress_site.derive.views import ComparisonView, FigureView, Model
 from progress_site.model.schema import Figure, Task
 from progress_site.model.values import Text
 from progress_site.publish.xmlwrite import Element
-from progress_site.render.markdown import text_of
 from progress_site.render.words import Words
 from progress_site.validate.rules import walk
 
@@ -48,7 +47,7 @@ Candidate = tuple[dt.date, str, Callable[[Words], Entry]]
 
 def plain(markup: Markup) -> str:
     """Text without its tags, as a feed title must be."""
-    return text_of(markup)
+    return markup.striptags()
 
 
 def labelled(words: Words, what: str, figure: str) -> str:

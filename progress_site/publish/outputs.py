@@ -20,7 +20,6 @@ from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace, language_folder
-from progress_site.render.prose_cache import ProseCache
 from progress_site.render.words import Words
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -85,15 +84,11 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     where = anchors(files, site.languages)
     news = newest(model)  # the same entries in every language
     for lang in languages or site.languages:
-        # Feeds and cards print data texts too; their own file, not the pages' (whose
-        # entries saving this pass would otherwise drop, and the next build write back).
-        prose = ProseCache.in_folder(cache_dir, f"extras-{lang}")
-        words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
+        words = Words(lang, catalogs.translations[lang], site, model.namespace)
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
-        prose.save()
     return out
 
 

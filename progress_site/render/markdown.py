@@ -9,53 +9,38 @@ from __future__ import annotations
 
 import functools
 import re
+import shlex
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markupsafe import escape
 
 from progress_site.model.links import is_safe
 
-if TYPE_CHECKING:  # markdown-it loads with the first text or page that needs parsing
-    from markdown_it import MarkdownIt
-    from markdown_it.rules_core import StateCore
-    from markdown_it.token import Token
-    from markupsafe import Markup
-
-# Patterns are compiled at import, for every build, ~0.1 ms each: those that only the
-# parser's rules use are strings, compiled on first use (re keeps them) when a text
-# is parsed, which a build whose prose is all cached does not do.
 BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
-EXPLICIT_ID = r"\s*\{#([A-Za-z][\w-]*)\}\s*$"
+EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
 # Private-use characters: they survive Markdown untouched, so a reference can be swapped
 # for its printed number after Markdown has run (and HTML in the number is impossible).
 OPEN, CLOSE = "\ue000", "\ue001"
 PLACEHOLDER = re.compile(OPEN + r"(\d+)" + CLOSE)
 # Raw ones are removed from a text before Markdown; entities (`&#xe000;`) could still
 # forge a placeholder, which would print another number, or put HTML in an attribute.
-FORGED = f"[{OPEN}{CLOSE}]"
+FORGED = re.compile(f"[{OPEN}{CLOSE}]")
 # Direction overrides that an entity (`&#x202e;`) can still write: they would make the
 # words and numbers after them on the page read backwards.
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # An address with a scheme (`https:`) or a host (`//`): another site.
-REMOTE = r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)"
-# The characters that can make make_parser()'s inline output differ from the escaped
-# text. Its inline rules start only at: `\n` (newline), `\\` (escape), a backtick
-# (code), `*` `_` (emphasis), `[` (link; an image is `![`, so `[` covers it), `<`
-# (autolink; raw HTML is off) and `&` (entity); our link check runs only on the links
-# these start. `\r` and NUL are rewritten by the `normalize` core rule, and the
-# `harmless` rule drops direction overrides (BIDI_CONTROLS: apart, since one class of
-# ASCII and other characters takes 0.3 ms to compile, and each alone 0.04). Without
-# any of these, every character ends in one text token, which the renderer only escapes.
-# Linkify, typographer and strikethrough are off: tests/test_formatting_fast.py fails
-# if that changes, and compares both paths on many texts.
-ACTIVE_ASCII = re.compile(r"[\n\r\x00\\`*_\[<&]")
-
-
-def markdown_active(text: str) -> bool:
-    """Whether the parser could print the text otherwise than escaped (see above)."""
-    return bool(ACTIVE_ASCII.search(text)
-                or (not text.isascii() and BIDI_CONTROLS.search(text)))
+REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+# What may make make_parser()'s inline output differ from markupsafe.escape's: where its
+# inline rules start (a newline, `\\`, a backtick, `*` `_` emphasis, `[` links and images,
+# `<` autolinks, `&` entities), what its `normalize` rule (`\r`, NUL) and our `harmless`
+# rule (direction overrides) rewrite, and the quotes, which it prints as they are. Linkify,
+# typographer and strikethrough are off; tests/test_markdown.py compares both on any text.
+PARSED = re.compile(r"""[\n\r\x00\\`*_\[<&'"\u202a-\u202e\u2066-\u2069]""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,13 +69,13 @@ def heading_ids(state: StateCore) -> None:
         if token.type != "heading_open":
             continue
         inline = tokens[i + 1]
-        match = re.search(EXPLICIT_ID, inline.content)
+        match = EXPLICIT_ID.search(inline.content)
         if match:
             anchor = match.group(1)
             inline.content = inline.content[: match.start()]
             if inline.children:
                 last = inline.children[-1]
-                last.content = re.sub(EXPLICIT_ID, "", last.content)
+                last.content = EXPLICIT_ID.sub("", last.content)
         else:
             anchor = slugify(PLACEHOLDER.sub("", inline.content))
         base, n = anchor, 2
@@ -114,7 +99,7 @@ def unforged(state: StateCore) -> None:
     for token in state.tokens:
         for child in token.children or []:
             if child.type == "text_special":
-                child.content = re.sub(FORGED, "", child.content)
+                child.content = FORGED.sub("", child.content)
 
 
 def _harmless(token: Token) -> list[Token]:
@@ -122,13 +107,11 @@ def _harmless(token: Token) -> list[Token]:
     if token.type == "text":
         token.content = BIDI_CONTROLS.sub("", token.content)
     for name, value in list(token.attrs.items()):  # attributes hold no placeholder
-        token.attrs[name] = re.sub(FORGED, "", BIDI_CONTROLS.sub("", str(value)))
+        token.attrs[name] = FORGED.sub("", BIDI_CONTROLS.sub("", str(value)))
     if token.children:
         token.children = [part for child in token.children for part in _harmless(child)]
-    if token.type != "image" or not re.match(REMOTE, str(token.attrs.get("src", ""))):
+    if token.type != "image" or not REMOTE.match(str(token.attrs.get("src", ""))):
         return [token]
-    from markdown_it.token import Token  # loaded already: the parser is running
-
     link = Token("link_open", "a", 1, attrs={"href": token.attrs["src"]})
     if token.attrs.get("title"):
         link.attrs["title"] = token.attrs["title"]
@@ -138,8 +121,6 @@ def _harmless(token: Token) -> list[Token]:
 
 def make_parser() -> MarkdownIt:
     """CommonMark with tables; raw HTML off; unsafe link schemes refused; no remote image."""
-    from markdown_it import MarkdownIt  # here: 15 ms to import, and not every build parses
-
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.validateLink = is_safe  # type: ignore[method-assign]
@@ -149,55 +130,35 @@ def make_parser() -> MarkdownIt:
     return md
 
 
-@functools.lru_cache(maxsize=1024)
-def markdown_html(source: str) -> str:
-    """A chunk of a page's Markdown as HTML. The parser keeps nothing between calls, so
-    the same text gives the same HTML: a watch rebuild re-parses only the prose a save
-    changed (references are placeholders here, so a new number is not a new text)."""
-    html: str = shared_parser().render(source)
-    return html
-
-
 # One parser a process, for pages and inline texts: it keeps nothing between calls.
 shared_parser = functools.cache(make_parser)
 
 
-def inline_html(source: str) -> str:
-    """An inline text's Markdown as HTML (InlineRenderer sends only those that may hold
-    Markdown here, and remembers what it returns)."""
-    html: str = shared_parser().renderInline(source)
+# The parser keeps nothing between calls, so the same text gives the same HTML: a text is
+# parsed once a process (references are placeholders by then, so a new number is not a
+# new text), and a watch rebuild parses only the prose a save changed. Bounded: a large
+# site's texts are mostly distinct, and memory counts too.
+@functools.lru_cache(maxsize=1024)
+def markdown_html(source: str) -> str:
+    """A chunk of a page's Markdown as HTML."""
+    html: str = shared_parser().render(source)
     return html
 
 
-def escape_html(text: str) -> str:
-    """What markdown-it prints for plain words (its escapeHtml: `'` stays as it is)."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+def inline_html(source: str) -> str:
+    """An inline text's Markdown as HTML (a data text: a title, a label, a note). Words
+    the parser would only escape are escaped without it: a large site's labels are mostly
+    plain words, and parsing each is much of its build (see bench/scale.py)."""
+    if PARSED.search(source) is None:
+        return str(escape(source))
+    return parsed_inline(source)
 
 
-class InlineRenderer:
-    """Inline Markdown to HTML: plain words skip the parser, Markdown is parsed once."""
-
-    def __init__(self, full: Callable[[str], str] = inline_html) -> None:
-        # `full` renders the texts that may hold Markdown; a build passes a disk cache's
-        # (prosecache.py), which parses only the texts it has not stored.
-        # Bounded: a large site's texts are mostly distinct, and memory counts too.
-        self.full = functools.lru_cache(maxsize=4096)(full)
-
-    def __call__(self, source: str) -> str:
-        """The HTML of one inline text (escaping plain words is what the parser prints)."""
-        if not markdown_active(source):
-            return escape_html(source)
-        return self.full(source)
-
-
-def text_of(html: Markup) -> str:
-    """The words of inline HTML, as Markup.striptags gives them: tags dropped, entities
-    decoded, white space collapsed. Without a tag or an entity only the last is left to
-    do, in a tenth of the time (feeds and chart titles ask for hundreds)."""
-    if "<" in html or "&" in html:
-        return html.striptags()
-    return " ".join(str.split(html))
+@functools.lru_cache(maxsize=4096)
+def parsed_inline(source: str) -> str:
+    """An inline text's Markdown as HTML, by the parser."""
+    html: str = shared_parser().renderInline(source)
+    return html
 
 
 def parse_block(line: str, number: int) -> Block | None:
@@ -206,46 +167,12 @@ def parse_block(line: str, number: int) -> Block | None:
     if not match:
         return None
     try:
-        words = block_words(match.group(2))
-    except ValueError:
+        words = shlex.split(match.group(2))
+    except ValueError:  # a quote left open: the words between blanks
         words = match.group(2).split()
     args = tuple(w for w in words if "=" not in w)
     options = tuple(tuple(w.split("=", 1)) for w in words if "=" in w)
     return Block(match.group(1), args, options, number)  # type: ignore[arg-type]
-
-
-# What a block line is made of, as shlex (POSIX) reads it: blanks, runs of plain
-# characters, "double" and 'single' quoted strings, or one other character (a quote
-# left open, a backslash), for which shlex itself reads the line.
-_PIECE = re.compile(r"""[ \t\r\n]+|[^ \t\r\n"'\\]+|"[^"\\]*"|'[^']*'|.""", re.DOTALL)
-
-
-def block_words(text: str) -> list[str]:
-    """The words of a block line, as `shlex.split` splits them (quotes dropped, quoted
-    parts joined to the word they touch); ValueError for a quote left open.
-
-    shlex reads a character at a time: ~30 us a block line, a millisecond a build of
-    the example; one regular expression does it for every line without a backslash.
-    """
-    words: list[str] = []
-    word: str | None = None  # the word being read; '' for one that is only `""`
-    for piece in _PIECE.findall(text):
-        first = piece[0]
-        if first in " \t\r\n":
-            if word is not None:
-                words.append(word)
-            word = None
-        elif first in "\"'\\":
-            if len(piece) == 1:
-                import shlex  # here: only a line with a backslash or an open quote needs it
-
-                return shlex.split(text)
-            word = (word or "") + piece[1:-1]
-        else:
-            word = (word or "") + piece
-    if word is not None:
-        words.append(word)
-    return words
 
 
 @functools.lru_cache(maxsize=256)  # a page's body between watch rebuilds: split once

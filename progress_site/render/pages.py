@@ -20,11 +20,10 @@ from progress_site.load.site import Page
 from progress_site.model.links import unsafe_links
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
-from progress_site.render.markdown import Block, restore, split_blocks, substitute
+from progress_site.render.markdown import Block, markdown_html, restore, split_blocks, substitute
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
-from progress_site.render.prose_cache import ProseCache
 from progress_site.render.templates import new_environment, template_cache, template_loader
 from progress_site.render.words import STATUS_WORDS, Words
 
@@ -148,12 +147,11 @@ class PageRenderer:
     """Renders the pages of one language."""
 
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
-                 places: dict[tuple[str, str], PagePlace], markdown: ProseCache) -> None:
+                 places: dict[tuple[str, str], PagePlace]) -> None:
         self.env = env
         self.words = words
         self.model = model
         self.places = places
-        self.markdown = markdown
 
     def body(self, page: Page, problems: list[Problem]) -> Markup:
         """The page's Markdown and blocks, rendered in order."""
@@ -182,7 +180,7 @@ class PageRenderer:
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         source, pieces = substitute(text, REFERENCE, reference)
-        return restore(self.markdown.block(source), pieces)
+        return restore(markdown_html(source), pieces)
 
     @staticmethod
     def located(page: Page, at: int, message: str, hint: str) -> Problem:
@@ -270,32 +268,25 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
 
         return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
 
-    rendered: list[tuple[PageRenderer, bool]] = []  # and whether it did all its pages
+    rendered: list[PageRenderer] = []
     for lang in languages or site.languages:
         mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
                                                                    only, skip)]
         if not mine and only is not None:
             continue
-        # One file a language: a language rendered in a forked process writes its own.
-        prose = ProseCache.in_folder(cache_dir, f"pages-{lang}")
         translations = catalogs.translations[lang]
-        words = Words(lang, translations, site, model.namespace, prose)
+        words = Words(lang, translations, site, model.namespace)
         env = make_environment(loader, cache, translations, words, model)
         env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
-        renderer = PageRenderer(env, words, model, places, prose)
+        renderer = PageRenderer(env, words, model, places)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
-        rendered.append((renderer, len(mine) == sum(p.language == lang for p in pages)))
+        rendered.append(renderer)
     static = {} if only is not None else assets(folders)
     # The 404 pages after all the others and only without errors, as when they were made
     # beside the feeds: a broken 404 template never hides a page's error.
     if only is None and all(p.warning for p in problems):
-        out |= not_found_pages([(r.env, r.words) for r, _ in rendered], site, static,
-                               base_url)
-    # Watch mode renders the open pages, then the others: only a pass over all of a
-    # language's pages knows which entries no page uses any more.
-    for renderer, complete in rendered:
-        renderer.markdown.save(complete=complete)
+        out |= not_found_pages([(r.env, r.words) for r in rendered], site, static, base_url)
     if only is None:
         out |= static | {".nojekyll": b""}
     return out, problems

@@ -18,8 +18,7 @@ from progress_site.model.declare import Link
 from progress_site.model.schema import BudgetItem, Commit, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
-from progress_site.render.markdown import CLOSE, OPEN, InlineRenderer, restore, substitute
-from progress_site.render.prose_cache import ProseCache
+from progress_site.render.markdown import CLOSE, OPEN, inline_html, restore, substitute
 
 
 def N_(message: str) -> str:
@@ -47,7 +46,7 @@ class Words:
     """Everything a template prints, in one language: numbers, texts, links, statuses."""
 
     def __init__(self, lang: str, translations: NullTranslations, site: Site,
-                 namespace: Namespace, prose: ProseCache | None = None) -> None:
+                 namespace: Namespace) -> None:
         self.lang = lang
         # Templates ask for the same few dozen messages ~100,000 times on a large site;
         # a catalog and its fallbacks are looked up once per message.
@@ -57,7 +56,7 @@ class Words:
         self.namespace = namespace
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
-        self.render_inline = InlineRenderer(prose.inline) if prose else InlineRenderer()
+        self.render_inline = inline_html
         # A text without a reference reads the same wherever it is printed, and some (a
         # machine's name) are on every row; most are printed once, so few are kept.
         self.plain = functools.lru_cache(maxsize=1024)(self.uncited)

@@ -27,7 +27,6 @@ from progress_site.model.dataset import Dataset, RecordField
 from progress_site.model.schema import HistoryPoint, Measurement, Study
 from progress_site.render.blocks.options import BlockError, Options
 from progress_site.render.blocks.tables import Tables, plain
-from progress_site.render.markdown import text_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +209,8 @@ class Charts:
             if fig.quantity.kind == "value":
                 label = side.label.get(self.w.lang) if side.label else side.commit
                 points.append((label, fig.quantity.low, fig.quantity.decimals))
-        title = text_of(self.w.text(comp.title)) + (
-            ", " + text_of(self.w.text(comp.context)) if comp.context else "")
+        title = self.w.text(comp.title).striptags() + (
+            ", " + self.w.text(comp.context).striptags() if comp.context else "")
         scale = comp.scale.value if comp.scale else None
         return self.trend_view(f"trend-{comp.id}", title, comp.unit, points, scale)
 
@@ -223,7 +222,7 @@ class Charts:
             label = m.figure.commit or (self.w.short_date(m.figure.date) if m.figure.date
                                         else str(len(points) + 1))
             points.append((label, fig.low, fig.decimals))
-        return self.trend_view(f"trend-{m.id}", text_of(self.w.text(m.title)),
+        return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
                                m.figure.unit, points, None)
 
     def history(self, point: HistoryPoint, index: int) -> tuple[str, float, int]:

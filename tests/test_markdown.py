@@ -1,0 +1,104 @@
+"""Inline texts print what markdown-it prints for them, whether they are parsed or only
+escaped (markdown.inline_html skips the parser for plain words), and block lines are
+split into words as the shell splits them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from progress_site.render.markdown import CLOSE, OPEN, PARSED, inline_html, make_parser, parse_block
+
+# Every ASCII character, the whitespace and bidi controls the parser or `harmless` may
+# treat apart, placeholders, and a few letters and punctuation beyond ASCII.
+ALPHABET = (
+    [chr(c) for c in range(32, 127)]
+    + ["\n", "\r", "\t", "\x00", "\x0b", "\x0c", "\u00a0", "\u202f", "\u2028", "\u3000"]
+    + ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+    + [OPEN, CLOSE, "é", "œ", "ß", "«", "»", "’", "“", "—", "…", "µ", "€", "中", "😀"]
+)
+# Words that look like Markdown, links, entities or HTML, and some that only look close.
+PIECES = [
+    "Measure 12", "Tâche 3", "a", " ", "  ", "*", "**", "_", "__", "`", "``", "[", "]", "(",
+    ")", "!", "<", ">", "&", ";", "#", "\\", "~", "~~", "\n", "\r\n", "|", "-", "+", "1.",
+    "http://x.org", "https://example.org/a_b", "javascript:alert(1)", "www.example.org",
+    "&amp;", "&copy;", "&#x202e;", "&#0;", "&nosuch;", "<b>", "<script>", "<https://a.b>",
+    "<mailto:a@b.c>", "a@b.c", "[x](y)", "[x](javascript:alert(1))", "![i](https://a/b.png)",
+    "![i](b.png)", "[x]: /y", "(c)", "--", "...", '"q"', "'q'", "50%", "p99: 3 ms", "{{ x }}",
+    "\u202e", "\u2066", OPEN + "0" + CLOSE, "snake_case", "2*3*4", "\\*", "l'équipe",
+]
+PARSER = make_parser()
+
+
+def test_the_parser_has_only_the_rules_that_plain_words_skip() -> None:
+    md = make_parser()
+    assert md.get_active_rules() == {
+        "core": ["normalize", "block", "inline", "unforged", "text_join", "heading_ids",
+                 "harmless"],
+        "block": ["table", "code", "fence", "blockquote", "hr", "list", "reference",
+                  "html_block", "heading", "lheading", "paragraph"],
+        "inline": ["text", "newline", "escape", "backticks", "emphasis", "link", "image",
+                   "autolink", "html_inline", "entity"],
+        "inline2": ["balance_pairs", "emphasis", "fragments_join"],
+    }
+    assert not md.options["linkify"]
+    assert not md.options["typographer"]
+    assert not md.options["html"]
+
+
+@pytest.mark.parametrize("text", [
+    "", "Measure 123", "Tâche 7", "  spaced  out  ", "50% - p99: 3 ms (max)", "a > b",
+    "x ] y", "Done!", "~tilde~", "# not a heading", "1. not a list", "{{ x }}", "| a | b |",
+    "\t", OPEN + "0" + CLOSE + " ms",
+])
+def test_plain_words_are_escaped_as_the_parser_prints_them(text: str) -> None:
+    assert PARSED.search(text) is None
+    assert inline_html(text) == PARSER.renderInline(text)
+
+
+@pytest.mark.parametrize("text", [
+    "*em*", "**strong**", "_em_", "`code`", "[x](https://a.org)", "[x](javascript:alert(1))",
+    "![i](https://a.org/i.png)", "<https://a.org>", "<b>bold</b>", "&copy;", "&#x202e;x",
+    "a\\*b", "a\nb", "a  \nb", "a\r\nb", "a\x00b", "x\u202ey", "x\u2066y", "Done![x](y)",
+    'He said "no"', "it's",
+])
+def test_texts_with_markdown_or_quotes_are_parsed(text: str) -> None:
+    assert PARSED.search(text) is not None
+    assert inline_html(text) == PARSER.renderInline(text)
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.text(alphabet=st.sampled_from(ALPHABET), max_size=30))
+def test_any_text_reads_as_the_parser_prints_it(text: str) -> None:
+    assert inline_html(text) == PARSER.renderInline(text)
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
+def test_markdown_like_texts_read_as_the_parser_prints_them(text: str) -> None:
+    assert inline_html(text) == PARSER.renderInline(text)
+
+
+def test_a_block_line() -> None:
+    block = parse_block('{{< chart four-way x=bots title="Slow ticks (P99)" >}}', 7)
+    assert block is not None
+    assert (block.name, block.args, block.options, block.line) == (
+        "chart", ("four-way",), (("x", "bots"), ("title", "Slow ticks (P99)")), 7)
+
+
+def test_a_block_line_with_quotes_joined_to_words() -> None:
+    block = parse_block("""{{< table a"b c"d caption='Results: each' x="" >}}""", 1)
+    assert block is not None
+    assert (block.args, block.options) == (("ab cd",), (("caption", "Results: each"),
+                                                        ("x", "")))
+
+
+def test_a_block_line_with_a_quote_left_open_is_split_at_blanks() -> None:
+    block = parse_block('{{< chart four-way title="Slow >}}', 1)
+    assert block is not None
+    assert (block.args, block.options) == (("four-way",), (("title", '"Slow'),))
+
+
+def test_a_line_that_is_not_a_block() -> None:
+    assert parse_block("Some {{< words >}} in a sentence", 1) is None
