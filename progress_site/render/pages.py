@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable
 from gettext import NullTranslations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
+from progress_site.charts.cache import ChartCache, ChartSpec
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.views import Model
 from progress_site.errors import Location, Problem
 from progress_site.load.site import Page
 from progress_site.model.links import unsafe_links
+from progress_site.render.blocks.agreement import Agreements
+from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
+from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
 from progress_site.render.markdown import Block, markdown_html, restore, split_blocks, substitute
 from progress_site.render.memo import Memo, Provenance
@@ -26,13 +28,6 @@ from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
 from progress_site.render.templates import new_environment, template_cache, template_loader
 from progress_site.render.words import STATUS_WORDS, Words
-
-if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
-
-    from progress_site.charts.cache import ChartSpec
-    from progress_site.render.blocks.agreement import Agreements
-    from progress_site.render.blocks.charts import ChartRenderer, Charts
-    from progress_site.render.blocks.tables import Tables
 
 
 def make_environment(loader: jinja2.BaseLoader, cache: jinja2.BytecodeCache | None,
@@ -98,49 +93,12 @@ class Lookup:
         return tuple(getattr(self.model.data, kind, ()))
 
 
-class OnFirstUse:
-    """Stands for the object `make()` returns (made once: see ReportBlocks), so that a
-    template that never reads an attribute of it never makes it."""
-
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.make = make
-
-    def __getattr__(self, name: str) -> Any:  # only for names the proxy lacks: all but make
-        return getattr(self.make(), name)
-
-
-class ReportBlocks:
-    """The helpers of the table, agreement and chart blocks of one language.
-
-    Their modules (tables, agreement, chartblocks, charts, chart_svg) load on a page's
-    first such block: a site whose pages have none never imports them."""
-
-    def __init__(self, words: Words, model: Model, charts: Callable[[], ChartRenderer]) -> None:
-        self.words, self.model, self.renderer = words, model, charts
-
-    @functools.cached_property
-    def tables(self) -> Tables:
-        from progress_site.render.blocks.tables import Tables
-
-        return Tables(self.words, self.model.namespace.datasets)
-
-    @functools.cached_property
-    def agreements(self) -> Agreements:
-        from progress_site.render.blocks.agreement import Agreements
-
-        return Agreements(self.tables)
-
-    @functools.cached_property
-    def charts(self) -> Charts:
-        from progress_site.render.blocks.charts import Charts
-
-        return Charts(self.model, self.tables, self.renderer())
-
-    def globals(self) -> dict[str, Any]:
-        """What the block templates call them."""
-        return {"tables": OnFirstUse(lambda: self.tables),
-                "agreements": OnFirstUse(lambda: self.agreements),
-                "charts": OnFirstUse(lambda: self.charts)}
+def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, Any]:
+    """The helpers of one language's table, agreement and chart blocks, as the block
+    templates call them; `charts` is the build's, shared by the languages."""
+    tables = Tables(words, model.namespace.datasets)
+    return {"tables": tables, "agreements": Agreements(tables),
+            "charts": Charts(model, tables, charts)}
 
 
 class PageRenderer:
@@ -262,12 +220,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
 
-    @functools.cache
-    def charts() -> ChartRenderer:  # one per build, shared by the languages
-        from progress_site.render.blocks.charts import ChartRenderer
-
-        return ChartRenderer(cache_dir / "charts" if cache_dir else None, deferred_charts)
-
+    charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts)
     rendered: list[PageRenderer] = []
     for lang in languages or site.languages:
         mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
@@ -277,7 +230,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         translations = catalogs.translations[lang]
         words = Words(lang, translations, site, model.namespace)
         env = make_environment(loader, cache, translations, words, model)
-        env.globals.update(ReportBlocks(words, model, charts).globals(), base_url=base_url or "")
+        env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)

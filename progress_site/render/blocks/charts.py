@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from markupsafe import Markup
@@ -64,27 +63,11 @@ class Line:
         return next((p for p in self.points if p.x == x), None)
 
 
-class ChartRenderer:
-    """The build's one chart cache, opened on the first chart drawn."""
-
-    def __init__(self, directory: Path | None,
-                 deferred: list[ChartSpec] | None = None) -> None:
-        self.directory = directory
-        self.deferred = deferred  # see ChartCache: watch mode draws charts after the pages
-        self.cache: ChartCache | None = None
-
-    def svg(self, spec: ChartSpec) -> str:
-        """A chart's SVG, from the cache or drawn."""
-        if self.cache is None:
-            self.cache = ChartCache(self.directory, self.deferred)
-        return self.cache.svg(spec)
-
-
 class Charts:
     """The chart blocks of one language."""
 
-    def __init__(self, model: Model, tables: Tables, renderer: ChartRenderer) -> None:
-        self.model, self.tables, self.renderer = model, tables, renderer
+    def __init__(self, model: Model, tables: Tables, cache: ChartCache) -> None:
+        self.model, self.tables, self.cache = model, tables, cache
         self.w = tables.w
 
     def chart(self, args: Sequence[str], options: dict[str, str]) -> ChartView:
@@ -156,7 +139,7 @@ class Charts:
     def view(self, spec: ChartSpec, lines: list[Line], x_header: str) -> ChartView:
         """The drawn chart with its sentence and its table."""
         try:
-            svg = self.renderer.svg(spec)
+            svg = self.cache.svg(spec)
         except ValueError as exc:
             raise BlockError(str(exc)) from None
         figure = f"{spec.id}-figure"
