@@ -46,9 +46,9 @@ class Provenance:
 class Memo:
     """`macro|memo(*args)`: the macro's output for these arguments, rendered once.
 
-    Only for macros that print nothing but their arguments and the language's words: a
-    site of 10,000 figures has a handful of distinct sources and badges, and rendering
-    each once is most of what makes a large page fast. One per environment (language).
+    Only for macros that print nothing but their arguments and the language's words. A
+    large site's figures share a handful of distinct sources and badges, and rendering
+    each once keeps its pages fast (see bench/scale.py). One per environment (language).
     """
 
     def __init__(self) -> None:
