@@ -211,16 +211,16 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
 
     With `deferred_charts`, charts not in the cache are listed there, not drawn."""
     # Each language has its own environment (its own words); compiled templates are kept
-    # in Jinja's bytecode cache, so later builds skip compiling.
+    # in Jinja's bytecode cache, so later builds skip compiling. One chart cache a build,
+    # shared by the languages.
     loader = template_loader(folders)
     cache = template_cache(cache_dir / "templates") if cache_dir else None
+    charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts)
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
-
-    charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts)
     rendered: list[PageRenderer] = []
     for lang in languages or site.languages:
         mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
