@@ -7,7 +7,11 @@ import os
 import shutil
 from pathlib import Path
 
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+
 from progress_site.pipeline import BuildConfig, make_site
+from progress_site.render.i18n import read_catalog
 
 from .conftest import REPO, TODAY
 from .test_pipeline import run_build
@@ -79,3 +83,27 @@ def test_an_edited_catalog_shows_in_the_next_build_of_the_same_process(
                       "utf-8")
         os.utime(po, ns=(1_700_000_000_000_000_000,) * 2)
         assert words in make_site(config).files["fr/index.html"].decode("utf-8")
+
+
+def used_messages() -> dict[str, str]:
+    """Every message the engine's templates and code ask for, as `pybabel extract` finds
+    them with the repository's babel.cfg, with where each is first used."""
+    with (REPO / "babel.cfg").open(encoding="utf-8") as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    used: dict[str, str] = {}
+    for filename, line, message, _, _ in extract_from_dir(REPO, method_map, options_map):
+        msgid = message if isinstance(message, str) else message[0]
+        used.setdefault(msgid, f"{filename}:{line}")
+    return used
+
+
+def test_every_message_the_engine_uses_is_translated_in_french() -> None:
+    """A word added to a template or to the code without its French line fails here, as
+    the build fails --strict on an entry left empty."""
+    catalog, problems = read_catalog(REPO / PO, str(PO))
+    assert catalog is not None, [p.render() for p in problems]
+    translated = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog
+                  if m.id and m.string and not m.fuzzy}
+    used = used_messages()
+    assert len(used) > 50  # the extraction found the templates' words
+    assert {msgid: where for msgid, where in used.items() if msgid not in translated} == {}
