@@ -16,7 +16,6 @@ from progress_site.load.yamldoc import Places
 from progress_site.load.yamlsource import Document, parse_once, read_text
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
-from progress_site.render import locale_cache as localecache
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
@@ -202,13 +201,9 @@ def read_site(docs: list[Document], strict: bool, root: Path, cache_dir: Path | 
 
 
 def known_language(code: str, cache_dir: Path | None = None) -> bool:
-    """A language code Babel knows; codes also name folders, so only letters and '_'.
-    A code whose facts a build stored in `cache_dir` is known without asking Babel
-    (which a build then need not import)."""
+    """A language code Babel knows; codes also name folders, so only letters and '_'."""
     if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
         return False
-    if cache_dir is not None and localecache.stored(cache_dir, code):
-        return True
     from babel import Locale, UnknownLocaleError
 
     try:

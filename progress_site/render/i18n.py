@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from progress_site.errors import Location, Problem
 from progress_site.render import catalog_cache as catalogcache
-from progress_site.render import locale_cache as localecache
 from progress_site.render.catalog_cache import Compiled, Gap
 
 if TYPE_CHECKING:
@@ -123,11 +122,7 @@ def compiled_po(path: Path, display: str, entries: Path | None
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
                   strict: bool, cache_dir: Path | None = None) -> Catalogs:
     """Each language's catalogs, the first folder's entries winning over the later ones
-    (compiled catalogs kept in `cache_dir`/catalogs when it is given).
-
-    The languages' locale facts are loaded here too, from `cache_dir`/locales: the
-    other half of what a language's pages print with (see localecache.py)."""
-    localecache.load(cache_dir, languages)
+    (compiled catalogs kept in `cache_dir`/catalogs when it is given)."""
     translations: dict[str, NullTranslations] = {}
     problems: list[Problem] = []
     entries = cache_dir / "catalogs" if cache_dir is not None else None
