@@ -220,9 +220,9 @@ def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
     assert formatting.with_unit(value, decimals, unit, lang, CUSTOM) == expected
 
 
-def test_a_number_is_kept_per_language_and_type() -> None:
-    # Printed once per value, decimals, language and type of number (formatting.number
-    # keeps them): each language still gets its own, and True is still no number.
+def test_each_language_prints_a_number_its_own_way() -> None:
+    # The same number asked for in turn in each language, as a build's languages do;
+    # 1 and 1.0 print alike, and True is no number.
     assert formatting.number(1234.5, 1, "en") == "1,234.5"
     assert formatting.number(1234.5, 1, "fr") == f"1{NNBSP}234,5"
     assert formatting.number(1234.5, 1, "en") == "1,234.5"
@@ -321,5 +321,6 @@ def test_a_quantity_is_kept_by_its_words_not_shared_between_languages() -> None:
 ])
 def test_the_plural_category_is_that_of_the_number_as_printed(
         value: float, decimals: int, expected: str) -> None:
-    # plural_category keeps its answers: 1 and 1.0 are equal numbers, but `1.0 cores`.
+    # 1 and 1.0 are equal numbers, but `1 core` and `1.0 cores`: the category is that of
+    # the number as printed, asked for again in any order.
     assert formatting.plural_category(value, decimals, "en") == expected

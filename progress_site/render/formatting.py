@@ -17,7 +17,7 @@ from decimal import Decimal
 from babel import Locale
 from babel.dates import format_date, format_skeleton
 from babel.lists import format_list
-from babel.numbers import NumberPattern, format_decimal, format_percent, parse_pattern
+from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
 from progress_site.model.units import CLDR_UNITS, PERCENT, SYMBOL_UNITS
@@ -26,9 +26,11 @@ from progress_site.model.values import Text
 NBSP = "\u00a0"
 
 
+# Babel parses a language code again on each call it is given one; a build formats
+# every figure of the site (see bench/scale.py).
 @functools.cache
 def locale(lang: str) -> Locale:
-    """The Babel locale of a language code, parsed once (Babel parses a code each call)."""
+    """The Babel locale of a language code, parsed once."""
     return Locale.parse(lang)
 
 
@@ -42,37 +44,24 @@ def decimal_format(decimals: int) -> str:
     return "#,##0" + fraction_digits(decimals)
 
 
-@functools.cache
-def decimal_pattern(decimals: int) -> NumberPattern:
-    """decimal_format, parsed once."""
-    return parse_pattern(decimal_format(decimals))
-
-
-@functools.cache
-def percent_pattern(lang: str, decimals: int, sign: bool) -> NumberPattern:
+def percent_format(lang: str, decimals: int, sign: bool) -> str:
     """The locale's percent pattern (`#,##0 %` in French), with decimals and a sign."""
     base = locale(lang).percent_formats[None].pattern.split(";")[0]
     body = base.replace("#,##0", "#,##0" + fraction_digits(decimals), 1)
-    return parse_pattern(f"+{body};-{body}" if sign else body)
-
-
-@functools.cache
-def quantum(decimals: int) -> Decimal:
-    """The step of a number printed with `decimals` decimals (`0.01` for 2)."""
-    return Decimal(1).scaleb(-decimals)
+    return f"+{body};-{body}" if sign else body
 
 
 def shown(value: float | Decimal, decimals: int) -> Decimal:
     """The number as printed with `decimals` decimals, rounded as Babel rounds it (the
     decimal context's half to even, on the number as Python writes it); never -0."""
     exact = value if isinstance(value, Decimal) else Decimal(str(value))
-    fixed = exact.quantize(quantum(decimals))
+    fixed = exact.quantize(Decimal(1).scaleb(-decimals))
     return abs(fixed) if fixed.is_zero() else fixed
 
 
 def number(value: float, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
-    text: str = format_decimal(shown(value, decimals), format=decimal_pattern(decimals),
+    text: str = format_decimal(shown(value, decimals), format=decimal_format(decimals),
                                locale=locale(lang))
     return text
 
@@ -86,20 +75,17 @@ def percent_amount(amount: float | Decimal, decimals: int, lang: str, *,
                    sign: bool = False) -> str:
     """A percentage given in percent (`6.85` -> `6.8%`), rounded before any division."""
     fixed = shown(amount, decimals)
-    pattern = percent_pattern(lang, decimals, sign and not fixed.is_zero())
+    pattern = percent_format(lang, decimals, sign and not fixed.is_zero())
     text: str = format_percent(fixed.scaleb(-2), format=pattern, locale=locale(lang))
     return text
 
 
-# Pages print the same few days again and again: see bench/scale.py.
-@functools.lru_cache(maxsize=4096)
 def date(day: dt.date, lang: str) -> str:
     """`November 8, 2026` / `8 novembre 2026`."""
     text: str = format_date(day, "long", locale=locale(lang))
     return text
 
 
-@functools.lru_cache(maxsize=4096)
 def short_date(day: dt.date, lang: str) -> str:
     """`November 8` / `8 novembre`: a date within the page's own year."""
     text: str = format_skeleton("MMMMd", day, locale=locale(lang))
@@ -112,6 +98,7 @@ def plural_category(value: float, decimals: int, lang: str) -> str:
     return category
 
 
+# One answer a language, asked for by every number with a symbol or a site's own unit.
 @functools.cache
 def unit_space(lang: str) -> str:
     """The space Babel puts between a number and a short unit (narrow in French), no-break."""
