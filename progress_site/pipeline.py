@@ -24,7 +24,7 @@ from progress_site.validate.rules import validate
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
 
 if TYPE_CHECKING:
-    from progress_site.charts.cache import ChartSpec  # a build without charts never imports them
+    from progress_site.charts.spec import ChartSpec  # a build without charts never imports them
 
 
 @dataclass(frozen=True, slots=True)

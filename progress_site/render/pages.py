@@ -30,7 +30,7 @@ from progress_site.render.words import STATUS_WORDS, Words
 
 if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
 
-    from progress_site.charts.cache import ChartSpec
+    from progress_site.charts.spec import ChartSpec
     from progress_site.render.blocks.agreement import Agreements
     from progress_site.render.blocks.charts import ChartRenderer, Charts
     from progress_site.render.blocks.tables import Tables

@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from progress_site.charts.cache import ChartSpec, draw
+from progress_site.charts.cache import draw
+from progress_site.charts.spec import ChartSpec
 
 
 def _ignore_interrupts() -> None:

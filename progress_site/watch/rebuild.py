@@ -21,7 +21,7 @@ from progress_site.publish.swap import PublishFailed, publish, publish_early
 from progress_site.watch.livestate import LiveState, page_url
 
 if TYPE_CHECKING:
-    from progress_site.charts.cache import ChartSpec
+    from progress_site.charts.spec import ChartSpec
 
 # Published files that no page loads: a change to anything else (a stylesheet, an image)
 # makes open tabs reload for real rather than swap in the new page (serve.SCRIPT).

@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 from markupsafe import Markup
 
-from progress_site.charts.cache import ChartCache, ChartSpec, Series
+from progress_site.charts.cache import ChartCache
+from progress_site.charts.spec import ChartSpec, Series
 from progress_site.charts.style import FORMAT_LOCALES
 from progress_site.derive.views import ComparisonView, Model
 from progress_site.model.dataset import Dataset, RecordField
