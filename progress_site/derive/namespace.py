@@ -21,8 +21,8 @@ from progress_site.errors import Problem, closest
 from progress_site.model.dataset import Dataset
 from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Commit, Data, Figure
-from progress_site.model.values import Text, Where
-from progress_site.validate.rules import holding_fields
+from progress_site.model.values import Text, Where, problem
+from progress_site.model.walk import holding_fields
 
 if TYPE_CHECKING:
     from progress_site.derive.views import (
@@ -182,8 +182,6 @@ def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Wh
 
 def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
     """Every `{{ ... }}` in a text of the data names or computes something that exists."""
-    from progress_site.validate.rules import problem
-
     out: list[Problem] = []
     for text, scope, where, name in texts(data, "", ns):
         seen: set[str] = set()  # both languages usually cite the same names: report once

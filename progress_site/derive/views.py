@@ -26,8 +26,8 @@ from progress_site.model.schema import (
     Study,
     Task,
 )
-from progress_site.model.values import Text
-from progress_site.validate.rules import problem
+from progress_site.model.values import Text, problem
+from progress_site.model.walk import walk
 
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
 
@@ -260,8 +260,6 @@ def check_controls(studies: tuple[StudyView, ...]) -> list[Problem]:
 
 def all_figures(data: Data) -> list[Figure]:
     """Every figure record in the data."""
-    from progress_site.validate.rules import walk
-
     return [r for r in walk(data) if isinstance(r, Figure)]
 
 

@@ -26,7 +26,7 @@ from progress_site.load.convert import fields
 from progress_site.model.declare import hints
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain
-from progress_site.validate.rules import record_fields, walk
+from progress_site.model.walk import record_fields, walk
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
 VERSION = 1
