@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from progress_site.collector import collector_paused
-from progress_site.derive.views import Model, derive
+from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
 from progress_site.load.site import Page, load

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from progress_site.cache import engine_stamp, store
+from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
-from progress_site.derive.views import Model
 from progress_site.load.convert import fields
 from progress_site.model.declare import hints
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task

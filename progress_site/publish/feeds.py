@@ -17,7 +17,8 @@ from functools import cache, partial
 
 from markupsafe import Markup, escape
 
-from progress_site.derive.views import ComparisonView, FigureView, Model
+from progress_site.derive.model import Model
+from progress_site.derive.views import ComparisonView, FigureView
 from progress_site.model.schema import Figure, Task
 from progress_site.model.values import Text
 from progress_site.model.walk import walk
