@@ -44,11 +44,11 @@ def holding_fields(cls: type) -> tuple[str, ...] | None:
             _HOLDING[cls] = None
         else:
             try:
-                types = hints(cls)
-            except (NameError, TypeError):  # unresolvable: look everywhere, as before
-                types = {}
+                declared = hints(cls)
+            except (NameError, TypeError):  # unresolvable: look everywhere
+                declared = {}
             _HOLDING[cls] = tuple(n for n in record_fields(cls)
-                                  if n not in types or _may_hold(types[n]))
+                                  if n not in declared or _may_hold(declared[n]))
     return _HOLDING[cls]
 
 
