@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from progress_site.collector import collector_paused
-from progress_site.derive.views import Model, derive
+from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
 from progress_site.load.site import Page, load
@@ -24,7 +24,7 @@ from progress_site.validate.rules import validate
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
 
 if TYPE_CHECKING:
-    from progress_site.charts.cache import ChartSpec  # a build without charts never imports them
+    from progress_site.charts.spec import ChartSpec  # a build without charts never imports them
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.derive.views import derive
+from progress_site.derive.model import derive
 from progress_site.load.parse_cache import entry_path, parse_stored
 from progress_site.load.site import load
 from progress_site.load.yamldoc import Document

@@ -31,8 +31,7 @@ from progress_site.load.yamlsource import Document, read_text
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
-from progress_site.model.values import Number, Where
-from progress_site.validate.rules import problem
+from progress_site.model.values import Number, Where, problem
 
 NOTE = "note"  # the one key a record may hold besides its fields
 RECORD_SUFFIXES = (".jsonl", ".json", ".yaml", ".yml")

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from progress_site.cache import engine_stamp, store
+from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
-from progress_site.derive.views import Model
 from progress_site.load.convert import fields
 from progress_site.model.declare import hints
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain
-from progress_site.validate.rules import record_fields, walk
+from progress_site.model.walk import record_fields, walk
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
 VERSION = 1

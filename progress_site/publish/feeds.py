@@ -17,13 +17,14 @@ from functools import cache, partial
 
 from markupsafe import Markup, escape
 
-from progress_site.derive.views import ComparisonView, FigureView, Model
+from progress_site.derive.model import Model
+from progress_site.derive.views import ComparisonView, FigureView
 from progress_site.model.schema import Figure, Task
 from progress_site.model.values import Text
+from progress_site.model.walk import walk
 from progress_site.publish.xmlwrite import Element
 from progress_site.render.markdown import text_of
 from progress_site.render.words import Words
-from progress_site.validate.rules import walk
 
 ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from progress_site.derive.views import Model
+from progress_site.derive.model import Model
 from progress_site.load.site import Page
 from progress_site.publish.datajson import data_json, data_schema_json
 from progress_site.publish.feeds import atom_feed, newest

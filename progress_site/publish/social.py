@@ -15,7 +15,8 @@ from markupsafe import escape
 
 from progress_site.cache import library_version as version
 from progress_site.cache import write_atomically
-from progress_site.derive.views import HeadlineView, Model
+from progress_site.derive.model import Model
+from progress_site.derive.views import HeadlineView
 from progress_site.render.words import Words
 
 WIDTH, HEIGHT = 1200, 630  # what Open Graph and Twitter cards show without cropping

@@ -16,7 +16,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from progress_site.derive.views import derive
+from progress_site.derive.model import derive
 from progress_site.errors import Problem, UsageError
 from progress_site.load.site import DATA_SUFFIXES, load, source_files
 from progress_site.record.options import NOISE_LIMIT

@@ -12,8 +12,8 @@ import jinja2
 from markupsafe import Markup
 
 from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
-from progress_site.derive.views import Model
 from progress_site.errors import Location, Problem
 from progress_site.load.site import Page
 from progress_site.model.links import unsafe_links
@@ -30,7 +30,7 @@ from progress_site.render.words import STATUS_WORDS, Words
 
 if TYPE_CHECKING:  # the report blocks' modules load on first use: see ReportBlocks
 
-    from progress_site.charts.cache import ChartSpec
+    from progress_site.charts.spec import ChartSpec
     from progress_site.render.blocks.agreement import Agreements
     from progress_site.render.blocks.charts import ChartRenderer, Charts
     from progress_site.render.blocks.tables import Tables
