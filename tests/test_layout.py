@@ -28,8 +28,6 @@ PENDING = {
     ("load.yamldoc", "load.yamlsource"): "yaml",
     # yaml: the noise limit moves into the recorder, which owns it.
     ("record.recorder", "record.options"): "yaml",
-    # babel: a language is known through Babel, not through the cached CLDR facts.
-    ("load.site", "render.locale_cache"): "babel",
 }
 
 
