@@ -152,10 +152,8 @@ def build_and_report(config: BuildConfig) -> int:
     print(f"Built {plural(pages, 'page')} into {config.out} in {elapsed:.2f} s"
           + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
     published = built.files.get("data.json")
-    lines = None if previous is None or published is None else \
-        changes.between(previous, published, config.cache_dir)  # keeps the new snapshot
-    if previous is None and published is not None:  # the first site here: keep its own
-        changes.keep_snapshot(published, config.cache_dir)
+    lines = None if published is None else \
+        changes.since_published(previous, published, config.cache_dir)
     if lines is not None:
         print("\n".join(["Changes since the previous site:", *("  " + x for x in lines)])
               if lines else "No figure or task changed since the previous site.")
