@@ -15,7 +15,7 @@ from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes
 from progress_site.publish.outputs import BaseUrlError, check_base_url
 from progress_site.publish.swap import PublishFailed
-from progress_site.record.options import add_commands, run_command
+from progress_site.record.options import import_options, record_options, run_command
 
 
 def base_url(text: str) -> str:
@@ -65,7 +65,10 @@ def parser() -> argparse.ArgumentParser:
                         "canonical links, social previews, sitemap; without it every "
                         "link stays relative")
     p.add_argument("--version", action="version", version=f"%(prog)s {engine_version()}")
-    add_commands(p)
+    commands = p.add_subparsers(dest="command", metavar="COMMAND")
+    record_options(commands.add_parser("record", help="add or update one figure of the data"))
+    import_options(commands.add_parser(
+        "import", help="turn a benchmark tool's output into measurements"))
     return p
 
 
