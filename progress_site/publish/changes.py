@@ -141,8 +141,11 @@ def made_from(data_json: bytes) -> str:
 
 def kept(cache_dir: Path, data_json: bytes) -> Snapshot | None:
     """The kept snapshot, if it is of these bytes (anything else is a miss)."""
+    data = cache.read(entry(cache_dir))
+    if data is None:
+        return None
     try:
-        stored = json.loads(cache.read(entry(cache_dir)) or b"null")
+        stored = json.loads(data)
         if stored["of"] != made_from(data_json):
             return None
         figures = {str(k): (str(n), str(s)) for k, (n, s) in stored["figures"].items()}
