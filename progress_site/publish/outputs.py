@@ -4,7 +4,7 @@ They are made from the same model as the pages, after them (the feeds link to th
 that shows each entry). Absolute addresses need the site's base URL: without one, the
 sitemap is left out (the format requires absolute URLs), robots.txt names no sitemap,
 and the feeds link relatively; see docs/ecosystem.md. The 404 pages are rendered with
-the pages, by their environments (render/pages.py, render/notfound.py).
+the pages, by their environments (render.py, notfound.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace, language_folder
+from progress_site.render.prose_cache import ProseCache
 from progress_site.render.words import Words
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -84,11 +85,15 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     where = anchors(files, site.languages)
     news = newest(model)  # the same entries in every language
     for lang in languages or site.languages:
-        words = Words(lang, catalogs.translations[lang], site, model.namespace)
+        # Feeds and cards print data texts too; their own file, not the pages' (whose
+        # entries saving this pass would otherwise drop, and the next build write back).
+        prose = ProseCache.in_folder(cache_dir, f"extras-{lang}")
+        words = Words(lang, catalogs.translations[lang], site, model.namespace, prose)
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
+        prose.save()
     return out
 
 
