@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.yamlsource import Document
+from progress_site.load.yaml import Document
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
 _DECODER = json.JSONDecoder()

@@ -10,10 +10,10 @@ from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
-from progress_site.load.convert import INVALID, Converter
+from progress_site.load.convert import INVALID, Converter, Places
 from progress_site.load.datasets import attach_records
-from progress_site.load.yamldoc import Places
-from progress_site.load.yamlsource import Document, parse_once, read_text
+from progress_site.load.parse_cache import parse_once
+from progress_site.load.yaml import Document, read_text
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
 from progress_site.render import locale_cache as localecache
@@ -42,7 +42,7 @@ class Page:
     body: str
     body_line: int  # line number of the body's first line in the file
     display: str
-    # Where each front matter key is, looked up when a problem asks (yamldoc.Places).
+    # Where each front matter key is, looked up when a problem asks (convert.Places).
     meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, key: str) -> Location:
