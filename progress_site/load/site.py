@@ -13,7 +13,7 @@ from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter, Places
 from progress_site.load.datasets import attach_records
 from progress_site.load.parse_cache import parse_once
-from progress_site.load.yaml import Document, read_text
+from progress_site.load.yaml import Document, decode, read_text
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
 from progress_site.render import locale_cache as localecache
@@ -76,8 +76,8 @@ def inside(path: Path, root: Path, display: str) -> list[Problem]:
 
 def linked_below(path: Path, root: Path) -> bool:
     """Whether `path` may lead out of `root`: a part of it below `root` is a symbolic link
-    or `..` (or it is not below `root` at all). Resolving every path costs a system call
-    for each part of it, the root's too, 50 us a file: a few parts are looked at here."""
+    or `..` (or it is not below `root` at all). Only the parts below `root` are looked
+    at: resolving a path asks the system about each of its parts, the root's too."""
     try:
         parts = path.relative_to(root).parts
     except ValueError:
@@ -90,14 +90,16 @@ def linked_below(path: Path, root: Path) -> bool:
     return False
 
 
-def read_yaml(path: Path, root: Path, cache_dir: Path | None = None
+def read_yaml(path: Path, root: Path, cache_dir: Path | None = None, edited: str | None = None
               ) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file, with every problem located (the parse kept in `cache_dir`)."""
+    """Parse one YAML file, with every problem located (the parse kept in `cache_dir`);
+    `edited` is its text as it would be written, read instead of the file's."""
     display = path.relative_to(root).as_posix()
     problems = inside(path, root, display)
     if problems:
         return None, problems
-    text, problems = read_text(path, display)
+    text, problems = read_text(path, display) if edited is None else decode(
+        edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, problems
     doc, problems = parse_once(text, display, cache_dir)
@@ -108,15 +110,19 @@ def read_yaml(path: Path, root: Path, cache_dir: Path | None = None
     return doc, problems
 
 
-def load_data(root: Path, strict: bool, parsed: Path | None = None
+def load_data(root: Path, strict: bool, parsed: Path | None = None,
+              edited: Mapping[Path, str] | None = None
               ) -> tuple[Data | None, list[Document], list[Problem]]:
     """Read every data file; collections of the same name in several files are joined
-    (parsed files are kept in `parsed`, a folder of the cache)."""
+    (parsed files are kept in `parsed`, a folder of the cache; `edited` texts are read
+    instead of their files, see `load_edited`)."""
     docs: list[Document] = []
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
-    for path in source_files(root / "data", root, DATA_SUFFIXES):
-        doc, found = read_yaml(path, root, parsed)
+    edited = edited or {}
+    paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
+    for path in sorted(paths):
+        doc, found = read_yaml(path, root, parsed, edited.get(path))
         problems += found
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
@@ -318,9 +324,19 @@ def load(root: Path, strict: bool, cache_dir: Path | None = None
         return _load(root, strict, (cache_dir or root / ".cache") / "parsed")
 
 
-def _load(root: Path, strict: bool, parsed: Path) -> tuple[Source | None, list[Problem]]:
+def load_edited(root: Path, edited: Mapping[Path, str], strict: bool = False
+                ) -> tuple[Source | None, list[Problem]]:
+    """`load`, as if the data files `edited` names (absolute paths under data/) held
+    their texts there; nothing is written, not even the parse cache (record checks its
+    change this way before writing it)."""
+    with collector_paused():
+        return _load(root, strict, None, edited)
+
+
+def _load(root: Path, strict: bool, parsed: Path | None,
+          edited: Mapping[Path, str] | None = None) -> tuple[Source | None, list[Problem]]:
     """`load`, with the collector paused."""
-    data, docs, problems = load_data(root, strict, parsed)
+    data, docs, problems = load_data(root, strict, parsed, edited)
     if data is None:
         return None, problems
     pages, page_problems = load_pages(root, data.site.languages, parsed)
