@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter, Places
@@ -16,7 +18,6 @@ from progress_site.load.parse_cache import parse_once
 from progress_site.load.yaml import Document, decode, read_text
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
-from progress_site.render import locale_cache as localecache
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
@@ -128,7 +129,7 @@ def load_data(root: Path, strict: bool, parsed: Path | None = None,
             lists[doc.display] = doc
         elif doc is not None and doc.data:
             docs.append(doc)
-    site, site_problems = read_site(docs, strict, root, parsed and parsed.parent)
+    site, site_problems = read_site(docs, strict)
     problems += site_problems
     if site is None:
         return None, docs, problems
@@ -174,10 +175,8 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
     return result
 
 
-def read_site(docs: list[Document], strict: bool, root: Path, cache_dir: Path | None = None
-              ) -> tuple[Site | None, list[Problem]]:
-    """The one `site:` mapping; the languages it names govern every other text (each
-    checked against what a previous build found out about it, kept in `cache_dir`)."""
+def read_site(docs: list[Document], strict: bool) -> tuple[Site | None, list[Problem]]:
+    """The one `site:` mapping; the languages it names govern every other text."""
     holders = [d for d in docs if "site" in d.data]
     if not holders:
         where = Location("data/site.yaml")
@@ -200,23 +199,17 @@ def read_site(docs: list[Document], strict: bool, root: Path, cache_dir: Path | 
         site = INVALID
     elif site is not INVALID:
         for i, code in enumerate(site.languages):
-            if not known_language(code, cache_dir):
+            if not known_language(code):
                 conv.error(("site", "languages", i), f"unknown language code '{code}'",
                            "write a language code such as en, fr, de or pt_BR")
                 site = INVALID
     return (None if site is INVALID else site), problems + conv.problems
 
 
-def known_language(code: str, cache_dir: Path | None = None) -> bool:
-    """A language code Babel knows; codes also name folders, so only letters and '_'.
-    A code whose facts a build stored in `cache_dir` is known without asking Babel
-    (which a build then need not import)."""
+def known_language(code: str) -> bool:
+    """A language code Babel knows; codes also name folders, so only letters and '_'."""
     if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
         return False
-    if cache_dir is not None and localecache.stored(cache_dir, code):
-        return True
-    from babel import Locale, UnknownLocaleError
-
     try:
         Locale.parse(code)
     except (ValueError, UnknownLocaleError):
