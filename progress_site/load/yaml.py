@@ -45,6 +45,9 @@ _SCALAR_TAGS = frozenset(YAML_TAG + n for n in ("str", "int", "float", "bool", "
 PLAIN_TAGS = _SCALAR_TAGS | {YAML_TAG + n for n in ("map", "seq", "merge")}
 
 Positions = dict[KeyPath, tuple[int, int]]
+# The events the one-pass reader meets most, looked up once (it meets one per value).
+_SCALAR, _MAP, _SEQ = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+_MAP_END, _SEQ_END = yaml.MappingEndEvent, yaml.SequenceEndEvent
 
 
 class Resolver(yaml.resolver.BaseResolver):
@@ -270,22 +273,21 @@ class _Events(_Reader):
             raise _HandOver
         self.doc.values[path] = mark(event)
         kind = type(event)
-        if kind is yaml.ScalarEvent:
+        if kind is _SCALAR:
             return self.keep_raw(path, self.scalar(event, path), event.value)
-        if depth == MAX_DEPTH or event.tag is not None or kind not in (
-                yaml.MappingStartEvent, yaml.SequenceStartEvent):
+        if depth == MAX_DEPTH or event.tag is not None or kind not in (_MAP, _SEQ):
             raise _HandOver  # too deep, tagged, or an alias
-        if kind is yaml.SequenceStartEvent:
+        if kind is _SEQ:
             items: list[Any] = []
             event = self.next()
-            while type(event) is not yaml.SequenceEndEvent:
+            while type(event) is not _SEQ_END:
                 items.append(self.value(event, (*path, len(items)), depth + 1))
                 event = self.next()
             return items
         out: dict[str, Any] = {}
         event = self.next()
-        while type(event) is not yaml.MappingEndEvent:
-            if type(event) is not yaml.ScalarEvent or event.anchor is not None:
+        while type(event) is not _MAP_END:
+            if type(event) is not _SCALAR or event.anchor is not None:
                 raise _HandOver
             key = self.scalar(event, path)
             if not isinstance(key, (str, int)) or isinstance(key, bool) or str(key) in out:
