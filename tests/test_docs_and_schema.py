@@ -22,7 +22,7 @@ import pytest
 
 from progress_site.load.convert import fields, hints
 from progress_site.load.site import load_data
-from progress_site.load.yamlsource import parse
+from progress_site.load.yaml import parse
 from progress_site.model.schema import Data, Figure
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text

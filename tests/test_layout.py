@@ -13,22 +13,11 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "progress_site"
 STAGES = ("model", "load", "validate", "derive", "charts", "render", "publish", "pipeline",
           ("record", "watch"), ("cli", "tools", "progress_site"), "__main__")
 SHARED = ("errors", "cache", "collector", "fork")
 
-# Imports that other branches of issue 15 remove, each with the branch that does: an
-# entry here that no longer exists fails the test, so the list only ever shrinks.
-PENDING = {
-    # yaml: the six YAML modules become one reader; a cached document re-reads its
-    # positions through a function it is handed.
-    ("load.yamldoc", "load.yamlsource"): "yaml",
-    # yaml: the noise limit moves into the recorder, which owns it.
-    ("record.recorder", "record.options"): "yaml",
-}
 
 
 def module_name(path: Path) -> str:
@@ -123,28 +112,15 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def without_pending(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The graph without the imports another branch removes."""
-    return {module: {t for t in targets if (module, t) not in PENDING}
-            for module, targets in graph.items()}
-
-
 def test_no_import_circle() -> None:
-    assert circles(without_pending(GRAPH)) == []
+    assert circles(GRAPH) == []
 
 
 def test_imports_go_down_the_stages() -> None:
     upward = sorted(f"{module} imports {target}"
-                    for module, targets in without_pending(GRAPH).items()
+                    for module, targets in GRAPH.items()
                     for target in targets if not allowed(module, target))
     assert upward == []
-
-
-@pytest.mark.parametrize("edge", sorted(PENDING), ids=" -> ".join)
-def test_pending_imports_still_exist(edge: tuple[str, str]) -> None:
-    module, target = edge
-    assert target in GRAPH.get(module, set()), (
-        f"{module} no longer imports {target}: remove it from PENDING")
 
 
 def test_the_check_sees_circles_and_upward_imports() -> None:
