@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import sys
 import time
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from progress_site.errors import BuildFailed, UsageError
@@ -14,7 +15,7 @@ from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes
 from progress_site.publish.outputs import BaseUrlError, check_base_url
 from progress_site.publish.swap import PublishFailed
-from progress_site.record.options import add_commands, run_command
+from progress_site.record.options import import_options, record_options, run_command
 
 
 def base_url(text: str) -> str:
@@ -25,8 +26,17 @@ def base_url(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+def engine_version() -> str:
+    """The installed progress-site's version, for --version."""
+    try:
+        return version("progress-site")
+    except PackageNotFoundError:  # run from a clone that `pip install -e .` never saw
+        return "(not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
-    """The options of `python build.py`; with no command, it builds the site."""
+    """The options of `python build.py` (and `python -m progress_site`); with no command,
+    it builds the site."""
     p = argparse.ArgumentParser(
         prog="progress-site",
         description="Build a project's page of progress, tests and benchmarks from its data.",
@@ -54,7 +64,11 @@ def parser() -> argparse.ArgumentParser:
                    help="the site's public address (https://owner.github.io/repo/): "
                         "canonical links, social previews, sitemap; without it every "
                         "link stays relative")
-    add_commands(p)
+    p.add_argument("--version", action="version", version=f"%(prog)s {engine_version()}")
+    commands = p.add_subparsers(dest="command", metavar="COMMAND")
+    record_options(commands.add_parser("record", help="add or update one figure of the data"))
+    import_options(commands.add_parser(
+        "import", help="turn a benchmark tool's output into measurements"))
     return p
 
 
@@ -89,22 +103,8 @@ def plural(count: int, noun: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = parser().parse_args(argv)
-    started = time.perf_counter()
     try:
-        if args.command is not None:  # record, import: they print their own report
-            return run_command(args, today())
-        config = config_from(args)
-        if args.watch:
-            from progress_site.watch.loop import (
-                run_watch,  # the server and watchdog load only when asked
-            )
-
-            status: int = run_watch(config, args.host, args.port)
-            return status
-        if args.changes is not None:
-            return print_changes(config, args.changes)
-        previous = changes.read_published(config.out)  # read before the new site replaces it
-        built = build(config)
+        return run(args)
     except BuildFailed as exc:
         print(exc.render(), file=sys.stderr)
         print("The previous site was left as it was.", file=sys.stderr)
@@ -125,6 +125,29 @@ def main(argv: list[str] | None = None) -> int:
               "This is a bug in progress-site; run again with --debug and report the "
               "traceback.", file=sys.stderr)
         return 70
+
+
+def run(args: argparse.Namespace) -> int:
+    """The command the options name: record or import, watch, --changes, or a build."""
+    if args.command is not None:  # record, import: they print their own report
+        return run_command(args, today())
+    config = config_from(args)
+    if args.watch:
+        from progress_site.watch.loop import run_watch  # the server and watchdog: when asked
+
+        status: int = run_watch(config, args.host, args.port)
+        return status
+    if args.changes is not None:
+        return print_changes(config, args.changes)
+    return build_and_report(config)
+
+
+def build_and_report(config: BuildConfig) -> int:
+    """Build and publish the site, then print its warnings, a summary, and what changed
+    since the site it replaced."""
+    started = time.perf_counter()
+    previous = changes.read_published(config.out)  # read before the new site replaces it
+    built = build(config)
     for warning in built.warnings:
         print(warning.render(), file=sys.stderr)
     pages = sum(1 for name in built.files if name.endswith("index.html"))
@@ -132,10 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Built {plural(pages, 'page')} into {config.out} in {elapsed:.2f} s"
           + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
     published = built.files.get("data.json")
-    lines = None if previous is None or published is None else \
-        changes.between(previous, published, config.cache_dir)  # keeps the new snapshot
-    if previous is None and published is not None:  # the first site here: keep its own
-        changes.keep_snapshot(published, config.cache_dir)
+    lines = None if published is None else \
+        changes.since_published(previous, published, config.cache_dir)
     if lines is not None:
         print("\n".join(["Changes since the previous site:", *("  " + x for x in lines)])
               if lines else "No figure or task changed since the previous site.")

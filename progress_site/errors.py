@@ -154,7 +154,7 @@ def source_line(path: Path, line: int) -> str:
 def closest(word: str, known: Iterable[str]) -> str | None:
     """The known word most like `word` (difflib's, at 0.6 or closer), for a "did you
     mean" hint; None when none is close."""
-    import difflib  # here: only a build with a problem needs it, and it costs 6 ms to load
+    import difflib  # here: only a build with a problem needs it
 
     close = difflib.get_close_matches(word, list(known), 1)
     return close[0] if close else None

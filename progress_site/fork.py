@@ -1,9 +1,9 @@
 """Work done in a forked process, beside the build's own: the other languages' pages.
 
-Each language renders from the same model and writes its own files, so a site in two
-languages renders in about half the time on two cores. The child is a fork of the
-build after derivation (no pickling of the model, no re-import); only its files come
-back, pickled through a pipe. Its errors come back as the exceptions they were.
+Each language renders from the same model and writes its own files, so on two cores a
+large site renders both of its languages at once (see bench/scale.py). The child is a
+fork of the build after derivation (no pickling of the model, no re-import); only its
+files come back, pickled through a pipe. Its errors come back as the exceptions they were.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-# Below this many records the fork costs about what it saves (a few ms).
+# Below this many figures, starting a child costs about what it saves.
 MIN_RECORDS = 400
 
 
@@ -68,8 +69,6 @@ class Forked(Generic[T]):
 
     def cancel(self) -> None:
         """Stop the child (the build failed or was interrupted here) and reap it."""
-        import signal  # here: most builds never cancel a child (~0.5 ms of each start)
-
         os.close(self.read)
         with contextlib.suppress(ProcessLookupError):  # it may have finished already
             os.kill(self.pid, signal.SIGKILL)

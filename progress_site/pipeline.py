@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from progress_site.collector import collector_paused
-from progress_site.derive.views import Model, derive
+from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
 from progress_site.load.site import Page, load
@@ -24,7 +24,7 @@ from progress_site.validate.rules import validate
 ENGINE_ROOT = Path(__file__).resolve().parent.parent
 
 if TYPE_CHECKING:
-    from progress_site.charts.cache import ChartSpec  # a build without charts never imports them
+    from progress_site.charts.spec import ChartSpec  # a build without charts never imports them
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +38,10 @@ class BuildConfig:
     engine_root: Path = ENGINE_ROOT
     base_url: str | None = None  # the public address, ending in '/'; None: all relative
     # Watch mode: charts missing from the cache are listed in `Built`, not drawn, so
-    # that the pages with the new numbers come out first (see charts.stand_in).
+    # that the pages with the new numbers come out first.
     draw_charts_later: bool = False
     # Render the other languages in a forked process when the site is large enough
-    # (parallel.py says when forking is safe: never in watch mode's threaded process).
+    # (fork.can_fork says when forking is safe: never in watch mode's threaded process).
     parallel: bool = True
 
     @property
@@ -66,20 +66,6 @@ class Built:
     charts_to_draw: tuple[ChartSpec, ...] = ()  # with `draw_charts_later`
 
 
-def with_source_lines(problems: list[Problem], root: Path) -> list[Problem]:
-    """Problems found after loading (cross-checks, blocks) with their source line too."""
-    return [p if p.source_line or not p.location.line else
-            dataclasses.replace(p, source_line=source_line(root / p.location.file,
-                                                           p.location.line))
-            for p in problems]
-
-
-def fail_on_errors(problems: list[Problem], root: Path) -> None:
-    """Stop the build once, with every problem found so far."""
-    if any(not p.warning for p in problems):
-        raise BuildFailed(with_source_lines(problems, root))
-
-
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """What rendering reads, once load, validate and derive passed: the model, the pages,
@@ -95,25 +81,36 @@ Rendered = tuple[dict[str, bytes], list[Problem], list["ChartSpec"]]
 NOTHING_YET: Rendered = ({}, [], [])
 
 
-def prepare(config: BuildConfig) -> Prepared:
-    """Load, validate and derive every input; BuildFailed with all the errors found."""
-    source, problems = load(config.source, config.strict, config.cache_dir)
-    fail_on_errors(problems, config.source)
-    assert source is not None
-    data, found = validate(source.data, config.today)
-    problems += found
-    fail_on_errors(problems, config.source)
-    model, found = derive(data, config.today)
-    catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
-                             data.site.languages, config.strict, config.cache_dir)
-    problems += found + list(catalogs.problems)
-    fail_on_errors(problems, config.source)
-    return Prepared(model, source.pages, catalogs, problems)
+def build(config: BuildConfig) -> Built:
+    """Build the site and publish it: every file is made in memory before `out` is
+    touched, and on any error `out` is left as it was."""
+    ready = prepare(config)  # load -> validate -> derive
+    built = finish(config, ready)  # render
+    publish(built.files, config.out)
+    return built
 
 
 def make_site(config: BuildConfig) -> Built:
-    """Everything in memory, nothing written: gather all data first, then render it."""
+    """Every file of the site in memory, nothing written (`--changes`, tests)."""
     return finish(config, prepare(config))
+
+
+def prepare(config: BuildConfig) -> Prepared:
+    """Load, validate and derive every input; BuildFailed with all the errors found."""
+    # Large sites make about a million objects here and no cycles (bench/scale.py).
+    with collector_paused():
+        source, problems = load(config.source, config.strict, config.cache_dir)
+        fail_on_errors(problems, config.source)
+        assert source is not None
+        data, found = validate(source.data, config.today)
+        problems += found
+        fail_on_errors(problems, config.source)
+        model, found = derive(data, config.today)
+        catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
+                                 data.site.languages, config.strict)
+        problems += found + list(catalogs.problems)
+        fail_on_errors(problems, config.source)
+    return Prepared(model, source.pages, catalogs, problems)
 
 
 def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> Rendered:
@@ -130,26 +127,20 @@ def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> 
 def finish(config: BuildConfig, ready: Prepared, early: Rendered = NOTHING_YET) -> Built:
     """The whole site: every page but the `early` ones (rendered already), then the
     files made from all pages (feeds, data.json...)."""
-    files, found, deferred = render_all(config, ready, early[0])
+    # Rendering a large site makes many young objects and no cycles (bench/scale.py).
+    with collector_paused():
+        files, found, deferred = render_site(config, ready, early[0])
     problems = ready.problems + early[1] + found
     fail_on_errors(problems, config.source)
     return Built(files, problems, ready.model, tuple(early[2] + deferred))
 
 
-def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
-    """Every file of the site; a large site's other languages render in a forked process
-    at the same time (parallel.py), and their files and problems come in language order."""
-    # Rendering makes next to no cycles (hundreds of objects for the example): the
-    # collector would rescan the young pages and strings over and over for nothing.
-    with collector_paused():
-        return _render_all(config, ready, done)
-
-
-def _render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
-    model = ready.model
-    languages = model.data.site.languages
-    if len(languages) == 1 or not config.parallel or not can_fork(len(model.figures)):
+def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
+    """Every file of the site; files and problems come in language order."""
+    languages = ready.model.data.site.languages
+    if len(languages) == 1 or not config.parallel or not can_fork(len(ready.model.figures)):
         return render_languages(config, ready, languages, done)
+    # A large site renders its other languages in a forked process (bench/scale.py).
     child = Forked(functools.partial(render_languages, config, ready, languages[1:], done))
     try:
         files, problems, deferred = render_languages(config, ready, languages[:1], done)
@@ -177,8 +168,15 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     return files, problems, deferred or []
 
 
-def build(config: BuildConfig) -> Built:
-    """Build the site and publish it; on any error, `out` is left as it was."""
-    built = make_site(config)
-    publish(built.files, config.out)
-    return built
+def fail_on_errors(problems: list[Problem], root: Path) -> None:
+    """Stop the build once, with every problem found so far."""
+    if any(not p.warning for p in problems):
+        raise BuildFailed(with_source_lines(problems, root))
+
+
+def with_source_lines(problems: list[Problem], root: Path) -> list[Problem]:
+    """Problems found after loading (cross-checks, blocks) with their source line too."""
+    return [p if p.source_line or not p.location.line else
+            dataclasses.replace(p, source_line=source_line(root / p.location.file,
+                                                           p.location.line))
+            for p in problems]

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from progress_site.publish.changes import (
-    KEPT,
-    Snapshot,
-    between,
-    describe,
-    kept_path,
-    parse_snapshot,
-)
+from progress_site.publish.changes import Snapshot, between, describe, parse_snapshot
 
 from .test_pipeline import run_build
 
@@ -102,47 +94,38 @@ def edited(example_copy: Path, before: str, after: str) -> None:
     studies.write_text(studies.read_text().replace(before, after))
 
 
-def kept(example_copy: Path, site: Path) -> Path:
-    """Where the snapshot of the site's data.json is kept (the folder may hold others:
-    the copy of the example comes with its cache)."""
-    return kept_path(example_copy / ".cache", (site / "data.json").read_bytes())
+def files_under(folder: Path) -> set[tuple[Path, int]]:
+    """Every file under `folder`, with the time it was last written."""
+    return {(p, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
 
 
-def test_the_published_snapshot_is_kept_and_read_back_not_parsed(
-        example_copy: Path, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    assert run_build("--source", example_copy, "--out", out).returncode == 0
-    first = kept(example_copy, out)  # the first site's, though it had nothing to compare
-    path = "studies.optimisation.comparisons.cpu-per-packet-500.after"
-    stored = json.loads(first.read_text())
-    assert stored["figures"][path] == ["7.92 us", "measured"]
-    # Mark the kept one: the next summary must read it rather than parse the old site.
-    stored["figures"][path] = ["7.77 us", "measured"]
-    first.write_text(json.dumps(stored))
-    edited(example_copy, "after: {value: 7.92}", "after: {value: 7.5}")
-    result = run_build("--source", example_copy, "--out", out)
-    assert result.stdout.splitlines()[-2:] == [
-        "Changes since the previous site:", f"  figure {path}: 7.77 us -> 7.5 us"]
-    assert kept(example_copy, out).exists()  # and the new site's, for the next build
-
-
-@pytest.mark.parametrize("damage", ["", "not json", '{"figures": {}}',
-                                    '{"figures": {"a": [1]}, "tasks": {}}'])
-def test_a_kept_snapshot_that_is_not_one_is_parsed_again(
+@pytest.mark.parametrize("damage", ["", "not json", "{}", '{"of": "x", "figures": {}}'])
+def test_what_a_build_keeps_for_the_next_summary_may_be_damaged(
         damage: str, example_copy: Path, tmp_path: Path) -> None:
+    """Whatever the first build left in the cache for the next one, damaged, the next
+    summary is still right: a damaged entry is read as a miss."""
     out = tmp_path / "out"
+    before = files_under(example_copy / ".cache")
     assert run_build("--source", example_copy, "--out", out).returncode == 0
-    kept(example_copy, out).write_text(damage)
+    written = files_under(example_copy / ".cache") - before
+    assert written
+    for made, _ in written:
+        made.write_text(damage)
     edited(example_copy, "after: {value: 7.92}", "after: {value: 7.5}")
     result = run_build("--source", example_copy, "--out", out)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == (
+    assert result.stdout.splitlines()[-2:] == [
+        "Changes since the previous site:",
         "  figure studies.optimisation.comparisons.cpu-per-packet-500.after: "
-        "7.92 us -> 7.5 us")
+        "7.92 us -> 7.5 us"]
 
 
-def test_only_the_newest_snapshots_are_kept(tmp_path: Path) -> None:
-    old = GOLDEN_DATA.read_bytes()
-    for n in range(1, KEPT + 3):
-        assert between(old, old + b" " * n, tmp_path) == []  # other bytes, the same data
-    assert len(list((tmp_path / "changes").glob("*.json"))) == KEPT
+def test_each_build_compares_with_the_site_it_replaces(example_copy: Path,
+                                                       tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = "studies.optimisation.comparisons.cpu-per-packet-500.after"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    for value, was in (("7.5", "7.92"), ("7.25", "7.5")):
+        edited(example_copy, f"after: {{value: {was}}}", f"after: {{value: {value}}}")
+        result = run_build("--source", example_copy, "--out", out)
+        assert result.stdout.splitlines()[-1] == f"  figure {path}: {was} us -> {value} us"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import math
 import pickle
 import re
@@ -23,7 +21,8 @@ from babel.numbers import (
     get_minus_sign_symbol,
 )
 
-from progress_site.charts.cache import ChartCache, ChartSpec, Series, cache_key, spec_fields
+from progress_site.charts.cache import ChartCache, cache_key
+from progress_site.charts.spec import ChartSpec, Series
 from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
 from progress_site.charts.svg import finish_svg
 
@@ -240,16 +239,6 @@ def test_cache_key_is_the_spec_and_the_renderer() -> None:
     assert cache_key(dataclasses.replace(LINE), dict(reversed(renderer.items()))) == key
     assert cache_key(dataclasses.replace(LINE, title="Other"), renderer) != key
     assert cache_key(LINE, {**renderer, "altair": "6.4.0"}) != key
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=[spec.id for spec in SPECS])
-def test_spec_fields_are_what_asdict_gives(spec: ChartSpec) -> None:
-    assert json.dumps(spec_fields(spec)) == json.dumps(dataclasses.asdict(spec))
-    renderer = {"code": "abc"}
-    old_key = hashlib.sha256(json.dumps(
-        {"spec": dataclasses.asdict(spec), "renderer": renderer}, sort_keys=True,
-        ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()).hexdigest()
-    assert cache_key(spec, renderer) == old_key
 
 
 # Another value for each field of a spec (valid with the others of LINE), and of a series.

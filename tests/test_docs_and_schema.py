@@ -1,6 +1,6 @@
 """The published format stays true to the declarations: the guide, the JSON Schema, the data.
 
-The committed docs/data-format.md (its generated section) and schemas/data.schema.json
+The committed docs/data-format.md (its generated section) and schemas/data-files.schema.json
 are compared with what the code generates, so they never drift. To regenerate them:
 
     python -m progress_site.tools.docs_reference --write
@@ -22,7 +22,7 @@ import pytest
 
 from progress_site.load.convert import fields, hints
 from progress_site.load.site import load_data
-from progress_site.load.yamlsource import parse
+from progress_site.load.yaml import parse
 from progress_site.model.schema import Data, Figure
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
@@ -46,7 +46,7 @@ from progress_site.tools.editor_schema import main as schema_main
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "data-format.md"
-SCHEMA = ROOT / "schemas" / "data.schema.json"
+SCHEMA = ROOT / "schemas" / "data-files.schema.json"
 DATA_FILES = sorted((ROOT / "data").glob("*.yaml"))
 YAML_FENCE = re.compile(r"^```yaml\n(.*?)^```", re.MULTILINE | re.DOTALL)
 SITE = "site: {title: Example, tagline: An example}\n"
@@ -118,13 +118,13 @@ def test_guide_reference_is_up_to_date() -> None:
 
 def test_schema_file_is_up_to_date() -> None:
     assert SCHEMA.read_text(encoding="utf-8") == render(data_schema()), (
-        "schemas/data.schema.json is out of date: run "
+        "schemas/data-files.schema.json is out of date: run "
         "`python -m progress_site.tools.editor_schema schemas`")
 
 
 def test_write_schemas_writes_the_committed_file(tmp_path: Path) -> None:
     write_schemas(tmp_path / "out")
-    assert (tmp_path / "out" / "data.schema.json").read_bytes() == SCHEMA.read_bytes()
+    assert (tmp_path / "out" / "data-files.schema.json").read_bytes() == SCHEMA.read_bytes()
 
 
 def test_schema_is_deterministic() -> None:

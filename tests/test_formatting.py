@@ -9,9 +9,11 @@ and between an English number and its unit.
 from __future__ import annotations
 
 import datetime as dt
+import random
 from decimal import InvalidOperation
 
 import pytest
+from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations
 
 from progress_site.derive.namespace import Namespace
@@ -38,16 +40,6 @@ PACKETS = Unit(id="packets", one=words("packet", "paquet"), other=words("packets
 CUSTOM = {u.id: (u.one, u.other) for u in (CORES, PACKETS)}
 
 
-def xfail(*row: object, reason: str) -> object:
-    """A row that shows a known engine bug: it must fail until the bug is fixed."""
-    return pytest.param(*row, marks=pytest.mark.xfail(reason=reason, strict=True))
-
-
-NEGATIVE_ZERO = "engine bug: formatting.with_unit prints '-0.0' for a value that rounds to zero"
-PERCENT_HALF_UP = ("engine bug: with_unit divides a % value by 100 and percent() multiplies it "
-                   "back, so 6.85 becomes 6.8499999... and rounds down")
-
-
 @pytest.mark.parametrize(("value", "decimals", "lang", "expected"), [
     (0, 0, "en", "0"),
     (0, 2, "fr", "0,00"),
@@ -57,14 +49,17 @@ PERCENT_HALF_UP = ("engine bug: with_unit divides a % value by 100 and percent()
     (1234567, 0, "fr", "1\u202f234\u202f567"),
     (6.4, 2, "en", "6.40"),  # the decimals typed are kept
     (6.4, 2, "fr", "6,40"),
-    (2.345, 2, "en", "2.35"),  # half up, as readers round
-    (2.345, 2, "fr", "2,35"),
+    (2.345, 2, "en", "2.34"),  # half to even, as Babel rounds
+    (2.345, 2, "fr", "2,34"),
     (2.335, 2, "en", "2.34"),
-    (1.005, 2, "en", "1.01"),  # 1.005 is 1.00499999... as a float: rounded as written
-    (0.5, 0, "en", "1"),  # half up, not half to even
-    (2.5, 0, "en", "3"),
-    (-2.5, 0, "en", "-3"),
-    (-2.5, 0, "fr", "-3"),
+    (0.125, 2, "en", "0.12"),
+    (0.125, 2, "fr", "0,12"),
+    (1.005, 2, "en", "1.00"),  # as written (1.005), not as the float's 1.00499999...
+    (0.5, 0, "en", "0"),
+    (2.5, 0, "en", "2"),
+    (3.5, 0, "fr", "4"),
+    (-2.5, 0, "en", "-2"),
+    (-2.5, 0, "fr", "-2"),
     (-0.04, 1, "en", "0.0"),  # never "-0.0"
     (-0.04, 1, "fr", "0,0"),
     (-0.0, 0, "en", "0"),
@@ -73,18 +68,88 @@ def test_number(value: float, decimals: int, lang: str, expected: str) -> None:
     assert formatting.number(value, decimals, lang) == expected
 
 
+def random_values(count: int) -> list[float]:
+    """Seeded floats of magnitudes from 1e-6 to 1e12, either sign, and exact halves at
+    each number of decimals (`0.125`, `2.5`): the same list on every run."""
+    rng = random.Random(15)
+    values: list[float] = []
+    for _ in range(count):
+        sign = rng.choice((1, -1))
+        if rng.random() < 0.3:  # a half at 0 to 4 decimals: `12345e-3` is 12.345
+            places = rng.randrange(5)
+            values.append(sign * float(f"{rng.randrange(10**6)}5e-{places + 1}"))
+        else:
+            values.append(sign * rng.random() * 10 ** rng.randrange(-6, 13))
+    return values
+
+
+# A value and the shortest float text Python writes for it are what Babel rounds.
+HALVES = [0.125, 2.5, 0.5, 1.005, 1.5, 0.0625, 10.25, 1234.5, -0.125, -2.5]
+VALUES = [*HALVES, 0.0, -0.0, 1.0, -1.0, 999.995, 1e15, *random_values(3000)]
+DECIMAL_PATTERNS = {d: "#,##0" + ("." + "0" * d if d else "") for d in range(5)}
+
+
+def babel_number(value: float, decimals: int, lang: str) -> str:
+    """Babel's format_decimal of a value with `decimals` decimals; a negative number that
+    rounds to zero is printed as zero (Babel keeps its minus: `-0.0`)."""
+    text: str = format_decimal(value, format=DECIMAL_PATTERNS[decimals], locale=lang)
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        return text[1:]
+    return text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("decimals", range(5))
+def test_numbers_read_as_babel_prints_them(decimals: int, lang: str) -> None:
+    for value in VALUES:
+        assert formatting.number(value, decimals, lang) == babel_number(
+            value, decimals, lang), value
+
+
+PERCENT_PATTERNS = {"en": "#,##0{}%", "fr": "#,##0{}\u00a0%"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("decimals", range(4))
+def test_percentages_read_as_babel_prints_them(decimals: int, lang: str) -> None:
+    pattern = PERCENT_PATTERNS[lang].format("." + "0" * decimals if decimals else "")
+    for value in VALUES[:1000]:
+        fraction = value / 100
+        expected = format_percent(fraction, format=pattern, locale=lang)
+        if expected.startswith("-") and not any(c in "123456789" for c in expected):
+            expected = expected[1:]
+        assert formatting.percent(fraction, decimals, lang) == expected, fraction
+
+
+@pytest.mark.parametrize(("value", "decimals", "en", "fr"), [
+    (0.125, 2, "0.12", "0,12"),
+    (2.5, 0, "2", "2"),
+    (0.5, 0, "0", "0"),
+    (1.005, 2, "1.00", "1,00"),
+    (1.5, 0, "2", "2"),
+    (-2.5, 0, "-2", "-2"),
+    (0.135, 2, "0.14", "0,14"),
+])
+def test_halves_round_to_even_as_babel_rounds_them(value: float, decimals: int, en: str,
+                                                   fr: str) -> None:
+    assert formatting.number(value, decimals, "en") == en == babel_number(value, decimals, "en")
+    assert formatting.number(value, decimals, "fr") == fr == babel_number(value, decimals, "fr")
+
+
 @pytest.mark.parametrize(("fraction", "decimals", "sign", "lang", "expected"), [
     (0.015, 1, False, "en", "1.5%"),
     (0.015, 1, False, "fr", "1,5\u00a0%"),
     (0.015, 1, True, "en", "+1.5%"),
     (0.015, 1, True, "fr", "+1,5\u00a0%"),
+    (0.013, 1, True, "fr", "+1,3\u00a0%"),
     (-0.015, 1, True, "en", "-1.5%"),
     (-0.015, 1, True, "fr", "-1,5\u00a0%"),
     (0.0, 1, True, "en", "0.0%"),  # no sign on nothing
     (-0.0004, 1, True, "fr", "0,0\u00a0%"),  # rounds to zero: no sign, no minus
     (0.33, 0, False, "en", "33%"),
     (0.33, 0, False, "fr", "33\u00a0%"),
-    (0.12345, 2, False, "en", "12.35%"),
+    (0.12345, 2, False, "en", "12.34%"),  # 12.345: half to even
+    (0.12355, 2, False, "fr", "12,36\u00a0%"),
     (10, 0, False, "en", "1,000%"),
     (10, 0, False, "fr", "1\u202f000\u00a0%"),
 ])
@@ -117,7 +182,7 @@ def test_short_date(day: dt.date, lang: str, expected: str) -> None:
     (20.31, 2, "us", "fr", "20,31\u202f\u03bcs"),
     (2.67, 2, "ms", "en", "2.67\u00a0ms"),
     (2.67, 2, "ms", "fr", "2,67\u202fms"),
-    (2.345, 2, "ms", "en", "2.35\u00a0ms"),  # half up here too
+    (2.345, 2, "ms", "en", "2.34\u00a0ms"),  # half to even here too
     (1.5, 1, "s", "fr", "1,5\u202fs"),
     (524, 0, "KB", "en", "524\u00a0kB"),
     (524, 0, "KB", "fr", "524\u202fko"),
@@ -133,7 +198,8 @@ def test_short_date(day: dt.date, lang: str, expected: str) -> None:
     (19, 0, "%", "en", "19%"),
     (19, 0, "%", "fr", "19\u00a0%"),
     (1.5, 1, "%", "fr", "1,5\u00a0%"),
-    (6.85, 1, "%", "en", "6.9%"),
+    (6.85, 1, "%", "en", "6.8%"),  # rounded as written, in percent: 6.85 is a half
+    (6.75, 1, "%", "fr", "6,8\u00a0%"),
     (-0.04, 1, "%", "fr", "0,0\u00a0%"),
     # Units of the site's own: singular or plural as the number is printed.
     (1, 0, "cores", "en", "1\u00a0core"),
@@ -154,9 +220,9 @@ def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
     assert formatting.with_unit(value, decimals, unit, lang, CUSTOM) == expected
 
 
-def test_a_number_is_kept_per_language_and_type() -> None:
-    # Printed once per value, decimals, language and type of number (formatting.number
-    # keeps them): each language still gets its own, and True is still no number.
+def test_each_language_prints_a_number_its_own_way() -> None:
+    # The same number asked for in turn in each language, as a build's languages do;
+    # 1 and 1.0 print alike, and True is no number.
     assert formatting.number(1234.5, 1, "en") == "1,234.5"
     assert formatting.number(1234.5, 1, "fr") == f"1{NNBSP}234,5"
     assert formatting.number(1234.5, 1, "en") == "1,234.5"
@@ -255,5 +321,6 @@ def test_a_quantity_is_kept_by_its_words_not_shared_between_languages() -> None:
 ])
 def test_the_plural_category_is_that_of_the_number_as_printed(
         value: float, decimals: int, expected: str) -> None:
-    # plural_category keeps its answers: 1 and 1.0 are equal numbers, but `1.0 cores`.
+    # 1 and 1.0 are equal numbers, but `1 core` and `1.0 cores`: the category is that of
+    # the number as printed, asked for again in any order.
     assert formatting.plural_category(value, decimals, "en") == expected

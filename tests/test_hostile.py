@@ -38,7 +38,7 @@ from progress_site.cli import main
 from progress_site.errors import MAX_LINE
 from progress_site.load.convert import fields, hints
 from progress_site.load.site import linked_below, load
-from progress_site.load.yamlsource import MAX_DEPTH, parse
+from progress_site.load.yaml import MAX_DEPTH, parse
 from progress_site.model import schema
 from progress_site.model.links import check_url
 from progress_site.model.values import Text

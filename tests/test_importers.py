@@ -17,6 +17,7 @@ from progress_site.record.importers import ImportFailed, read_results
 from progress_site.record.recorder import scale_time, significant, suggest
 
 from .conftest import SOURCE_DATE_EPOCH
+from .test_record import hashes
 
 SAMPLES = Path(__file__).parent / "samples"
 TINY_BENCHMARK = """
@@ -166,6 +167,23 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
     assert ("  - id: cli-python3-c-pass\n    title: python3 -c pass\n    figure: {value: 106, "
             "unit: ms, status: watch, machine: test-pc, date: 2026-11-20, commit: c38a01e}\n"
             ) in studies
+
+
+def test_a_refused_import_leaves_every_file_byte_identical(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    # A commit to declare, figures to add to studies.yaml: all refused at once.
+    status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
+                   str(example_copy), "--id", "cli", "--machine", "test-pcc", "--commit",
+                   "abc1234", "--yes"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.count("figure.machine: no machine 'test-pcc'\n") == 2
+    assert err.endswith("error: nothing written: the data as changed would not build "
+                        "(2 errors, above)\n")
+    assert hashes(example_copy) == before
 
 
 def test_a_bad_file_is_an_error_message_not_a_traceback(

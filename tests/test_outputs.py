@@ -190,7 +190,12 @@ def test_social_preview_is_a_png_drawn_once(published: dict[str, bytes],
     first, second = SocialCard(tmp_path), SocialCard(tmp_path)
     assert first.png(model, words) == second.png(model, words)
     assert (first.converted, second.converted) == (1, 0)
-    assert len(list(tmp_path.glob("*.png"))) == 1
+    for kept in tmp_path.rglob("*"):  # damaged: drawn again, not published as it is
+        if kept.is_file():
+            kept.write_bytes(b"not a PNG")
+    third = SocialCard(tmp_path)
+    assert third.png(model, words) == first.png(model, words)
+    assert third.converted == 1
 
 
 @pytest.mark.parametrize(("given", "expected"), [
@@ -252,13 +257,26 @@ def test_feed_keeps_the_newest_entries_only(tmp_path: Path) -> None:
     assert b'id="measurement-m0"' in files["index.html"]
 
 
-@pytest.mark.parametrize("parts", [("a",), ("https://example.org/", "fr", "cpu-500"), ("é", "")])
-def test_urn_is_uuid5_of_the_url_namespace(parts: tuple[str, ...]) -> None:
-    import uuid
+def feed_entries(xml: bytes) -> list[tuple[str | None, ...]]:
+    """A feed's entries as ElementTree reads them: id, title, date, link, content."""
+    return [(e.findtext(f"{ATOM}id"), e.findtext(f"{ATOM}title"),
+             e.findtext(f"{ATOM}updated"), e.find(f"{ATOM}link").get("href"),  # type: ignore[union-attr]
+             e.findtext(f"{ATOM}content"))
+            for e in ET.fromstring(xml).iter(f"{ATOM}entry")]
 
-    from progress_site.publish.feeds import urn
 
-    assert urn(*parts) == "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)))
+def test_feeds_hold_the_golden_entries(example_files: dict[str, bytes]) -> None:
+    """What a feed reader sees: the same entries as the committed copy, and the same
+    news in both languages (ids differ: each language's feed is its own)."""
+    golden = Path(__file__).parent / "golden"
+    english, french = (feed_entries(example_files[n]) for n in ("feed.xml", "fr/feed.xml"))
+    assert english == feed_entries((golden / "feed.xml").read_bytes())
+    assert french == feed_entries((golden / "fr" / "feed.xml").read_bytes())
+    assert len(english) == len(french) > 10
+    assert [e[2] for e in english] == [e[2] for e in french]
+    assert [e[3].partition("#")[2] for e in english] == [  # type: ignore[union-attr]
+        e[3].partition("#")[2] for e in french]  # type: ignore[union-attr]
+    assert not {e[0] for e in english} & {e[0] for e in french}
 
 
 def test_anchors_are_ids_after_any_space_first_page_first() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from progress_site.load.parse_cache import parse_once
 from progress_site.load.site import convert_document
-from progress_site.load.yamlsource import parse_once
 
 
 def test_same_text_is_parsed_once_and_each_caller_gets_its_own_document() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,23 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under a folder, by relative path."""
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_build_py_with_no_options_builds_the_current_folder(example_copy: Path) -> None:
+    result = subprocess.run([sys.executable, str(REPO / "build.py")], cwd=example_copy,
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Built 4 pages into site in ")
+    assert (example_copy / "site" / "index.html").is_file()
+    assert (example_copy / "site" / "fr" / "feed.xml").is_file()
+
+
+def test_python_m_progress_site_prints_its_version() -> None:
+    result = subprocess.run([sys.executable, "-m", "progress_site", "--version"], cwd=REPO,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"progress-site {version('progress-site')}\n"
 
 
 def test_same_input_gives_byte_identical_output(example_copy: Path, tmp_path: Path) -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 from pathlib import Path
 
 import pytest
 
 from progress_site.cli import main
+from progress_site.load.site import load
 from progress_site.record.commands import Pending, confirm
+from progress_site.record.datafiles import DataFiles
 from progress_site.record.recorder import Refused, Suggestion, parse_number, significant, suggest
 from progress_site.record.yamledit import YamlFile
 
@@ -24,6 +27,12 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
 def record(source: Path, *args: str) -> int:
     """`progress-site record ... --source SOURCE`."""
     return main(["record", *args, "--source", str(source)])
+
+
+def hashes(root: Path) -> dict[str, str]:
+    """The hash of every file under a folder (data, content and caches alike)."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
@@ -102,20 +111,99 @@ def test_comparison_figures_are_updated_in_place(
     assert added == ["        before: {value: 20.5}\n", "        after: {value: 7.90}\n"]
 
 
-def test_a_change_that_breaks_a_headline_is_reported_located(
+def test_a_change_that_breaks_a_headline_is_refused_with_the_error_located(
         example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
     status = record(example_copy, "comparison", "optimisation/cpu-per-packet-1000",
                     "--after", "5", "--replace")
     out = capsys.readouterr()
     assert status == 1
-    assert out.out.endswith("Wrote 1 figure to data/studies.yaml.\n")
+    assert out.out == "comparisons.cpu-per-packet-1000.after: 5, status measured\n"
     assert out.err.startswith(
         "data/headlines.yaml:7:12: headlines[0].value: the headline states 2.5 but what it "
         "summarises says otherwise: comparisons.cpu-per-packet-500.ratio = 2.6, "
         "comparisons.cpu-per-packet-1000.ratio = 3.8\n")
     # Texts that cite the headline still read its stated number: one error, not three.
-    assert out.err.endswith("The data now has 1 error: the build stops on them until they "
-                            "are fixed.\n")
+    assert out.err.endswith("error: nothing written: the data as changed would not build "
+                            "(1 error, above)\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_change_that_keeps_the_headline_true_is_written(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = record(example_copy, "comparison", "optimisation/cpu-per-packet-1000",
+                    "--after", "7.9", "--replace")
+    assert status == 0, capsys.readouterr().err
+
+
+def test_a_refused_record_leaves_every_file_byte_identical(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    # A new commit to declare and a new file to make: neither may be left behind.
+    status = record(example_copy, "measurement", "x", "--value", "1", "--machine", "test-pcc",
+                    "--commit", "1234abc", "--file", "data/new.yaml", "--yes")
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "data/new.yaml:4:33: measurements[0].figure.machine: no machine 'test-pcc'\n"
+        "        figure: {value: 1, machine: test-pcc, date: 2026-11-29, commit: 1234abc}\n"
+        "                                    ^\n"
+        "    hint: did you mean 'test-pc'?\n"
+        "error: nothing written: the data as changed would not build (1 error, above)\n")
+    assert "declared commit" not in capsys.readouterr().out
+    assert hashes(example_copy) == before
+
+
+# Texts that a YAML reader may take for something else: numbers, booleans, nulls, dates.
+SCALARS = ["57930e6", "1e10", "0x1f", "0o17", "010", "yes", "no", "on", "off", "null", "Null",
+           "~", "true", ".inf", "1_000", "12:30", "2026-11-08", "0x1f2e3d4"]
+NOT_IDS = ("~", ".inf", "12:30")  # texts, but no id is written so (see the refusal below)
+
+
+@pytest.mark.parametrize("text", SCALARS)
+def test_a_text_is_written_and_read_back_as_given(
+        text: str, example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    made = ["--value", "1", "--unit", "ms", "--machine", "test-pc", "--title", text,
+            *(["--commit", text] if text not in NOT_IDS else ["--status", "estimate"])]
+    assert record(example_copy, "measurement", "first", *made) == 0, capsys.readouterr().err
+    declared = capsys.readouterr().out.count(f"declared commit {text} under `commits:`")
+    assert declared == (text not in (*NOT_IDS, "57930e6"))  # the example's is found
+    assert record(example_copy, "measurement", "second", *made) == 0, capsys.readouterr().err
+    assert "declared commit" not in capsys.readouterr().out
+    source, problems = load(example_copy, strict=True)
+    assert source is not None and not [p for p in problems if not p.warning]
+    written = {m.id: m for m in source.data.measurements if m.id in ("first", "second")}
+    assert [m.title.get("en") for m in written.values()] == [text, text]
+    if text not in NOT_IDS:
+        assert [m.figure.commit for m in written.values()] == [text, text]
+        assert [c.id for c in source.data.commits].count(text) == 1
+        assert DataFiles(example_copy).find("commits", text) is not None
+
+
+@pytest.mark.parametrize("commit", NOT_IDS)
+def test_a_commit_that_is_no_id_is_refused(
+        commit: str, example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    assert record(example_copy, "measurement", "x", "--value", "1", "--machine", "test-pc",
+                  "--commit", commit) == 1
+    assert f"commits[2].id: id '{commit}' is not a word" in capsys.readouterr().err
+    assert hashes(example_copy) == before
+
+
+@pytest.mark.parametrize("commit", ["57930e6", "1e10", "0x1f", "0o17", "010", "yes", "on",
+                                    "1_000", "0x1f2e3d4"])
+def test_a_commit_written_unquoted_by_hand_is_found(
+        commit: str, example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    machines = example_copy / "data" / "machines.yaml"
+    if commit != "57930e6":
+        machines.write_text(machines.read_text() + f"  - id: {commit}\n")
+    before = machines.read_bytes()
+    status = record(example_copy, "measurement", "x", "--value", "1", "--unit", "ms",
+                    "--machine", "test-pc", "--commit", commit)
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert "declared commit" not in out.out
+    assert machines.read_bytes() == before
 
 
 def test_noisy_samples_suggest_watch_and_a_new_commit_is_declared(

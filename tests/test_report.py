@@ -203,7 +203,6 @@ def test_warm_chart_cache_needs_no_altair(tmp_path: Path) -> None:
     for name in ("data", "content"):
         shutil.copytree(REPO / name, source / name)
     run_build("cold", source, tmp_path / "one")
-    assert len(list((source / ".cache" / "charts").glob("*.svg"))) == 18
     run_build("warm", source, tmp_path / "two")
     for page in (*REPORT.values(), *PROGRESS.values()):
         assert (tmp_path / "one" / page).read_bytes() == (tmp_path / "two" / page).read_bytes()

@@ -1,4 +1,4 @@
-"""`validate.walk` meets every record of the data, in order, and no plain value."""
+"""`model.walk.walk` meets every record of the data, in order, and no plain value."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from progress_site.load.site import load
 from progress_site.model.values import Number, Text
-from progress_site.validate.rules import walk
+from progress_site.model.walk import walk
 
 from .conftest import REPO
 

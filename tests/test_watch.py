@@ -223,7 +223,8 @@ def test_changed_charts_follow_the_page_and_match_a_full_build(
 
 
 def test_a_deferred_chart_stands_in_as_its_last_drawing_dimmed() -> None:
-    from progress_site.charts.cache import ChartCache, ChartSpec, Series, stand_in
+    from progress_site.charts.cache import ChartCache, stand_in
+    from progress_site.charts.spec import ChartSpec, Series
 
     spec = ChartSpec(id="trend-x", kind="line", title="Cost <1>", x_title="day",
                      y_title="us", series=(Series("a", ((1, 2.0), (2, 3.0))),))
@@ -412,7 +413,7 @@ def test_a_port_in_use_is_a_clear_error(source: Path) -> None:
 
 
 def test_the_drawer_draws_in_its_own_process_and_reports(tmp_path: Path) -> None:
-    from progress_site.charts.cache import ChartSpec, Series
+    from progress_site.charts.spec import ChartSpec, Series
     from progress_site.watch.drawer import ChartDrawer
 
     specs = tuple(ChartSpec(id=f"c{i}", kind="bar", title="t", x_title="x", y_title="y",

@@ -1,7 +1,7 @@
 """What every chart shares, drawn or read from the cache: the SVG namespace, the markers
 that tell series apart (and so how many series a chart may have), and the number
-formats of the axes. `charts` checks a spec against these without loading the drawing
-code (`chart_svg`), which a build whose charts are all cached never needs.
+formats of the axes. `spec.py` checks a spec against these without loading the drawing
+code (`svg.py`), which a build whose charts are all cached never needs.
 """
 
 from __future__ import annotations

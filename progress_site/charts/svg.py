@@ -1,9 +1,9 @@
 """Drawing a chart: Altair writes its Vega-Lite spec, vl-convert draws the SVG, and the
 SVG is finished for a page (stable prefixed ids, a title, colours the page can theme).
 
-Only a chart missing from the cache is drawn: `charts` imports this module then, and
-Altair and vl-convert are imported inside the functions that use them. What a spec is
-checked against (markers, axis formats) is `chartstyle`'s.
+Only a chart missing from the cache is drawn: `cache.py` imports this module then, and
+Altair and vl-convert are imported inside the functions that use them. What a chart
+shows is `spec.py`'s; the markers and axis formats it is drawn with are `style.py`'s.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     import altair as alt
 
-    from progress_site.charts.cache import ChartSpec
+    from progress_site.charts.spec import ChartSpec
 
 # Text is measured with the Liberation Sans that vl-convert bundles (metric-compatible with
 # Arial), so the layout does not depend on the fonts of the machine that builds; the
@@ -41,7 +41,7 @@ _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def render_svg(spec: ChartSpec) -> str:
-    """Draw one chart: Altair writes the Vega-Lite spec, vl-convert draws it (~1 s at first)."""
+    """Draw one chart: Altair writes the Vega-Lite spec, vl-convert draws it."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
     raw = vl_convert.vegalite_to_svg(
@@ -54,7 +54,8 @@ def render_svg(spec: ChartSpec) -> str:
 
 # Vega-Lite specs by shape (a chart spec with its y values set to 0), with the name of
 # the dataset that holds the points: re-measuring a value redraws a chart of the same
-# shape, whose spec differs only in that dataset, so Altair (~0.1 s a chart) is skipped.
+# shape, whose spec differs only in that dataset, so Altair is not asked again for it
+# (in watch mode, an edited value's charts are redrawn after every save).
 _SHAPES: dict[ChartSpec, tuple[dict[str, Any], str]] = {}
 _MAX_SHAPES = 256
 
@@ -103,8 +104,8 @@ def _altair_spec(spec: ChartSpec) -> dict[str, Any]:
         title=spec.title,
         autosize={"type": "fit", "contains": "padding"},  # the whole SVG is width x height
     )
-    # The spec is built here, not typed by a user: skip Altair's schema validation, which
-    # costs about half of a chart's time on every rebuild that redraws it.
+    # The spec is built here, not typed by a user: Altair's schema validation of it would
+    # find nothing, on every rebuild that redraws a chart.
     return _configured(chart).to_dict(validate=False)
 
 

@@ -1,1 +1,5 @@
-"""Derive stage: every ratio, change, share, count and range, computed from the data."""
+"""Derive stage: every ratio, change, share, count and range, computed from the data.
+
+Imports run one way: quantity < views < namespace < evaluation < model (`derive()`);
+expressions (the parser of `{{ ... }}`) imports none of them.
+"""

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
+from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.model.dataset import Dataset, Row
 from progress_site.model.schema import Commit
-
-if TYPE_CHECKING:
-    from progress_site.derive.namespace import Entry, Namespace
 
 Key = tuple[tuple[str, Any], ...]
 

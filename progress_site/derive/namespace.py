@@ -8,30 +8,24 @@ braces may also stand an expression over the datasets' records (see `expressions
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from progress_site.derive.evaluation import evaluate
-from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.quantity import Quantity, figure_quantity
-from progress_site.errors import Problem, closest
+from progress_site.derive.views import (
+    BudgetView,
+    FigureView,
+    HeadlineView,
+    RoadmapView,
+    StudyView,
+)
+from progress_site.errors import closest
 from progress_site.model.dataset import Dataset
-from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Commit, Data, Figure
 from progress_site.model.values import Text, Where
-from progress_site.validate.rules import holding_fields
-
-if TYPE_CHECKING:
-    from progress_site.derive.views import (
-        BudgetView,
-        FigureView,
-        HeadlineView,
-        RoadmapView,
-        StudyView,
-    )
+from progress_site.model.walk import holding_fields
 
 # `{{ name }}`, `{{ name:1 }}` or `{{ expression | filter }}`, on one line (not `{{<`).
 REFERENCE = re.compile(r"\{\{(?!<)\s*([^{}\n]*?)\s*\}\}")
@@ -147,8 +141,8 @@ class Namespace:
 
 def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Where, str]]:
     """Every text of the data, with the scope it is read in and where it was written."""
-    # An explicit stack, in the order things are written: nested generators cost a frame
-    # per level for every text passed up (160,000 frames on a site of 10,000 figures).
+    # An explicit stack, in the order things are written: nested generators would add a
+    # frame per level to every text passed up, on sites of many texts (bench/scale.py).
     # An entry is a value to enter (name ''), or a text to give, with its field's name.
     stack: list[tuple[Any, str, Any, str]] = [(value, scope, None, "")]
     while stack:
@@ -178,30 +172,3 @@ def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Wh
                              if isinstance(c, Text))
             elif isinstance(child, tuple) or holding_fields(type(child)):
                 stack.append((child, scope, None, ""))  # a number or a word holds no text
-
-
-def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
-    """Every `{{ ... }}` in a text of the data names or computes something that exists."""
-    from progress_site.validate.rules import problem
-
-    out: list[Problem] = []
-    for text, scope, where, name in texts(data, "", ns):
-        seen: set[str] = set()  # both languages usually cite the same names: report once
-        for lang, words in text.by_language:
-            if "{" not in words and "]" not in words and "<" not in words:
-                continue  # no `{{ name }}`, no `](address)`, `]: address` or `<a:b>`
-            found = []
-            for match in REFERENCE.finditer(words):
-                try:
-                    evaluate(match.group(1), ns, scope)
-                except ExpressionError as exc:
-                    found.append((exc.message, exc.hint))
-            found += [(f"link to '{url}': {why}", "use an http(s) address or a page of this "
-                       "site") for _at, url, why in unsafe_links(words)]
-            for message, hint in found:
-                if message not in seen:
-                    seen.add(message)
-                    at = problem(where, name, message, hint)
-                    path = at.key_path + ((lang,) if lang != "*" else ())
-                    out.append(dataclasses.replace(at, key_path=path))
-    return out

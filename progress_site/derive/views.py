@@ -1,7 +1,8 @@
-"""Derive stage: every ratio, change, share, count and range, computed from the data.
+"""The records as the page reads them: each figure, comparison, budget and roadmap with
+the ratio, change, share, count and range derived from it.
 
-The result is the `Model` that templates read. Nothing here depends on the language:
-numbers stay numbers until the render stage formats them.
+model.py gathers these views into the `Model`; the names texts cite are built from them
+(namespace.py).
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-from progress_site.collector import collector_paused
-from progress_site.derive.namespace import Namespace, check_text_references
 from progress_site.derive.quantity import Quantity, figure_quantity
 from progress_site.errors import Problem
 from progress_site.model.schema import (
@@ -26,8 +25,8 @@ from progress_site.model.schema import (
     Study,
     Task,
 )
-from progress_site.model.values import Text
-from progress_site.validate.rules import problem
+from progress_site.model.values import Text, problem
+from progress_site.model.walk import walk
 
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
 
@@ -119,24 +118,6 @@ class HeadlineView:
     headline: Headline
     quantity: Quantity
     status: EffectiveStatus
-
-
-@dataclass(frozen=True, slots=True)
-class Model:
-    """Everything the templates read: the data and all that was derived from it."""
-
-    data: Data
-    studies: tuple[StudyView, ...]
-    budgets: tuple[BudgetView, ...]
-    roadmaps: tuple[RoadmapView, ...]
-    headlines: tuple[HeadlineView, ...]
-    figures: dict[int, FigureView]  # by id() of the Figure record
-    namespace: Namespace
-    today: dt.date
-
-    def view(self, figure: Figure) -> FigureView:
-        """The derived view of any figure of the data."""
-        return self.figures[id(figure)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,91 +241,4 @@ def check_controls(studies: tuple[StudyView, ...]) -> list[Problem]:
 
 def all_figures(data: Data) -> list[Figure]:
     """Every figure record in the data."""
-    from progress_site.validate.rules import walk
-
     return [r for r in walk(data) if isinstance(r, Figure)]
-
-
-def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
-    """The model the templates read, and the problems only derived numbers reveal."""
-    with collector_paused():
-        return _derive(data, today)
-
-
-def _derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
-    """`derive`, with the collector paused."""
-    rules = freshness(data, today)
-    figures = {id(f): view_figure(f, rules) for f in all_figures(data)}
-    studies = tuple(
-        StudyView(s, tuple(compare(c, figures[id(c.before)], figures[id(c.after)])
-                           for c in s.comparisons))
-        for s in data.studies)
-    budgets = tuple(derive_budget(b, figures) for b in data.budgets)
-    roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
-    problems = check_controls(studies)
-    for b in data.budgets:
-        problems += check_budget_units(b)
-    namespace = Namespace.build(data, studies, budgets, roadmaps, figures)
-    headlines, headline_problems = derive_headlines(data.headlines, namespace, figures)
-    namespace = namespace.with_headlines(headlines)
-    problems += headline_problems
-    problems += check_text_references(data, namespace)
-    model = Model(data, studies, budgets, roadmaps, headlines, figures, namespace, today)
-    return model, problems
-
-
-def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
-                     figures: dict[int, FigureView]) -> tuple[tuple[HeadlineView, ...],
-                                                              list[Problem]]:
-    """Each headline's number; a stated number must agree with what it summarises."""
-    views, out = [], []
-    for h in headlines:
-        view, found = derive_headline(h, ns, figures)
-        out += found
-        if view is not None:
-            views.append(view)
-        elif h.value is not None:
-            # A refused stated number is still the name texts cite: keep it, so one wrong
-            # headline is one error, not one more per text that quotes it.
-            stated = Quantity("value", h.value.value, decimals=h.value.decimals)
-            ns.add(f"headlines.{h.id}", stated)
-    return tuple(views), out
-
-
-def derive_headline(h: Headline, ns: Namespace, figures: dict[int, FigureView]
-                    ) -> tuple[HeadlineView | None, list[Problem]]:
-    """One headline: a referenced figure, or a stated value checked against its sources."""
-    if (h.figure is None) == (h.value is None):
-        return None, [problem(h.where, "figure", "a headline shows either a `figure:` or a "
-                              "stated `value:`", "keep one of them")]
-    if h.figure is not None:
-        target = ns.figure_view(h.figure, figures)
-        if target is None:
-            return None, [problem(h.where, "figure", f"no figure '{h.figure}'",
-                                  ns.hint(h.figure))]
-        return HeadlineView(h, target.quantity, h.status or target.status), []
-    assert h.value is not None
-    stated = Quantity("value", h.value.value, decimals=h.value.decimals)
-    if not h.summarises:
-        return None, [problem(h.where, "value", "a stated number must name the figures it "
-                              "summarises", "add `summarises: [comparisons.ID.ratio, ...]`")]
-    sources = []
-    for ref in h.summarises:
-        q = ns.quantity(ref)
-        if q is None or q.kind != "value":
-            return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
-        sources.append(q.low)
-    # The stated number may round what it summarises, by half a unit of its last digit.
-    slack = 0.5 * 10 ** -h.value.decimals
-    low, high = min(sources), max(sources)
-    if not low - slack <= h.value.value <= high + slack:
-        places = h.value.decimals
-        said = ", ".join(f"{ref} = {q:.{places}f}" for ref, q in zip(h.summarises, sources,
-                                                                     strict=True))
-        fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
-               else f"state a number between {low:.{places}f} and {high:.{places}f}")
-        return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
-                              f"what it summarises says otherwise: {said}",
-                              f"{fix}, or correct the data")]
-    status = h.status or "measured"
-    return HeadlineView(h, stated, status), []

@@ -8,11 +8,11 @@ import functools
 import math
 import types
 import typing
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
-from progress_site.errors import KeyPath, Problem, closest
-from progress_site.load.yamldoc import Places
-from progress_site.load.yamlsource import Document
+from progress_site.errors import KeyPath, Location, Problem, closest
+from progress_site.load.yaml import Document
 from progress_site.model.declare import hints
 from progress_site.model.values import Number, Text, Where
 
@@ -67,6 +67,35 @@ def found(value: Any) -> str:
         shown = value if len(value) <= 40 else value[:37] + "..."
         return repr(shown)
     return repr(value)
+
+
+class Places(Mapping[str, Location]):
+    """Where each key of a mapping has its value, looked up only when asked for.
+
+    A record remembers where each of its fields was written, for errors found later;
+    few records ever need one, and a Location made for every field of every record is
+    memory a large site holds for nothing (see bench/scale.py)."""
+
+    __slots__ = ("_doc", "_names", "_path")
+
+    def __init__(self, doc: Document, path: KeyPath, names: Mapping[str, Any]) -> None:
+        self._doc = doc
+        self._path = path
+        self._names = names  # the mapping as written: its keys are the fields given
+
+    def __getitem__(self, name: str) -> Location:
+        if name not in self._names:
+            raise KeyError(name)
+        return self._doc.locate((*self._path, name))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 # Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.

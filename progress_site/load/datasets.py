@@ -24,15 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem, closest
-from progress_site.load.convert import describe, found
+from progress_site.load.convert import Places, describe, found
 from progress_site.load.records import BROKEN, parse_json_lines, parse_json_list
-from progress_site.load.yamldoc import Places
-from progress_site.load.yamlsource import Document, read_text
+from progress_site.load.yaml import Document, read_text
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
-from progress_site.model.values import Number, Where
-from progress_site.validate.rules import problem
+from progress_site.model.values import Number, Where, problem
 
 NOTE = "note"  # the one key a record may hold besides its fields
 RECORD_SUFFIXES = (".jsonl", ".json", ".yaml", ".yml")

@@ -8,15 +8,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
-from progress_site.load.convert import INVALID, Converter
+from progress_site.load.convert import INVALID, Converter, Places
 from progress_site.load.datasets import attach_records
-from progress_site.load.yamldoc import Places
-from progress_site.load.yamlsource import Document, parse_once, read_text
+from progress_site.load.parse_cache import parse_once
+from progress_site.load.yaml import Document, decode, read_text
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
-from progress_site.render import locale_cache as localecache
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
@@ -42,7 +43,7 @@ class Page:
     body: str
     body_line: int  # line number of the body's first line in the file
     display: str
-    # Where each front matter key is, looked up when a problem asks (yamldoc.Places).
+    # Where each front matter key is, looked up when a problem asks (convert.Places).
     meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, key: str) -> Location:
@@ -76,8 +77,8 @@ def inside(path: Path, root: Path, display: str) -> list[Problem]:
 
 def linked_below(path: Path, root: Path) -> bool:
     """Whether `path` may lead out of `root`: a part of it below `root` is a symbolic link
-    or `..` (or it is not below `root` at all). Resolving every path costs a system call
-    for each part of it, the root's too, 50 us a file: a few parts are looked at here."""
+    or `..` (or it is not below `root` at all). Only the parts below `root` are looked
+    at: resolving a path asks the system about each of its parts, the root's too."""
     try:
         parts = path.relative_to(root).parts
     except ValueError:
@@ -90,14 +91,16 @@ def linked_below(path: Path, root: Path) -> bool:
     return False
 
 
-def read_yaml(path: Path, root: Path, cache_dir: Path | None = None
+def read_yaml(path: Path, root: Path, cache_dir: Path | None = None, edited: str | None = None
               ) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file, with every problem located (the parse kept in `cache_dir`)."""
+    """Parse one YAML file, with every problem located (the parse kept in `cache_dir`);
+    `edited` is its text as it would be written, read instead of the file's."""
     display = path.relative_to(root).as_posix()
     problems = inside(path, root, display)
     if problems:
         return None, problems
-    text, problems = read_text(path, display)
+    text, problems = read_text(path, display) if edited is None else decode(
+        edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, problems
     doc, problems = parse_once(text, display, cache_dir)
@@ -108,21 +111,25 @@ def read_yaml(path: Path, root: Path, cache_dir: Path | None = None
     return doc, problems
 
 
-def load_data(root: Path, strict: bool, parsed: Path | None = None
+def load_data(root: Path, strict: bool, parsed: Path | None = None,
+              edited: Mapping[Path, str] | None = None
               ) -> tuple[Data | None, list[Document], list[Problem]]:
     """Read every data file; collections of the same name in several files are joined
-    (parsed files are kept in `parsed`, a folder of the cache)."""
+    (parsed files are kept in `parsed`, a folder of the cache; `edited` texts are read
+    instead of their files, see `load_edited`)."""
     docs: list[Document] = []
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
-    for path in source_files(root / "data", root, DATA_SUFFIXES):
-        doc, found = read_yaml(path, root, parsed)
+    edited = edited or {}
+    paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
+    for path in sorted(paths):
+        doc, found = read_yaml(path, root, parsed, edited.get(path))
         problems += found
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
         elif doc is not None and doc.data:
             docs.append(doc)
-    site, site_problems = read_site(docs, strict, root, parsed and parsed.parent)
+    site, site_problems = read_site(docs, strict)
     problems += site_problems
     if site is None:
         return None, docs, problems
@@ -168,10 +175,8 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
     return result
 
 
-def read_site(docs: list[Document], strict: bool, root: Path, cache_dir: Path | None = None
-              ) -> tuple[Site | None, list[Problem]]:
-    """The one `site:` mapping; the languages it names govern every other text (each
-    checked against what a previous build found out about it, kept in `cache_dir`)."""
+def read_site(docs: list[Document], strict: bool) -> tuple[Site | None, list[Problem]]:
+    """The one `site:` mapping; the languages it names govern every other text."""
     holders = [d for d in docs if "site" in d.data]
     if not holders:
         where = Location("data/site.yaml")
@@ -194,23 +199,17 @@ def read_site(docs: list[Document], strict: bool, root: Path, cache_dir: Path | 
         site = INVALID
     elif site is not INVALID:
         for i, code in enumerate(site.languages):
-            if not known_language(code, cache_dir):
+            if not known_language(code):
                 conv.error(("site", "languages", i), f"unknown language code '{code}'",
                            "write a language code such as en, fr, de or pt_BR")
                 site = INVALID
     return (None if site is INVALID else site), problems + conv.problems
 
 
-def known_language(code: str, cache_dir: Path | None = None) -> bool:
-    """A language code Babel knows; codes also name folders, so only letters and '_'.
-    A code whose facts a build stored in `cache_dir` is known without asking Babel
-    (which a build then need not import)."""
+def known_language(code: str) -> bool:
+    """A language code Babel knows; codes also name folders, so only letters and '_'."""
     if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
         return False
-    if cache_dir is not None and localecache.stored(cache_dir, code):
-        return True
-    from babel import Locale, UnknownLocaleError
-
     try:
         Locale.parse(code)
     except (ValueError, UnknownLocaleError):
@@ -318,9 +317,19 @@ def load(root: Path, strict: bool, cache_dir: Path | None = None
         return _load(root, strict, (cache_dir or root / ".cache") / "parsed")
 
 
-def _load(root: Path, strict: bool, parsed: Path) -> tuple[Source | None, list[Problem]]:
+def load_edited(root: Path, edited: Mapping[Path, str], strict: bool = False
+                ) -> tuple[Source | None, list[Problem]]:
+    """`load`, as if the data files `edited` names (absolute paths under data/) held
+    their texts there; nothing is written, not even the parse cache (record checks its
+    change this way before writing it)."""
+    with collector_paused():
+        return _load(root, strict, None, edited)
+
+
+def _load(root: Path, strict: bool, parsed: Path | None,
+          edited: Mapping[Path, str] | None = None) -> tuple[Source | None, list[Problem]]:
     """`load`, with the collector paused."""
-    data, docs, problems = load_data(root, strict, parsed)
+    data, docs, problems = load_data(root, strict, parsed, edited)
     if data is None:
         return None, problems
     pages, page_problems = load_pages(root, data.site.languages, parsed)

@@ -1,1 +1,1 @@
-"""The declared data format: records, values, units. No I/O."""
+"""The declared data format: records, values, units, and the walk over records. No I/O."""

@@ -1,7 +1,7 @@
 """The data format of a report's datasets: records read from a file, field by field.
 
 A dataset (under `datasets:` in a data file) names a file of records beside it and
-declares their fields; `datasets.py` reads the records into `Row`s, and the report
+declares their fields; `load/datasets.py` reads the records into `Row`s, and the report
 blocks (tables, charts, agreement) and expressions read them.
 """
 

@@ -7,8 +7,8 @@ import unicodedata
 import urllib.parse
 
 SAFE_SCHEMES = {"http", "https", "mailto"}
-# Patterns are strings, compiled on first use (re keeps them): ~0.1 ms each at import,
-# for every build, when most texts hold no link at all.
+# Patterns are strings, compiled on first use (re keeps them): most texts hold no link
+# at all, and a build that meets none compiles none.
 _SCHEME = r"^([a-zA-Z][a-zA-Z0-9+.-]*):"
 
 
@@ -46,8 +46,8 @@ _AUTOLINK = r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>"
 
 
 # Each pattern with the characters it cannot match without: a text is searched only
-# for the links it may hold (a page's prose has few; looking for a definition at every
-# line start was most of the time of reading a page for links).
+# for the links it may hold (a page's prose has few, and a definition would otherwise be
+# looked for at every line start).
 _PATTERNS = ((_INLINE, "]("), (_DEFINITION, "]:"), (_AUTOLINK, "<"))
 
 

@@ -2,15 +2,15 @@
 
 Every YAML file under data/ is a mapping whose top-level keys are the fields of `Data`
 below. The validator reads these classes (types and `doc=`) to check the YAML, and
-`jsonschema.py` publishes the same declaration as JSON Schema. No I/O here.
+`tools/editor_schema.py` publishes the same declaration as JSON Schema. No I/O here.
 
-The records of a report's datasets are declared in `datasetschema.py`; how a field is
+The records of a report's datasets are declared in `dataset.py`; how a field is
 declared, and the unit and link records every part uses, in `declare.py`.
 """
 
 # No `from __future__ import annotations` in this module: the field types are made once,
-# as the module runs from its cached bytecode, and fieldtypes.hints reads them as they
-# are. Written as strings, each would be compiled anew by every build (1 ms in all).
+# as the module runs from its cached bytecode, and declare.hints reads them as they
+# are. Written as strings, each would be compiled anew by every build.
 
 import datetime as dt
 from dataclasses import dataclass

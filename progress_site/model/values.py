@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from progress_site.errors import Location
+from progress_site.errors import Location, Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,13 @@ class Where:
 
 
 NOWHERE = Where()
+
+
+def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:
+    """A problem at one field of a record (at the record, when the field is absent)."""
+    loc = where.of(name)
+    path = (*where.path, name) if name in where.fields else where.path
+    return Problem(loc, message, path, hint)
 
 
 def plain(value: Any) -> Any:

@@ -3,27 +3,25 @@
 Both sides are read from `data.json` (the validated, derived data every build
 publishes), so the comparison needs nothing but the two files: the previous `site/`
 before a build, or any old copy for a pull request (`build.py --changes OLD_SITE`).
-Each build keeps the snapshot of the data.json it published under `.cache/changes/`:
-the next build's summary then parses only its own (each side costs ~0.25 s for 10,000
-figures).
+Each build keeps the snapshot of the data.json it published, an entry of the build
+cache: the next build's summary then parses only its own data.json, which on a large
+site is most of the summary's time (see bench/scale.py, "one edit").
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.cache import fingerprint, store
+from progress_site import cache
 from progress_site.collector import collector_paused
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # Raise to drop every kept snapshot written before a change the code stamp cannot see.
-FORMAT = 1
-KEPT = 4  # snapshots kept: the published site's, and a few older for `--changes`
+FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +90,8 @@ def read_published(site: Path) -> bytes | None:
 def parse_snapshot(data_json: bytes) -> Snapshot | None:
     """The snapshot of a data.json's bytes, or None when they are not JSON (or not the
     object a data.json is)."""
-    # A data.json of 10,000 figures parses into about a million objects, none in a
-    # cycle: the collector would scan them over and over (a fifth of the time) for none.
+    # A large data.json parses into about a million objects, none in a cycle: the
+    # collector would scan them over and over for nothing (see bench/scale.py).
     with collector_paused():
         try:
             document = json.loads(data_json)
@@ -104,44 +102,52 @@ def parse_snapshot(data_json: bytes) -> Snapshot | None:
 
 def between(old: bytes, new: bytes, cache_dir: Path | None = None) -> list[str] | None:
     """The changes from one data.json to another; None when the old one is unreadable.
-    The same bytes mean no change: the common rebuild skips reading both; a snapshot
-    kept in `cache_dir` is not parsed again."""
+    The same bytes mean no change; the old side's snapshot is read from `cache_dir`
+    when the build that published it kept it there."""
     if old == new:
         return []
-    before, after = snapshot_of(old, cache_dir), snapshot_of(new, cache_dir)
+    before, after = snapshot_of(old, cache_dir), parse_snapshot(new)
+    return None if before is None or after is None else describe(before, after)
+
+
+def since_published(previous: bytes | None, published: bytes, cache_dir: Path
+                    ) -> list[str] | None:
+    """What changed from the site just replaced (None when there was none, or it is
+    unreadable); the new site's snapshot is kept in `cache_dir` for the next build."""
+    if previous == published:
+        return []
+    before = None if previous is None else snapshot_of(previous, cache_dir)
+    after = parse_snapshot(published)
+    if after is not None:
+        keep(cache_dir, published, after)
     return None if before is None or after is None else describe(before, after)
 
 
 def snapshot_of(data_json: bytes, cache_dir: Path | None) -> Snapshot | None:
-    """A data.json's snapshot: the one kept in `cache_dir`, else parsed (and kept)."""
-    path = kept_path(cache_dir, data_json) if cache_dir else None
-    found = read_kept(path) if path else None
-    if found is None:
-        found = parse_snapshot(data_json)
-        if found is not None and path is not None:
-            keep(path, found)
-    return found
+    """A data.json's snapshot: the one kept in `cache_dir` if it is of these bytes, else
+    parsed."""
+    return (kept(cache_dir, data_json) if cache_dir else None) or parse_snapshot(data_json)
 
 
-def keep_snapshot(data_json: bytes, cache_dir: Path) -> None:
-    """Keep the snapshot of a data.json just published, for the next build's summary
-    (`between` keeps the new side's; this is for a site with no previous one)."""
-    path = kept_path(cache_dir, data_json)
-    if not path.exists():
-        snapshot_of(data_json, cache_dir)
+def entry(cache_dir: Path) -> Path:
+    """The cache entry of the published site's snapshot."""
+    return cache_dir / "changes" / "published.json"
 
 
-def kept_path(cache_dir: Path, data_json: bytes) -> Path:
-    """Where the snapshot of these bytes is kept: named by them and by this code."""
-    digest = hashlib.blake2b(fingerprint(FORMAT) + data_json,
-                             digest_size=20)
-    return cache_dir / "changes" / f"{digest.hexdigest()}.json"
+def made_from(data_json: bytes) -> str:
+    """What names the data.json a snapshot was made from, by this code."""
+    return hashlib.blake2b(cache.fingerprint(FORMAT) + data_json, digest_size=20).hexdigest()
 
 
-def read_kept(path: Path) -> Snapshot | None:
-    """A kept snapshot, or None if there is none (or it is not one: then it is parsed)."""
+def kept(cache_dir: Path, data_json: bytes) -> Snapshot | None:
+    """The kept snapshot, if it is of these bytes (anything else is a miss)."""
+    data = cache.read(entry(cache_dir))
+    if data is None:
+        return None
     try:
-        stored = json.loads(path.read_bytes())
+        stored = json.loads(data)
+        if stored["of"] != made_from(data_json):
+            return None
         figures = {str(k): (str(n), str(s)) for k, (n, s) in stored["figures"].items()}
         tasks = {str(k): (str(s), int(p)) for k, (s, p) in stored["tasks"].items()}
     except Exception:  # missing, truncated, foreign: each means "parse the data.json"
@@ -149,18 +155,10 @@ def read_kept(path: Path) -> Snapshot | None:
     return Snapshot(figures, tasks)
 
 
-def keep(path: Path, snap: Snapshot) -> None:
-    """Write a snapshot, and drop all but the KEPT newest."""
-    if not store(path, json.dumps({"figures": snap.figures, "tasks": snap.tasks}).encode()):
-        return
-    try:
-        with os.scandir(path.parent) as entries:
-            kept = sorted((e for e in entries if e.name.endswith(".json")),
-                          key=lambda e: e.stat().st_mtime_ns, reverse=True)
-        for old in kept[KEPT:]:
-            os.unlink(old.path)
-    except OSError:  # another build pruning at the same time: nothing lost but a file
-        pass
+def keep(cache_dir: Path, data_json: bytes, snap: Snapshot) -> None:
+    """Keep the snapshot of a data.json just published, in place of the last one."""
+    cache.store(entry(cache_dir), json.dumps(
+        {"of": made_from(data_json), "figures": snap.figures, "tasks": snap.tasks}).encode())
 
 
 def describe(old: Snapshot, new: Snapshot) -> list[str]:

@@ -5,7 +5,7 @@ data format declares them, and the records the build derives something from carr
 under `derived`: a figure its number and effective status, a comparison its ratio and
 change, a budget item its share, a roadmap its counts. Keys are sorted and nothing
 depends on the clock, so the same data gives the same bytes. `data.schema.json`
-describes the file; it is made from the same declarations (`schema.py`).
+describes the file; it is made from the same declarations (`model/schema.py`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,15 @@ import functools
 import json
 import types
 import typing
-from pathlib import Path
 from typing import Any, Literal
 
-from progress_site.cache import engine_stamp, store
+from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
-from progress_site.derive.views import Model
 from progress_site.load.convert import fields
 from progress_site.model.declare import hints
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain
-from progress_site.validate.rules import record_fields, walk
+from progress_site.model.walk import record_fields, walk
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
 VERSION = 1
@@ -94,7 +92,7 @@ def data_json(model: Model) -> bytes:
     """The file's bytes: the version, the day the build counted from, every collection."""
     body = to_json(model.data, derived_records(model))
     document = {"version": VERSION, "today": model.today.isoformat(), **body}
-    # Compact: without `indent`, json uses its C encoder, several times faster on large data.
+    # Compact: without `indent`, json uses its C encoder (large sites: see bench/scale.py).
     return (json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                        allow_nan=False) + "\n").encode("utf-8")
 
@@ -202,27 +200,7 @@ def data_schema() -> dict[str, Any]:
 
 
 @functools.cache  # it depends on the code only: once a process (watch mode rebuilds)
-def made_schema_json() -> bytes:
+def data_schema_json() -> bytes:
     """The schema's bytes, made from the record classes."""
     return (json.dumps(data_schema(), sort_keys=True, indent=1, ensure_ascii=False)
             + "\n").encode("utf-8")
-
-
-def data_schema_json(cache_dir: Path | None = None) -> bytes:
-    """The schema's bytes, kept in `cache_dir` under the engine's stamp: making them
-    walks every record class's field types, ~4 ms of a ~0.2 s build, for bytes that
-    change only with the engine's code. A missing entry is made and stored."""
-    if cache_dir is None:
-        return made_schema_json()
-    folder = cache_dir / "schema"
-    path = folder / f"data.schema-{engine_stamp()}.json"
-    try:
-        return path.read_bytes()
-    except OSError:
-        pass
-    made = made_schema_json()
-    if store(path, made):
-        for old in folder.glob("data.schema-*.json"):  # made by other code
-            if old != path:
-                old.unlink(missing_ok=True)
-    return made

@@ -8,21 +8,22 @@ gives the same feed and a re-measured figure updates its entry instead of adding
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import heapq
 import posixpath
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
+from xml.etree import ElementTree as ET
 
 from markupsafe import Markup, escape
 
-from progress_site.derive.views import ComparisonView, FigureView, Model
+from progress_site.derive.model import Model
+from progress_site.derive.views import ComparisonView, FigureView
 from progress_site.model.schema import Figure, Task
 from progress_site.model.values import Text
-from progress_site.publish.xmlwrite import Element
+from progress_site.model.walk import walk
 from progress_site.render.words import Words
-from progress_site.validate.rules import walk
 
 ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest
@@ -144,18 +145,28 @@ def identity(model: Model) -> str:
     return site.title.get(site.languages[0])
 
 
-# uuid.NAMESPACE_URL: urn() writes uuid.uuid5(NAMESPACE_URL, name) itself, as RFC 4122
-# says, because importing uuid (and the platform module with it) costs a build 3 ms.
-NAMESPACE_URL = bytes.fromhex("6ba7b8119dad11d180b400c04fd430c8")
-
-
 def urn(*parts: str) -> str:
     """A permanent id that does not depend on where the site is published."""
-    digest = bytearray(hashlib.sha1(NAMESPACE_URL + "/".join(parts).encode()).digest()[:16])
-    digest[6] = digest[6] & 0x0F | 0x50  # version 5
-    digest[8] = digest[8] & 0x3F | 0x80  # the RFC 4122 variant
-    h = digest.hex()
-    return f"urn:uuid:{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    return uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)).urn
+
+
+def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str
+        ) -> ET.Element:
+    """A new Atom element under `parent`, returned."""
+    child = ET.SubElement(parent, tag, attributes)
+    child.text = text
+    return child
+
+
+def add_entry(feed: ET.Element, e: Entry, id_: str, page: str) -> None:
+    """One entry, linked to the element that shows it on `page` (an address)."""
+    item = add(feed, "entry")
+    add(item, "id", id_)
+    add(item, "title", e.title)
+    add(item, "updated", stamp(e.updated))
+    add(item, "link", rel="alternate", type="text/html", href=f"{page}#{e.anchor}")
+    # Links within the page (`#section`) must point at the page from the feed.
+    add(item, "content", e.content.replace('href="#', f'href="{page}#'), type="html")
 
 
 def stamp(day: dt.date) -> str:
@@ -188,24 +199,21 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
 
     entries = [write(words) for _, _, write in news]
     name = identity(model)
-    feed = Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
-    feed.add("id", urn(name, words.lang, "feed"))
-    feed.add("title", plain(words.text(site.title)))
+    # The namespace is declared on the root, and names written as they are, rather than
+    # registered in ElementTree's one registry for the whole process (the sitemap's too).
+    feed = ET.Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
+    add(feed, "id", urn(name, words.lang, "feed"))
+    add(feed, "title", plain(words.text(site.title)))
     if site.tagline:
-        feed.add("subtitle", plain(words.text(site.tagline)))
-    feed.add("updated", stamp(entries[0].updated if entries else newest_date(model)))
-    feed.add("author").add("name", plain(words.text(site.title)))
-    feed.add("link", rel="alternate", type="text/html", href=href(home))
-    feed.add("link", rel="self", type="application/atom+xml", href=href(f"{folder}feed.xml"))
-    feed.add("generator", "progress-site")
+        add(feed, "subtitle", plain(words.text(site.tagline)))
+    add(feed, "updated", stamp(entries[0].updated if entries else newest_date(model)))
+    add(add(feed, "author"), "name", plain(words.text(site.title)))
+    add(feed, "link", rel="alternate", type="text/html", href=href(home))
+    add(feed, "link", rel="self", type="application/atom+xml", href=href(f"{folder}feed.xml"))
+    add(feed, "generator", "progress-site")
     for e in entries:
-        item = feed.add("entry")
-        item.add("id", urn(name, words.lang, e.key))
-        item.add("title", e.title)
-        item.add("updated", stamp(e.updated))
         page = pages.get((words.lang, e.anchor), home)
-        item.add("link", rel="alternate", type="text/html", href=href(f"{page}#{e.anchor}"))
-        # Links within the page (`#section`) must point at the page from the feed.
-        item.add("content", e.content.replace('href="#', f'href="{href(page)}#'), type="html")
-    data = feed.document()
+        add_entry(feed, e, urn(name, words.lang, e.key), href(page))
+    ET.indent(feed)
+    data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
     return data + b"\n"

@@ -1,27 +1,29 @@
 """The social preview: a PNG card of the headline figures, one per language.
 
-The card is drawn as SVG from the model (numbers printed by `present.Words`, so each
-language formats its own), then converted to PNG by vl-convert. PNGs are kept under
-`.cache/social/`, named by the hash of their SVG and of the converter's version: a
-build whose headlines did not change reads the PNG back without importing vl-convert.
+The card is drawn as SVG from the model (numbers printed by `Words`, so each language
+formats its own), then converted to PNG by vl-convert. PNGs are entries of the build
+cache, named by the hash of their SVG and of the converter's version: a build whose
+headlines did not change reads the PNG back without starting vl-convert's engine.
 """
 
 from __future__ import annotations
 
 import hashlib
+import textwrap
 from pathlib import Path
 
 from markupsafe import escape
 
-from progress_site.cache import library_version as version
-from progress_site.cache import write_atomically
-from progress_site.derive.views import HeadlineView, Model
+from progress_site import cache
+from progress_site.derive.model import Model
+from progress_site.derive.views import HeadlineView
 from progress_site.render.words import Words
 
 WIDTH, HEIGHT = 1200, 630  # what Open Graph and Twitter cards show without cropping
 MAX_HEADLINES = 3
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 INK, MUTED, ACCENT, PAPER = "#14213d", "#4a5568", "#1d4ed8", "#ffffff"
+PNG = b"\x89PNG\r\n\x1a\n"  # how every PNG file starts
 
 
 def card_path(lang: str, default: str) -> str:
@@ -39,8 +41,6 @@ def headline_number(words: Words, view: HeadlineView) -> str:
 
 def lines(text: str, size: int, width: int) -> list[str]:
     """Text broken into lines that fit `width` pixels at a font size (an estimate)."""
-    import textwrap  # here: only a site with a base URL draws preview cards
-
     per_line = max(10, int(width / (size * 0.55)))
     wrapped = textwrap.wrap(text, per_line)
     if len(wrapped) > 2:  # two lines at most; the page has the rest
@@ -89,16 +89,16 @@ class SocialCard:
     def png(self, model: Model, words: Words) -> bytes:
         """The card of one language, as PNG bytes."""
         svg = card_svg(model, words)
-        key = hashlib.sha256(f"{version('vl-convert-python')}\n{svg}".encode()).hexdigest()
+        made_by = cache.library_version("vl-convert-python")
+        key = hashlib.sha256(f"{made_by}\n{svg}".encode()).hexdigest()
         path = self.directory / f"{key}.png" if self.directory else None
-        if path is not None and path.is_file():
-            return path.read_bytes()
+        kept = cache.read(path) if path is not None else None
+        if kept is not None and kept.startswith(PNG):  # else damaged: drawn again
+            return kept
         import vl_convert  # only on a cache miss: it starts a JavaScript engine
 
         data: bytes = vl_convert.svg_to_png(svg)
         self.converted += 1
         if path is not None:
-            write_atomically(path, data)
+            cache.store(path, data)
         return data
-
-

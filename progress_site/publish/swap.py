@@ -4,6 +4,7 @@ site that is already exactly what a build made is left as it is."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import fcntl
 import os
@@ -30,10 +31,8 @@ class PublishFailed(Exception):
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two directories atomically (Linux renameat2); False where unsupported."""
-    import ctypes  # ~2 ms to load: only for a site that changed
-
-    # The process's own symbols, libc's among them: ctypes.util.find_library("c") would
-    # cost an import of subprocess and a run of `ldconfig -p` (7 ms) at every build.
+    # The process's own symbols, libc's among them: no need to search for libc's file
+    # (ctypes.util.find_library runs `ldconfig -p`).
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is None:
@@ -167,7 +166,8 @@ def publish_early(files: dict[str, bytes], out: Path) -> None:
 
 def holds_exactly(out: Path, files: dict[str, bytes]) -> bool:
     """Whether the folder `out` holds these files with these bytes, and nothing else (no
-    other file, folder or link). Reading them costs a fraction of writing them anew."""
+    other file, folder or link): then publishing leaves it alone, and a deploy that
+    sends what changed by modification time sends nothing."""
     found: set[str] = set()  # paths in `out`, a folder's with a trailing "/"
     folders = [("", str(out))]
     try:

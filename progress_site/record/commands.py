@@ -2,8 +2,9 @@
 
 Each command gathers every figure to write, refuses to overwrite one without
 `--replace`, shows the evidence status the run's noise suggests and asks to confirm it,
-then writes (through `recorder`) and checks the data as a build would. Errors become
-exit codes in `cli.main`, like the build's.
+checks the data as edited as a build would (`recorder.check`), and writes only a change
+the build accepts: a refused one leaves every file as it was. Errors become exit codes
+in `cli.main`, like the build's.
 """
 
 from __future__ import annotations
@@ -19,20 +20,21 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from progress_site.record.datafiles import DataFiles
 from progress_site.record.importers import read_results
 from progress_site.record.recorder import (
     NUMBER_KEYS,
-    Recorder,
+    Raw,
     Refused,
     Suggestion,
     check,
-    figure_map,
     parse_number,
+    refuse,
     scale_time,
     significant,
     suggest,
 )
-from progress_site.record.yamledit import Raw, YamlFile
+from progress_site.record.yamledit import YamlFile
 
 Ask = Callable[[str], str]
 
@@ -72,7 +74,24 @@ def require_evidence(status: str, prov: dict[str, Any]) -> None:
                           "--status estimate")
 
 
-def sibling_flow(rec: Recorder) -> bool:
+def figure_map(value: Any, unit: str | None, status: str, prov: dict[str, Any],
+               flow: bool) -> CommentedMap:
+    """A figure as the data writes it; `status: measured` is the default, left out."""
+    fig = CommentedMap()
+    fig["samples" if isinstance(value, list) else "value"] = value
+    if unit:
+        fig["unit"] = unit
+    if status != "measured":
+        fig["status"] = status
+    for key in ("machine", "date", "commit", "run"):
+        if prov.get(key) is not None:
+            fig[key] = prov[key]
+    if flow:
+        fig.fa.set_flow_style()
+    return fig
+
+
+def sibling_flow(rec: DataFiles) -> bool:
     """Whether the data writes measurement figures in flow style (`{value: ...}`)."""
     found = rec.holder("measurements")
     entries = found.tree.get("measurements") if found else None
@@ -80,7 +99,7 @@ def sibling_flow(rec: Recorder) -> bool:
     return bool(fig is not None and isinstance(fig, CommentedMap) and fig.fa.flow_style())
 
 
-def measurement(rec: Recorder, args: argparse.Namespace, ident: str, title: str,
+def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str,
                 value: Any, unit: str | None, prov: dict[str, Any], status: str | None,
                 suggestion: Suggestion | None) -> Pending:
     """One measurement to add, or to update when --replace allows it."""
@@ -101,16 +120,14 @@ def measurement(rec: Recorder, args: argparse.Namespace, ident: str, title: str,
             fig = figure_map(value, unit, final, prov, flow)
             file.append("measurements", CommentedMap([("id", ident), ("title", title),
                                                       ("figure", fig)]))
-        note = rec.declare_commit(prov["commit"], file)
-        if note:
-            print(note)
+        rec.declare_commit(prov["commit"], file)
 
     require_evidence(status, prov)
     shown = f"{value if not isinstance(value, list) else ', '.join(value)} {unit or ''}"
     return Pending(f"measurements.{ident}", shown.strip(), status, suggestion, write)
 
 
-def default_file(rec: Recorder) -> Path:
+def default_file(rec: DataFiles) -> Path:
     """Where new measurements go: beside the others, else data/measurements.yaml."""
     found = rec.holder("measurements")
     return found.path if found else rec.root / "data" / "measurements.yaml"
@@ -120,7 +137,7 @@ def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
     """`record measurement ID --value N ...`."""
     if (args.value is None) == (args.samples is None):
         raise Refused("give the figure as --value N, or as --samples A,B,C")
-    rec = Recorder(args.source.resolve())
+    rec = DataFiles(args.source.resolve())
     cv = args.cv / 100 if args.cv is not None else None
     if args.samples is not None:
         value: Any = [parse_number(s, "--samples") for s in args.samples.split(",")]
@@ -140,7 +157,7 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
     study_id, _, comp_id = args.target.partition("/")
     if not comp_id or (args.before is None and args.after is None):
         raise Refused("name it STUDY/COMPARISON and give --before, --after or both")
-    rec = Recorder(args.source.resolve())
+    rec = DataFiles(args.source.resolve())
     study = rec.find("studies", study_id)
     if study is None:
         raise Refused(f"no study '{study_id}' under studies: in {rec.root / 'data'}")
@@ -160,7 +177,7 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
     return finish(rec, args, pending, today)
 
 
-def comparison_side(rec: Recorder, args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
+def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
                     name: str, side: str, value: Raw, suggestion: Suggestion | None) -> Pending:
     """One side of a comparison: its number replaced, its other keys kept."""
     old = comp.get(side)
@@ -187,7 +204,7 @@ def comparison_side(rec: Recorder, args: argparse.Namespace, file: YamlFile, com
 
 def run_import(args: argparse.Namespace, today: dt.date) -> int:
     """`import FORMAT FILE`: one measurement per benchmark of the file."""
-    rec = Recorder(args.source.resolve())
+    rec = DataFiles(args.source.resolve())
     results = read_results(args.format, args.input, str(args.input), args.stat)
     if not results:
         raise Refused(f"{args.input}: no benchmark results in it")
@@ -225,9 +242,10 @@ def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -
         raise Refused("nothing written; pass --status to choose the status yourself")
 
 
-def finish(rec: Recorder, args: argparse.Namespace, pending: list[Pending], today: dt.date,
+def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], today: dt.date,
            ask: Ask | None = None) -> int:
-    """Confirm, write, then check the data as the build would; 1 if it has errors."""
+    """Confirm, check the data as edited as the build would, then write (or show) it; a
+    change the build would stop on is refused, and nothing is written."""
     if ask is None and sys.stdin is not None and sys.stdin.isatty():
         ask = input
     confirm(pending, args, ask)
@@ -235,16 +253,17 @@ def finish(rec: Recorder, args: argparse.Namespace, pending: list[Pending], toda
         p.write(p.status)
     if args.dry_run:
         print(rec.diff() or "nothing would change", end="")
-        return 0
-    written = rec.write()
-    print(f"Wrote {len(pending)} figure{'s' if len(pending) != 1 else ''} to "
-          f"{', '.join(written)}.")
-    problems = check(rec.root, today)
+    problems = check(rec.root, today, rec.edited())
     for problem in problems:
         print(problem.render(), file=sys.stderr)
     if problems:
-        print(f"The data now has {len(problems)} error{'s' if len(problems) != 1 else ''}: "
-              "the build stops on them until they are fixed.", file=sys.stderr)
-        return 1
+        raise refuse(problems)
+    if args.dry_run:
+        return 0
+    written = rec.write()
+    for note in rec.notes:
+        print(note)
+    print(f"Wrote {len(pending)} figure{'s' if len(pending) != 1 else ''} to "
+          f"{', '.join(written)}.")
     print("The data is valid.")
     return 0

@@ -1,44 +1,29 @@
 """The command line of `record` and `import`: their options, and which handler runs them.
 
-The handlers live in `record`, which needs ruamel.yaml; they are named here, not
-imported, so that a plain build (most runs) does not pay for loading them.
+The handlers live in `record.commands`, which needs ruamel.yaml; they are named here,
+not imported, so that a plain build (most runs) does not load it.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from progress_site.model.schema import Status
+from progress_site.record.recorder import NOISE_LIMIT
 
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 FORMATS = ("pytest-benchmark", "hyperfine", "google-benchmark", "jsonl")
 STATS = ("mean", "median", "min")  # what an import keeps of the runs (importers.summarise)
-NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
-
-
-class Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
-    """The COMMAND argument: `record` and `import` are listed (for --help) at once, but
-    their own options are added only when a command is named. Most runs are plain
-    builds, which would otherwise build seven parsers for nothing (~2 ms a build)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
-        assert isinstance(values, list)
-        chosen = self._name_parser_map.get(values[0])
-        if chosen is not None and not chosen._actions[1:]:  # only its -h yet
-            OPTIONS[values[0]](chosen)
-        super().__call__(parser, namespace, values, option_string)
 
 
 def add_commands(parser: argparse.ArgumentParser) -> None:
     """The `record` and `import` commands, beside the plain build."""
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands)
-    commands.add_parser("record", help="add or update one figure of the data")
-    commands.add_parser("import", help="turn a benchmark tool's output into measurements")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    record_options(commands.add_parser("record", help="add or update one figure of the data"))
+    import_options(commands.add_parser(
+        "import", help="turn a benchmark tool's output into measurements"))
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -105,10 +90,6 @@ def import_options(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("--stat", choices=STATS, default="mean",
                      help="which statistic to record (default: mean)")
     imp.set_defaults(handler="run_import")
-
-
-OPTIONS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
-    "record": record_options, "import": import_options}
 
 
 def run_command(args: argparse.Namespace, today: dt.date) -> int:

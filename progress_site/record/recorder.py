@@ -1,35 +1,37 @@
-"""Write figures into data/*.yaml: find the entry, refuse to overwrite, keep the rest as is.
+"""What recording owns: the noise limit and the status it suggests, the numbers as typed,
+and the check that the data, as edited, still builds before anything is written.
 
-The command line (`record.py`) decides what to write; this module knows where it goes
-and how: the data files are read with ruamel.yaml and edited through `yamledit`, so a
-file's comments, order and style stay byte for byte outside the edited entries.
+Nothing here reads YAML for editing (that is `yamledit`, with ruamel.yaml): the command
+line builds its options from this module on every run, plain builds included.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
 
-from ruamel.yaml.comments import CommentedMap
-
-from progress_site.derive.views import derive
-from progress_site.errors import Problem, UsageError
-from progress_site.load.site import DATA_SUFFIXES, load, source_files
-from progress_site.record.options import NOISE_LIMIT
-from progress_site.record.yamledit import Raw, YamlFile
+from progress_site.derive.model import derive
+from progress_site.errors import Problem, UsageError, source_line
+from progress_site.load.site import load_edited
 from progress_site.validate.rules import validate
 
+NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
               "ms": Decimal("1e-3"), "s": Decimal(1)}
 NUMBER_KEYS = ("value", "range", "samples", "ok", "of")
 
 
+class Raw(str):
+    """A number written exactly as given (`12.50` keeps its two decimals)."""
+
+
 class Refused(UsageError):
-    """Writing would overwrite a figure, or the user said no: nothing was written."""
+    """Writing would overwrite a figure, break the data, or the user said no: nothing
+    was written."""
 
     exit_code = 1
 
@@ -87,102 +89,25 @@ def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[De
     return seconds / TIME_UNITS[wanted], wanted
 
 
-def figure_map(value: Any, unit: str | None, status: str, provenance: dict[str, Any],
-               flow: bool) -> CommentedMap:
-    """A figure as the data writes it; `status: measured` is the default, left out."""
-    fig = CommentedMap()
-    fig["samples" if isinstance(value, list) else "value"] = value
-    if unit:
-        fig["unit"] = unit
-    if status != "measured":
-        fig["status"] = status
-    for key in ("machine", "date", "commit", "run"):
-        if provenance.get(key) is not None:
-            fig[key] = provenance[key]
-    if flow:
-        fig.fa.set_flow_style()
-    return fig
+def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Problem]:
+    """The errors a build would stop on (load, validate, derive) if the `edited` texts
+    were written; they are not, nor is anything else (no site, no cache)."""
+    source, problems = load_edited(root, edited)
+    if source is None or any(not p.warning for p in problems):
+        return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
+    data, found = validate(source.data, today)
+    if not any(not p.warning for p in found):
+        found += derive(data, today)[1]
+    # Problems found after loading are shown with their line, as the file would have it.
+    texts = {doc.display: doc for doc in source.documents}
+    found = [p if p.source_line or not p.location.line else dataclasses.replace(
+        p, source_line=texts[p.location.file].line(p.location.line)
+        if p.location.file in texts else source_line(root / p.location.file, p.location.line))
+        for p in found]
+    return sorted((p for p in problems + found if not p.warning), key=Problem.sort_key)
 
 
-class Recorder:
-    """The data files of one source folder, opened for editing."""
-
-    def __init__(self, root: Path) -> None:
-        if not (root / "data").is_dir():
-            raise UsageError(f"{root}: no data/ folder here; pass --source with the folder "
-                             "that holds data/")
-        self.root = root
-        self.files = {p: YamlFile(p, self.display(p))
-                      for p in source_files(root / "data", root, DATA_SUFFIXES)}
-        self.declared: set[str] = set()  # commits declared by this recording
-
-    def display(self, path: Path) -> str:
-        """A path as messages print it, relative to the source folder."""
-        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) \
-            else str(path)
-
-    def open(self, path: Path) -> YamlFile:
-        """A file to write into, opened once (a new one when it does not exist yet)."""
-        path = path if path.is_absolute() else self.root / path
-        if path not in self.files:
-            if path.suffix not in DATA_SUFFIXES or not path.is_relative_to(self.root / "data"):
-                raise UsageError(f"--file {path}: expected a .yaml file under "
-                                 f"{self.root / 'data'}")
-            self.files[path] = YamlFile(path, self.display(path))
-        return self.files[path]
-
-    def holder(self, collection: str) -> YamlFile | None:
-        """The first file (in sorted order) that has the collection."""
-        return next((f for f in self.files.values() if collection in f.tree), None)
-
-    def find(self, collection: str, ident: str) -> tuple[YamlFile, CommentedMap] | None:
-        """The entry of a collection with this id, and its file."""
-        for file in self.files.values():
-            for entry in file.tree.get(collection) or ():
-                if isinstance(entry, CommentedMap) and str(entry.get("id")) == ident:
-                    return file, entry
-        return None
-
-    def where(self, file: YamlFile, entry: CommentedMap) -> str:
-        """`data/x.yaml:12` for an entry."""
-        return f"{file.display}:{entry.lc.line + 1}"
-
-    def declare_commit(self, commit: str | None, fallback: YamlFile) -> str | None:
-        """Add a commit that figures name to `commits:` if it is not there yet."""
-        if commit is None or commit in self.declared or self.find("commits", commit):
-            return None
-        self.declared.add(commit)
-        file = self.holder("commits") or fallback
-        file.append("commits", CommentedMap([("id", commit)]))
-        return f"declared commit {commit} under `commits:` in {file.display}"
-
-    def diff(self) -> str:
-        """What writing would change, as a unified diff."""
-        out: list[str] = []
-        for file in self.files.values():
-            if file.changed:
-                out += difflib.unified_diff(file.text.splitlines(True),
-                                            file.result().splitlines(True),
-                                            f"a/{file.display}", f"b/{file.display}")
-        return "".join(out)
-
-    def write(self) -> list[str]:
-        """Write every edited file; the names of those written."""
-        written = []
-        for path, file in self.files.items():
-            if file.changed:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(file.result(), encoding="utf-8", newline="")
-                written.append(file.display)
-        return written
-
-
-def check(root: Path, today: dt.date) -> list[Problem]:
-    """The errors a build of the written data would stop on (load, validate, derive)."""
-    source, problems = load(root, strict=False)
-    if source is not None and not any(not p.warning for p in problems):
-        data, found = validate(source.data, today)
-        problems += found
-        if not any(not p.warning for p in problems):
-            problems += derive(data, today)[1]
-    return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
+def refuse(problems: list[Problem]) -> Refused:
+    """The refusal of a change that would leave the data failing to build."""
+    count = f"{len(problems)} error{'s' if len(problems) != 1 else ''}"
+    return Refused(f"nothing written: the data as changed would not build ({count}, above)")

@@ -1,10 +1,14 @@
-"""Edit a YAML data file in place, leaving every byte outside the edited entry as it was.
+"""Edit YAML data files in place, leaving every byte outside the edited entries as it was.
 
-ruamel.yaml reads the file (round-trip mode: positions, comments, flow or block style of
-each mapping) and writes the new values; the new text is then spliced into the original
-at the edited entry only. Dumping the whole tree instead would rewrite what ruamel does
-not reproduce exactly (indentation, some flow sequences), which a reviewer then has to
-read past in the diff.
+ruamel.yaml reads each file (round-trip mode: positions, comments, flow or block style
+of each mapping) and writes the new values; the new text is then spliced into the
+original at the edited entry only. Dumping the whole tree instead would rewrite what
+ruamel does not reproduce exactly (indentation, some flow sequences), which a reviewer
+then has to read past in the diff.
+
+ruamel reads plain scalars as the build does (load.yaml.plain_tag), not as YAML 1.2
+does: `57930e6` is a text to both, `0x1f` and `010` numbers kept as written, so an id
+is found where the build finds it, and a text the build would read otherwise is quoted.
 """
 
 from __future__ import annotations
@@ -16,13 +20,16 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.representer import RoundTripRepresenter
+from ruamel.yaml.resolver import VersionedResolver
+from ruamel.yaml.tag import Tag
 
 from progress_site.errors import UsageError
-
-
-class Raw(str):
-    """A number written exactly as given (`12.50` keeps its two decimals)."""
+from progress_site.load.yaml import YAML_TAG, plain_tag
+from progress_site.record.recorder import Raw
 
 
 class EditError(UsageError):
@@ -31,16 +38,53 @@ class EditError(UsageError):
     exit_code = 1
 
 
+class BuildResolver(VersionedResolver):
+    """Tags plain scalars as the build's reader does, when a file is read and when a value
+    is written (which decides whether it needs quotes)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        """The tag of a node: the build's for a plain scalar."""
+        if kind is ScalarNode and implicit[0]:
+            return Tag(suffix=plain_tag(value))
+        return super().resolve(kind, value, implicit)
+
+
+class WrittenConstructor(RoundTripConstructor):
+    """Reads numbers as written (`Raw`), as the build keeps a number given for a text:
+    an id `0x1f` is '0x1f', and a number copied into an edit is written back unchanged."""
+
+    def construct_written(self, node: Any) -> Raw:
+        """A number's written form."""
+        return Raw(node.value)
+
+
+class WrittenRepresenter(RoundTripRepresenter):
+    """Writes a `Raw` number as it was given, unquoted when the build reads it so."""
+
+    def represent_raw(self, data: Raw) -> Any:
+        """A number, plain."""
+        return self.represent_scalar(plain_tag(data), str(data))
+
+    def ignore_aliases(self, data: Any) -> bool:
+        """Write a value every time it appears (the same date in several figures), never
+        as an alias, which the build would read but a reader of the file would not."""
+        return True
+
+
+for _tag in ("int", "float"):
+    WrittenConstructor.add_constructor(YAML_TAG + _tag, WrittenConstructor.construct_written)
+WrittenRepresenter.add_representer(Raw, WrittenRepresenter.represent_raw)
+
+
 def _yaml() -> YAML:
     """A round-trip reader and writer in the house style: no line wrapping, 2-space maps."""
     y = YAML()
+    y.Resolver = BuildResolver
+    y.Constructor = WrittenConstructor
+    y.Representer = WrittenRepresenter
     y.width = 4096
     y.preserve_quotes = True
     y.indent(mapping=2, sequence=4, offset=2)
-    # The same date object in several figures must be written out each time, not aliased.
-    y.representer.ignore_aliases = lambda data: True
-    y.representer.add_representer(Raw, lambda rep, data: rep.represent_scalar(
-        "tag:yaml.org,2002:float" if "." in data else "tag:yaml.org,2002:int", str(data)))
     return y
 
 
@@ -221,3 +265,4 @@ class YamlFile:
         for splice in sorted(splices, key=lambda s: s.start, reverse=True):
             text = text[:splice.start] + splice.text + text[splice.end:]
         return text
+

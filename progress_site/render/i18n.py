@@ -19,7 +19,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
 from progress_site.errors import Location, Problem
-from progress_site.render import locale_cache as localecache
 
 
 class Gap(NamedTuple):
@@ -117,13 +116,9 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
 
 
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
-                  strict: bool, cache_dir: Path | None = None) -> Catalogs:
+                  strict: bool) -> Catalogs:
     """Each language's translations, read from the .po files of `folders` (each with the
-    root its files are shown relative to), and their problems.
-
-    The languages' locale facts are loaded here too, from `cache_dir`/locales: the
-    other half of what a language's pages print with (see localecache.py)."""
-    localecache.load(cache_dir, languages)
+    root its files are shown relative to), and their problems."""
     translations: dict[str, NullTranslations] = {}
     problems: list[Problem] = []
     for lang in languages:

@@ -11,14 +11,14 @@ import jinja2
 
 from progress_site.load.site import Page, PageMeta
 from progress_site.model.schema import Site
-from progress_site.render.locale_cache import facts
+from progress_site.render.formatting import own_name
 from progress_site.render.places import PagePlace, language_folder
 from progress_site.render.words import Words
 
 
 def language_name(lang: str) -> str:
     """A language's name in that language, as a link to it reads: `Français`."""
-    name = facts(lang).name
+    name = own_name(lang)
     return name[:1].upper() + name[1:]
 
 

@@ -10,10 +10,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from progress_site.charts.cache import ChartCache, ChartSpec
+from progress_site.charts.cache import ChartCache
+from progress_site.charts.spec import ChartSpec
 from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
-from progress_site.derive.views import Model
 from progress_site.errors import Location, Problem
 from progress_site.load.site import Page
 from progress_site.model.links import unsafe_links

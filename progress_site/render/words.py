@@ -169,8 +169,8 @@ class Words:
             href = f"{base}/{kind}/{number}"
             words = self.text(link.text) if link.text else escape(
                 self.numbered(kind, number, repo_name))
-        # Escaped as Markup.format escapes its fields, without its Python-level formatter
-        # (~10 us a link, and feeds and pages print hundreds).
+        # Escaped as Markup.format escapes its fields, without its Python-level formatter:
+        # feeds and pages print hundreds of links (see bench/scale.py).
         return Markup(f'<a href="{escape(href)}">{escape(words)}</a>')
 
     def numbered(self, kind: str, number: int | None, repo: Text | None) -> str:

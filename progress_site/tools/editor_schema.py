@@ -1,11 +1,11 @@
 """The data format published as JSON Schema, so editors check data/*.yaml while typing.
 
-Generated from the declarations in `schema.py`, read the way the validator reads them
-(`fieldtypes.hints` and `convert.fields`): the schema and the build cannot disagree on
-which keys exist, which are required, or what type each holds. Rules that span records
-or files (ids that exist, evidence a status needs) stay with the build.
+Generated from the declarations in `model/schema.py`, read the way the validator reads
+them (`model.declare.hints` and `load.convert.fields`): the schema and the build cannot
+disagree on which keys exist, which are required, or what type each holds. Rules that
+span records or files (ids that exist, evidence a status needs) stay with the build.
 
-    python -m progress_site.tools.editor_schema schemas     # writes schemas/data.schema.json
+    python -m progress_site.tools.editor_schema schemas  # schemas/data-files.schema.json
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-FILE_NAME = "data.schema.json"
+FILE_NAME = "data-files.schema.json"  # not data.schema.json: that is data.json's, in site/
 NULL: dict[str, Any] = {"type": "null"}
 
 # A YAML 1.2 editor reads a bare 57930e6 or 1234567 as a number; the build keeps such a
@@ -186,7 +186,7 @@ def render(schema: dict[str, Any]) -> str:
 
 
 def write_schemas(folder: Path) -> None:
-    """Write data.schema.json into `folder`, creating it if needed."""
+    """Write data-files.schema.json into `folder`, creating it if needed."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / FILE_NAME).write_text(render(data_schema()), encoding="utf-8", newline="\n")
 

@@ -9,14 +9,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-import types
-import typing
-from collections.abc import Iterator
 from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.errors import Problem, closest
-from progress_site.model.declare import Link, Unit, hints
+from progress_site.model.declare import Link, Unit
 from progress_site.model.links import check_url
 from progress_site.model.schema import (
     BudgetItem,
@@ -33,7 +30,8 @@ from progress_site.model.schema import (
     Task,
 )
 from progress_site.model.units import BUILTIN_UNITS
-from progress_site.model.values import Number, Text, Where
+from progress_site.model.values import Number, Where, problem
+from progress_site.model.walk import walk
 from progress_site.validate.provenance import complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
@@ -41,81 +39,6 @@ ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 # Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
 SCOPED = (Claim, BudgetItem, RunItem)
-
-
-def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:
-    """A problem at one field of a record."""
-    loc = where.of(name)
-    path = (*where.path, name) if name in where.fields else where.path
-    return Problem(loc, message, path, hint)
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def record_fields(cls: type) -> tuple[str, ...]:
-    """The names of the fields a user writes, per record class (computed once)."""
-    if cls not in _FIELDS:
-        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
-                             if not f.metadata.get("internal"))
-    return _FIELDS[cls]
-
-
-# Per class: the fields that may hold a record or a list of them; None for a value that
-# is no record at all. Walks look only there, instead of at every field of everything.
-_HOLDING: dict[type, tuple[str, ...] | None] = {}
-# Values, not records: no check reads them, and they hold no record, so walks neither
-# yield them nor look inside (they were 300 of the example's 500 records). A field of
-# texts is still one that walks look at: references.texts finds the texts there.
-VALUES = (Number, Text)
-
-
-def holding_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields of a record class whose type may hold records; None if not a record."""
-    if cls not in _HOLDING:
-        if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
-            _HOLDING[cls] = None
-        else:
-            try:
-                types = hints(cls)
-            except (NameError, TypeError):  # unresolvable: look everywhere, as before
-                types = {}
-            _HOLDING[cls] = tuple(n for n in record_fields(cls)
-                                  if n not in types or _may_hold(types[n]))
-    return _HOLDING[cls]
-
-
-def _may_hold(tp: Any) -> bool:
-    """Whether a value of this declared type may be or contain a record (or a text)."""
-    if tp is Number:
-        return False
-    if dataclasses.is_dataclass(tp):
-        return True
-    origin = typing.get_origin(tp)
-    if origin is tuple or origin in (typing.Union, types.UnionType):
-        return any(_may_hold(a) for a in typing.get_args(tp) if a is not Ellipsis)
-    if origin is not None:  # Literal, dict, list...: walks never looked inside them
-        return False
-    return tp not in (str, int, float, bool, dt.date, type(None))
-
-
-def walk(value: Any) -> Iterator[Any]:
-    """Every record inside a value, depth first, in the order written."""
-    stack = [value]  # an explicit stack: a million generator frames cost seconds
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            stack.extend(reversed(item))
-            continue
-        cls = type(item)
-        holding = _HOLDING[cls] if cls in _HOLDING else holding_fields(cls)
-        if holding is None:
-            continue
-        yield item
-        for name in reversed(holding):
-            child = getattr(item, name)
-            if child is not None:
-                stack.append(child)
 
 
 def known_ids(data: Data) -> dict[str, set[str]]:

@@ -1,7 +1,7 @@
 """Watch mode's chart drawer: a process of its own that draws the charts a rebuild left out.
 
-vl-convert holds the interpreter lock while it draws (~0.1 s a chart), so drawing in the
-watch process would make the next save wait, and the server with it. The drawer is
+vl-convert holds the interpreter lock while it draws, so drawing in the watch process
+would make the next save wait, and the server with it (see bench/watch_latency.py). The drawer is
 started on first use with `spawn` (a fresh interpreter: the watch process has threads,
 which a fork would copy mid-step), writes the charts into the same cache the builds
 read, and reports back; the watch then rebuilds, and this time every chart is there.
@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from progress_site.charts.cache import ChartSpec, draw
+from progress_site.charts.cache import draw
+from progress_site.charts.spec import ChartSpec
 
 
 def _ignore_interrupts() -> None:

@@ -5,7 +5,7 @@ the pages open in a browser first): nothing in the pipeline knows it is watched.
 threads besides the main one, each with one job: watchdog's observer notes changed
 inputs, the rebuild worker waits for saves to settle and builds (one build at a time,
 imports and caches warm), and the HTTP server serves the site and tells open pages when
-their page changed (see serve.py and livestate.py).
+their page changed (see server.py and livestate.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from progress_site.watch.server import explain_bind_error, open_server, url_of
 # Seconds without events before a rebuild: an editor's save (temp file, backup, rename)
 # is one burst, and one rebuild. A finished write (closed after writing, or renamed onto
 # an input) says the save is done, so then only a short grace period is left for the
-# rest of a "save all", which keeps the 50 ms quiet out of the common case's latency.
+# rest of a "save all", which keeps the QUIET wait out of the common case's latency.
 QUIET = 0.05
 SETTLED = 0.01
 SOURCE_FOLDERS = ("data", "content")  # read from the source only

@@ -4,8 +4,10 @@ the outcome told to the terminal and to the open tabs (livestate.py).
 A rebuild goes through the same stages as `python build.py` (pipeline.py), in an order
 made for a reader looking at a page: the pages open in a browser are rendered right
 after derive, written in place and announced, then the whole site is rendered and
-swapped in as usual. Hugo's server does much the same ("fast render mode"). What a
-plain build publishes, a watch session publishes too, file for file.
+swapped in as usual. Hugo's server does much the same ("fast render mode"). Why: the
+open page is on disk before the rest of the site is rendered (bench/watch_latency.py
+times save -> file on disk). What a plain build publishes, a watch session publishes
+too, file for file.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ from progress_site.publish.swap import PublishFailed, publish, publish_early
 from progress_site.watch.livestate import LiveState, page_url
 
 if TYPE_CHECKING:
-    from progress_site.charts.cache import ChartSpec
+    from progress_site.charts.spec import ChartSpec
 
 # Published files that no page loads: a change to anything else (a stylesheet, an image)
-# makes open tabs reload for real rather than swap in the new page (serve.SCRIPT).
+# makes open tabs reload for real rather than swap in the new page (server.SCRIPT).
 NOT_LOADED = (".html", ".xml", ".json", ".txt")
 
 
@@ -39,7 +41,7 @@ class Builder:
     def __init__(self, config: BuildConfig, state: LiveState) -> None:
         # No forked renders: this process has threads (server, observer) a fork would copy.
         self.config = dataclasses.replace(config, parallel=False)
-        # Rebuilds publish the pages first and draw changed charts after (charts.py).
+        # Rebuilds publish the pages first and draw changed charts after (charts/cache.py).
         self.quick = dataclasses.replace(self.config, draw_charts_later=True)
         self.state = state
         self.last_files: dict[str, bytes] | None = None

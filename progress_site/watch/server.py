@@ -39,7 +39,8 @@ BIND_ERRORS = {
 # sends at once whatever happened between that and the connection (no missed reload).
 # A good build does not reload the tab: the script fetches the page again and swaps its
 # body and head in place, which keeps the scroll position, skips loading the stylesheet
-# again, and shows the new numbers sooner. It reloads for real when what the swap cannot
+# again, and shows the new numbers sooner (bench/watch_latency.py times save -> refreshed
+# page in Chromium). It reloads for real when what the swap cannot
 # carry changed: the site's other files (`assets`, counted by the server), the page's
 # stylesheets, or a page with scripts of its own (a swapped-in script does not run).
 SCRIPT = r"""<script data-progress-site-live>

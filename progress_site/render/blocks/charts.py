@@ -19,9 +19,11 @@ from typing import Any, Literal
 
 from markupsafe import Markup
 
-from progress_site.charts.cache import ChartCache, ChartSpec, Series
+from progress_site.charts.cache import ChartCache
+from progress_site.charts.spec import ChartSpec, Series
 from progress_site.charts.style import FORMAT_LOCALES
-from progress_site.derive.views import ComparisonView, Model
+from progress_site.derive.model import Model
+from progress_site.derive.views import ComparisonView
 from progress_site.model.dataset import Dataset, RecordField
 from progress_site.model.schema import HistoryPoint, Measurement, Study
 from progress_site.render.blocks.options import BlockError, Options

@@ -1,0 +1,102 @@
+"""What a chart shows: a frozen `ChartSpec` of named series, checked when it is made.
+
+A spec is everything that decides a chart's SVG and nothing else, so it is also the
+chart cache's key (`cache.py`); drawing it is `svg.py`'s business. Both read the spec
+from here, and a spec is checked against the shared style (`style.py`) without loading
+the drawing code.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from progress_site.charts.style import FORMAT_LOCALES, MAX_SERIES
+
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One line, or one group of bars, with its legend label."""
+
+    name: str  # legend label, already translated
+    points: tuple[tuple[float | str, float], ...]  # (x, y); x is a number or a label
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSpec:
+    """Everything that decides a chart's SVG, and nothing else (it is the cache key)."""
+
+    id: str  # stable; prefixes the ids inside the SVG, so charts on one page do not clash
+    kind: Literal["line", "bar"]
+    title: str  # already translated, like the other words
+    x_title: str
+    y_title: str
+    series: tuple[Series, ...]
+    x_kind: Literal["quantitative", "ordinal"] = "quantitative"  # bars are always ordinal
+    y_zero: bool = True  # start the y axis at zero (bars always do)
+    width: int = 560  # of the whole SVG, in px
+    height: int = 260
+    rule: float | None = None  # a horizontal reference line, e.g. a limit, drawn dashed
+    locale: str = "en"  # number format on the axes: "en" or "fr"
+
+    def __post_init__(self) -> None:
+        """Refuse a spec that would draw a wrong or misleading chart."""
+        problems = _spec_problems(self)
+        for series in self.series:
+            problems += _point_problems(self, series)
+        if problems:
+            raise ValueError("\n".join(f"chart {self.id!r}: {problem}" for problem in problems))
+
+
+def _spec_problems(spec: ChartSpec) -> list[str]:
+    """What is wrong with a spec as a whole."""
+    problems = []
+    if not _ID.fullmatch(spec.id):
+        problems.append("id: expected a letter, then letters, digits, '-' or '_'")
+    if spec.kind not in ("line", "bar"):
+        problems.append(f"kind: expected 'line' or 'bar', got {spec.kind!r}")
+    if spec.x_kind not in ("quantitative", "ordinal"):
+        problems.append(f"x_kind: expected 'quantitative' or 'ordinal', got {spec.x_kind!r}")
+    if spec.locale not in FORMAT_LOCALES:
+        problems.append(f"locale: expected one of {sorted(FORMAT_LOCALES)}, got {spec.locale!r}")
+    if not 1 <= len(spec.series) <= MAX_SERIES:
+        problems.append(f"series: expected 1 to {MAX_SERIES}, got {len(spec.series)}")
+    names = [series.name for series in spec.series]
+    if len(set(names)) < len(names):
+        problems.append(f"series: two series share a name in {names}")
+    if len({isinstance(x, str) for series in spec.series for x, _ in series.points}) > 1:
+        problems.append("x: mixes numbers and labels; write every x the same way")
+    if spec.kind == "bar" and not spec.y_zero:
+        problems.append("y_zero: bars start at zero, or their lengths would mislead")
+    if spec.width <= 0 or spec.height <= 0:
+        problems.append(f"size: expected positive pixels, got {spec.width}x{spec.height}")
+    if spec.rule is not None and not _is_number(spec.rule):
+        problems.append(f"rule: expected a finite number, got {spec.rule!r}")
+    return problems
+
+
+def _point_problems(spec: ChartSpec, series: Series) -> list[str]:
+    """What is wrong with the points of one series."""
+    labels_allowed = spec.kind == "bar" or spec.x_kind == "ordinal"
+    problems = []
+    for index, (x, y) in enumerate(series.points):
+        where = f"series {series.name!r}, point {index}"
+        if isinstance(x, str) and not labels_allowed:
+            problems.append(f"{where}: x {x!r} is a label, which needs x_kind='ordinal'")
+        elif not isinstance(x, str) and not _is_number(x):
+            problems.append(f"{where}: x: expected a finite number or a label, got {x!r}")
+        if not _is_number(y):
+            problems.append(f"{where}: y: expected a finite number, got {y!r}")
+    return problems
+
+
+def _is_number(value: object) -> bool:
+    """Whether a value is a finite int or float (a bool is not a number here)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value)
+

@@ -1,0 +1,449 @@
+"""Read YAML with the position of every key and value, refusing what would hurt the build.
+
+Plain data is read in one pass over libyaml's events, each value built as its event
+arrives (see bench/scale.py). A file holding what only composed nodes read exactly
+(anchors, aliases, tags, `<<` merge keys, odd or repeated keys, deep nesting, syntax
+errors) is read again by composing its nodes, which words every refusal; both paths give
+the same values and problems. Plain scalars are read by one `Resolver`, which
+record/yamledit asks too (`plain_tag`), so what the build reads as a text is what the
+editor writes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from progress_site.errors import KeyPath, Location, Problem
+
+# Large enough for 100,000 measurements; a bigger file is almost surely a mistake.
+MAX_BYTES = 32 * 1024 * 1024
+# Aliases can make a small file expand without bound ("billion laughs"): cap the nodes.
+MAX_NODES = 5_000_000
+# Real data nests a dozen levels; far deeper nesting only crashes parsers (C recursion).
+MAX_DEPTH = 64
+# Characters that reorder how the text around them is shown ("Trojan Source"): a reader
+# would see something else than what is stored, in the page and in the terminal.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# What a value must not hold: controls, direction overrides, lone surrogates.
+_UNWANTED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                       "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+YAML_TAG = "tag:yaml.org,2002:"
+STR_TAG = YAML_TAG + "str"
+BOOL_TAG = YAML_TAG + "bool"
+# The tags of plain values, which the one-pass reader builds; `<<` merge keys and any
+# other tag are the composed path's, which refuses every tag but these and `merge`.
+_SCALAR_TAGS = frozenset(YAML_TAG + n for n in ("str", "int", "float", "bool", "null",
+                                                "timestamp"))
+PLAIN_TAGS = _SCALAR_TAGS | {YAML_TAG + n for n in ("map", "seq", "merge")}
+
+Positions = dict[KeyPath, tuple[int, int]]
+# The events the one-pass reader meets most, looked up once (it meets one per value).
+_SCALAR, _MAP, _SEQ = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+_MAP_END, _SEQ_END = yaml.MappingEndEvent, yaml.SequenceEndEvent
+
+
+class Resolver(yaml.resolver.BaseResolver):
+    """How a plain scalar reads: YAML 1.1's numbers, dates and nulls, and YAML 1.2's
+    booleans only (`no`, `on` and `yes` stay words: `fr: non` is not false)."""
+
+
+Resolver.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != BOOL_TAG]
+    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()}
+Resolver.add_implicit_resolver(
+    BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_READING: Any = Resolver()  # PyYAML types `resolve` loosely
+
+
+_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Loader(_BaseLoader):  # type: ignore[misc]
+    """libyaml's parser, reading plain scalars as `Resolver` does."""
+
+    yaml_implicit_resolvers = Resolver.yaml_implicit_resolvers
+
+
+def plain_tag(text: str) -> str:
+    """The tag the build gives `text` written unquoted: `57930e6` is a text, `0x1f` an int."""
+    return str(_READING.resolve(yaml.ScalarNode, text, (True, False)))
+
+
+@dataclass(slots=True)
+class Document:
+    """One parsed file: its values, and where each key path was written."""
+
+    display: str  # the path as errors print it, relative to the source folder
+    lines: list[str]
+    data: Any = None
+    values: Positions = field(default_factory=dict)
+    keys: Positions = field(default_factory=dict)
+    raw: dict[KeyPath, str] = field(default_factory=dict)  # how each number was written
+    # Set when `values` holds only where each mapping starts and `keys` nothing (a parse
+    # read from the cache): it gives every position, which only a problem asks for.
+    reread: Callable[[], tuple[Positions, Positions]] | None = field(
+        default=None, compare=False, repr=False)
+
+    def locate(self, path: KeyPath, *, key: bool = False) -> Location:
+        """Location of a value (or of its key), falling back to the nearest parent."""
+        table = self.keys if key else self.values
+        if path not in table and self.reread is not None:
+            (self.values, self.keys), self.reread = self.reread(), None
+            table = self.keys if key else self.values
+        probe = path
+        while probe and probe not in table:
+            probe = probe[:-1]
+        return Location(self.display, *table.get(probe, self.values.get((), (0, 0))))
+
+    def line(self, number: int) -> str:
+        """The source text of a 1-based line number."""
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+    def problem(self, path: KeyPath, message: str, hint: str = "", *, key: bool = False,
+                warning: bool = False) -> Problem:
+        """A problem located at a key path of this document."""
+        loc = self.locate(path, key=key)
+        return Problem(loc, message, path, hint, self.line(loc.line), warning)
+
+
+def read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
+    """A file's text, or the problems that stop it being read (size, encoding, links)."""
+    where = Location(display)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            return None, [Problem(where, f"file is {size // (1024 * 1024)} MiB, over the "
+                                         f"{MAX_BYTES // (1024 * 1024)} MiB limit",
+                                  hint="split it into several files under the same folder")]
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read the file: {exc.strerror}")]
+    return decode(data, display)
+
+
+def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
+    """A file's bytes as text, or the problems that refuse them (encoding, controls)."""
+    where = Location(display)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [Problem(where, "the file is UTF-16, not UTF-8", hint="save it as UTF-8")]
+    if b"\0" in data:
+        return None, [Problem(where, "this is a binary file, not text",
+                              hint="remove it from the folder")]
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Problem(Location(display, line, col), "the file is not valid UTF-8",
+                              hint="save it as UTF-8")]
+    # Every such character is encoded as E2 80 xx or E2 81 xx: a search of the bytes
+    # spares looking at each character of a large file.
+    maybe = b"\xe2\x80" in data or b"\xe2\x81" in data
+    problems = bidi_problems(text, display) if maybe else []
+    return (None, problems) if problems else (text, [])
+
+
+def bidi_problems(text: str, display: str, limit: int = 10) -> list[Problem]:
+    """Each bidirectional control character, located (the first `limit` of them)."""
+    if BIDI_CONTROLS.isdisjoint(text):
+        return []
+    problems: list[Problem] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        for col, ch in enumerate(line, start=1):
+            if ch in BIDI_CONTROLS and len(problems) < limit:
+                name = unicodedata.name(ch, "").lower()
+                problems.append(Problem(
+                    Location(display, number, col),
+                    f"invisible control character U+{ord(ch):04X} ({name}): it makes the "
+                    "text read otherwise than it is written", (),
+                    "delete it; right-to-left words need no control characters", line))
+    return problems
+
+
+def unwanted(text: str) -> str:
+    """The first character a value must not hold, named; '' when there is none. Only an
+    escape in double quotes ("\\e", "\\u202e") puts one in a value: libyaml and
+    `decode` refuse a file holding one raw."""
+    found = _UNWANTED.search(text)
+    if found is None:
+        return ""
+    ch = found.group()
+    what = ("a direction override" if ch in BIDI_CONTROLS else
+            "half of a character" if "\ud800" <= ch <= "\udfff" else "a control character")
+    return f"U+{ord(ch):04X} ({what})"
+
+
+def mark(node: Any) -> tuple[int, int]:
+    """A node's or an event's 1-based line and column."""
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Reader:
+    """Reads one document's scalars into values, collecting its problems."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.problems: list[Problem] = []
+        self.count = 0
+        # Its own constructor: PyYAML's remembers every node it built (a shared one kept
+        # each file's nodes alive for the whole process).
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def read(self, node: yaml.Node, path: KeyPath) -> Any:
+        """A scalar's value; tags we do not know are refused, never constructed."""
+        try:
+            value = self.constructor.construct_object(node)
+            wrong = unwanted(value) if isinstance(value, str) else ""
+            if wrong:  # reported here; the value is kept so that no other error follows
+                self.report(node, path, f"this text holds {wrong}, which no page should show",
+                            "remove the escape (\\e, \\x.., \\u....) from the text")
+            return value
+        except yaml.YAMLError as exc:
+            self.report(node, path, f"cannot read this value: {exc}")
+        except (ValueError, OverflowError):  # 2026-02-30; an int of 5,000 digits
+            kind = node.tag.rsplit(":", 1)[-1]
+            if kind == "timestamp":
+                self.report(node, path, f"{node.value} is not a day of the calendar",
+                            "write a real date")
+            elif kind == "int":
+                self.report(node, path, f"a whole number of {len(node.value):,} characters "
+                            "is too long to read", "check the number of digits")
+                return 0  # a stand-in: the build stops at this error
+            else:
+                self.report(node, path, "cannot read this value", "quote it to keep it a text")
+        return None
+
+    def report(self, node: Any, path: KeyPath, message: str, hint: str = "") -> None:
+        """A problem at a node (a key's own place, not its mapping's)."""
+        self.problems.append(self.at(node, message, hint, path))
+
+    def keep_raw(self, path: KeyPath, value: Any, written: str) -> Any:
+        """`value`, remembering how it was written if it is a number (`6.40`, `0x1f`)."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            self.doc.raw[path] = written
+        return value
+
+    def at(self, node: Any, message: str, hint: str, path: KeyPath = ()) -> Problem:
+        """A problem at a node's or a parser mark's place."""
+        line, col = mark(node)
+        return Problem(Location(self.doc.display, line, col), message, path, hint,
+                       self.doc.line(line))
+
+
+class _HandOver(Exception):
+    """The file holds something only the composed path reads exactly."""
+
+
+class _Events(_Reader):
+    """Values and positions from libyaml's events, in one pass; gives up (`_HandOver`)
+    on whatever the composed path reads otherwise or words as a problem."""
+
+    def __init__(self, loader: Any, doc: Document) -> None:
+        super().__init__(doc)
+        self.next = loader.get_event
+        self.resolve = loader.resolve
+        # (written text, plain?) -> its value, for scalars read without a problem: keys
+        # and words repeat thousands of times, and their values cannot change.
+        self.known: dict[tuple[str, bool], Any] = {}
+
+    def document(self) -> list[Problem]:
+        """The one document of the stream (or none), read to the end of the stream."""
+        self.next()  # the stream's start
+        event = self.next()
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.doc.data = self.value(self.next(), (), 0)
+            self.next()  # the document's end
+            event = self.next()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise _HandOver  # a second document: an error the composer words
+        return self.problems
+
+    def value(self, event: Any, path: KeyPath, depth: int) -> Any:
+        """The value an event starts, with its position (and its children's) recorded."""
+        self.count += 1
+        if event.anchor is not None or self.count >= MAX_NODES:
+            raise _HandOver
+        self.doc.values[path] = mark(event)
+        kind = type(event)
+        if kind is _SCALAR:
+            return self.keep_raw(path, self.scalar(event, path), event.value)
+        if depth == MAX_DEPTH or event.tag is not None or kind not in (_MAP, _SEQ):
+            raise _HandOver  # too deep, tagged, or an alias
+        if kind is _SEQ:
+            items: list[Any] = []
+            event = self.next()
+            while type(event) is not _SEQ_END:
+                items.append(self.value(event, (*path, len(items)), depth + 1))
+                event = self.next()
+            return items
+        out: dict[str, Any] = {}
+        event = self.next()
+        while type(event) is not _MAP_END:
+            if type(event) is not _SCALAR or event.anchor is not None:
+                raise _HandOver
+            key = self.scalar(event, path)
+            if not isinstance(key, (str, int)) or isinstance(key, bool) or str(key) in out:
+                raise _HandOver
+            child = (*path, str(key))
+            self.doc.keys[child] = mark(event)
+            out[str(key)] = self.value(self.next(), child, depth + 1)
+            event = self.next()
+        return out
+
+    def scalar(self, event: Any, path: KeyPath) -> Any:
+        """A scalar's value, read once per distinct written form and style."""
+        if event.tag is not None:
+            raise _HandOver
+        plain = event.implicit[0]
+        written = event.value
+        if (written, plain) in self.known:
+            return self.known[written, plain]
+        tag = self.resolve(yaml.ScalarNode, written, event.implicit) if plain else STR_TAG
+        if tag not in _SCALAR_TAGS:
+            raise _HandOver  # tagged, `<<`, `=`: rare, and the composed path words them
+        node = yaml.ScalarNode(tag, written, event.start_mark, event.end_mark, event.style)
+        before = len(self.problems)
+        value = self.read(node, path)
+        if len(self.problems) == before:
+            self.known[written, plain] = value
+        return value
+
+
+class _Nodes(_Reader):
+    """Values and positions from composed nodes: the careful path, which refuses."""
+
+    def build(self, node: yaml.Node, path: KeyPath) -> Any:
+        """The value of a node, with its position (and its children's) recorded."""
+        self.count += 1
+        if self.count == MAX_NODES:
+            self.problems.append(self.doc.problem(path, "the file expands to more than "
+                                 f"{MAX_NODES:,} values (anchors and aliases?)",
+                                 "write the values out instead of repeating an alias"))
+        if self.count >= MAX_NODES:
+            return None
+        self.doc.values[path] = mark(node)
+        plain = node.tag in PLAIN_TAGS
+        if not plain:  # `!!python/object`, `!!binary`, `!custom`: reported, never built
+            self.report(node, path, f"unknown tag '{node.tag.replace(YAML_TAG, '!!')}'",
+                        "remove the tag: data files hold plain values")
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        return self.keep_raw(path, self.read(node, path), node.value) if plain else node.value
+
+    def mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[Any, Any]:
+        """A mapping; duplicate keys are errors (PyYAML would keep the last silently)."""
+        if any(k.tag == YAML_TAG + "merge" for k, _ in node.value):
+            self.constructor.flatten_mapping(node)  # `<<` as PyYAML's constructor applies it
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = (self.read(key_node, path) if isinstance(key_node, yaml.ScalarNode)
+                   else None)
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                self.problems.append(self.doc.problem(path, "keys must be words"))
+                continue
+            key = str(key)
+            child = (*path, key)
+            if key in out:
+                self.doc.keys.setdefault(child, mark(key_node))
+                self.report(key_node, child, f"key '{key}' appears twice", "keep one of them")
+                continue
+            self.doc.keys[child] = mark(key_node)
+            out[key] = self.build(value_node, child)
+        return out
+
+    def too_deep(self, text: str) -> Problem | None:
+        """Nesting deeper than MAX_DEPTH as written, refused before it is composed: the C
+        composer recurses once a level (a crash), and libyaml slows down quadratically."""
+        depth = 0
+        for event in yaml.parse(text, Loader=Loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return self.at(event, f"lists and mappings nested more than {MAX_DEPTH} "
+                                   "levels deep", "flatten the data: no format here nests "
+                                   "that deep")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+        return None
+
+    def too_big(self, root: yaml.Node) -> Problem | None:
+        """A document whose aliases expand it past MAX_NODES values or MAX_DEPTH levels,
+        or make a value hold itself, refused before any of it is built (no recursion)."""
+        size: dict[int, int] = {}
+        depth: dict[int, int] = {}
+        stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+        open_: set[int] = set()  # nodes whose children are being measured: the path from root
+        while stack:
+            node, measured = stack.pop()
+            kids = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
+                    else list(node.value) if isinstance(node, yaml.SequenceNode) else [])
+            if measured:
+                open_.discard(id(node))
+                size[id(node)] = 1 + sum(size[id(k)] for k in kids)
+                depth[id(node)] = 1 + max((depth[id(k)] for k in kids), default=0)
+                if size[id(node)] > MAX_NODES:
+                    return self.at(node, f"this expands to more than {MAX_NODES:,} values "
+                                   "(anchors and aliases?)",
+                                   "write the values out instead of repeating an alias")
+                if depth[id(node)] > MAX_DEPTH:
+                    return self.at(node, f"aliases nest this more than {MAX_DEPTH} levels "
+                                   "deep", "write the values out instead")
+            elif id(node) in open_:
+                return self.at(node, "an anchor holds an alias of itself",
+                               "a value cannot contain itself: remove the alias")
+            elif id(node) not in size:
+                open_.add(id(node))
+                stack.append((node, True))
+                stack.extend((k, False) for k in kids if id(k) not in size)
+        return None
+
+    def document(self, text: str) -> list[Problem]:
+        """Fill the document from composed nodes; syntax errors and refusals are problems."""
+        try:
+            problem = self.too_deep(text)
+            node = None if problem else yaml.compose(text, Loader=Loader)
+        except yaml.MarkedYAMLError as exc:
+            where = exc.problem_mark or exc.context_mark
+            line, col = (where.line + 1, where.column + 1) if where else (0, 0)
+            return [Problem(Location(self.doc.display, line, col),
+                            f"YAML syntax error: {exc.problem or exc.context}", (),
+                            "check the indentation and the quotes on this line or the one "
+                            "above", self.doc.line(line))]
+        except yaml.YAMLError as exc:
+            return [Problem(Location(self.doc.display), f"YAML error: {exc}")]
+        if problem is None and node is not None and "*" in text:
+            problem = self.too_big(node)  # only aliases (`*name`) make a node count twice
+        if problem is not None:
+            return [problem]
+        self.doc.data = None if node is None else self.build(node, ())
+        return self.problems
+
+
+def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
+    """Parse YAML text into a Document, with positions; syntax errors become problems."""
+    doc = Document(display, text.splitlines())
+    loader = Loader(text)
+    try:
+        return doc, _Events(loader, doc).document()
+    except (_HandOver, yaml.YAMLError):
+        pass
+    finally:
+        loader.dispose()
+    doc = Document(display, doc.lines)  # the careful path reads it afresh
+    return doc, _Nodes(doc).document(text)
+
+
+def positions(text: str, display: str) -> tuple[Positions, Positions]:
+    """Where every value and key of a text is written."""
+    doc, _ = parse(text, display)
+    return doc.values, doc.keys

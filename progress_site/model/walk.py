@@ -1,0 +1,87 @@
+"""Walking records: every record inside a value, looking only where records may be.
+
+Validation checks every record it meets, derive finds every figure and every text, and
+data.json writes every record's fields: all of them walk the data the same way, so the
+walk lives with the records rather than in one of those stages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+from progress_site.model.declare import hints
+from progress_site.model.values import Number, Text
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def record_fields(cls: type) -> tuple[str, ...]:
+    """The names of the fields a user writes, per record class (computed once)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                             if not f.metadata.get("internal"))
+    return _FIELDS[cls]
+
+
+# Per class: the fields that may hold a record or a list of them; None for a value that
+# is no record at all. Walks look only there, instead of at every field of everything.
+_HOLDING: dict[type, tuple[str, ...] | None] = {}
+# Values, not records: no check reads them, and they hold no record, so walks neither
+# yield them nor look inside. A field of texts is still one that walks look at:
+# derive/namespace.py's `texts` finds the texts there.
+VALUES = (Number, Text)
+
+
+def holding_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a record class whose type may hold records; None if not a record."""
+    if cls not in _HOLDING:
+        if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
+            _HOLDING[cls] = None
+        else:
+            try:
+                declared = hints(cls)
+            except (NameError, TypeError):  # unresolvable: look everywhere
+                declared = {}
+            _HOLDING[cls] = tuple(n for n in record_fields(cls)
+                                  if n not in declared or _may_hold(declared[n]))
+    return _HOLDING[cls]
+
+
+def _may_hold(tp: Any) -> bool:
+    """Whether a value of this declared type may be or contain a record (or a text)."""
+    if tp is Number:
+        return False
+    if dataclasses.is_dataclass(tp):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is tuple or origin in (typing.Union, types.UnionType):
+        return any(_may_hold(a) for a in typing.get_args(tp) if a is not Ellipsis)
+    if origin is not None:  # Literal, dict, list...: walks never looked inside them
+        return False
+    return tp not in (str, int, float, bool, dt.date, type(None))
+
+
+def walk(value: Any) -> Iterator[Any]:
+    """Every record inside a value, depth first, in the order written."""
+    # An explicit stack: nested generators would add a frame per level to every record
+    # passed up, on sites of many records (see bench/scale.py).
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+            continue
+        cls = type(item)
+        holding = _HOLDING[cls] if cls in _HOLDING else holding_fields(cls)
+        if holding is None:
+            continue
+        yield item
+        for name in reversed(holding):
+            child = getattr(item, name)
+            if child is not None:
+                stack.append(child)

@@ -1,0 +1,103 @@
+"""The data files of one source folder, opened for editing: where each collection and
+entry is, what an edit would change, and writing every edited file at once."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap
+
+from progress_site.errors import UsageError
+from progress_site.load.site import DATA_SUFFIXES, source_files
+from progress_site.record.yamledit import EditError, YamlFile
+
+
+class DataFiles:
+    """The data files of one source folder, opened for editing."""
+
+    def __init__(self, root: Path) -> None:
+        if not (root / "data").is_dir():
+            raise UsageError(f"{root}: no data/ folder here; pass --source with the folder "
+                             "that holds data/")
+        self.root = root
+        self.files = {p: YamlFile(p, self.display(p))
+                      for p in source_files(root / "data", root, DATA_SUFFIXES)}
+        self.declared: set[str] = set()  # commits declared by this recording
+        self.notes: list[str] = []  # what was added besides the figures, to tell
+
+    def display(self, path: Path) -> str:
+        """A path as messages print it, relative to the source folder."""
+        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) \
+            else str(path)
+
+    def open(self, path: Path) -> YamlFile:
+        """A file to write into, opened once (a new one when it does not exist yet)."""
+        path = path if path.is_absolute() else self.root / path
+        if path not in self.files:
+            if path.suffix not in DATA_SUFFIXES or not path.is_relative_to(self.root / "data"):
+                raise UsageError(f"--file {path}: expected a .yaml file under "
+                                 f"{self.root / 'data'}")
+            self.files[path] = YamlFile(path, self.display(path))
+        return self.files[path]
+
+    def holder(self, collection: str) -> YamlFile | None:
+        """The first file (in sorted order) that has the collection."""
+        return next((f for f in self.files.values() if collection in f.tree), None)
+
+    def find(self, collection: str, ident: str) -> tuple[YamlFile, CommentedMap] | None:
+        """The entry of a collection with this id (read as the build reads it), and its file."""
+        for file in self.files.values():
+            for entry in file.tree.get(collection) or ():
+                if isinstance(entry, CommentedMap) and str(entry.get("id")) == ident:
+                    return file, entry
+        return None
+
+    def where(self, file: YamlFile, entry: CommentedMap) -> str:
+        """`data/x.yaml:12` for an entry."""
+        return f"{file.display}:{entry.lc.line + 1}"
+
+    def declare_commit(self, commit: str | None, fallback: YamlFile) -> None:
+        """Add a commit that figures name to `commits:` if it is not there yet."""
+        if commit is None or commit in self.declared or self.find("commits", commit):
+            return
+        self.declared.add(commit)
+        file = self.holder("commits") or fallback
+        file.append("commits", CommentedMap([("id", commit)]))
+        self.notes.append(f"declared commit {commit} under `commits:` in {file.display}")
+
+    def edited(self) -> dict[Path, str]:
+        """The text of every edited file, as it would be written."""
+        return {path: file.result() for path, file in self.files.items() if file.changed}
+
+    def diff(self) -> str:
+        """What writing would change, as a unified diff."""
+        out: list[str] = []
+        for path, text in self.edited().items():
+            file = self.files[path]
+            out += difflib.unified_diff(file.text.splitlines(True), text.splitlines(True),
+                                        f"a/{file.display}", f"b/{file.display}")
+        return "".join(out)
+
+    def write(self) -> list[str]:
+        """Write every edited file, all or none: each is written beside its place first,
+        then all are moved in. The names of those written."""
+        moves: list[tuple[Path, Path]] = []
+        try:
+            for path, text in self.edited().items():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+                with temporary.open("x", encoding="utf-8", newline="") as out:
+                    moves.append((temporary, path))
+                    out.write(text)
+                if path.exists():  # the file keeps who may read it
+                    shutil.copymode(path, temporary)
+        except OSError as exc:
+            for temporary, _ in moves:
+                temporary.unlink(missing_ok=True)
+            raise EditError(f"nothing written: {exc}") from exc
+        for temporary, path in moves:
+            os.replace(temporary, path)
+        return [self.files[path].display for _, path in moves]
