@@ -13,10 +13,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, str(REPO / "build.py")]
-# Runs are timed as a user's Python runs: with compiled modules cached. Some sandboxes
+# Runs are timed as a user's Python runs them: with compiled modules cached. Some sandboxes
 # and CI images set PYTHONDONTWRITEBYTECODE, which would make every run recompile the
-# engine (~60 ms) while the floor's libraries come precompiled; the cache goes to a
-# folder of its own, not into the source tree.
+# engine; the cache goes to a folder of its own, not into the source tree.
 PYCACHE = Path(tempfile.gettempdir()) / "progress-site-bench-pycache"
 
 
@@ -47,9 +46,12 @@ def peak_rss_kib(cmd: list[str]) -> int:
     return int(done.stdout.strip())
 
 
-def median_time(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
-    """Median wall time over `runs` runs."""
-    return statistics.median(run_timed(cmd, env)[0] for _ in range(runs))
+def middle_half(times: list[float]) -> str:
+    """The first to the third quartile: how much the machine moved the runs."""
+    if len(times) < 2:
+        return f"{times[0]:.3f} to {times[0]:.3f}"
+    low, _, high = statistics.quantiles(times, n=4, method="inclusive")
+    return f"{low:.3f} to {high:.3f}"
 
 
 def table(rows: list[tuple[str, ...]]) -> str:
