@@ -66,14 +66,11 @@ def test_mkdocs_peer_prints_both_medians_and_their_ratio() -> None:
 
 
 def test_mkdocs_peer_pages_hold_the_same_cards_and_items(tmp_path: Path) -> None:
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        from generate import generate
-        from mkdocs_peer import mkdocs_project
-    finally:
-        sys.path.remove(str(REPO / "bench"))
-    generate(tmp_path / "ours", 30, 13)
-    mkdocs_project(tmp_path / "ours", tmp_path / "peer")
+    make = ("import sys; from pathlib import Path; from generate import generate; "
+            "from mkdocs_peer import mkdocs_project; out = Path(sys.argv[1]); "
+            "generate(out / 'ours', 30, 13); mkdocs_project(out / 'ours', out / 'peer')")
+    subprocess.run([sys.executable, "-c", make, tmp_path], check=True, timeout=60,
+                   cwd=REPO / "bench")
     for page, task in (("index.md", "Task"), ("fr/index.md", "Tâche")):
         text = (tmp_path / "peer" / "docs" / page).read_text("utf-8")
         cards = re.findall(r"^### ", text, re.M)
