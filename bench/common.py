@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, str(REPO / "build.py")]
@@ -25,16 +26,25 @@ def user_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {**env, "PYTHONPYCACHEPREFIX": str(PYCACHE), **(extra or {})}
 
 
-def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall time (s) and peak resident memory (KiB) of one run of a command."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+class Timed(NamedTuple):
+    """One run of a command: its wall time, and the processor time it and its children
+    used (which a busy shared machine moves much less than the wall time)."""
+
+    seconds: float
+    cpu: float
+
+
+def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> Timed:
+    """Time one run of a command; exit with its errors if it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, env=user_env(env))
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Timed(elapsed, cpu)
 
 
 def peak_rss_kib(cmd: list[str]) -> int:

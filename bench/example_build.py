@@ -33,8 +33,8 @@ def empty_caches(tmp: Path) -> list[tuple[str, ...]]:
         if keep_others and (REPO / ".cache").is_dir():
             shutil.copytree(REPO / ".cache", source / ".cache")
             shutil.rmtree(source / ".cache" / "charts", ignore_errors=True)
-        seconds = run_timed([*BUILD, "--source", str(source), "--out", str(source / "site")])[0]
-        rows.append((what, f"{seconds:.3f}", "-", "-", "1", "-"))
+        run = run_timed([*BUILD, "--source", str(source), "--out", str(source / "site")])
+        rows.append((what, f"{run.seconds:.3f}", "-", "-", f"{run.cpu:.3f}", "1", "-"))
     return rows
 
 
@@ -51,18 +51,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         build = [*BUILD, "--source", str(REPO), "--out", str(Path(tmp) / "site")]
         run_timed(build)  # fills the template, parse and chart caches; not counted
-        times = [run_timed(build)[0] for _ in range(args.runs)]
+        runs = [run_timed(build) for _ in range(args.runs)]
         cold = empty_caches(Path(tmp)) if args.empty_caches else []
+    times = [r.seconds for r in runs]
     median = statistics.median(times)
     print(table([
-        ("what", "median (s)", "min (s)", "middle half (s)", "runs", "target (s)"),
+        ("what", "median (s)", "min (s)", "middle half (s)", "cpu median (s)", "runs",
+         "target (s)"),
         ("example site, warm caches", f"{median:.3f}", f"{min(times):.3f}",
-         middle_half(times), str(args.runs), f"<= {TARGET_S}"),
+         middle_half(times), f"{statistics.median(r.cpu for r in runs):.3f}", str(args.runs),
+         f"<= {TARGET_S}"),
         *cold,
     ]))
     verdict = "met" if median <= TARGET_S else "MISSED"
     print(f"\ntarget: the median at most {TARGET_S} s ({verdict}); each run is a new process "
-          "running `python build.py`")
+          "running `python build.py`; cpu: the processor time it used, which a busy machine "
+          "moves less than the wall time")
 
 
 if __name__ == "__main__":
