@@ -10,13 +10,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, str(REPO / "build.py")]
-# Runs are timed as a user's Python runs: with compiled modules cached. Some sandboxes
+# Runs are timed as a user's Python runs them: with compiled modules cached. Some sandboxes
 # and CI images set PYTHONDONTWRITEBYTECODE, which would make every run recompile the
-# engine (~60 ms) while the floor's libraries come precompiled; the cache goes to a
-# folder of its own, not into the source tree.
+# engine; the cache goes to a folder of its own, not into the source tree.
 PYCACHE = Path(tempfile.gettempdir()) / "progress-site-bench-pycache"
 
 
@@ -26,16 +26,25 @@ def user_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {**env, "PYTHONPYCACHEPREFIX": str(PYCACHE), **(extra or {})}
 
 
-def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall time (s) and peak resident memory (KiB) of one run of a command."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+class Timed(NamedTuple):
+    """One run of a command: its wall time, and the processor time it and its children
+    used (which a busy shared machine moves much less than the wall time)."""
+
+    seconds: float
+    cpu: float
+
+
+def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> Timed:
+    """Time one run of a command; exit with its errors if it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, env=user_env(env))
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Timed(elapsed, cpu)
 
 
 def peak_rss_kib(cmd: list[str]) -> int:
@@ -47,9 +56,12 @@ def peak_rss_kib(cmd: list[str]) -> int:
     return int(done.stdout.strip())
 
 
-def median_time(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
-    """Median wall time over `runs` runs."""
-    return statistics.median(run_timed(cmd, env)[0] for _ in range(runs))
+def middle_half(times: list[float]) -> str:
+    """The first to the third quartile: how much the machine moved the runs."""
+    if len(times) < 2:
+        return f"{times[0]:.3f} to {times[0]:.3f}"
+    low, _, high = statistics.quantiles(times, n=4, method="inclusive")
+    return f"{low:.3f} to {high:.3f}"
 
 
 def table(rows: list[tuple[str, ...]]) -> str:

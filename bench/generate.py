@@ -1,7 +1,8 @@
-"""Generate a site of a given size: N measurements (half in one study's comparisons) and
-T tasks, in both languages, for the scale benchmark.
+"""Generate a site of a given size: N figures (about half of them the two sides of one
+study's comparisons, the rest standalone measurements) and T tasks, in both languages,
+for the scale and MkDocs benches.
 
-    python bench/generate.py OUT_DIR --measurements 10000 --tasks 1000
+    python bench/generate.py OUT_DIR --figures 10000 --tasks 1000
 """
 
 from __future__ import annotations
@@ -73,12 +74,14 @@ title: {title}
 
 
 def generate(out: Path, count: int, tasks: int, seed: int = 1) -> None:
-    """Write the generated site's data/ and content/ under `out`."""
+    """Write the generated site's data/ and content/ under `out`: `count` figures."""
     rng = random.Random(seed)
+    comparisons = count // 4
     (out / "data").mkdir(parents=True, exist_ok=True)
     (out / "data" / "site.yaml").write_text(SITE, "utf-8")
-    (out / "data" / "measurements.yaml").write_text(measurements(count // 2, rng), "utf-8")
-    (out / "data" / "studies.yaml").write_text(study(count // 4, rng), "utf-8")
+    standalone = measurements(count - 2 * comparisons, rng)
+    (out / "data" / "measurements.yaml").write_text(standalone, "utf-8")
+    (out / "data" / "studies.yaml").write_text(study(comparisons, rng), "utf-8")
     (out / "data" / "roadmaps.yaml").write_text(roadmap(tasks), "utf-8")
     for lang, title in (("en", "Scale"), ("fr", "Échelle")):
         (out / "content" / lang).mkdir(parents=True, exist_ok=True)
@@ -88,7 +91,7 @@ def generate(out: Path, count: int, tasks: int, seed: int = 1) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--measurements", type=int, default=10_000)
+    parser.add_argument("--figures", type=int, default=10_000)
     parser.add_argument("--tasks", type=int, default=1_000)
     args = parser.parse_args()
-    generate(args.out, args.measurements, args.tasks)
+    generate(args.out, args.figures, args.tasks)
