@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import decimal
 import functools
 import math
 import types
@@ -101,6 +102,18 @@ class Places(Mapping[str, Location]):
 # Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
 LARGEST = 10**15
 MAX_DECIMALS = 12
+
+
+def written_decimals(raw: str | None) -> int:
+    """How many decimals a number's written form stands for: `6.40` two, `1.0e-29` thirty
+    (an exponent counts); 0 for a form that is not a decimal number."""
+    if raw is None:
+        return 0
+    try:
+        exponent = decimal.Decimal(raw.strip().replace("_", "")).as_tuple().exponent
+    except (decimal.InvalidOperation, ValueError):
+        return 0
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
 def shown(value: float) -> str:
@@ -266,11 +279,12 @@ class Converter:
         if abs(value) > LARGEST:
             return self.error(path, f"{shown(value)} is too large to be a measurement",
                               "check the number of digits")
-        number = Number.of(value, self.doc.raw.get(path))
-        if number.decimals > MAX_DECIMALS:
-            return self.error(path, f"{number.decimals} decimals is more than a measurement "
-                                    "can tell", f"round it to {MAX_DECIMALS} decimals or fewer")
-        return number
+        raw = self.doc.raw.get(path)
+        decimals = written_decimals(raw)
+        if decimals > MAX_DECIMALS:
+            return self.error(path, f"{decimals} decimals is more than a measurement can tell",
+                              f"round it to {MAX_DECIMALS} decimals or fewer")
+        return Number.of(value, raw)
 
     def text(self, value: Any, path: KeyPath) -> Any:
         """Words for every language: one string, or a mapping of language to string."""
