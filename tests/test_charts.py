@@ -339,7 +339,9 @@ def series(*points: tuple[Any, Any], name: str = "A") -> tuple[Series, ...]:
             {"kind": "bar", "y_zero": False},
             "chart 'latency': y_zero: bars start at zero, or their lengths would mislead",
         ),
-        ({"width": 0}, "chart 'latency': size: expected positive pixels, got 0x260"),
+        ({"width": 0}, "chart 'latency': size: expected 50 to 4000 pixels a side, got 0x260"),
+        ({"width": 10**8, "height": 10**8},
+         "chart 'latency': size: expected 50 to 4000 pixels a side, got 100000000x100000000"),
         ({"rule": math.inf}, "chart 'latency': rule: expected a finite number, got inf"),
         (
             {"series": series(("v1.2", 3.0))},
