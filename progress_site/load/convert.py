@@ -65,8 +65,10 @@ def found(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return repr(shown)
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return repr(text)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return shown(value)  # `0xfff...` may be too long for repr
     return repr(value)
 
 
@@ -117,7 +119,13 @@ def written_decimals(raw: str | None) -> int:
 
 
 def shown(value: float) -> str:
-    """A number as an error quotes it, shortened when it runs long."""
+    """A number as an error quotes it, shortened when it runs long (a whole number too
+    long for Python to write out, from a hexadecimal `0xfff...`, by its count of digits)."""
+    if isinstance(value, int) and abs(value) >= 10**24:
+        digits = len(str(abs(value))) if value.bit_length() < 4000 else int(
+            math.log10(abs(value))) + 1
+        return f"{str(value)[:10]}...({digits} digits)" if value.bit_length() < 4000 \
+            else f"a number of {digits} digits"
     text = repr(value)
     return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
