@@ -497,3 +497,52 @@ def test_records_are_ordered_by_choices_then_numbers_missing_last() -> None:
     # 'other' is no choice: it ranks with the first one, then by its words.
     assert [r.index for r in ordered(rows, [server, bots])] == [4, 3, 1, 0, 2]
     assert [r.index for r in ordered(rows, [bots])] == [2, 3, 4, 0, 1]
+
+
+def block_problems(tmp_path: Path, block: str) -> list[str]:
+    """The first lines of the build's problems for a page holding one block."""
+    source = write_source(tmp_path, lines(*GOOD), content=block + "\n")
+    try:
+        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+    except BuildFailed as exc:
+        return [p.render().splitlines()[0] for p in exc.problems
+                if p.location.file == "content/en/index.md"]
+    return []
+
+
+CHART = "{{< chart runs x=bots y=mspt series=server kind=line %s >}}"
+AGREEMENT = "{{< agreement runs by=bots fields=mspt across=server %s >}}"
+
+
+@pytest.mark.parametrize(("block", "message"), [
+    (CHART % "width=-5", "chart width=: expected whole pixels from 50 to 4000, got '-5'"),
+    (CHART % "width=100000000 height=100000000",
+     "chart width=: expected whole pixels from 50 to 4000, got '100000000'"),
+    (CHART % "height=4001", "chart height=: expected whole pixels from 50 to 4000, got '4001'"),
+    (CHART % "width=600.5", "chart width=: expected whole pixels from 50 to 4000, got '600.5'"),
+    (CHART % "rule=NaN", "chart rule=: expected a number, got 'NaN'"),
+    (CHART % "rule=inf", "chart rule=: expected a number, got 'inf'"),
+    (CHART % "rule=1e309", "chart rule=: expected a number from -10^15 to 10^15, got '1e309'"),
+    (CHART % ("rule=" + "9" * 5000), "chart rule=: expected a number, got '"
+     + "9" * 40 + "...'"),
+    (CHART % "rule=1e-30", "chart rule=: 30 decimals is more than a number can tell"),
+    (CHART % "id=9lives", "chart id=: '9lives' cannot be an id"),
+    (AGREEMENT % "tolerance=1e309%",
+     "agreement tolerance=: expected a share from 0% to 100%, got '1e309%'"),
+    (AGREEMENT % "tolerance=NaN%", "agreement tolerance=: expected a number, got 'NaN%'"),
+    (AGREEMENT % "tolerance=-5%",
+     "agreement tolerance=: expected a share from 0% to 100%, got '-5%'"),
+    (AGREEMENT % "tolerance=5% floor=-1",
+     "agreement floor=: expected a number from 0 to 10^15, got '-1'"),
+])
+def test_block_options_out_of_range(tmp_path: Path, block: str, message: str) -> None:
+    assert block_problems(tmp_path, block) == [f"content/en/index.md:4:1: {message}"]
+
+
+@pytest.mark.parametrize("block", [
+    CHART % "width=4000 height=50 rule=-1000000000000000 id=a-chart",
+    AGREEMENT % "tolerance=100% floor=0.000000000001",
+    AGREEMENT % "tolerance=0%",
+])
+def test_block_options_out_of_range_ok(tmp_path: Path, block: str) -> None:
+    assert block_problems(tmp_path, block) == []
