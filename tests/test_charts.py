@@ -21,6 +21,7 @@ from babel.numbers import (
     get_minus_sign_symbol,
 )
 
+from progress_site import cache as disk
 from progress_site.charts.cache import ChartCache, cache_key
 from progress_site.charts.spec import ChartSpec, Series
 from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
@@ -222,7 +223,7 @@ def test_cache_holds_one_whole_file_per_chart(cache_dir: Path, svgs: dict[str, s
     names = sorted(path.name for path in cache_dir.iterdir())
     assert len(names) == len(SPECS)  # no temporary file left behind
     assert all(re.fullmatch(r"[0-9a-f]{64}\.svg", name) for name in names)
-    stored = {(cache_dir / name).read_bytes().decode("utf-8") for name in names}
+    stored = {(disk.read(cache_dir / name) or b"").decode("utf-8") for name in names}
     assert stored == set(svgs.values())
 
 
@@ -338,7 +339,9 @@ def series(*points: tuple[Any, Any], name: str = "A") -> tuple[Series, ...]:
             {"kind": "bar", "y_zero": False},
             "chart 'latency': y_zero: bars start at zero, or their lengths would mislead",
         ),
-        ({"width": 0}, "chart 'latency': size: expected positive pixels, got 0x260"),
+        ({"width": 0}, "chart 'latency': size: expected 50 to 4000 pixels a side, got 0x260"),
+        ({"width": 10**8, "height": 10**8},
+         "chart 'latency': size: expected 50 to 4000 pixels a side, got 100000000x100000000"),
         ({"rule": math.inf}, "chart 'latency': rule: expected a finite number, got inf"),
         (
             {"series": series(("v1.2", 3.0))},

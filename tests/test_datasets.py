@@ -167,6 +167,98 @@ BAD_RECORDS = [
 ]
 
 
+def record_with(value: str, key: str = "mspt") -> str:
+    """One record whose `key` is written as `value` (raw JSON text)."""
+    fields = {"bots": "1", "server": '"paper"', "mspt": "10.31", key: value}
+    return "{" + ", ".join(f'"{k}": {v}' for k, v in fields.items()) + "}\n"
+
+
+# Beyond the limits of docs/data-format.md ("Ranges and limits"): each a located error.
+OUT_OF_RANGE = [
+    pytest.param(record_with("1e300"), "1:40", "records[0].mspt: 1e+300 is too large to be "
+                 "a measurement", id="1e300"),
+    pytest.param(record_with("1" * 400), "1:40", "records[0].mspt: a number of 400 digits is "
+                 "too large to be a measurement", id="400-digits"),
+    pytest.param(record_with("1" * 5000), "1:40", "records[0].mspt: a number of 5000 digits "
+                 "is too large to be a measurement", id="5000-digits"),
+    pytest.param(record_with("9" * 400, "bots"), "1:10", "records[0].bots: a number of 400 "
+                 "digits is too large to be a measurement", id="whole-400-digits"),
+    pytest.param(record_with("1.0e-29"), "1:40", "records[0].mspt: 30 decimals is more than "
+                 "a measurement can tell", id="1.0e-29"),
+    pytest.param(record_with("0." + "1" * 13), "1:40", "records[0].mspt: 13 decimals is more "
+                 "than a measurement can tell", id="13-decimals"),
+    pytest.param(record_with("1e309"), "1:40", "records[0].mspt: expected a finite number, "
+                 "got inf", id="1e309"),
+    pytest.param(record_with('"\\u202e"', "server"), "1:23", "records[0].server: this text "
+                 "holds U+202E (a direction override), which no page should show", id="bidi"),
+    pytest.param(record_with('"\\u001b[2J"', "server"), "1:23", "records[0].server: this "
+                 "text holds U+001B (a control character), which no page should show",
+                 id="escape"),
+    pytest.param(record_with('"pa\\u0000per"', "server"), "1:23", "records[0].server: this "
+                 "text holds U+0000 (a control character), which no page should show",
+                 id="nul"),
+    pytest.param(record_with('"\\ud800"', "server"), "1:23", "records[0].server: this text "
+                 "holds U+D800 (half of a character), which no page should show",
+                 id="lone-surrogate"),
+    pytest.param('{"bots": 1, "server\\u202e": "paper", "mspt": 1}\n', "1:13",
+                 "records[0].server\\u202e: this key holds U+202E (a direction override), "
+                 "which no page should show", id="bidi-key"),
+    pytest.param(record_with("[" * 100_000 + "]" * 100_000), "1:103", "lists and objects "
+                 "nested more than 64 levels", id="deep-list"),
+    pytest.param(record_with('{"a": ' * 100 + "1" + "}" * 100), "1:418", "lists and objects "
+                 "nested more than 64 levels", id="deep-object"),
+]
+
+
+@pytest.mark.parametrize(("records", "where", "message"), OUT_OF_RANGE)
+def test_out_of_range(tmp_path: Path, records: str, where: str, message: str) -> None:
+    found = problems_of(write_source(tmp_path, records)).splitlines()
+    assert f"data/bench/runs.jsonl:{where}: {message}" in found, found
+
+
+OPEN_DECLARATION = """\
+datasets:
+  - id: runs
+    title: Runs
+    records: RECORDS
+    fields:
+      - {name: bots, label: Bots, type: whole}
+      - {name: server, label: Server, type: word}
+      - {name: mspt, label: MSPT, unit: ms}
+"""
+
+
+@pytest.mark.parametrize("name", ["runs.jsonl", "runs.json"])
+def test_out_of_range_ok(tmp_path: Path, name: str) -> None:
+    """Just inside every limit: 10^15, 12 decimals, 40 digits read (and then refused by
+    size only), every other character (tab and new line included, right-to-left words)."""
+    records = [record_with("1000000000000000"), record_with("-0.000000000001"),
+               record_with('"pa\\tper\\nשלום"', "server")]
+    text = "".join(records) if name == "runs.jsonl" else "[" + ",".join(records) + "]"
+    write_source(tmp_path, text, name=name,
+                 declaration=OPEN_DECLARATION.replace("RECORDS", name))
+    source, problems = load(tmp_path, strict=False)
+    assert problems == [], [p.render() for p in problems]
+    assert source is not None
+    rows = source.data.datasets[0].rows
+    assert [r.get("mspt") for r in rows] == [Number(1e15), Number(-1e-12, 12),
+                                             Number(10.31, 2)]
+    assert rows[2].get("server") == "pa\tper\nשלום"
+
+
+def test_an_empty_records_file_is_an_error_where_a_number_is_asked(tmp_path: Path) -> None:
+    source = write_source(tmp_path, "", content="It is {{ max(runs.mspt) }}.\n")
+    with pytest.raises(BuildFailed) as failed:
+        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+    assert failed.value.render().splitlines()[0] == (
+        "content/en/index.md:4:14: runs has no records")
+
+
+def test_an_empty_records_file_ok(tmp_path: Path) -> None:
+    source = write_source(tmp_path, "\n", content="No number here.\n")
+    make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+
+
 @pytest.mark.parametrize(("records", "expected"), BAD_RECORDS)
 def test_bad_record(tmp_path: Path, records: str, expected: str) -> None:
     assert problems_of(write_source(tmp_path, records)) == expected
@@ -405,3 +497,52 @@ def test_records_are_ordered_by_choices_then_numbers_missing_last() -> None:
     # 'other' is no choice: it ranks with the first one, then by its words.
     assert [r.index for r in ordered(rows, [server, bots])] == [4, 3, 1, 0, 2]
     assert [r.index for r in ordered(rows, [bots])] == [2, 3, 4, 0, 1]
+
+
+def block_problems(tmp_path: Path, block: str) -> list[str]:
+    """The first lines of the build's problems for a page holding one block."""
+    source = write_source(tmp_path, lines(*GOOD), content=block + "\n")
+    try:
+        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+    except BuildFailed as exc:
+        return [p.render().splitlines()[0] for p in exc.problems
+                if p.location.file == "content/en/index.md"]
+    return []
+
+
+CHART = "{{< chart runs x=bots y=mspt series=server kind=line %s >}}"
+AGREEMENT = "{{< agreement runs by=bots fields=mspt across=server %s >}}"
+
+
+@pytest.mark.parametrize(("block", "message"), [
+    (CHART % "width=-5", "chart width=: expected whole pixels from 50 to 4000, got '-5'"),
+    (CHART % "width=100000000 height=100000000",
+     "chart width=: expected whole pixels from 50 to 4000, got '100000000'"),
+    (CHART % "height=4001", "chart height=: expected whole pixels from 50 to 4000, got '4001'"),
+    (CHART % "width=600.5", "chart width=: expected whole pixels from 50 to 4000, got '600.5'"),
+    (CHART % "rule=NaN", "chart rule=: expected a number, got 'NaN'"),
+    (CHART % "rule=inf", "chart rule=: expected a number, got 'inf'"),
+    (CHART % "rule=1e309", "chart rule=: expected a number from -10^15 to 10^15, got '1e309'"),
+    (CHART % ("rule=" + "9" * 5000), "chart rule=: expected a number, got '"
+     + "9" * 40 + "...'"),
+    (CHART % "rule=1e-30", "chart rule=: 30 decimals is more than a number can tell"),
+    (CHART % "id=9lives", "chart id=: '9lives' cannot be an id"),
+    (AGREEMENT % "tolerance=1e309%",
+     "agreement tolerance=: expected a share from 0% to 100%, got '1e309%'"),
+    (AGREEMENT % "tolerance=NaN%", "agreement tolerance=: expected a number, got 'NaN%'"),
+    (AGREEMENT % "tolerance=-5%",
+     "agreement tolerance=: expected a share from 0% to 100%, got '-5%'"),
+    (AGREEMENT % "tolerance=5% floor=-1",
+     "agreement floor=: expected a number from 0 to 10^15, got '-1'"),
+])
+def test_block_options_out_of_range(tmp_path: Path, block: str, message: str) -> None:
+    assert block_problems(tmp_path, block) == [f"content/en/index.md:4:1: {message}"]
+
+
+@pytest.mark.parametrize("block", [
+    CHART % "width=4000 height=50 rule=-1000000000000000 id=a-chart",
+    AGREEMENT % "tolerance=100% floor=0.000000000001",
+    AGREEMENT % "tolerance=0%",
+])
+def test_block_options_out_of_range_ok(tmp_path: Path, block: str) -> None:
+    assert block_problems(tmp_path, block) == []

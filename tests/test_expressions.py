@@ -131,6 +131,30 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
      "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
      "(see docs/data-format.md)", 0),
     ("runs.mspt-1", "runs has no field 'mspt-1'", "to subtract, put spaces around '-'", 0),
+    # Beyond the limits of docs/data-format.md ("Ranges and limits").
+    ("1" * 400, "1111111111...(400 digits) is too large",
+     "numbers in a statement are at most 1e+15", 0),
+    ("2 * " + "1" * 4400, "1111111111...(4400 digits) is too large",
+     "numbers in a statement are at most 1e+15", 4),
+    ("0.1234567890123", "13 decimals is more than a number can tell",
+     "round it to 12 decimals or fewer", 0),
+    (f"{H1}:30", "at most 12 decimals, got 30", "write it like :1", 34),
+    (f"{H1}:" + "9" * 60, "at most 12 decimals, got 9999999999...(60 digits)",
+     "write it like :1", 34),
+    ("runs[bots=" + "9" * 400 + "].mspt", "9999999999...(400 digits) is too large",
+     "numbers in a statement are at most 1e+15", 10),
+    ("(" * 33 + "1" + ")" * 33, "nested more than 32 levels deep",
+     "split the computation, or remove parentheses", 32),
+    ("(" * 2000 + "1" + ")" * 2000, "nested more than 32 levels deep",
+     "split the computation, or remove parentheses", 32),
+    ("- " * 2000 + "1", "nested more than 32 levels deep",
+     "split the computation, or remove parentheses", 62),
+    ("max(" * 40 + "1" + ")" * 40, "nested more than 32 levels deep",
+     "split the computation, or remove parentheses", 128),
+    ("1000000000000000 * 1000000000000000", "the result, 1e+30, is out of range",
+     "results are at most 1e+15: check what is multiplied or divided", 0),
+    (f"{H1} / 0.000000000001 / 0.000000000001", "the result, 1.37e+25, is out of range",
+     "results are at most 1e+15: check what is multiplied or divided", 0),
 ])
 def test_statement_refused(ns: Namespace, statement: str, message: str, hint: str,
                            offset: int) -> None:
@@ -203,3 +227,20 @@ def test_a_statement_is_worked_out_once_a_build_an_error_every_time(
         with pytest.raises(ExpressionError):
             evaluate("2 +", ns)
     assert calls[2:] == ["2 +"] * 2
+
+
+@pytest.mark.parametrize(("statement", "printed"), [
+    ("(" * 31 + "1" + ")" * 31, "1"),
+    ("- " * 31 + "1", "-1"),
+    ("1000000000000000", "1,000,000,000,000,000"),
+    ("999999999999999.999999999999", "1,000,000,000,000,000.000000000000"),
+    ("0.000000000001:12", "0.000000000001"),
+    ("-1000000000000000:12", "-1,000,000,000,000,000.000000000000"),
+    ("1000000 * 1000000000", "1,000,000,000,000,000"),
+])
+def test_statement_limits_ok(ns: Namespace, statement: str, printed: str) -> None:
+    """Just inside each limit of the statements: computed and printed."""
+    site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
+    entry = evaluate(statement, ns)
+    assert isinstance(entry, Quantity)
+    assert Words("en", NullTranslations(), site, ns).quantity(entry) == printed

@@ -4,13 +4,17 @@ BuildFailed (located problems), and the command line never prints a traceback.
 Three kinds of input: records shaped by the schema (right and wrong types, known and
 unknown keys, ids that do and do not match), the example's own files with random edits,
 and any text at all. The content page uses every block, so that what loads is rendered.
-Derandomized and bounded, so that CI sees the same examples every run.
+Then one property each for run records (JSON lines of any values: huge and precise
+numbers, deep nesting, escapes of control characters and halves of characters), `{{ ...
+}}` statements, block options, and file names. Derandomized and bounded, so that CI sees
+the same examples every run.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 import os
 import shutil
 import subprocess
@@ -240,3 +244,183 @@ def test_the_command_line_never_prints_a_traceback(source: Path,
             target.unlink()
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+# -- run records, statements, block options, file names ---------------------------------
+
+LIMITS = settings(FUZZ, max_examples=150, deadline=None)
+DATASET = """\
+datasets:
+  - id: runs
+    title: Runs
+    records: runs.jsonl
+    key: [n]
+    machine: a
+    date: 2026-01-01
+    notes: [{name: down, label: Down}]
+    fields:
+      - {name: n, label: N, type: whole}
+      - {name: v, label: V, type: number, unit: ms}
+      - {name: w, label: W, type: whole, required: false}
+      - {name: s, label: S, type: word, required: false}
+      - {name: b, label: B, type: bool, required: false}
+"""
+# A page over the dataset: a table, a chart (listed, not drawn), an agreement, numbers.
+DATASET_PAGE = ("---\ntitle: T\n---\n{{< table runs rows=n columns=v,w,s,b >}}\n\n"
+                "{{< chart runs x=n y=v >}}\n\n"
+                "{{< agreement runs by=n fields=v across=s tolerance=10% >}}\n\n"
+                "It is {{ max(runs.v) }}, {{ range(runs.w) }} and {{ count(runs) }}.\n")
+EDGES = st.sampled_from([
+    "1e300", "-1e300", "1e309", "1.0e-29", "0.1e-400", "1" * 400, "9" * 5000, "-0", "0.0",
+    "1000000000000000", "1000000000000001", "0.000000000001", "0.0000000000001",
+    "123456789.123456789", "NaN", "Infinity", "-Infinity", "1E+2", "true", "null",
+    '"\\u202e"', '"\\u001b[2J"', '"\\u0000"', '"\\ud800"', '"\\udfff\\ud800"',
+    '"a\\tb\\nc"', '"\\u200b"', '"é"', '"down"', '""', "[]", "{}",
+    "[" * 70 + "]" * 70, "[" * 3000 + "]" * 3000, '{"a":' * 70 + "1" + "}" * 70])
+JSON_VALUES = st.one_of(
+    EDGES, st.integers().map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.text(max_size=8).map(lambda t: json.dumps(t, ensure_ascii=False)),
+    st.text(max_size=8).map(json.dumps),
+    st.lists(st.sampled_from(["1", '"x"', "[]"]), max_size=3).map(
+        lambda v: "[" + ",".join(v) + "]"))
+RECORD = st.dictionaries(st.sampled_from(["n", "v", "w", "s", "b", "note", "x", "s\\u202e"]),
+                         JSON_VALUES, max_size=6).map(
+    lambda d: "{" + ", ".join(f'"{k}": {v}' for k, v in d.items()) + "}")
+RECORDS_TEXT = st.lists(st.one_of(RECORD, RECORD, RECORD, EDGES, st.just("")), max_size=5
+                        ).map(lambda lines: "\n".join(lines))
+
+
+def build_or_located(src: Path) -> None:
+    """A build of `src` that succeeds, or fails with located problems only."""
+    try:
+        make_site(BuildConfig(source=src, out=src / "site", today=TODAY, strict=False,
+                              draw_charts_later=True))
+    except BuildFailed as exc:
+        assert [p for p in exc.problems if not p.warning]
+        assert all(p.location.file for p in exc.problems), exc.render()
+
+
+@pytest.fixture(scope="module")
+def dataset_site() -> Iterator[Path]:
+    """The base site with a dataset (reset by each example: `reset`)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        shutil.copytree(BASE, src)
+        (src / "data" / "base.yaml").write_text(BASE_DATA)
+        yield src
+
+
+def reset(src: Path, page: str = "") -> None:
+    """The dataset's declaration and good records, and `page` (else one over the dataset)
+    in both languages."""
+    (src / "data" / "runs.yaml").write_text(DATASET)
+    (src / "data" / "runs.jsonl").write_text(GOOD_RECORDS)
+    (src / "data" / "runs.json").unlink(missing_ok=True)
+    for lang in ("en", "fr"):
+        (src / "content" / lang / "index.md").write_text(page or DATASET_PAGE, "utf-8")
+
+
+@LIMITS
+@given(text=RECORDS_TEXT)
+def test_run_records_give_a_build_or_located_problems(dataset_site: Path, text: str) -> None:
+    reset(dataset_site)
+    (dataset_site / "data" / "runs.jsonl").write_text(text, "utf-8", "surrogatepass")
+    build_or_located(dataset_site)
+
+
+@LIMITS
+@given(records=st.lists(RECORD, max_size=4))
+def test_run_records_as_a_list_give_a_build_or_located_problems(
+        dataset_site: Path, records: list[str]) -> None:
+    reset(dataset_site)
+    (dataset_site / "data" / "runs.yaml").write_text(
+        DATASET.replace("runs.jsonl", "runs.json"))
+    (dataset_site / "data" / "runs.json").write_text("[" + ",\n".join(records) + "]")
+    build_or_located(dataset_site)
+
+
+GOOD_RECORDS = "".join(json.dumps(r) + "\n" for r in [
+    {"n": 1, "v": 2.5, "w": 3, "s": "a", "b": True},
+    {"n": 2, "v": 1000000000000000, "w": 0, "s": "b"},
+    {"n": 3, "note": "down"}])
+STATEMENT = st.lists(st.sampled_from([
+    "runs.v", "runs.w", "runs.n", "runs[n=1].v", "runs[n=2, s=b].v", "runs[s=a]", "runs",
+    "max(", "min(", "mean(", "sum(", "count(", "range(", "ratio(", "change(", "abs(",
+    "by=n", ",", ")", "(", "[", "]", "-", " - ", " + ", " * ", " / ", "|percent", "|bare",
+    "|signed", "|positive", ":1", ":12", ":30", ":" + "9" * 50, "0", "1", "0.5",
+    "1000000000000000", "1" * 400, "0.0000000000001", "(" * 40, ")" * 40, "- " * 40,
+    "measurements.a", "x", '"t"', "=", "<", ".", "é", "\u202e", "{", "}"]), max_size=14
+).map("".join)
+
+
+@LIMITS
+@given(statement=STATEMENT)
+def test_statements_give_a_build_or_located_problems(dataset_site: Path, statement: str
+                                                     ) -> None:
+    reset(dataset_site, f"---\ntitle: T\n---\nIt is {{{{ {statement} }}}}.\n")
+    build_or_located(dataset_site)
+
+
+OPTION_VALUES = st.one_of(
+    st.sampled_from(["-5", "0", "1", "49", "50", "560", "4000", "4001", "100000000", "1e9",
+                     "NaN", "nan%", "inf", "-inf", "1e309", "1e309%", "10%", "100%", "200%",
+                     "-5%", "0.5", "600.5", "1e-30", "9" * 5000, "", "abc", "true", "no",
+                     "n", "v", "w", "s", "b", "v,w", "line", "bar", "x-1", "9lives",
+                     "<b>", '"quoted words"', "\u202e"]),
+    st.decimals(allow_nan=True, allow_infinity=True).map(str),
+    st.integers().map(str))
+OPTIONS = {
+    "chart": ["x", "y", "series", "kind", "rule", "title", "id", "zero", "width", "height",
+              "nope"],
+    "table": ["rows", "columns", "sort", "group", "caption", "nope"],
+    "agreement": ["by", "fields", "tolerance", "floor", "across", "require", "caption",
+                  "verdict", "id", "nope"],
+}
+
+
+@st.composite
+def block_line(draw: st.DrawFn) -> str:
+    """A block over the dataset with a few options, each of any value."""
+    block = draw(st.sampled_from(sorted(OPTIONS)))
+    names = draw(st.lists(st.sampled_from(OPTIONS[block]), max_size=5, unique=True))
+    options = " ".join(f"{n}={draw(OPTION_VALUES)}" for n in names)
+    base = {"chart": "x=n y=v", "table": "", "agreement": "by=n fields=v across=s "
+            "tolerance=10%"}[block]
+    return f"{{{{< {block} runs {base} {options} >}}}}"
+
+
+@LIMITS
+@given(line=block_line())
+def test_block_options_give_a_build_or_located_problems(dataset_site: Path, line: str
+                                                        ) -> None:
+    reset(dataset_site, f"---\ntitle: T\n---\n{line}\n")
+    build_or_located(dataset_site)
+
+
+# What a file system takes in a name: no '/', no NUL, at most 255 bytes.
+FILE_NAMES = st.one_of(
+    st.sampled_from(["index", "fr", "en", "assets", "feed.xml", "404", "404.html",
+                     "data.json", "javascript:alert(1);0", "a b", ".hidden", "-x", "x.md",
+                     "\u202egnp", "\x1b[2J", "line\nbreak", "é", "CON", "a" * 200,
+                     "%2e%2e", "..", "...", "~", "#a", "?a", "<b>", "\"q\"", "'"]),
+    st.text(st.characters(exclude_characters="/\x00"), min_size=1, max_size=12)
+).filter(lambda n: len(n.encode("utf-8", "surrogatepass")) <= 240 and n not in (".", ".."))
+
+
+@LIMITS
+@given(name=FILE_NAMES, folder=st.sampled_from(["content/en", "content/fr", "data"]))
+def test_file_names_give_a_build_or_located_problems(dataset_site: Path, name: str,
+                                                     folder: str) -> None:
+    reset(dataset_site)
+    suffix = ".yaml" if folder == "data" else ".md"
+    text = "machines: [{id: c, name: C}]\n" if folder == "data" else "---\ntitle: T\n---\nx\n"
+    try:
+        path = dataset_site / folder / (name + suffix)
+        path.write_text(text, "utf-8")
+    except (OSError, UnicodeEncodeError):  # a name this file system does not take
+        return
+    try:
+        build_or_located(dataset_site)
+    finally:
+        path.unlink()

@@ -111,6 +111,22 @@ def test_jsonl_sample() -> None:
      "hyperfine.json: not google-benchmark output as expected: missing or wrong 'real_time'"),
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b"}\n',
      "hyperfine.json:2:1: run record 'b' has no `value` nor `samples`"),
+    ("hyperfine", '{"results": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "hyperfine.json: lists and objects nested more than 64 levels"),
+    ("hyperfine", '{"results": ' + "[" * 100 + "]" * 100 + "}",
+     "hyperfine.json: lists and objects nested more than 64 levels"),
+    ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": ' + "[" * 5000 + "]" * 5000 + "}",
+     "hyperfine.json:2:1: lists and objects nested more than 64 levels"),
+    ("hyperfine", '{"results": [{"command": "a", "mean": ' + "9" * 5000 + ', "times": [1]}]}',
+     "hyperfine.json: a whole number of 5000 digits is too large"),
+    ("hyperfine", '{"results": [{"command": "a", "mean": 1e300, "times": [1]}]}',
+     "hyperfine.json: benchmark 'a': 1e+300 is out of range"),
+    ("hyperfine", '{"results": [{"command": "a", "mean": 1e999, "times": [1]}]}',
+     "hyperfine.json: benchmark 'a': inf is out of range"),
+    ("jsonl", '{"id": "a", "value": 1e300}\n',
+     "hyperfine.json:1:1: run record 'a' has a number larger than 1e+15"),
+    ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
+     "hyperfine.json:1:1: a whole number of 400 digits is too large"),
 ])
 def test_malformed_files_are_located_errors(tmp_path: Path, fmt: str, text: str,
                                             message: str) -> None:
@@ -123,6 +139,16 @@ def test_malformed_files_are_located_errors(tmp_path: Path, fmt: str, text: str,
 def test_malformed_files_ok_twin(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text('{"id": "a", "value": 1}\n{"id": "b", "value": 2}\n')
     assert len(read_results("jsonl", tmp_path / "x.json", "x.json")) == 2
+
+
+def test_limits_ok_twin(tmp_path: Path) -> None:
+    """Just inside the limits: 64 levels, the largest number, a long whole number."""
+    nested = "[" * 61 + "1" + "]" * 61
+    (tmp_path / "x.json").write_text(
+        '{"results": [{"command": "a", "mean": 1000000000000000, "times": ' + nested + '},'
+        ' {"command": "b", "mean": 0.000000000001, "times": [1], "n": ' + "9" * 40 + "}]}")
+    results = read_results("hyperfine", tmp_path / "x.json", "x.json")
+    assert [float(r.value) for r in results] == [1e15, 1e-12]
 
 
 def test_import_writes_measurements_the_build_accepts(

@@ -18,7 +18,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from progress_site.cache import engine_stamp, write_atomically
+from progress_site import cache
+from progress_site.cache import engine_stamp
 from progress_site.cache import library_version as version
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
@@ -68,18 +69,16 @@ class ChartCache:
         return markup
 
     def _read(self, key: str) -> str | None:
-        """The stored chart with this key, if any."""
+        """The stored chart with this key, if this machine drew it (see cache.read)."""
         if self.directory is None:
             return None
-        try:
-            return (self.directory / f"{key}.svg").read_bytes().decode("utf-8")
-        except FileNotFoundError:
-            return None
+        data = cache.read(self.directory / f"{key}.svg")
+        return None if data is None else data.decode("utf-8", "replace")
 
     def _write(self, key: str, markup: str) -> None:
         """Store a chart whole or not at all: a killed build leaves no half-written file."""
         if self.directory is not None:
-            write_atomically(self.directory / f"{key}.svg", markup.encode("utf-8"))
+            cache.store(self.directory / f"{key}.svg", markup.encode("utf-8"))
 
 
 def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:

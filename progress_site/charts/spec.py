@@ -16,6 +16,9 @@ from typing import Literal
 from progress_site.charts.style import FORMAT_LOCALES, MAX_SERIES
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+# A chart's side, in px: past MAX_SIZE the chart engine runs out of memory drawing it
+# (100000000 px wide), and no page shows more.
+MIN_SIZE, MAX_SIZE = 50, 4000
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +75,9 @@ def _spec_problems(spec: ChartSpec) -> list[str]:
         problems.append("x: mixes numbers and labels; write every x the same way")
     if spec.kind == "bar" and not spec.y_zero:
         problems.append("y_zero: bars start at zero, or their lengths would mislead")
-    if spec.width <= 0 or spec.height <= 0:
-        problems.append(f"size: expected positive pixels, got {spec.width}x{spec.height}")
+    if not (MIN_SIZE <= spec.width <= MAX_SIZE and MIN_SIZE <= spec.height <= MAX_SIZE):
+        problems.append(f"size: expected {MIN_SIZE} to {MAX_SIZE} pixels a side, got "
+                        f"{spec.width}x{spec.height}")
     if spec.rule is not None and not _is_number(spec.rule):
         problems.append(f"rule: expected a finite number, got {spec.rule!r}")
     return problems

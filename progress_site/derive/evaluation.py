@@ -7,6 +7,7 @@ with every one, and min/max/mean/sum gather them, all together or `by=` a field.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -14,6 +15,7 @@ from typing import Any, Literal
 from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity
+from progress_site.load.convert import LARGEST
 from progress_site.model.dataset import Dataset, Row
 from progress_site.model.schema import Commit
 
@@ -55,7 +57,18 @@ def _evaluate(source: str, ns: Namespace, scope: str) -> Entry:
     result = Evaluator(ns, scope).quantity(body)
     for name in filters:
         result = apply_filter(name, result, tree.offset)
+    within(result, tree.offset)
     return result if decimals is None else result.with_decimals(decimals)
+
+
+def within(q: Quantity, offset: int) -> None:
+    """Refuse a result no page can print: not a number, or beyond the data's limits
+    (a product of two large numbers, a division by a tiny one)."""
+    for end in (q.low, q.top):
+        if not math.isfinite(end) or abs(end) > LARGEST:
+            raise ExpressionError(f"the result, {end:g}, is out of range", "results are at "
+                                  f"most {LARGEST:.0e}: check what is multiplied or divided",
+                                  offset)
 
 
 class Evaluator:
@@ -213,6 +226,9 @@ class Evaluator:
         items = tuple((tuple((k, r.index if k == "#" else _plain(r.get(k))) for k in open_key),
                        float(value)) for r in rows if (value := _number(r.get(field)))
                       is not None)
+        if not rows:
+            raise ExpressionError(f"{name} has no records", "add them to its records file",
+                                  offset)
         if not items:
             why = "; ".join(sorted({_note(dataset, r) for r in rows} - {""}))
             key = tuple((k, _plain(rows[0].get(k))) for k in dataset.key)

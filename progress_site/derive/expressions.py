@@ -18,6 +18,11 @@ conditions leave open, so `runs[server=a].mspt / runs[server=b].mspt` pairs the 
 of the same bot count. Functions: min, max, mean, sum (each with an optional `by=FIELD`),
 count, range, ratio (a / b), change (a / b - 1, in %), abs. Filters: percent, signed,
 bare (no unit), abs, positive and negative (the build fails when the number is not).
+
+Numbers written in a statement keep to the data's limits (load/convert.py: at most
+LARGEST, MAX_DECIMALS decimals), `:N` asks for at most MAX_DECIMALS decimals, and
+parentheses, minus signs and calls nest at most MAX_NESTING deep: each is a located
+error, never an overflow or a parser that recurses without end.
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import closest
+from progress_site.load.convert import LARGEST, MAX_DECIMALS
 
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
                    r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')
+MAX_NESTING = 32  # far more than a sentence's number needs; keeps the parser's stack small
 FUNCTIONS = ("min", "max", "mean", "sum", "count", "range", "ratio", "change", "abs")
 FILTERS = ("percent", "signed", "bare", "abs", "positive", "negative")
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
@@ -83,6 +90,14 @@ class Parser:
     def __init__(self, source: str) -> None:
         self.tokens = tokenize(source)
         self.at = 0
+        self.depth = 0  # how deep the parser is in parentheses, minus signs and calls
+
+    def deeper(self, offset: int) -> None:
+        """One level deeper; refused past MAX_NESTING."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ExpressionError(f"nested more than {MAX_NESTING} levels deep",
+                                  "split the computation, or remove parentheses", offset)
 
     def peek(self, *texts: str) -> bool:
         token = self.tokens[self.at]
@@ -116,15 +131,21 @@ class Parser:
                                       f"'{token.text}'" if token.text else "expected a number "
                                       "of decimals after ':'", "write it like :1",
                                       token.offset)
+            if len(token.text) > 2 or int(token.text) > MAX_DECIMALS:
+                raise ExpressionError(f"at most {MAX_DECIMALS} decimals, got "
+                                      f"{_short(token.text)}", "write it like :1",
+                                      token.offset)
             decimals = int(self.take().text)
         self.take("end")
         return Node("statement", (body, tuple(filters), decimals), start)
 
     def sum(self) -> Node:
+        self.deeper(self.tokens[self.at].offset)
         node = self.product()
         while self.peek("+", "-"):
             op = self.take()
             node = Node("binary", (op.text, node, self.product()), op.offset)
+        self.depth -= 1
         return node
 
     def product(self) -> Node:
@@ -138,7 +159,10 @@ class Parser:
         token = self.tokens[self.at]
         if self.peek("-"):
             self.take()
-            return Node("neg", (self.unary(),), token.offset)
+            self.deeper(token.offset)
+            inner = self.unary()
+            self.depth -= 1
+            return Node("neg", (inner,), token.offset)
         if self.peek("("):
             self.take()
             inner = self.sum()
@@ -146,7 +170,7 @@ class Parser:
             return inner
         if token.kind == "number":
             self.take()
-            return Node("number", (float(token.text), _decimals(token.text)), token.offset)
+            return Node("number", (number(token), _decimals(token.text)), token.offset)
         if token.kind != "name":
             got = f"'{token.text}'" if token.text else "the end"
             raise ExpressionError(f"expected a number, a name or '(', got {got}",
@@ -199,8 +223,25 @@ class Parser:
         if value.kind not in ("number", "name", "text"):
             raise ExpressionError(f"expected a value after '{name.text}{op}'", offset=value.offset)
         self.at += 1
-        written = float(value.text) if value.kind == "number" else value.text
+        written = number(value) if value.kind == "number" else value.text
         return name.text, op, written, name.offset
+
+
+def number(token: Token) -> float:
+    """A number written in a statement, within the data's limits."""
+    if len(token.text.split(".")[0]) > len(str(LARGEST)) or float(token.text) > LARGEST:
+        raise ExpressionError(f"{_short(token.text)} is too large", "numbers in a statement "
+                              f"are at most {LARGEST:.0e}", token.offset)
+    if _decimals(token.text) > MAX_DECIMALS:
+        raise ExpressionError(f"{_decimals(token.text)} decimals is more than a number can "
+                              "tell", f"round it to {MAX_DECIMALS} decimals or fewer",
+                              token.offset)
+    return float(token.text)
+
+
+def _short(text: str) -> str:
+    """A long number as a message quotes it."""
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import decimal
 import functools
 import math
 import types
@@ -64,8 +65,10 @@ def found(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return repr(shown)
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return repr(text)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return shown(value)  # `0xfff...` may be too long for repr
     return repr(value)
 
 
@@ -103,8 +106,26 @@ LARGEST = 10**15
 MAX_DECIMALS = 12
 
 
+def written_decimals(raw: str | None) -> int:
+    """How many decimals a number's written form stands for: `6.40` two, `1.0e-29` thirty
+    (an exponent counts); 0 for a form that is not a decimal number."""
+    if raw is None:
+        return 0
+    try:
+        exponent = decimal.Decimal(raw.strip().replace("_", "")).as_tuple().exponent
+    except (decimal.InvalidOperation, ValueError):
+        return 0
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
 def shown(value: float) -> str:
-    """A number as an error quotes it, shortened when it runs long."""
+    """A number as an error quotes it, shortened when it runs long (a whole number too
+    long for Python to write out, from a hexadecimal `0xfff...`, by its count of digits)."""
+    if isinstance(value, int) and abs(value) >= 10**24:
+        digits = len(str(abs(value))) if value.bit_length() < 4000 else int(
+            math.log10(abs(value))) + 1
+        return f"{str(value)[:10]}...({digits} digits)" if value.bit_length() < 4000 \
+            else f"a number of {digits} digits"
     text = repr(value)
     return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
@@ -266,11 +287,12 @@ class Converter:
         if abs(value) > LARGEST:
             return self.error(path, f"{shown(value)} is too large to be a measurement",
                               "check the number of digits")
-        number = Number.of(value, self.doc.raw.get(path))
-        if number.decimals > MAX_DECIMALS:
-            return self.error(path, f"{number.decimals} decimals is more than a measurement "
-                                    "can tell", f"round it to {MAX_DECIMALS} decimals or fewer")
-        return number
+        raw = self.doc.raw.get(path)
+        decimals = written_decimals(raw)
+        if decimals > MAX_DECIMALS:
+            return self.error(path, f"{decimals} decimals is more than a measurement can tell",
+                              f"round it to {MAX_DECIMALS} decimals or fewer")
+        return Number.of(value, raw)
 
     def text(self, value: Any, path: KeyPath) -> Any:
         """Words for every language: one string, or a mapping of language to string."""

@@ -24,8 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem, closest
-from progress_site.load.convert import Places, describe, found
-from progress_site.load.records import BROKEN, parse_json_lines, parse_json_list
+from progress_site.load.convert import (
+    LARGEST,
+    MAX_DECIMALS,
+    Places,
+    describe,
+    found,
+    shown,
+    written_decimals,
+)
+from progress_site.load.records import BROKEN, Huge, parse_json_lines, parse_json_list
 from progress_site.load.yaml import Document, read_text
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import Data
@@ -238,6 +246,9 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
     """A value of the field's type, or the problem with it."""
     if fld.type in ("number", "whole"):
         wanted: Any = Number if fld.type == "number" else int
+        if isinstance(value, Huge):
+            return doc.problem(path, f"{value!r} is too large to be a measurement",
+                               "check the number of digits")
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not ok or (fld.type == "whole" and not float(value).is_integer()):
             return doc.problem(path, f"expected {describe(wanted)}, got {found(value)}",
@@ -246,9 +257,17 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
         if value != value or abs(value) == float("inf"):
             return doc.problem(path, f"expected a finite number, got {found(value)}",
                                "leave the field out, and give the record a `note` saying why")
+        if abs(value) > LARGEST:
+            return doc.problem(path, f"{shown(value)} is too large to be a measurement",
+                               "check the number of digits")
         if fld.type == "whole":
             return Number(float(value), 0)
-        return Number.of(value, doc.raw.get(path))
+        raw = doc.raw.get(path)
+        if written_decimals(raw) > MAX_DECIMALS:
+            return doc.problem(path, f"{written_decimals(raw)} decimals is more than a "
+                               "measurement can tell",
+                               f"round it to {MAX_DECIMALS} decimals or fewer")
+        return Number.of(value, raw)
     if fld.type == "bool":
         if isinstance(value, bool):
             return value

@@ -3,20 +3,51 @@
 The standard `json` module reads them; each record's keys and values are then found
 again in the text, so that a problem with a value names its line and column like any
 other problem of the data.
+
+What the YAML reader refuses, this reader refuses too, with a position: lists and
+objects nested more than MAX_DEPTH levels (deeper, Python's reader gives up), a whole
+number too long to read (`Huge`: its problem is worded where fields are checked), and a
+key or a text holding a control character, a direction override or half of a character
+(escapes such as "\u202e" or "\ud800" are the only way JSON can write one).
 """
 
 from __future__ import annotations
 
 import bisect
 import json
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.yaml import Document
+from progress_site.load.yaml import MAX_DEPTH, Document, unwanted
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
-_DECODER = json.JSONDecoder()
+# Longer than any number a record may hold (see convert.LARGEST), short enough that no
+# reading of it is slow: Python refuses to read an integer of more than 4,300 digits.
+MAX_DIGITS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Huge:
+    """A whole number written with more than MAX_DIGITS digits: never read as a number."""
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _whole(text: str) -> int | Huge:
+    """A JSON integer, unless it is too long to be one a record may hold."""
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_DIGITS else Huge(digits)
+
+
+_DECODER = json.JSONDecoder(parse_int=_whole)
+# What nesting is made of: a bracket outside a string (strings are skipped whole).
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 BROKEN: Any = object()  # a line that is not JSON: reported, and keeps its record's index
 Position = Callable[[int], tuple[int, int]]  # an offset in the text -> (line, column)
 
@@ -39,9 +70,16 @@ def parse_json_lines(text: str, display: str) -> tuple[Document | None, list[Pro
             continue
         start = len(line) - len(line.lstrip())
         try:
-            json.loads(line)
+            _DECODER.decode(line)
+            deep = _too_deep(line) if line.count("[") + line.count("{") > MAX_DEPTH else None
         except json.JSONDecodeError as exc:
             problems.append(_syntax(doc, number, exc.colno, exc.msg))
+            doc.data.append(BROKEN)
+            continue
+        except RecursionError:
+            deep = _too_deep(line) or 0
+        if deep is not None:
+            problems.append(_nested(doc, number, deep + 1))
             doc.data.append(BROKEN)
             continue
         if line[start] != "{":
@@ -56,15 +94,18 @@ def parse_json_lines(text: str, display: str) -> tuple[Document | None, list[Pro
 def parse_json_list(text: str, display: str) -> tuple[Document | None, list[Problem]]:
     """A JSON file holding one list of objects."""
     doc = Document(display, text.splitlines(), [])
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return None, [_syntax(doc, exc.lineno, exc.colno, exc.msg)]
     starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
 
     def at(offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(starts, offset)
         return line, offset - starts[line - 1] + 1
+
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        return None, [_syntax(doc, exc.lineno, exc.colno, exc.msg)]
+    except RecursionError:
+        return None, [_nested(doc, *at(_too_deep(text) or 0))]
 
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         return None, [_syntax(doc, 1, 1, "expected a list of objects [{...}, ...]")]
@@ -97,15 +138,50 @@ def _scan(doc: Document, text: str, pos: int, path: KeyPath, at: Position,
             problems.append(Problem(Location(doc.display, line, col),
                                     f"key '{key}' appears twice", child, "keep one of them",
                                     doc.line(line)))
+        _refuse_unwanted(doc, key, child, at(pos), problems, "key")
         doc.keys[child] = at(pos)
         start = _skip(text, _skip(text, end) + 1)  # past ':'
         out[key], end = _DECODER.raw_decode(text, start)
+        if isinstance(out[key], str):
+            _refuse_unwanted(doc, out[key], child, at(start), problems, "text")
         doc.values[child] = at(start)
         doc.raw[child] = text[start:end]
         pos = _skip(text, end)
         if text[pos] == ",":
             pos = _skip(text, pos + 1)
     return out
+
+
+def _refuse_unwanted(doc: Document, text: str, path: KeyPath, place: tuple[int, int],
+                     problems: list[Problem], what: str) -> None:
+    """A key or text that holds a character no page or terminal should show, reported."""
+    wrong = unwanted(text)
+    if wrong:
+        line, col = place
+        problems.append(Problem(Location(doc.display, line, col),
+                                f"this {what} holds {wrong}, which no page should show", path,
+                                "remove the escape (\\u....) from the text", doc.line(line)))
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset of the first list or object nested more than MAX_DEPTH levels."""
+    depth = 0
+    for found in _NESTING.finditer(text):
+        bracket = found.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return found.start()
+        elif bracket in ("]", "}"):
+            depth -= 1
+    return None
+
+
+def _nested(doc: Document, line: int, col: int) -> Problem:
+    """Nesting deeper than any record needs."""
+    return Problem(Location(doc.display, line, col),
+                   f"lists and objects nested more than {MAX_DEPTH} levels", (),
+                   "a record's values are numbers, words and true or false", doc.line(line))
 
 
 def _syntax(doc: Document, line: int, col: int, message: str) -> Problem:

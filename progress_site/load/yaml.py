@@ -28,6 +28,9 @@ MAX_BYTES = 32 * 1024 * 1024
 MAX_NODES = 5_000_000
 # Real data nests a dozen levels; far deeper nesting only crashes parsers (C recursion).
 MAX_DEPTH = 64
+# A whole number Python can write out in decimal (at most 4,300 digits): a longer one,
+# read from `0x...`, `0o...` or `0b...`, would fail where a message quotes it.
+MAX_INT_BITS = 14_000
 # Characters that reorder how the text around them is shown ("Trojan Source"): a reader
 # would see something else than what is stored, in the page and in the terminal.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -201,6 +204,8 @@ class _Reader:
         """A scalar's value; tags we do not know are refused, never constructed."""
         try:
             value = self.constructor.construct_object(node)
+            if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+                raise ValueError  # `0xfff...`: read, but too long for Python to write out
             wrong = unwanted(value) if isinstance(value, str) else ""
             if wrong:  # reported here; the value is kept so that no other error follows
                 self.report(node, path, f"this text holds {wrong}, which no page should show",

@@ -89,15 +89,16 @@ def read_published(site: Path) -> bytes | None:
 
 def parse_snapshot(data_json: bytes) -> Snapshot | None:
     """The snapshot of a data.json's bytes, or None when they are not JSON (or not the
-    object a data.json is)."""
+    object a data.json is: nested past what Python's reader holds, numbers too long to
+    read, values of other types than a build writes)."""
     # A large data.json parses into about a million objects, none in a cycle: the
     # collector would scan them over and over for nothing (see bench/scale.py).
     with collector_paused():
         try:
             document = json.loads(data_json)
-        except ValueError:
+            return snapshot(document) if type(document) is dict else None
+        except (ValueError, RecursionError, TypeError, KeyError, AttributeError):
             return None
-        return snapshot(document) if type(document) is dict else None
 
 
 def between(old: bytes, new: bytes, cache_dir: Path | None = None) -> list[str] | None:

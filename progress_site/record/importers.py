@@ -4,6 +4,10 @@ Formats: pytest-benchmark (`--benchmark-json`), hyperfine (`--export-json`), Goo
 Benchmark (`--benchmark_format=json` or `--benchmark_out`), and JSON lines of run
 records of your own (docs/ecosystem.md). Nothing here writes: `record.py` turns results
 into measurements.
+
+A tool's file keeps to the data's limits (docs/data-format.md): JSON nested at most
+MAX_DEPTH levels, whole numbers of at most MAX_DIGITS digits, and each result finite and
+at most LARGEST; anything else is a located error, never a traceback.
 """
 
 from __future__ import annotations
@@ -19,8 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem, UsageError
+from progress_site.load.convert import LARGEST
+from progress_site.load.records import MAX_DIGITS
+from progress_site.load.yaml import MAX_DEPTH
 
 Stat = str  # "mean", "median" or "min": commands.STATS
+TOO_DEEP: Any = object()  # JSON nested past what Python's reader can hold
 
 
 @dataclass(frozen=True)
@@ -159,15 +167,48 @@ def google_result(name: str, runs: list[dict[str, Any]], agg: dict[str, dict[str
     return Result(name, number(value), unit, cv, count, day)
 
 
+def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> Any:
+    """A tool's JSON, within the limits: located errors for what is not JSON, nests too
+    deep, or writes a whole number too long to read."""
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise fail(display, f"a whole number of {len(digits.lstrip('-'))} digits is too "
+                       "large", "check what wrote the file", line)
+        return int(digits)
+
+    try:
+        doc = json.loads(text, parse_float=parse_float, parse_int=whole)
+    except json.JSONDecodeError as exc:
+        raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
+    except RecursionError:
+        doc = TOO_DEEP
+    if doc is TOO_DEEP or _depth(doc) > MAX_DEPTH:
+        raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
+                   "give the file exactly as the tool wrote it", line)
+    return doc
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in a parsed JSON value (counted up to one past
+    MAX_DEPTH, with a stack of its own)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                break
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def jsonl(lines: list[str], display: str, stat: Stat) -> Iterator[Result]:
     """Run records of your own, one JSON object a line (docs/ecosystem.md)."""
     for number_, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        try:
-            rec = json.loads(text, parse_float=Decimal)
-        except json.JSONDecodeError as exc:
-            raise fail(display, f"not JSON: {exc.msg}", line=number_) from exc
+        rec = loads(text, display, number_, Decimal)
         if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
             raise fail(display, "a run record needs an `id` (a word)",
                        'write {"id": "parse", "value": 12.5, "unit": "ms"}', number_)
@@ -194,6 +235,9 @@ def jsonl_result(rec: dict[str, Any], display: str, line: int, stat: Stat) -> Re
     if not value.is_finite() or (cv is not None and not math.isfinite(cv)):
         raise fail(display, f"run record '{rec['id']}' has a number that is not finite",
                    line=line)
+    if abs(value) > LARGEST:
+        raise fail(display, f"run record '{rec['id']}' has a number larger than "
+                   f"{LARGEST:.0e}", "check the number of digits", line)
 
     def word(key: str) -> str | None:
         found = rec.get(key)
@@ -219,12 +263,14 @@ def read_results(fmt: str, path: Path, display: str, stat: Stat = "mean") -> lis
         raise fail(display, f"cannot read the file: {exc}") from exc
     try:
         if fmt == "jsonl":
-            return list(jsonl(text.splitlines(), display, stat))
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise fail(display, f"not JSON: {exc.msg}", line=exc.lineno) from exc
-        return list(FORMATS[fmt](doc, display, stat))
-    except (KeyError, TypeError, ValueError, IndexError, StopIteration) as exc:
+            results = list(jsonl(text.splitlines(), display, stat))
+        else:
+            results = list(FORMATS[fmt](loads(text, display), display, stat))
+    except (KeyError, TypeError, ValueError, IndexError, StopIteration, OverflowError) as exc:
         raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
                    f"give the file exactly as {fmt} wrote it") from exc
+    for result in results:
+        if not result.value.is_finite() or abs(result.value) > LARGEST:
+            raise fail(display, f"benchmark '{result.name}': {float(result.value):g} is out "
+                       "of range", f"a result is finite and at most {LARGEST:.0e}")
+    return results

@@ -4,34 +4,50 @@ compiled code kept in Jinja's bytecode cache, and the words of the i18n extensio
 Whether a template changed is judged by its source, never by its file's time: each build
 makes new environments, which read every template they use, and Jinja's cache finds the
 compiled code by the source's checksum, so the next build after an edit uses the edit.
+
+Compiled code is Python that Jinja runs, and the cache folder may come with the source a
+pull request sent: each entry is signed and checked through `progress_site.cache`, so
+only code this machine compiled is ever loaded.
 """
 
 from __future__ import annotations
 
-import contextlib
+import io
 from gettext import NullTranslations
 from pathlib import Path
 
 import jinja2
 from jinja2.bccache import Bucket
 
+from progress_site import cache
+
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's bytecode cache, where an entry that cannot be read or written is a miss:
-    a cache can make a build faster, never make it fail."""
+    """Jinja's bytecode cache, whose entries are signed with this machine's key: one it
+    did not write (planted, damaged, of another machine) is compiled again, and one that
+    cannot be read or written is a miss. A cache makes a build faster, never unsafe or
+    failed."""
+
+    def _path(self, bucket: Bucket) -> Path:
+        """The entry's file, named as Jinja names it."""
+        return Path(self._get_cache_filename(bucket))
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        """The entry's code; a damaged one (cut short, garbage) is compiled again."""
+        """The entry's code, if this machine signed it."""
+        data = cache.read(self._path(bucket))
+        if data is None:
+            return
         try:
-            super().load_bytecode(bucket)
-        except Exception:  # Jinja reads the entry's checksum with pickle, which may raise anything
+            bucket.load_bytecode(io.BytesIO(data))
+        except Exception:  # signed but of another Python (marshal) or cut short
             bucket.reset()
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        """Store the entry (Jinja writes it beside its place, then moves it in); a full or
-        read-only disk means no entry, not a failed build."""
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+        """Store the entry, signed, whole or not at all; a full or read-only disk means no
+        entry, not a failed build."""
+        buffer = io.BytesIO()
+        bucket.write_bytecode(buffer)
+        cache.store(self._path(bucket), buffer.getvalue())
 
 
 def template_cache(folder: Path) -> TemplateCache | None:

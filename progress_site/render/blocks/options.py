@@ -1,19 +1,52 @@
 """What a block line gives (`{{< table runs rows=bots columns=mspt,p99 >}}`), read and checked.
 
 Blocks that compute from a dataset read their options through `Options`, so every
-block reports the same way a name it does not know, a number it cannot read, or a field
-the dataset does not have.
+block reports the same way a name it does not know, a number it cannot read or out of
+its range (`RANGES`), or a field the dataset does not have.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from progress_site.charts.spec import MAX_SIZE, MIN_SIZE
 from progress_site.errors import closest
+from progress_site.load.convert import LARGEST, MAX_DECIMALS
 from progress_site.model.dataset import Dataset, RecordField
 
 TRUE, FALSE = ("true", "yes", "on"), ("false", "no", "off")
+ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # an id in the page, like a chart's
+MAX_WRITTEN = 40  # characters of a number option: more is no number a block can use
+LARGEST_WORDS = f"10^{len(str(LARGEST)) - 1}"  # LARGEST as a message writes it
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """What a number option may be: its ends, whether it is whole, and how it reads."""
+
+    low: Decimal
+    high: Decimal
+    whole: bool = False
+    words: str = ""  # the range as a message says it
+
+
+# Every number option of every block, with its range: what falls outside would draw a
+# chart no browser can hold (see charts/spec.py), or ask for a check that means nothing.
+RANGES = {
+    "width": Range(Decimal(MIN_SIZE), Decimal(MAX_SIZE), True,
+                   f"whole pixels from {MIN_SIZE} to {MAX_SIZE}"),
+    "height": Range(Decimal(MIN_SIZE), Decimal(MAX_SIZE), True,
+                    f"whole pixels from {MIN_SIZE} to {MAX_SIZE}"),
+    "rule": Range(Decimal(-LARGEST), Decimal(LARGEST),
+                  words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}"),
+    "tolerance": Range(Decimal(0), Decimal(1), words="a share from 0% to 100%"),
+    "floor": Range(Decimal(0), Decimal(LARGEST), words=f"a number from 0 to {LARGEST_WORDS}"),
+}
+FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
+                 words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}")
 
 
 class BlockError(Exception):
@@ -46,7 +79,11 @@ class Options:
 
     def text(self, name: str, default: str = "") -> str:
         """An option as written (words in the page's language, an id)."""
-        return self.options.get(name, default)
+        written = self.options.get(name, default)
+        if name == "id" and not ID.fullmatch(written):
+            raise BlockError(f"{self.block} id=: '{written[:40]}' cannot be an id",
+                             "use letters, digits, '-' and '_', starting with a letter")
+        return written
 
     def field(self, name: str, default: str | None = None, *, numeric: bool = False
               ) -> RecordField:
@@ -80,17 +117,33 @@ class Options:
         return tuple(self.named(n, name, numeric=numeric) for n in names)
 
     def number(self, name: str, default: Decimal | None = None) -> Decimal | None:
-        """A number option; `10%` is read as 0.10."""
+        """A number option, within its range (`RANGES`); `10%` is read as 0.10."""
         written = self.options.get(name)
         if written is None:
             return default
+        value = self.decimal(name, written)
+        allowed = RANGES.get(name, FALLBACK)
+        if not allowed.low <= value <= allowed.high or (
+                allowed.whole and value != value.to_integral_value()):
+            raise BlockError(f"{self.block} {name}=: expected {allowed.words}, got "
+                             f"'{written}'", "write a number in that range")
+        return value
+
+    def decimal(self, name: str, written: str) -> Decimal:
+        """A number option as written: finite, of few digits; `10%` is 0.10."""
+        shown = written if len(written) <= MAX_WRITTEN else written[:MAX_WRITTEN] + "..."
         try:
-            if written.endswith("%"):
-                return Decimal(written[:-1].strip()) / 100
-            return Decimal(written)
+            value = Decimal(written.removesuffix("%").strip())
         except InvalidOperation:
-            raise BlockError(f"{self.block} {name}=: expected a number, got '{written}'",
-                             "write it like 50, 0.5 or 10%") from None
+            value = Decimal("NaN")
+        if len(written) > MAX_WRITTEN or not value.is_finite():
+            raise BlockError(f"{self.block} {name}=: expected a number, got '{shown}'",
+                             "write it like 50, 0.5 or 10%")
+        exponent = value.as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -MAX_DECIMALS:
+            raise BlockError(f"{self.block} {name}=: {-exponent} decimals is more than a "
+                             "number can tell", f"round it to {MAX_DECIMALS} decimals or fewer")
+        return value / 100 if written.endswith("%") else value
 
     def flag(self, name: str, default: bool) -> bool:
         """A yes/no option."""
