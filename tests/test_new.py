@@ -115,9 +115,9 @@ def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path,
     assert [p.name for p in (tmp_path / "mysite").iterdir()] == ["notes.txt"]
 
 
-def test_new_writes_into_an_empty_folder(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "mysite").mkdir()
+def test_new_writes_into_an_empty_folder_or_a_fresh_clone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mysite" / ".git").mkdir(parents=True)  # a clone of an empty repository
     new_site(capsys, tmp_path / "mysite")
     assert (tmp_path / "mysite" / "data" / "site.yaml").is_file()
 
@@ -131,7 +131,7 @@ def test_force_adds_what_is_missing_and_lists_what_differs(
     (source / "data" / "roadmaps.yaml").unlink()
     status, out, _ = cli(capsys, "new", source, "--force")
     assert status == 0
-    assert out.startswith(f"Wrote 1 files into {source}:\n  data/roadmaps.yaml\n")
+    assert out.startswith(f"Wrote 1 file into {source}:\n  data/roadmaps.yaml\n")
     assert "Left as they were (they differ from the new site's; compare them by hand):\n" \
            "  data/site.yaml\n" in out
     assert site.read_bytes() == edited

@@ -59,7 +59,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def test_installed_wheel_builds_a_new_site(installed: Path, tmp_path: Path) -> None:
     out = run(installed / "progress-site", "new", "mysite", cwd=tmp_path)
-    assert "data/site.yaml" in out
+    assert "  data/site.yaml\n" in out and "  .gitignore\n" in out  # dotfiles are shipped
+    workflow = (tmp_path / "mysite" / ".github" / "workflows" / "pages.yml").read_text()
+    assert f"PROGRESS_SITE: progress-site=={version()}\n" in workflow
     built = run(installed / "progress-site", "--strict", cwd=tmp_path / "mysite")
     assert "Built 2 pages" in built
     page = (tmp_path / "mysite" / "site" / "fr" / "index.html").read_text("utf-8")
@@ -75,9 +77,14 @@ def test_installed_wheel_builds_the_example(installed: Path, tmp_path: Path) -> 
     assert (tmp_path / "cache" / "charts").is_dir()
 
 
+def version() -> str:
+    """The version pyproject.toml gives the package."""
+    return str(tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]
+               ["version"])
+
+
 def test_installed_wheel_says_its_version(installed: Path, tmp_path: Path) -> None:
-    metadata = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]
-    expected = f"progress-site {metadata['version']}"
+    expected = f"progress-site {version()}"
     assert run(installed / "progress-site", "--version", cwd=tmp_path).strip() == expected
     assert run(installed / "python", "-m", "progress_site", "--version",
                cwd=tmp_path).strip() == expected

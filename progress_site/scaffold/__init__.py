@@ -90,7 +90,8 @@ def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Written:
     """Write the skeleton into `folder`; a file already there is never replaced."""
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder}: a file, not a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
+    # A fresh clone of an empty repository holds only .git: that is still an empty site.
+    if folder.is_dir() and any(p.name != ".git" for p in folder.iterdir()) and not force:
         raise UsageError(f"{folder}: the folder is not empty; choose a new one, or pass "
                          "--force to add the files it lacks (a file that differs is "
                          "listed and left as it is)")
@@ -112,7 +113,8 @@ def run_new(args: argparse.Namespace) -> int:
     """`progress-site new DIR`: write the skeleton, say what was written and what next."""
     folder: Path = args.folder
     done = write_site(folder, args.lang, args.force)
-    print(f"Wrote {len(done.written)} files into {folder}:")
+    count = len(done.written)
+    print(f"Wrote {count} {'file' if count == 1 else 'files'} into {folder}:")
     print("\n".join(f"  {name}" for name in done.written))
     if done.kept:
         print("Left as they were (they differ from the new site's; compare them by hand):")
