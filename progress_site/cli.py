@@ -41,8 +41,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="progress-site",
         description="Build a project's page of progress, tests and benchmarks from its data.",
-        epilog="Commands `record` and `import` add results to data/; `COMMAND --help` "
-               "tells how.")
+        epilog="Command `new DIR` starts a site; `record` and `import` add results to "
+               "data/; `COMMAND --help` tells how.")
     p.add_argument("--source", type=Path, default=Path("."),
                    help="folder with data/, content/ and optional templates/, locales/ "
                         "(default: the current folder)")
