@@ -16,6 +16,7 @@ from progress_site.publish import changes
 from progress_site.publish.outputs import BaseUrlError, check_base_url
 from progress_site.publish.swap import PublishFailed
 from progress_site.record.options import import_options, record_options, run_command
+from progress_site.scaffold import new_options, run_new
 
 
 def base_url(text: str) -> str:
@@ -40,8 +41,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="progress-site",
         description="Build a project's page of progress, tests and benchmarks from its data.",
-        epilog="Commands `record` and `import` add results to data/; `COMMAND --help` "
-               "tells how.")
+        epilog="Command `new DIR` starts a site; `record` and `import` add results to "
+               "data/; `COMMAND --help` tells how.")
     p.add_argument("--source", type=Path, default=Path("."),
                    help="folder with data/, content/ and optional templates/, locales/ "
                         "(default: the current folder)")
@@ -64,11 +65,15 @@ def parser() -> argparse.ArgumentParser:
                    help="the site's public address (https://owner.github.io/repo/): "
                         "canonical links, social previews, sitemap; without it every "
                         "link stays relative")
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help="where parsed data, compiled templates and drawn charts are kept "
+                        "between builds (default: SOURCE/.cache; safe to delete)")
     p.add_argument("--version", action="version", version=f"%(prog)s {engine_version()}")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
     record_options(commands.add_parser("record", help="add or update one figure of the data"))
     import_options(commands.add_parser(
         "import", help="turn a benchmark tool's output into measurements"))
+    new_options(commands.add_parser("new", help="start a new site in a folder of its own"))
     return p
 
 
@@ -90,9 +95,13 @@ def config_from(args: argparse.Namespace) -> BuildConfig:
     if not (source / "data").is_dir():
         raise UsageError(f"{source}: no data/ folder here; pass --source with the folder "
                          "that holds data/ and content/")
+    if not any((source / "content").glob("*/*.md")):  # else "Built 0 pages", and no hint
+        raise UsageError(f"{source}: no pages yet; write the home page, content/en/index.md "
+                         "(content/LANG/ for each language of data/site.yaml), or start "
+                         "from `progress-site new DIR`")
     out = args.out if args.out is not None else source / "site"
     return BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict,
-                       base_url=args.base_url)
+                       base_url=args.base_url, cache=args.cache_dir)
 
 
 def plural(count: int, noun: str) -> str:
@@ -129,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """The command the options name: record or import, watch, --changes, or a build."""
+    if args.command == "new":
+        return run_new(args)
     if args.command is not None:  # record, import: they print their own report
         return run_command(args, today())
     config = config_from(args)

@@ -20,8 +20,17 @@ from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
 from progress_site.validate.rules import validate
 
-# The engine's own theme: templates/, locales/ and assets beside this package.
-ENGINE_ROOT = Path(__file__).resolve().parent.parent
+
+def engine_root() -> Path:
+    """The folder that holds the engine's own templates/ and locales/ (the theme a site's
+    own folders override): progress_site/theme/ in an installed wheel (pyproject.toml maps
+    it from the repository's top-level folders), else the checkout beside this package."""
+    package = Path(__file__).resolve().parent
+    installed = package / "theme"
+    return installed if (installed / "templates").is_dir() else package.parent
+
+
+ENGINE_ROOT = engine_root()
 
 if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec  # a build without charts never imports them
@@ -43,11 +52,13 @@ class BuildConfig:
     # Render the other languages in a forked process when the site is large enough
     # (fork.can_fork says when forking is safe: never in watch mode's threaded process).
     parallel: bool = True
+    cache: Path | None = None  # --cache-dir; None: the source's .cache/
 
     @property
     def cache_dir(self) -> Path:
-        """Where compiled templates and rendered charts are kept between builds."""
-        return self.source / ".cache"
+        """Where parsed data files, compiled templates and drawn charts are kept between
+        builds (all of it safe to delete: the next build makes it again)."""
+        return self.cache if self.cache is not None else self.source / ".cache"
 
     def folders(self, name: str) -> list[Path]:
         """The source's folder of that name, then the engine's (overrides come first)."""

@@ -43,7 +43,7 @@ def test_records_are_converted_again_for_other_text_languages_or_strictness() ->
     doc, _ = parse_once(MACHINES, "data/m.yaml")
     english = convert_document(doc, ("en",), False)
     assert english is not convert_document(doc, ("en", "fr"), False)
-    assert english[1] and "unknown language 'fr'" in english[1][0].message
+    assert english[1] == ()  # an English-only site reads past the French words
     assert convert_document(doc, ("en",), True) is not english
     edited, _ = parse_once(MACHINES.replace("The box", "The new box"), "data/m.yaml")
     (_, (machine,)), = convert_document(edited, ("en", "fr"), False)[0]

@@ -7,10 +7,13 @@ import datetime as dt
 import decimal
 import functools
 import math
+import re
 import types
 import typing
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
+
+from babel import Locale, UnknownLocaleError
 
 from progress_site.errors import KeyPath, Location, Problem, closest
 from progress_site.load.yaml import Document
@@ -25,6 +28,17 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
 def language_name(code: str) -> str:
     """A language code as a maintainer reads it."""
     return LANGUAGE_NAMES.get(code, code)
+
+
+def known_language(code: str) -> bool:
+    """A language code Babel knows; codes also name folders, so only letters and '_'."""
+    if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
+        return False
+    try:
+        Locale.parse(code)
+    except (ValueError, UnknownLocaleError):
+        return False
+    return True
 
 
 def fields(cls: type) -> list[dataclasses.Field[Any]]:
@@ -302,6 +316,8 @@ class Converter:
             return self.expected(Text, value, path)
         bad = False
         for lang, words in value.items():
+            if lang not in self.languages and known_language(lang):
+                continue  # a language the site does not publish (now): its words wait
             if lang not in self.languages:
                 close = closest(lang, self.languages)
                 hint = f"did you mean '{close}'?" if close else (

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from babel import Locale, UnknownLocaleError
-
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
-from progress_site.load.convert import INVALID, Converter, Places
+from progress_site.load.convert import INVALID, Converter, Places, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.yaml import Document, decode, read_text
@@ -204,17 +201,6 @@ def read_site(docs: list[Document], strict: bool) -> tuple[Site | None, list[Pro
                            "write a language code such as en, fr, de or pt_BR")
                 site = INVALID
     return (None if site is INVALID else site), problems + conv.problems
-
-
-def known_language(code: str) -> bool:
-    """A language code Babel knows; codes also name folders, so only letters and '_'."""
-    if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*", code):
-        return False
-    try:
-        Locale.parse(code)
-    except (ValueError, UnknownLocaleError):
-        return False
-    return True
 
 
 def _languages(site: Any) -> tuple[str, ...]:

@@ -1,0 +1,124 @@
+"""`progress-site new DIR`: a small, complete site to start from.
+
+The skeleton is a folder of plain files beside this module (`site/`, package data): its
+data, its pages in each language, a `.gitignore` and a GitHub Pages workflow. Two lines
+are filled in when it is written: the site's languages, and the engine the workflow
+installs (this one's version, pinned).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from progress_site.errors import UsageError
+
+SKELETON = Path(__file__).resolve().parent / "site"
+LANGUAGES = ("en", "fr")  # the skeleton has pages in these
+WORKFLOW = ".github/workflows/pages.yml"
+ENGINE_MARK = "@VERSION@"  # in the workflow: replaced by this engine's version
+SITE_LANGUAGES = re.compile(r"^  languages: \[.*\]$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What `new` did to each file of the skeleton, by path in the new site."""
+
+    written: list[str] = field(default_factory=list)
+    same: list[str] = field(default_factory=list)  # already there, identical
+    kept: list[str] = field(default_factory=list)  # already there, different: left alone
+
+
+def new_options(p: argparse.ArgumentParser) -> None:
+    """The options of `new`."""
+    p.add_argument("folder", type=Path, metavar="DIR",
+                   help="the folder of the new site (created if needed; it must be empty)")
+    p.add_argument("--lang", type=languages, default=LANGUAGES, metavar="en,fr",
+                   help="the site's languages, the default first (default: en,fr)")
+    p.add_argument("--force", action="store_true",
+                   help="write into a folder that is not empty: add the files it lacks, "
+                        "list the ones that differ and leave them as they are")
+
+
+def languages(text: str) -> tuple[str, ...]:
+    """The --lang option, checked: languages the skeleton has pages in, each once."""
+    chosen = tuple(code.strip() for code in text.split(",") if code.strip())
+    unknown = [code for code in chosen if code not in LANGUAGES]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(
+            f"the new site's pages exist in {', '.join(LANGUAGES)}; got {text!r} "
+            "(add another language to data/site.yaml later, with its content/ folder)")
+    if len(set(chosen)) != len(chosen):
+        raise argparse.ArgumentTypeError("a language is listed twice")
+    return chosen
+
+
+def engine_requirement() -> str:
+    """What the workflow installs: this engine, pinned to the version running now."""
+    try:
+        return f"progress-site=={version('progress-site')}"
+    except PackageNotFoundError as exc:  # a checkout that was never installed
+        raise UsageError("progress-site is not installed, so the workflow cannot pin "
+                         "its version: `python3 -m pip install .` first") from exc
+
+
+def skeleton(chosen: tuple[str, ...]) -> dict[str, bytes]:
+    """Every file of the new site, by its path there, for the languages chosen."""
+    files: dict[str, bytes] = {}
+    for path in sorted(SKELETON.rglob("*")):
+        name = path.relative_to(SKELETON).as_posix()
+        parts = name.split("/")
+        if not path.is_file() or "__pycache__" in parts:
+            continue
+        if parts[0] == "content" and parts[1] not in chosen:
+            continue
+        files[name] = path.read_bytes()
+    site = files["data/site.yaml"].decode("utf-8")
+    files["data/site.yaml"] = SITE_LANGUAGES.sub(
+        f"  languages: [{', '.join(chosen)}]", site, count=1).encode("utf-8")
+    workflow = files[WORKFLOW].decode("utf-8")
+    files[WORKFLOW] = workflow.replace(f"progress-site=={ENGINE_MARK}",
+                                       engine_requirement()).encode("utf-8")
+    return files
+
+
+def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Written:
+    """Write the skeleton into `folder`; a file already there is never replaced."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: a file, not a folder")
+    # A fresh clone of an empty repository holds only .git: that is still an empty site.
+    if folder.is_dir() and any(p.name != ".git" for p in folder.iterdir()) and not force:
+        raise UsageError(f"{folder}: the folder is not empty; choose a new one, or pass "
+                         "--force to add the files it lacks (a file that differs is "
+                         "listed and left as it is)")
+    files = skeleton(chosen)  # before any write: a failure leaves the folder as it was
+    done = Written()
+    for name, data in files.items():
+        path = folder / name
+        if path.exists():
+            (done.same if path.is_file() and path.read_bytes() == data else done.kept
+             ).append(name)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        done.written.append(name)
+    return done
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """`progress-site new DIR`: write the skeleton, say what was written and what next."""
+    folder: Path = args.folder
+    done = write_site(folder, args.lang, args.force)
+    count = len(done.written)
+    print(f"Wrote {count} {'file' if count == 1 else 'files'} into {folder}:")
+    print("\n".join(f"  {name}" for name in done.written))
+    if done.kept:
+        print("Left as they were (they differ from the new site's; compare them by hand):")
+        print("\n".join(f"  {name}" for name in done.kept))
+    print(f"Next: cd {shlex.quote(str(folder))} && progress-site --strict, then open "
+          "site/index.html.")
+    return 0
