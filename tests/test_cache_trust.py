@@ -42,8 +42,10 @@ def build(source: Path) -> dict[str, bytes]:
 
 
 def entries(folder: Path) -> list[Path]:
-    """The cache entries in `folder`, which a first build has filled."""
-    found = sorted(path for path in folder.iterdir() if path.is_file())
+    """The cache entries in `folder`, which a first build has filled (entries that other
+    versions of the engine left there are not this build's: they are misses already)."""
+    found = sorted(path for path in folder.iterdir()
+                   if path.is_file() and cache.read(path) is not None)
     assert found, f"the build kept nothing in {folder}"
     return found
 
