@@ -64,8 +64,9 @@ def unsafe_links(text: str) -> list[tuple[int, str, str]]:
 
 
 # What a repository's address may hold in its path as it is: RFC 3986's path characters
-# (`%` for what is quoted already); anything else is quoted when a link is made from it.
-_PATH_SAFE = "/%:@!$&'()*+,;=~"
+# (`%` for what is quoted already) but the quote, which could end an attribute written
+# with quotes; anything else is quoted when a link is made from it.
+_PATH_SAFE = "/%:@!$&()*+,;=~"
 # A host: words joined by dots and hyphens (in any script), or an IPv6 address.
 _HOST = r"[\w-]+(?:\.[\w-]+)*\.?|[0-9a-f:.]+"
 

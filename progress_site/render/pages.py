@@ -160,6 +160,7 @@ class PageRenderer:
                                     hint=f"write templates/blocks/{block.name}.html, or use "
                                          "one of the blocks listed in docs/data-format.md"))
             return ""
+        problems += self.option_references(block, where)
         try:
             return template.render(args=block.args, options=dict(block.options),
                                    page=page, here=self.places[(page.language, page.slug)])
@@ -173,6 +174,18 @@ class PageRenderer:
                                     hint="see its arguments in the table of blocks in "
                                          "docs/data-format.md"))
             return ""
+
+    def option_references(self, block: Block, where: Location) -> list[Problem]:
+        """The references of a block's options that cannot be printed (a caption's)."""
+        found = []
+        for name, value in block.options:
+            for match in REFERENCE.finditer(value):
+                try:
+                    evaluate(match.group(1), self.model.namespace)
+                except ExpressionError as exc:
+                    found.append(Problem(where, f"{block.name}: {name}=: {exc.message}",
+                                         hint=exc.hint))
+        return found
 
     def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""

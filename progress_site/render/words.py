@@ -19,7 +19,7 @@ from progress_site.model.links import repository_link
 from progress_site.model.schema import BudgetItem, Commit, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
-from progress_site.render.markdown import Printed, inline_html
+from progress_site.render.markdown import Printed, inline_html, plain
 
 
 def N_(message: str) -> str:
@@ -125,6 +125,11 @@ class Words:
             refer = functools.partial(self.printed, scope=scope, linked=linked)
             return Markup(inline_html(words, refer))
         return self.plain(words)
+
+    def plain_text(self, words: str, scope: str = "") -> str:
+        """Words that are not Markdown (a chart's title, a verdict), each reference as
+        its plain words: they are escaped where they are printed, attribute or not."""
+        return plain(words, {"refer": functools.partial(self.printed, scope=scope)})
 
     def uncited(self, words: str) -> Markup:
         """Inline Markdown of words without a reference (no `{{`)."""
