@@ -72,25 +72,26 @@ _HOST = r"[\w-]+(?:\.[\w-]+)*\.?|[0-9a-f:.]+"
 
 
 def repository_problem(url: str) -> str:
-    """Why a repository's address cannot start links, or '' when it can: an http(s)
-    address with a host and a path, and nothing a link could not be added to."""
+    """Why a repository's address cannot start links (what follows "the address"), or
+    '' when it can: an http(s) address with a host and a path, and nothing a link could
+    not be added to."""
     if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in url):
-        return "it holds spaces, invisible or control characters"
+        return "holds spaces, invisible or control characters"
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 (read for its check: a port that is not a number raises)
     except ValueError as exc:
-        return f"it is not an address ({exc})"
+        return f"cannot be read ({exc})"
     if parts.scheme.lower() not in ("http", "https"):
-        return "it must be an http(s) address"
+        return f"is not an http(s) address (it starts with '{parts.scheme or url[:8]}')"
     if not parts.hostname:
-        return "it names no host"
+        return "names no host"
     if not re.fullmatch(_HOST, parts.hostname):
-        return f"'{parts.hostname}' is not a host name"
+        return f"names '{parts.hostname}', which is not a host name"
     if parts.username is not None or parts.password is not None:
-        return "it holds a user name (`name@`)"
+        return "holds a user name before its host (`name@`)"
     if parts.query or parts.fragment or url.endswith(("?", "#")):
-        return "it holds a query (`?`) or a fragment (`#`), which links cannot follow"
+        return "holds a query (`?`) or a fragment (`#`): links add /pull/N to its path"
     return ""
 
 

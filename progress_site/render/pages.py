@@ -183,7 +183,7 @@ class PageRenderer:
                 try:
                     evaluate(match.group(1), self.model.namespace)
                 except ExpressionError as exc:
-                    found.append(Problem(where, f"{block.name}: {name}=: {exc.message}",
+                    found.append(Problem(where, f"{block.name}: in {name}=, {exc.message}",
                                          hint=exc.hint))
         return found
 

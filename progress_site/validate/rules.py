@@ -189,8 +189,8 @@ def check_repository(repo: Repository) -> list[Problem]:
     why = repository_problem(repo.url)
     if not why:
         return []
-    return [problem(repo.where, "url", f"a repository's address must be an http(s) "
-                    f"address with a host: {why}", "write it as https://host/owner/name")]
+    return [problem(repo.where, "url", f"the address {why}",
+                    "write it as https://host/owner/name")]
 
 
 def check_remeasure(data: Data) -> list[Problem]:
