@@ -222,7 +222,7 @@ def test_a_reference_in_an_image_s_alt_text_of_the_example(example_copy: Path) -
 
 
 @pytest.mark.parametrize("text", [
-    "&#123;&#123; commits.c38a01e }}", "\\{{ commits.c38a01e }}",
+    "&#123;&#123; commits.c38a01e }}", "\\{{ commits.c38a01e }}", "\\{{ names.nothing }}",
     "[x](https://example.org/{{commits.c38a01e}})",  # an address is never printed into
 ])
 def test_what_is_not_a_reference_is_printed_as_written(text: str, example_copy: Path) -> None:
