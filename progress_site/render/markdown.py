@@ -2,7 +2,9 @@
 
 Content pages may hold blocks, one per line, that the site's templates render from the
 data (`{{< roadmap meridian >}}`), and every text may name a derived number
-(`{{ comparisons.cpu-500.ratio }}`).
+(`{{ comparisons.cpu-500.ratio }}`). A reference is a token of the parse, printed by the
+renderer where it stands, with the renderer's escaping: a link and words in a text,
+plain words in an attribute or in code. No HTML is ever put into finished HTML.
 """
 
 from __future__ import annotations
