@@ -17,9 +17,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from progress_site.model.links import repository_link
 from progress_site.pipeline import BuildConfig, make_site
+from progress_site.render.markdown import Printed, inline_html, markdown_html
 
 from .conftest import REPO, TODAY
 from .dom import Node
@@ -233,3 +236,36 @@ def test_what_is_not_a_reference_is_printed_as_written(text: str, example_copy: 
     assert "pull request #160" not in paragraph.text()
     assert not paragraph.find_all("a", href=repository_link(
         "https://github.com/meridian-proxy/meridian", "pull", "160"))
+
+
+# Markdown pieces around references, and words for the references that would be markup
+# if anything printed them unescaped.
+PIECES = ["{{ a }}", "{{ b | c }}", "![", "](x.png", ' "', '")', "[", "](https://e.org/",
+          ")", "`", "```", "\n", "\n\n", "# ", "| ", " |", "\n|---|---|\n", "*", "**",
+          "_", "> ", "- ", "    ", "\\", "&#123;", "<", ">", '"', "'", "words", " ", "{{",
+          "}}", "[d]: https://e.org/d \"", "{#id}"]
+HOSTILE = Printed('<img src=x onerror=window.x=1> "\'><script>window.x=1</script>',
+                  'https://e.org/"onmouseover="window.x=1"\'><script>')
+
+
+def markup(html: str) -> list[str]:
+    """What in `html` could run: elements that script, and event-handler attributes."""
+    found = []
+    for node in parse_html(html).iter():
+        found += [node.tag] if node.tag == "script" else []
+        found += [name for name in node.attrs if name.lower().startswith("on")]
+    return found
+
+
+def test_the_check_sees_what_the_old_placeholders_made() -> None:
+    old = '<p><img src="x.png" alt="<a href="https://e.org/onerror=window.x=1//x">"></p>'
+    assert markup(old) == ["onerror"]
+
+
+@settings(max_examples=1500, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
+def test_any_markdown_prints_a_reference_s_words_as_text(source: str) -> None:
+    for refer in (lambda expression: HOSTILE,
+                  lambda expression: Printed(HOSTILE.text, HOSTILE.href, code=True)):
+        assert markup(markdown_html(source, refer)) == [], source
+        assert markup(inline_html(source, refer)) == [], source
