@@ -27,8 +27,9 @@ from progress_site.model.schema import Commit, Data, Figure
 from progress_site.model.values import Text, Where
 from progress_site.model.walk import holding_fields
 
-# `{{ name }}`, `{{ name:1 }}` or `{{ expression | filter }}`, on one line (not `{{<`).
-REFERENCE = re.compile(r"\{\{(?!<)\s*([^{}\n]*?)\s*\}\}")
+# `{{ name }}`, `{{ name:1 }}` or `{{ expression | filter }}`, on one line (not `{{<`);
+# not after a backslash, which Markdown reads as an escape (`\{{ x }}` prints as written).
+REFERENCE = re.compile(r"(?<!(?<!\\)\\)\{\{(?!<)\s*([^{}\n]*?)\s*\}\}")
 
 Entry = Quantity | Commit
 

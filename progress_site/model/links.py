@@ -61,3 +61,44 @@ def markdown_links(text: str) -> list[tuple[int, str]]:
 def unsafe_links(text: str) -> list[tuple[int, str, str]]:
     """(offset, address, why) for each address in Markdown that may not be published."""
     return [(at, url, why) for at, url in markdown_links(text) if (why := check_url(url))]
+
+
+# What a repository's address may hold in its path as it is: RFC 3986's path characters
+# (`%` for what is quoted already) but the quote, which could end an attribute written
+# with quotes; anything else is quoted when a link is made from it.
+_PATH_SAFE = "/%:@!$&()*+,;=~"
+# A host: words joined by dots and hyphens (in any script), or an IPv6 address.
+_HOST = r"[\w-]+(?:\.[\w-]+)*\.?|[0-9a-f:.]+"
+
+
+def repository_problem(url: str) -> str:
+    """Why a repository's address cannot start links (what follows "the address"), or
+    '' when it can: an http(s) address with a host and a path, and nothing a link could
+    not be added to."""
+    if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in url):
+        return "holds spaces, invisible or control characters"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (read for its check: a port that is not a number raises)
+    except ValueError as exc:
+        return f"cannot be read ({exc})"
+    if parts.scheme.lower() not in ("http", "https"):
+        return f"is not an http(s) address (it starts with '{parts.scheme or url[:8]}')"
+    if not parts.hostname:
+        return "names no host"
+    if not re.fullmatch(_HOST, parts.hostname):
+        return f"names '{parts.hostname}', which is not a host name"
+    if parts.username is not None or parts.password is not None:
+        return "holds a user name before its host (`name@`)"
+    if parts.query or parts.fragment or url.endswith(("?", "#")):
+        return "holds a query (`?`) or a fragment (`#`): links add /pull/N to its path"
+    return ""
+
+
+def repository_link(base: str, *parts: str) -> str:
+    """The address of `base`'s pull, issue or commit (`/pull/12`): the base's path kept
+    as a path, each part added quoted, so no part can end the path or the attribute."""
+    split = urllib.parse.urlsplit(base)
+    path = urllib.parse.quote(split.path.rstrip("/"), safe=_PATH_SAFE)
+    path += "".join("/" + urllib.parse.quote(part, safe="") for part in parts)
+    return urllib.parse.urlunsplit((split.scheme, split.netloc, path, "", ""))

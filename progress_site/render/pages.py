@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from markupsafe import Markup
 
 from progress_site.charts.cache import ChartCache
 from progress_site.charts.spec import ChartSpec
+from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
@@ -23,7 +23,7 @@ from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
-from progress_site.render.markdown import Block, markdown_html, restore, split_blocks, substitute
+from progress_site.render.markdown import Block, markdown_html, split_blocks
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
@@ -126,20 +126,19 @@ class PageRenderer:
         return Markup("\n".join(html))
 
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
-        """A Markdown chunk with its `{{ references }}` printed; `start` is its offset."""
-        def reference(match: re.Match[str]) -> str:
+        """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
+        Each reference is checked here, where its place in the page is known, and
+        printed by the Markdown renderer, in its context (markdown.Renderer)."""
+        for match in REFERENCE.finditer(text):
             try:
-                return self.words.reference(match)
+                evaluate(match.group(1), self.model.namespace)
             except ExpressionError as exc:
                 at = start + match.start(1) + exc.offset
                 problems.append(self.located(page, at, exc.message, exc.hint))
-                return ""
-
         for at, url, why in unsafe_links(text):
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
-        source, pieces = substitute(text, REFERENCE, reference)
-        return restore(markdown_html(source), pieces)
+        return markdown_html(text, self.words.printed)
 
     @staticmethod
     def located(page: Page, at: int, message: str, hint: str) -> Problem:
@@ -161,6 +160,7 @@ class PageRenderer:
                                     hint=f"write templates/blocks/{block.name}.html, or use "
                                          "one of the blocks listed in docs/data-format.md"))
             return ""
+        problems += self.option_references(block, where)
         try:
             return template.render(args=block.args, options=dict(block.options),
                                    page=page, here=self.places[(page.language, page.slug)])
@@ -174,6 +174,18 @@ class PageRenderer:
                                     hint="see its arguments in the table of blocks in "
                                          "docs/data-format.md"))
             return ""
+
+    def option_references(self, block: Block, where: Location) -> list[Problem]:
+        """The references of a block's options that cannot be printed (a caption's)."""
+        found = []
+        for name, value in block.options:
+            for match in REFERENCE.finditer(value):
+                try:
+                    evaluate(match.group(1), self.model.namespace)
+                except ExpressionError as exc:
+                    found.append(Problem(where, f"{block.name}: in {name}=, {exc.message}",
+                                         hint=exc.hint))
+        return found
 
     def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""

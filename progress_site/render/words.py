@@ -12,13 +12,14 @@ from markupsafe import Markup, escape
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
-from progress_site.derive.namespace import REFERENCE, Namespace
+from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.model.declare import Link
+from progress_site.model.links import repository_link
 from progress_site.model.schema import BudgetItem, Commit, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
-from progress_site.render.markdown import CLOSE, OPEN, inline_html, restore, substitute
+from progress_site.render.markdown import Printed, inline_html, plain
 
 
 def N_(message: str) -> str:
@@ -56,7 +57,6 @@ class Words:
         self.namespace = namespace
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
-        self.render_inline = inline_html
         # A text without a reference reads the same wherever it is printed, and some (a
         # machine's name) are on every row; most are printed once, so few are kept.
         self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
@@ -111,42 +111,47 @@ class Words:
         """The words of an evidence or task status."""
         return self._(STATUS_WORDS[status])
 
-    def text(self, text: Text | None) -> Markup:
-        """A data text in this language: inline Markdown, references printed, no raw HTML."""
+    def text(self, text: Text | None, linked: bool = False) -> Markup:
+        """A data text in this language: inline Markdown, references printed, no raw HTML
+        (`linked`: the words of a link, where a commit is not a link of its own)."""
         if text is None:
             return Markup("")
         scope = self.namespace.scopes.get(id(text), "")
-        return self.inline(text.get(self.lang, self.site.languages[0]), scope)
+        return self.inline(text.get(self.lang, self.site.languages[0]), scope, linked)
 
-    def inline(self, words: str, scope: str = "") -> Markup:
-        """Inline Markdown with `{{ references }}` swapped for their printed numbers."""
+    def inline(self, words: str, scope: str = "", linked: bool = False) -> Markup:
+        """Inline Markdown, each `{{ reference }}` printed as `scope` reads it."""
         if "{{" in words:  # a reference prints what its scope names
-            return self.referring(words, scope)
+            refer = functools.partial(self.printed, scope=scope, linked=linked)
+            return Markup(inline_html(words, refer))
         return self.plain(words)
 
+    def plain_text(self, words: str, scope: str = "") -> str:
+        """Words that are not Markdown (a chart's title, a verdict), each reference as
+        its plain words: they are escaped where they are printed, attribute or not."""
+        return plain(words, {"refer": functools.partial(self.printed, scope=scope)})
+
     def uncited(self, words: str) -> Markup:
-        """Inline Markdown of words without a reference (no `{{`): `referring` without the
-        placeholders to put in and back, whose characters it drops all the same."""
-        return Markup(self.render_inline(words.replace(OPEN, "").replace(CLOSE, "")))
+        """Inline Markdown of words without a reference (no `{{`)."""
+        return Markup(inline_html(words))
 
-    def referring(self, words: str, scope: str = "") -> Markup:
-        """Inline Markdown, each reference printed as `scope` reads it."""
-        def reference(match: Any) -> str:
-            try:
-                return self.reference(match, scope)
-            except ExpressionError:
-                return str(escape(match.group(0)))  # reported at validation; never reached
-
-        source, pieces = substitute(words, REFERENCE, reference)
-        html = self.render_inline(source)
-        return Markup(restore(html, pieces) if pieces else html)
-
-    def reference(self, match: Any, scope: str = "") -> str:
-        """The HTML of one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}`."""
-        entry = evaluate(match.group(1), self.namespace, scope)
-        if isinstance(entry, Commit):
-            return str(self.commit_link(entry))
-        return str(escape(self.quantity(entry)))
+    def printed(self, expression: str, scope: str = "", linked: bool = False
+                ) -> Printed | None:
+        """What one `{{ name }}`, `{{ name:decimals }}` or `{{ expression }}` prints: a
+        number in words, or a commit with its address (none among a link's words); None
+        for one in error (reported where the text is checked)."""
+        try:
+            entry = evaluate(expression, self.namespace, scope)
+        except ExpressionError:
+            return None
+        if not isinstance(entry, Commit):
+            return Printed(self.quantity(entry))
+        if entry.pull is None:
+            href = "" if linked else self.address(entry.repository, "commit", entry.id)
+            return Printed(entry.id, href, code=True)
+        _, repo_name = self.repository_url(entry.repository)
+        href = "" if linked else self.address(entry.repository, "pull", str(entry.pull))
+        return Printed(self.numbered("pull", entry.pull, repo_name), href)
 
     def repository_url(self, repo_id: str | None) -> tuple[str, Text | None]:
         """The address and name of a repository (the site's own when None)."""
@@ -154,20 +159,25 @@ class Words:
         for repo in self.site.repositories:
             if repo.id == repo_id:
                 own = repo.id == self.site.repository
-                return repo.url.rstrip("/"), None if own else repo.name
+                return repo.url, None if own else repo.name
         return "", None
+
+    def address(self, repo_id: str | None, *parts: str) -> str:
+        """The address of a repository's pull, issue or commit, its parts quoted."""
+        base, _ = self.repository_url(repo_id)
+        return repository_link(base, *parts) if base else ""
 
     def link(self, link: Link) -> Markup:
         """A proof or link as an anchor, with words made from its number when it has none."""
-        base, repo_name = self.repository_url(link.repository)
+        _, repo_name = self.repository_url(link.repository)
         if link.url is not None:
             href = link.url
-            words = self.text(link.text) if link.text else escape(link.url)
+            words = self.text(link.text, linked=True) if link.text else escape(link.url)
         else:
             number = link.pull if link.pull is not None else link.issue
             kind = "pull" if link.pull is not None else "issues"
-            href = f"{base}/{kind}/{number}"
-            words = self.text(link.text) if link.text else escape(
+            href = self.address(link.repository, kind, str(number))
+            words = self.text(link.text, linked=True) if link.text else escape(
                 self.numbered(kind, number, repo_name))
         # Escaped as Markup.format escapes its fields, without its Python-level formatter:
         # feeds and pages print hundreds of links (see bench/scale.py).
@@ -193,9 +203,9 @@ class Words:
         html = self.hashes.get(commit_id)
         if html is None:
             commit = self.commits.get(commit_id)
-            base, _ = self.repository_url(commit.repository if commit else None)
+            href = self.address(commit.repository if commit else None, "commit", commit_id)
             html = self.hashes[commit_id] = Markup('<a href="{}"><code>{}</code></a>').format(
-                f"{base}/commit/{commit_id}", commit_id)
+                href, commit_id)
         return html
 
     @functools.cached_property

@@ -14,7 +14,7 @@ from typing import Any
 from progress_site.collector import collector_paused
 from progress_site.errors import Problem, closest
 from progress_site.model.declare import Link, Unit
-from progress_site.model.links import check_url
+from progress_site.model.links import check_url, repository_problem
 from progress_site.model.schema import (
     BudgetItem,
     Claim,
@@ -184,10 +184,12 @@ def check_done(item: Task | Step, today: dt.date) -> list[Problem]:
 
 
 def check_repository(repo: Repository) -> list[Problem]:
-    """A repository's address starts every pull, issue and commit link: http(s) only."""
-    if repo.url.lower().startswith(("https://", "http://")) and not check_url(repo.url):
+    """A repository's address starts every pull, issue and commit link: an http(s)
+    address with a host and a path (model/links.py)."""
+    why = repository_problem(repo.url)
+    if not why:
         return []
-    return [problem(repo.where, "url", "a repository's address must be an http(s) address",
+    return [problem(repo.where, "url", f"the address {why}",
                     "write it as https://host/owner/name")]
 
 

@@ -137,7 +137,8 @@ class Agreements:
             opts.text("id", f"agreement-{ds.id}"), caption, self.tables.header(by),
             tuple(self.tables.value(across, m) for m in members),
             tuple(self.tables.header(f) for f in fields), tuple(rows),
-            self.rule(fields, tolerance, floor), opts.text("verdict", self.w._("Within the rule")))
+            self.rule(fields, tolerance, floor),
+            self.w.plain_text(opts.text("verdict", self.w._("Within the rule"))))
 
     def agreement_cell(self, ds: Dataset, fields: Sequence[RecordField],
                        found: tuple[Row, tuple[Verdict | None, ...]] | None) -> AgreementCell:

@@ -85,7 +85,7 @@ class Charts:
         rule = opts.number("rule")
         spec = ChartSpec(
             id=opts.text("id", f"{ds.id}-{y.name}-{x.name}"), kind=kind,
-            title=opts.text("title") or self.tables.header(y),
+            title=self.w.plain_text(opts.text("title")) or self.tables.header(y),
             x_title=self.tables.header(x), y_title=self.tables.header(y),
             series=tuple(Series(line.name, tuple((p.x, p.y) for p in line.points))
                          for line in lines),
