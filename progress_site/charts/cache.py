@@ -18,7 +18,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from progress_site.cache import engine_stamp, write_atomically
+from progress_site.cache import engine_stamp, store
 from progress_site.cache import library_version as version
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
@@ -73,13 +73,13 @@ class ChartCache:
             return None
         try:
             return (self.directory / f"{key}.svg").read_bytes().decode("utf-8")
-        except FileNotFoundError:
+        except (OSError, UnicodeDecodeError):  # missing, damaged, or .cache is not a folder
             return None
 
     def _write(self, key: str, markup: str) -> None:
         """Store a chart whole or not at all: a killed build leaves no half-written file."""
         if self.directory is not None:
-            write_atomically(self.directory / f"{key}.svg", markup.encode("utf-8"))
+            store(self.directory / f"{key}.svg", markup.encode("utf-8"))
 
 
 def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:
