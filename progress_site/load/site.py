@@ -119,8 +119,8 @@ def unreadable_name(display: str) -> list[Problem]:
     the name is printed in messages, and a page's becomes a link."""
     if any("\udc80" <= ch <= "\udcff" for ch in display):  # bytes os.fsdecode kept
         what = "is not UTF-8 text"
-    elif unwanted(display):
-        what = f"holds {unwanted(display)}"
+    elif found := unwanted(display):
+        what = f"holds {found}"
     else:
         return []
     return [Problem(Location(display), f"this file's name {what}",
@@ -305,8 +305,9 @@ def misnamed(path: Path, root: Path, lang: str, languages: tuple[str, ...]) -> l
     display = path.relative_to(root).as_posix()
     slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
     where = Location(display)
-    if unreadable_name(display):
-        return unreadable_name(display)
+    refused = unreadable_name(display)
+    if refused:
+        return refused
     if "/" in slug:
         return [Problem(where, f"a page is a file directly in content/{lang}/, not in a "
                                "folder inside it", hint=f"move it to content/{lang}/"
