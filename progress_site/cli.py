@@ -46,7 +46,9 @@ def parser() -> argparse.ArgumentParser:
                    help="folder with data/, content/ and optional templates/, locales/ "
                         "(default: the current folder)")
     p.add_argument("--out", type=Path, default=None,
-                   help="where to publish the site (default: SOURCE/site)")
+                   help="where to publish the site, a folder of its own that is replaced "
+                        "whole: never the source, nor one of its folders (default: "
+                        "SOURCE/site)")
     p.add_argument("--strict", action="store_true",
                    help="treat warnings (missing translations) as errors")
     p.add_argument("--changes", type=Path, metavar="OLD_SITE", default=None,
