@@ -10,11 +10,11 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from progress_site.errors import BuildFailed, UsageError
+from progress_site.errors import BuildFailed, UsageError, visible, visible_path
 from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes
 from progress_site.publish.outputs import BaseUrlError, check_base_url
-from progress_site.publish.swap import PublishFailed
+from progress_site.publish.swap import PublishFailed, overlap
 from progress_site.record.options import import_options, record_options, run_command
 from progress_site.scaffold import new_options, run_new
 
@@ -47,7 +47,9 @@ def parser() -> argparse.ArgumentParser:
                    help="folder with data/, content/ and optional templates/, locales/ "
                         "(default: the current folder)")
     p.add_argument("--out", type=Path, default=None,
-                   help="where to publish the site (default: SOURCE/site)")
+                   help="where to publish the site, a folder of its own that is replaced "
+                        "whole: never the source, nor one of its folders (default: "
+                        "SOURCE/site)")
     p.add_argument("--strict", action="store_true",
                    help="treat warnings (missing translations) as errors")
     p.add_argument("--changes", type=Path, metavar="OLD_SITE", default=None,
@@ -93,15 +95,21 @@ def config_from(args: argparse.Namespace) -> BuildConfig:
     """The build's settings from the options, checked."""
     source = args.source
     if not (source / "data").is_dir():
-        raise UsageError(f"{source}: no data/ folder here; pass --source with the folder "
-                         "that holds data/ and content/")
+        raise UsageError(f"{visible_path(str(source))}: no data/ folder here; pass --source "
+                         "with the folder that holds data/ and content/")
     if not any((source / "content").glob("*/*.md")):  # else "Built 0 pages", and no hint
-        raise UsageError(f"{source}: no pages yet; write the home page, content/en/index.md "
-                         "(content/LANG/ for each language of data/site.yaml), or start "
-                         "from `progress-site new DIR`")
+        raise UsageError(f"{visible_path(str(source))}: no pages yet; write the home page, "
+                         "content/en/index.md (content/LANG/ for each language of "
+                         "data/site.yaml), or start from `progress-site new DIR`")
     out = args.out if args.out is not None else source / "site"
-    return BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict,
-                       base_url=args.base_url, cache=args.cache_dir)
+    config = BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict,
+                         base_url=args.base_url, cache=args.cache_dir)
+    reason = overlap(out, config.source, config.own_folders())
+    if reason:  # checked before anything is written, the caches too
+        raise UsageError(f"--out {visible_path(str(out))}: refusing to publish there: "
+                         f"{reason}; give the site a folder of its own, such as SOURCE/site "
+                         "(the default); nothing was written")
+    return config
 
 
 def plural(count: int, noun: str) -> str:
@@ -130,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a traceback is a bug: say so, show it only with --debug
         if args.debug:
             raise
-        print(f"internal error: {type(exc).__name__}: {exc}\n"
+        print(f"internal error: {type(exc).__name__}: {visible(str(exc))}\n"
               "This is a bug in progress-site; run again with --debug and report the "
               "traceback.", file=sys.stderr)
         return 70
@@ -157,29 +165,36 @@ def build_and_report(config: BuildConfig) -> int:
     """Build and publish the site, then print its warnings, a summary, and what changed
     since the site it replaced."""
     started = time.perf_counter()
-    previous = changes.read_published(config.out)  # read before the new site replaces it
     built = build(config)
     for warning in built.warnings:
         print(warning.render(), file=sys.stderr)
     pages = sum(1 for name in built.files if name.endswith("index.html"))
     elapsed = time.perf_counter() - started
-    print(f"Built {plural(pages, 'page')} into {config.out} in {elapsed:.2f} s"
-          + (f" ({plural(len(built.warnings), 'warning')})" if built.warnings else "") + ".")
-    published = built.files.get("data.json")
-    lines = None if published is None else \
-        changes.since_published(previous, published, config.cache_dir)
-    if lines is not None:
-        print("\n".join(["Changes since the previous site:", *("  " + x for x in lines)])
-              if lines else "No figure or task changed since the previous site.")
+    print(f"Built {plural(pages, 'page')} into {visible_path(str(config.out))} in "
+          f"{elapsed:.2f} s" + (f" ({plural(len(built.warnings), 'warning')})"
+                                if built.warnings else "") + ".")
+    if built.changes is not None:
+        # Ids come from the data, and the old side from any file: spelled out.
+        print("\n".join(["Changes since the previous site:",
+                         *("  " + visible(x) for x in built.changes)])
+              if built.changes else "No figure or task changed since the previous site.")
     return 0
 
 
 def print_changes(config: BuildConfig, old_site: Path) -> int:
     """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE, write nothing."""
     built = make_site(config)
-    lines = changes.summary(old_site, built.files["data.json"], config.cache_dir)
+    shown = visible_path(str(old_site))
+    try:
+        lines = changes.summary(old_site, built.files["data.json"], config.cache_dir)
+    except OSError as exc:
+        raise UsageError(f"{shown}: cannot read its data.json: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        raise UsageError(f"{shown}/data.json: {exc}; pass a folder that a build of "
+                         "progress-site published") from exc
     if lines is None:
-        raise UsageError(f"{old_site}: no data.json here; pass a folder that a build of "
+        raise UsageError(f"{shown}: no data.json here; pass a folder that a build of "
                          "progress-site published")
-    print("\n".join(f"- {line}" for line in lines) if lines else "No figure or task changed.")
+    print("\n".join(f"- {visible(line)}" for line in lines) if lines else
+          "No figure or task changed.")
     return 0

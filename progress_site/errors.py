@@ -28,10 +28,30 @@ _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def _escape(ch: str) -> str:
-    if ch == "\t":
-        return "\\t"
+    """One hidden character as Python writes it in a string: `\\n`, `\\x1b`, `\\u202e`."""
+    if ch in _NAMED:
+        return _NAMED[ch]
     code = ord(ch)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def visible_path(name: str) -> str:
+    """A file name as printed, spelled out as `repr` would: backslashes doubled, each
+    byte of a name that is not UTF-8 as `\\xff`, and controls (a newline, an escape) and
+    invisible characters as `visible` does. A file name in a message then cannot start a
+    line of its own, colour the terminal or read backwards."""
+    shown = []
+    for ch in name:
+        if ch == "\\":
+            shown.append("\\\\")
+        elif "\udc80" <= ch <= "\udcff":  # a byte that is not UTF-8, as os.fsdecode keeps it
+            shown.append(f"\\x{ord(ch) - 0xdc00:02x}")
+        else:
+            shown.append(ch)
+    return visible("".join(shown))
 
 
 def shorten(text: str, limit: int) -> str:
@@ -77,8 +97,8 @@ class Location:
 
     def __str__(self) -> str:
         if not self.line:
-            return self.file
-        return f"{self.file}:{self.line}:{self.column}"
+            return visible_path(self.file)
+        return f"{visible_path(self.file)}:{self.line}:{self.column}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
 from progress_site.load.site import Page, load
+from progress_site.publish import changes
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.i18n import Catalogs, load_catalogs
@@ -60,6 +61,13 @@ class BuildConfig:
         builds (all of it safe to delete: the next build makes it again)."""
         return self.cache if self.cache is not None else self.source / ".cache"
 
+    def own_folders(self) -> list[Path]:
+        """The project's folders that publishing must never replace: what the build reads
+        (the source's and the engine's), the cache, the repository."""
+        names = ("data", "content", "templates", "locales", ".git")
+        return [*(self.source / n for n in names), self.cache_dir,
+                *(self.engine_root / n for n in ("templates", "locales"))]
+
     def folders(self, name: str) -> list[Path]:
         """The source's folder of that name, then the engine's (overrides come first)."""
         found = [self.source / name, self.engine_root / name]
@@ -75,6 +83,8 @@ class Built:
     warnings: list[Problem] = field(default_factory=list)
     model: Model | None = None
     charts_to_draw: tuple[ChartSpec, ...] = ()  # with `draw_charts_later`
+    # What changed since the site it replaced (`build`); None when there was none.
+    changes: list[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +103,16 @@ NOTHING_YET: Rendered = ({}, [], [])
 
 
 def build(config: BuildConfig) -> Built:
-    """Build the site and publish it: every file is made in memory before `out` is
-    touched, and on any error `out` is left as it was."""
+    """Build the site and publish it: every file is made in memory, and what changed
+    since the published site worked out, before `out` is touched; on any error `out` is
+    left as it was."""
     ready = prepare(config)  # load -> validate -> derive
     built = finish(config, ready)  # render
+    # Before the swap, which replaces the data.json to compare with: nothing may fail
+    # once the new site is out (a summary that cannot be made is a warning).
+    lines, found = changes.before_swap(config.out, built.files["data.json"], config.cache_dir)
     publish(built.files, config.out)
-    return built
+    return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
 
 def make_site(config: BuildConfig) -> Built:

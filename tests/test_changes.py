@@ -129,3 +129,87 @@ def test_each_build_compares_with_the_site_it_replaces(example_copy: Path,
         edited(example_copy, f"after: {{value: {was}}}", f"after: {{value: {value}}}")
         result = run_build("--source", example_copy, "--out", out)
         assert result.stdout.splitlines()[-1] == f"  figure {path}: {was} us -> {value} us"
+
+
+WARNING = ("{out}/data.json: warning: no summary of what changed since the previous site: "
+           "this file {why}\n"
+           "    hint: the new site is published all the same, and the next build compares "
+           "with it\n")
+
+
+@pytest.mark.parametrize("old", [
+    pytest.param(b'{"studies": {"derived": {"quantity": 5}}}', id="figure not a mapping"),
+    pytest.param(b'{"studies": {"derived": {"quantity": {"kind": "value", "decimals": "a", '
+                 b'"low": 1}}}}', id="decimals not a number"),
+    pytest.param(b'{"studies": {"derived": {"quantity": {"kind": "value", "decimals": '
+                 b'1000000000, "low": 1, "high": 1}}}}', id="a billion decimals"),
+    pytest.param(b'{"studies": [{"status": [], "proofs": 3}]}', id="status not a word"),
+    pytest.param(b'{"studies": {"derived": {"quantity": {"kind": "value", "low": 1'
+                 + b"0" * 400 + b', "high": 1}}}}', id="no float holds it"),
+    pytest.param(b"[" * 100_000 + b"]" * 100_000, id="deeper than json reads"),
+    pytest.param(b'{"studies": ' + b"1" * 5000 + b"}", id="longer than Python reads"),
+    pytest.param(b"\xff\xfe not even text", id="not text"),
+])
+def test_a_previous_site_that_cannot_be_compared_is_still_replaced(
+        old: bytes, example_copy: Path, tmp_path: Path) -> None:
+    """The summary is worked out before the swap; one that cannot be made is a warning,
+    and the new site is published (exit 0), never a traceback over a published site."""
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    published = (out / "data.json").read_bytes()
+    (out / "data.json").write_bytes(old)
+    result = run_build("--source", example_copy, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == WARNING.format(out=out, why="is not a data.json that a build "
+                                                        "published")
+    assert result.stdout.startswith("Built 4 pages into ")
+    assert result.stdout.endswith(" (1 warning).\n")
+    assert (out / "data.json").read_bytes() == published
+
+
+def test_a_previous_data_json_that_cannot_be_read_is_a_warning(example_copy: Path,
+                                                               tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    published = (out / "data.json").read_bytes()
+    (out / "data.json").unlink()
+    (out / "data.json").mkdir()
+    result = run_build("--source", example_copy, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == WARNING.format(out=out, why="cannot be read (Is a directory)")
+    assert (out / "data.json").read_bytes() == published
+    again = run_build("--source", example_copy, "--out", out)
+    assert (again.stderr, again.stdout.splitlines()[-1]) == (
+        "", "No figure or task changed since the previous site.")
+
+
+@pytest.mark.parametrize(("old", "message"), [
+    (b"[]", "{old}/data.json: it is not a data.json that a build published; pass a folder "
+            "that a build of progress-site published"),
+    (None, "{old}: cannot read its data.json: Is a directory"),
+])
+def test_changes_against_a_site_that_cannot_be_read(old: bytes | None, message: str,
+                                                    example_copy: Path,
+                                                    tmp_path: Path) -> None:
+    site = tmp_path / "old"
+    site.mkdir()
+    if old is None:
+        (site / "data.json").mkdir()
+    else:
+        (site / "data.json").write_bytes(old)
+    result = run_build("--source", example_copy, "--changes", site)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "error: " + message.format(old=site) + "\n"
+
+
+def test_summary_lines_are_spelled_out(example_copy: Path, tmp_path: Path) -> None:
+    """Ids of the old side may hold anything: an escape sequence is printed as text."""
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "data.json").write_text('{"roadmaps": [{"id": "r\\u001b[2J", "tasks": [{"id": '
+                                   '"t\\nforged", "status": "done", "proofs": []}]}]}')
+    result = run_build("--source", example_copy, "--changes", old)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout
+    assert "- task removed roadmaps.r\\x1b[2J.tasks.t\\nforged (was done)" in \
+        result.stdout.splitlines()

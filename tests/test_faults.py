@@ -262,22 +262,73 @@ def test_an_output_that_is_a_file_is_not_replaced(tmp_path: Path) -> None:
     assert target.read_text() == "precious"
 
 
-@pytest.mark.parametrize("where", ["source", "cwd"])
-def test_a_project_folder_is_never_replaced(where: str, tmp_path: Path) -> None:
-    """`--out .` or `--out SOURCE` would swap the project away and delete it."""
+def tree(folder: Path) -> dict[str, str]:
+    """Every entry under a folder, links and folders too: {relative path: what it is}."""
+    return {p.relative_to(folder).as_posix(): (f"link to {os.readlink(p)}" if p.is_symlink()
+                                               else "folder" if p.is_dir() else
+                                               hashlib.blake2b(p.read_bytes()).hexdigest())
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize(("out", "reason"), [
+    (".", "it is the source folder"),
+    ("..", "it holds the source folder"),
+    ("data", "it is the source's data/ folder"),
+    ("content/en", "it is inside the source's content/ folder"),
+    ("templates/new", "it is inside the source's templates/ folder"),
+    ("locales", "it is the source's locales/ folder"),
+    (".cache", "it is the source's .cache/ folder"),
+    ("pages", "it is the source's content/ folder"),  # a link to it
+    ("../shared", "it holds the source's data/ folder"),  # where data/ links to
+])
+def test_an_output_that_would_replace_the_source_is_refused(out: str, reason: str,
+                                                            tmp_path: Path) -> None:
+    """The old output is deleted after the swap: `--out content/en` would cost the pages,
+    `--out ..` the project. Refused before anything is written, the caches too."""
     src = tmp_path / "project"
-    shutil.copytree(BASE, src)
+    shutil.copytree(BASE, src, ignore=shutil.ignore_patterns(".cache"))
+    (tmp_path / "shared").mkdir()
+    (src / "data").rename(tmp_path / "shared" / "data")
+    (src / "data").symlink_to(tmp_path / "shared" / "data")
+    (src / "pages").symlink_to(src / "content")
+    before = tree(tmp_path)
+    result = subprocess.run([*build_command(src, Path(out))], cwd=src, capture_output=True,
+                            text=True, env=ENV, timeout=120, check=False)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == (f"error: --out {out}: refusing to publish there: {reason}; "
+                             "give the site a folder of its own, such as SOURCE/site (the "
+                             "default); nothing was written\n")
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("out", ["site", "public", "build/site"])
+def test_an_output_of_its_own_inside_the_source_is_fine(out: str, tmp_path: Path) -> None:
+    src = tmp_path / "project"
+    shutil.copytree(BASE, src, ignore=shutil.ignore_patterns(".cache"))
     before = snapshot(src)
-    if where == "source":
-        result = run_build(src, src)
-    else:
-        result = subprocess.run([*build_command(src, Path(".")), "--strict"], cwd=src,
-                                capture_output=True, text=True, env=ENV, check=False)
+    result = subprocess.run(build_command(src, Path(out)), cwd=src, capture_output=True,
+                            text=True, env=ENV, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert (src / out / "index.html").is_file()
+    lock = (src / out).parent / f".{Path(out).name}.lock"
+    made = {f"{out}/", ".cache/", lock.relative_to(src).as_posix()}
+    assert {k: v for k, v in snapshot(src).items() if not k.startswith(tuple(made))} == before
+
+
+@pytest.mark.parametrize("where", ["project", "cwd"])
+def test_a_project_folder_is_never_replaced(where: str, tmp_path: Path) -> None:
+    """Nor another project's folder, nor one that holds the current folder: publishing
+    checks again, whatever the source."""
+    other = tmp_path / "other"
+    (other / "data").mkdir(parents=True)
+    (other / "inner").mkdir()
+    before = tree(other)
+    result = run_build(BASE, other, cwd=other / "inner" if where == "cwd" else None)
     reason = ("it holds a project's sources (.git or data/), not a built site"
-              if where == "source" else "it holds the current folder")
-    assert failed(result).startswith(f"{src}: refusing to replace this output folder: "
+              if where == "project" else "it holds the current folder")
+    assert failed(result).startswith(f"{other}: refusing to replace this output folder: "
                                      f"{reason}\n")
-    assert snapshot(src) == before
+    assert tree(other) == before
 
 
 def test_a_file_size_limit_stops_the_write(tmp_path: Path) -> None:

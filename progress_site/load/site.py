@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,12 +14,34 @@ from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter, Places, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.parse_cache import parse_once
-from progress_site.load.yaml import Document, decode, read_text
+from progress_site.load.yaml import Document, decode, read_text, unwanted
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
+
+# A page's name (its file's, without .md) becomes a folder of the site and a link in
+# every page's navigation: letters that need no quoting in an address and read alike on
+# every file system (no capitals: About.md and about.md are one file on some), and one
+# level of pages. docs/data-format.md ("Content pages") lists them.
+PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+# What the build writes beside the pages' folders, at the top of the site and of each
+# language's folder (publish/outputs.py, render/notfound.py, render/pages.py): a page of
+# one of these names would be overwritten, or fail to publish. A language's code names
+# its folder too. `feed/` and `404/` would be taken for the feed and the missing page.
+TAKEN = {
+    "assets": "the folder of the site's stylesheet",
+    "feed": "the site's Atom feed (feed.xml)",
+    "feed.xml": "the site's Atom feed",
+    "404": "the page shown for an address that has none (404.html)",
+    "404.html": "the page shown for an address that has none",
+    "data.json": "the site's data for other tools",
+    "data.schema.json": "the JSON Schema of data.json",
+    "sitemap.xml": "the site's sitemap",
+    "robots.txt": "the crawlers' rules",
+    "social.png": "the site's preview card",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +112,25 @@ def linked_below(path: Path, root: Path) -> bool:
     return False
 
 
+def unreadable_name(display: str) -> list[Problem]:
+    """Refuse a file whose name is not UTF-8 or holds a control or direction character:
+    the name is printed in messages, and a page's becomes a link."""
+    if any("\udc80" <= ch <= "\udcff" for ch in display):  # bytes os.fsdecode kept
+        what = "is not UTF-8 text"
+    elif found := unwanted(display):
+        what = f"holds {found}"
+    else:
+        return []
+    return [Problem(Location(display), f"this file's name {what}",
+                    hint="rename the file with letters, digits, '-' and '_'")]
+
+
 def read_yaml(path: Path, root: Path, cache_dir: Path | None = None, edited: str | None = None
               ) -> tuple[Document | None, list[Problem]]:
     """Parse one YAML file, with every problem located (the parse kept in `cache_dir`);
     `edited` is its text as it would be written, read instead of the file's."""
     display = path.relative_to(root).as_posix()
-    problems = inside(path, root, display)
+    problems = unreadable_name(display) or inside(path, root, display)
     if problems:
         return None, problems
     text, problems = read_text(path, display) if edited is None else decode(
@@ -238,11 +275,50 @@ def load_pages(root: Path, languages: tuple[str, ...], parsed: Path | None = Non
     problems: list[Problem] = []
     for lang in languages:
         for path in source_files(root / "content" / lang, root, (".md",)):
+            refused = misnamed(path, root, lang, languages)
+            if refused:
+                problems += refused
+                continue
             page, found = read_page(path, root, lang, parsed)
             problems += found
             if page is not None:
                 pages.append(page)
     return pages, problems
+
+
+def misnamed(path: Path, root: Path, lang: str, languages: tuple[str, ...]) -> list[Problem]:
+    """Refuse a page whose name is not one a site's address can hold (`PAGE_NAME`), or
+    is taken by what the build writes (`TAKEN`, a language's folder)."""
+    display = path.relative_to(root).as_posix()
+    slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
+    where = Location(display)
+    refused = unreadable_name(display)
+    if refused:
+        return refused
+    if "/" in slug:
+        return [Problem(where, f"a page is a file directly in content/{lang}/, not in a "
+                               "folder inside it", hint=f"move it to content/{lang}/"
+                                                        f"{suggested_name(slug)}.md: a site "
+                                                        "has one level of pages")]
+    taken = f"the folder of the site's {slug} pages" if slug in languages else TAKEN.get(slug)
+    if taken:
+        return [Problem(where, f"the page name '{slug}' is taken by {taken}",
+                        hint="rename the file: a page may not be named after a language "
+                             "(" + ", ".join(languages) + ") or a file the build writes ("
+                             + ", ".join(TAKEN) + ")")]
+    if not PAGE_NAME.fullmatch(slug):
+        return [Problem(where, f"the page name '{slug}' may hold only lowercase letters, "
+                               "digits, '-' and '_'", hint=f"rename the file, for example "
+                                                          f"to content/{lang}/"
+                                                          f"{suggested_name(slug)}.md")]
+    return []
+
+
+def suggested_name(slug: str) -> str:
+    """A page name of the allowed letters, close to `slug`: `Café au lait` -> `cafe-au-lait`."""
+    ascii_only = unicodedata.normalize("NFKD", slug).encode("ascii", "ignore").decode()
+    name = re.sub(r"[^a-z0-9_]+", "-", ascii_only.lower()).strip("-_")
+    return name if name and name not in TAKEN else "page"
 
 
 def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool

@@ -18,10 +18,13 @@ from typing import Any
 
 from progress_site import cache
 from progress_site.collector import collector_paused
+from progress_site.errors import Location, Problem
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # Raise to drop every kept snapshot written before a change the code stamp cannot see.
 FORMAT = 2
+# More than a build prints; an old data.json asking for a million would print a megabyte.
+MAX_DECIMALS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +35,14 @@ class Snapshot:
     tasks: dict[str, tuple[str, int]]  # path -> (status, number of proofs)
 
 
-def number(quantity: dict[str, Any] | None) -> str:
-    """A derived quantity as plain text: `7.92 us`, `12.5 to 17.1 packets`, `56 of 56`."""
+def number(quantity: Any) -> str:
+    """A derived quantity as plain text: `7.92 us`, `12.5 to 17.1 packets`, `56 of 56`
+    (ValueError for what no build publishes: the old side may be any file)."""
     if not quantity or quantity.get("kind") == "none":
         return "no number"
     decimals = int(quantity.get("decimals") or 0)
+    if not 0 <= decimals <= MAX_DECIMALS:
+        raise ValueError(f"{decimals} decimals")
     low, high = (f"{quantity[k]:.{decimals}f}" for k in ("low", "high"))
     unit = f" {quantity['unit']}" if quantity.get("unit") else ""
     if quantity["kind"] == "count":
@@ -80,24 +86,26 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
 
 
 def read_published(site: Path) -> bytes | None:
-    """A published site's data.json, or None when it has none."""
+    """A published site's data.json, or None when it has none (OSError when it has one
+    that cannot be read)."""
     try:
         return (site / "data.json").read_bytes()
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 
 def parse_snapshot(data_json: bytes) -> Snapshot | None:
-    """The snapshot of a data.json's bytes, or None when they are not JSON (or not the
-    object a data.json is: nested past what Python's reader holds, numbers too long to
-    read, values of other types than a build writes)."""
+    """The snapshot of a data.json's bytes, or None when they are not JSON, or not the
+    object a build publishes (the old side of a comparison may be any file)."""
     # A large data.json parses into about a million objects, none in a cycle: the
     # collector would scan them over and over for nothing (see bench/scale.py).
     with collector_paused():
         try:
             document = json.loads(data_json)
             return snapshot(document) if type(document) is dict else None
-        except (ValueError, RecursionError, TypeError, KeyError, AttributeError):
+        # Nested too deep, numbers too long, a figure that is not one: not a data.json.
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+                OverflowError):
             return None
 
 
@@ -111,17 +119,39 @@ def between(old: bytes, new: bytes, cache_dir: Path | None = None) -> list[str] 
     return None if before is None or after is None else describe(before, after)
 
 
-def since_published(previous: bytes | None, published: bytes, cache_dir: Path
+def since_published(previous: bytes | None, published: bytes, cache_dir: Path | None
                     ) -> list[str] | None:
-    """What changed from the site just replaced (None when there was none, or it is
-    unreadable); the new site's snapshot is kept in `cache_dir` for the next build."""
+    """What changed from the site about to be replaced (None when there was none, or it
+    is unreadable); the new site's snapshot is kept in `cache_dir` for the next build."""
     if previous == published:
         return []
     before = None if previous is None else snapshot_of(previous, cache_dir)
     after = parse_snapshot(published)
-    if after is not None:
+    if after is not None and cache_dir is not None:
         keep(cache_dir, published, after)
     return None if before is None or after is None else describe(before, after)
+
+
+def before_swap(out: Path, published: bytes, cache_dir: Path | None
+                ) -> tuple[list[str] | None, list[Problem]]:
+    """What changed since the site `out` holds, worked out before the new one replaces
+    it: None when there is no site there yet; a warning when its data.json cannot be
+    read, which never stops the new site from being published."""
+    try:
+        previous = read_published(out)
+    except OSError as exc:
+        return None, [unreadable(out, f"cannot be read ({exc.strerror or exc})")]
+    lines = since_published(previous, published, cache_dir)
+    if previous is not None and lines is None:
+        return None, [unreadable(out, "is not a data.json that a build published")]
+    return lines, []
+
+
+def unreadable(out: Path, why: str) -> Problem:
+    """The warning of a previous data.json the summary could not read."""
+    return Problem(Location(str(out / "data.json")), "no summary of what changed since the "
+                   f"previous site: this file {why}", hint="the new site is published all "
+                   "the same, and the next build compares with it", warning=True)
 
 
 def snapshot_of(data_json: bytes, cache_dir: Path | None) -> Snapshot | None:
@@ -196,6 +226,12 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
 
 def summary(old_site: Path, new_data_json: bytes, cache_dir: Path | None = None
             ) -> list[str] | None:
-    """The changes from a published site to a new build; None when there is no old one."""
+    """The changes from a published site to a new build; None when there is no old one
+    (OSError when its data.json cannot be read, ValueError when it is not one)."""
     old = read_published(old_site)
-    return None if old is None else between(old, new_data_json, cache_dir)
+    if old is None:
+        return None
+    lines = between(old, new_data_json, cache_dir)
+    if lines is None:
+        raise ValueError("it is not a data.json that a build published")
+    return lines

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from progress_site.cache import write_atomically
-from progress_site.errors import Location, Problem
+from progress_site.errors import Location, Problem, visible_path
 
 _RENAME_EXCHANGE = 2  # from <linux/fs.h>: swap two paths atomically
 
@@ -102,6 +102,28 @@ def refuse(out: Path) -> None:
         raise PublishFailed(Problem(Location(str(out)), f"refusing to replace this output "
                                     f"folder: {reason}", hint="publish into a folder of its "
                                     "own (the default is SOURCE/site); nothing was changed"))
+
+
+def overlap(out: Path, source: Path, folders: list[Path]) -> str:
+    """Why `out` cannot take a site built from `source` ('' when it can): the old `out`
+    is deleted after the swap, so it must not be the source, hold it, or be, hold or lie
+    in one of its `folders` (data/, content/, templates/...), even through a link. A
+    folder of its own inside the source, such as the default SOURCE/site, is fine."""
+    target, root = out.resolve(), source.resolve()
+    if target == root:
+        return "it is the source folder"
+    if root.is_relative_to(target):
+        return "it holds the source folder"
+    for folder in folders:
+        place = folder.resolve()
+        name = (f"the source's {folder.relative_to(source).as_posix()}/ folder"
+                if folder.is_relative_to(source) else
+                f"{visible_path(str(folder))}, a folder the build reads")
+        if target.is_relative_to(place):
+            return f"it is {'' if target == place else 'inside '}{name}"
+        if place.is_relative_to(target):
+            return f"it holds {name}"
+    return ""
 
 
 def outside(files: dict[str, bytes]) -> list[str]:

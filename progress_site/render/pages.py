@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
@@ -193,13 +194,22 @@ class PageRenderer:
         alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
                       for p in pages if p.slug == page.slug]
         body = self.body(page, problems)
+        # A page names its template in its front matter, which nobody trusts: only the
+        # templates made to show a page (`page.html`, `page-NAME.html`), never the 404
+        # page, a block or a part of a template, which read other names and fail half-way.
+        name = page.meta.template
+        if not re.fullmatch(r"page(-[a-z0-9_-]+)?\.html", name):
+            problems.append(Problem(page.where("template"), f"'{name}' is not a page's "
+                                    "template", hint="remove `template:` to use page.html, "
+                                    "or name a template of yours made for pages: "
+                                    "templates/page-NAME.html"))
+            return b""
         try:
-            template = self.env.get_template(page.meta.template)
+            template = self.env.get_template(name)
         except jinja2.TemplateNotFound:
-            problems.append(Problem(page.where("template"), f"no template "
-                                    f"'{page.meta.template}' for this page",
-                                    hint="remove `template:` to use page.html, or add the "
-                                         "file under templates/"))
+            problems.append(Problem(page.where("template"), f"no template '{name}' for this "
+                                    "page", hint="remove `template:` to use page.html, or add "
+                                                 f"templates/{name}"))
             return b""
         html = template.render(page=page, body=body, here=here, alternates=alternates,
                                pages=[p for p in pages if p.language == page.language],

@@ -1,0 +1,134 @@
+"""File names from the source folder: refused when a site's address or a message cannot
+hold them, printed escaped, and never colliding with what the build writes.
+
+The refusals themselves, with their exact messages, are broken-input cases
+(tests/cases/page-name-*, data-file-name-*); these tests check what the cases cannot:
+that the list of taken names follows what the build writes, how names are spelled out,
+and the command line's own messages.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from progress_site.errors import Location, Problem, visible_path
+from progress_site.load.site import PAGE_NAME, TAKEN, suggested_name
+from progress_site.pipeline import BuildConfig, make_site
+
+from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
+
+BASE = Path(__file__).parent / "hostile" / "base"
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("content/en/index.md", "content/en/index.md"),
+    ("content/en/café.md", "content/en/café.md"),
+    ("a\x1b[31mb.md", "a\\x1b[31mb.md"),
+    ("a\nb:1:1: forged.md", "a\\nb:1:1: forged.md"),
+    ("a\rb\tc", "a\\rb\\tc"),
+    ("report\u202egpj.md", "report\\u202egpj.md"),
+    ("zero\u200bwidth", "zero\\u200bwidth"),
+    (os.fsdecode(b"caf\xe9.md"), "caf\\xe9.md"),  # not UTF-8: the byte as it is
+    ("back\\slash", "back\\\\slash"),  # doubled, so `\x1b` above cannot be forged
+    ("half \ud800", "half \\ud800"),
+])
+def test_file_names_are_printed_as_repr_spells_them(name: str, shown: str) -> None:
+    assert visible_path(name) == shown
+    assert Problem(Location(name, 2, 3), "m").render() == f"{shown}:2:3: m"
+    assert Problem(Location(name), "m").render() == f"{shown}: m"
+
+
+@pytest.mark.parametrize(("slug", "suggested"), [
+    ("About", "about"),
+    ("javascript:alert(1);0", "javascript-alert-1-0"),
+    ("Café au lait", "cafe-au-lait"),
+    ("reports/2026", "reports-2026"),
+    ("feed.xml", "feed-xml"),
+    ("__", "page"),
+    ("assets", "page"),
+])
+def test_a_refused_name_comes_with_one_that_is_not(slug: str, suggested: str) -> None:
+    assert suggested_name(slug) == suggested
+    assert PAGE_NAME.fullmatch(suggested) and suggested not in TAKEN
+
+
+def test_every_name_the_build_writes_is_taken(tmp_path: Path) -> None:
+    """What the build writes beside the pages' folders, with every output on (a base URL
+    adds the sitemap and the preview cards), is refused as a page's name: the list in
+    load/site.py follows the build."""
+    config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
+                         base_url="https://example.org/progress/")
+    built = make_site(config)
+    files = built.files
+    assert built.model is not None
+    languages = built.model.data.site.languages
+    pages = {name.rsplit("/", 2)[-2] for name in files if name.endswith("/index.html")}
+    for folder in ["", *(f"{lang}/" for lang in languages[1:])]:
+        beside = {name[len(folder):].split("/")[0] for name in files
+                  if name.startswith(folder)} - pages - {"index.html", ".nojekyll"}
+        if not folder:
+            beside -= set(languages)
+        assert beside, folder
+        assert beside <= set(TAKEN), f"{folder}: {sorted(beside - set(TAKEN))} not taken"
+
+
+def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`python build.py ARGS`, with the example's 'today'."""
+    return subprocess.run([sys.executable, str(REPO / "build.py"), *map(str, args)],
+                          capture_output=True, text=True, timeout=120, cwd=cwd,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
+                          check=False)
+
+
+def test_the_command_line_prints_folder_names_escaped(tmp_path: Path) -> None:
+    missing = tmp_path / "a\nerror: forged"
+    missing.mkdir()
+    result = run("--source", missing)
+    assert result.returncode == 2
+    assert result.stderr == (f"error: {tmp_path}/a\\nerror: forged: no data/ folder here; "
+                             "pass --source with the folder that holds data/ and content/\n")
+
+
+def test_an_output_inside_the_data_is_printed_escaped(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
+    result = run("--source", source, "--out", "data/\x1b[2J", cwd=source)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith("error: --out data/\\x1b[2J: refusing to publish there: "
+                                    "it is inside the source's data/ folder;")
+    assert not (source / "data" / "\x1b[2J").exists()
+
+
+def test_a_data_file_whose_name_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
+    (source / "data" / os.fsdecode(b"m\xe9chines.yaml")).write_text("machines: []\n")
+    result = run("--source", source, "--out", tmp_path / "out")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[:2] == [
+        "data/m\\xe9chines.yaml: this file's name is not UTF-8 text",
+        "    hint: rename the file with letters, digits, '-' and '_'"]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("blocker", [".cache", ".cache/charts", ".cache/templates"])
+def test_a_cache_that_is_a_file_means_no_cache(blocker: str, example_copy: Path,
+                                               tmp_path: Path) -> None:
+    """A `.cache` (or one of its folders) that arrived as a file is not an error: the
+    build makes the same site without it."""
+    shutil.rmtree(example_copy / ".cache", ignore_errors=True)
+    (example_copy / blocker).parent.mkdir(parents=True, exist_ok=True)
+    (example_copy / blocker).write_text("not a folder")
+    out = tmp_path / "out"
+    result = run("--source", example_copy, "--out", out, "--base-url", "https://example.org/")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert (example_copy / blocker).read_text() == "not a folder"
+    again = run("--source", example_copy, "--out", out, "--base-url", "https://example.org/")
+    assert again.stdout.splitlines()[-1] == "No figure or task changed since the previous site."
