@@ -34,7 +34,8 @@ from progress_site.load.convert import (
     written_decimals,
 )
 from progress_site.load.records import BROKEN, Huge, parse_json_lines, parse_json_list
-from progress_site.load.yaml import Document, read_text
+from progress_site.load.text import read_text
+from progress_site.load.yaml import Document
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.yaml import MAX_DEPTH, Document, unwanted
+from progress_site.load.text import unwanted
+from progress_site.load.yaml import MAX_DEPTH, Document
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
 # Longer than any number a record may hold (see convert.LARGEST), short enough that no

@@ -14,7 +14,8 @@ from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter, Places, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.parse_cache import parse_once
-from progress_site.load.yaml import Document, decode, read_text, unwanted
+from progress_site.load.text import decode, read_text, unwanted
+from progress_site.load.yaml import Document
 from progress_site.model.declare import hints
 from progress_site.model.schema import Data, Site
 
