@@ -46,16 +46,23 @@ _COMMON = ("".join(chr(c) for c in range(0x20, 0x7F)) + "\u00a0\u202f«»–—�
 def _letters(size: float, bold: bool) -> dict[str, float]:
     """The widths of the characters measured so far at this size and weight."""
     letters = sorted(set(_COMMON))
-    return dict(zip(letters, text_widths(letters, size, bold), strict=True))
+    return dict(zip(letters, _alone(letters, size, bold), strict=True))
+
+
+def _alone(letters: list[str], size: float, bold: bool) -> list[float]:
+    """Each character's advance, spaces included: a text's bounds end at its last ink,
+    so each is measured between two letters, whose own width is then taken off."""
+    *widths, both = text_widths([f"H{c}H" for c in letters] + ["HH"], size, bold)
+    return [w - both for w in widths]
 
 
 def width(text: str, size: float, bold: bool = False) -> float:
-    """A text's width as the sum of its characters' widths: kerning only ever narrows
-    a Latin text, so a line that fits by this measure fits as drawn."""
+    """A text's width as the sum of its characters' advances (kerning, which narrows
+    pairs such as "Te", aside: tests/test_chart_fit.py measures the lines as drawn)."""
     known = _letters(size, bold)
     new = sorted(set(text) - known.keys())
     if new:
-        known.update(zip(new, text_widths(new, size, bold), strict=True))
+        known.update(zip(new, _alone(new, size, bold), strict=True))
     return sum(known[c] for c in text)
 
 

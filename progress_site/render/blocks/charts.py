@@ -209,9 +209,8 @@ class Charts:
         comp = c.comparison
         points = [self.history(p) for p in comp.history]
         for side, fig in ((study.before, c.before), (study.after, c.after)):
-            if fig.quantity.kind == "value":
-                label = side.label.get(self.w.lang) if side.label else None
-                points.append(Moment(side.commit, fig.figure.date, label, fig.quantity.low,
+            if fig.quantity.kind == "value":  # on an axis of commits: the side's commit
+                points.append(Moment(side.commit, fig.figure.date, None, fig.quantity.low,
                                      fig.quantity.decimals))
         title = self.w.text(comp.title).striptags() + (
             ", " + self.w.text(comp.context).striptags() if comp.context else "")
