@@ -92,9 +92,23 @@ def drawing(spec: ChartSpec) -> str:
     draws faster without a locale to set up on each call (see bench/charts.py)."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
+    _start_engine()
     # The data is inline: nothing may be fetched while drawing.
     raw: str = vl_convert.vega_to_svg(_vega(spec), allowed_base_urls=[])
     return raw
+
+
+@functools.cache  # once a process
+def _start_engine() -> None:
+    """Start vl-convert's JavaScript engine in a thread and import Altair meanwhile: the
+    engine lets go of the interpreter while it starts (see bench/charts.py)."""
+    import threading
+
+    import vl_convert
+
+    blank = {"width": 1, "height": 1}
+    threading.Thread(target=vl_convert.vega_to_svg, args=(blank,), daemon=True).start()
+    import altair  # noqa: F401  (imported now, while the engine starts)
 
 
 # Vega specs by shape (a chart spec with placeholders for its series names and labels,
@@ -314,25 +328,21 @@ def _rule_layer(value: float, y_title: str) -> alt.Chart:
 
 
 def _configured(chart: alt.LayerChart) -> alt.LayerChart:
-    """A look that follows the page: its text colour, its font, no background of its own."""
+    """A look that follows the page: its text colour, its font, no background of its own.
+
+    One `alt.Config` given at once: each `configure_*` call would copy the whole chart."""
+    import altair as alt
+
     text = "currentColor"  # the page's colour, so the chart follows a dark theme
-    configured: alt.LayerChart = (
-        chart.configure(background="transparent", font=MEASURE_FONT, aria=False)
-        .configure_view(stroke=None)
-        .configure_axis(
-            labelColor=text,
-            titleColor=text,
-            domainColor=text,
-            tickColor=text,
-            gridColor=text,
-            gridOpacity=0.15,
-            labelFontSize=LABEL_PX,
-            titleFontSize=LABEL_PX,
-        )
-        .configure_legend(orient="top", labelColor=text, labelFontSize=LABEL_PX)
-        .configure_title(color=text, anchor="start", fontSize=TITLE_PX)
-    )
-    return configured
+    axis = alt.AxisConfig(labelColor=text, titleColor=text, domainColor=text,
+                          tickColor=text, gridColor=text, gridOpacity=0.15,
+                          labelFontSize=LABEL_PX, titleFontSize=LABEL_PX)
+    chart.config = alt.Config(
+        background="transparent", font=MEASURE_FONT, aria=False,
+        view=alt.ViewConfig(stroke=None), axis=axis,
+        legend=alt.LegendConfig(orient="top", labelColor=text, labelFontSize=LABEL_PX),
+        title=alt.TitleConfig(color=text, anchor="start", fontSize=TITLE_PX))
+    return chart
 
 
 @dataclass(frozen=True, slots=True)
