@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import pickle
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -22,10 +24,12 @@ from babel.numbers import (
 )
 
 from progress_site import cache as disk
+from progress_site.charts import svg as chart_svg
 from progress_site.charts.cache import ChartCache, cache_key
+from progress_site.charts.measure import MEASURE_FONT, text_widths
 from progress_site.charts.spec import ChartSpec, Series
 from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
-from progress_site.charts.svg import finish_svg
+from progress_site.charts.svg import FONT, finish_svg
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = {"svg": SVG_NS}
@@ -160,10 +164,12 @@ def test_colours_follow_the_page(svgs: dict[str, str]) -> None:
         assert root.find("svg:rect", NS) is None  # no background: the page's shows through
 
 
-def test_text_uses_a_generic_font(svgs: dict[str, str]) -> None:
+def test_text_is_shown_in_fonts_of_the_metrics_it_was_measured_with(
+        svgs: dict[str, str]) -> None:
     for svg in svgs.values():
         fonts = {element.get("font-family") for element in ET.fromstring(svg).iter()}
-        assert fonts - {None} == {"system-ui, sans-serif"}
+        assert fonts - {None} == {FONT}
+    assert MEASURE_FONT in FONT
 
 
 def test_no_external_reference(svgs: dict[str, str]) -> None:
@@ -198,10 +204,15 @@ def test_ids_are_prefixed_by_chart(svgs: dict[str, str]) -> None:
     assert (set(ids[LINE.id]) - {None}).isdisjoint(ids[BAR.id])
 
 
-def test_svg_is_sized_as_asked(svgs: dict[str, str]) -> None:
+def test_svg_is_about_the_size_asked_with_its_title_above(svgs: dict[str, str]) -> None:
     root = ET.fromstring(svgs[BAR.id])
-    assert (root.get("width"), root.get("height")) == ("560", "260")
-    assert root.get("viewBox") == "0 0 560 260"
+    width, height = float(root.get("width", "0")), float(root.get("height", "0"))
+    assert root.get("viewBox") == f"0 0 {width:g} {height:g}"
+    assert abs(width - BAR.width) <= 20 and abs(height - BAR.height - 23) <= 30
+    heading = root.find("svg:g[@class='chart-title']", NS)
+    assert heading is not None and [t.text for t in heading] == [BAR.title]
+    drawing = root.find("svg:g[@transform='translate(0,23)']", NS)
+    assert drawing is not None  # the drawing, under the title's one line
 
 
 # --- the cache -------------------------------------------------------------------------
@@ -412,28 +423,79 @@ def test_finish_svg() -> None:
     )
 
 
-def test_a_chart_of_known_shape_skips_altair_and_draws_the_same(
+def line_of(labels: tuple[str, ...], ys: tuple[float, ...], **changes: Any) -> ChartSpec:
+    """A one-series line over labels."""
+    spec = ChartSpec(id="shape", kind="line", title="T", x_title="x", y_title="y",
+                     series=(Series("s", tuple(zip(labels, ys, strict=True))),),
+                     x_kind="ordinal", rule=2.5)
+    return dataclasses.replace(spec, **changes)
+
+
+def forget_drawings() -> None:
+    """Empty the process's memory of shapes and drawings."""
+    chart_svg._SHAPES.clear()
+    chart_svg.drawing.cache_clear()
+    chart_svg.cleaned.cache_clear()
+
+
+def test_charts_of_one_shape_ask_altair_once_and_draw_as_altair_alone_would(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Re-measured points redraw a chart whose Vega-Lite spec is Altair's for its shape."""
-    from progress_site.charts import svg as chart_svg
+    forget_drawings()
+    chart_svg.render_svg(line_of(("a", "b", "c"), (2.0, 3.5, 1.0)))
+    calls: list[object] = []
+    altair_spec = chart_svg._altair_spec
+    monkeypatch.setattr(chart_svg, "_altair_spec",
+                        lambda *args: calls.append(args) or altair_spec(*args))
+    other = line_of(("d", "e\u00e9", "f"), (9.0, 8.0, 7.0), rule=8.5)
+    memo = chart_svg.render_svg(other)
+    assert calls == []  # the shape was known: its words and points were filled in
+    assert texts(memo).count("e\u00e9") == 1 and "3.5" not in texts(memo)
+    forget_drawings()
+    assert chart_svg.render_svg(other) == memo and len(calls) == 1
 
-    def line(ys: tuple[float, ...]) -> ChartSpec:
-        return ChartSpec(id="shape", kind="line", title="T", x_title="x", y_title="y",
-                         series=(Series("s", tuple(zip((1, 2, 3), ys, strict=True))),),
-                         rule=2.5)
 
-    chart_svg._SHAPES.clear()
-    chart_svg._vega_lite(line((2.0, 3.5, 1.0)))
-    memo = chart_svg.render_svg(line((2.5, 3.0, 1.5)))
-    chart_svg._SHAPES.clear()
-    assert memo == chart_svg.render_svg(line((2.5, 3.0, 1.5)))  # Altair again: the same
+def test_a_charts_languages_share_one_drawing() -> None:
+    forget_drawings()
+    english = line_of(("v1", "v2", "v3"), (1200.5, 800.0, 1500.0), title="Round trip")
+    french = dataclasses.replace(english, title="Aller-retour", x_title="Versions",
+                                 y_title="Durée", locale="fr")
+    svgs = [chart_svg.render_svg(english), chart_svg.render_svg(french)]
+    assert chart_svg.drawing.cache_info().misses == 1
+    assert "Round trip" in texts(svgs[0]) and "Aller-retour" in texts(svgs[1])
+    assert "1,000" in texts(svgs[0]) and "1\u202f000" in texts(svgs[1])
+    assert {"Versions", "Durée"} <= set(texts(svgs[1])) and "x" in texts(svgs[0])
+    assert [t for t in texts(svgs[1]) if t.startswith("v")] == ["v1", "v2", "v3"]
 
-    def no_altair(spec: ChartSpec) -> dict[str, object]:
-        raise AssertionError("Altair was called for a known shape")
 
-    monkeypatch.setattr(chart_svg, "_altair_spec", no_altair)
-    assert "3.5" not in str(chart_svg._vega_lite(line((9.0, 8.0, 7.0))))
-    with pytest.raises(AssertionError):  # a new x is a new shape
-        chart_svg._vega_lite(ChartSpec(id="shape", kind="line", title="T", x_title="x",
-                                       y_title="y", series=(Series("s", ((4, 1.0),)),),
-                                       rule=2.5))
+def test_a_long_title_is_wrapped_to_the_width() -> None:
+    title = "Processor per packet, 500 typical players, measured on the slowest machine"
+    root = ET.fromstring(chart_svg.render_svg(line_of(("a", "b", "c"), (1.0, 2.0, 3.0),
+                                                      title=title, width=320)))
+    heading = root.find("svg:g[@class='chart-title']", NS)
+    assert heading is not None
+    lines = [t.text or "" for t in heading]
+    assert len(lines) == 2 and " ".join(lines) == title
+    width = float(root.get("width", "0"))
+    assert all(w <= width - 10 for w in text_widths(lines, 14, bold=True))
+
+
+KEY = """
+import sys
+from progress_site.charts.cache import ChartCache
+from progress_site.charts.spec import ChartSpec, Series
+print(ChartCache._key(ChartSpec(id="k", kind="bar", title="T", x_title="x", y_title="y",
+                                series=(Series("s", (("a", 1.0),)),))))
+"""
+
+
+def test_the_cache_key_is_the_same_on_another_machine(tmp_path: Path) -> None:
+    """A CI run restores the cache into another checkout: other paths, other file dates."""
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(ROOT / "progress_site", moved / "progress_site",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for path in (moved / "progress_site").rglob("*.py"):
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    keys = [subprocess.run([sys.executable, "-c", KEY], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONPATH": str(where)},
+                           cwd=tmp_path).stdout for where in (ROOT, moved)]
+    assert re.fullmatch(r"[0-9a-f]{64}\n", keys[0]) and keys[0] == keys[1]

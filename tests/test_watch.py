@@ -26,6 +26,8 @@ OLD_EN, NEW_EN = "7.92\xa0μs", "7.90\xa0μs"
 NEW_FR = "7,90\u202fμs"
 OLD_BAR, NEW_BAR = "width: 39.0%", "width: 38.9%"  # derived: after / before
 BROKEN = "studies: [\n"  # appended to studies.yaml: a YAML syntax error
+SIDES = "        before: {value: 20.31}\n"
+HISTORY = "        history: [{value: 24.5, commit: 57930e6, label: {en: May, fr: Mai}}]\n"
 
 
 def copy_example(folder: Path, cache: Path | None = None) -> Path:
@@ -36,6 +38,8 @@ def copy_example(folder: Path, cache: Path | None = None) -> Path:
     if cache is not None:
         shutil.copytree(cache, source / ".cache")
     assert OLD_VALUE in studies(source).read_text(encoding="utf-8"), "example data changed"
+    # A history gives the edited comparison a trend chart (three points): what a save redraws.
+    edit(studies(source), SIDES, f"{HISTORY}{SIDES}")
     return source
 
 

@@ -2,8 +2,12 @@
 
 `ChartCache.svg` returns a chart's markup. A chart already in the cache is read back
 without importing Altair or starting vl-convert's JavaScript engine: a build that changed
-no chart draws none (see bench/cold_build.py, which builds with and without this cache).
+no chart draws none (see bench/charts.py, which builds with and without this cache).
 How a spec is drawn is `svg.py`'s business, and it is imported only to draw one.
+
+An entry's name is the hash of its spec and of what draws it: the versions of Altair,
+vl-convert and this engine, and the bytes of the drawing code. No path and no file date
+goes in, so a cache restored on another machine (a CI run's) serves the same charts.
 
 Watch mode may ask a build to draw no chart (`deferred`): a chart missing from the cache
 is then listed, and stands in as its last drawing, dimmed and marked busy, or as an
@@ -19,7 +23,6 @@ import json
 from pathlib import Path
 
 from progress_site import cache
-from progress_site.cache import engine_stamp
 from progress_site.cache import library_version as version
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
@@ -94,14 +97,24 @@ def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:
 def _renderer_versions() -> dict[str, str]:
     """Besides the spec, what decides a chart's bytes: the renderers' versions, this code.
 
-    importlib.metadata reads the versions without importing either package. The code is
-    hashed too, so that changing how charts look cannot serve stale ones from the cache.
+    importlib.metadata reads the versions without importing either package. The drawing
+    code's bytes are hashed too, so that changing how charts look (a commit, an edit
+    between two builds) cannot serve stale ones from the cache.
     """
     return {
         "altair": version("altair"),
         "vl-convert-python": version("vl-convert-python"),
-        "code": engine_stamp(),
+        "engine": version("progress-site"),
+        "code": drawing_code(),
     }
+
+
+def drawing_code() -> str:
+    """The sha256 of the modules that draw charts, by name and content."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 # The last drawing of each chart (id, locale) this process served: what a deferred

@@ -41,7 +41,7 @@ class ChartSpec:
     series: tuple[Series, ...]
     x_kind: Literal["quantitative", "ordinal"] = "quantitative"  # bars are always ordinal
     y_zero: bool = True  # start the y axis at zero (bars always do)
-    width: int = 560  # of the whole SVG, in px
+    width: int = 560  # of the drawing, in px, give or take its axes' numbers (svg.py)
     height: int = 260
     rule: float | None = None  # a horizontal reference line, e.g. a limit, drawn dashed
     locale: str = "en"  # number format on the axes: "en" or "fr"

@@ -1,5 +1,13 @@
 """Drawing a chart: Altair writes its Vega-Lite spec, vl-convert draws the SVG, and the
-SVG is finished for a page (stable prefixed ids, a title, colours the page can theme).
+SVG is finished for a page (its title wrapped to fit, stable prefixed ids, colours the
+page can theme).
+
+A chart is drawn once for all its languages (see bench/charts.py): vl-convert draws its
+language-neutral form (`neutral`: no title, placeholders for the axis titles, numbers in
+English), and each language's words go in afterwards: the title, wrapped to the width,
+above the drawing; the axis titles; the axis numbers with the language's symbols. What
+else is in words (legend names, category labels) decides the layout, so it stays in
+the drawing and keys it: a chart whose legend is translated is drawn per language.
 
 Only a chart missing from the cache is drawn: `cache.py` imports this module then, and
 Altair and vl-convert are imported inside the functions that use them. What a chart
@@ -8,9 +16,15 @@ shows is `spec.py`'s; the markers and axis formats it is drawn with are `style.p
 
 from __future__ import annotations
 
+import functools
+import json
 import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import escape
+
+from progress_site.charts.measure import MEASURE_FONT, width, wrap
 from progress_site.charts.style import FORMAT_LOCALES, MARKERS, SVG_NS
 
 if TYPE_CHECKING:
@@ -20,17 +34,25 @@ if TYPE_CHECKING:
 
     from progress_site.charts.spec import ChartSpec
 
-# Text is measured with the Liberation Sans that vl-convert bundles (metric-compatible with
-# Arial), so the layout does not depend on the fonts of the machine that builds; the
-# page then shows the reader's own interface font, which no request has to fetch.
-_MEASURE_FONT = "Liberation Sans"
-_FONT = "system-ui, sans-serif"
+# Text is measured with the Liberation Sans that vl-convert bundles, so the layout does
+# not depend on the fonts of the machine that builds; the page shows it in a font of the
+# same metrics (Arial and Helvetica share them), so every word fits where it was measured
+# (an interface font such as DejaVu Sans is wider, and ran past the chart's edge).
+FONT = "Arial, Liberation Sans, Arimo, Helvetica, sans-serif"
+TITLE_PX, TITLE_LINE_PX, LABEL_PX = 14, 18, 11
+_PAD = 5  # vega's padding around a chart, kept around the title too
+# Placeholders for the words a language puts in after drawing (see `neutral`).
+_X_TITLE, _Y_TITLE, _ONE_SERIES = "@x-title@", "@y-title@", "@series@"
 
 # Mid-tone colours with at least 3:1 contrast on white and on #121212 alike. Each is the
 # fallback of a custom property, so a page's CSS can retune them (dark mode, print).
 _PALETTE = ("#3b7dd8", "#d9641e", "#2a9d5c", "#8a6fd1", "#c2569e", "#b8860b")
 _DASHES = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3), (12, 4), (10, 2, 2, 2, 2, 2))
 _LEGEND_SYMBOL_PX = 24
+_LEGEND_ROW_PX = 35
+# What the axes take beside and under the plot, about: a chart's `width` and `height`
+# are its SVG's, give or take the width of its numbers (see `_altair_spec`).
+_AXES_PX = (55, 46)
 _RULE_DASH = (5, 4)
 
 # Attributes for an interactive Vega view, or for assistive technology inside a graphic
@@ -41,68 +63,147 @@ _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def render_svg(spec: ChartSpec) -> str:
-    """Draw one chart: Altair writes the Vega-Lite spec, vl-convert draws it."""
+    """One chart in one language: its neutral drawing, cleaned once for all languages,
+    with the language's words."""
+    drawn = cleaned(drawing(neutral(spec)), f"chart-{spec.id}", FONT)
+    words = frozenset(x for s in spec.series for x, _ in s.points if isinstance(x, str))
+    heading = wrap(spec.title, drawn.width - 2 * _PAD, TITLE_PX, bold=True)
+    inner = drawn.inner.replace(f">{_X_TITLE}<", f">{escape(spec.x_title)}<")
+    inner = inner.replace(f">{_Y_TITLE}<", f">{escape(spec.y_title)}<")
+    inner = _translate_numbers(inner, FORMAT_LOCALES[spec.locale], words)
+    return _compose(drawn, inner, spec.title, heading)
+
+
+def neutral(spec: ChartSpec) -> ChartSpec:
+    """What decides a chart's drawing, without the words a language puts in afterwards:
+    no title, placeholder axis titles, English numbers, and a one-series chart's name
+    (which it shows nowhere: its y axis names it)."""
+    series = spec.series
+    if len(series) == 1:
+        series = (replace(series[0], name=_ONE_SERIES),)
+    return replace(spec, id="neutral", title="", x_title=_X_TITLE, y_title=_Y_TITLE,
+                   locale="en", series=series)
+
+
+@functools.lru_cache(maxsize=1024)  # a chart's languages share it: drawn once a process
+def drawing(spec: ChartSpec) -> str:
+    """vl-convert's SVG of a neutral spec, its numbers in d3's default (English) format:
+    every language's signs are put in afterwards (`_translate_numbers`), and vl-convert
+    draws faster without a locale to set up on each call (see bench/charts.py)."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
-    raw = vl_convert.vegalite_to_svg(
-        _vega_lite(spec),
-        format_locale=FORMAT_LOCALES[spec.locale],
-        allowed_base_urls=[],  # the data is inline: nothing may be fetched while drawing
-    )
-    return finish_svg(raw, prefix=f"chart-{spec.id}", title=spec.title, font=_FONT)
+    _start_engine()
+    # The data is inline: nothing may be fetched while drawing.
+    raw: str = vl_convert.vega_to_svg(_vega(spec), allowed_base_urls=[])
+    return raw
 
 
-# Vega-Lite specs by shape (a chart spec with its y values set to 0), with the name of
-# the dataset that holds the points: re-measuring a value redraws a chart of the same
-# shape, whose spec differs only in that dataset, so Altair is not asked again for it
-# (in watch mode, an edited value's charts are redrawn after every save).
-_SHAPES: dict[ChartSpec, tuple[dict[str, Any], str]] = {}
+@functools.cache  # once a process
+def _start_engine() -> None:
+    """Start vl-convert's JavaScript engine in a thread and import Altair meanwhile: the
+    engine lets go of the interpreter while it starts (see bench/charts.py)."""
+    import threading
+
+    import vl_convert
+
+    blank = {"width": 1, "height": 1}
+    threading.Thread(target=vl_convert.vega_to_svg, args=(blank,), daemon=True).start()
+    import altair  # noqa: F401  (imported now, while the engine starts)
+
+
+# Vega specs by shape (a chart spec with placeholders for its series names and labels,
+# every y at 0), as JSON text with placeholders for its points: charts of one shape (a
+# site's trends, a value measured again in watch mode) differ only in those, so Altair
+# writes and Vega-Lite compiles each shape once.
+_SHAPES: dict[tuple[ChartSpec, int], str] = {}
 _MAX_SHAPES = 256
+_ROWS, _RULE = '"@rows@"', '"@rule@"'
+# Words that may go into the JSON text as they are, inside a string or an expression's.
+_PLAIN_WORD = re.compile(r"[^\"\\'\x00-\x1f\u2028\u2029]*")
 
 
-def _vega_lite(spec: ChartSpec) -> dict[str, Any]:
-    """The Vega-Lite spec of a chart: Altair's for its shape, with its own points."""
-    rows = _rows(spec)
-    shape = _shape(spec)
-    known = _SHAPES.get(shape)
-    if known is not None:
-        skeleton, name = known
-        return {**skeleton, "datasets": {**skeleton["datasets"], name: rows}}
-    built = _altair_spec(spec)
-    names = [n for n, values in built.get("datasets", {}).items() if values == rows]
-    if rows and len(names) == 1 and len(_SHAPES) < _MAX_SHAPES:
-        _SHAPES[shape] = (built, names[0])
-    return built
+def _vega(spec: ChartSpec) -> str:
+    """The Vega spec of a chart, as JSON: its shape's, with its own words and points."""
+    import vl_convert
+
+    shape, words = _shape(spec)
+    columns = _legend_columns([s.name for s in spec.series], spec.width)
+    if not all(_PLAIN_WORD.fullmatch(word) for word in words.values()):
+        return json.dumps(vl_convert.vegalite_to_vega(_altair_spec(spec, columns)))
+    text = _SHAPES.get((shape, columns))
+    if text is None:
+        text = _compiled(shape, columns)
+        if len(_SHAPES) < _MAX_SHAPES:
+            _SHAPES[(shape, columns)] = text
+    for placeholder, word in words.items():
+        text = text.replace(placeholder, word)
+    text = text.replace(_ROWS, json.dumps(_rows(spec), ensure_ascii=False))
+    return text.replace(_RULE, json.dumps([{"rule": spec.rule}]))
 
 
-def _shape(spec: ChartSpec) -> ChartSpec:
-    """The spec with every y at 0: what decides the spec but for the points' heights."""
-    from dataclasses import replace
+def _compiled(shape: ChartSpec, columns: int) -> str:
+    """Vega's spec of a shape, its points and rule as placeholders."""
+    import vl_convert
 
-    series = tuple(replace(s, points=tuple((x, 0.0) for x, _ in s.points))
+    built = _altair_spec(shape, columns)
+    rows = {name for name, values in built["datasets"].items() if values == _rows(shape)}
+    rules = {name for name, values in built["datasets"].items()
+             if values == [{"rule": 0.0}]}
+    vega = vl_convert.vegalite_to_vega(built)
+    for data in vega["data"]:
+        if data["name"] in rows:
+            data["values"] = _ROWS[1:-1]
+        elif data["name"] in rules:
+            data["values"] = _RULE[1:-1]
+    return json.dumps(vega, ensure_ascii=False)
+
+
+def _shape(spec: ChartSpec) -> tuple[ChartSpec, dict[str, str]]:
+    """The spec with placeholders for its series names and x labels and every y at 0,
+    and the words those placeholders stand for."""
+    words: dict[str, str] = {}
+
+    def placeholder(word: float | str) -> float | str:
+        if not isinstance(word, str):
+            return word
+        key = f"@{len(words)}@"
+        for known, value in words.items():
+            if value == word:
+                return known
+        words[key] = word
+        return key
+
+    series = tuple(replace(s, name=str(placeholder(s.name)),
+                           points=tuple((placeholder(x), 0.0) for x, _ in s.points))
                    for s in spec.series)
-    return replace(spec, series=series)
+    return replace(spec, series=series, rule=None if spec.rule is None else 0.0), words
 
 
-def _altair_spec(spec: ChartSpec) -> dict[str, Any]:
-    """The Vega-Lite spec of a chart, written by Altair."""
+def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
+    """The Vega-Lite spec of a chart, written by Altair; `columns` of legend entries.
+
+    A chart of one series has no legend: its y axis names what it shows."""
     import altair as alt  # here, not at the top: it takes a while to import
 
     names = [series.name for series in spec.series]
-    colours, dashes, legend = _series_style(names, spec.width)
-    color = alt.Color("series:N", scale=colours, legend=legend)
-    dash = alt.StrokeDash("series:N", scale=dashes, legend=legend)
-    stroke = alt.Stroke("series:N", scale=colours, legend=legend)  # bar outlines
+    colours, dashes, legend = _series_style(names, spec.width, columns)
+    shown = legend if len(names) > 1 else None
+    color = alt.Color("series:N", scale=colours, legend=shown)
+    dash = alt.StrokeDash("series:N", scale=dashes, legend=shown)
+    stroke = alt.Stroke("series:N", scale=colours, legend=shown)  # bar outlines
     layers = _plot_layers(spec, color, dash, stroke)
-    layers.append(_legend_layer(names, color, dash, legend))
+    if len(names) > 1:
+        layers.append(_legend_layer(names, color, dash, legend))
     if spec.rule is not None:
         layers.append(_rule_layer(spec.rule, spec.y_title))
     chart = alt.LayerChart(
         layer=layers,
-        width=spec.width,
-        height=spec.height,
-        title=spec.title,
-        autosize={"type": "fit", "contains": "padding"},  # the whole SVG is width x height
+        width=max(spec.width - _AXES_PX[0], 40),
+        height=max(spec.height - _AXES_PX[1] - _legend_px(len(names), columns), 40),
+        # The SVG grows to hold every axis, label and legend: nothing is cut at its edge,
+        # and vega lays the chart out once (to fit a size, it lays it out twice).
+        autosize={"type": "pad"},
+        title=spec.title or alt.Undefined,
     )
     # The spec is built here, not typed by a user: Altair's schema validation of it would
     # find nothing, on every rebuild that redraws a chart.
@@ -160,7 +261,8 @@ def _x(spec: ChartSpec) -> alt.X:
     return alt.X("x:O", title=spec.x_title, sort=numbers, axis=axis)
 
 
-def _series_style(names: list[str], width: int) -> tuple[alt.Scale, alt.Scale, alt.Legend]:
+def _series_style(names: list[str], chart_width: int,
+                  columns: int) -> tuple[alt.Scale, alt.Scale, alt.Legend]:
     """Colour and dash scales by series, in the given order, and the legend they share."""
     import altair as alt
 
@@ -168,8 +270,8 @@ def _series_style(names: list[str], width: int) -> tuple[alt.Scale, alt.Scale, a
     dashes = [list(dash) for dash in _DASHES]
     legend = alt.Legend(
         title=None,
-        columns=_legend_columns(names, width),
-        labelLimit=width - _LEGEND_SYMBOL_PX - 40,  # vega's 160 px would cut names short
+        columns=columns,
+        labelLimit=chart_width - _LEGEND_SYMBOL_PX - 40,  # vega's 160 px would cut names short
         symbolSize=_LEGEND_SYMBOL_PX**2,
         symbolStrokeWidth=2,
         symbolOpacity=1,
@@ -181,10 +283,18 @@ def _series_style(names: list[str], width: int) -> tuple[alt.Scale, alt.Scale, a
     )
 
 
-def _legend_columns(names: list[str], width: int) -> int:
-    """As many legend entries a row as fit in the width: vega would not wrap them."""
-    widest = _LEGEND_SYMBOL_PX + 24 + 7 * max(len(name) for name in names)  # ~7 px a letter
-    return max(1, min(len(names), width // widest))
+def _legend_px(count: int, columns: int) -> int:
+    """The height a legend of `count` entries in `columns` takes above the plot."""
+    return 0 if count < 2 else _LEGEND_ROW_PX * -(-count // columns)
+
+
+def _legend_columns(names: list[str], chart_width: int) -> int:
+    """As many legend entries a row as fit in the width, as measured: vega would not
+    wrap them. vega sizes each column to its widest entry; the widest of all is used."""
+    if len(names) < 2:
+        return 1
+    widest = _LEGEND_SYMBOL_PX + 24 + max(width(name, LABEL_PX) for name in names)
+    return max(1, min(len(names), int((chart_width - 2 * _PAD) // widest)))
 
 
 def _legend_layer(
@@ -218,29 +328,43 @@ def _rule_layer(value: float, y_title: str) -> alt.Chart:
 
 
 def _configured(chart: alt.LayerChart) -> alt.LayerChart:
-    """A look that follows the page: its text colour, its font, no background of its own."""
+    """A look that follows the page: its text colour, its font, no background of its own.
+
+    One `alt.Config` given at once: each `configure_*` call would copy the whole chart."""
+    import altair as alt
+
     text = "currentColor"  # the page's colour, so the chart follows a dark theme
-    configured: alt.LayerChart = (
-        chart.configure(background="transparent", font=_MEASURE_FONT, aria=False)
-        .configure_view(stroke=None)
-        .configure_axis(
-            labelColor=text,
-            titleColor=text,
-            domainColor=text,
-            tickColor=text,
-            gridColor=text,
-            gridOpacity=0.15,
-            labelFontSize=11,
-            titleFontSize=11,
-        )
-        .configure_legend(orient="top", labelColor=text, labelFontSize=11)
-        .configure_title(color=text, anchor="start", fontSize=14)
-    )
-    return configured
+    axis = alt.AxisConfig(labelColor=text, titleColor=text, domainColor=text,
+                          tickColor=text, gridColor=text, gridOpacity=0.15,
+                          labelFontSize=LABEL_PX, titleFontSize=LABEL_PX)
+    chart.config = alt.Config(
+        background="transparent", font=MEASURE_FONT, aria=False,
+        view=alt.ViewConfig(stroke=None), axis=axis,
+        legend=alt.LegendConfig(orient="top", labelColor=text, labelFontSize=LABEL_PX),
+        title=alt.TitleConfig(color=text, anchor="start", fontSize=TITLE_PX))
+    return chart
 
 
-def finish_svg(raw: str, *, prefix: str, title: str, font: str) -> str:
-    """Turn vl-convert's SVG into markup ready to inline in a page."""
+@dataclass(frozen=True, slots=True)
+class Cleaned:
+    """A drawing made ready for a page but for its words: its size and its content."""
+
+    prefix: str
+    width: float
+    height: float
+    inner: str  # the root's content, serialized
+
+
+def finish_svg(raw: str, *, prefix: str, title: str, font: str,
+               heading: tuple[str, ...] = ()) -> str:
+    """Turn vl-convert's SVG into markup ready to inline in a page, with `heading`, the
+    lines of the title, drawn above it."""
+    return _compose(cleaned(raw, prefix, font), None, title, heading)
+
+
+@functools.lru_cache(maxsize=1024)  # a chart's languages share it
+def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
+    """vl-convert's SVG without what a page does not need, ids under `prefix`."""
     import xml.etree.ElementTree as ET  # here: a build with every chart drawn has none
 
     root = _without_namespace(ET.fromstring(raw))
@@ -251,8 +375,56 @@ def finish_svg(raw: str, *, prefix: str, title: str, font: str) -> str:
         if "font-family" in element.attrib:
             element.set("font-family", font)
     _round_geometry(root)
-    _label(root, prefix, title)
-    return ET.tostring(root, encoding="unicode")
+    inner = "".join(ET.tostring(child, encoding="unicode") for child in root)
+    return Cleaned(prefix, float(root.get("width", "0")), float(root.get("height", "0")),
+                   inner)
+
+
+def _compose(drawn: Cleaned, inner: str | None, title: str, heading: tuple[str, ...]) -> str:
+    """The page's SVG: one image named by its `<title>` (for screen readers and
+    tooltips), the title's lines above the drawing, which they move down."""
+    below = _PAD + TITLE_LINE_PX * len(heading) if heading else 0
+    width, height = f"{drawn.width:g}", f"{drawn.height + below:g}"
+    name = f"{drawn.prefix}-title"
+    parts = [f'<svg xmlns="{SVG_NS}" class="chart" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="{name}">'
+             f'<title id="{name}">{escape(title)}</title>']
+    if heading:
+        parts.append('<g class="chart-title">')
+        parts.extend(f'<text x="{_PAD}" y="{_PAD + TITLE_PX + TITLE_LINE_PX * i}" '
+                     f'font-family="{escape(FONT)}" font-size="{TITLE_PX}px" '
+                     f'font-weight="bold" fill="currentColor">{escape(line)}</text>'
+                     for i, line in enumerate(heading))
+        parts.append(f'</g><g transform="translate(0,{below})">')
+    parts.append(drawn.inner if inner is None else inner)
+    parts.append("</g></svg>" if heading else "</svg>")
+    return "".join(parts)
+
+
+# An axis number as d3-format writes it by default: "1,250.5", "0.25", and with its
+# minus sign U+2212. The axis labels are the texts of these groups (which hold no other).
+_AXIS_NUMBER = re.compile(r"\u2212?[\d,]*\.?\d+")
+_AXIS_LABELS = re.compile(r'(<g class="mark-text role-axis-label">)(.*?)(</g>)')
+_TEXT = re.compile(r"(>)([^<]*)(</text>)")
+
+
+def _translate_numbers(inner: str, symbols: dict[str, Any], labels: frozenset[str]) -> str:
+    """Axis numbers with a language's signs, as d3-format writes them with its locale
+    (the same digits, grouped the same way); category labels are words, not these."""
+    signs = str.maketrans({".": symbols["decimal"], ",": symbols["thousands"],
+                           "\u2212": symbols["minus"]})
+    escaped = {str(escape(label)) for label in labels}
+
+    def number(match: re.Match[str]) -> str:
+        value = match.group(2)
+        if value in escaped or not _AXIS_NUMBER.fullmatch(value):
+            return match.group()
+        return match.group(1) + value.translate(signs) + match.group(3)
+
+    def group(match: re.Match[str]) -> str:
+        return match.group(1) + _TEXT.sub(number, match.group(2)) + match.group(3)
+
+    return _AXIS_LABELS.sub(group, inner)
 
 
 def _without_namespace(root: ET.Element) -> ET.Element:
@@ -345,14 +517,3 @@ def _compact_number(match: re.Match[str]) -> str:
     """One number rounded to two decimals, without trailing zeros or a negative zero."""
     text = f"{round(float(match.group()), 2):.2f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
-
-
-def _label(root: ET.Element, prefix: str, title: str) -> None:
-    """Make the root one image named by a `<title>`, for screen readers and tooltips."""
-    root.attrib.pop("version", None)
-    root.set("class", "chart")
-    root.set("role", "img")
-    root.set("aria-labelledby", f"{prefix}-title")
-    name = root.makeelement("title", {"id": f"{prefix}-title"})
-    name.text = title
-    root.insert(0, name)

@@ -6,13 +6,15 @@
 A chart draws one line (or one group of bars) per value of `series`, from every record
 that gives `y`. It comes with a sentence that says what it shows, computed from the same
 numbers, and with those numbers as a table. A trend is a small line of a measure over
-versions or dates: a comparison's `history:` then its before and after, or a
-measurement's `history:` then its figure. The SVG comes from one `ChartCache` per build,
-made on the first chart, so a build without charts never touches it.
+its commits or dates: a comparison's `history:` then its before and after, or a
+measurement's `history:` then its figure; it is drawn from three points on. The SVG
+comes from one `ChartCache` per build, made on the first chart, so a build without
+charts never touches it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -50,6 +52,21 @@ class Point:
     x_text: str
     y: float
     y_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One point of a trend: the commit and date it was measured at, its own label."""
+
+    commit: str | None
+    date: dt.date | None
+    label: str | None
+    value: float
+    decimals: int
+
+
+# A trend of two points only joins the two figures printed beside it.
+MIN_TREND_POINTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,51 +204,62 @@ class Charts:
         return sentence
 
     def comparison_trend(self, c: ComparisonView, study: Study) -> ChartView | None:
-        """A comparison's small trend: its history, then before and after."""
+        """A comparison's trend: its history, then before and after; None without history
+        (the two sides alone are what the figures above it already say)."""
         comp = c.comparison
-        points = [self.history(p, i) for i, p in enumerate(comp.history)]
+        points = [self.history(p) for p in comp.history]
         for side, fig in ((study.before, c.before), (study.after, c.after)):
-            if fig.quantity.kind == "value":
-                label = side.label.get(self.w.lang) if side.label else side.commit
-                points.append((label, fig.quantity.low, fig.quantity.decimals))
+            if fig.quantity.kind == "value":  # on an axis of commits: the side's commit
+                points.append(Moment(side.commit, fig.figure.date, None, fig.quantity.low,
+                                     fig.quantity.decimals))
         title = self.w.text(comp.title).striptags() + (
             ", " + self.w.text(comp.context).striptags() if comp.context else "")
         scale = comp.scale.value if comp.scale else None
         return self.trend_view(f"trend-{comp.id}", title, comp.unit, points, scale)
 
     def measurement_trend(self, m: Measurement) -> ChartView | None:
-        """A measurement's small trend: its history, then its figure."""
-        points = [self.history(p, i) for i, p in enumerate(m.history)]
+        """A measurement's trend: its history, then its figure."""
+        points = [self.history(p) for p in m.history]
         fig = self.model.view(m.figure).quantity
         if fig.kind == "value":
-            label = m.figure.commit or (self.w.short_date(m.figure.date) if m.figure.date
-                                        else str(len(points) + 1))
-            points.append((label, fig.low, fig.decimals))
+            points.append(Moment(m.figure.commit, m.figure.date, None, fig.low, fig.decimals))
         return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
                                m.figure.unit, points, None)
 
-    def history(self, point: HistoryPoint, index: int) -> tuple[str, float, int]:
-        """One earlier value: how the axis names it, its number and decimals."""
-        label = (point.label.get(self.w.lang) if point.label else point.commit or (
-            self.w.short_date(point.date) if point.date else str(index + 1)))
-        return label, point.value.value, point.value.decimals
+    def history(self, point: HistoryPoint) -> Moment:
+        """One earlier value: when it was measured, its number and decimals."""
+        label = point.label.get(self.w.lang) if point.label else None
+        return Moment(point.commit, point.date, label, point.value.value,
+                      point.value.decimals)
+
+    def axis(self, points: list[Moment]) -> tuple[str, list[str]]:
+        """The trend's x axis: the commits in order where every point names one, else
+        the dates where every point has one, else the versions as the data names them."""
+        if all(p.commit for p in points):
+            return self.w._("Commit"), [p.label or str(p.commit) for p in points]
+        if all(p.date for p in points):
+            return self.w._("Date"), [p.label or self.w.short_date(p.date) for p in points
+                                      if p.date]
+        return self.w._("Version"), [
+            p.label or p.commit or (self.w.short_date(p.date) if p.date else str(i + 1))
+            for i, p in enumerate(points)]
 
     def trend_view(self, chart_id: str, title: str, unit: str | None,
-                   points: list[tuple[str, float, int]], rule: float | None
-                   ) -> ChartView | None:
-        """A small line chart of one measure over versions; None with fewer than 2 points."""
-        if len(points) < 2:
+                   points: list[Moment], rule: float | None) -> ChartView | None:
+        """A small line chart of one measure over its history; None with fewer than
+        three points, which a line would not tell more about than the figures."""
+        if len(points) < MIN_TREND_POINTS:
             return None
-        labels = _unique([p[0] for p in points])
+        x_title, labels = self.axis(points)
         unit_words = self.tables.unit(unit) if unit else ""
         line = Line(unit_words or title, tuple(
-            Point(label, label, value, self.w.with_unit(value, decimals, unit))
-            for label, (_, value, decimals) in zip(labels, points, strict=True)))
-        spec = ChartSpec(id=chart_id, kind="line", title=title, x_title=self.w._("Version"),
+            Point(label, label, p.value, self.w.with_unit(p.value, p.decimals, unit))
+            for label, p in zip(_unique(labels), points, strict=True)))
+        spec = ChartSpec(id=chart_id, kind="line", title=title, x_title=x_title,
                          y_title=unit_words or title, series=(Series(line.name, tuple(
                              (p.x, p.y) for p in line.points)),), x_kind="ordinal",
                          width=320, height=170, rule=rule, locale=self.locale)
-        return self.view(spec, [line], self.w._("Version"))
+        return self.view(spec, [line], x_title)
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
         """The `trend` block: `{{< trend comparisons ID >}}` or `... measurements ID >}}`."""

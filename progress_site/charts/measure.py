@@ -1,0 +1,89 @@
+"""How wide a text is drawn, as vl-convert measures it: what wraps a chart's title and
+sizes its legend, so that no word is drawn past the chart's edge.
+
+vl-convert lays text out with the Liberation Sans it bundles, and the charts are shown
+with fonts of the same metrics (`svg.FONT`), so these widths are the page's too. Vega
+reports no text's width, but a mark's items carry their bounds, which a second mark can
+read: one call measures many texts. The widths of single characters are kept for the
+process, so that wrapping a title needs no call once its letters have been seen.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+MEASURE_FONT = "Liberation Sans"
+
+
+def text_widths(texts: list[str], size: float, bold: bool = False) -> list[float]:
+    """The drawn width of each text, in px, in one call to vl-convert."""
+    import vl_convert  # here: a build of cached charts measures nothing
+
+    if not texts:
+        return []
+    text = {"type": "text", "name": "measured", "from": {"data": "texts"},
+            "encode": {"enter": {"text": {"field": "t"}, "font": {"value": MEASURE_FONT},
+                                 "fontSize": {"value": size},
+                                 "fontWeight": {"value": "bold" if bold else "normal"}}}}
+    widths = {"type": "rect", "from": {"data": "measured"},
+              "encode": {"enter": {"x": {"value": 0}, "height": {"value": 1},
+                                   "width": {"signal": "datum.bounds.x2 - datum.bounds.x1"}}}}
+    spec = {"width": 1, "height": 1, "padding": 0,
+            "data": [{"name": "texts", "values": [{"t": t} for t in texts]}],
+            "marks": [text, widths]}
+    scene: dict[str, Any] = vl_convert.vega_to_scenegraph(spec)
+    rects = scene["scenegraph"]["items"][0]["items"][1]["items"]
+    return [float(item.get("width", 0.0)) for item in rects]
+
+
+# Measured together on first use, so that most titles need no further call.
+_COMMON = ("".join(chr(c) for c in range(0x20, 0x7F)) + "\u00a0\u202f«»–—’…×μ°"
+           + "àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ")
+
+
+@functools.cache  # one table a size and weight, filled as letters come
+def _letters(size: float, bold: bool) -> dict[str, float]:
+    """The widths of the characters measured so far at this size and weight."""
+    letters = sorted(set(_COMMON))
+    return dict(zip(letters, _alone(letters, size, bold), strict=True))
+
+
+def _alone(letters: list[str], size: float, bold: bool) -> list[float]:
+    """Each character's advance, spaces included: a text's bounds end at its last ink,
+    so each is measured between two letters, whose own width is then taken off."""
+    *widths, both = text_widths([f"H{c}H" for c in letters] + ["HH"], size, bold)
+    return [w - both for w in widths]
+
+
+def width(text: str, size: float, bold: bool = False) -> float:
+    """A text's width as the sum of its characters' advances (kerning, which narrows
+    pairs such as "Te", aside: tests/test_chart_fit.py measures the lines as drawn)."""
+    known = _letters(size, bold)
+    new = sorted(set(text) - known.keys())
+    if new:
+        known.update(zip(new, _alone(new, size, bold), strict=True))
+    return sum(known[c] for c in text)
+
+
+def wrap(text: str, limit: float, size: float, bold: bool = False) -> tuple[str, ...]:
+    """The text in lines of at most `limit` px, broken between words; a word longer
+    than a line is broken between letters."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if width(candidate, size, bold) <= limit:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for letter in word:
+            if line and width(line + letter, size, bold) > limit:
+                lines.append(line)
+                line = ""
+            line += letter
+    if line:
+        lines.append(line)
+    return tuple(lines)
