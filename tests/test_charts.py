@@ -25,6 +25,7 @@ from babel.numbers import (
 
 from progress_site import cache as disk
 from progress_site.charts import svg as chart_svg
+from progress_site.charts import vega
 from progress_site.charts.cache import ChartCache, cache_key
 from progress_site.charts.measure import MEASURE_FONT, text_widths
 from progress_site.charts.spec import ChartSpec, Series
@@ -433,7 +434,7 @@ def line_of(labels: tuple[str, ...], ys: tuple[float, ...], **changes: Any) -> C
 
 def forget_drawings() -> None:
     """Empty the process's memory of shapes and drawings."""
-    chart_svg._SHAPES.clear()
+    vega._SHAPES.clear()
     chart_svg.drawing.cache_clear()
     chart_svg.cleaned.cache_clear()
 
@@ -443,8 +444,8 @@ def test_charts_of_one_shape_ask_altair_once_and_draw_as_altair_alone_would(
     forget_drawings()
     chart_svg.render_svg(line_of(("a", "b", "c"), (2.0, 3.5, 1.0)))
     calls: list[object] = []
-    altair_spec = chart_svg._altair_spec
-    monkeypatch.setattr(chart_svg, "_altair_spec",
+    altair_spec = vega._altair_spec
+    monkeypatch.setattr(vega, "_altair_spec",
                         lambda *args: calls.append(args) or altair_spec(*args))
     other = line_of(("d", "e\u00e9", "f"), (9.0, 8.0, 7.0), rule=8.5)
     memo = chart_svg.render_svg(other)
