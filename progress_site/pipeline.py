@@ -13,7 +13,8 @@ from progress_site.collector import collector_paused
 from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
-from progress_site.load.site import Page, load
+from progress_site.load.pages import Page
+from progress_site.load.site import load
 from progress_site.publish import changes
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish

@@ -37,7 +37,8 @@ import yaml
 from progress_site.cli import main
 from progress_site.errors import MAX_LINE
 from progress_site.load.convert import fields, hints
-from progress_site.load.site import linked_below, load
+from progress_site.load.files import linked_below
+from progress_site.load.site import load
 from progress_site.load.yaml import MAX_DEPTH, parse
 from progress_site.model import schema
 from progress_site.model.links import check_url

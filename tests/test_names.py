@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from progress_site.errors import Location, Problem, visible_path
-from progress_site.load.site import PAGE_NAME, TAKEN, suggested_name
+from progress_site.load.pages import PAGE_NAME, TAKEN, suggested_name
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
@@ -61,7 +61,7 @@ def test_a_refused_name_comes_with_one_that_is_not(slug: str, suggested: str) ->
 def test_every_name_the_build_writes_is_taken(tmp_path: Path) -> None:
     """What the build writes beside the pages' folders, with every output on (a base URL
     adds the sitemap and the preview cards), is refused as a page's name: the list in
-    load/site.py follows the build."""
+    load/pages.py follows the build."""
     config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
                          base_url="https://example.org/progress/")
     built = make_site(config)

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from xml.etree import ElementTree as ET
 
 from progress_site.derive.model import Model
-from progress_site.load.site import Page
+from progress_site.load.pages import Page
 from progress_site.publish.datajson import data_json, data_schema_json
 from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.social import SocialCard, card_path

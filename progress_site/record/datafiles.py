@@ -11,7 +11,8 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import UsageError
-from progress_site.load.site import DATA_SUFFIXES, source_files
+from progress_site.load.files import source_files
+from progress_site.load.site import DATA_SUFFIXES
 from progress_site.record.yamledit import EditError, YamlFile
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import jinja2
 
-from progress_site.load.site import Page, PageMeta
+from progress_site.load.pages import Page, PageMeta
 from progress_site.model.schema import Site
 from progress_site.render.formatting import own_name
 from progress_site.render.places import PagePlace, language_folder

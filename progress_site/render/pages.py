@@ -17,7 +17,7 @@ from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
 from progress_site.errors import Location, Problem
-from progress_site.load.site import Page
+from progress_site.load.pages import Page
 from progress_site.model.links import unsafe_links
 from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts

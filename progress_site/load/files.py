@@ -1,0 +1,53 @@
+"""Which files of the source folder are read: found in a sorted walk, kept inside the
+folder (no link out of it), with names fit to print in a message or an address."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from progress_site.errors import Location, Problem
+from progress_site.load.text import unwanted
+
+
+def source_files(folder: Path, root: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """Files under `folder` with one of `suffixes`, sorted, so builds are reproducible."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.suffix in suffixes and p.is_file())
+
+
+def inside(path: Path, root: Path, display: str) -> list[Problem]:
+    """Refuse a file that a symbolic link takes outside the source folder."""
+    if not linked_below(path, root) or path.resolve().is_relative_to(root.resolve()):
+        return []
+    return [Problem(Location(display), "this file links to a place outside the source folder",
+                    hint="copy the file into the folder instead of linking to it")]
+
+
+def linked_below(path: Path, root: Path) -> bool:
+    """Whether `path` may lead out of `root`: a part of it below `root` is a symbolic link
+    or `..` (or it is not below `root` at all). Only the parts below `root` are looked
+    at: resolving a path asks the system about each of its parts, the root's too."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return True
+    probe = root
+    for part in parts:
+        probe = probe / part
+        if part == ".." or probe.is_symlink():
+            return True
+    return False
+
+
+def unreadable_name(display: str) -> list[Problem]:
+    """Refuse a file whose name is not UTF-8 or holds a control or direction character:
+    the name is printed in messages, and a page's becomes a link."""
+    if any("\udc80" <= ch <= "\udcff" for ch in display):  # bytes os.fsdecode kept
+        what = "is not UTF-8 text"
+    elif found := unwanted(display):
+        what = f"holds {found}"
+    else:
+        return []
+    return [Problem(Location(display), f"this file's name {what}",
+                    hint="rename the file with letters, digits, '-' and '_'")]

@@ -1,0 +1,179 @@
+"""Content pages: content/<language>/*.md read into `Page`s, their names checked like ids
+and their front matter against `PageMeta`."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from progress_site.errors import Location, Problem
+from progress_site.load.convert import INVALID, Converter, Places
+from progress_site.load.files import inside, source_files, unreadable_name
+from progress_site.load.parse_cache import parse_once
+from progress_site.load.text import read_text
+
+# A page's name (its file's, without .md) becomes a folder of the site and a link in
+# every page's navigation: letters that need no quoting in an address and read alike on
+# every file system (no capitals: About.md and about.md are one file on some), and one
+# level of pages. docs/data-format.md ("Content pages") lists them.
+PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+# What the build writes beside the pages' folders, at the top of the site and of each
+# language's folder (publish/outputs.py, render/notfound.py, render/pages.py): a page of
+# one of these names would be overwritten, or fail to publish. A language's code names
+# its folder too. `feed/` and `404/` would be taken for the feed and the missing page.
+TAKEN = {
+    "assets": "the folder of the site's stylesheet",
+    "feed": "the site's Atom feed (feed.xml)",
+    "feed.xml": "the site's Atom feed",
+    "404": "the page shown for an address that has none (404.html)",
+    "404.html": "the page shown for an address that has none",
+    "data.json": "the site's data for other tools",
+    "data.schema.json": "the JSON Schema of data.json",
+    "sitemap.xml": "the site's sitemap",
+    "robots.txt": "the crawlers' rules",
+    "social.png": "the site's preview card",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PageMeta:
+    """The front matter of a content page."""
+
+    title: str
+    description: str | None = None
+    template: str = "page.html"
+    nav: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One Markdown page in one language, with its body and where it starts."""
+
+    language: str
+    slug: str  # file name without .md; `index` is the home page
+    meta: PageMeta
+    body: str
+    body_line: int  # line number of the body's first line in the file
+    display: str
+    # Where each front matter key is, looked up when a problem asks (convert.Places).
+    meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
+
+    def where(self, key: str) -> Location:
+        """Where a front matter key was written (the top of the file when absent)."""
+        return self.meta_at.get(key, Location(self.display, 1, 1))
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """Front matter text (padded so its line numbers match the file), body, body's line."""
+    lines = text.split("\n")
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() == "---":
+                front = "\n" + "\n".join(lines[1:i])
+                return front, "\n".join(lines[i + 1:]), i + 2
+    return "", text, 1
+
+
+def load_pages(root: Path, languages: tuple[str, ...], parsed: Path | None = None
+               ) -> tuple[list[Page], list[Problem]]:
+    """Read content/<language>/*.md for each language (front matter parses kept in
+    `parsed`, as the data files' are)."""
+    pages: list[Page] = []
+    problems: list[Problem] = []
+    for lang in languages:
+        for path in source_files(root / "content" / lang, root, (".md",)):
+            refused = misnamed(path, root, lang, languages)
+            if refused:
+                problems += refused
+                continue
+            page, found = read_page(path, root, lang, parsed)
+            problems += found
+            if page is not None:
+                pages.append(page)
+    return pages, problems
+
+
+def misnamed(path: Path, root: Path, lang: str, languages: tuple[str, ...]) -> list[Problem]:
+    """Refuse a page whose name is not one a site's address can hold (`PAGE_NAME`), or
+    is taken by what the build writes (`TAKEN`, a language's folder)."""
+    display = path.relative_to(root).as_posix()
+    slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
+    where = Location(display)
+    refused = unreadable_name(display)
+    if refused:
+        return refused
+    if "/" in slug:
+        return [Problem(where, f"a page is a file directly in content/{lang}/, not in a "
+                               "folder inside it", hint=f"move it to content/{lang}/"
+                                                        f"{suggested_name(slug)}.md: a site "
+                                                        "has one level of pages")]
+    taken = f"the folder of the site's {slug} pages" if slug in languages else TAKEN.get(slug)
+    if taken:
+        return [Problem(where, f"the page name '{slug}' is taken by {taken}",
+                        hint="rename the file: a page may not be named after a language "
+                             "(" + ", ".join(languages) + ") or a file the build writes ("
+                             + ", ".join(TAKEN) + ")")]
+    if not PAGE_NAME.fullmatch(slug):
+        return [Problem(where, f"the page name '{slug}' may hold only lowercase letters, "
+                               "digits, '-' and '_'", hint=f"rename the file, for example "
+                                                          f"to content/{lang}/"
+                                                          f"{suggested_name(slug)}.md")]
+    return []
+
+
+def suggested_name(slug: str) -> str:
+    """A page name of the allowed letters, close to `slug`: `Café au lait` -> `cafe-au-lait`."""
+    ascii_only = unicodedata.normalize("NFKD", slug).encode("ascii", "ignore").decode()
+    name = re.sub(r"[^a-z0-9_]+", "-", ascii_only.lower()).strip("-_")
+    return name if name and name not in TAKEN else "page"
+
+
+def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
+                   ) -> list[Problem]:
+    """A home page in the default language, and each page in every language (a page
+    missing in one language is an error under --strict, else a warning)."""
+    default = languages[0]
+    have = {(p.language, p.slug) for p in pages}
+    if (default, "index") not in have:
+        return [Problem(Location(f"content/{default}/index.md"), "the site has no home page",
+                        hint=f"write content/{default}/index.md, starting with '---', "
+                             "'title: ...', '---'")]
+    out = []
+    for slug in sorted({p.slug for p in pages}):
+        for lang in languages:
+            if (lang, slug) not in have:
+                other = next(p for p in pages if p.slug == slug)
+                out.append(Problem(Location(f"content/{lang}/{slug}.md"), f"no {lang} "
+                                   f"version of {other.display}", hint=f"write "
+                                   f"content/{lang}/{slug}.md", warning=not strict))
+    return out
+
+
+def read_page(path: Path, root: Path, lang: str, parsed: Path | None = None
+              ) -> tuple[Page | None, list[Problem]]:
+    """One Markdown page: its front matter checked, its body kept for rendering."""
+    display = path.relative_to(root).as_posix()
+    problems = inside(path, root, display)
+    text, read_problems = (None, []) if problems else read_text(path, display)
+    problems += read_problems
+    if text is None:
+        return None, problems
+    front, body, body_line = split_front_matter(text)
+    doc, problems = parse_once(front, display, parsed)
+    meta_values = doc.data if doc.data is not None else {}
+    slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
+    if not isinstance(meta_values, dict) or "title" not in meta_values:
+        where = Location(display, 1, 1)
+        problems.append(Problem(where, "the page has no title", hint="start the file with "
+                                "'---', 'title: ...', '---'"))
+        return None, problems
+    conv = Converter(doc, (lang,), strict=True)
+    meta = conv.convert(PageMeta, meta_values, ())
+    problems += conv.problems
+    if meta is INVALID:
+        return None, problems
+    return Page(lang, slug, meta, body, body_line, display, Places(doc, (), meta_values)
+                ), problems
