@@ -2,9 +2,10 @@
 languages, served on 127.0.0.1 and built with --base-url set to that address.
 
 Lighthouse comes from npm (`.ci/run` installs it into /opt/lighthouse) and runs Debian's
-Chromium (CHROME_PATH), never a browser it downloads. Each page is audited once (about
-15 seconds each); without Lighthouse or Chromium these tests skip on a developer's
-machine and fail under CI, which must run them.
+Chromium (CHROME_PATH), never a browser it downloads. Each page is audited once, in
+this one module; without Lighthouse or Chromium these tests skip on a developer's
+machine and fail under CI, which must run them. A page whose only shortfall is in
+performance (the one timed category) gets a second run.
 """
 
 from __future__ import annotations
@@ -88,4 +89,10 @@ def shortfalls(report: dict[str, Any]) -> list[str]:
 def test_lighthouse_scores_100(served: str, page: str, tmp_path: Path) -> None:
     report = audit(served + page, tmp_path)
     assert report["finalDisplayedUrl"] == served + page
-    assert shortfalls(report) == []
+    missed = shortfalls(report)
+    # Performance is timed, and on a busy machine a run can be slower than the page:
+    # one more run, as Lighthouse's docs advise for its variance. Accessibility, best
+    # practices and SEO are not timed: they pass on the first run or fail.
+    if missed and all(line.startswith("performance:") for line in missed):
+        missed = shortfalls(audit(served + page, tmp_path))
+    assert missed == []
