@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,48 +58,47 @@ def duplicate_ids(page: Page, pieces: Sequence[Piece], whole: str, model: Model
                   ) -> list[Problem]:
     """Every id given twice on the page (`whole` is its HTML, template included), as a
     problem at one of the two places, naming the other."""
-    first: dict[str, Origin] = {}
+    # Each id with the piece that gave it (None: the template); what the pieces are is
+    # only worked out for a collision, as it reads the data (see bench/scale.py).
+    first: dict[str, int | None] = {}
     # The ids each two places share, in order: one problem a pair of places (a block
     # that collides with another gives its `-title` id twice too).
-    shared: dict[tuple[Location, Location], tuple[Origin, Origin, list[str]]] = {}
-
-    def seen(id_: str, origin: Origin) -> None:
-        if id_ not in first:
-            first[id_] = origin
-            return
-        pair = shared.setdefault((first[id_].location, origin.location),
-                                 (first[id_], origin, []))
-        pair[2].append(id_)
-
+    shared: dict[tuple[int | None, int | None], list[str]] = {}
     given: Counter[str] = Counter()
-    for id_, origin in origins(page, pieces, model):
-        given[id_] += 1
-        seen(id_, origin)
-    template = Origin(Location(page.display), f"template {page.meta.template}", "")
+    for index, (_, html) in enumerate(pieces):
+        for id_ in element_ids(html):
+            given[id_] += 1
+            if id_ in first:
+                shared.setdefault((first[id_], index), []).append(id_)
+            else:
+                first[id_] = index
     # What the template gives: the ids of the whole page that the body did not.
     for id_ in (Counter(element_ids(whole)) - given).elements():
-        seen(id_, template)
-    return [collision(ids, one, other) for one, other, ids in shared.values()]
+        if id_ in first:
+            shared.setdefault((first[id_], None), []).append(id_)
+        else:
+            first[id_] = None
+    return [collision(ids, origin(page, pieces, one, ids[0], model),
+                      origin(page, pieces, other, ids[0], model))
+            for (one, other), ids in shared.items()]
 
 
-def origins(page: Page, pieces: Sequence[Piece], model: Model) -> Iterator[tuple[str, Origin]]:
-    """Each id of the page's body with what gave it."""
-    start = 0  # where the next Markdown chunk starts in the body, as PageRenderer.body
-    for part, html in pieces:
-        found = element_ids(html)
-        if isinstance(part, Block):
-            where = Location(page.display, part.line, 1)
-            for id_ in found:
-                yield id_, Origin(where, block_words(part, id_, model),
-                                  source_of(page, part.line))
-            continue
-        start = page.body.find(part, start)
-        first_line = page.body_line + page.body.count("\n", 0, start)
-        start += len(part)
-        for id_ in found:
-            line = first_line + heading_offset(part, id_)
-            yield id_, Origin(Location(page.display, line, 1), "heading",
-                              source_of(page, line), heading=True)
+def origin(page: Page, pieces: Sequence[Piece], index: int | None, id_: str, model: Model
+           ) -> Origin:
+    """What gave an id: the piece of the body at `index` (None: the page's template)."""
+    if index is None:
+        return Origin(Location(page.display), f"template {page.meta.template}", "")
+    part = pieces[index][0]
+    if isinstance(part, Block):
+        return Origin(Location(page.display, part.line, 1), block_words(part, id_, model),
+                      source_of(page, part.line))
+    start = 0  # where the chunk starts in the body, found as PageRenderer.body finds it
+    for at, (earlier, _) in enumerate(pieces[:index + 1]):
+        if not isinstance(earlier, Block):
+            start = page.body.find(earlier, start) + (len(earlier) if at < index else 0)
+    line = page.body_line + page.body.count("\n", 0, start) + heading_offset(part, id_)
+    return Origin(Location(page.display, line, 1), "heading", source_of(page, line),
+                  heading=True)
 
 
 def heading_offset(chunk: str, id_: str) -> int:
