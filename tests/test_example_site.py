@@ -150,8 +150,10 @@ def test_language_switch_and_alternates(pages: dict[str, Node]) -> None:
     en, fr = pages["en"], pages["fr"]
     assert en.find("html").attrs["lang"] == "en"
     assert fr.find("html").attrs["lang"] == "fr"
-    assert alternates(en) == [("en", "index.html"), ("fr", "fr/index.html")]
-    assert alternates(fr) == [("en", "../index.html"), ("fr", "index.html")]
+    assert alternates(en) == [("en", "index.html"), ("fr", "fr/index.html"),
+                              ("x-default", "index.html")]
+    assert alternates(fr) == [("en", "../index.html"), ("fr", "index.html"),
+                              ("x-default", "../index.html")]
     assert fr.find("link", rel="stylesheet").attrs["href"] == "../assets/style.css"
 
 

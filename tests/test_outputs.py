@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
+import io
 import json
+import re
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -19,6 +22,7 @@ from progress_site.render.i18n import load_catalogs
 from progress_site.render.words import Words
 
 from .conftest import REPO, TODAY
+from .dom import parse
 
 BASE = "https://example.github.io/meridian/"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -199,9 +203,16 @@ def test_social_preview_is_a_png_drawn_once(published: dict[str, bytes],
 
 
 @pytest.mark.parametrize(("given", "expected"), [
-    ("https://owner.github.io/repo", "https://owner.github.io/repo/"),
+    ("https://owner.github.io/repo/", "https://owner.github.io/repo/"),
     ("http://localhost:8000/", "http://localhost:8000/"),
-    ("https://example.org", "https://example.org/"),
+    ("https://example.org", "https://example.org/"),  # a host alone: its root folder
+    ("HTTPS://Example.ORG/", "https://example.org/"),
+    ("https://ex.org/a b/", "https://ex.org/a%20b/"),
+    ("https://ex.org/a%20b/", "https://ex.org/a%20b/"),  # an escape already written
+    ("https://ex.org/caf\u00e9/<x>/\"/", "https://ex.org/caf%C3%A9/%3Cx%3E/%22/"),
+    ("https://ex.org/100%/", "https://ex.org/100%25/"),
+    ("https://b\u00fccher.de/", "https://xn--bcher-kva.de/"),
+    ("http://[::1]:8080/", "http://[::1]:8080/"),
 ])
 def test_check_base_url(given: str, expected: str) -> None:
     assert check_base_url(given) == expected
@@ -212,18 +223,69 @@ def test_check_base_url(given: str, expected: str) -> None:
     ("example.org", "expected an http:// or https:// address, got 'example.org'"),
     ("javascript:alert(1)", "expected an http:// or https:// address"),
     ("https://example.org/?a=1", "the base URL takes no ?query or #fragment"),
+    ("https://example.org/#top", "the base URL takes no ?query or #fragment"),
+    ("https://owner.github.io/repo", "the base URL is the address of a folder, ending in "
+                                     "'/': write 'https://owner.github.io/repo/'"),
+    ("https://ex ample.org/", "'ex ample.org' is not a host name"),
+    ("https://user:secret@example.org/", "the base URL takes no user name or password"),
+    ("https://example.org:99999/", "the port is not a number from 0 to 65535"),
+    ("https://example.org/a\nb/", "the base URL holds a control character"),
 ])
 def test_check_base_url_refuses(given: str, message: str) -> None:
-    with pytest.raises(BaseUrlError, match=message.replace("?", r"\?")):
+    with pytest.raises(BaseUrlError, match=re.escape(message)):
         check_base_url(given)
 
 
 def test_bad_base_url_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
-        main(["--base-url", "ftp://x/"])
+        main(["--base-url", "https://owner.github.io/repo"])
     assert caught.value.code == 2
-    assert "argument --base-url: expected an http:// or https:// address" in \
+    assert ("argument --base-url: the base URL is the address of a folder, ending in '/': "
+            "write 'https://owner.github.io/repo/', not 'https://owner.github.io/repo'") in \
         capsys.readouterr().err
+
+
+def test_every_address_of_a_page_is_the_same(published: dict[str, bytes]) -> None:
+    """Canonical, Open Graph, hreflang alternates (with x-default) and the sitemap give
+    one absolute address for each page."""
+    sitemap = ET.fromstring(published["sitemap.xml"])
+    in_sitemap = {u.findtext(f"{SITEMAP}loc"): {x.get("hreflang"): x.get("href")
+                                                for x in u.findall(f"{XHTML}link")}
+                  for u in sitemap.findall(f"{SITEMAP}url")}
+    for name, url in (("index.html", BASE), ("fr/index.html", BASE + "fr/"),
+                      ("horizon-four-way/index.html", BASE + "horizon-four-way/"),
+                      ("fr/horizon-four-way/index.html", BASE + "fr/horizon-four-way/")):
+        head = parse(published[name]).find("head")
+        assert head.find("link", rel="canonical").attrs["href"] == url
+        assert head.find("meta", property="og:url").attrs["content"] == url
+        alternates = {link.attrs["hreflang"]: link.attrs["href"]
+                      for link in head.find_all("link", rel="alternate")
+                      if "hreflang" in link.attrs}
+        assert alternates == in_sitemap[url]
+        assert alternates["x-default"] == alternates["en"] and url in alternates.values()
+
+
+def test_a_base_url_with_a_space_is_written_encoded(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(["--source", str(REPO), "--out", str(out),
+                     "--base-url", "https://ex.org/a b/"])
+    assert code == 0
+    assert (out / "robots.txt").read_text() == (
+        "User-agent: *\nAllow: /\n\nSitemap: https://ex.org/a%20b/sitemap.xml\n")
+    for path in sorted(out.rglob("*")):
+        if path.suffix in (".html", ".xml", ".txt"):
+            text = path.read_text("utf-8")
+            assert "ex.org/a b" not in text, path
+    assert 'href="https://ex.org/a%20b/fr/"' in (out / "index.html").read_text("utf-8")
+
+
+def test_without_a_base_url_alternates_stay_relative(example_files: dict[str, bytes]) -> None:
+    head = parse(example_files["fr/horizon-four-way/index.html"]).find("head")
+    assert {link.attrs["hreflang"]: link.attrs["href"]
+            for link in head.find_all("link", rel="alternate") if "hreflang" in link.attrs} == {
+        "en": "../../horizon-four-way/index.html", "fr": "index.html",
+        "x-default": "../../horizon-four-way/index.html"}
 
 
 def test_build_config_default_has_no_base_url() -> None:

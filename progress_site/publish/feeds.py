@@ -10,23 +10,47 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import posixpath
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
+from typing import Any
 from xml.etree import ElementTree as ET
 
 from markupsafe import Markup, escape
 
 from progress_site.derive.model import Model
+from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.views import ComparisonView, FigureView
-from progress_site.model.schema import Figure, Task
+from progress_site.model.schema import (
+    Budget,
+    Comparison,
+    Figure,
+    Headline,
+    Measurement,
+    Profile,
+    Roadmap,
+    Run,
+    Task,
+)
 from progress_site.model.values import Text
-from progress_site.model.walk import walk
+from progress_site.model.walk import holding_fields, walk
+from progress_site.render.places import public_url
 from progress_site.render.words import Words
 
 ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest
+# The records that the blocks show as an element with an id of their own, and that id
+# (templates/blocks/): where an entry links when its own element is on no page.
+ELEMENT_IDS: dict[type, Callable[[Any], str]] = {
+    Measurement: lambda r: f"measurement-{r.id}", Comparison: lambda r: r.id,
+    Task: lambda r: f"task-{r.id}", Roadmap: lambda r: r.id,
+    Headline: lambda r: f"headline-{r.id}", Profile: lambda r: f"profile-{r.id}",
+    Budget: lambda r: f"budget-{r.id}", Run: lambda r: f"run-{r.id}",
+}
+# The `kind.id` a reference starts with: `measurements.players-lost` of `...lost.value`.
+CITED = re.compile(r"\b([a-z]+\.[A-Za-z0-9][\w-]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +61,8 @@ class Entry:
     updated: dt.date
     title: str  # plain text
     content: str  # HTML
-    anchor: str  # the `id=` of the page element that shows it
+    anchors: tuple[str, ...]  # the `id=` of the page elements that show it, best first
+    name: str = ""  # how texts cite it (`measurements.ID`): they show it too
 
 
 # An entry before it is written: its date and key, which decide whether a feed keeps it
@@ -83,16 +108,16 @@ def task_entry(task: Task, day: dt.date, words: Words) -> Entry:
         links = ", ".join(words.link(p) for p in task.proofs)
         content += f"<p>{escape(label)} {links}</p>"
     title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
-    return Entry(f"tasks/{task.id}", day, title, content, f"task-{task.id}")
+    return Entry(f"tasks/{task.id}", day, title, content, (f"task-{task.id}",))
 
 
 def figure_entries(model: Model) -> Iterator[Candidate]:
     """Each dated figure of the data, under the title(s) of what holds it."""
-    def one(key: str, titles: tuple[Text | None, ...], fig: Figure, anchor: str
+    def one(key: str, titles: tuple[Text | None, ...], fig: Figure, *anchors: str
             ) -> Iterator[Candidate]:
         if fig.date is not None:
             yield fig.date, key, partial(figure_entry, model, key, fig.date, titles, fig,
-                                         anchor)
+                                         anchors)
 
     for m in model.data.measurements:
         yield from one(f"measurements/{m.id}", (m.title,), m.figure, f"measurement-{m.id}")
@@ -112,17 +137,18 @@ def figure_entries(model: Model) -> Iterator[Candidate]:
     for run in model.data.runs:
         for run_item in run.items:
             yield from one(f"runs/{run.id}/{run_item.id}", (run.title, run_item.title),
-                           run_item.figure, f"run-{run.id}-{run_item.id}")
+                           run_item.figure, f"run-{run.id}-{run_item.id}", f"run-{run.id}")
 
 
 def figure_entry(model: Model, key: str, day: dt.date, titles: tuple[Text | None, ...],
-                 fig: Figure, anchor: str, words: Words) -> Entry:
+                 fig: Figure, anchors: tuple[str, ...], words: Words) -> Entry:
     """One figure: `What: number words (status)`; `Budget: item: ...` for two titles."""
     what = plain(words.text(titles[0]))
     for title in titles[1:]:
         what = labelled(words, what, plain(words.text(title)))
     line = figure_words(words, model.view(fig))
-    return Entry(key, day, labelled(words, what, line), f"<p>{escape(line)}</p>", anchor)
+    return Entry(key, day, labelled(words, what, line), f"<p>{escape(line)}</p>", anchors,
+                 ".".join(key.split("/")[:2]))
 
 
 def comparison_entry(c: ComparisonView, day: dt.date, words: Words) -> Entry:
@@ -133,7 +159,39 @@ def comparison_entry(c: ComparisonView, day: dt.date, words: Words) -> Entry:
     line = (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
             + (f", {words.quantity(c.change)}" if c.change else ""))
     return Entry(f"comparisons/{comp.id}", day, labelled(words, what, line),
-                 f"<p>{escape(line)}</p>", comp.id)
+                 f"<p>{escape(line)}</p>", (comp.id, f"bars-{comp.id}"),
+                 f"comparisons.{comp.id}")
+
+
+def citations(model: Model) -> dict[str, tuple[str, ...]]:
+    """For each name that texts cite (`measurements.players-lost`), the ids of the page
+    elements showing those texts (each text's nearest record with an id of its own), and
+    of the headlines showing it, in the order written."""
+    found: dict[str, dict[str, None]] = {}
+
+    def cite(text: str, anchor: str) -> None:
+        for name in CITED.findall(text):
+            found.setdefault(name, {})[anchor] = None
+
+    for headline in model.data.headlines:
+        for name in (headline.figure or "", *headline.summarises):
+            cite(name, f"headline-{headline.id}")
+    # An explicit stack, as walk() has: each value with the element id it is shown under.
+    stack: list[tuple[Any, str]] = [(model.data, "")]
+    while stack:
+        item, anchor = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend((x, anchor) for x in reversed(item))
+        elif isinstance(item, Text):
+            for _, words in item.by_language if anchor else ():
+                for match in REFERENCE.finditer(words):
+                    cite(match.group(1), anchor)
+        elif (holding := holding_fields(type(item))) is not None:
+            own = ELEMENT_IDS.get(type(item))
+            anchor = own(item) if own else anchor
+            stack.extend((child, anchor) for name in reversed(holding)
+                         if (child := getattr(item, name)) is not None)
+    return {name: tuple(anchors) for name, anchors in found.items()}
 
 
 def identity(model: Model) -> str:
@@ -158,15 +216,18 @@ def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str
     return child
 
 
-def add_entry(feed: ET.Element, e: Entry, id_: str, page: str) -> None:
-    """One entry, linked to the element that shows it on `page` (an address)."""
+def add_entry(feed: ET.Element, e: Entry, id_: str, page: str | None, anchor: str) -> None:
+    """One entry, linked to the element that shows it (`page`, an address, and the id
+    of the element there; no id: the page; no page: no link)."""
     item = add(feed, "entry")
     add(item, "id", id_)
     add(item, "title", e.title)
     add(item, "updated", stamp(e.updated))
-    add(item, "link", rel="alternate", type="text/html", href=f"{page}#{e.anchor}")
+    if page is not None:
+        add(item, "link", rel="alternate", type="text/html",
+            href=f"{page}#{anchor}" if anchor else page)
     # Links within the page (`#section`) must point at the page from the feed.
-    add(item, "content", e.content.replace('href="#', f'href="{page}#'), type="html")
+    add(item, "content", e.content.replace('href="#', f'href="{page or ""}#'), type="html")
 
 
 def stamp(day: dt.date) -> str:
@@ -182,20 +243,30 @@ def newest_date(model: Model) -> dt.date:
 
 
 def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, str], str],
-              base_url: str | None, news: list[Candidate]) -> bytes:
-    """The feed of one language, published at `{folder}feed.xml`; `news` is `newest()`."""
+              home: str | None, base_url: str | None, news: list[Candidate]) -> bytes:
+    """The feed of one language, published at `{folder}feed.xml`; `pages` gives the page
+    of each (language, element id), `home` the page an entry shown nowhere links to (the
+    language's home page, else the site's; None: none is built); `news` is `newest()`."""
     site = model.data.site
-    home = f"{folder}index.html"
 
     @cache  # a few pages, linked from every entry
-    def relative(page: str) -> str:
-        return posixpath.relpath(page, folder or ".")
+    def href(page: str) -> str:
+        return public_url(page, base_url) if base_url else posixpath.relpath(page,
+                                                                              folder or ".")
 
-    def href(path: str) -> str:
-        if base_url:
-            return base_url + path.replace("index.html", "", 1)
-        page, hash_, anchor = path.partition("#")
-        return relative(page) + hash_ + anchor
+    @cache  # only when an entry's own element is on no page
+    def cited() -> dict[str, tuple[str, ...]]:
+        return citations(model)
+
+    def target(e: Entry) -> tuple[str | None, str]:
+        """The page an entry links to, and the id of its element there: on a page of
+        this language, else of the site's (a page not translated yet)."""
+        for lang in dict.fromkeys((words.lang, site.languages[0])):
+            for anchors in (e.anchors, cited().get(e.name, ()) if e.name else ()):
+                for anchor in anchors:
+                    if (lang, anchor) in pages:
+                        return href(pages[(lang, anchor)]), anchor
+        return (href(home) if home else None), ""
 
     entries = [write(words) for _, _, write in news]
     name = identity(model)
@@ -208,12 +279,12 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
         add(feed, "subtitle", plain(words.text(site.tagline)))
     add(feed, "updated", stamp(entries[0].updated if entries else newest_date(model)))
     add(add(feed, "author"), "name", plain(words.text(site.title)))
-    add(feed, "link", rel="alternate", type="text/html", href=href(home))
+    if home:
+        add(feed, "link", rel="alternate", type="text/html", href=href(home))
     add(feed, "link", rel="self", type="application/atom+xml", href=href(f"{folder}feed.xml"))
     add(feed, "generator", "progress-site")
     for e in entries:
-        page = pages.get((words.lang, e.anchor), home)
-        add_entry(feed, e, urn(name, words.lang, e.key), href(page))
+        add_entry(feed, e, urn(name, words.lang, e.key), *target(e))
     ET.indent(feed)
     data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
     return data + b"\n"

@@ -9,9 +9,10 @@ the pages, by their environments (render.py, notfound.py).
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 from xml.etree import ElementTree as ET
 
 from progress_site.derive.model import Model
@@ -20,7 +21,7 @@ from progress_site.publish.datajson import data_json, data_schema_json
 from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs
-from progress_site.render.places import PagePlace, language_folder
+from progress_site.render.places import PagePlace, home_page, language_folder, public_url
 from progress_site.render.words import Words
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -31,23 +32,60 @@ _SPACE = b" \t\n\r\f\v"
 
 
 class BaseUrlError(ValueError):
-    """A --base-url that is not an http(s) address."""
+    """A --base-url that is not an http(s) address of a folder."""
+
+
+# A host name's labels (after IDNA for names in other scripts), or an IPv4 address.
+_LABEL = r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?"
+_HOST = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
+# What a URL's path may hold as it is (RFC 3986: unreserved, sub-delims, ':', '@', '/',
+# and '%' of an escape already written); anything else, a space too, is percent-encoded.
+_PATH_SAFE = "/:@!$&'()*+,;=-._~%"
+_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def check_base_url(text: str) -> str:
-    """An http(s) address with a host, ending in '/' (what every absolute link starts with)."""
+    """The site's public address, parsed (urllib.parse) and checked: http or https, a
+    valid host, no user, query or fragment, a path that ends in '/' (the folder every
+    page's address starts with); written back with its path percent-encoded."""
+    if not text.strip().isprintable():  # urlsplit would drop a tab or a line break
+        raise BaseUrlError(f"the base URL holds a control character, got {text!r}")
     parts = urlsplit(text.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.netloc:
         raise BaseUrlError(f"expected an http:// or https:// address, got {text!r}")
-    if parts.query or parts.fragment:
+    if parts.query or parts.fragment or "?" in text or "#" in text:
         raise BaseUrlError(f"the base URL takes no ?query or #fragment, got {text!r}")
-    path = parts.path if parts.path.endswith("/") else parts.path + "/"
-    return f"{parts.scheme}://{parts.netloc}{path}"
+    if "@" in parts.netloc:
+        raise BaseUrlError(f"the base URL takes no user name or password, got {text!r}")
+    host = checked_host(parts.hostname or "", text)
+    try:
+        port = parts.port
+    except ValueError:
+        raise BaseUrlError(f"the port is not a number from 0 to 65535, got {text!r}") from None
+    path = parts.path or "/"
+    if not path.endswith("/"):
+        raise BaseUrlError(f"the base URL is the address of a folder, ending in '/': "
+                           f"write {text.strip() + '/'!r}, not {text!r}")
+    path = _LONE_PERCENT.sub("%25", quote(path, safe=_PATH_SAFE))
+    return f"{scheme}://{host}{'' if port is None else f':{port}'}{path}"
 
 
-def public_url(path: str, base_url: str) -> str:
-    """The address of a published file; `x/index.html` is served as `x/`."""
-    return base_url + path.removesuffix("index.html")
+def checked_host(host: str, text: str) -> str:
+    """A URL's host as an address carries it: IPv6 in brackets, other scripts in IDNA."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return f"[{address.compressed}]" if address.version == 6 else address.compressed
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        ascii_host = ""
+    if not _HOST.fullmatch(ascii_host):
+        raise BaseUrlError(f"{host!r} is not a host name, in {text!r}")
+    return ascii_host
 
 
 def anchors(files: dict[str, bytes], languages: tuple[str, ...]) -> dict[tuple[str, str], str]:
@@ -86,7 +124,8 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     for lang in languages or site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         folder = language_folder(lang, default)
-        out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where, base_url, news)
+        out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where,
+                                             home_page(pages, lang, default), base_url, news)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
     return out
@@ -118,8 +157,9 @@ def sitemap(pages: tuple[Page, ...], default: str, base_url: str) -> bytes:
             href = public_url(PagePlace.of(other.language, other.slug, default).path, base_url)
             ET.SubElement(url, "xhtml:link", rel="alternate", hreflang=other.language,
                           href=href)
-        home = public_url(PagePlace.of(default, page.slug, default).path, base_url)
-        ET.SubElement(url, "xhtml:link", rel="alternate", hreflang="x-default", href=home)
+        if any(other.language == default for other in versions):
+            home = public_url(PagePlace.of(default, page.slug, default).path, base_url)
+            ET.SubElement(url, "xhtml:link", rel="alternate", hreflang="x-default", href=home)
     ET.indent(root)
     data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return data + b"\n"

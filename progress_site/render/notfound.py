@@ -1,4 +1,4 @@
-"""The 'page not found' page of each language, linking to every language's home page.
+"""The 'page not found' page of each language, linking to every built home page.
 
 A host serves it at whatever address was asked for, so its links cannot be relative to
 where it is: they start at the base URL when there is one. Its style is inlined, so it
@@ -12,7 +12,7 @@ import jinja2
 from progress_site.load.pages import Page, PageMeta
 from progress_site.model.schema import Site
 from progress_site.render.formatting import own_name
-from progress_site.render.places import PagePlace, language_folder
+from progress_site.render.places import PagePlace, home_page, language_folder, public_url
 from progress_site.render.words import Words
 
 
@@ -23,14 +23,16 @@ def language_name(lang: str) -> str:
 
 
 def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Site,
-                    assets: dict[str, bytes], base_url: str | None) -> dict[str, bytes]:
-    """The 404 page of each language, made by its pages' environment and words."""
+                    assets: dict[str, bytes], base_url: str | None,
+                    pages: tuple[Page, ...]) -> dict[str, bytes]:
+    """The 404 page of each language, made by its pages' environment and words; they
+    link to the home pages among `pages` (the site's pages, all built)."""
     css = assets.get("assets/style.css", b"").decode("utf-8")
-    return dict(not_found(env, words, site, css, base_url) for env, words in languages)
+    return dict(not_found(env, words, site, css, base_url, pages) for env, words in languages)
 
 
 def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,
-              base_url: str | None) -> tuple[str, bytes]:
+              base_url: str | None, pages: tuple[Page, ...]) -> tuple[str, bytes]:
     """The 404 page of one language, and where it is published; `env` is its pages'
     (`base_url` among its globals)."""
     default = site.languages[0]
@@ -38,8 +40,19 @@ def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,
     # Without a base URL, links are relative to where the page is published.
     root = base_url or "../" * folder.count("/")
     here = PagePlace(f"{folder}404.html", root)
-    homes = [(lang, root + language_folder(lang, default) + ("" if base_url else "index.html"),
-              language_name(lang)) for lang in site.languages]
+
+    def address(path: str) -> str:
+        return public_url(path, base_url) if base_url else root + path
+
+    # Each language's own home page, when it is built; for this page's language, the
+    # site's home when its own is not.
+    built = {PagePlace.of(p.language, p.slug, default).path for p in pages}
+    own = home_page(pages, words.lang, default)
+    homes = []
+    for lang in site.languages:
+        path = own if lang == words.lang else PagePlace.of(lang, "index", default).path
+        if path in built and (lang == words.lang or path != own):
+            homes.append((lang, address(path), language_name(lang)))
     page = Page(words.lang, "404", PageMeta(title=words.gettext("Page not found")), "", 1,
                 "templates/404.html")
     # No hreflang alternates: a 404 page has no versions to index; it links to each home.

@@ -24,6 +24,7 @@ from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
+from progress_site.render.ids import Piece, duplicate_ids
 from progress_site.render.markdown import Block, markdown_html, split_blocks
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
@@ -113,18 +114,18 @@ class PageRenderer:
         self.model = model
         self.places = places
 
-    def body(self, page: Page, problems: list[Problem]) -> Markup:
-        """The page's Markdown and blocks, rendered in order."""
-        html = []
+    def body(self, page: Page, problems: list[Problem]) -> list[Piece]:
+        """The page's Markdown chunks and blocks, each with its HTML, in order."""
+        html: list[Piece] = []
         start = 0  # where the next Markdown chunk starts in the body, to locate errors
         for part in split_blocks(page.body, page.body_line):
             if isinstance(part, Block):
-                html.append(self.block(part, page, problems))
+                html.append((part, self.block(part, page, problems)))
             else:
                 start = page.body.find(part, start)
-                html.append(self.prose(part, page, problems, start))
+                html.append((part, self.prose(part, page, problems, start)))
                 start += len(part)
-        return Markup("\n".join(html))
+        return html
 
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
@@ -193,7 +194,8 @@ class PageRenderer:
         here = self.places[(page.language, page.slug)]
         alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
                       for p in pages if p.slug == page.slug]
-        body = self.body(page, problems)
+        pieces = self.body(page, problems)
+        body = Markup("\n".join(html for _, html in pieces))
         # A page names its template in its front matter, which nobody trusts: only the
         # templates made to show a page (`page.html`, `page-NAME.html`), never the 404
         # page, a block or a part of a template, which read other names and fail half-way.
@@ -214,6 +216,7 @@ class PageRenderer:
         html = template.render(page=page, body=body, here=here, alternates=alternates,
                                pages=[p for p in pages if p.language == page.language],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        problems += duplicate_ids(page, pieces, html, self.model)
         return html.encode("utf-8")
 
 
@@ -262,7 +265,8 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     # The 404 pages after all the others and only without errors, as when they were made
     # beside the feeds: a broken 404 template never hides a page's error.
     if only is None and all(p.warning for p in problems):
-        out |= not_found_pages([(r.env, r.words) for r in rendered], site, static, base_url)
+        out |= not_found_pages([(r.env, r.words) for r in rendered], site, static, base_url,
+                               pages)
     if only is None:
         out |= static | {".nojekyll": b""}
     return out, problems

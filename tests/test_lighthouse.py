@@ -1,0 +1,98 @@
+"""Lighthouse scores 100 in its four categories on both pages of the example, in both
+languages, served on 127.0.0.1 and built with --base-url set to that address.
+
+Lighthouse comes from npm (`.ci/run` installs it into /opt/lighthouse) and runs Debian's
+Chromium (CHROME_PATH), never a browser it downloads. Each page is audited once, in
+this one module; without Lighthouse or Chromium these tests skip on a developer's
+machine and fail under CI, which must run them. A page whose only shortfall is in
+performance (the one timed category) gets a second run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from progress_site.cli import main
+
+from . import browser
+from .conftest import REPO, SOURCE_DATE_EPOCH
+
+LIGHTHOUSE = [os.environ.get("LIGHTHOUSE", ""), "/opt/lighthouse/node_modules/.bin/lighthouse"]
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+PAGES = ("", "fr/", "horizon-four-way/", "fr/horizon-four-way/")
+
+
+def lighthouse() -> str:
+    """The lighthouse command, or a skip (a failure under CI) without it or Chromium."""
+    if not browser.CHROMIUM.is_file():
+        browser.unavailable(f"{browser.CHROMIUM} (apt-get install chromium)")
+    for candidate in LIGHTHOUSE:
+        if candidate and Path(candidate).is_file():
+            return candidate
+    browser.unavailable("lighthouse (npm install --prefix /opt/lighthouse lighthouse)")
+    raise AssertionError("unreachable")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The example, built with the address it is served at as its base URL."""
+    lighthouse()  # skip (or fail under CI) before building, when it cannot run
+    site = tmp_path_factory.mktemp("lighthouse") / "site"
+    site.mkdir()
+    with browser.serve(site) as url:  # the address first: the build needs it
+        with contextlib.redirect_stdout(io.StringIO()), pytest.MonkeyPatch.context() as mp:
+            mp.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+            code = main(["--source", str(REPO), "--out", str(site), "--strict",
+                         "--base-url", url])
+        assert code == 0
+        yield url
+
+
+def audit(url: str, tmp_path: Path) -> dict[str, Any]:
+    """Lighthouse's report of one page (its JSON output)."""
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [lighthouse(), url, "--quiet", "--output=json", f"--output-path={report}",
+         f"--only-categories={','.join(CATEGORIES)}",
+         "--chrome-flags=--headless --no-sandbox --disable-gpu"],
+        env={**os.environ, "CHROME_PATH": str(browser.CHROMIUM)}, capture_output=True,
+        text=True, timeout=240, check=False)
+    assert done.returncode == 0 and report.is_file(), done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(report.read_text("utf-8"))
+    return result
+
+
+def shortfalls(report: dict[str, Any]) -> list[str]:
+    """Each category under 100, with the audits that cost it points."""
+    found = []
+    for name in CATEGORIES:
+        category = report["categories"][name]
+        if round(category["score"] * 100) == 100:
+            continue
+        lost = [f"{ref['id']} ({report['audits'][ref['id']].get('displayValue', '')})"
+                for ref in category["auditRefs"] if ref["weight"]
+                and (report["audits"][ref["id"]]["score"] or 0) < 1]
+        found.append(f"{name}: {round(category['score'] * 100)}, lost on {', '.join(lost)}")
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p or "home")
+def test_lighthouse_scores_100(served: str, page: str, tmp_path: Path) -> None:
+    report = audit(served + page, tmp_path)
+    assert report["finalDisplayedUrl"] == served + page
+    missed = shortfalls(report)
+    # Performance is timed, and on a busy machine a run can be slower than the page:
+    # one more run, as Lighthouse's docs advise for its variance. Accessibility, best
+    # practices and SEO are not timed: they pass on the first run or fail.
+    if missed and all(line.startswith("performance:") for line in missed):
+        missed = shortfalls(audit(served + page, tmp_path))
+    assert missed == []
