@@ -12,7 +12,6 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 
-from progress_site.collector import collector_paused
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE, Namespace, texts
@@ -58,12 +57,6 @@ class Model:
 
 def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
     """The model the templates read, and the problems only derived numbers reveal."""
-    with collector_paused():
-        return _derive(data, today)
-
-
-def _derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
-    """`derive`, with the collector paused."""
     rules = freshness(data, today)
     figures = {id(f): view_figure(f, rules) for f in all_figures(data)}
     studies = tuple(

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
@@ -168,8 +167,7 @@ def load(root: Path, strict: bool, cache_dir: Path | None = None
 
     Parsed data files are kept in `cache_dir`/parsed, by default the source's `.cache`
     folder (where BuildConfig keeps compiled templates and charts)."""
-    with collector_paused():
-        return _load(root, strict, (cache_dir or root / ".cache") / "parsed")
+    return _load(root, strict, (cache_dir or root / ".cache") / "parsed")
 
 
 def load_edited(root: Path, edited: Mapping[Path, str], strict: bool = False
@@ -177,13 +175,12 @@ def load_edited(root: Path, edited: Mapping[Path, str], strict: bool = False
     """`load`, as if the data files `edited` names (absolute paths under data/) held
     their texts there; nothing is written, not even the parse cache (record checks its
     change this way before writing it)."""
-    with collector_paused():
-        return _load(root, strict, None, edited)
+    return _load(root, strict, None, edited)
 
 
 def _load(root: Path, strict: bool, parsed: Path | None,
           edited: Mapping[Path, str] | None = None) -> tuple[Source | None, list[Problem]]:
-    """`load`, with the collector paused."""
+    """`load` or `load_edited`: the data, then the pages in its languages."""
     data, docs, problems = load_data(root, strict, parsed, edited)
     if data is None:
         return None, problems

@@ -11,7 +11,6 @@ import datetime as dt
 import re
 from typing import Any
 
-from progress_site.collector import collector_paused
 from progress_site.errors import Problem, closest
 from progress_site.model.declare import Link, Unit
 from progress_site.model.links import check_url, repository_problem
@@ -249,12 +248,6 @@ def check_comparison(comp: Comparison) -> list[Problem]:
 
 def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     """The completed data and every problem the cross-file rules find."""
-    with collector_paused():
-        return _validate(data, today)
-
-
-def _validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
-    """`validate`, with the collector paused."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
