@@ -127,14 +127,13 @@ def library_version(dist: str) -> str:
 
 @functools.cache
 def engine_stamp() -> str:
-    """The engine's code as Python judges a .pyc stale (each module's path, size and
-    modification time) and Python's version, hashed: an entry made by other code than
-    today's is never served."""
+    """The engine's code (each module's path and bytes) and Python's version, hashed: an
+    entry made by other code than today's is never served, and one made by the same code
+    elsewhere is (a CI run restores `.cache/` into a new checkout, with new file dates)."""
     digest = hashlib.blake2b(str(sys.version_info[:2]).encode(), digest_size=16)
     for path in sorted(ENGINE.rglob("*.py")):
-        info = path.stat()
         name = path.relative_to(ENGINE).as_posix()
-        digest.update(f"{name} {info.st_size} {info.st_mtime_ns}\n".encode())
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

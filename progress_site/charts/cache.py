@@ -95,26 +95,13 @@ def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:
 
 @functools.cache  # the same for the whole process; read once
 def _renderer_versions() -> dict[str, str]:
-    """Besides the spec, what decides a chart's bytes: the renderers' versions, this code.
-
-    importlib.metadata reads the versions without importing either package. The drawing
-    code's bytes are hashed too, so that changing how charts look (a commit, an edit
-    between two builds) cannot serve stale ones from the cache.
-    """
+    """Besides the spec, what decides a chart's bytes: the renderers' versions (read by
+    importlib.metadata, without importing either) and the engine's code."""
     return {
         "altair": version("altair"),
         "vl-convert-python": version("vl-convert-python"),
-        "engine": version("progress-site"),
-        "code": drawing_code(),
+        "code": cache.engine_stamp(),
     }
-
-
-def drawing_code() -> str:
-    """The sha256 of the modules that draw charts, by name and content."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 # The last drawing of each chart (id, locale) this process served: what a deferred
