@@ -7,9 +7,9 @@ import datetime as dt
 import os
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from progress_site import cache
 from progress_site.errors import BuildFailed, UsageError, visible, visible_path
 from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes
@@ -27,12 +27,15 @@ def base_url(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def engine_version() -> str:
-    """The installed progress-site's version, for --version."""
-    try:
-        return version("progress-site")
-    except PackageNotFoundError:  # run from a clone that `pip install -e .` never saw
-        return "(not installed)"
+class Version(argparse.Action):
+    """`--version`: the installed engine's version, looked up only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        # A clone that `pip install -e .` never saw has no installed version.
+        found = cache.library_version("progress-site") or "(not installed)"
+        print(f"{parser.prog} {found}")
+        parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -70,7 +73,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                    help="where parsed data, compiled templates and drawn charts are kept "
                         "between builds (default: SOURCE/.cache; safe to delete)")
-    p.add_argument("--version", action="version", version=f"%(prog)s {engine_version()}")
+    p.add_argument("--version", action=Version, nargs=0, help="show the version and exit")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
     record_options(commands.add_parser("record", help="add or update one figure of the data"))
     import_options(commands.add_parser(

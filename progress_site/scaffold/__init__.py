@@ -12,9 +12,9 @@ import argparse
 import re
 import shlex
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from progress_site import cache
 from progress_site.errors import UsageError
 
 SKELETON = Path(__file__).resolve().parent / "site"
@@ -59,11 +59,11 @@ def languages(text: str) -> tuple[str, ...]:
 
 def engine_requirement() -> str:
     """What the workflow installs: this engine, pinned to the version running now."""
-    try:
-        return f"progress-site=={version('progress-site')}"
-    except PackageNotFoundError as exc:  # a checkout that was never installed
+    found = cache.library_version("progress-site")
+    if not found:  # a checkout that was never installed
         raise UsageError("progress-site is not installed, so the workflow cannot pin "
-                         "its version: `python3 -m pip install .` first") from exc
+                         "its version: `python3 -m pip install .` first")
+    return f"progress-site=={found}"
 
 
 def skeleton(chosen: tuple[str, ...]) -> dict[str, bytes]:
