@@ -278,8 +278,9 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
                            "write it in quotes")
     choices = [c.value for c in fld.choices]
     if choices and value not in choices:
+        close = closest(value, choices)
         return doc.problem(path, f"expected one of {', '.join(choices)}; got {found(value)}",
-                           _close(value, choices) if closest(value, choices) else
+                           f"did you mean '{close}'?" if close else
                            f"declare '{value}' under the field's `choices:` if it is new")
     return value
 

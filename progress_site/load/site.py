@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem
+from progress_site.errors import Location, Problem, closest
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.files import inside, source_files, unreadable_name
@@ -154,10 +154,9 @@ def _languages(site: Any) -> tuple[str, ...]:
 
 
 def _close(key: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, list(hints(Data)), 1)
-    return f"did you mean '{close[0]}'?" if close else "known collections: " + ", ".join(
+    """A "did you mean" for an unknown collection, or the known ones."""
+    close = closest(key, hints(Data))
+    return f"did you mean '{close}'?" if close else "known collections: " + ", ".join(
         k for k in hints(Data) if k != "site")
 
 

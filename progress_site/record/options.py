@@ -18,14 +18,6 @@ FORMATS = ("pytest-benchmark", "hyperfine", "google-benchmark", "jsonl")
 STATS = ("mean", "median", "min")  # what an import keeps of the runs (importers.summarise)
 
 
-def add_commands(parser: argparse.ArgumentParser) -> None:
-    """The `record` and `import` commands, beside the plain build."""
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    record_options(commands.add_parser("record", help="add or update one figure of the data"))
-    import_options(commands.add_parser(
-        "import", help="turn a benchmark tool's output into measurements"))
-
-
 def add_common(p: argparse.ArgumentParser) -> None:
     """Options of every command."""
     p.add_argument("--source", type=Path, default=argparse.SUPPRESS,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
+from progress_site.collector import collector_paused
 from progress_site.derive.model import derive
 from progress_site.errors import Problem, UsageError, source_line
 from progress_site.load.site import load_edited
@@ -92,12 +93,14 @@ def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[De
 def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Problem]:
     """The errors a build would stop on (load, validate, derive) if the `edited` texts
     were written; they are not, nor is anything else (no site, no cache)."""
-    source, problems = load_edited(root, edited)
-    if source is None or any(not p.warning for p in problems):
-        return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
-    data, found = validate(source.data, today)
-    if not any(not p.warning for p in found):
-        found += derive(data, today)[1]
+    # As pipeline.prepare does: these stages make many objects and no cycles.
+    with collector_paused():
+        source, problems = load_edited(root, edited)
+        if source is None or any(not p.warning for p in problems):
+            return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
+        data, found = validate(source.data, today)
+        if not any(not p.warning for p in found):
+            found += derive(data, today)[1]
     # Problems found after loading are shown with their line, as the file would have it.
     texts = {doc.display: doc for doc in source.documents}
     found = [p if p.source_line or not p.location.line else dataclasses.replace(
