@@ -25,6 +25,8 @@ from progress_site.load.text import unwanted
 MAX_NODES = 5_000_000
 # Real data nests a dozen levels; far deeper nesting only crashes parsers (C recursion).
 MAX_DEPTH = 64
+TOO_DEEP = (f"lists and mappings nested more than {MAX_DEPTH} levels deep",
+            "flatten the data: no format here nests that deep")
 # A whole number Python can write out in decimal (at most 4,300 digits): a longer one,
 # read from `0x...`, `0o...` or `0b...`, would fail where a message quotes it.
 MAX_INT_BITS = 14_000
@@ -297,9 +299,7 @@ class _Nodes(_Reader):
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    return self.at(event, f"lists and mappings nested more than {MAX_DEPTH} "
-                                   "levels deep", "flatten the data: no format here nests "
-                                   "that deep")
+                    return self.at(event, *TOO_DEEP)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
         return None
@@ -343,10 +343,14 @@ class _Nodes(_Reader):
         except yaml.MarkedYAMLError as exc:
             where = exc.problem_mark or exc.context_mark
             line, col = (where.line + 1, where.column + 1) if where else (0, 0)
-            return [Problem(Location(self.doc.display, line, col),
-                            f"YAML syntax error: {exc.problem or exc.context}", (),
-                            "check the indentation and the quotes on this line or the one "
-                            "above", self.doc.line(line))]
+            # PyYAML 6.0.4's scanner has a nesting limit of its own, which it can reach
+            # while reading ahead, before the events say how deep they are.
+            message, hint = (TOO_DEEP if "nesting depth" in (exc.problem or "") else
+                             (f"YAML syntax error: {exc.problem or exc.context}",
+                              "check the indentation and the quotes on this line or the "
+                              "one above"))
+            return [Problem(Location(self.doc.display, line, col), message, (), hint,
+                            self.doc.line(line))]
         except yaml.YAMLError as exc:
             return [Problem(Location(self.doc.display), f"YAML error: {exc}")]
         if problem is None and node is not None and "*" in text:
