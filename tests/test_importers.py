@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -234,3 +235,63 @@ def test_a_data_file_ruamel_cannot_read_is_an_error(
                    '"id" with value "b" (original value: "a"); fix it (`python build.py` '
                    'shows the problems), then record again\n')
     assert "Traceback" not in err
+
+
+# -- what a tool's file says reaches the terminal spelled out -----------------------------
+
+RAW = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|"
+                 rb"\xe2\x81[\xa6-\xa9]")  # C0, C1, and the direction overrides and isolates
+HOSTILE = "\x1b[2J\u202e\x9b"
+
+
+def import_bytes(capsysbinary: pytest.CaptureFixture[bytes], source: Path, fmt: str,
+                 path: Path, *args: str) -> tuple[int, bytes, bytes]:
+    """`import FORMAT FILE` in this process: its status and the bytes it printed."""
+    status = main(["import", fmt, str(path), "--source", str(source), "--machine", "test-pc",
+                   "--commit", "c38a01e", "--yes", *args])
+    out, err = capsysbinary.readouterr()
+    return status, out, err
+
+
+def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
+        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    doc = json.loads((SAMPLES / "google-benchmark.json").read_text())
+    for bench in doc["benchmarks"]:
+        bench["time_unit"] = HOSTILE
+    (tmp_path / "gb.json").write_text(json.dumps(doc))
+    status, out, err = import_bytes(capsysbinary, example_copy, "google-benchmark",
+                                    tmp_path / "gb.json")
+    assert status == 1
+    assert not RAW.search(out + err), out + err
+    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 21.8 \\x1b[2J\\u202e\\x9b, "
+                                   b"status measured (the runs vary by 1.9 %, within 5 %)")
+    assert err.endswith(b"error: nothing written: the data as changed would not build "
+                        b"(3 errors, above)\n")
+    (tmp_path / "runs.jsonl").write_text(json.dumps({"id": "a\nFORGED", "value": 1,
+                                                     "unit": HOSTILE}) + "\n")
+    status, out, err = import_bytes(capsysbinary, example_copy, "jsonl",
+                                    tmp_path / "runs.jsonl", "--unit", "ms")
+    assert status == 2 and out == b""  # the option asks what the file cannot give
+    assert err == (b"error: --unit ms: the results are in \\x1b[2J\\u202e\\x9b, which "
+                   b"converts to no other unit\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_command_name_shows_escaped_in_a_dry_run(
+        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """hyperfine's and pytest-benchmark's names become titles: the diff spells them out."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    doc = json.loads((SAMPLES / "hyperfine.json").read_text())
+    doc["results"][0]["command"] = f"sleep {HOSTILE}\nFORGED: Wrote 0 figures"
+    (tmp_path / "hf.json").write_text(json.dumps(doc))
+    status, out, err = import_bytes(capsysbinary, example_copy, "hyperfine",
+                                    tmp_path / "hf.json", "--dry-run")
+    assert not RAW.search(out + err), out + err
+    assert not any(line.startswith(b"FORGED") for line in out.splitlines())
+    assert status == 1  # the title holds control characters: the build refuses it
+    assert hashes(example_copy) == before

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from progress_site.collector import collector_paused
 from progress_site.derive.model import derive
-from progress_site.errors import Problem, UsageError, source_line
+from progress_site.errors import Problem, UsageError, source_line, visible_path
 from progress_site.load.site import load_edited
 from progress_site.validate.rules import validate
 
@@ -79,14 +79,16 @@ def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[De
     """A duration in `wanted`, or in the largest unit that keeps it at 1 or more."""
     if unit not in TIME_UNITS:
         if wanted not in (None, unit):
-            raise UsageError(f"--unit {wanted}: the results are in {unit or 'no unit'}, "
-                             "which converts to no other unit")
+            raise UsageError(f"--unit {visible_path(wanted or '')}: the results are in "
+                             f"{visible_path(unit) if unit else 'no unit'}, which converts "
+                             "to no other unit")
         return value, unit
     seconds = value * TIME_UNITS[unit]
     if wanted is None:
         wanted = next((u for u in ("s", "ms", "us") if abs(seconds) >= TIME_UNITS[u]), "ns")
     if wanted not in TIME_UNITS:
-        raise UsageError(f"--unit {wanted}: a duration converts to ns, us, ms or s")
+        raise UsageError(f"--unit {visible_path(wanted)}: a duration converts to ns, us, "
+                         "ms or s")
     return seconds / TIME_UNITS[wanted], wanted
 
 
