@@ -339,3 +339,22 @@ def test_what_a_recording_names_prints_spelled_out(
     assert b"\nFORGED" not in err
     assert err.startswith(b"data/n\\x1b[2J\\u202e.yaml:")
     assert hashes(example_copy) == before
+
+
+def test_replace_keeps_a_figures_unit_unless_unit_changes_it(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = hashes(example_copy)
+    made = ["--machine", "test-pc", "--commit", "c38a01e", "--date", "2026-11-20", "--replace"]
+    assert record(example_copy, "measurement", "memory-500-after", "--value", "480", *made) == 1
+    assert capsys.readouterr().err == (
+        "error: measurement 'memory-500-after' is recorded in KB (data/studies.yaml:150), the "
+        "new figure in no unit: refusing to change its unit; pass --unit KB to keep it, or "
+        "--unit '' to drop it on purpose\n")
+    assert hashes(example_copy) == before
+    text = studies.read_text()
+    assert record(example_copy, "measurement", "memory-500-after", "--value", "0.48",
+                  "--unit", "MB", *made) == 0, capsys.readouterr().err
+    assert changed_lines(text, studies.read_text())[1] == [
+        "    figure: {value: 0.48, unit: MB, machine: test-pc, date: 2026-11-20, "
+        "commit: c38a01e}\n"]

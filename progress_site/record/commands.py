@@ -25,10 +25,12 @@ from progress_site.record.datafiles import DataFiles
 from progress_site.record.importers import read_results
 from progress_site.record.recorder import (
     NUMBER_KEYS,
+    TIME_UNITS,
     Raw,
     Refused,
     Suggestion,
     check,
+    keep_unit,
     parse_number,
     refuse,
     scale_time,
@@ -110,6 +112,9 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
         raise Refused(f"measurement '{visible_path(ident)}' is already recorded "
                       f"({rec.where(*found)}); "
                       "pass --replace to overwrite its figure")
+    if found is not None:
+        keep_unit(f"measurement '{visible_path(ident)}'", rec.where(*found),
+                  recorded_unit(found[1]), unit, args.unit is not None)
     file = found[0] if found else rec.open(args.file or default_file(rec))
     flow = sibling_flow(rec)
 
@@ -127,6 +132,13 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
     require_evidence(status, prov)
     shown = f"{value if not isinstance(value, list) else ', '.join(value)} {unit or ''}"
     return Pending(f"measurements.{ident}", shown.strip(), status, suggestion, write)
+
+
+def recorded_unit(entry: CommentedMap) -> str | None:
+    """The unit of a measurement's figure as the data has it, if any."""
+    figure = entry.get("figure")
+    unit = figure.get("unit") if isinstance(figure, CommentedMap) else None
+    return str(unit) if unit is not None else None
 
 
 def default_file(rec: DataFiles) -> Path:
@@ -220,7 +232,11 @@ def run_import(args: argparse.Namespace, today: dt.date) -> int:
                           f"'{visible_path(ident)}'; pass --id "
                           "with another prefix, or rename the benchmarks")
         seen.add(ident)
-        value, unit = scale_time(r.value, r.unit, args.unit)
+        # A duration goes in the unit its figure already has, unless --unit says otherwise.
+        found = rec.find("measurements", ident)
+        old = recorded_unit(found[1]) if found else None
+        wanted = args.unit or (old if old in TIME_UNITS and r.unit in TIME_UNITS else None)
+        value, unit = scale_time(r.value, r.unit, wanted)
         text = Raw(format(significant(value) if args.format != "jsonl" or value != r.value
                           else value, "f"))
         status = args.status or r.status

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -90,6 +91,22 @@ def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[De
         raise UsageError(f"--unit {visible_path(wanted)}: a duration converts to ns, us, "
                          "ms or s")
     return seconds / TIME_UNITS[wanted], wanted
+
+
+def keep_unit(label: str, where: str, old: str | None, new: str | None,
+              on_purpose: bool) -> None:
+    """Refuse a replacement that would change a figure's unit unless --unit asked for it:
+    `players` silently becoming `ms` makes every comparison with the old figure wrong."""
+    if on_purpose or (old or None) == (new or None):
+        return
+    def option(unit: str | None) -> str:
+        return f"--unit {visible_path(shlex.quote(unit or ''))}"
+
+    how = (f"pass {option(new)} to change it on purpose" if new else
+           f"pass {option(old)} to keep it, or {option(None)} to drop it on purpose")
+    raise Refused(f"{label} is recorded in {visible_path(old) if old else 'no unit'} "
+                  f"({where}), the new figure in {visible_path(new) if new else 'no unit'}: "
+                  f"refusing to change its unit; {how}")
 
 
 def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Problem]:
