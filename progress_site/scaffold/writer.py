@@ -125,12 +125,11 @@ def look(root: Path, name: str, data: bytes) -> tuple[str, Path, tuple[str, str]
 
 
 def same_bytes(path: Path, size: int, data: bytes) -> bool:
-    """Whether a file holds exactly `data` (read without following a link)."""
-    if size != len(data):
-        return False
+    """Whether a file holds exactly `data` (opened without following a link, and opened
+    even when its size differs: a file `new` cannot read is reported, not passed over)."""
     fd = os.open(path, READ_FILE)
     with os.fdopen(fd, "rb") as fh:
-        return fh.read(len(data) + 1) == data
+        return size == len(data) and fh.read(len(data) + 1) == data
 
 
 def write(root: Path, names: list[str], files: dict[str, bytes]) -> None:
