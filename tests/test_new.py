@@ -297,6 +297,7 @@ def test_permission_errors_are_one_line_and_a_hint(tmp_path: Path) -> None:
     assert refused_process(new_process("locked/mysite", cwd=tmp_path, drop_rights=True),
                            "locked/mysite") == denied
     assert new_process("mysite", cwd=tmp_path).returncode == 0
+    (tmp_path / "mysite" / "data" / "site.yaml").write_text("edited: its size differs")
     (tmp_path / "mysite" / "data" / "site.yaml").chmod(0o000)
     before = tree(tmp_path / "mysite" / "content")
     (tmp_path / "mysite" / "content" / "fr" / "index.md").unlink()
