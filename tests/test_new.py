@@ -184,10 +184,11 @@ def refused_at(capsys: pytest.CaptureFixture[str], where: Path, *args: str | Pat
     return err.removeprefix(f"error: {where}: ")
 
 
+@pytest.mark.parametrize("force", [(), ("--force",)])
 def test_a_folder_that_is_a_dangling_link_is_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        force: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "mysite").symlink_to(tmp_path / "elsewhere")
-    assert refused_at(capsys, tmp_path / "mysite", tmp_path / "mysite", "--force") == LINK
+    assert refused_at(capsys, tmp_path / "mysite", tmp_path / "mysite", *force) == LINK
     assert tree(tmp_path) == {"mysite": f"-> {tmp_path / 'elsewhere'}"}
 
 

@@ -84,14 +84,14 @@ def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Survey:
     nothing is written outside the folder nor through a link (scaffold/writer.py)."""
     files = skeleton(chosen)  # before any write: a failure leaves the folder as it was
     refuse_inside_site(folder)
-    found = survey(folder, files)
-    if found.problems:
-        raise NotWritten(list(found.problems.values()))
     # A fresh clone of an empty repository holds only .git: that is still an empty site.
     if not force and os.path.lexists(folder) and any(n != ".git" for n in entries(folder)):
         raise UsageError(f"{visible_path(str(folder))}: the folder is not empty; choose a "
                          "new one, or pass --force to add the files it lacks (a file that "
                          "differs is listed and left as it is)")
+    found = survey(folder, files)  # without --force: only links, in a folder found empty
+    if found.problems:
+        raise NotWritten(list(found.problems.values()))
     write(folder, found.new, files)
     return found
 

@@ -66,8 +66,8 @@ def problem(path: Path, reason: tuple[str, str]) -> Problem:
 
 def os_problem(path: Path, exc: OSError) -> Problem:
     """An error of the file system as a problem with the path it concerns."""
-    if exc.errno in (errno.ENOTDIR, errno.ELOOP) and path.is_symlink():
-        return problem(path, LINK)  # O_DIRECTORY | O_NOFOLLOW on a link says ENOTDIR
+    if path.is_symlink():  # O_DIRECTORY | O_NOFOLLOW on one says ENOTDIR, a dangling ENOENT
+        return problem(path, LINK)
     return problem(path, os_reason(exc))
 
 
