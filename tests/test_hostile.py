@@ -818,3 +818,20 @@ def test_watch_names_changed_files_spelled_out(tmp_path: Path,
     out, err = capsys.readouterr()
     assert (out, err) == ("Serving \\x1b]0;title\\x07\n",
                           f"data/{SPELLED}.yaml changed: built 1 pages\n")
+
+
+def test_changes_spell_out_the_old_sites_ids(base: Path, tmp_path: Path) -> None:
+    """An old data.json may hold anything: a real escape and a written-out one
+    (`\\x1b` typed as four characters) print differently, and neither acts."""
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "data.json").write_text(
+        '{"roadmaps": [{"id": "r\\u001b[2J", "tasks": [{"id": "t\\u202e\\nFORGED", '
+        '"status": "done", "proofs": []}, {"id": "t\\\\x1b[2J", "status": "done", '
+        '"proofs": []}]}]}')
+    result = build(base, tmp_path / "out", "--changes", str(old))
+    assert result.code == 0, result.err
+    assert not RAW_CONTROL.search(result.out)
+    assert result.out.splitlines() == [
+        "- task removed roadmaps.r\\x1b[2J.tasks.t\\\\x1b[2J (was done)",
+        "- task removed roadmaps.r\\x1b[2J.tasks.t\\u202e\\nFORGED (was done)"]
