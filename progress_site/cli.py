@@ -133,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.problem.render(), file=sys.stderr)
         return exc.exit_code
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        # Input in a message is spelled out where it is put in; this is the net under it.
+        print("\n".join(visible(line) for line in f"error: {exc}".split("\n")),
+              file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("Interrupted; the previous site was left as it was.", file=sys.stderr)
@@ -179,7 +181,7 @@ def build_and_report(config: BuildConfig) -> int:
     if built.changes is not None:
         # Ids come from the data, and the old side from any file: spelled out.
         print("\n".join(["Changes since the previous site:",
-                         *("  " + visible(x) for x in built.changes)])
+                         *("  " + visible_path(x) for x in built.changes)])
               if built.changes else "No figure or task changed since the previous site.")
     return 0
 
@@ -198,6 +200,6 @@ def print_changes(config: BuildConfig, old_site: Path) -> int:
     if lines is None:
         raise UsageError(f"{shown}: no data.json here; pass a folder that a build of "
                          "progress-site published")
-    print("\n".join(f"- {visible(line)}" for line in lines) if lines else
+    print("\n".join(f"- {visible_path(line)}" for line in lines) if lines else
           "No figure or task changed.")
     return 0

@@ -39,10 +39,12 @@ _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def visible_path(name: str) -> str:
-    """A file name as printed, spelled out as `repr` would: backslashes doubled, each
-    byte of a name that is not UTF-8 as `\\xff`, and controls (a newline, an escape) and
-    invisible characters as `visible` does. A file name in a message then cannot start a
-    line of its own, colour the terminal or read backwards."""
+    """Anything from input as printed on a terminal (a path, a file name, a unit, a name,
+    an id), spelled out as `repr` would: backslashes doubled, each byte of a name that is
+    not UTF-8 as `\\xff`, and controls (a newline, an escape, C1) and invisible characters
+    (U+202E) as `visible` does. Every command's output goes through this one function, so
+    a piece of input cannot start a line of its own, colour the terminal or read
+    backwards."""
     shown = []
     for ch in name:
         if ch == "\\":

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime as dt
 import io
 import os
 import re
@@ -782,3 +783,55 @@ def test_the_canary_sees_what_would_run(html: str, tmp_path: Path, chromium: Any
         page.goto(base)
         assert attack(page) == "number"
         page.close()
+
+
+# -- what commands print: input spelled out, never acting on the terminal -----------------
+
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+FORGING = "x\nFORGED: Built 0 pages\x1b[2J\u202e\x9b"
+SPELLED = "x\\nFORGED: Built 0 pages\\x1b[2J\\u202e\\x9b"
+
+
+def test_the_build_summary_spells_out_the_output_folder(base: Path, tmp_path: Path) -> None:
+    out = tmp_path / FORGING
+    result = build(base, out)
+    assert result.code == 0, result.err
+    assert not RAW_CONTROL.search(result.out + result.err)
+    [line] = result.out.splitlines()
+    assert line.startswith(f"Built 2 pages into {tmp_path}/{SPELLED} in ")
+
+
+def test_watch_names_changed_files_spelled_out(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from progress_site.pipeline import BuildConfig
+    from progress_site.watch.loop import describe
+    from progress_site.watch.rebuild import say
+
+    changed = tmp_path / "data" / f"{FORGING}.yaml"
+    changed.parent.mkdir()
+    changed.write_text("")
+    config = BuildConfig(source=tmp_path, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    reason = describe([changed], config)
+    assert reason == f"data/{SPELLED}.yaml changed"
+    say(f"{reason}: built 1 pages", error=True)
+    say("Serving \x1b]0;title\x07")  # the net under every line watch prints
+    out, err = capsys.readouterr()
+    assert (out, err) == ("Serving \\x1b]0;title\\x07\n",
+                          f"data/{SPELLED}.yaml changed: built 1 pages\n")
+
+
+def test_changes_spell_out_the_old_sites_ids(base: Path, tmp_path: Path) -> None:
+    """An old data.json may hold anything: a real escape and a written-out one
+    (`\\x1b` typed as four characters) print differently, and neither acts."""
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "data.json").write_text(
+        '{"roadmaps": [{"id": "r\\u001b[2J", "tasks": [{"id": "t\\u202e\\nFORGED", '
+        '"status": "done", "proofs": []}, {"id": "t\\\\x1b[2J", "status": "done", '
+        '"proofs": []}]}]}')
+    result = build(base, tmp_path / "out", "--changes", str(old))
+    assert result.code == 0, result.err
+    assert not RAW_CONTROL.search(result.out)
+    assert result.out.splitlines() == [
+        "- task removed roadmaps.r\\x1b[2J.tasks.t\\\\x1b[2J (was done)",
+        "- task removed roadmaps.r\\x1b[2J.tasks.t\\u202e\\nFORGED (was done)"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -234,3 +235,170 @@ def test_a_data_file_ruamel_cannot_read_is_an_error(
                    '"id" with value "b" (original value: "a"); fix it (`python build.py` '
                    'shows the problems), then record again\n')
     assert "Traceback" not in err
+
+
+# -- what a tool's file says reaches the terminal spelled out -----------------------------
+
+RAW = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|"
+                 rb"\xe2\x81[\xa6-\xa9]")  # C0, C1, and the direction overrides and isolates
+HOSTILE = "\x1b[2J\u202e\x9b"
+
+
+def import_bytes(capsysbinary: pytest.CaptureFixture[bytes], source: Path, fmt: str,
+                 path: Path, *args: str) -> tuple[int, bytes, bytes]:
+    """`import FORMAT FILE` in this process: its status and the bytes it printed."""
+    status = main(["import", fmt, str(path), "--source", str(source), "--machine", "test-pc",
+                   "--commit", "c38a01e", "--yes", *args])
+    out, err = capsysbinary.readouterr()
+    return status, out, err
+
+
+def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
+        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    doc = json.loads((SAMPLES / "google-benchmark.json").read_text())
+    for bench in doc["benchmarks"]:
+        bench["time_unit"] = HOSTILE
+    (tmp_path / "gb.json").write_text(json.dumps(doc))
+    status, out, err = import_bytes(capsysbinary, example_copy, "google-benchmark",
+                                    tmp_path / "gb.json")
+    assert status == 1
+    assert not RAW.search(out + err), out + err
+    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 21.8 \\x1b[2J\\u202e\\x9b, "
+                                   b"status measured (the runs vary by 1.9 %, within 5 %)")
+    assert err.endswith(b"error: nothing written: the data as changed would not build "
+                        b"(3 errors, above)\n")
+    (tmp_path / "runs.jsonl").write_text(json.dumps({"id": "a\nFORGED", "value": 1,
+                                                     "unit": HOSTILE}) + "\n")
+    status, out, err = import_bytes(capsysbinary, example_copy, "jsonl",
+                                    tmp_path / "runs.jsonl", "--unit", "ms")
+    assert status == 2 and out == b""  # the option asks what the file cannot give
+    assert err == (b"error: --unit ms: the results are in \\x1b[2J\\u202e\\x9b, which "
+                   b"converts to no other unit\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_command_name_shows_escaped_in_a_dry_run(
+        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """hyperfine's and pytest-benchmark's names become titles: the diff spells them out."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    doc = json.loads((SAMPLES / "hyperfine.json").read_text())
+    doc["results"][0]["command"] = f"sleep {HOSTILE}\nFORGED: Wrote 0 figures"
+    (tmp_path / "hf.json").write_text(json.dumps(doc))
+    status, out, err = import_bytes(capsysbinary, example_copy, "hyperfine",
+                                    tmp_path / "hf.json", "--dry-run")
+    assert not RAW.search(out + err), out + err
+    assert not any(line.startswith(b"FORGED") for line in out.splitlines())
+    assert status == 1  # the title holds control characters: the build refuses it
+    assert hashes(example_copy) == before
+
+
+# -- values no tool measures, units a replacement would change ----------------------------
+
+def hyperfine_with(**changes: object) -> str:
+    """The hyperfine sample with keys of its second result changed."""
+    doc = json.loads((SAMPLES / "hyperfine.json").read_text())
+    doc["results"][1].update(changes)
+    return json.dumps(doc)
+
+
+def google_with(**changes: object) -> str:
+    """The Google Benchmark sample with keys of its first repetition changed."""
+    doc = json.loads((SAMPLES / "google-benchmark.json").read_text())
+    doc["benchmarks"][0].update(changes)
+    return json.dumps(doc)
+
+
+NEGATIVE_HINT = ("    hint: give the file exactly as the tool wrote it, from a run that "
+                 "worked; nothing was written")
+
+
+@pytest.mark.parametrize(("fmt", "text", "message"), [
+    ("hyperfine", hyperfine_with(mean=-0.5),
+     "x.json: benchmark 'python3 -c pass': mean is -0.5, a negative time or size"),
+    ("hyperfine", hyperfine_with(times=[0.1, -0.002, 0.1]),
+     "x.json: benchmark 'python3 -c pass': times is -0.002, a negative time or size"),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "test_a", "stats": {"mean": 0.1, '
+     '"min": -1e-06, "stddev": 0.01, "rounds": 5}}]}',
+     "x.json: benchmark 'test_a': min is -1e-06, a negative time or size"),
+    ("google-benchmark", google_with(real_time=-22.0),
+     "x.json: benchmark 'BM_StringCopy': real_time is -22.0, a negative time or size"),
+    ("jsonl", '{"id": "a", "value": 1, "unit": "ms"}\n{"id": "b", "value": -3, '
+     '"unit": "MB"}\n', "x.json:2:1: benchmark 'b': value is -3, a negative time or size"),
+    ("jsonl", '{"id": "a", "samples": [1, -2.5, 3], "unit": "us"}\n',
+     "x.json:1:1: benchmark 'a': samples is -2.5, a negative time or size"),
+])
+def test_a_negative_time_or_size_is_refused(tmp_path: Path, fmt: str, text: str,
+                                            message: str) -> None:
+    (tmp_path / "x.json").write_text(text)
+    with pytest.raises(ImportFailed) as caught:
+        read_results(fmt, tmp_path / "x.json", "x.json")
+    assert caught.value.render().splitlines() == [message, NEGATIVE_HINT]
+
+
+def test_a_negative_time_is_refused_and_nothing_written(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    (tmp_path / "hf.json").write_text(hyperfine_with(mean=-0.106))
+    status = main(["import", "hyperfine", str(tmp_path / "hf.json"), "--source",
+                   str(example_copy), "--machine", "test-pc", "--commit", "c38a01e", "--yes"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (1, "")
+    assert err == (f"error: {tmp_path / 'hf.json'}: benchmark 'python3 -c pass': mean is "
+                   f"-0.106, a negative time or size\n{NEGATIVE_HINT}\n")
+    assert hashes(example_copy) == before
+
+
+def test_negative_values_that_may_be_ok_twin(tmp_path: Path) -> None:
+    """A change in percent may be negative, and a time may be zero."""
+    (tmp_path / "x.json").write_text('{"id": "gain", "value": -3.5, "unit": "%"}\n'
+                                     '{"id": "delta", "value": -2}\n'
+                                     '{"id": "idle", "samples": [0, 0, 0], "unit": "ms"}\n')
+    results = read_results("jsonl", tmp_path / "x.json", "x.json")
+    assert [(r.name, str(r.value)) for r in results] == [("gain", "-3.5"), ("delta", "-2"),
+                                                         ("idle", "0.0")]
+
+
+def run_import(source: Path, path: Path, *args: str) -> int:
+    """`import jsonl FILE --replace` of a run record, with its evidence."""
+    return main(["import", "jsonl", str(path), "--source", str(source), "--machine",
+                 "test-pc", "--commit", "c38a01e", "--replace", "--yes", *args])
+
+
+def test_replace_that_changes_a_unit_needs_unit(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    (tmp_path / "runs.jsonl").write_text('{"id": "players-lost", "value": 3, "unit": "ms"}\n')
+    assert run_import(example_copy, tmp_path / "runs.jsonl") == 1
+    assert capsys.readouterr() == ("", (
+        "error: measurement 'players-lost' is recorded in players (data/studies.yaml:144), "
+        "the new figure in ms: refusing to change its unit; pass --unit ms to change it on "
+        "purpose\n"))
+    assert hashes(example_copy) == before
+    assert run_import(example_copy, tmp_path / "runs.jsonl", "--unit", "ms") == 0, \
+        capsys.readouterr().err
+    assert "    figure: {value: 3, unit: ms, machine: test-pc, date: 2026-11-29, commit: " \
+           "c38a01e}\n" in (example_copy / "data" / "studies.yaml").read_text()
+
+
+def test_a_duration_is_written_in_the_unit_its_figure_has(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ok twin: 1.5 s replacing a figure in ms is 1500 ms, no unit changed."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "new.jsonl").write_text('{"id": "startup", "value": 120, "unit": "ms"}\n')
+    assert main(["import", "jsonl", str(tmp_path / "new.jsonl"), "--source",
+                 str(example_copy), "--machine", "test-pc", "--commit", "c38a01e",
+                 "--yes"]) == 0
+    capsys.readouterr()
+    (tmp_path / "runs.jsonl").write_text('{"id": "startup", "value": 1.5, "unit": "s"}\n')
+    assert run_import(example_copy, tmp_path / "runs.jsonl") == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("measurements.startup: 1500 ms, status measured")
+    assert "    figure: {value: 1500, unit: ms, machine: test-pc, date: 2026-11-29, commit: " \
+           "c38a01e}\n" in (example_copy / "data" / "studies.yaml").read_text()

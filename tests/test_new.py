@@ -4,13 +4,19 @@ screenshots of docs/getting-started.md, taken in a real browser."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from progress_site.cli import main
+from progress_site.scaffold.writer import NotWritten, write
 
 from . import browser
 from .conftest import REPO, SOURCE_DATE_EPOCH
@@ -155,6 +161,223 @@ def test_cache_dir_keeps_the_caches_elsewhere(tmp_path: Path,
     assert (status, err) == (0, "")
     assert (tmp_path / "cache" / "charts").is_dir()
     assert not (source / ".cache").exists()
+
+
+# -- where `new` writes: inside DIR only, never through a link, never into a site ----
+
+LINK = ("a symbolic link: `new` never writes through one\n"
+        "    hint: remove the link, or choose another folder; nothing was written\n")
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every path under a folder, with its link target or its bytes (links not followed)."""
+    return {p.relative_to(root).as_posix(): (f"-> {os.readlink(p)}" if p.is_symlink()
+                                             else "dir" if p.is_dir() else p.read_text())
+            for p in sorted(root.rglob("*"))}
+
+
+def refused_at(capsys: pytest.CaptureFixture[str], where: Path, *args: str | Path) -> str:
+    """Run `new`, expect a refusal (no traceback) that starts with `where`; its text."""
+    status, out, err = cli(capsys, "new", *args)
+    assert (status, out) == (1, ""), err
+    assert err.startswith(f"error: {where}: ")
+    return err.removeprefix(f"error: {where}: ")
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_a_folder_that_is_a_dangling_link_is_refused(
+        force: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mysite").symlink_to(tmp_path / "elsewhere")
+    assert refused_at(capsys, tmp_path / "mysite", tmp_path / "mysite", *force) == LINK
+    assert tree(tmp_path) == {"mysite": f"-> {tmp_path / 'elsewhere'}"}
+
+
+@pytest.mark.parametrize("link", ["content", "data/site.yaml", ".github/workflows"])
+def test_a_link_on_a_path_new_writes_is_refused_and_nothing_written(
+        link: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, outside = tmp_path / "mysite", tmp_path / "outside"
+    (source / link).parent.mkdir(parents=True, exist_ok=True)
+    (source / link).symlink_to(outside / "x")  # dangling: following it would create x
+    outside.mkdir()
+    before = tree(tmp_path)
+    assert refused_at(capsys, source / link, source, "--force") == LINK
+    assert tree(tmp_path) == before
+
+
+def test_links_new_does_not_write_through_are_left_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The ok twin: a link beside the files `new` writes, and one above DIR (the path the
+    user typed), are no reason to refuse."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "via").symlink_to(tmp_path / "real")
+    source = new_site(capsys, tmp_path / "via" / "mysite")
+    (source / "notes").symlink_to(tmp_path / "elsewhere")
+    (source / "data" / "roadmaps.yaml").unlink()
+    status, out, err = cli(capsys, "new", source, "--force")
+    assert (status, err) == (0, "")
+    assert out.startswith(f"Wrote 1 file into {source}:\n  data/roadmaps.yaml\n")
+    assert (tmp_path / "real" / "mysite" / "data" / "roadmaps.yaml").is_file()
+
+
+INSIDE = ("    hint: start the new site in a folder of its own, outside any other site (beside "
+          "it, say); nothing was written\n")
+
+
+@pytest.mark.parametrize("inner", ["data/new", "content/en/new", "templates/new",
+                                   "locales/new", "site/new", "out"])
+def test_a_folder_inside_a_site_is_refused(inner: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    site = new_site(capsys, tmp_path / "site")
+    published = tmp_path / "out"  # a site a build published, with --out: anywhere
+    published.mkdir()
+    (published / "data.json").write_text("{}")
+    (published / "index.html").write_text("<!doctype html>")
+    before = tree(tmp_path)
+    target = published / "new" if inner == "out" else site / inner
+    status, out, err = cli(capsys, "new", target)
+    assert (status, out) == (2, "")
+    first = inner.split("/")[0]
+    assert err == (f"error: {target}: refusing to start a site inside {published}, a site "
+                   "that a build published\n" + INSIDE if inner == "out" else
+                   f"error: {target}: refusing to start a site inside {site / first}, the "
+                   f"{first}/ folder of the site in {site}\n" + INSIDE)
+    assert tree(tmp_path) == before
+
+
+def test_a_folder_beside_a_site_or_in_its_other_folders_is_fine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The ok twin: a folder the site does not read (docs/) and one beside the site."""
+    site = new_site(capsys, tmp_path / "site")
+    new_site(capsys, site / "docs" / "example")
+    new_site(capsys, tmp_path / "other")
+    (tmp_path / "loose").mkdir()  # data.json alone is not a published site
+    (tmp_path / "loose" / "data.json").write_text("{}")
+    new_site(capsys, tmp_path / "loose" / "new")
+
+
+def test_file_system_errors_are_one_line_and_a_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = tmp_path / ("x" * 300)
+    assert refused_at(capsys, long, long) == (
+        "the name is too long for the file system\n"
+        "    hint: choose a shorter name; nothing was written\n")
+    source = tmp_path / "mysite"
+    source.mkdir()
+    (source / "data").write_text("a file")
+    assert refused_at(capsys, source / "data", source, "--force") == (
+        "a file where the new site needs a folder\n"
+        "    hint: move or rename it, or choose another folder; nothing was written\n")
+    assert tree(source) == {"data": "a file"}
+
+
+def new_process(*args: str | Path, cwd: Path, drop_rights: bool = False
+                ) -> subprocess.CompletedProcess[bytes]:
+    """`progress-site new` in a process of its own; `drop_rights` takes from root the
+    right to read and write whatever it likes (as a user without those rights runs)."""
+    command = [sys.executable, "-m", "progress_site", "new", *map(str, args)]
+    if drop_rights and os.geteuid() == 0:
+        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+    return subprocess.run(command, cwd=cwd, capture_output=True, timeout=60, check=False,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def refused_process(done: subprocess.CompletedProcess[bytes], where: str) -> str:
+    """A refusal without a traceback, starting with `where`; the rest of its text."""
+    err = done.stderr.decode()
+    assert (done.returncode, done.stdout) == (1, b""), err
+    assert err.startswith(f"error: {where}: ")
+    return err.removeprefix(f"error: {where}: ")
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"),
+                    reason="root, and no setpriv to drop its rights")
+def test_permission_errors_are_one_line_and_a_hint(tmp_path: Path) -> None:
+    denied = ("permission denied\n    hint: give yourself the right to read and write "
+              "there, or choose another folder; nothing was written\n")
+    (tmp_path / "locked").mkdir(mode=0o555)
+    assert refused_process(new_process("locked/mysite", cwd=tmp_path, drop_rights=True),
+                           "locked/mysite") == denied
+    assert new_process("mysite", cwd=tmp_path).returncode == 0
+    (tmp_path / "mysite" / "data" / "site.yaml").write_text("edited: its size differs")
+    (tmp_path / "mysite" / "data" / "site.yaml").chmod(0o000)
+    before = tree(tmp_path / "mysite" / "content")
+    (tmp_path / "mysite" / "content" / "fr" / "index.md").unlink()
+    assert refused_process(new_process("mysite", "--force", cwd=tmp_path, drop_rights=True),
+                           "mysite/data/site.yaml") == denied
+    assert not (tmp_path / "mysite" / "content" / "fr" / "index.md").exists()
+    (tmp_path / "mysite" / "data" / "site.yaml").chmod(0o644)
+    assert new_process("mysite", "--force", cwd=tmp_path).returncode == 0
+    assert tree(tmp_path / "mysite" / "content") == before
+
+
+# Inside `unshare --mount`: a tiny tmpfs of its own, full after a few files, then read-only.
+TMPFS_SCRIPT = """
+import json, subprocess, sys
+from pathlib import Path
+mount = Path(sys.argv[1])
+subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", str(mount)], check=True)
+new = [sys.executable, "-m", "progress_site", "new"]
+full = subprocess.run(new + ["mysite"], cwd=mount, capture_output=True, text=True)
+left = sorted(str(p.relative_to(mount)) for p in mount.rglob("*"))
+subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+ro = subprocess.run(new + ["mysite"], cwd=mount, capture_output=True, text=True)
+print(json.dumps([full.returncode, full.stderr, left, ro.returncode, ro.stderr]))
+"""
+
+
+def test_a_full_disk_and_a_read_only_disk(tmp_path: Path) -> None:
+    probe = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"],
+                           capture_output=True, check=False)
+    if probe.returncode != 0 or not shutil.which("mount"):
+        pytest.skip("no mount namespace here (unshare --mount refused)")
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable,
+                           "-c", TMPFS_SCRIPT, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, check=False, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    full, full_err, left, readonly, readonly_err = json.loads(done.stdout)
+    assert full == 1 and re.fullmatch(
+        r"error: mysite/[\w./]+: no space left on the disk\n    hint: free some space, then "
+        r"run `new` again; nothing was written\n", full_err), full_err
+    assert left == []  # what was written before the disk filled up is taken back
+    assert (readonly, readonly_err) == (1, "error: mysite: the file system is read-only\n"
+                                           "    hint: choose a folder on a writable disk; "
+                                           "nothing was written\n")
+
+
+def test_a_link_planted_after_the_look_is_not_followed(tmp_path: Path) -> None:
+    """Between looking at the folder and writing, a link may appear (a race): the write
+    itself opens every folder and file without following one, and takes back its work."""
+    source, outside = tmp_path / "mysite", tmp_path / "outside"
+    outside.mkdir()
+    source.mkdir()
+    (source / "content").symlink_to(outside)
+    files = {"a.txt": b"a", "content/en/index.md": b"page"}
+    with pytest.raises(NotWritten) as caught:
+        write(source, list(files), files)
+    assert caught.value.problems[0].render() == f"{source}/content: " + LINK.rstrip("\n")
+    assert tree(tmp_path) == {"mysite": "dir", "mysite/content": f"-> {outside}",
+                              "outside": "dir"}
+
+
+def test_a_folder_name_prints_escaped(tmp_path: Path) -> None:
+    """A newline, an escape sequence or a direction override in DIR reach the terminal
+    spelled out: the report cannot be forged, the screen not cleared."""
+    name = "x\nFORGED: Wrote 0 files:\x1b[2J\u202e"
+    done = new_process(name, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xe2\x80\xae", done.stdout + done.stderr)
+    lines = done.stdout.decode().splitlines()
+    assert lines[0] == "Wrote 9 files into x\\nFORGED: Wrote 0 files:\\x1b[2J\\u202e:"
+    assert not any(line.startswith("FORGED") for line in lines)
+    assert lines[-1] == "Next: cd the new folder && progress-site --strict, then open " \
+                        "site/index.html."
+    assert (tmp_path / name / "data" / "site.yaml").is_file()
+    (tmp_path / name / "data").rename(tmp_path / name / "kept")
+    (tmp_path / name / "data").symlink_to(tmp_path / "outside")
+    refused = new_process(name, "--force", cwd=tmp_path)
+    assert refused.returncode == 1
+    assert refused.stderr.decode().startswith(
+        "error: x\\nFORGED: Wrote 0 files:\\x1b[2J\\u202e/data: a symbolic link")
 
 
 # -- the screenshots of docs/getting-started.md ----------------------------------------

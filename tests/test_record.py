@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -319,3 +320,41 @@ def test_edits_keep_comments_and_flow_lists(tmp_path: Path) -> None:
     assert removed == ["      value: 1  # raw\n"]
     assert [line.split("#")[0].rstrip() + " #" + line.split("#")[1] for line in added] == [
         "      value: 3 # raw\n"]  # ruamel keeps the comment, at its own column
+
+
+def test_what_a_recording_names_prints_spelled_out(
+        example_copy: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """An id, a unit and a file name holding a newline, ESC, a C1 control or a direction
+    override reach the terminal spelled out: no forged line, no cleared screen."""
+    before = hashes(example_copy)
+    status = record(example_copy, "measurement", "x\nFORGED: Wrote 0 figures\x1b[2J",
+                    "--value", "1", "--unit", "\x1b[2J\u202e\x9b", "--status", "estimate",
+                    "--file", "data/n\x1b[2J\u202e.yaml")
+    out, err = capsysbinary.readouterr()
+    assert status == 1
+    assert not re.search(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]",
+                         out + err), out + err
+    assert out == (b"measurements.x\\nFORGED: Wrote 0 figures\\x1b[2J: 1 \\x1b[2J\\u202e\\x9b, "
+                   b"status estimate\n")
+    assert b"\nFORGED" not in err
+    assert err.startswith(b"data/n\\x1b[2J\\u202e.yaml:")
+    assert hashes(example_copy) == before
+
+
+def test_replace_keeps_a_figures_unit_unless_unit_changes_it(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    studies = example_copy / "data" / "studies.yaml"
+    before = hashes(example_copy)
+    made = ["--machine", "test-pc", "--commit", "c38a01e", "--date", "2026-11-20", "--replace"]
+    assert record(example_copy, "measurement", "memory-500-after", "--value", "480", *made) == 1
+    assert capsys.readouterr().err == (
+        "error: measurement 'memory-500-after' is recorded in KB (data/studies.yaml:150), the "
+        "new figure in no unit: refusing to change its unit; pass --unit KB to keep it, or "
+        "--unit '' to drop it on purpose\n")
+    assert hashes(example_copy) == before
+    text = studies.read_text()
+    assert record(example_copy, "measurement", "memory-500-after", "--value", "0.48",
+                  "--unit", "MB", *made) == 0, capsys.readouterr().err
+    assert changed_lines(text, studies.read_text())[1] == [
+        "    figure: {value: 0.48, unit: MB, machine: test-pc, date: 2026-11-20, "
+        "commit: c38a01e}\n"]

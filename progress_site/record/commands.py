@@ -20,14 +20,17 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from progress_site.errors import visible, visible_path
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.importers import read_results
 from progress_site.record.recorder import (
     NUMBER_KEYS,
+    TIME_UNITS,
     Raw,
     Refused,
     Suggestion,
     check,
+    keep_unit,
     parse_number,
     refuse,
     scale_time,
@@ -106,8 +109,12 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
     status = status or (suggestion.status if suggestion else "measured")
     found = rec.find("measurements", ident)
     if found is not None and not args.replace:
-        raise Refused(f"measurement '{ident}' is already recorded ({rec.where(*found)}); "
+        raise Refused(f"measurement '{visible_path(ident)}' is already recorded "
+                      f"({rec.where(*found)}); "
                       "pass --replace to overwrite its figure")
+    if found is not None:
+        keep_unit(f"measurement '{visible_path(ident)}'", rec.where(*found),
+                  recorded_unit(found[1]), unit, args.unit is not None)
     file = found[0] if found else rec.open(args.file or default_file(rec))
     flow = sibling_flow(rec)
 
@@ -125,6 +132,13 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
     require_evidence(status, prov)
     shown = f"{value if not isinstance(value, list) else ', '.join(value)} {unit or ''}"
     return Pending(f"measurements.{ident}", shown.strip(), status, suggestion, write)
+
+
+def recorded_unit(entry: CommentedMap) -> str | None:
+    """The unit of a measurement's figure as the data has it, if any."""
+    figure = entry.get("figure")
+    unit = figure.get("unit") if isinstance(figure, CommentedMap) else None
+    return str(unit) if unit is not None else None
 
 
 def default_file(rec: DataFiles) -> Path:
@@ -160,12 +174,14 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
     rec = DataFiles(args.source.resolve())
     study = rec.find("studies", study_id)
     if study is None:
-        raise Refused(f"no study '{study_id}' under studies: in {rec.root / 'data'}")
+        raise Refused(f"no study '{visible_path(study_id)}' under studies: in "
+                      f"{visible_path(str(rec.root / 'data'))}")
     file, entry = study
     comp = next((c for c in entry.get("comparisons") or () if str(c.get("id")) == comp_id),
                 None)
     if comp is None:
-        raise Refused(f"study '{study_id}' has no comparison '{comp_id}' "
+        raise Refused(f"study '{visible_path(study_id)}' has no comparison "
+                      f"'{visible_path(comp_id)}' "
                       f"({rec.where(file, entry)})")
     suggestion = suggest(args.cv / 100 if args.cv is not None else None, args.noise_limit)
     pending = []
@@ -184,7 +200,7 @@ def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, co
     old = old if isinstance(old, CommentedMap) else CommentedMap()
     given = [k for k in NUMBER_KEYS if k in old]
     if given and not args.replace:
-        raise Refused(f"comparison {name} already has a {side} figure "
+        raise Refused(f"comparison {visible_path(name)} already has a {side} figure "
                       f"({file.display}:{comp.lc.line + 1}); pass --replace to overwrite it")
     status = args.status or (suggestion.status if suggestion else str(old.get("status",
                                                                           "measured")))
@@ -207,15 +223,20 @@ def run_import(args: argparse.Namespace, today: dt.date) -> int:
     rec = DataFiles(args.source.resolve())
     results = read_results(args.format, args.input, str(args.input), args.stat)
     if not results:
-        raise Refused(f"{args.input}: no benchmark results in it")
+        raise Refused(f"{visible_path(str(args.input))}: no benchmark results in it")
     pending, seen = [], set()
     for r in results:
         ident = "-".join(filter(None, (slug(args.prefix), slug(r.name))))
         if ident in seen or not ident:
-            raise Refused(f"two results of {args.input} make the id '{ident}'; pass --id "
+            raise Refused(f"two results of {visible_path(str(args.input))} make the id "
+                          f"'{visible_path(ident)}'; pass --id "
                           "with another prefix, or rename the benchmarks")
         seen.add(ident)
-        value, unit = scale_time(r.value, r.unit, args.unit)
+        # A duration goes in the unit its figure already has, unless --unit says otherwise.
+        found = rec.find("measurements", ident)
+        old = recorded_unit(found[1]) if found else None
+        wanted = args.unit or (old if old in TIME_UNITS and r.unit in TIME_UNITS else None)
+        value, unit = scale_time(r.value, r.unit, wanted)
         text = Raw(format(significant(value) if args.format != "jsonl" or value != r.value
                           else value, "f"))
         status = args.status or r.status
@@ -230,7 +251,9 @@ def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -
     """Show each figure and its status; ask once when a status was only suggested."""
     for p in pending:
         why = f" ({p.suggestion.reason})" if p.suggestion else ""
-        print(f"{p.label}: {p.shown}, status {p.status}{why}")
+        # The id, unit and status may come from a tool's file: spelled out.
+        print(f"{visible_path(p.label)}: {visible_path(p.shown)}, status "
+              f"{visible_path(p.status)}{why}")
     if not any(p.suggestion for p in pending) or args.yes or args.dry_run:
         return
     if ask is None:
@@ -252,7 +275,9 @@ def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], tod
     for p in pending:
         p.write(p.status)
     if args.dry_run:
-        print(rec.diff() or "nothing would change", end="")
+        # A diff's lines hold the data's words: each spelled out, none split in two.
+        diff = rec.diff().removesuffix("\n")
+        print("\n".join(map(visible, diff.split("\n"))) if diff else "nothing would change")
     problems = check(rec.root, today, rec.edited())
     for problem in problems:
         print(problem.render(), file=sys.stderr)

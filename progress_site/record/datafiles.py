@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
-from progress_site.errors import UsageError
+from progress_site.errors import UsageError, visible_path
 from progress_site.load.files import source_files
 from progress_site.load.site import DATA_SUFFIXES
 from progress_site.record.yamledit import EditError, YamlFile
@@ -21,8 +21,8 @@ class DataFiles:
 
     def __init__(self, root: Path) -> None:
         if not (root / "data").is_dir():
-            raise UsageError(f"{root}: no data/ folder here; pass --source with the folder "
-                             "that holds data/")
+            raise UsageError(f"{visible_path(str(root))}: no data/ folder here; pass "
+                             "--source with the folder that holds data/")
         self.root = root
         self.files = {p: YamlFile(p, self.display(p))
                       for p in source_files(root / "data", root, DATA_SUFFIXES)}
@@ -30,17 +30,17 @@ class DataFiles:
         self.notes: list[str] = []  # what was added besides the figures, to tell
 
     def display(self, path: Path) -> str:
-        """A path as messages print it, relative to the source folder."""
-        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) \
-            else str(path)
+        """A path as messages print it, relative to the source folder, spelled out."""
+        return visible_path(path.relative_to(self.root).as_posix()
+                            if path.is_relative_to(self.root) else str(path))
 
     def open(self, path: Path) -> YamlFile:
         """A file to write into, opened once (a new one when it does not exist yet)."""
         path = path if path.is_absolute() else self.root / path
         if path not in self.files:
             if path.suffix not in DATA_SUFFIXES or not path.is_relative_to(self.root / "data"):
-                raise UsageError(f"--file {path}: expected a .yaml file under "
-                                 f"{self.root / 'data'}")
+                raise UsageError(f"--file {visible_path(str(path))}: expected a .yaml file "
+                                 f"under {visible_path(str(self.root / 'data'))}")
             self.files[path] = YamlFile(path, self.display(path))
         return self.files[path]
 
@@ -67,7 +67,8 @@ class DataFiles:
         self.declared.add(commit)
         file = self.holder("commits") or fallback
         file.append("commits", CommentedMap([("id", commit)]))
-        self.notes.append(f"declared commit {commit} under `commits:` in {file.display}")
+        self.notes.append(f"declared commit {visible_path(commit)} under `commits:` in "
+                          f"{file.display}")
 
     def edited(self) -> dict[Path, str]:
         """The text of every edited file, as it would be written."""

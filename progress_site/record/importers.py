@@ -6,8 +6,9 @@ records of your own (docs/ecosystem.md). Nothing here writes: `record.py` turns 
 into measurements.
 
 A tool's file keeps to the data's limits (docs/data-format.md): JSON nested at most
-MAX_DEPTH levels, whole numbers of at most MAX_DIGITS digits, and each result finite and
-at most LARGEST; anything else is a located error, never a traceback.
+MAX_DEPTH levels, whole numbers of at most MAX_DIGITS digits, each result finite and at
+most LARGEST, and no time, size or rate negative; anything else is a located error, never
+a traceback.
 """
 
 from __future__ import annotations
@@ -26,8 +27,15 @@ from progress_site.errors import Location, Problem, UsageError
 from progress_site.load.convert import LARGEST
 from progress_site.load.records import MAX_DIGITS
 from progress_site.load.yaml import MAX_DEPTH
+from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 
 Stat = str  # "mean", "median" or "min": commands.STATS
+# Durations, sizes and rates: no tool measures a negative one (a percentage may be).
+NOT_NEGATIVE = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS)
+# What the tools report in their time unit (or a run record in its unit): summaries and
+# readings alike.
+READINGS = ("mean", "median", "min", "max", "stddev", "user", "system", "times",
+            "real_time", "cpu_time", "value", "samples")
 TOO_DEEP: Any = object()  # JSON nested past what Python's reader can hold
 
 
@@ -65,6 +73,19 @@ def fail(display: str, message: str, hint: str = "", line: int = 0) -> ImportFai
     """An import error at a place of the tool's file."""
     return ImportFailed([Problem(Location(display, line, 1 if line else 0), message,
                                  hint=hint)])
+
+
+def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) -> None:
+    """Refuse a benchmark whose time or size is negative: the run or the file is broken,
+    and a figure made from it would be a lie."""
+    for key in READINGS:
+        values = found.get(key)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) \
+                    and value < 0:
+                raise fail(display, f"benchmark '{name}': {key} is {value}, a negative time "
+                           "or size", "give the file exactly as the tool wrote it, from a "
+                           "run that worked; nothing was written", line)
 
 
 def number(value: float) -> Decimal:
@@ -110,6 +131,7 @@ def pytest_benchmark(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
     commit = commit[:7] if isinstance(commit, str) and commit != "unversioned" else None
     for bench in doc["benchmarks"]:
         stats = bench["stats"]
+        not_negative(display, bench["name"], stats)
         yield Result(bench["name"], number(pick(stats, stat)), "s",
                      cv_of(stats.get("stddev"), stats.get("mean")), int(stats["rounds"]),
                      day_of(doc.get("datetime")), commit, bench["name"])
@@ -121,6 +143,7 @@ def hyperfine(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
         raise fail(display, "not hyperfine JSON: no `results` list",
                    "write it with `hyperfine --export-json FILE ...`")
     for run in doc["results"]:
+        not_negative(display, run["command"], run)
         times = run.get("times") or [run["mean"]]
         yield Result(run["command"], number(pick(run, stat)), "s",
                      cv_of(run.get("stddev"), run.get("mean")), len(times))
@@ -137,6 +160,8 @@ def google_benchmark(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
     for bench in doc["benchmarks"]:
         if bench.get("error_occurred"):
             continue
+        if bench.get("aggregate_name") != "cv":  # a ratio, not a time
+            not_negative(display, bench.get("name"), bench)
         name = bench.get("run_name") or bench["name"]
         if bench.get("run_type") == "aggregate":
             aggregates.setdefault(name, {})[bench.get("aggregate_name", "")] = bench
@@ -212,6 +237,8 @@ def jsonl(lines: list[str], display: str, stat: Stat) -> Iterator[Result]:
         if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
             raise fail(display, "a run record needs an `id` (a word)",
                        'write {"id": "parse", "value": 12.5, "unit": "ms"}', number_)
+        if rec.get("unit") in NOT_NEGATIVE:
+            not_negative(display, rec["id"], rec, number_)
         yield jsonl_result(rec, display, number_, stat)
 
 

@@ -38,7 +38,8 @@ def add_made(p: argparse.ArgumentParser) -> None:
     """Where and how a new measurement was made."""
     p.add_argument("--file", type=Path, help="the data file for new measurements (default: "
                    "the one with `measurements:`, else data/measurements.yaml)")
-    p.add_argument("--unit", help="unit of the figure (us, ms, s, KB, ... or your own)")
+    p.add_argument("--unit", help="unit of the figure (us, ms, s, KB, ... or your own); "
+                   "with --replace, a figure's unit changes only when --unit names the new one")
     p.add_argument("--machine", help="id of the machine it ran on (see machines:)")
     p.add_argument("--commit", help="the commit measured (declared under commits: if new)")
     p.add_argument("--run", help="id of the test run it comes from (see runs:)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from progress_site.collector import collector_paused
 from progress_site.derive.model import derive
-from progress_site.errors import Problem, UsageError, source_line
+from progress_site.errors import Problem, UsageError, source_line, visible_path
 from progress_site.load.site import load_edited
 from progress_site.validate.rules import validate
 
@@ -79,15 +80,33 @@ def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[De
     """A duration in `wanted`, or in the largest unit that keeps it at 1 or more."""
     if unit not in TIME_UNITS:
         if wanted not in (None, unit):
-            raise UsageError(f"--unit {wanted}: the results are in {unit or 'no unit'}, "
-                             "which converts to no other unit")
+            raise UsageError(f"--unit {visible_path(wanted or '')}: the results are in "
+                             f"{visible_path(unit) if unit else 'no unit'}, which converts "
+                             "to no other unit")
         return value, unit
     seconds = value * TIME_UNITS[unit]
     if wanted is None:
         wanted = next((u for u in ("s", "ms", "us") if abs(seconds) >= TIME_UNITS[u]), "ns")
     if wanted not in TIME_UNITS:
-        raise UsageError(f"--unit {wanted}: a duration converts to ns, us, ms or s")
+        raise UsageError(f"--unit {visible_path(wanted)}: a duration converts to ns, us, "
+                         "ms or s")
     return seconds / TIME_UNITS[wanted], wanted
+
+
+def keep_unit(label: str, where: str, old: str | None, new: str | None,
+              on_purpose: bool) -> None:
+    """Refuse a replacement that would change a figure's unit unless --unit asked for it:
+    `players` silently becoming `ms` makes every comparison with the old figure wrong."""
+    if on_purpose or (old or None) == (new or None):
+        return
+    def option(unit: str | None) -> str:
+        return f"--unit {visible_path(shlex.quote(unit or ''))}"
+
+    how = (f"pass {option(new)} to change it on purpose" if new else
+           f"pass {option(old)} to keep it, or {option(None)} to drop it on purpose")
+    raise Refused(f"{label} is recorded in {visible_path(old) if old else 'no unit'} "
+                  f"({where}), the new figure in {visible_path(new) if new else 'no unit'}: "
+                  f"refusing to change its unit; {how}")
 
 
 def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Problem]:

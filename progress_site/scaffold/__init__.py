@@ -9,28 +9,21 @@ installs (this one's version, pinned).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from progress_site import cache
-from progress_site.errors import UsageError
+from progress_site.errors import UsageError, visible_path
+from progress_site.scaffold.place import refuse_inside_site
+from progress_site.scaffold.writer import NotWritten, Survey, entries, survey, write
 
 SKELETON = Path(__file__).resolve().parent / "site"
 LANGUAGES = ("en", "fr")  # the skeleton has pages in these
 WORKFLOW = ".github/workflows/pages.yml"
 ENGINE_MARK = "@VERSION@"  # in the workflow: replaced by this engine's version
 SITE_LANGUAGES = re.compile(r"^  languages: \[.*\]$", re.MULTILINE)
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """What `new` did to each file of the skeleton, by path in the new site."""
-
-    written: list[str] = field(default_factory=list)
-    same: list[str] = field(default_factory=list)  # already there, identical
-    kept: list[str] = field(default_factory=list)  # already there, different: left alone
 
 
 def new_options(p: argparse.ArgumentParser) -> None:
@@ -86,39 +79,36 @@ def skeleton(chosen: tuple[str, ...]) -> dict[str, bytes]:
     return files
 
 
-def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Written:
-    """Write the skeleton into `folder`; a file already there is never replaced."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder}: a file, not a folder")
-    # A fresh clone of an empty repository holds only .git: that is still an empty site.
-    if folder.is_dir() and any(p.name != ".git" for p in folder.iterdir()) and not force:
-        raise UsageError(f"{folder}: the folder is not empty; choose a new one, or pass "
-                         "--force to add the files it lacks (a file that differs is "
-                         "listed and left as it is)")
+def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Survey:
+    """Write the skeleton into `folder`; a file already there is never replaced, and
+    nothing is written outside the folder nor through a link (scaffold/writer.py)."""
     files = skeleton(chosen)  # before any write: a failure leaves the folder as it was
-    done = Written()
-    for name, data in files.items():
-        path = folder / name
-        if path.exists():
-            (done.same if path.is_file() and path.read_bytes() == data else done.kept
-             ).append(name)
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        done.written.append(name)
-    return done
+    refuse_inside_site(folder)
+    # A fresh clone of an empty repository holds only .git: that is still an empty site.
+    if not force and os.path.lexists(folder) and any(n != ".git" for n in entries(folder)):
+        raise UsageError(f"{visible_path(str(folder))}: the folder is not empty; choose a "
+                         "new one, or pass --force to add the files it lacks (a file that "
+                         "differs is listed and left as it is)")
+    found = survey(folder, files)  # without --force: only links, in a folder found empty
+    if found.problems:
+        raise NotWritten(list(found.problems.values()))
+    write(folder, found.new, files)
+    return found
 
 
 def run_new(args: argparse.Namespace) -> int:
     """`progress-site new DIR`: write the skeleton, say what was written and what next."""
     folder: Path = args.folder
     done = write_site(folder, args.lang, args.force)
-    count = len(done.written)
-    print(f"Wrote {count} {'file' if count == 1 else 'files'} into {folder}:")
-    print("\n".join(f"  {name}" for name in done.written))
+    count = len(done.new)
+    shown = visible_path(str(folder))
+    listed = "".join(f"\n  {name}" for name in done.new)
+    print(f"Wrote {count} {'file' if count == 1 else 'files'} into {shown}"
+          + (f":{listed}" if listed else "."))
     if done.kept:
         print("Left as they were (they differ from the new site's; compare them by hand):")
         print("\n".join(f"  {name}" for name in done.kept))
-    print(f"Next: cd {shlex.quote(str(folder))} && progress-site --strict, then open "
-          "site/index.html.")
+    # A name the terminal cannot show as typed cannot be pasted back either.
+    where = shlex.quote(str(folder)) if shown == str(folder) else "the new folder"
+    print(f"Next: cd {where} && progress-site --strict, then open site/index.html.")
     return 0

@@ -23,6 +23,7 @@ from watchdog import events
 from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
+from progress_site.errors import visible_path
 from progress_site.pipeline import BuildConfig
 from progress_site.watch.drawer import ChartDrawer
 from progress_site.watch.livestate import LiveState
@@ -215,8 +216,9 @@ def describe(paths: list[Path], config: BuildConfig) -> str:
     # Name what is there now: an editor's temp file, gone already, is noise.
     paths = [p for p in paths if p.exists()] or paths
     roots = (config.source, config.engine_root)
-    names = [next((p.relative_to(r).as_posix() for r in roots if p.is_relative_to(r)), str(p))
-             for p in paths]
+    # File names are input: a newline in one must not forge a line of the terminal.
+    names = [visible_path(next((p.relative_to(r).as_posix() for r in roots
+                                if p.is_relative_to(r)), str(p))) for p in paths]
     more = f" and {len(names) - 2} more" if len(names) > 3 else ""
     return ", ".join(names[:2] if more else names) + more + " changed"
 
@@ -299,7 +301,7 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
         worker.start()
         undo.callback(stop_worker, changes, worker)
         undo.callback(server.stop, server.start())
-        say(f"Serving {config.out} at {url_of(server)} (Ctrl-C to stop).")
+        say(f"Serving {visible_path(str(config.out))} at {url_of(server)} (Ctrl-C to stop).")
         threading.Event().wait()  # until a signal raises Stop
     return 0
 

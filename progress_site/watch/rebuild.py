@@ -17,7 +17,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from progress_site.errors import BuildFailed
+from progress_site.errors import BuildFailed, visible, visible_path
 from progress_site.pipeline import NOTHING_YET, BuildConfig, Built, finish, first_pages, prepare
 from progress_site.publish.swap import PublishFailed, publish, publish_early
 from progress_site.watch.livestate import LiveState, page_url
@@ -31,8 +31,10 @@ NOT_LOADED = (".html", ".xml", ".json", ".txt")
 
 
 def say(text: str, error: bool = False) -> None:
-    """Print a line now (stdout is often a pipe, and pipes buffer)."""
-    print(text, file=sys.stderr if error else sys.stdout, flush=True)
+    """Print lines now (stdout is often a pipe, and pipes buffer). Input in them is
+    spelled out where it is put in; escaping each line again is the net under that."""
+    shown = "\n".join(visible(line) for line in text.split("\n"))
+    print(shown, file=sys.stderr if error else sys.stdout, flush=True)
 
 
 class Builder:
@@ -65,7 +67,8 @@ class Builder:
         later = f"; drawing {len(built.charts_to_draw)} changed charts" \
             if built.charts_to_draw else ""
         if reason is None:
-            say(f"Built {pages} pages into {self.config.out} in {ms:.0f} ms.")
+            say(f"Built {pages} pages into {visible_path(str(self.config.out))} in "
+                f"{ms:.0f} ms.")
         else:
             outcome = "reloading open pages" if changed else "no page changed"
             first = "" if self.shown_after is None else \
@@ -89,7 +92,8 @@ class Builder:
         except PublishFailed as exc:
             self.failed(exc.problem.render())
         except Exception as exc:  # a bug in the engine must not end the session
-            self.failed(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in "
+            self.failed(f"internal error: {type(exc).__name__}: {visible(str(exc))}\n"
+                        "This is a bug in "
                         "progress-site; run `python build.py --debug` and report it.")
         return None
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from progress_site.errors import visible
 from progress_site.watch.livestate import LiveState, Status
 
 EVENTS_PATH = "/__progress_site/events"
@@ -202,7 +203,8 @@ class PreviewServer(ThreadingHTTPServer):
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | TimeoutError):
             return
-        print(f"preview server: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        print(f"preview server: {type(error).__name__}: {visible(str(error))}",
+              file=sys.stderr, flush=True)
 
 
 class PreviewServer6(PreviewServer):
