@@ -434,7 +434,7 @@ def line_of(labels: tuple[str, ...], ys: tuple[float, ...], **changes: Any) -> C
 
 def forget_drawings() -> None:
     """Empty the process's memory of shapes and drawings."""
-    vega._SHAPES.clear()
+    vega._compiled.cache_clear()
     chart_svg.drawing.cache_clear()
     chart_svg.cleaned.cache_clear()
 
@@ -478,6 +478,76 @@ def test_a_long_title_is_wrapped_to_the_width() -> None:
     assert len(lines) == 2 and " ".join(lines) == title
     width = float(root.get("width", "0"))
     assert all(w <= width - 10 for w in text_widths(lines, 14, bold=True))
+
+
+
+# --- words from the data are drawn as themselves -----------------------------------------
+
+# Labels that once read as the drawing's own stand-ins, or as markup, or broke its JSON.
+HOSTILE = ("@1@", "vanilla", "@x-title@", "@rows@", "a\u2028b", '"</text><script>')
+
+
+def by_class(root: ET.Element, name: str) -> list[ET.Element]:
+    """The groups vega drew with one class (`role-legend-label`, `layer_0_marks`...)."""
+    return [g for g in root.iter(f"{{{SVG_NS}}}g") if name in g.get("class", "").split()]
+
+
+def legend(root: ET.Element) -> dict[str, str]:
+    """Each legend entry's label, with the colour of its symbol."""
+    entries = {}
+    for parent in root.iter():
+        symbols = [g for g in parent if "role-legend-symbol" in g.get("class", "")]
+        labels = [g for g in parent if "role-legend-label" in g.get("class", "")]
+        if symbols and labels:
+            text = labels[0].find("svg:text", NS)
+            path = symbols[0].find("svg:path", NS)
+            assert text is not None and path is not None
+            entries[text.text or ""] = path.get("stroke", "")
+    return entries
+
+
+def line_heights(root: ET.Element) -> dict[str, float]:
+    """Each line's colour, with the height on the page of its first point."""
+    heights = {}
+    for group in by_class(root, "layer_0_marks"):
+        for path in group.iter(f"{{{SVG_NS}}}path"):
+            first = re.match(r"M(-?[\d.]+),(-?[\d.]+)", path.get("d", ""))
+            assert first is not None
+            heights[path.get("stroke", "")] = float(first.group(2))
+    return heights
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_series_labels_are_drawn_as_themselves_under_their_own_line(locale: str) -> None:
+    # Series i is drawn at y = 10 (i + 1): the higher the value, the higher its line.
+    spec = ChartSpec(id="hostile", kind="line", title="@0@", x_title="@y-title@",
+                     y_title="@x-title@", locale=locale,
+                     series=tuple(Series(name, ((1, 10.0 * (i + 1)), (2, 10.0 * (i + 1))))
+                                  for i, name in enumerate(HOSTILE)))
+    root = ET.fromstring(chart_svg.render_svg(spec))
+    colours = legend(root)
+    assert list(colours) == list(HOSTILE)
+    heights = line_heights(root)
+    assert [heights[colours[name]] for name in HOSTILE] == sorted(heights.values(),
+                                                                  reverse=True)
+    titles = [t.text for g in by_class(root, "role-axis-title")
+              for t in g.iter(f"{{{SVG_NS}}}text")]
+    assert titles == ["@y-title@", "@x-title@"]  # x's, then y's
+    heading = root.find("svg:g[@class='chart-title']/svg:text", NS)
+    assert heading is not None and heading.text == "@0@"
+    assert root.find(".//svg:script", NS) is None
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_category_labels_are_drawn_as_themselves_in_their_order(locale: str) -> None:
+    labels = ("@0@", "@x-title@", "1.5", "@rows@", "a\u2028b", '"</text><script>')
+    spec = line_of(labels, (1.0, 2.0, 3.0, 4.0, 5.0, 1500.0), locale=locale,
+                   x_title="@y-title@", y_title="@x-title@")
+    root = ET.fromstring(chart_svg.render_svg(spec))
+    axes = [[t.text for t in g.iter(f"{{{SVG_NS}}}text")]
+            for g in by_class(root, "role-axis-label")]
+    assert axes[0] == list(labels)  # words on the x axis, "1.5" left as written
+    assert ("1,000" if locale == "en" else "1\u202f000") in axes[1]  # numbers on the y
 
 
 KEY = """
