@@ -206,7 +206,10 @@ def _local(name: str) -> str:
 
 
 def _is_invisible(element: ET.Element) -> bool:
-    """Whether vega drew this path only for pointer events (nothing shows on the page)."""
+    """Whether vega drew this path only for pointer events, or hid this text (an axis
+    label that would overlap another): nothing of it shows on the page."""
+    if element.tag == "text":
+        return element.get("opacity") == "0"
     if element.tag != "path":
         return False
     classes = element.get("class", "").split()
@@ -218,7 +221,8 @@ def _is_invisible(element: ET.Element) -> bool:
 
 
 def _drop_invisible(root: ET.Element) -> None:
-    """Remove the unpainted background and foreground paths vega adds to every group."""
+    """Remove the unpainted background and foreground paths vega adds to every group,
+    and the labels it hid."""
     doomed = [(parent, child) for parent in root.iter() for child in parent if _is_invisible(child)]
     for parent, child in doomed:
         parent.remove(child)

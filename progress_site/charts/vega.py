@@ -174,12 +174,14 @@ def _x(spec: ChartSpec) -> alt.X:
         axis = alt.Axis(tickCount=max(2, spec.width // 80), tickMinStep=1 if whole else 0)
         return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False), axis=axis)
     # Categories in the order of the points: each row carries its x's place, so no
-    # label goes into the spec's expressions. Numbers as categories still take the
-    # locale's decimal sign, but no grouping: 2026.
+    # label goes into the spec's expressions. Where labels would overlap, vega keeps
+    # every other one until none does (the table under the chart has them all).
     order = alt.EncodingSortField(field="order", op="min")
     if any(isinstance(x, str) for x in _categories(spec)):
-        return alt.X("x:O", title=spec.x_title, sort=order, axis=alt.Axis(labelAngle=0))
-    axis = alt.Axis(labelAngle=0, format="~f", formatType="number")
+        axis = alt.Axis(labelAngle=0, labelOverlap="greedy")
+        return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
+    # Numbers as categories still take the locale's decimal sign, but no grouping: 2026.
+    axis = alt.Axis(labelAngle=0, labelOverlap="greedy", format="~f", formatType="number")
     return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
 
 
