@@ -64,7 +64,7 @@ def render_svg(spec: ChartSpec) -> str:
 
 def neutral(spec: ChartSpec) -> ChartSpec:
     """What decides a chart's drawing, without the words a language puts in afterwards:
-    no title, placeholder axis titles, English numbers, and a one-series chart's name
+    no title, stand-in axis titles, English numbers, and a one-series chart's name
     (which it shows nowhere: its y axis names it)."""
     series = spec.series
     if len(series) == 1:
@@ -169,9 +169,10 @@ def _put_axis_words(root: ET.Element, spec: ChartSpec) -> None:
                            "\u2212": symbols["minus"]})
     words_on_x = any(isinstance(x, str) for s in spec.series for x, _ in s.points)
     for axis in _marks(root, "role-axis"):
-        title = next(_marks(axis, "role-axis-title"), None)
-        drawn_as = next(title.iter("text")).text if title is not None else None
-        for text in () if title is None else title.iter("text"):
+        title = [text for group in _marks(axis, "role-axis-title")
+                 for text in group.iter("text")]
+        drawn_as = title[0].text if title else None  # the grid's axis has none
+        for text in title:
             text.text = titles.get(drawn_as or "", text.text)
         if drawn_as == _X_TITLE and words_on_x:
             continue
