@@ -70,13 +70,14 @@ class Result:
     stderr: str
 
 
-def run_build(source: Path, out: Path, args: list[str]) -> Result:
-    """Run the command line as a user does, with a fixed 'today'."""
+def run_build(source: Path, out: Path, args: list[str], timeout: float = 120) -> Result:
+    """Run the command line as a user does, with a fixed 'today'; a build that takes
+    longer than `timeout` seconds fails the test (it hangs)."""
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "PYTHONIOENCODING": "utf-8"}
     done = subprocess.run(
         [sys.executable, str(BUILD), "--source", str(source), "--out", str(out), *args],
         capture_output=True, text=True, encoding="utf-8", env=env, cwd=source.parent,
-        timeout=120, check=False)
+        timeout=timeout, check=False)
     return Result(done.returncode, done.stdout, done.stderr)
 
 

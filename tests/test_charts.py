@@ -29,8 +29,12 @@ from progress_site.charts import vega
 from progress_site.charts.cache import ChartCache, cache_key
 from progress_site.charts.measure import MEASURE_FONT, text_widths
 from progress_site.charts.spec import ChartSpec, Series
-from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
+from progress_site.charts.style import FORMAT_LOCALES, MARKERS, SVG_NS
 from progress_site.charts.svg import FONT, finish_svg
+from progress_site.model.limits import MAX_CATEGORIES, MAX_POINTS, MAX_SERIES, MAX_WORDS
+
+from .sites import source_copy
+from .test_cases import run_build
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = {"svg": SVG_NS}
@@ -144,6 +148,11 @@ def test_axis_number_symbols_are_babels(lang: str) -> None:
     assert symbols["thousands"] == get_group_symbol(lang)
     assert symbols["minus"] == get_minus_sign_symbol(lang)
     assert format_percent(0.5, locale=lang) == "50" + symbols["percent"]
+
+
+def test_each_series_a_chart_may_have_has_its_colour_dash_and_marker() -> None:
+    assert len(vega._PALETTE) == len(vega._DASHES) == len(MARKERS) == MAX_SERIES
+    assert len(set(vega._PALETTE)) == len(set(vega._DASHES)) == len(set(MARKERS)) == MAX_SERIES
 
 
 def test_series_differ_by_dash_and_marker_not_only_colour(svgs: dict[str, str]) -> None:
@@ -365,6 +374,26 @@ def series(*points: tuple[Any, Any], name: str = "A") -> tuple[Series, ...]:
             "chart 'latency': series 'A', point 0: y: expected a finite number, got nan",
         ),
         (
+            {"series": series(*((i, 1.0) for i in range(MAX_POINTS + 1)))},
+            f"chart 'latency': points: expected at most {MAX_POINTS}, got {MAX_POINTS + 1}",
+        ),
+        (
+            {"x_kind": "ordinal", "series": series(*((i, 1.0) for i in range(MAX_CATEGORIES + 1)))},
+            f"chart 'latency': x: expected at most {MAX_CATEGORIES} categories, got "
+            f"{MAX_CATEGORIES + 1}",
+        ),
+        (
+            {"title": "t" * (MAX_WORDS + 1), "series": series((1, 2), name="s" * (MAX_WORDS + 1))},
+            f"chart 'latency': title: expected at most {MAX_WORDS} characters, got "
+            f"{MAX_WORDS + 1}\nchart 'latency': series 0: expected at most {MAX_WORDS} "
+            f"characters, got {MAX_WORDS + 1}",
+        ),
+        (
+            {"x_kind": "ordinal", "series": series(("x" * (MAX_WORDS + 1), 2.0))},
+            f"chart 'latency': x label: expected at most {MAX_WORDS} characters, got "
+            f"{MAX_WORDS + 1}",
+        ),
+        (
             {"series": series((1, 2), (None, True))},
             "chart 'latency': series 'A', point 1: x: expected a finite number or a label,"
             " got None\n"
@@ -388,6 +417,10 @@ def test_spec_refused(changes: dict[str, Any], message: str) -> None:
         {"kind": "bar", "series": series(("v1.2", 3.0))},
         {"series": series()},
         {"rule": -1},
+        {"series": series(*((i, 1.0) for i in range(MAX_POINTS)))},
+        {"x_kind": "ordinal", "series": series(*((i, 1.0) for i in range(MAX_CATEGORIES)))},
+        {"title": "t" * MAX_WORDS, "series": series(("x" * MAX_WORDS, 2.0), name="s" * MAX_WORDS),
+         "x_kind": "ordinal"},
     ],
 )
 def test_spec_refused_ok(changes: dict[str, Any]) -> None:
@@ -434,7 +467,7 @@ def line_of(labels: tuple[str, ...], ys: tuple[float, ...], **changes: Any) -> C
 
 def forget_drawings() -> None:
     """Empty the process's memory of shapes and drawings."""
-    vega._SHAPES.clear()
+    vega._compiled.cache_clear()
     chart_svg.drawing.cache_clear()
     chart_svg.cleaned.cache_clear()
 
@@ -480,6 +513,76 @@ def test_a_long_title_is_wrapped_to_the_width() -> None:
     assert all(w <= width - 10 for w in text_widths(lines, 14, bold=True))
 
 
+
+# --- words from the data are drawn as themselves -----------------------------------------
+
+# Labels that once read as the drawing's own stand-ins, or as markup, or broke its JSON.
+HOSTILE = ("@1@", "vanilla", "@x-title@", "@rows@", "a\u2028b", '"</text><script>')
+
+
+def by_class(root: ET.Element, name: str) -> list[ET.Element]:
+    """The groups vega drew with one class (`role-legend-label`, `layer_0_marks`...)."""
+    return [g for g in root.iter(f"{{{SVG_NS}}}g") if name in g.get("class", "").split()]
+
+
+def legend(root: ET.Element) -> dict[str, str]:
+    """Each legend entry's label, with the colour of its symbol."""
+    entries = {}
+    for parent in root.iter():
+        symbols = [g for g in parent if "role-legend-symbol" in g.get("class", "")]
+        labels = [g for g in parent if "role-legend-label" in g.get("class", "")]
+        if symbols and labels:
+            text = labels[0].find("svg:text", NS)
+            path = symbols[0].find("svg:path", NS)
+            assert text is not None and path is not None
+            entries[text.text or ""] = path.get("stroke", "")
+    return entries
+
+
+def line_heights(root: ET.Element) -> dict[str, float]:
+    """Each line's colour, with the height on the page of its first point."""
+    heights = {}
+    for group in by_class(root, "layer_0_marks"):
+        for path in group.iter(f"{{{SVG_NS}}}path"):
+            first = re.match(r"M(-?[\d.]+),(-?[\d.]+)", path.get("d", ""))
+            assert first is not None
+            heights[path.get("stroke", "")] = float(first.group(2))
+    return heights
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_series_labels_are_drawn_as_themselves_under_their_own_line(locale: str) -> None:
+    # Series i is drawn at y = 10 (i + 1): the higher the value, the higher its line.
+    spec = ChartSpec(id="hostile", kind="line", title="@0@", x_title="@y-title@",
+                     y_title="@x-title@", locale=locale,
+                     series=tuple(Series(name, ((1, 10.0 * (i + 1)), (2, 10.0 * (i + 1))))
+                                  for i, name in enumerate(HOSTILE)))
+    root = ET.fromstring(chart_svg.render_svg(spec))
+    colours = legend(root)
+    assert list(colours) == list(HOSTILE)
+    heights = line_heights(root)
+    assert [heights[colours[name]] for name in HOSTILE] == sorted(heights.values(),
+                                                                  reverse=True)
+    titles = [t.text for g in by_class(root, "role-axis-title")
+              for t in g.iter(f"{{{SVG_NS}}}text")]
+    assert titles == ["@y-title@", "@x-title@"]  # x's, then y's
+    heading = root.find("svg:g[@class='chart-title']/svg:text", NS)
+    assert heading is not None and heading.text == "@0@"
+    assert root.find(".//svg:script", NS) is None
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_category_labels_are_drawn_as_themselves_in_their_order(locale: str) -> None:
+    labels = ("@0@", "@x-title@", "1.5", "@rows@", "a\u2028b", '"</text><script>')
+    spec = line_of(labels, (1.0, 2.0, 3.0, 4.0, 5.0, 1500.0), locale=locale,
+                   x_title="@y-title@", y_title="@x-title@")
+    root = ET.fromstring(chart_svg.render_svg(spec))
+    axes = [[t.text for t in g.iter(f"{{{SVG_NS}}}text")]
+            for g in by_class(root, "role-axis-label")]
+    assert axes[0] == list(labels)  # words on the x axis, "1.5" left as written
+    assert ("1,000" if locale == "en" else "1\u202f000") in axes[1]  # numbers on the y
+
+
 KEY = """
 import sys
 from progress_site.charts.cache import ChartCache
@@ -500,3 +603,59 @@ def test_the_cache_key_is_the_same_on_another_machine(tmp_path: Path) -> None:
                            check=True, env={**os.environ, "PYTHONPATH": str(where)},
                            cwd=tmp_path).stdout for where in (ROOT, moved)]
     assert re.fullmatch(r"[0-9a-f]{64}\n", keys[0]) and keys[0] == keys[1]
+
+
+# --- a chart at its limits, built as a user builds -----------------------------------------
+
+MANY = """datasets:
+  - id: many
+    title: Many
+    records: runs.jsonl
+    key: [n, s]
+    fields:
+      - {name: n, label: N, type: whole}
+      - {name: s, label: Series, type: word}
+      - {name: v, label: Value, type: number}
+"""
+
+
+def many_points(tmp_path: Path, points: int, series: int) -> Path:
+    """The example with a page charting `points` points in `series` series."""
+    source = source_copy(tmp_path, "src", tmp_path / "cache")
+    (source / "data" / "many").mkdir()
+    (source / "data" / "many" / "many.yaml").write_text(MANY, "utf-8")
+    rows = "".join(f'{{"n": {i // series}, "s": "s{i % series}", "v": {i % 7}}}\n'
+                   for i in range(points))
+    (source / "data" / "many" / "runs.jsonl").write_text(rows, "utf-8")
+    for lang in ("en", "fr"):
+        (source / "content" / lang / "many.md").write_text(
+            "---\ntitle: Many\n---\n{{< chart many x=n y=v series=s >}}\n", "utf-8")
+    return source
+
+
+def test_a_chart_at_the_points_limit_is_drawn_with_its_table(tmp_path: Path) -> None:
+    (tmp_path / "cache").mkdir()
+    source = many_points(tmp_path, MAX_POINTS, 4)
+    # A timeout that catches a hang (a lookup of every point in every point), not a time.
+    result = run_build(source, tmp_path / "out", [], timeout=60)
+    assert (result.status, result.stderr) == (0, "")
+    page = (tmp_path / "out" / "many" / "index.html").read_text("utf-8")
+    root = ET.fromstring(re.findall(r"<svg [^>]*class=\"chart\".*?</svg>", page, re.S)[0])
+    assert list(legend(root)) == ["s0", "s1", "s2", "s3"]
+    assert page.count("<tr>") == MAX_POINTS // 4 + 1  # a row an x, under the header's
+
+
+@pytest.mark.parametrize(("series", "message"), [
+    (1, "chart: 60,000 points, more than the 2,000 a chart can show"),
+    (60_000, "chart: 60,000 series, more than the 6 a reader can tell apart (each has its "
+             "own colour, dash and marker)"),
+])
+def test_a_chart_past_a_limit_is_an_error_at_its_block(tmp_path: Path, series: int,
+                                                        message: str) -> None:
+    (tmp_path / "cache").mkdir()
+    source = many_points(tmp_path, 60_000, series)
+    result = run_build(source, tmp_path / "out", [], timeout=60)
+    assert result.status == 1
+    assert f"content/en/many.md:4:1: {message}\n" in result.stderr
+    assert f"content/fr/many.md:4:1: {message}\n" in result.stderr
+    assert "Aborted with 2 data errors." in result.stderr

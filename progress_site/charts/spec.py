@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from progress_site.charts.style import FORMAT_LOCALES, MAX_SERIES
+from progress_site.charts.style import FORMAT_LOCALES
+from progress_site.model.limits import MAX_CATEGORIES, MAX_POINTS, MAX_SERIES, MAX_WORDS
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 # A chart's side, in px: past MAX_SIZE the chart engine runs out of memory drawing it
@@ -80,6 +81,28 @@ def _spec_problems(spec: ChartSpec) -> list[str]:
                         f"{spec.width}x{spec.height}")
     if spec.rule is not None and not _is_number(spec.rule):
         problems.append(f"rule: expected a finite number, got {spec.rule!r}")
+    return problems + _size_problems(spec)
+
+
+def _size_problems(spec: ChartSpec) -> list[str]:
+    """Where a spec is past what a chart can hold (model/limits.py)."""
+    problems = []
+    points = sum(len(series.points) for series in spec.series)
+    if points > MAX_POINTS:
+        problems.append(f"points: expected at most {MAX_POINTS}, got {points}")
+    if spec.kind == "bar" or spec.x_kind == "ordinal":
+        categories = len({x for series in spec.series for x, _ in series.points})
+        if categories > MAX_CATEGORIES:
+            problems.append(f"x: expected at most {MAX_CATEGORIES} categories, "
+                            f"got {categories}")
+    words = {"title": spec.title, "x_title": spec.x_title, "y_title": spec.y_title}
+    words |= {f"series {i}": series.name for i, series in enumerate(spec.series)}
+    long = next((x for s in spec.series for x, _ in s.points
+                 if isinstance(x, str) and len(x) > MAX_WORDS), None)
+    if long is not None:
+        words["x label"] = long
+    problems += [f"{what}: expected at most {MAX_WORDS} characters, got {len(word)}"
+                 for what, word in words.items() if len(word) > MAX_WORDS]
     return problems
 
 

@@ -1,5 +1,5 @@
 """What every chart shares, drawn or read from the cache: the SVG namespace, the markers
-that tell series apart (and so how many series a chart may have), and the number
+that tell series apart (one for each series a chart may have), and the number
 formats of the axes. `spec.py` checks a spec against these without loading the drawing
 code (`svg.py`), which a build whose charts are all cached never needs.
 """
@@ -10,8 +10,9 @@ from typing import Any
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
-# Per series: vega's name for the marker on the plot, and the same marker drawn in the
-# legend's [-1, 1] box, where a line through it also shows the series' dash.
+# Per series (model/limits.MAX_SERIES of them): vega's name for the marker on the plot,
+# and the same marker drawn in the legend's [-1, 1] box, where a line through it also
+# shows the series' dash.
 MARKERS = (
     ("circle", "M0.3,0A0.3,0.3,0,1,1,-0.3,0A0.3,0.3,0,1,1,0.3,0"),
     ("square", "M-0.26,-0.26H0.26V0.26H-0.26Z"),
@@ -20,7 +21,6 @@ MARKERS = (
     ("triangle-down", "M0,0.33L0.3,-0.2H-0.3Z"),
     ("cross", "M-0.3,-0.1H-0.1V-0.3H0.1V-0.1H0.3V0.1H0.1V0.3H-0.1V0.1H-0.3Z"),
 )
-MAX_SERIES = len(MARKERS)
 
 # d3-format locales with the symbols Babel uses for the same language, so the axes read
 # like the numbers in the page around them (the tests compare them with Babel).

@@ -3,11 +3,12 @@ SVG is finished for a page (its title wrapped to fit, stable prefixed ids, colou
 page can theme).
 
 A chart is drawn once for all its languages (see bench/charts.py): vl-convert draws its
-language-neutral form (`neutral`: no title, placeholders for the axis titles, numbers in
-English), and each language's words go in afterwards: the title, wrapped to the width,
-above the drawing; the axis titles; the axis numbers with the language's symbols. What
-else is in words (legend names, category labels) decides the layout, so it stays in
-the drawing and keys it: a chart whose legend is translated is drawn per language.
+language-neutral form (`neutral`: no title, stand-ins for the axis titles, numbers in
+English), and each language's words go in afterwards, into the drawing's tree: the
+title, wrapped to the width, above the drawing; the axis titles; the axis numbers with
+the language's symbols. What else is in words (legend names, category labels) decides
+the layout, so it stays in the drawing and keys it: a chart whose legend is translated
+is drawn per language.
 
 Only a chart missing from the cache is drawn: `cache.py` imports this module then, and
 Altair and vl-convert are imported inside the functions that use them. What a chart
@@ -16,10 +17,13 @@ shows is `spec.py`'s; the markers and axis formats it is drawn with are `style.p
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
@@ -28,8 +32,6 @@ from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
 from progress_site.charts.vega import PAD, TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
-    import xml.etree.ElementTree as ET
-
     from progress_site.charts.spec import ChartSpec
 
 # Text is measured with the Liberation Sans that vl-convert bundles, so the layout does
@@ -37,7 +39,9 @@ if TYPE_CHECKING:
 # same metrics (Arial and Helvetica share them), so every word fits where it was measured
 # (an interface font such as DejaVu Sans is wider, and ran past the chart's edge).
 FONT = "Arial, Liberation Sans, Arimo, Helvetica, sans-serif"
-# Placeholders for the words a language puts in after drawing (see `neutral`).
+# Stand-ins for the words a language puts in after drawing (see `neutral`): the axis
+# titles' tell which axis is which (`_put_axis_words`), and no word is ever replaced as
+# text, so a label that reads like one of these is drawn as itself.
 _X_TITLE, _Y_TITLE, _ONE_SERIES = "@x-title@", "@y-title@", "@series@"
 
 # Attributes for an interactive Vega view, or for assistive technology inside a graphic
@@ -49,19 +53,18 @@ _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 def render_svg(spec: ChartSpec) -> str:
     """One chart in one language: its neutral drawing, cleaned once for all languages,
-    with the language's words."""
+    with the language's words set into its axes."""
     drawn = cleaned(drawing(neutral(spec)), f"chart-{spec.id}", FONT)
-    words = frozenset(x for s in spec.series for x, _ in s.points if isinstance(x, str))
     heading = wrap(spec.title, drawn.width - 2 * PAD, TITLE_PX, bold=True)
-    inner = drawn.inner.replace(f">{_X_TITLE}<", f">{escape(spec.x_title)}<")
-    inner = inner.replace(f">{_Y_TITLE}<", f">{escape(spec.y_title)}<")
-    inner = _translate_numbers(inner, FORMAT_LOCALES[spec.locale], words)
+    root = copy.deepcopy(drawn.root)  # the cleaned drawing is shared by the languages
+    _put_axis_words(root, spec)
+    inner = "".join(ET.tostring(child, encoding="unicode") for child in root)
     return _compose(drawn, inner, spec.title, heading)
 
 
 def neutral(spec: ChartSpec) -> ChartSpec:
     """What decides a chart's drawing, without the words a language puts in afterwards:
-    no title, placeholder axis titles, English numbers, and a one-series chart's name
+    no title, stand-in axis titles, English numbers, and a one-series chart's name
     (which it shows nowhere: its y axis names it)."""
     series = spec.series
     if len(series) == 1:
@@ -104,6 +107,7 @@ class Cleaned:
     width: float
     height: float
     inner: str  # the root's content, serialized
+    root: ET.Element  # the same content as a tree, never changed: copy it to change it
 
 
 def finish_svg(raw: str, *, prefix: str, title: str, font: str,
@@ -116,8 +120,6 @@ def finish_svg(raw: str, *, prefix: str, title: str, font: str,
 @functools.lru_cache(maxsize=1024)  # a chart's languages share it
 def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
     """vl-convert's SVG without what a page does not need, ids under `prefix`."""
-    import xml.etree.ElementTree as ET  # here: a build with every chart drawn has none
-
     root = _without_namespace(ET.fromstring(raw))
     _drop_invisible(root)
     _drop_unused_attributes(root)
@@ -128,7 +130,7 @@ def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
     _round_geometry(root)
     inner = "".join(ET.tostring(child, encoding="unicode") for child in root)
     return Cleaned(prefix, float(root.get("width", "0")), float(root.get("height", "0")),
-                   inner)
+                   inner, root)
 
 
 def _compose(drawn: Cleaned, inner: str | None, title: str, heading: tuple[str, ...]) -> str:
@@ -153,29 +155,36 @@ def _compose(drawn: Cleaned, inner: str | None, title: str, heading: tuple[str, 
 
 
 # An axis number as d3-format writes it by default: "1,250.5", "0.25", and with its
-# minus sign U+2212. The axis labels are the texts of these groups (which hold no other).
+# minus sign U+2212.
 _AXIS_NUMBER = re.compile(r"\u2212?[\d,]*\.?\d+")
-_AXIS_LABELS = re.compile(r'(<g class="mark-text role-axis-label">)(.*?)(</g>)')
-_TEXT = re.compile(r"(>)([^<]*)(</text>)")
 
 
-def _translate_numbers(inner: str, symbols: dict[str, Any], labels: frozenset[str]) -> str:
-    """Axis numbers with a language's signs, as d3-format writes them with its locale
-    (the same digits, grouped the same way); category labels are words, not these."""
+def _put_axis_words(root: ET.Element, spec: ChartSpec) -> None:
+    """Each axis's title in the language, and its numbers with the language's signs, as
+    d3-format writes them with its locale. An axis is told by the stand-in title it was
+    drawn with (`neutral`); the labels of an axis of words are left as they are."""
+    titles = {_X_TITLE: spec.x_title, _Y_TITLE: spec.y_title}
+    symbols = FORMAT_LOCALES[spec.locale]
     signs = str.maketrans({".": symbols["decimal"], ",": symbols["thousands"],
                            "\u2212": symbols["minus"]})
-    escaped = {str(escape(label)) for label in labels}
+    words_on_x = any(isinstance(x, str) for s in spec.series for x, _ in s.points)
+    for axis in _marks(root, "role-axis"):
+        title = [text for group in _marks(axis, "role-axis-title")
+                 for text in group.iter("text")]
+        drawn_as = title[0].text if title else None  # the grid's axis has none
+        for text in title:
+            text.text = titles.get(drawn_as or "", text.text)
+        if drawn_as == _X_TITLE and words_on_x:
+            continue
+        for label in _marks(axis, "role-axis-label"):
+            for text in label.iter("text"):
+                if _AXIS_NUMBER.fullmatch(text.text or ""):
+                    text.text = (text.text or "").translate(signs)
 
-    def number(match: re.Match[str]) -> str:
-        value = match.group(2)
-        if value in escaped or not _AXIS_NUMBER.fullmatch(value):
-            return match.group()
-        return match.group(1) + value.translate(signs) + match.group(3)
 
-    def group(match: re.Match[str]) -> str:
-        return match.group(1) + _TEXT.sub(number, match.group(2)) + match.group(3)
-
-    return _AXIS_LABELS.sub(group, inner)
+def _marks(root: ET.Element, role: str) -> Iterator[ET.Element]:
+    """The groups below `root` that vega drew for one role (`role-axis`, ...)."""
+    return (g for g in root.iter("g") if role in g.get("class", "").split())
 
 
 def _without_namespace(root: ET.Element) -> ET.Element:
@@ -198,7 +207,10 @@ def _local(name: str) -> str:
 
 
 def _is_invisible(element: ET.Element) -> bool:
-    """Whether vega drew this path only for pointer events (nothing shows on the page)."""
+    """Whether vega drew this path only for pointer events, or hid this text (an axis
+    label that would overlap another): nothing of it shows on the page."""
+    if element.tag == "text":
+        return element.get("opacity") == "0"
     if element.tag != "path":
         return False
     classes = element.get("class", "").split()
@@ -210,7 +222,8 @@ def _is_invisible(element: ET.Element) -> bool:
 
 
 def _drop_invisible(root: ET.Element) -> None:
-    """Remove the unpainted background and foreground paths vega adds to every group."""
+    """Remove the unpainted background and foreground paths vega adds to every group,
+    and the labels it hid."""
     doomed = [(parent, child) for parent in root.iter() for child in parent if _is_invisible(child)]
     for parent, child in doomed:
         parent.remove(child)

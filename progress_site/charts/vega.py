@@ -4,8 +4,8 @@ rule), vl-convert compiles it to Vega, once a shape (see `vega_spec`). `svg.py` 
 
 from __future__ import annotations
 
+import functools
 import json
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,72 +32,65 @@ _LEGEND_ROW_PX = 35
 _AXES_PX = (55, 46)
 _RULE_DASH = (5, 4)
 
-# Vega specs by shape (a chart spec with placeholders for its series names and labels,
-# every y at 0), as JSON text with placeholders for its points: charts of one shape (a
-# site's trends, a value measured again in watch mode) differ only in those, so Altair
-# writes and Vega-Lite compiles each shape once.
-_SHAPES: dict[tuple[ChartSpec, int], str] = {}
+# Charts of one shape (a site's trends, a value measured again in watch mode) differ
+# only in their words and points, so Altair writes and Vega-Lite compiles each shape
+# once (see `_compiled`). A shape holds none of a chart's words: its series are named
+# by their place, its x labels too, and every y is 0. A chart's own words and points are
+# then set into a copy of its shape's Vega spec at the places Vega reads them from (its
+# datasets, its scales' domains, its axes' and its title's text), never by replacing
+# text, so no word of a chart can be read as anything but itself.
 _MAX_SHAPES = 256
-_ROWS, _RULE = '"@rows@"', '"@rule@"'
-# Words that may go into the JSON text as they are, inside a string or an expression's.
-_PLAIN_WORD = re.compile(r"[^\"\\'\x00-\x1f\u2028\u2029]*")
 
 
 def vega_spec(spec: ChartSpec) -> str:
     """The Vega spec of a chart, as JSON: its shape's, with its own words and points."""
-    import vl_convert
-
-    shape, words = _shape(spec)
     columns = _legend_columns([s.name for s in spec.series], spec.width)
-    if not all(_PLAIN_WORD.fullmatch(word) for word in words.values()):
-        return json.dumps(vl_convert.vegalite_to_vega(_altair_spec(spec, columns)))
-    text = _SHAPES.get((shape, columns))
-    if text is None:
-        text = _compiled(shape, columns)
-        if len(_SHAPES) < _MAX_SHAPES:
-            _SHAPES[(shape, columns)] = text
-    for placeholder, word in words.items():
-        text = text.replace(placeholder, word)
-    text = text.replace(_ROWS, json.dumps(_rows(spec), ensure_ascii=False))
-    return text.replace(_RULE, json.dumps([{"rule": spec.rule}]))
-
-
-def _compiled(shape: ChartSpec, columns: int) -> str:
-    """Vega's spec of a shape, its points and rule as placeholders."""
-    import vl_convert
-
-    built = _altair_spec(shape, columns)
-    rows = {name for name, values in built["datasets"].items() if values == _rows(shape)}
-    rules = {name for name, values in built["datasets"].items()
-             if values == [{"rule": 0.0}]}
-    vega = vl_convert.vegalite_to_vega(built)
-    for data in vega["data"]:
-        if data["name"] in rows:
-            data["values"] = _ROWS[1:-1]
-        elif data["name"] in rules:
-            data["values"] = _RULE[1:-1]
+    shape = _shape(spec)
+    vega = json.loads(_compiled(shape, columns))
+    _fill(vega, shape, spec)
     return json.dumps(vega, ensure_ascii=False)
 
 
-def _shape(spec: ChartSpec) -> tuple[ChartSpec, dict[str, str]]:
-    """The spec with placeholders for its series names and x labels and every y at 0,
-    and the words those placeholders stand for."""
-    words: dict[str, str] = {}
+@functools.lru_cache(maxsize=_MAX_SHAPES)  # immutable JSON text, copied by each json.loads
+def _compiled(shape: ChartSpec, columns: int) -> str:
+    """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text."""
+    import vl_convert
 
-    def placeholder(word: float | str) -> float | str:
-        if not isinstance(word, str):
-            return word
-        key = f"@{len(words)}@"
-        for known, value in words.items():
-            if value == word:
-                return known
-        words[key] = word
-        return key
+    return json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, columns)),
+                      ensure_ascii=False)
 
-    series = tuple(replace(s, name=str(placeholder(s.name)),
-                           points=tuple((placeholder(x), 0.0) for x, _ in s.points))
-                   for s in spec.series)
-    return replace(spec, series=series, rule=None if spec.rule is None else 0.0), words
+
+def _shape(spec: ChartSpec) -> ChartSpec:
+    """The spec without its words and its values: series and x labels named by their
+    place, the titles by what they are, every y at 0 and the rule at 0."""
+    labels: dict[float | str, float | str] = {
+        x: str(i) for i, x in enumerate(_categories(spec)) if isinstance(x, str)}
+    series = tuple(replace(s, name=str(i), points=tuple((labels.get(x, x), 0.0)
+                                                        for x, _ in s.points))
+                   for i, s in enumerate(spec.series))
+    return replace(spec, id="shape", title="title" if spec.title else "", x_title="x",
+                   y_title="y", series=series, rule=None if spec.rule is None else 0.0)
+
+
+def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
+    """Set a chart's words and points into its shape's Vega spec, each at its place."""
+    # Vega-Lite names a dataset by a hash of its values: it is found by them.
+    placed = ((_rows(shape), _rows(spec)), ([{"rule": 0.0}], [{"rule": spec.rule}]))
+    for data in vega.get("data", []):
+        for theirs, mine in placed:
+            if "values" in data and data["values"] == theirs:
+                data["values"] = mine
+                break
+    shape_names = [s.name for s in shape.series]
+    for scale in vega.get("scales", []):
+        if scale.get("domain") == shape_names:
+            scale["domain"] = [s.name for s in spec.series]
+    for axis in vega.get("axes", []):
+        if "title" in axis:
+            axis["title"] = spec.x_title if axis["orient"] in ("bottom", "top") \
+                else spec.y_title
+    if spec.title:
+        vega["title"]["text"] = spec.title
 
 
 def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
@@ -154,12 +147,20 @@ def _plot_layers(
 
 
 def _rows(spec: ChartSpec) -> list[dict[str, Any]]:
-    """One row per point, naming its series and the marker that series is drawn with."""
+    """One row per point, naming its series, the marker that series is drawn with, and
+    its x's place among the categories (what orders an axis of labels)."""
+    order = {x: i for i, x in enumerate(_categories(spec))}
     return [
-        {"series": series.name, "marker": MARKERS[index][0], "x": x, "y": y}
+        {"series": series.name, "marker": MARKERS[index][0], "x": x, "order": order[x],
+         "y": y}
         for index, series in enumerate(spec.series)
         for x, y in series.points
     ]
+
+
+def _categories(spec: ChartSpec) -> list[float | str]:
+    """Every x of a chart once, in the order its points give them."""
+    return list(dict.fromkeys(x for series in spec.series for x, _ in series.points))
 
 
 def _x(spec: ChartSpec) -> alt.X:
@@ -172,14 +173,16 @@ def _x(spec: ChartSpec) -> alt.X:
         whole = all(float(x).is_integer() for series in spec.series for x, _ in series.points)
         axis = alt.Axis(tickCount=max(2, spec.width // 80), tickMinStep=1 if whole else 0)
         return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False), axis=axis)
-    categories = list(dict.fromkeys(x for series in spec.series for x, _ in series.points))
-    labels = [x for x in categories if isinstance(x, str)]
-    if labels:
-        return alt.X("x:O", title=spec.x_title, sort=labels, axis=alt.Axis(labelAngle=0))
+    # Categories in the order of the points: each row carries its x's place, so no
+    # label goes into the spec's expressions. Where labels would overlap, vega keeps
+    # every other one until none does (the table under the chart has them all).
+    order = alt.EncodingSortField(field="order", op="min")
+    if any(isinstance(x, str) for x in _categories(spec)):
+        axis = alt.Axis(labelAngle=0, labelOverlap="greedy")
+        return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
     # Numbers as categories still take the locale's decimal sign, but no grouping: 2026.
-    numbers = [x for x in categories if not isinstance(x, str)]
-    axis = alt.Axis(labelAngle=0, format="~f", formatType="number")
-    return alt.X("x:O", title=spec.x_title, sort=numbers, axis=axis)
+    axis = alt.Axis(labelAngle=0, labelOverlap="greedy", format="~f", formatType="number")
+    return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
 
 
 def _series_style(names: list[str], chart_width: int,

@@ -15,6 +15,7 @@ charts never touches it.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,12 +23,21 @@ from typing import Any, Literal
 from markupsafe import Markup
 
 from progress_site.charts.cache import ChartCache
-from progress_site.charts.spec import ChartSpec, Series
+from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import FORMAT_LOCALES
 from progress_site.derive.model import Model
 from progress_site.derive.views import ComparisonView
-from progress_site.model.dataset import Dataset, RecordField
+from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import HistoryPoint, Measurement, Study
+from progress_site.render.blocks.lines import (
+    FEWER_MOMENTS,
+    Line,
+    Point,
+    check_counts,
+    checked_spec,
+    every_x,
+    repeated,
+)
 from progress_site.render.blocks.options import BlockError, Options
 from progress_site.render.blocks.tables import Tables, plain
 
@@ -45,16 +55,6 @@ class ChartView:
 
 
 @dataclass(frozen=True, slots=True)
-class Point:
-    """One point of a series: where it is, and how the page prints it."""
-
-    x: float | str
-    x_text: str
-    y: float
-    y_text: str
-
-
-@dataclass(frozen=True, slots=True)
 class Moment:
     """One point of a trend: the commit and date it was measured at, its own label."""
 
@@ -67,19 +67,6 @@ class Moment:
 
 # A trend of two points only joins the two figures printed beside it.
 MIN_TREND_POINTS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One series to draw: its name, its points, and why it has none at the last x."""
-
-    name: str
-    points: tuple[Point, ...]
-    missing: str = ""  # a record's note
-
-    def at(self, x: float | str) -> Point | None:
-        """The point at one x, if the series has one."""
-        return next((p for p in self.points if p.x == x), None)
 
 
 class Charts:
@@ -100,12 +87,10 @@ class Charts:
             else "line"
         lines = self.lines(ds, x, y, group)
         rule = opts.number("rule")
-        spec = ChartSpec(
-            id=opts.text("id", f"{ds.id}-{y.name}-{x.name}"), kind=kind,
+        spec = checked_spec(
+            lines, id=opts.text("id", f"{ds.id}-{y.name}-{x.name}"), kind=kind,
             title=self.w.plain_text(opts.text("title")) or self.tables.header(y),
             x_title=self.tables.header(x), y_title=self.tables.header(y),
-            series=tuple(Series(line.name, tuple((p.x, p.y) for p in line.points))
-                         for line in lines),
             x_kind="quantitative" if _numeric(x) and kind == "line" else "ordinal",
             y_zero=opts.flag("zero", True), rule=None if rule is None else float(rule),
             width=int(opts.number("width") or 560), height=int(opts.number("height") or 260),
@@ -115,32 +100,47 @@ class Charts:
     def lines(self, ds: Dataset, x: RecordField, y: RecordField,
               group: RecordField | None) -> list[Line]:
         """One line per value of `group` (in the order of its choices), from the records."""
-        names: list[Any] = [None]
-        if group is not None:
-            names = [c.value for c in group.choices] or list(
-                dict.fromkeys(plain(r.get(group.name)) for r in ds.rows))
-        # Each record's series and x, read once (a chart of n series reads them n times).
-        keyed = [(plain(r.get(group.name)) if group else None, plain(r.get(x.name)), r)
-                 for r in ds.rows]
-        last = max((v for _, v, _ in keyed), default=None) if _numeric(x) else None
+        grouped = self.grouped(ds, x, y, group)
+        # Refused before a point is printed: printing is what a chart's size costs here.
+        check_counts(len(grouped), sum(len(kept) for _, _, kept in grouped))
+        last = max((plain(r.get(x.name)) for r in ds.rows), default=None) \
+            if _numeric(x) else None
         out = []
-        for name in names:
-            rows = [(v, r) for s, v, r in keyed if group is None or s == name]
-            twice = _repeated([v for v, _ in rows])
-            if twice is not None:
-                raise BlockError(f"chart: two records of {ds.id} give {x.name}={twice}"
-                                 + (f" for {group.name}={name}" if group else ""),
-                                 "a chart takes one point per x and series: add `series=`")
+        for name, rows, kept in grouped:
             points = [Point(v, self.tables.value(x, r.get(x.name)), float(r.values[y.name]),
-                            self.printed(y, r.get(y.name)))
-                      for v, r in rows if r.get(y.name) is not None and v is not None]
+                            self.printed(y, r.get(y.name))) for v, r in kept]
             if _numeric(x):
                 points.sort(key=lambda p: p.x)
             missing = next((str(self.tables.note(ds, r) or "") for v, r in rows
                             if v == last and r.get(y.name) is None), "")
-            if points:
-                name_text = self.tables.value(group, name) if group else self.tables.header(y)
-                out.append(Line(name_text, tuple(points), missing))
+            name_text = self.tables.value(group, name) if group else self.tables.header(y)
+            out.append(Line(name_text, tuple(points), missing))
+        return out
+
+    def grouped(self, ds: Dataset, x: RecordField, y: RecordField, group: RecordField | None
+                ) -> list[tuple[Any, list[tuple[Any, Row]], list[tuple[Any, Row]]]]:
+        """Each series that has a point: its value of `group`, its records with their x,
+        and those that give a point; an x twice in one series is an error."""
+        names: list[Any] = [None]
+        if group is not None:
+            names = [c.value for c in group.choices] or list(
+                dict.fromkeys(plain(r.get(group.name)) for r in ds.rows))
+        # Each record's series and x, read once, and the records of each series.
+        by_series: dict[Any, list[tuple[Any, Row]]] = {}
+        for r in ds.rows:
+            series = plain(r.get(group.name)) if group else None
+            by_series.setdefault(series, []).append((plain(r.get(x.name)), r))
+        out = []
+        for name in names:
+            rows = by_series.get(name, [])
+            twice = repeated([v for v, _ in rows])
+            if twice is not None:
+                raise BlockError(f"chart: two records of {ds.id} give {x.name}={twice}"
+                                 + (f" for {group.name}={name}" if group else ""),
+                                 "a chart takes one point per x and series: add `series=`")
+            kept = [(v, r) for v, r in rows if r.get(y.name) is not None and v is not None]
+            if kept:
+                out.append((name, rows, kept))
         if not out:
             raise BlockError(f"chart: no record of {ds.id} gives {y.name}")
         return out
@@ -163,7 +163,7 @@ class Charts:
             raise BlockError(str(exc)) from None
         figure = f"{spec.id}-figure"
         svg = svg.replace("<svg ", f'<svg aria-describedby="{figure}-summary" ', 1)
-        xs = _xs(lines)
+        xs = every_x(lines)
         rows = tuple((text, tuple(p.y_text if (p := line.at(x)) else "" for line in lines))
                      for x, text in xs)
         return ChartView(figure, Markup(svg), self.summary(spec.title, lines, x_header, xs),
@@ -255,10 +255,9 @@ class Charts:
         line = Line(unit_words or title, tuple(
             Point(label, label, p.value, self.w.with_unit(p.value, p.decimals, unit))
             for label, p in zip(_unique(labels), points, strict=True)))
-        spec = ChartSpec(id=chart_id, kind="line", title=title, x_title=x_title,
-                         y_title=unit_words or title, series=(Series(line.name, tuple(
-                             (p.x, p.y) for p in line.points)),), x_kind="ordinal",
-                         width=320, height=170, rule=rule, locale=self.locale)
+        spec = checked_spec([line], FEWER_MOMENTS, id=chart_id, kind="line", title=title,
+                            x_title=x_title, y_title=unit_words or title, x_kind="ordinal",
+                            width=320, height=170, rule=rule, locale=self.locale)
         return self.view(spec, [line], x_title)
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
@@ -283,27 +282,11 @@ def _numeric(fld: RecordField) -> bool:
     return fld.type in ("number", "whole")
 
 
-def _xs(lines: list[Line]) -> list[tuple[float | str, str]]:
-    """Every x of a chart with its printed form: numbers rising, labels as they come."""
-    xs = list(dict.fromkeys((p.x, p.x_text) for line in lines for p in line.points))
-    if all(not isinstance(x, str) for x, _ in xs):
-        xs.sort(key=lambda p: p[0])
-    return xs
-
-
-def _repeated(values: list[Any]) -> Any:
-    """The first value that comes a second time, else None."""
-    seen: set[Any] = set()
-    for value in values:
-        if value in seen:
-            return value
-        seen.add(value)
-    return None
-
-
 def _unique(labels: list[str]) -> list[str]:
     """Axis labels made distinct (two points of one day): a second one gets ' (2)'."""
     out: list[str] = []
+    seen: Counter[str] = Counter()
     for label in labels:
-        out.append(label if label not in out else f"{label} ({out.count(label) + 1})")
+        seen[label] += 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
     return out
