@@ -376,6 +376,18 @@ def test_fifos_in_the_caches_templates_and_catalogs_are_not_waited_on(
     assert published_files(tmp_path / "again") == published_files(tmp_path / "first")
 
 
+def test_record_refuses_a_fifo_among_the_data_files(base: Path) -> None:
+    """`record` opens every data file to edit: a FIFO there is refused, not waited on."""
+    os.mkfifo(base / "data" / "fifo.yaml")
+    done = subprocess.run([sys.executable, "-m", "progress_site", "record", "measurement",
+                           "m", "--value", "1", "--unit", "ms", "--title", "M", "--source",
+                           str(base)], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert "data/fifo.yaml: cannot read it: it is a FIFO (named pipe), not a regular " \
+           "file; remove it" in done.stderr
+
+
 def test_a_fifo_of_records_is_refused(base: Path, tmp_path: Path) -> None:
     """A dataset whose records file is a FIFO: an error at the file, not a wait."""
     write(base / "data" / "runs.yaml", "datasets:\n  - id: runs\n    title: Runs\n"
