@@ -388,6 +388,19 @@ def test_record_refuses_a_fifo_among_the_data_files(base: Path) -> None:
            "file; remove it" in done.stderr
 
 
+def test_import_refuses_a_fifo_as_the_tools_output(base: Path, tmp_path: Path) -> None:
+    """`import hyperfine FIFO`: refused at once, not waited on."""
+    os.mkfifo(tmp_path / "out.json")
+    done = subprocess.run([sys.executable, "-m", "progress_site", "import", "hyperfine",
+                           str(tmp_path / "out.json"), "--source", str(base), "--id", "h",
+                           "--machine", "m", "--commit", "abc1234", "--yes"],
+                          capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert "out.json: cannot read the file: it is a FIFO (named pipe), not a regular " \
+           "file" in done.stderr, done.stderr
+
+
 def test_a_fifo_of_records_is_refused(base: Path, tmp_path: Path) -> None:
     """A dataset whose records file is a FIFO: an error at the file, not a wait."""
     write(base / "data" / "runs.yaml", "datasets:\n  - id: runs\n    title: Runs\n"
