@@ -39,8 +39,11 @@ _ASTRAL = _pattern(tuple(r for r in RANGES if r[0] > 0xffff))
 # U+xFFFE/U+xFFFF in every plane. Most files hold none of them, and are read no further.
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0b, 0x0c, 0x0d, *range(0x0e, 0x20), 0x7f])
 _OTHER_BYTES = bytes(b for b in range(256) if b not in _CONTROL_BYTES)
-_MULTIBYTE = tuple(re.compile(p) for p in (rb"\xc2[\x80-\x9f]", rb"\xe2\x80[\xaa-\xae]",
-                                           rb"\xe2\x81[\xa6-\xa9]", rb"\xef\xb7[\x90-\xaf]"))
+# Each with a byte it cannot be without: a search for one byte is many times quicker
+# than any pattern's, and most files lack the byte.
+_MULTIBYTE = tuple((lead, re.compile(re.escape(lead) + rest)) for lead, rest in (
+    (b"\xc2", rb"[\x80-\x9f]"), (b"\xe2", rb"\x80[\xaa-\xae]"), (b"\xe2", rb"\x81[\xa6-\xa9]"),
+    (b"\xef", rb"\xb7[\x90-\xaf]"), (b"\xbf", rb"[\xbe\xbf]")))
 
 
 def is_forbidden(ch: str) -> bool:
@@ -56,8 +59,7 @@ def maybe_in(data: bytes) -> bool:
     if controls and (controls.count(b"\r") < len(controls)
                      or data.count(b"\r") != data.count(b"\r\n")):
         return True
-    return (b"\xbf\xbe" in data or b"\xbf\xbf" in data
-            or any(p.search(data) for p in _MULTIBYTE))
+    return any(lead in data and pattern.search(data) for lead, pattern in _MULTIBYTE)
 
 
 def offsets(text: str, line_ends: bool = False) -> list[int]:
