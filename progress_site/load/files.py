@@ -1,5 +1,6 @@
-"""Which files of the source folder are read: found in a sorted walk, kept inside the
-folder (no link out of it), with names fit to print in a message or an address."""
+"""Which files of the source folder are read: found in a sorted walk that leaves hidden
+ones out, kept inside the folder (no link out of it, nor to nothing), with names fit to
+print in a message or an address."""
 
 from __future__ import annotations
 
