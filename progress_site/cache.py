@@ -26,6 +26,8 @@ import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from progress_site.regular import read_regular
+
 ENGINE = Path(__file__).parent  # the engine's code, whose every file keys every entry
 KEY_VARIABLE = "PROGRESS_SITE_CACHE_KEY"  # a key given by CI, in place of the key file
 KEY_BYTES = 32
@@ -63,7 +65,7 @@ def read(path: Path) -> bytes | None:
     read, or was not signed with this machine's key (planted, damaged, or moved from
     another entry's name)."""
     try:
-        blob = path.read_bytes()
+        blob = read_regular(path, follow=False)  # .cache/ may come with the source
     except OSError:
         return None
     mac, data = blob[:MAC_BYTES], blob[MAC_BYTES:]

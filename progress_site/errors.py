@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from progress_site.model.characters import is_forbidden
+from progress_site.regular import open_regular
 
 KeyPath = tuple[str | int, ...]
 
@@ -20,10 +24,12 @@ def visible(text: str) -> str:
     (an escape sequence or a direction override in the input must not act on the screen)."""
     if text.isprintable():
         return text
-    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN else ch for ch in text)
+    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN or is_forbidden(ch)
+                   else ch for ch in text)
 
 
-# Controls, formatting (zero-width, direction), line separators, lone surrogates.
+# Controls, formatting (zero-width, direction), line separators, lone surrogates; and
+# the noncharacters the model forbids (U+FFFE), which a terminal shows as nothing readable.
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
@@ -32,7 +38,8 @@ def _escape(ch: str) -> str:
     if ch in _NAMED:
         return _NAMED[ch]
     code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+            else f"\\U{code:08x}")
 
 
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -164,7 +171,7 @@ class UsageError(Exception):
 def source_line(path: Path, line: int) -> str:
     """The text of one line of a file (1-based), or '' when it cannot be read."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
+        with open_regular(path) as raw, io.TextIOWrapper(raw, "utf-8", "replace") as fh:
             for number, text in enumerate(fh, start=1):
                 if number == line:
                     return text.rstrip("\n")

@@ -176,7 +176,7 @@ def test_a_previous_data_json_that_cannot_be_read_is_a_warning(example_copy: Pat
     (out / "data.json").mkdir()
     result = run_build("--source", example_copy, "--out", out)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == WARNING.format(out=out, why="cannot be read (Is a directory)")
+    assert result.stderr == WARNING.format(out=out, why="is a folder, not a regular file")
     assert (out / "data.json").read_bytes() == published
     again = run_build("--source", example_copy, "--out", out)
     assert (again.stderr, again.stdout.splitlines()[-1]) == (
@@ -186,7 +186,7 @@ def test_a_previous_data_json_that_cannot_be_read_is_a_warning(example_copy: Pat
 @pytest.mark.parametrize(("old", "message"), [
     (b"[]", "{old}/data.json: it is not a data.json that a build published; pass a folder "
             "that a build of progress-site published"),
-    (None, "{old}: cannot read its data.json: Is a directory"),
+    (None, "{old}: cannot read its data.json: it is a folder, not a regular file"),
 ])
 def test_changes_against_a_site_that_cannot_be_read(old: bytes | None, message: str,
                                                     example_copy: Path,

@@ -144,13 +144,13 @@ def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Documen
         doc = lists[display]
         return _prefixed(doc), []
     path = root / display
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):  # a FIFO is refused by read_text
         return None, [problem(ds.where, "records", f"no file {display}",
                               "write the records there, or correct `records:`")]
     if display.endswith((".yaml", ".yml")):
         return None, [problem(ds.where, "records", f"{display} holds a mapping, not a list of "
                               "records", "write one `- name: value` item per record")]
-    if not path.resolve().is_relative_to((root / "data").resolve()):
+    if _leaves(path, root / "data"):
         return None, [Problem(Location(display), "this file links to a place outside data/",
                               hint="copy the file into the folder instead of linking to it")]
     text, problems = read_text(path, display)
@@ -159,6 +159,15 @@ def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Documen
     if display.endswith(".jsonl"):
         return parse_json_lines(text, display)
     return parse_json_list(text, display)
+
+
+def _leaves(path: Path, folder: Path) -> bool:
+    """Whether a link takes `path` out of `folder` (one that leads nowhere is left to
+    read_text, which says why it cannot be read)."""
+    try:
+        return not path.resolve(strict=True).is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: links in a loop
+        return False
 
 
 def _prefixed(doc: Document) -> Document:

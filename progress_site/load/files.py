@@ -1,5 +1,6 @@
-"""Which files of the source folder are read: found in a sorted walk, kept inside the
-folder (no link out of it), with names fit to print in a message or an address."""
+"""Which files of the source folder are read: found in a sorted walk that leaves hidden
+ones out, kept inside the folder (no link out of it, nor to nothing), with names fit to
+print in a message or an address."""
 
 from __future__ import annotations
 
@@ -10,15 +11,32 @@ from progress_site.load.text import unwanted
 
 
 def source_files(folder: Path, root: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    """Files under `folder` with one of `suffixes`, sorted, so builds are reproducible."""
+    """Entries under `folder` with one of `suffixes`, sorted, so builds are reproducible;
+    hidden ones (`.github/`, `.git/`, `.#x.yaml`) left out. Every entry but a folder is
+    listed, a FIFO or a device too: reading it refuses it with a located error, so the
+    entry is never skipped silently nor read (see `regular`)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix in suffixes and p.is_file())
+    return sorted(p for p in folder.rglob("*") if p.suffix in suffixes
+                  and not hidden(p, folder) and (p.is_symlink() or not p.is_dir()))
+
+
+def hidden(path: Path, folder: Path) -> bool:
+    """Whether `path`, or a folder it is in below `folder`, is hidden (its name starts
+    with a dot): another tool's files, such as a site's own `.github/` workflows."""
+    return any(part.startswith(".") for part in path.relative_to(folder).parts)
 
 
 def inside(path: Path, root: Path, display: str) -> list[Problem]:
-    """Refuse a file that a symbolic link takes outside the source folder."""
-    if not linked_below(path, root) or path.resolve().is_relative_to(root.resolve()):
+    """Refuse a file that a symbolic link takes outside the source folder, or nowhere."""
+    if not linked_below(path, root):
+        return []
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # no such file, or links in a loop (RuntimeError)
+        return [Problem(Location(display), "this file is a link that leads to no file",
+                        hint="delete the link, or copy the file it meant into the folder")]
+    if target.is_relative_to(root.resolve()):
         return []
     return [Problem(Location(display), "this file links to a place outside the source folder",
                     hint="copy the file into the folder instead of linking to it")]

@@ -7,8 +7,10 @@ other problem of the data.
 What the YAML reader refuses, this reader refuses too, with a position: lists and
 objects nested more than MAX_DEPTH levels (deeper, Python's reader gives up), a whole
 number too long to read (`Huge`: its problem is worded where fields are checked), and a
-key or a text holding a control character, a direction override or half of a character
-(escapes such as "\u202e" or "\ud800" are the only way JSON can write one).
+key or a text holding a character no page can hold (`model.characters`: a control
+character, a direction override, half of a character, a noncharacter such as U+FFFE;
+escapes such as "\u202e", "\ufffe" or "\ud800" are the only way JSON can write one, as
+`load.text` refuses the file that holds one as it is).
 """
 
 from __future__ import annotations

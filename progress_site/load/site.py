@@ -61,14 +61,18 @@ def load_data(root: Path, strict: bool, parsed: Path | None = None,
     problems: list[Problem] = []
     edited = edited or {}
     paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
+    unread = False  # a file refused whole may be the one that holds `site:`
     for path in sorted(paths):
         doc, found = read_yaml(path, root, parsed, edited.get(path))
         problems += found
+        unread = unread or doc is None
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
         elif doc is not None and doc.data:
             docs.append(doc)
     site, site_problems = read_site(docs, strict)
+    if unread and not any("site" in d.data for d in docs):
+        site_problems = []  # "no `site:`" would only repeat that a file could not be read
     problems += site_problems
     if site is None:
         return None, docs, problems

@@ -1,44 +1,44 @@
-"""A source file's text: read within its size, decoded as UTF-8, and the characters that
-no text of the site may hold (controls, direction overrides, lone surrogates), named.
+"""A source file's text: read within its size, only from a regular file, decoded as
+UTF-8, and the characters that no text of the site may hold (`model.characters`) located.
 
-Data files, pages and run records are all read through here before any parser sees them.
+Data files, pages and run records are all read through here before any parser sees them:
+a character refused here never reaches a parser, a chart, a feed or the terminal.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
+from progress_site.model.characters import BIDI_CONTROLS, first_forbidden, maybe_in, named, offsets
+from progress_site.regular import NotRegular, TooBig, read_regular
 
 # Large enough for 100,000 measurements; a bigger file is almost surely a mistake.
 MAX_BYTES = 32 * 1024 * 1024
-# Characters that reorder how the text around them is shown ("Trojan Source"): a reader
-# would see something else than what is stored, in the page and in the terminal.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# What a value must not hold: controls, direction overrides, lone surrogates.
-_UNWANTED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-                       "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# More are not worth reading: the file needs an editor's search and replace anyway.
+MAX_SHOWN = 10
 
 
 def read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
-    """A file's text, or the problems that stop it being read (size, encoding, links)."""
+    """A file's text, or the problems that stop it being read (size, kind, encoding)."""
     where = Location(display)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            return None, [Problem(where, f"file is {size // (1024 * 1024)} MiB, over the "
-                                         f"{MAX_BYTES // (1024 * 1024)} MiB limit",
-                                  hint="split it into several files under the same folder")]
-        data = path.read_bytes()
+        data = read_regular(path, MAX_BYTES)
+    except TooBig as exc:
+        return None, [Problem(where, f"file is {exc.size // (1024 * 1024)} MiB, over the "
+                                     f"{MAX_BYTES // (1024 * 1024)} MiB limit",
+                              hint="split it into several files under the same folder")]
+    except NotRegular as exc:
+        return None, [Problem(where, f"this is {exc.what}, not a regular file: the build "
+                                    "reads nothing else", hint="remove it from the folder")]
     except OSError as exc:
-        return None, [Problem(where, f"cannot read the file: {exc.strerror}")]
+        return None, [Problem(where, f"cannot read the file: {exc.strerror or exc}")]
     return decode(data, display)
 
 
 def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
-    """A file's bytes as text, or the problems that refuse them (encoding, controls)."""
+    """A file's bytes as text, or the problems that refuse them (encoding, characters)."""
     where = Location(display)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, [Problem(where, "the file is UTF-16, not UTF-8", hint="save it as UTF-8")]
@@ -52,38 +52,37 @@ def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [Problem(Location(display, line, col), "the file is not valid UTF-8",
                               hint="save it as UTF-8")]
-    # Every such character is encoded as E2 80 xx or E2 81 xx: a search of the bytes
-    # spares looking at each character of a large file.
-    maybe = b"\xe2\x80" in data or b"\xe2\x81" in data
-    problems = bidi_problems(text, display) if maybe else []
+    problems = forbidden_problems(text, display) if maybe_in(data) else []
     return (None, problems) if problems else (text, [])
 
 
-def bidi_problems(text: str, display: str, limit: int = 10) -> list[Problem]:
-    """Each bidirectional control character, located (the first `limit` of them)."""
-    if BIDI_CONTROLS.isdisjoint(text):
-        return []
-    problems: list[Problem] = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        for col, ch in enumerate(line, start=1):
-            if ch in BIDI_CONTROLS and len(problems) < limit:
-                name = unicodedata.name(ch, "").lower()
-                problems.append(Problem(
-                    Location(display, number, col),
-                    f"invisible control character U+{ord(ch):04X} ({name}): it makes the "
-                    "text read otherwise than it is written", (),
-                    "delete it; right-to-left words need no control characters", line))
+def forbidden_problems(text: str, display: str) -> list[Problem]:
+    """Each character of `text` that no page may hold, located (the first MAX_SHOWN)."""
+    problems = []
+    for offset in offsets(text, line_ends=True)[:MAX_SHOWN]:
+        start = text.rfind("\n", 0, offset) + 1
+        end = text.find("\n", offset)
+        problems.append(located_character(text[offset], display, text.count("\n", 0, start)
+                                          + 1, offset - start + 1,
+                                          text[start:end if end >= 0 else None]))
     return problems
+
+
+def located_character(ch: str, display: str, line: int, col: int, source: str) -> Problem:
+    """One forbidden character written in a file, at its line and column."""
+    where = Location(display, line, col)
+    if ch in BIDI_CONTROLS:
+        name = unicodedata.name(ch, "").lower()
+        return Problem(where, f"invisible control character U+{ord(ch):04X} ({name}): it "
+                              "makes the text read otherwise than it is written", (),
+                       "delete it; right-to-left words need no control characters", source)
+    return Problem(where, f"this file holds {named(ch)}, which no page can hold", (),
+                   f"delete it (an editor's 'show invisibles' reveals U+{ord(ch):04X})",
+                   source)
 
 
 def unwanted(text: str) -> str:
     """The first character a value must not hold, named; '' when there is none. Only an
-    escape in double quotes ("\\e", "\\u202e") puts one in a value: libyaml and
-    `decode` refuse a file holding one raw."""
-    found = _UNWANTED.search(text)
-    if found is None:
-        return ""
-    ch = found.group()
-    what = ("a direction override" if ch in BIDI_CONTROLS else
-            "half of a character" if "\ud800" <= ch <= "\udfff" else "a control character")
-    return f"U+{ord(ch):04X} ({what})"
+    escape in double quotes ("\\e", "\\uFFFE") or in JSON puts one in a value: `decode`
+    refuses a file holding one as it is."""
+    return first_forbidden(text)

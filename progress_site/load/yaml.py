@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.text import unwanted
+from progress_site.load.text import located_character, unwanted
 
 # Aliases can make a small file expand without bound ("billion laughs"): cap the nodes.
 MAX_NODES = 5_000_000
@@ -351,6 +351,8 @@ class _Nodes(_Reader):
                               "one above"))
             return [Problem(Location(self.doc.display, line, col), message, (), hint,
                             self.doc.line(line))]
+        except yaml.reader.ReaderError as exc:
+            return [self.unacceptable(text, exc)]
         except yaml.YAMLError as exc:
             return [Problem(Location(self.doc.display), f"YAML error: {exc}")]
         if problem is None and node is not None and "*" in text:
@@ -359,6 +361,18 @@ class _Nodes(_Reader):
             return [problem]
         self.doc.data = None if node is None else self.build(node, ())
         return self.problems
+
+
+    def unacceptable(self, text: str, exc: yaml.reader.ReaderError) -> Problem:
+        """PyYAML's refusal of a character, at that character's line and column. The
+        reader stops at the first character it refuses, so that character's first
+        place in the text is where it stopped (libyaml counts bytes, not characters)."""
+        ch = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        offset = text.find(ch)
+        offset = offset if offset >= 0 else min(exc.position, len(text))
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return located_character(ch, self.doc.display, line, col, self.doc.line(line))
 
 
 def parse(text: str, display: str) -> tuple[Document, list[Problem]]:

@@ -19,6 +19,7 @@ from typing import Any
 from progress_site import cache
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
+from progress_site.regular import NotRegular, read_regular
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # Raise to drop every kept snapshot written before a change the code stamp cannot see.
@@ -87,9 +88,10 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
 
 def read_published(site: Path) -> bytes | None:
     """A published site's data.json, or None when it has none (OSError when it has one
-    that cannot be read)."""
+    that cannot be read, or that is not a regular file: a FIFO there would hang the
+    build, and a link may lead anywhere)."""
     try:
-        return (site / "data.json").read_bytes()
+        return read_regular(site / "data.json", follow=False)
     except (FileNotFoundError, NotADirectoryError):
         return None
 
@@ -139,6 +141,8 @@ def before_swap(out: Path, published: bytes, cache_dir: Path | None
     read, which never stops the new site from being published."""
     try:
         previous = read_published(out)
+    except NotRegular as exc:
+        return None, [unreadable(out, f"is {exc.what}, not a regular file")]
     except OSError as exc:
         return None, [unreadable(out, f"cannot be read ({exc.strerror or exc})")]
     lines = since_published(previous, published, cache_dir)

@@ -26,8 +26,10 @@ from typing import Any
 from progress_site.errors import Location, Problem, UsageError
 from progress_site.load.convert import LARGEST
 from progress_site.load.records import MAX_DIGITS
+from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml import MAX_DEPTH
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
+from progress_site.regular import read_regular
 
 Stat = str  # "mean", "median" or "min": commands.STATS
 # Durations, sizes and rates: no tool measures a negative one (a percentage may be).
@@ -285,8 +287,10 @@ FORMATS: dict[str, Reader] = {
 def read_results(fmt: str, path: Path, display: str, stat: Stat = "mean") -> list[Result]:
     """Every result of a tool's output file; a malformed file is a located error."""
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular(path, MAX_BYTES).decode("utf-8")
+    except OSError as exc:  # a FIFO is refused, not waited on; a file over the limit too
+        raise fail(display, f"cannot read the file: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
         raise fail(display, f"cannot read the file: {exc}") from exc
     try:
         if fmt == "jsonl":

@@ -30,12 +30,25 @@ from ruamel.yaml.tag import Tag
 from progress_site.errors import UsageError
 from progress_site.load.yaml import YAML_TAG, plain_tag
 from progress_site.record.recorder import Raw
+from progress_site.regular import read_regular
 
 
 class EditError(UsageError):
     """The file cannot be read or edited as asked; nothing was written."""
 
     exit_code = 1
+
+
+def _read(path: Path, display: str) -> str:
+    """A data file's text, '' for one not written yet; a FIFO or a device among the data
+    files is refused, never waited on."""
+    try:
+        return read_regular(path).decode("utf-8")
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        raise EditError(f"{display}: cannot read it: {exc.strerror or exc}; remove it "
+                        "(`python build.py` shows the problems), then record again") from exc
 
 
 class BuildResolver(VersionedResolver):
@@ -120,7 +133,7 @@ class YamlFile:
     def __init__(self, path: Path, display: str) -> None:
         self.path = path
         self.display = display
-        self.text = path.read_text("utf-8") if path.exists() else ""
+        self.text = _read(path, display)
         self.lines = self.text.splitlines(keepends=True)
         try:
             tree = _yaml().load(self.text)

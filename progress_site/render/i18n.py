@@ -19,6 +19,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
 from progress_site.errors import Location, Problem
+from progress_site.regular import open_regular
 
 
 class Gap(NamedTuple):
@@ -46,7 +47,7 @@ def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem
     """Parse one .po file with Babel; an unreadable file or a syntax error is a located
     problem."""
     try:
-        with path.open("rb") as file:
+        with open_regular(path) as file:
             return read_po(file, abort_invalid=True), []
     except PoFileError as exc:
         return None, [Problem(Location(display), f"cannot read the catalog: {exc}",
