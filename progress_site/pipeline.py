@@ -20,6 +20,7 @@ from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
+from progress_site.render.templates import CompiledTemplates
 from progress_site.validate.rules import validate
 
 
@@ -55,6 +56,9 @@ class BuildConfig:
     # (fork.can_fork says when forking is safe: never in watch mode's threaded process).
     parallel: bool = True
     cache: Path | None = None  # --cache-dir; None: the source's .cache/
+    # Templates compiled by this process, in memory only (never a file: compiled code
+    # runs): the languages of a build and watch mode's rebuilds share them.
+    compiled: CompiledTemplates = field(default_factory=CompiledTemplates, compare=False)
 
     @property
     def cache_dir(self) -> Path:
@@ -145,7 +149,7 @@ def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> 
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, only=paths)
+                             deferred, only=paths, compiled=config.compiled)
     fail_on_errors(ready.problems + problems, config.source)
     return files, problems, deferred or []
 
@@ -185,7 +189,8 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, languages, skip=frozenset(done))
+                             deferred, languages, skip=frozenset(done),
+                             compiled=config.compiled)
     files |= done
     if all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
