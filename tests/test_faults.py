@@ -51,9 +51,11 @@ def snapshot(folder: Path) -> dict[str, str]:
 
 
 def leftovers(out: Path) -> list[str]:
-    """Temporary folders of a build beside the output (`.site-new-*`, `.site-old-*`)."""
+    """Temporary folders of a build beside the output (`.site-new-*`, `.site-old-*`), and
+    any lock file there (`.site.lock`: the lock is taken on the folder itself)."""
     return sorted(p.name for p in out.parent.iterdir()
-                  if p.name.startswith((f".{out.name}-new-", f".{out.name}-old-")))
+                  if p.name.startswith((f".{out.name}-new-", f".{out.name}-old-"))
+                  or p.name == f".{out.name}.lock")
 
 
 def generated_site(root: Path, version: str, pages: int = 4, assets: int = 1000) -> Path:
@@ -219,11 +221,13 @@ def test_two_builds_at_once(sites: dict[str, Path], tmp_path: Path,
 
 
 def test_a_second_build_waits_for_the_first(tmp_path: Path) -> None:
-    """While another build holds the output's lock, a build waits, then publishes."""
+    """While another build holds the output's lock (on the folder that holds it: no lock
+    file), a build waits, then publishes."""
     out = tmp_path / "site"
     assert run_build(BASE, out).returncode == 0
     before = snapshot(out)
-    with (tmp_path / ".site.lock").open("a") as lock:
+    lock = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         proc = subprocess.Popen(build_command(BASE, out), env=ENV, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -231,6 +235,8 @@ def test_a_second_build_waits_for_the_first(tmp_path: Path) -> None:
         assert proc.poll() is None, "the build did not wait for the lock"
         assert snapshot(out) == before
         fcntl.flock(lock, fcntl.LOCK_UN)
+    finally:
+        os.close(lock)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert snapshot(out) == before  # the same source: the same bytes

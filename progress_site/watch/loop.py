@@ -82,7 +82,7 @@ def published(path: Path, out: Path) -> bool:
     if not path.is_relative_to(out.parent) or path == out.parent:
         return False
     first = path.relative_to(out.parent).parts[0]
-    return first in (out.name, f".{out.name}.lock") or first.startswith(
+    return first == out.name or first.startswith(
         (f".{out.name}-new-", f".{out.name}-old-"))
 
 
