@@ -189,7 +189,7 @@ def print_changes(config: BuildConfig, old_site: Path) -> int:
     built = make_site(config)
     shown = visible_path(str(old_site))
     try:
-        lines = changes.summary(old_site, built.files["data.json"], config.cache_dir)
+        lines = changes.summary(old_site, built.files["data.json"])
     except OSError as exc:
         raise UsageError(f"{shown}: cannot read its data.json: {exc.strerror or exc}") from exc
     except ValueError as exc:

@@ -115,7 +115,7 @@ def build(config: BuildConfig) -> Built:
     built = finish(config, ready)  # render
     # Before the swap, which replaces the data.json to compare with: nothing may fail
     # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(config.out, built.files["data.json"], config.cache_dir)
+    lines, found = changes.before_swap(config.out, built.files["data.json"])
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
@@ -129,7 +129,7 @@ def prepare(config: BuildConfig) -> Prepared:
     """Load, validate and derive every input; BuildFailed with all the errors found."""
     # Large sites make about a million objects here and no cycles (bench/scale.py).
     with collector_paused():
-        source, problems = load(config.source, config.strict, config.cache_dir)
+        source, problems = load(config.source, config.strict)
         fail_on_errors(problems, config.source)
         assert source is not None
         data, found = validate(source.data, config.today)
