@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from progress_site.cache import refusal, user_folder
 from progress_site.collector import collector_paused
 from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
@@ -55,22 +56,29 @@ class BuildConfig:
     # Render the other languages in a forked process when the site is large enough
     # (fork.can_fork says when forking is safe: never in watch mode's threaded process).
     parallel: bool = True
-    cache: Path | None = None  # --cache-dir; None: the source's .cache/
+    # --cache-dir (checked by cli.config_from); None: the user's cache folder.
+    cache: Path | None = None
+    disk_cache: bool = True  # False: nothing kept between builds (every chart drawn)
     # Templates compiled by this process, in memory only (never a file: compiled code
     # runs): the languages of a build and watch mode's rebuilds share them.
     compiled: CompiledTemplates = field(default_factory=CompiledTemplates, compare=False)
 
     @property
-    def cache_dir(self) -> Path:
-        """Where parsed data files, compiled templates and drawn charts are kept between
-        builds (all of it safe to delete: the next build makes it again)."""
-        return self.cache if self.cache is not None else self.source / ".cache"
+    def cache_dir(self) -> Path | None:
+        """Where drawn charts are kept between builds (safe to delete: the next build
+        draws them again): `cache`, else the user's cache folder; None for no cache on
+        disk, and never a folder the source or the output holds (`cache.refusal`)."""
+        if not self.disk_cache:
+            return None
+        folder = self.cache if self.cache is not None else user_folder()
+        return None if refusal(folder, self.source, self.out) else folder
 
     def own_folders(self) -> list[Path]:
         """The project's folders that publishing must never replace: what the build reads
         (the source's and the engine's), the cache, the repository."""
         names = ("data", "content", "templates", "locales", ".git")
-        return [*(self.source / n for n in names), self.cache_dir,
+        cache = [] if self.cache_dir is None else [self.cache_dir]
+        return [*(self.source / n for n in names), *cache,
                 *(self.engine_root / n for n in ("templates", "locales"))]
 
     def folders(self, name: str) -> list[Path]:

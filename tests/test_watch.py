@@ -30,13 +30,11 @@ SIDES = "        before: {value: 20.31}\n"
 HISTORY = "        history: [{value: 24.5, commit: 57930e6, label: {en: May, fr: Mai}}]\n"
 
 
-def copy_example(folder: Path, cache: Path | None = None) -> Path:
-    """The example's data and content (and warm caches, if given) in a fresh folder."""
+def copy_example(folder: Path) -> Path:
+    """The example's data and content in a fresh folder."""
     source = folder / "src"
     for name in ("data", "content"):
         shutil.copytree(REPO / name, source / name)
-    if cache is not None:
-        shutil.copytree(cache, source / ".cache")
     assert OLD_VALUE in studies(source).read_text(encoding="utf-8"), "example data changed"
     # A history gives the edited comparison a trend chart (three points): what a save redraws.
     edit(studies(source), SIDES, f"{HISTORY}{SIDES}")
@@ -46,8 +44,8 @@ def copy_example(folder: Path, cache: Path | None = None) -> Path:
 WARM = pytest.StashKey[Path]()
 
 
-def warm_cache(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
-    """The example's chart and template caches, filled once per test session."""
+def warm_cache(config: pytest.Config, factory: pytest.TempPathFactory) -> None:
+    """The example's charts in the session's cache folder (conftest), drawn once."""
     # A cold first build draws every chart (seconds); each test would pay for it again.
     if WARM not in config.stash:
         source = copy_example(factory.mktemp("warm"))
@@ -56,15 +54,15 @@ def warm_cache(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
                               text=True, timeout=120)
         if done.returncode != 0:
             pytest.fail(f"the example site does not build:\n{done.stderr}")
-        config.stash[WARM] = source / ".cache"
-    return config.stash[WARM]
+        config.stash[WARM] = source
 
 
 @pytest.fixture
 def source(request: pytest.FixtureRequest, tmp_path: Path,
            tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the example site to edit, its caches warm."""
-    return copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
+    warm_cache(request.config, tmp_path_factory)
+    return copy_example(tmp_path)
 
 
 def studies(source: Path) -> Path:
