@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from progress_site import cache
 from progress_site.charts.allowed import allowed_svg
 from progress_site.pipeline import ENGINE_ROOT
 
@@ -105,6 +106,31 @@ def test_a_drawing_not_in_utf_8_is_not_served() -> None:
 @pytest.mark.parametrize("name", sorted(ALLOWED))
 def test_a_drawing_like_ours_is_served_as_it_is(name: str) -> None:
     assert allowed_svg(ALLOWED[name].encode()) == ALLOWED[name]
+
+
+def entry_of_kind(folder: Path, kind: str) -> Path:
+    """A cache entry that is a plain file, or something else in its place."""
+    path, target = folder / "entry.svg", folder / "target.svg"
+    target.write_bytes(b"<svg/>")
+    if kind == "file":
+        path.write_bytes(b"<svg/>")
+    elif kind == "fifo":
+        os.mkfifo(path)  # a reader that opened it plainly would wait for a writer
+    elif kind == "link":
+        path.symlink_to(target)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "too-large":
+        path.write_bytes(b" " * 101)
+    return path
+
+
+@pytest.mark.parametrize(("kind", "read"), [("file", b"<svg/>"), ("fifo", None),
+                                            ("link", None), ("folder", None),
+                                            ("too-large", None)])
+def test_only_a_plain_file_under_the_limit_is_read(kind: str, read: bytes | None,
+                                                   tmp_path: Path) -> None:
+    assert cache.read(entry_of_kind(tmp_path, kind), limit=100) == read
 
 
 def test_a_planted_chart_never_reaches_the_page(example_copy: Path, tmp_path: Path,
