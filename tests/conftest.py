@@ -54,8 +54,7 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
     it, stopped after the test (test_watch_first, test_watch_browser)."""
     from .test_watch import Watch, copy_example, warm_cache  # the watch tests' own helpers
 
-    warm_cache(request.config, tmp_path_factory)
-    source = copy_example(tmp_path)
+    source = copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
     process = Watch(source)
     process.wait_for("Serving")
     try:
