@@ -131,7 +131,8 @@ def main() -> None:
         ours_src, peer = Path(tmp) / "ours", Path(tmp) / "mkdocs"
         generate(ours_src, args.figures, args.tasks)
         mkdocs_project(ours_src, peer)
-        ours = [*BUILD, "--source", str(ours_src), "--out", str(Path(tmp) / "ours-site")]
+        ours = [*BUILD, "--source", str(ours_src), "--out", str(Path(tmp) / "ours-site"),
+                "--cache-dir", str(Path(tmp) / "ours-cache")]
         theirs = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file",
                   str(peer / "mkdocs.yml"), "--site-dir", str(Path(tmp) / "mkdocs-site")]
         run_timed(ours)  # fills our caches; MkDocs keeps none, but its modules compile

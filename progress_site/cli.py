@@ -71,8 +71,9 @@ def parser() -> argparse.ArgumentParser:
                         "canonical links, social previews, sitemap; without it every "
                         "link stays relative")
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                   help="where parsed data, compiled templates and drawn charts are kept "
-                        "between builds (default: SOURCE/.cache; safe to delete)")
+                   help="where drawn charts are kept between builds, outside the source "
+                        "and the output (default: $XDG_CACHE_HOME/progress-site, else "
+                        "~/.cache/progress-site; safe to delete)")
     p.add_argument("--version", action=Version, nargs=0, help="show the version and exit")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
     record_options(commands.add_parser("record", help="add or update one figure of the data"))
@@ -106,13 +107,34 @@ def config_from(args: argparse.Namespace) -> BuildConfig:
                          "data/site.yaml), or start from `progress-site new DIR`")
     out = args.out if args.out is not None else source / "site"
     config = BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict,
-                         base_url=args.base_url, cache=args.cache_dir)
+                         base_url=args.base_url, cache=args.cache_dir,
+                         disk_cache=cache_allowed(args.cache_dir, source, out))
     reason = overlap(out, config.source, config.own_folders())
     if reason:  # checked before anything is written, the caches too
         raise UsageError(f"--out {visible_path(str(out))}: refusing to publish there: "
                          f"{reason}; give the site a folder of its own, such as SOURCE/site "
                          "(the default); nothing was written")
     return config
+
+
+def cache_allowed(given: Path | None, source: Path, out: Path) -> bool:
+    """Whether the build may keep a cache on disk: a --cache-dir where the source or the
+    output lies is refused (UsageError); a user's cache folder there, from the
+    environment, is left unused with a warning, and the build keeps nothing."""
+    folder = given if given is not None else cache.user_folder()
+    reason = cache.refusal(folder, source, out)
+    if reason and given is not None:
+        raise UsageError(f"--cache-dir {visible_path(str(given))}: refusing to keep the "
+                         f"cache there: {reason}, which a build must not write into; give "
+                         "it a folder outside the source and the output, such as "
+                         "~/.cache/progress-site (the default); nothing was written")
+    if reason:
+        print(f"warning: {visible_path(str(folder))}: not used as the build's cache: "
+              f"{reason}, which a build must not write into; this build keeps nothing "
+              "for the next one (every chart is drawn again)\nhint: set XDG_CACHE_HOME to "
+              "a folder outside the source and the output, or pass --cache-dir DIR",
+              file=sys.stderr)
+    return not reason
 
 
 def plural(count: int, noun: str) -> str:
@@ -191,7 +213,7 @@ def print_changes(config: BuildConfig, old_site: Path) -> int:
     built = make_site(config)
     shown = visible_path(str(old_site))
     try:
-        lines = changes.summary(old_site, built.files["data.json"], config.cache_dir)
+        lines = changes.summary(old_site, built.files["data.json"])
     except OSError as exc:
         raise UsageError(f"{shown}: cannot read its data.json: {exc.strerror or exc}") from exc
     except ValueError as exc:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from progress_site.cache import refusal, user_folder
 from progress_site.collector import collector_paused
 from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
@@ -20,6 +21,7 @@ from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
+from progress_site.render.templates import CompiledTemplates
 from progress_site.validate.rules import validate
 
 
@@ -54,19 +56,29 @@ class BuildConfig:
     # Render the other languages in a forked process when the site is large enough
     # (fork.can_fork says when forking is safe: never in watch mode's threaded process).
     parallel: bool = True
-    cache: Path | None = None  # --cache-dir; None: the source's .cache/
+    # --cache-dir (checked by cli.config_from); None: the user's cache folder.
+    cache: Path | None = None
+    disk_cache: bool = True  # False: nothing kept between builds (every chart drawn)
+    # Templates compiled by this process, in memory only (never a file: compiled code
+    # runs): the languages of a build and watch mode's rebuilds share them.
+    compiled: CompiledTemplates = field(default_factory=CompiledTemplates, compare=False)
 
     @property
-    def cache_dir(self) -> Path:
-        """Where parsed data files, compiled templates and drawn charts are kept between
-        builds (all of it safe to delete: the next build makes it again)."""
-        return self.cache if self.cache is not None else self.source / ".cache"
+    def cache_dir(self) -> Path | None:
+        """Where drawn charts are kept between builds (safe to delete: the next build
+        draws them again): `cache`, else the user's cache folder; None for no cache on
+        disk, and never a folder the source or the output holds (`cache.refusal`)."""
+        if not self.disk_cache:
+            return None
+        folder = self.cache if self.cache is not None else user_folder()
+        return None if refusal(folder, self.source, self.out) else folder
 
     def own_folders(self) -> list[Path]:
         """The project's folders that publishing must never replace: what the build reads
         (the source's and the engine's), the cache, the repository."""
         names = ("data", "content", "templates", "locales", ".git")
-        return [*(self.source / n for n in names), self.cache_dir,
+        cache = [] if self.cache_dir is None else [self.cache_dir]
+        return [*(self.source / n for n in names), *cache,
                 *(self.engine_root / n for n in ("templates", "locales"))]
 
     def folders(self, name: str) -> list[Path]:
@@ -111,7 +123,7 @@ def build(config: BuildConfig) -> Built:
     built = finish(config, ready)  # render
     # Before the swap, which replaces the data.json to compare with: nothing may fail
     # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(config.out, built.files["data.json"], config.cache_dir)
+    lines, found = changes.before_swap(config.out, built.files["data.json"])
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
@@ -125,7 +137,7 @@ def prepare(config: BuildConfig) -> Prepared:
     """Load, validate and derive every input; BuildFailed with all the errors found."""
     # Large sites make about a million objects here and no cycles (bench/scale.py).
     with collector_paused():
-        source, problems = load(config.source, config.strict, config.cache_dir)
+        source, problems = load(config.source, config.strict)
         fail_on_errors(problems, config.source)
         assert source is not None
         data, found = validate(source.data, config.today)
@@ -145,7 +157,7 @@ def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> 
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, only=paths)
+                             deferred, only=paths, compiled=config.compiled)
     fail_on_errors(ready.problems + problems, config.source)
     return files, problems, deferred or []
 
@@ -185,7 +197,8 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, languages, skip=frozenset(done))
+                             deferred, languages, skip=frozenset(done),
+                             compiled=config.compiled)
     files |= done
     if all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,

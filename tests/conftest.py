@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,15 @@ REPO = ENGINE_ROOT
 # The example's "today": fixed, so tests do not depend on the day they run.
 TODAY = dt.date(2026, 11, 29)
 SOURCE_DATE_EPOCH = "1795910400"  # 2026-11-29T00:00:00Z
+# Builds keep their cache in the user's cache folder: this session's own, shared by the
+# builds in this process and the processes tests start, never the tester's ~/.cache.
+SESSION_CACHE = Path(tempfile.mkdtemp(prefix="progress-site-tests-"))
+os.environ["XDG_CACHE_HOME"] = str(SESSION_CACHE)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Remove the session's cache folder."""
+    shutil.rmtree(SESSION_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -29,11 +40,10 @@ def example_files() -> dict[str, bytes]:
 def example_copy(tmp_path: Path, example_files: dict[str, bytes]) -> Path:
     """A fresh copy of the example's data/ and content/, to edit in a test.
 
-    The chart and template caches come along (warmed by `example_files`): a test is
+    Its charts are in the session's cache folder (warmed by `example_files`): a test is
     about its edit, not about drawing eighteen charts again."""
-    for name in ("data", "content", ".cache"):
-        if (REPO / name).is_dir():
-            shutil.copytree(REPO / name, tmp_path / "src" / name)
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, tmp_path / "src" / name)
     return tmp_path / "src"
 
 

@@ -3,7 +3,7 @@
 The example, built without and with a base URL (one with a space, which every address
 must carry percent-encoded), the example without its French home page, and every
 `_ok` case of tests/cases/ (each a variant of the example that builds): all built in
-memory, once a test session, sharing one copy of the example's chart cache.
+memory, once a test session, sharing the session's cache folder (conftest).
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ class Site:
     base_url: str | None = None
 
 
-def source_copy(root: Path, name: str, cache: Path) -> Path:
-    """A fresh copy of the example's data/ and content/, with the shared chart cache."""
+def source_copy(root: Path, name: str) -> Path:
+    """A fresh copy of the example's data/ and content/ (its charts are in the session's
+    cache folder, which every build shares)."""
     source = root / name
     for folder in ("data", "content"):
         shutil.copytree(REPO / folder, source / folder)
-    (source / ".cache").symlink_to(cache, target_is_directory=True)
     return source
 
 
@@ -58,14 +58,10 @@ def _built(session: Path) -> tuple[Site, ...]:
     """The sites, built in a folder of the session's temporary folder."""
     root = session / "sites"
     root.mkdir()
-    cache = root / "cache"
-    if (REPO / ".cache").is_dir():
-        shutil.copytree(REPO / ".cache", cache)
-    cache.mkdir(exist_ok=True)
-    example = source_copy(root, "example", cache)
+    example = source_copy(root, "example")
     sites = [Site("example", build(example)),
              Site("example-base-url", build(example, BASE_URL), BASE_URL)]
-    no_french_home = source_copy(root, "no-french-home", cache)
+    no_french_home = source_copy(root, "no-french-home")
     (no_french_home / "content" / "fr" / "index.md").unlink()
     # Its author's link to that page goes to the English one instead: what is checked
     # here is the links the build writes itself (feeds, 404 pages, alternates).
@@ -77,7 +73,7 @@ def _built(session: Path) -> tuple[Site, ...]:
         case = load_case(folder)
         if case.get("xfail"):
             continue
-        source = source_copy(root, folder.name, cache)
+        source = source_copy(root, folder.name)
         apply_case(source, case)
         sites.append(Site(folder.name, build(source)))
     return tuple(sites)

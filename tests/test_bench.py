@@ -51,6 +51,26 @@ def test_example_build_prints_the_median_and_spread_beside_the_target() -> None:
     assert re.search(r"^target: the median at most 0\.3 s \((met|MISSED)\)", out, re.M), out
 
 
+def test_caches_prints_each_caches_saving_beside_the_rule() -> None:
+    out = bench("caches.py", "--runs", "1", "--figures", "40", "--tasks", "4")
+    lines = out.split("\n\n")[0].splitlines()
+    cells = [re.split(r"\s{2,}", line.strip()) for line in lines]
+    assert cells[0] == ["site", "cache", "with it (s)", "cpu (s)", "without it (s)",
+                        "cpu (s)", "cpu saved (s)", "pays"]
+    rows = {(c[0], c[1]): c[2:] for c in cells[2:]}
+    # Both sites, built with a public address: the charts and the social cards are kept.
+    for site in ("example, rebuild", "40 figures, one edit"):
+        assert (site, "(every cache empty: a first build)") in rows
+        assert (site, "(every cache warm)") in rows
+        assert (site, "social/") in rows
+    assert ("example, rebuild", "charts/") in rows
+    for (_, cache), row in rows.items():
+        if cache.endswith("/"):
+            assert float(row[2]) > 0 and row[-1] in ("yes", "no"), row
+    assert re.search(r"^target: a cache stays only if it pays: it saves at least 0\.1 s "
+                     r"and 10% of the build without it", out, re.M), out
+
+
 def test_mkdocs_peer_prints_both_medians_and_their_ratio() -> None:
     out = bench("mkdocs_peer.py", "--runs", "1", "--figures", "6", "--tasks", "3")
     header, rows = table(out)

@@ -1,155 +1,296 @@
-"""The cache folder comes with the source, so a pull request can plant files in it: the
-build uses only entries this machine signed, and ignores any other without an error.
+"""The build cache holds no code, lives outside the source, and is worth restoring on a
+fresh CI machine.
 
-Each attack plants what an attacker can make without the key (a compiled template whose
-code writes a marker file, a chart SVG with a script, a parse of other data), then builds:
-the marker is absent, and the site is the one built from the source alone.
+Builds here are real processes (`python build.py`) with a home of their own. A planted
+entry is any file of the cache folder made to hold a hostile drawing; the pages are then
+parsed and must hold no script. A cache folder the source controls is refused; a cache
+moved to another home and checkout is used there without drawing a chart.
 """
 
 from __future__ import annotations
 
-import io
-import marshal
 import os
-import pickle
-import stat
-from collections.abc import Iterator
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import jinja2
 import pytest
-from jinja2.bccache import Bucket, bc_magic
 
 from progress_site import cache
-from progress_site.load import parse_cache
-from progress_site.pipeline import BuildConfig, make_site
+from progress_site.charts.allowed import allowed_svg
+from progress_site.pipeline import ENGINE_ROOT
 
-from .conftest import TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH
+from .dom import parse
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="9" height="9">{}</svg>'
+# Drawings an attacker may leave in a cache folder: each must be refused, and redrawn.
+HOSTILE = {
+    "script": SVG.format("<script>alert(1)</script>"),
+    "onload": SVG.replace("<svg ", '<svg onload="alert(1)" ').format(""),
+    "handler-on-a-path": SVG.format('<path d="M0 0" onmouseover="alert(1)"/>'),
+    "foreign-object": SVG.format("<foreignObject><p>hi</p></foreignObject>"),
+    "link-out": SVG.format('<a href="javascript:alert(1)"><text>x</text></a>'),
+    "use-out": SVG.format('<use href="https://evil.example/x.svg#a"/>'),
+    "external-url": SVG.format('<rect fill="url(https://evil.example/a)"/>'),
+    "escaped-url": SVG.format('<rect fill="\\75 rl(https://evil.example/a)"/>'),
+    "style": SVG.format("<style>rect{fill:url(https://evil.example/a)}</style>"),
+    "cdata": SVG.format("<title><![CDATA[</title><img src=x onerror=alert(1)>]]></title>"),
+    "comment": SVG.format("<!-- --><title>x</title>"),
+    "doctype": '<!DOCTYPE svg [<!ENTITY a "b">]>' + SVG.format("<title>&a;</title>"),
+    "prefixed": SVG.replace("<svg ", '<svg xmlns:h="http://www.w3.org/1999/xhtml" ').format(
+        "<h:script>alert(1)</h:script>"),
+    "other-namespace": SVG.format('<script xmlns="urn:x">alert(1)</script>'),
+    "html": "<div onclick=alert(1)>x</div>",
+    "cut": SVG.format("<g>")[:-10],
+}
+PNG = b"\x89PNG\r\n\x1a\n"
+NOT_UTF_8 = SVG.format("<title>\xff</title>").encode("latin-1")
+ALLOWED = {
+    "bare": SVG.format(""),
+    "drawing": SVG.format('<title id="t">A &amp; B</title><g transform="translate(1,2)">'
+                          '<path d="M0 0L9 9" stroke="#000" stroke-width="1"/>'
+                          '<text x="1" y="2" font-size="10px">1 &lt; 2</text></g>'),
+    "local-url": SVG.format('<defs><clipPath id="c"><rect width="9" height="9"/></clipPath>'
+                            '</defs><g clip-path="url(#c)" aria-hidden="true"/>'),
+}
 
 
-@pytest.fixture
-def key_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A user cache folder of this test's own, and a key read afresh from it."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
-    monkeypatch.delenv(cache.KEY_VARIABLE, raising=False)
-    cache.cache_key.cache_clear()
-    yield tmp_path / "user-cache"
-    cache.cache_key.cache_clear()
+def run(source: Path, out: Path, env: dict[str, str], *args: str,
+        cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`python build.py --source SOURCE --out OUT ARGS` in environment `env`."""
+    return subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
+                           "--out", str(out), *args], env=env, cwd=cwd, capture_output=True,
+                          text=True, timeout=300, check=False)
 
 
-def build(source: Path) -> dict[str, bytes]:
-    """The site's files, built from `source` with its cache."""
-    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+def home_env(home: Path, **extra: str) -> dict[str, str]:
+    """This environment with another home, and no XDG_CACHE_HOME: the cache is then
+    HOME/.cache/progress-site, as on a CI runner."""
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CACHE_HOME"}
+    return {**env, "HOME": str(home), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, **extra}
 
 
-def entries(folder: Path) -> list[Path]:
-    """The cache entries in `folder`, which a first build has filled (entries that other
-    versions of the engine left there are not this build's: they are misses already)."""
-    found = sorted(path for path in folder.iterdir()
-                   if path.is_file() and cache.read(path) is not None)
-    assert found, f"the build kept nothing in {folder}"
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Every path under `folder` with its bytes (a link: its target; a folder: '/')."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        found[name] = (f"-> {os.readlink(path)}" if path.is_symlink() else
+                       "/" if path.is_dir() else path.read_bytes())
     return found
 
 
-def unsigned(path: Path) -> bytes:
-    """What a signed entry holds, as an attacker can rebuild it from the source."""
-    data = cache.read(path)
-    assert data is not None
-    return data
+def pages(out: Path) -> dict[str, bytes]:
+    """The HTML pages of a built site, by path."""
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*.html"))}
 
 
-def planted_forms(payload: bytes) -> list[bytes]:
-    """An entry as an attacker may write it: bare, or behind a MAC made without the key."""
-    return [payload, bytes(cache.MAC_BYTES) + payload, os.urandom(cache.MAC_BYTES) + payload]
+def warm_home(home: Path) -> None:
+    """A home whose cache holds the example's charts, from this session's cache folder."""
+    session = Path(os.environ["XDG_CACHE_HOME"]) / "progress-site"
+    shutil.copytree(session, home / ".cache" / "progress-site")
 
 
-def test_a_planted_compiled_template_is_not_run(example_copy: Path, tmp_path: Path) -> None:
-    pristine = build(example_copy)
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_drawing_is_not_served(name: str) -> None:
+    assert allowed_svg(HOSTILE[name].encode()) is None
+
+
+def test_a_drawing_not_in_utf_8_is_not_served() -> None:
+    assert allowed_svg(NOT_UTF_8) is None
+
+
+@pytest.mark.parametrize("name", sorted(ALLOWED))
+def test_a_drawing_like_ours_is_served_as_it_is(name: str) -> None:
+    assert allowed_svg(ALLOWED[name].encode()) == ALLOWED[name]
+
+
+def entry_of_kind(folder: Path, kind: str) -> Path:
+    """A cache entry that is a plain file, or something else in its place."""
+    path, target = folder / "entry.svg", folder / "target.svg"
+    target.write_bytes(b"<svg/>")
+    if kind == "file":
+        path.write_bytes(b"<svg/>")
+    elif kind == "fifo":
+        os.mkfifo(path)  # a reader that opened it plainly would wait for a writer
+    elif kind == "link":
+        path.symlink_to(target)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "too-large":
+        path.write_bytes(b" " * 101)
+    return path
+
+
+@pytest.mark.parametrize(("kind", "read"), [("file", b"<svg/>"), ("fifo", None),
+                                            ("link", None), ("folder", None),
+                                            ("too-large", None)])
+def test_only_a_plain_file_under_the_limit_is_read(kind: str, read: bytes | None,
+                                                   tmp_path: Path) -> None:
+    assert cache.read(entry_of_kind(tmp_path, kind), limit=100) == read
+
+
+def test_a_planted_chart_never_reaches_the_page(example_copy: Path, tmp_path: Path,
+                                                example_files: dict[str, bytes]) -> None:
+    warm_home(tmp_path / "home")
+    env = home_env(tmp_path / "home")
+    assert run(example_copy, tmp_path / "clean", env).returncode == 0
+    clean = pages(tmp_path / "clean")
+    planted = 0
+    for entry in (tmp_path / "home" / ".cache").rglob("*"):
+        if entry.is_file() and entry.read_bytes().startswith(b"<svg"):
+            entry.write_text(list(HOSTILE.values())[planted % len(HOSTILE)], "utf-8")
+            planted += 1
+    assert planted >= 3, "the example's build kept its charts in HOME/.cache"
+    done = run(example_copy, tmp_path / "out", env)
+    assert done.returncode == 0, done.stderr
+    assert pages(tmp_path / "out") == clean  # every planted chart was drawn again
+    for name, page in clean.items():
+        elements = parse(page).iter()
+        assert [e.tag for e in elements if e.tag in ("script", "foreignobject")] == [], name
+        assert [a for e in elements for a in e.attrs if a.startswith("on")] == [], name
+
+
+def test_a_planted_social_card_is_not_published(example_copy: Path, tmp_path: Path,
+                                                example_files: dict[str, bytes]) -> None:
+    """A card is published as a file, not inlined: still, only a whole PNG of the card's
+    size is taken from the cache; anything else is converted again."""
+    env = home_env(tmp_path / "home")
+    address = ("--base-url", "https://example.org/")
+    assert run(example_copy, tmp_path / "clean", env, *address).returncode == 0
+    cards = [p for p in (tmp_path / "home" / ".cache").rglob("*")
+             if p.is_file() and p.read_bytes().startswith(PNG)]
+    assert len(cards) == 2, "a card a language, kept in HOME/.cache"
+    whole = cards[0].read_bytes()
+    for card, planted in zip(cards, [PNG + b"<script>alert(1)</script>",
+                                     whole[:-12] + whole[-12:].replace(b"IEND", b"IEN\0")],
+                             strict=True):
+        card.write_bytes(planted)
+    done = run(example_copy, tmp_path / "out", env, *address)
+    assert done.returncode == 0, done.stderr
+    for name in ("social.png", "fr/social.png"):
+        assert (tmp_path / "out" / name).read_bytes() == (tmp_path / "clean" / name).read_bytes()
+
+
+def test_a_planted_compiled_template_is_not_run(example_copy: Path, tmp_path: Path,
+                                                example_files: dict[str, bytes]) -> None:
+    """Compiled template code left in the cache folder (in the files Jinja's own disk
+    cache would read) is never run: templates are compiled by each build."""
+    warm_home(tmp_path / "home")
     marker = tmp_path / "ran"
-    code = marshal.dumps(compile(f"open({str(marker)!r}, 'w').close()", "<planted>", "exec"))
-    for form in range(3):
-        for path in entries(example_copy / ".cache" / "templates"):
-            stream = io.BytesIO(unsigned(path))
-            assert stream.read(len(bc_magic)) == bc_magic
-            checksum = pickle.load(stream)  # the source's checksum: the entry is current
-            crafted = bc_magic + pickle.dumps(checksum, 2) + code
-            bucket = Bucket(None, "", checksum)  # type: ignore[arg-type]
-            bucket.load_bytecode(io.BytesIO(crafted))
-            assert bucket.code is not None  # Jinja itself would run it
-            path.write_bytes(planted_forms(crafted)[form])
-        assert build(example_copy) == pristine
-        assert not marker.exists()
+    code = compile(f"open({str(marker)!r}, 'w').close()", "<planted>", "exec")
+    loader = jinja2.FileSystemLoader(ENGINE_ROOT / "templates")
+    cache_root = tmp_path / "home" / ".cache" / "progress-site"
+    for folder in [cache_root, *(p for p in cache_root.rglob("*") if p.is_dir()),
+                   cache_root / "templates"]:
+        folder.mkdir(parents=True, exist_ok=True)
+        planted = jinja2.FileSystemBytecodeCache(str(folder))
+        env = jinja2.Environment(loader=loader, bytecode_cache=planted)
+        for name in loader.list_templates():
+            source, filename, _ = loader.get_source(env, name)
+            bucket = planted.get_bucket(env, name, filename, source)
+            bucket.code = code
+            planted.set_bucket(bucket)
+    done = run(example_copy, tmp_path / "out", home_env(tmp_path / "home"))
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
 
 
-def test_a_planted_chart_never_reaches_the_page(example_copy: Path) -> None:
-    pristine = build(example_copy)
-    script = (b'<svg xmlns="http://www.w3.org/2000/svg" class="chart">'
-              b"<script>alert(1)</script></svg>")
-    for path in entries(example_copy / ".cache" / "charts"):
-        path.write_bytes(planted_forms(script)[len(path.name) % 3])
-    files = build(example_copy)
-    assert files == pristine
-    assert not [name for name, data in files.items() if b"alert(1)" in data]
+def test_a_build_writes_nothing_into_the_source_nor_beside_the_site(
+        example_copy: Path, tmp_path: Path, example_files: dict[str, bytes]) -> None:
+    warm_home(tmp_path / "home")
+    before = snapshot(example_copy)
+    (tmp_path / "public").mkdir()
+    done = run(example_copy, tmp_path / "public" / "site", home_env(tmp_path / "home"))
+    assert done.returncode == 0, done.stderr
+    assert snapshot(example_copy) == before
+    assert sorted(p.name for p in (tmp_path / "public").iterdir()) == ["site"]
 
 
-def test_a_planted_parse_is_not_served(example_copy: Path) -> None:
-    pristine = build(example_copy)
-    for path in entries(example_copy / ".cache" / "parsed"):
-        blob = unsigned(path)
-        path.write_bytes(blob.replace(b"Horizon", b"PLANTED"))  # same length: still a pickle
-    parse_cache._remembered.cache_clear()  # this process's parses: the next build reads disk
-    files = build(example_copy)
-    assert files == pristine
-    assert not [name for name, data in files.items() if b"PLANTED" in data]
+REFUSED = ("refusing to keep the cache there: it is inside the source folder, which a "
+           "build must not write into; give it a folder outside the source and the "
+           "output, such as ~/.cache/progress-site (the default); nothing was written\n")
 
 
-@pytest.mark.parametrize("damage", [b"", b"short", bytes(100)])
-def test_a_damaged_entry_is_a_miss(key_home: Path, tmp_path: Path, damage: bytes) -> None:
-    path = tmp_path / "entry"
-    assert cache.store(path, b"kept")
-    assert cache.read(path) == b"kept"
-    path.write_bytes(damage)
-    assert cache.read(path) is None
+@pytest.mark.parametrize("where", ["src/.cache", "src/data/cache", "src/link"])
+def test_a_cache_dir_in_the_source_is_refused(where: str, example_copy: Path,
+                                              tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (example_copy / "link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    before = snapshot(tmp_path)
+    done = run(Path("src"), tmp_path / "out", home_env(tmp_path / "home"),
+               "--cache-dir", where, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == f"error: --cache-dir {where}: {REFUSED}"
+    assert snapshot(tmp_path) == before
 
 
-def test_an_entry_moved_to_another_name_is_a_miss(key_home: Path, tmp_path: Path) -> None:
-    cache.store(tmp_path / "a", b"of a")
-    os.replace(tmp_path / "a", tmp_path / "b")
-    assert cache.read(tmp_path / "b") is None
+def test_a_cache_dir_in_the_output_is_refused(example_copy: Path, tmp_path: Path) -> None:
+    done = run(example_copy, tmp_path / "out", home_env(tmp_path / "home"),
+               "--cache-dir", str(tmp_path / "out" / "cache"))
+    assert done.returncode == 2
+    assert "refusing to keep the cache there: it is inside the output folder" in done.stderr
 
 
-def test_the_key_is_made_once_outside_the_source_readable_by_its_owner(
-        key_home: Path, tmp_path: Path) -> None:
-    cache.store(tmp_path / "entry", b"kept")
-    key = key_home / "progress-site" / "key"
-    assert stat.S_IMODE(key.stat().st_mode) == 0o600
-    made = key.read_bytes()
-    cache.cache_key.cache_clear()  # another build on this machine reads the same key
-    assert cache.read(tmp_path / "entry") == b"kept"
-    assert key.read_bytes() == made
+def test_a_cache_dir_of_its_own_is_used(example_copy: Path, tmp_path: Path,
+                                        example_files: dict[str, bytes]) -> None:
+    warm_home(tmp_path / "home")
+    given = tmp_path / "home" / ".cache" / "progress-site"
+    done = run(example_copy, tmp_path / "out", home_env(tmp_path / "nobody"),
+               "--cache-dir", str(given), "--strict")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert not (tmp_path / "nobody").exists()
 
 
-def test_another_machines_entry_is_a_miss(key_home: Path, tmp_path: Path) -> None:
-    cache.store(tmp_path / "entry", b"kept")
-    (key_home / "progress-site" / "key").write_bytes(os.urandom(32))
-    cache.cache_key.cache_clear()
-    assert cache.read(tmp_path / "entry") is None
+def test_a_cache_home_in_the_source_is_left_unused(example_copy: Path, tmp_path: Path
+                                                   ) -> None:
+    """XDG_CACHE_HOME=src/.cache (relative, as CI that caches only the project's paths
+    sets it): the build warns once, keeps nothing, and writes nothing under the source."""
+    before = snapshot(example_copy)
+    done = run(Path("src"), tmp_path / "out", home_env(tmp_path / "home",
+                                                       XDG_CACHE_HOME="src/.cache"),
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("warning:") == 1
+    assert done.stderr.startswith(
+        f"warning: {example_copy}/.cache/progress-site: not used as the build's cache: it "
+        "is inside the source folder, which a build must not write into; this build keeps "
+        "nothing for the next one (every chart is drawn again)\nhint: set XDG_CACHE_HOME "
+        "to a folder outside the source and the output, or pass --cache-dir DIR\n")
+    assert snapshot(example_copy) == before
+    assert pages(tmp_path / "out")
 
 
-def test_ci_may_give_the_key(key_home: Path, tmp_path: Path,
-                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(cache.KEY_VARIABLE, "a secret of the CI")
-    cache.store(tmp_path / "entry", b"kept")
-    assert not (key_home / "progress-site" / "key").exists()
-    cache.cache_key.cache_clear()
-    assert cache.read(tmp_path / "entry") == b"kept"
-    monkeypatch.setenv(cache.KEY_VARIABLE, "another secret")
-    cache.cache_key.cache_clear()
-    assert cache.read(tmp_path / "entry") is None
+BLOCK_VL_CONVERT = """import sys
+class Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("vl_convert", "altair"):
+            raise ImportError(f"{name} is not usable on this machine")
+sys.meta_path.insert(0, Blocked())
+"""
 
 
-def test_no_key_folder_means_a_cache_of_one_process(key_home: Path, tmp_path: Path) -> None:
-    key_home.write_text("a file where the folder should be", "utf-8")
-    assert cache.store(tmp_path / "entry", b"kept")
-    assert cache.read(tmp_path / "entry") == b"kept"
-    cache.cache_key.cache_clear()
-    assert cache.read(tmp_path / "entry") is None
+def test_a_restored_cache_is_used_on_a_fresh_machine(example_copy: Path, tmp_path: Path,
+                                                     example_files: dict[str, bytes]) -> None:
+    """The cache of one machine, restored into another home with the source checked out
+    elsewhere (a CI run), draws no chart: the second build runs with vl-convert and
+    Altair unusable, and publishes the same pages."""
+    warm_home(tmp_path / "a")
+    first = run(example_copy, tmp_path / "out-a", home_env(tmp_path / "a"))
+    assert first.returncode == 0, first.stderr
+    (tmp_path / "b" / ".cache").mkdir(parents=True)
+    (tmp_path / "a" / ".cache" / "progress-site").rename(
+        tmp_path / "b" / ".cache" / "progress-site")
+    checkout = shutil.copytree(example_copy, tmp_path / "elsewhere" / "checkout")
+    (tmp_path / "blocker").mkdir()
+    (tmp_path / "blocker" / "sitecustomize.py").write_text(BLOCK_VL_CONVERT, "utf-8")
+    path = os.pathsep.join([str(tmp_path / "blocker"), str(REPO)])
+    second = run(checkout, tmp_path / "out-b", home_env(tmp_path / "b", PYTHONPATH=path))
+    assert second.returncode == 0, second.stderr
+    assert pages(tmp_path / "out-b") == pages(tmp_path / "out-a")
+    # Without the cache, the same build must draw, and cannot: the block is real.
+    third = run(checkout, tmp_path / "out-c", home_env(tmp_path / "c", PYTHONPATH=path))
+    assert third.returncode != 0

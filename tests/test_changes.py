@@ -94,32 +94,6 @@ def edited(example_copy: Path, before: str, after: str) -> None:
     studies.write_text(studies.read_text().replace(before, after))
 
 
-def files_under(folder: Path) -> set[tuple[Path, int]]:
-    """Every file under `folder`, with the time it was last written."""
-    return {(p, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
-
-
-@pytest.mark.parametrize("damage", ["", "not json", "{}", '{"of": "x", "figures": {}}'])
-def test_what_a_build_keeps_for_the_next_summary_may_be_damaged(
-        damage: str, example_copy: Path, tmp_path: Path) -> None:
-    """Whatever the first build left in the cache for the next one, damaged, the next
-    summary is still right: a damaged entry is read as a miss."""
-    out = tmp_path / "out"
-    before = files_under(example_copy / ".cache")
-    assert run_build("--source", example_copy, "--out", out).returncode == 0
-    written = files_under(example_copy / ".cache") - before
-    assert written
-    for made, _ in written:
-        made.write_text(damage)
-    edited(example_copy, "after: {value: 7.92}", "after: {value: 7.5}")
-    result = run_build("--source", example_copy, "--out", out)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-2:] == [
-        "Changes since the previous site:",
-        "  figure studies.optimisation.comparisons.cpu-per-packet-500.after: "
-        "7.92 us -> 7.5 us"]
-
-
 def test_each_build_compares_with_the_site_it_replaces(example_copy: Path,
                                                        tmp_path: Path) -> None:
     out = tmp_path / "out"

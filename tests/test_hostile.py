@@ -862,7 +862,7 @@ def test_the_payloads_are_shown_as_text(hostile_site: tuple[Path, Path]) -> None
 
 def test_a_warm_cache_shows_the_payloads_byte_for_byte_alike(
         hostile_site: tuple[Path, Path], tmp_path: Path) -> None:
-    """The first build filled the caches under .cache/; the next one, which reads them,
+    """The first build filled the cache (drawn charts); the next one, which reads it,
     prints exactly the same sanitized HTML."""
     source, out = hostile_site
     again = tmp_path / "again"

@@ -32,7 +32,7 @@ XHTML = "{http://www.w3.org/1999/xhtml}"
 
 @pytest.fixture(scope="module")
 def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    """The example site built with a base URL (previews cached in the example's .cache/)."""
+    """The example site built with a base URL (previews kept in the session's cache)."""
     config = BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True,
                          base_url=BASE)
     return make_site(config).files

@@ -1,9 +1,13 @@
-"""Parsing is remembered by content, so a watch rebuild re-parses only changed files."""
+"""Parsing is remembered by content, so a watch rebuild re-parses only changed files, and
+an edited file is read again however its size and time look."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from progress_site.load.parse_cache import parse_once
-from progress_site.load.site import convert_document
+from progress_site.load.site import convert_document, load
 
 
 def test_same_text_is_parsed_once_and_each_caller_gets_its_own_document() -> None:
@@ -48,3 +52,26 @@ def test_records_are_converted_again_for_other_text_languages_or_strictness() ->
     edited, _ = parse_once(MACHINES.replace("The box", "The new box"), "data/m.yaml")
     (_, (machine,)), = convert_document(edited, ("en", "fr"), False)[0]
     assert machine.name.get("en") == "The new box"
+
+
+def site(root: Path, value: str) -> None:
+    """A one-measurement site whose data file says `value`."""
+    (root / "data").mkdir(parents=True, exist_ok=True)
+    (root / "data" / "site.yaml").write_text(
+        "site: {title: T, tagline: t, languages: [en]}\nmeasurements:\n"
+        f"  - {{id: m, title: M, figure: {{value: {value}, unit: ms, status: estimate}}}}\n",
+        encoding="utf-8")
+
+
+def test_an_edit_with_the_same_size_and_time_is_seen(tmp_path: Path) -> None:
+    site(tmp_path, "1.5")
+    path = tmp_path / "data" / "site.yaml"
+    before = path.stat()
+    first, _ = load(tmp_path, strict=False)
+    site(tmp_path, "2.5")  # same length
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    second, _ = load(tmp_path, strict=False)
+    assert first is not None and second is not None
+    values = [s.data.measurements[0].figure.value for s in (first, second)]
+    assert [v.value if v is not None else None for v in values] == [1.5, 2.5]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # nothing written

@@ -31,12 +31,13 @@ HISTORY = "        history: [{value: 24.5, commit: 57930e6, label: {en: May, fr:
 
 
 def copy_example(folder: Path, cache: Path | None = None) -> Path:
-    """The example's data and content (and warm caches, if given) in a fresh folder."""
+    """The example's data and content in a fresh folder (`src`), and a copy of a warm
+    cache folder beside it (`cache`, which `Watch` gives the process), if given."""
     source = folder / "src"
     for name in ("data", "content"):
         shutil.copytree(REPO / name, source / name)
     if cache is not None:
-        shutil.copytree(cache, source / ".cache")
+        shutil.copytree(cache, folder / "cache")
     assert OLD_VALUE in studies(source).read_text(encoding="utf-8"), "example data changed"
     # A history gives the edited comparison a trend chart (three points): what a save redraws.
     edit(studies(source), SIDES, f"{HISTORY}{SIDES}")
@@ -47,16 +48,18 @@ WARM = pytest.StashKey[Path]()
 
 
 def warm_cache(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
-    """The example's chart and template caches, filled once per test session."""
+    """A cache folder with the example's charts, drawn once per test session (each test
+    takes a copy: a chart one test's edit drew must not be a hit in another's)."""
     # A cold first build draws every chart (seconds); each test would pay for it again.
     if WARM not in config.stash:
         source = copy_example(factory.mktemp("warm"))
         done = subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
-                               "--out", str(source / "site")], cwd=REPO, capture_output=True,
+                               "--out", str(source / "site"), "--cache-dir",
+                               str(source.parent / "cache")], cwd=REPO, capture_output=True,
                               text=True, timeout=120)
         if done.returncode != 0:
             pytest.fail(f"the example site does not build:\n{done.stderr}")
-        config.stash[WARM] = source / ".cache"
+        config.stash[WARM] = source.parent / "cache"
     return config.stash[WARM]
 
 
@@ -84,7 +87,8 @@ class Watch:
 
     def __init__(self, source: Path, port: int = 0) -> None:
         command = [sys.executable, str(REPO / "build.py"), "--watch", "--port", str(port),
-                   "--source", str(source), "--out", str(source / "site")]
+                   "--source", str(source), "--out", str(source / "site"),
+                   "--cache-dir", str(source.parent / "cache")]
         self.process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True,
                                         encoding="utf-8")

@@ -122,7 +122,8 @@ def test_the_build_step_adds_the_last_slash_once() -> None:
     assert build["env"]["BASE_URL"] == "${{ steps.pages.outputs.base_url }}/"
     assert '--base-url "$BASE_URL"' in build["run"] and "--strict" in build["run"]
     cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
-    assert cache["with"]["path"] == ".cache/"
+    # The user's cache folder, where the build keeps its cache: never in the checkout.
+    assert cache["with"]["path"] == "~/.cache/progress-site"
     assert cache["with"]["key"] == (
         "progress-site-${{ steps.install.outputs.version }}-"
         "${{ hashFiles('data/**', 'content/**', 'templates/**', 'locales/**') }}")

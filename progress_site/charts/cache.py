@@ -6,8 +6,10 @@ no chart draws none (see bench/charts.py, which builds with and without this cac
 How a spec is drawn is `svg.py`'s business, and it is imported only to draw one.
 
 An entry's name is the hash of its spec and of what draws it: the versions of Altair,
-vl-convert and this engine, and the bytes of the drawing code. No path and no file date
-goes in, so a cache restored on another machine (a CI run's) serves the same charts.
+vl-convert and this engine, and the bytes of the drawing code. No path, no file date and
+no secret of the machine goes in, so a cache restored on another machine (a CI run's)
+serves the same charts. An entry is served only if it is an SVG of the kind our charts
+are (`allowed.py`); anything else is drawn again and replaced.
 
 Watch mode may ask a build to draw no chart (`deferred`): a chart missing from the cache
 is then listed, and stands in as its last drawing, dimmed and marked busy, or as an
@@ -24,6 +26,7 @@ from pathlib import Path
 
 from progress_site import cache
 from progress_site.cache import library_version as version
+from progress_site.charts.allowed import LIMIT, allowed_svg
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
 
@@ -72,11 +75,11 @@ class ChartCache:
         return markup
 
     def _read(self, key: str) -> str | None:
-        """The stored chart with this key, if this machine drew it (see cache.read)."""
+        """The stored chart with this key, if it is a drawing of the kind ours are."""
         if self.directory is None:
             return None
-        data = cache.read(self.directory / f"{key}.svg")
-        return None if data is None else data.decode("utf-8", "replace")
+        data = cache.read(self.directory / f"{key}.svg", LIMIT)
+        return None if data is None else allowed_svg(data)
 
     def _write(self, key: str, markup: str) -> None:
         """Store a chart whole or not at all: a killed build leaves no half-written file."""

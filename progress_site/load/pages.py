@@ -77,10 +77,8 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
     return "", text, 1
 
 
-def load_pages(root: Path, languages: tuple[str, ...], parsed: Path | None = None
-               ) -> tuple[list[Page], list[Problem]]:
-    """Read content/<language>/*.md for each language (front matter parses kept in
-    `parsed`, as the data files' are)."""
+def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list[Problem]]:
+    """Read content/<language>/*.md for each language."""
     pages: list[Page] = []
     problems: list[Problem] = []
     for lang in languages:
@@ -89,7 +87,7 @@ def load_pages(root: Path, languages: tuple[str, ...], parsed: Path | None = Non
             if refused:
                 problems += refused
                 continue
-            page, found = read_page(path, root, lang, parsed)
+            page, found = read_page(path, root, lang)
             problems += found
             if page is not None:
                 pages.append(page)
@@ -152,8 +150,7 @@ def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
     return out
 
 
-def read_page(path: Path, root: Path, lang: str, parsed: Path | None = None
-              ) -> tuple[Page | None, list[Problem]]:
+def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Problem]]:
     """One Markdown page: its front matter checked, its body kept for rendering."""
     display = path.relative_to(root).as_posix()
     problems = inside(path, root, display)
@@ -162,7 +159,7 @@ def read_page(path: Path, root: Path, lang: str, parsed: Path | None = None
     if text is None:
         return None, problems
     front, body, body_line = split_front_matter(text)
-    doc, problems = parse_once(front, display, parsed)
+    doc, problems = parse_once(front, display)
     meta_values = doc.data if doc.data is not None else {}
     slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
     if not isinstance(meta_values, dict) or "title" not in meta_values:

@@ -30,10 +30,10 @@ class Source:
     documents: tuple[Document, ...]
 
 
-def read_yaml(path: Path, root: Path, cache_dir: Path | None = None, edited: str | None = None
+def read_yaml(path: Path, root: Path, edited: str | None = None
               ) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file, with every problem located (the parse kept in `cache_dir`);
-    `edited` is its text as it would be written, read instead of the file's."""
+    """Parse one YAML file, with every problem located; `edited` is its text as it would
+    be written, read instead of the file's."""
     display = path.relative_to(root).as_posix()
     problems = unreadable_name(display) or inside(path, root, display)
     if problems:
@@ -42,7 +42,7 @@ def read_yaml(path: Path, root: Path, cache_dir: Path | None = None, edited: str
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, problems
-    doc, problems = parse_once(text, display, cache_dir)
+    doc, problems = parse_once(text, display)
     if doc.data is not None and not isinstance(doc.data, (dict, list)):
         problems.append(doc.problem((), "a data file must be a mapping of collections "
                                         "(machines:, studies:, ...)"))
@@ -50,12 +50,10 @@ def read_yaml(path: Path, root: Path, cache_dir: Path | None = None, edited: str
     return doc, problems
 
 
-def load_data(root: Path, strict: bool, parsed: Path | None = None,
-              edited: Mapping[Path, str] | None = None
+def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
               ) -> tuple[Data | None, list[Document], list[Problem]]:
     """Read every data file; collections of the same name in several files are joined
-    (parsed files are kept in `parsed`, a folder of the cache; `edited` texts are read
-    instead of their files, see `load_edited`)."""
+    (`edited` texts are read instead of their files, see `load_edited`)."""
     docs: list[Document] = []
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
@@ -63,7 +61,7 @@ def load_data(root: Path, strict: bool, parsed: Path | None = None,
     paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
     unread = False  # a file refused whole may be the one that holds `site:`
     for path in sorted(paths):
-        doc, found = read_yaml(path, root, parsed, edited.get(path))
+        doc, found = read_yaml(path, root, edited.get(path))
         problems += found
         unread = unread or doc is None
         if doc is not None and isinstance(doc.data, list):
@@ -164,30 +162,26 @@ def _close(key: str) -> str:
         k for k in hints(Data) if k != "site")
 
 
-def load(root: Path, strict: bool, cache_dir: Path | None = None
-         ) -> tuple[Source | None, list[Problem]]:
-    """Read the whole source folder; None when the data could not be read at all.
-
-    Parsed data files are kept in `cache_dir`/parsed, by default the source's `.cache`
-    folder (where BuildConfig keeps compiled templates and charts)."""
-    return _load(root, strict, (cache_dir or root / ".cache") / "parsed")
+def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
+    """Read the whole source folder; None when the data could not be read at all."""
+    return _load(root, strict)
 
 
 def load_edited(root: Path, edited: Mapping[Path, str], strict: bool = False
                 ) -> tuple[Source | None, list[Problem]]:
     """`load`, as if the data files `edited` names (absolute paths under data/) held
-    their texts there; nothing is written, not even the parse cache (record checks its
-    change this way before writing it)."""
-    return _load(root, strict, None, edited)
+    their texts there; nothing is written (record checks its change this way before
+    writing it)."""
+    return _load(root, strict, edited)
 
 
-def _load(root: Path, strict: bool, parsed: Path | None,
-          edited: Mapping[Path, str] | None = None) -> tuple[Source | None, list[Problem]]:
+def _load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
+          ) -> tuple[Source | None, list[Problem]]:
     """`load` or `load_edited`: the data, then the pages in its languages."""
-    data, docs, problems = load_data(root, strict, parsed, edited)
+    data, docs, problems = load_data(root, strict, edited)
     if data is None:
         return None, problems
-    pages, page_problems = load_pages(root, data.site.languages, parsed)
+    pages, page_problems = load_pages(root, data.site.languages)
     # No pages at all is a data-only build (data.json, feeds); a page that failed to read
     # has been reported already.
     if pages and not any(not p.warning for p in page_problems):

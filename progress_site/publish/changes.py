@@ -3,27 +3,22 @@
 Both sides are read from `data.json` (the validated, derived data every build
 publishes), so the comparison needs nothing but the two files: the previous `site/`
 before a build, or any old copy for a pull request (`build.py --changes OLD_SITE`).
-Each build keeps the snapshot of the data.json it published, an entry of the build
-cache: the next build's summary then parses only its own data.json, which on a large
-site is most of the summary's time (see bench/scale.py, "one edit").
+Both are parsed at each build: keeping the published side's snapshot in a cache saved no
+time a user feels (bench/caches.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site import cache
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
 from progress_site.regular import NotRegular, read_regular
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
-# Raise to drop every kept snapshot written before a change the code stamp cannot see.
-FORMAT = 2
 # More than a build prints; an old data.json asking for a million would print a megabyte.
 MAX_DECIMALS = 20
 
@@ -111,31 +106,22 @@ def parse_snapshot(data_json: bytes) -> Snapshot | None:
             return None
 
 
-def between(old: bytes, new: bytes, cache_dir: Path | None = None) -> list[str] | None:
+def between(old: bytes, new: bytes) -> list[str] | None:
     """The changes from one data.json to another; None when the old one is unreadable.
-    The same bytes mean no change; the old side's snapshot is read from `cache_dir`
-    when the build that published it kept it there."""
+    The same bytes mean no change."""
     if old == new:
         return []
-    before, after = snapshot_of(old, cache_dir), parse_snapshot(new)
+    before, after = parse_snapshot(old), parse_snapshot(new)
     return None if before is None or after is None else describe(before, after)
 
 
-def since_published(previous: bytes | None, published: bytes, cache_dir: Path | None
-                    ) -> list[str] | None:
+def since_published(previous: bytes | None, published: bytes) -> list[str] | None:
     """What changed from the site about to be replaced (None when there was none, or it
-    is unreadable); the new site's snapshot is kept in `cache_dir` for the next build."""
-    if previous == published:
-        return []
-    before = None if previous is None else snapshot_of(previous, cache_dir)
-    after = parse_snapshot(published)
-    if after is not None and cache_dir is not None:
-        keep(cache_dir, published, after)
-    return None if before is None or after is None else describe(before, after)
+    is unreadable)."""
+    return None if previous is None else between(previous, published)
 
 
-def before_swap(out: Path, published: bytes, cache_dir: Path | None
-                ) -> tuple[list[str] | None, list[Problem]]:
+def before_swap(out: Path, published: bytes) -> tuple[list[str] | None, list[Problem]]:
     """What changed since the site `out` holds, worked out before the new one replaces
     it: None when there is no site there yet; a warning when its data.json cannot be
     read, which never stops the new site from being published."""
@@ -145,7 +131,7 @@ def before_swap(out: Path, published: bytes, cache_dir: Path | None
         return None, [unreadable(out, f"is {exc.what}, not a regular file")]
     except OSError as exc:
         return None, [unreadable(out, f"cannot be read ({exc.strerror or exc})")]
-    lines = since_published(previous, published, cache_dir)
+    lines = since_published(previous, published)
     if previous is not None and lines is None:
         return None, [unreadable(out, "is not a data.json that a build published")]
     return lines, []
@@ -156,44 +142,6 @@ def unreadable(out: Path, why: str) -> Problem:
     return Problem(Location(str(out / "data.json")), "no summary of what changed since the "
                    f"previous site: this file {why}", hint="the new site is published all "
                    "the same, and the next build compares with it", warning=True)
-
-
-def snapshot_of(data_json: bytes, cache_dir: Path | None) -> Snapshot | None:
-    """A data.json's snapshot: the one kept in `cache_dir` if it is of these bytes, else
-    parsed."""
-    return (kept(cache_dir, data_json) if cache_dir else None) or parse_snapshot(data_json)
-
-
-def entry(cache_dir: Path) -> Path:
-    """The cache entry of the published site's snapshot."""
-    return cache_dir / "changes" / "published.json"
-
-
-def made_from(data_json: bytes) -> str:
-    """What names the data.json a snapshot was made from, by this code."""
-    return hashlib.blake2b(cache.fingerprint(FORMAT) + data_json, digest_size=20).hexdigest()
-
-
-def kept(cache_dir: Path, data_json: bytes) -> Snapshot | None:
-    """The kept snapshot, if it is of these bytes (anything else is a miss)."""
-    data = cache.read(entry(cache_dir))
-    if data is None:
-        return None
-    try:
-        stored = json.loads(data)
-        if stored["of"] != made_from(data_json):
-            return None
-        figures = {str(k): (str(n), str(s)) for k, (n, s) in stored["figures"].items()}
-        tasks = {str(k): (str(s), int(p)) for k, (s, p) in stored["tasks"].items()}
-    except Exception:  # missing, truncated, foreign: each means "parse the data.json"
-        return None
-    return Snapshot(figures, tasks)
-
-
-def keep(cache_dir: Path, data_json: bytes, snap: Snapshot) -> None:
-    """Keep the snapshot of a data.json just published, in place of the last one."""
-    cache.store(entry(cache_dir), json.dumps(
-        {"of": made_from(data_json), "figures": snap.figures, "tasks": snap.tasks}).encode())
 
 
 def describe(old: Snapshot, new: Snapshot) -> list[str]:
@@ -228,14 +176,13 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
     return [line for line in lines if line]
 
 
-def summary(old_site: Path, new_data_json: bytes, cache_dir: Path | None = None
-            ) -> list[str] | None:
+def summary(old_site: Path, new_data_json: bytes) -> list[str] | None:
     """The changes from a published site to a new build; None when there is no old one
     (OSError when its data.json cannot be read, ValueError when it is not one)."""
     old = read_published(old_site)
     if old is None:
         return None
-    lines = between(old, new_data_json, cache_dir)
+    lines = between(old, new_data_json)
     if lines is None:
         raise ValueError("it is not a data.json that a build published")
     return lines

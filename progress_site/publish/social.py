@@ -3,13 +3,17 @@
 The card is drawn as SVG from the model (numbers printed by `Words`, so each language
 formats its own), then converted to PNG by vl-convert. PNGs are entries of the build
 cache, named by the hash of their SVG and of the converter's version: a build whose
-headlines did not change reads the PNG back without starting vl-convert's engine.
+headlines did not change reads the PNG back without converting it again (bench/caches.py
+measured what that saves). An entry is served only if it is a whole PNG of the card's
+size (`whole_png`); anything else is converted again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import struct
 import textwrap
+import zlib
 from pathlib import Path
 
 from markupsafe import escape
@@ -24,6 +28,7 @@ MAX_HEADLINES = 3
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 INK, MUTED, ACCENT, PAPER = "#14213d", "#4a5568", "#1d4ed8", "#ffffff"
 PNG = b"\x89PNG\r\n\x1a\n"  # how every PNG file starts
+LIMIT = 8 * 1024 * 1024  # bytes; a card is far smaller
 
 
 def card_path(lang: str, default: str) -> str:
@@ -92,8 +97,8 @@ class SocialCard:
         made_by = cache.library_version("vl-convert-python")
         key = hashlib.sha256(f"{made_by}\n{svg}".encode()).hexdigest()
         path = self.directory / f"{key}.png" if self.directory else None
-        kept = cache.read(path) if path is not None else None
-        if kept is not None and kept.startswith(PNG):  # else damaged: drawn again
+        kept = cache.read(path, LIMIT) if path is not None else None
+        if kept is not None and whole_png(kept):  # else damaged or foreign: drawn again
             return kept
         import vl_convert  # only on a cache miss: it starts a JavaScript engine
 
@@ -102,3 +107,25 @@ class SocialCard:
         if path is not None:
             cache.store(path, data)
         return data
+
+
+def whole_png(data: bytes) -> bool:
+    """Whether `data` is one whole PNG image of the card's size: its signature, then
+    chunks each with a right CRC, IHDR first, IEND last and nothing after it."""
+    if not data.startswith(PNG):
+        return False
+    at, first = len(PNG), True
+    while at + 12 <= len(data):
+        length: int = struct.unpack(">I", data[at:at + 4])[0]
+        kind = data[at + 4:at + 8]
+        end = at + 12 + length
+        body = data[at + 8:end - 4]
+        if end > len(data) or not kind.isalpha() or struct.unpack(
+                ">I", data[end - 4:end])[0] != zlib.crc32(kind + body):
+            return False
+        if first and (kind != b"IHDR" or struct.unpack(">II", body[:8]) != (WIDTH, HEIGHT)):
+            return False
+        at, first = end, False
+        if kind == b"IEND":
+            return at == len(data)
+    return False

@@ -73,14 +73,24 @@ def recover(out: Path) -> None:
 
 @contextlib.contextmanager
 def locked(out: Path) -> Iterator[None]:
-    """One build at a time per output folder: a second one waits for the first."""
-    lock_path = out.parent / f".{out.name}.lock"
-    with lock_path.open("a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+    """One build at a time per output folder: a second one waits for the first.
+
+    The lock is taken on the folder that holds `out` (flock on its own descriptor): no
+    lock file is made beside the site, none is left behind by a killed build (the kernel
+    drops the lock with the process), and it needs no cache folder. Builds publishing
+    side by side into one folder wait for each other too, which costs only their overlap.
+    Where that folder cannot be locked (some network file systems), builds go unordered:
+    each swap is still atomic."""
+    fd = os.open(out.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
         try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            if exc.errno not in (errno.EBADF, errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):
+                raise
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
 
 
 def refuse(out: Path) -> None:

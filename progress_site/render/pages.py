@@ -29,15 +29,15 @@ from progress_site.render.markdown import Block, markdown_html, split_blocks
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
-from progress_site.render.templates import new_environment, template_cache, template_loader
+from progress_site.render.templates import CompiledTemplates, new_environment, template_loader
 from progress_site.render.words import STATUS_WORDS, Words
 
 
-def make_environment(loader: jinja2.BaseLoader, cache: jinja2.BytecodeCache | None,
+def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | None,
                      translations: NullTranslations, words: Words, model: Model
                      ) -> jinja2.Environment:
     """The Jinja environment of one language (templates.py), with the model and its words."""
-    env = new_environment(loader, cache, translations)
+    env = new_environment(loader, compiled, translations)
     env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
                        statuses=STATUS_WORDS, lookup=Lookup(model))
     # Filters, not globals, where a large page calls them for every figure: Jinja calls
@@ -229,18 +229,19 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
            cache_dir: Path | None = None, base_url: str | None = None,
            deferred_charts: list[ChartSpec] | None = None,
            languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
-           skip: frozenset[str] = frozenset()
+           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None
            ) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language (or of `languages`), their 404 pages and the assets,
     as {published path: bytes}; with `only`, just the pages published at those paths (no
     404 pages, no assets), and never those at the paths in `skip` (rendered already).
 
-    With `deferred_charts`, charts not in the cache are listed there, not drawn."""
-    # Each language has its own environment (its own words); compiled templates are kept
-    # in Jinja's bytecode cache, so later builds skip compiling. One chart cache a build,
-    # shared by the languages.
+    With `deferred_charts`, charts not in the cache are listed there, not drawn; with
+    `compiled`, templates compiled before in this process are not compiled again."""
+    # Each language has its own environment (its own words), which share the compiled
+    # templates (`compiled`, else this build's own). One chart cache a build, shared by
+    # the languages.
     loader = template_loader(folders)
-    cache = template_cache(cache_dir / "templates") if cache_dir else None
+    compiled = compiled if compiled is not None else CompiledTemplates()
     charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts)
     site = model.data.site
     default = site.languages[0]
@@ -255,7 +256,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
             continue
         translations = catalogs.translations[lang]
         words = Words(lang, translations, site, model.namespace)
-        env = make_environment(loader, cache, translations, words, model)
+        env = make_environment(loader, compiled, translations, words, model)
         env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places)
         for page in mine:

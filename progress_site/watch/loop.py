@@ -11,8 +11,10 @@ their page changed (see server.py and livestate.py).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -83,7 +85,7 @@ def published(path: Path, out: Path) -> bool:
     if not path.is_relative_to(out.parent) or path == out.parent:
         return False
     first = path.relative_to(out.parent).parts[0]
-    return first in (out.name, f".{out.name}.lock") or first.startswith(
+    return first == out.name or first.startswith(
         (f".{out.name}-new-", f".{out.name}-old-"))
 
 
@@ -275,6 +277,10 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
     """Watch, build, serve and rebuild until Stop; every part is undone on the way out."""
     state = LiveState()
     with contextlib.ExitStack() as undo:
+        folder = config.cache_dir
+        if folder is None:  # refused: the charts drawn meanwhile last this session only
+            folder = Path(undo.enter_context(tempfile.TemporaryDirectory(prefix="progress-")))
+            config = dataclasses.replace(config, cache=folder, disk_cache=True)
         try:  # bind first: a busy port fails at once, before a build overwrites anything
             server = open_server(host, port, config.out.absolute(), state)
         except OSError as exc:
@@ -291,7 +297,7 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
             return 1
         builder = Builder(config, state)
         builder.run(None)
-        drawer = ChartDrawer(config.cache_dir / "charts", changes.charts_drawn,
+        drawer = ChartDrawer(folder / "charts", changes.charts_drawn,
                              lambda text: builder.failed(f"cannot draw charts: {text}"))
         undo.callback(drawer.close)  # after the worker stops: it is the one that submits
         # A daemon thread: a hung build cannot keep the process alive after Ctrl-C.
