@@ -359,11 +359,14 @@ The previous site was left as it was.
 
 def test_fifos_in_the_caches_templates_and_catalogs_are_not_waited_on(
         base: Path, tmp_path: Path) -> None:
-    """Every cache entry a FIFO, and a site's template and catalog too: the build reads
-    none of them (a cache entry it cannot read is a miss) and publishes the same site."""
-    first = build_process(base, tmp_path / "first", timeout=60)
+    """Every cache entry (here a social card) a FIFO, and a site's template and catalog
+    too: the build reads none of them (an entry it cannot read is a miss) and publishes
+    the same site."""
+    cache = tmp_path / "cache"
+    first = build_process(base, tmp_path / "first", "--cache-dir", str(cache),
+                          "--base-url", "https://example.org/", timeout=60)
     assert (first.code, first.err) == (0, "")
-    entries = [p for p in (base / ".cache").rglob("*") if p.is_file()]
+    entries = [p for p in cache.rglob("*") if p.is_file()]
     assert entries
     for entry in entries:
         entry.unlink()
@@ -372,7 +375,8 @@ def test_fifos_in_the_caches_templates_and_catalogs_are_not_waited_on(
     os.mkfifo(base / "templates" / "page.html")
     (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
     os.mkfifo(base / "locales" / "fr" / "LC_MESSAGES" / "messages.po")
-    again = build_process(base, tmp_path / "again", timeout=60)
+    again = build_process(base, tmp_path / "again", "--cache-dir", str(cache),
+                          "--base-url", "https://example.org/", timeout=60)
     assert (again.code, again.err) == (0, "")
     assert published_files(tmp_path / "again") == published_files(tmp_path / "first")
 
