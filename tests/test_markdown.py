@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress_site.render.markdown import PARSED, inline_html, make_parser, parse_block
+from progress_site.render.markdown import (
+    PARSED,
+    inline_html,
+    make_parser,
+    markdown_html,
+    parse_block,
+    split_blocks,
+)
 
 # Every ASCII character, the whitespace and bidi controls the parser or `harmless` may
 # treat apart, braces (references), and a few letters and punctuation beyond ASCII.
@@ -36,7 +43,7 @@ def test_the_parser_has_only_the_rules_that_plain_words_skip() -> None:
     md = make_parser()
     assert md.get_active_rules() == {
         "core": ["normalize", "block", "inline", "text_join", "heading_ids", "harmless"],
-        "block": ["table", "code", "fence", "blockquote", "hr", "list", "reference",
+        "block": ["site_block", "table", "code", "fence", "blockquote", "hr", "list", "reference",
                   "html_block", "heading", "lheading", "paragraph"],
         "inline": ["reference", "text", "newline", "escape", "backticks", "emphasis", "link",
                    "image", "autolink", "html_inline", "entity"],
@@ -102,3 +109,17 @@ def test_a_block_line_with_a_quote_left_open_is_split_at_blanks() -> None:
 
 def test_a_line_that_is_not_a_block() -> None:
     assert parse_block("Some {{< words >}} in a sentence", 1) is None
+
+
+def test_blocks_are_the_lines_markdown_it_finds_at_the_top_of_the_page() -> None:
+    body = ("Intro.\n\n{{< legend >}}\n````\n```\n{{< a >}}\n```\n````\n\n    {{< b >}}\n\n"
+            "  {{< machines x >}}\nAfter.\n> {{< c >}}\n\n- {{< d >}}\n")
+    parts = split_blocks(body, 10)
+    assert [p if isinstance(p, str) else (p.name, p.args, p.line) for p in parts] == [
+        "Intro.\n", ("legend", (), 12), "````\n```\n{{< a >}}\n```\n````\n\n    {{< b >}}\n",
+        ("machines", ("x",), 21), "After.\n> {{< c >}}\n\n- {{< d >}}\n"]
+
+
+def test_a_block_left_in_prose_is_its_words() -> None:
+    """No chunk of prose holds a block line; were one to, it would print as words."""
+    assert markdown_html("{{< legend >}}") == "<p>{{&lt; legend &gt;}}</p>\n"

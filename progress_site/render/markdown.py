@@ -9,6 +9,7 @@ plain words in an attribute or in code. No HTML is ever put into finished HTML.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import shlex
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -160,6 +162,12 @@ class Renderer(RendererHTML):
     and words in a text, as plain words in an attribute (alt, title), in code or in a
     link's words. Every piece goes through the renderer's own escaping."""
 
+    def site_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                   env: EnvType) -> str:
+        """A block line left in a chunk of prose (split_blocks takes them all out): its
+        words, never its block."""
+        return f"<p>{escapeHtml(tokens[idx].content)}</p>\n"
+
     def reference(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                   env: EnvType) -> str:
         """A reference among a text's tokens; as written where env has no words."""
@@ -260,6 +268,7 @@ def make_parser() -> MarkdownIt:
                     renderer_cls=Renderer)
     md.enable("table")
     md.validateLink = is_safe  # type: ignore[method-assign]
+    md.block.ruler.before("table", "site_block", site_block)
     md.inline.ruler.before("text", "reference", reference)
     md.core.ruler.push("heading_ids", heading_ids)
     md.core.ruler.push("harmless", harmless)
@@ -319,22 +328,40 @@ def parse_block(line: str, number: int) -> Block | None:
     return Block(match.group(1), args, options, number)  # type: ignore[arg-type]
 
 
+def site_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A `{{< name ... >}}` line at the top of a page's tree, as one `site_block` token:
+    never in code (fenced or indented), a quote, a list or a paragraph (whose lines may
+    be inline code or words that only look like a block)."""
+    if state.level > 0 or state.is_code_block(start):
+        return False
+    line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]]
+    block = parse_block(line, start)
+    if block is None:
+        return False
+    if not silent:
+        token = state.push("site_block", "", 0)
+        token.map = [start, start + 1]
+        token.meta = {"block": block}
+        token.content = line
+        state.line = start + 1
+    return True
+
+
 @functools.lru_cache(maxsize=256)  # a page's body between watch rebuilds: split once
 def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
-    """The body as Markdown chunks and block lines, in order (not inside code fences)."""
+    """The body as Markdown chunks and block lines, in order: the blocks markdown-it
+    finds at the top of the page's tree (its block rules only: no inline parse here)."""
+    md = shared_parser()
+    tokens: list[Token] = []
+    md.block.parse(body, md, {}, tokens)
+    lines = body.split("\n")
     parts: list[str | Block] = []
-    chunk: list[str] = []
-    fence = ""
-    for offset, line in enumerate(body.split("\n")):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            fence = "" if fence and stripped.startswith(fence) else (fence or stripped[:3])
-        block = None if fence else parse_block(line, first_line + offset)
-        if block is None:
-            chunk.append(line)
-            continue
-        parts.append("\n".join(chunk))
-        chunk = []
-        parts.append(block)
-    parts.append("\n".join(chunk))
+    start = 0
+    for token in tokens:
+        if token.type == "site_block" and token.map is not None:
+            at = token.map[0]
+            parts.append("\n".join(lines[start:at]))
+            parts.append(dataclasses.replace(token.meta["block"], line=first_line + at))
+            start = at + 1
+    parts.append("\n".join(lines[start:]))
     return tuple(p for p in parts if not isinstance(p, str) or p.strip())
