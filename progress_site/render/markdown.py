@@ -22,13 +22,13 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline import StateInline, autolink, image, link
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import escape
 
 from progress_site.derive.namespace import REFERENCE
-from progress_site.model.links import is_safe
+from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in
 
 BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
 EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
@@ -162,6 +162,16 @@ class Renderer(RendererHTML):
     and words in a text, as plain words in an attribute (alt, title), in code or in a
     link's words. Every piece goes through the renderer's own escaping."""
 
+    def definition(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                   env: EnvType) -> str:
+        """A `[label]: url` line prints nothing (its links print the address)."""
+        return ""
+
+    def refused_link(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                     env: EnvType) -> str:
+        """Where a link to an unsafe address was: nothing (its words follow)."""
+        return ""
+
     def site_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                    env: EnvType) -> str:
         """A block line left in a chunk of prose (split_blocks takes them all out): its
@@ -264,10 +274,15 @@ def attributes(attrs: dict[str, str | int | float], env: EnvType
 def make_parser() -> MarkdownIt:
     """CommonMark with tables and references; raw HTML off; unsafe link schemes refused;
     no remote image."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False},
-                    renderer_cls=Renderer)
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False,
+                                   "inline_definitions": True}, renderer_cls=Renderer)
     md.enable("table")
-    md.validateLink = is_safe  # type: ignore[method-assign]
+    # Every address makes a token, so that an unsafe one is found where it is written
+    # (safelinks.py) instead of left as text unseen; `refuse` turns it into words.
+    md.validateLink = accept  # type: ignore[method-assign]
+    for name, rule in (("link", link), ("image", image), ("autolink", autolink)):
+        md.inline.ruler.at(name, located(rule))
+    md.core.ruler.after("inline", "refuse", refuse)
     md.block.ruler.before("table", "site_block", site_block)
     md.inline.ruler.before("text", "reference", reference)
     md.core.ruler.push("heading_ids", heading_ids)
@@ -287,6 +302,24 @@ shared_parser = functools.cache(make_parser)
 def page_tokens(source: str) -> tuple[Token, ...]:
     """A chunk of a page's Markdown, parsed."""
     return tuple(shared_parser().parse(piped(source)))
+
+
+def refused_links(source: str) -> list[Refused]:
+    """(offset, address as written, why) for each address in a chunk of a page's
+    Markdown that may not be published: links, images, autolinks, definitions."""
+    return [(unpiped_at(source, at), written, why)
+            for at, written, why in refused_in(page_tokens(source), piped(source))]
+
+
+def unpiped_at(source: str, at: int) -> int:
+    """An offset in `piped(source)` as an offset in `source`."""
+    shift = 0
+    for match in REFERENCE.finditer(source) if "|" in source else ():
+        for pipe in (i for i, ch in enumerate(match.group(0)) if ch == "|"):
+            if match.start() + pipe + shift >= at:
+                return at - shift
+            shift += 1
+    return at - shift
 
 
 def markdown_html(source: str, refer: Refer | None = None) -> str:
