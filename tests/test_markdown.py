@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from progress_site.render.blocklines import parse_block
 from progress_site.render.markdown import (
     PARSED,
     inline_html,
     make_parser,
     markdown_html,
-    parse_block,
     refused_links,
     split_blocks,
 )

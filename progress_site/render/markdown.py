@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-import shlex
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,6 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
-from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline, autolink, image, link
 from markdown_it.token import Token
@@ -28,9 +26,9 @@ from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import escape
 
 from progress_site.derive.namespace import REFERENCE
+from progress_site.render.blocklines import Block, site_block
 from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in
 
-BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
 EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
 # Direction overrides that an entity (`&#x202e;`) can still write: they would make the
 # words and numbers after them on the page read backwards.
@@ -58,16 +56,6 @@ class Printed:
 # Words for an expression (`comparisons.cpu-500.ratio`), or None for one that has none
 # (its error is reported where the text is checked): the renderer's env["refer"].
 Refer = Callable[[str], Printed | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A `{{< name arg key=value >}}` line of a content page."""
-
-    name: str
-    args: tuple[str, ...]
-    options: tuple[tuple[str, str], ...]
-    line: int
 
 
 def slugify(text: str) -> str:
@@ -345,39 +333,6 @@ def inline_html(source: str, refer: Refer | None = None) -> str:
 def inline_tokens(source: str) -> tuple[Token, ...]:
     """An inline text's Markdown, parsed."""
     return tuple(shared_parser().parseInline(source))
-
-
-def parse_block(line: str, number: int) -> Block | None:
-    """A block line's name, arguments and key=value options; None for any other line."""
-    match = BLOCK.match(line.strip())
-    if not match:
-        return None
-    try:
-        words = shlex.split(match.group(2))
-    except ValueError:  # a quote left open: the words between blanks
-        words = match.group(2).split()
-    args = tuple(w for w in words if "=" not in w)
-    options = tuple(tuple(w.split("=", 1)) for w in words if "=" in w)
-    return Block(match.group(1), args, options, number)  # type: ignore[arg-type]
-
-
-def site_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """A `{{< name ... >}}` line at the top of a page's tree, as one `site_block` token:
-    never in code (fenced or indented), a quote, a list or a paragraph (whose lines may
-    be inline code or words that only look like a block)."""
-    if state.level > 0 or state.is_code_block(start):
-        return False
-    line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]]
-    block = parse_block(line, start)
-    if block is None:
-        return False
-    if not silent:
-        token = state.push("site_block", "", 0)
-        token.map = [start, start + 1]
-        token.meta = {"block": block}
-        token.content = line
-        state.line = start + 1
-    return True
 
 
 @functools.lru_cache(maxsize=256)  # a page's body between watch rebuilds: split once

@@ -18,13 +18,14 @@ from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
 from progress_site.errors import Location, Problem
 from progress_site.load.pages import Page
+from progress_site.render.blocklines import Block
 from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids
-from progress_site.render.markdown import Block, markdown_html, refused_links, split_blocks
+from progress_site.render.markdown import markdown_html, refused_links, split_blocks
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
