@@ -37,6 +37,7 @@ def located(rule: InlineRule) -> InlineRule:
     address is written in the inline text, and how (`meta["written"]`)."""
 
     def wrapped(state: StateInline, silent: bool) -> bool:
+        """The rule, then the place of the address on the token it made."""
         start, count = state.pos, len(state.tokens)
         if not rule(state, silent):
             return False
