@@ -12,6 +12,7 @@ into its words plus a `refused_link` token that prints nothing (`refuse`); and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from markdown_it.token import Token
 from progress_site.model.links import check_url
 
 InlineRule = Callable[[StateInline, bool], bool]
+NEWLINE = re.compile(r"\r\n?|\n")
 # A refused address: its offset in the parsed text, the address as written, and why.
 Refused = tuple[int, str, str]
 
@@ -110,10 +112,11 @@ def refused(tokens: list[Token]) -> list[Token]:
 
 def refused_in(tokens: tuple[Token, ...], text: str) -> list[Refused]:
     """Every refused address of a parsed text, with its offset in `text`, in order."""
-    lines = text.split("\n")
-    starts = [0]
-    for written_line in lines:
-        starts.append(starts[-1] + len(written_line) + 1)
+    # Lines as markdown-it counts them (its `normalize` reads `\r` as a line break too).
+    breaks = list(NEWLINE.finditer(text))
+    starts = [0, *(b.end() for b in breaks)]
+    lines = [text[start:end] for start, end in
+             zip(starts, [b.start() for b in breaks] + [len(text)], strict=True)]
     found: list[Refused] = []
     for token in tokens:
         if token.map is None:
