@@ -145,6 +145,8 @@ JS = "'javascript:' addresses are not allowed"
     ("| a | [b](javascript:x) |\n|---|---|\n| c | d |", [(10, "javascript:x", JS)]),
     ("## T [x](javascript:a) {#id}", [(9, "javascript:a", JS)]),
     ("{{ a | b }} [x](javascript:a)", [(16, "javascript:a", JS)]),
+    ("| {{ a | b }} [x](javascript:a) |\n|---|", [(18, "javascript:a", JS)]),
+    ("- |\r\n\t<javascript:x>", [(7, "javascript:x", JS)]),  # the tab read as spaces
     # Carriage returns end lines for markdown-it, as newlines do.
     ("a\r\r\r\r\n\n[x]: javascript:q\r\n\r\n[x] <data:x>", [(12, "javascript:q", JS), (
         33, "data:x", "'data:' addresses are not allowed")]),

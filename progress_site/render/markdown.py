@@ -296,7 +296,7 @@ def refused_links(source: str) -> list[Refused]:
     """(offset, address as written, why) for each address in a chunk of a page's
     Markdown that may not be published: links, images, autolinks, definitions."""
     return [(unpiped_at(source, at), written, why)
-            for at, written, why in refused_in(page_tokens(source), piped(source))]
+            for at, written, why in refused_in(page_tokens(source), piped(source), piped)]
 
 
 def unpiped_at(source: str, at: int) -> int:

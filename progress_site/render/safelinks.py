@@ -110,8 +110,10 @@ def refused(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def refused_in(tokens: tuple[Token, ...], text: str) -> list[Refused]:
-    """Every refused address of a parsed text, with its offset in `text`, in order."""
+def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
+               ) -> list[Refused]:
+    """Every refused address of a parsed text, with its offset in `text`, in order;
+    `piped` escapes the pipes of references as `text` has them (markdown.piped)."""
     # Lines as markdown-it counts them (its `normalize` reads `\r` as a line break too).
     breaks = list(NEWLINE.finditer(text))
     starts = [0, *(b.end() for b in breaks)]
@@ -127,12 +129,13 @@ def refused_in(tokens: tuple[Token, ...], text: str) -> list[Refused]:
         for child in token.children or []:
             if child.type == "refused_link" and child.meta.get("written"):
                 offset, written = child.meta["written"]
-                line, column = inline_at(token, offset, lines)
+                line, column = inline_at(token, offset, lines, piped)
                 found.append((starts[line] + column, written, child.meta["why"]))
     return sorted(found)
 
 
-def inline_at(token: Token, offset: int, lines: list[str]) -> tuple[int, int]:
+def inline_at(token: Token, offset: int, lines: list[str], piped: Callable[[str], str]
+              ) -> tuple[int, int]:
     """The line and column in the text of an offset in an inline token's content (a
     line of the content is its source line without a container's marks or indent)."""
     content = token.content
@@ -140,8 +143,17 @@ def inline_at(token: Token, offset: int, lines: list[str]) -> tuple[int, int]:
     begin = content.rfind("\n", 0, offset) + 1
     end = content.find("\n", offset)
     line = min(token.map[0] + content.count("\n", 0, offset), len(lines) - 1)
-    column = lines[line].rfind(content[begin:] if end < 0 else content[begin:end])
-    return line, max(column, 0) + offset - begin
+    words = content[begin:] if end < 0 else content[begin:end]
+    # A table cell's words lost the `\|` of their references, and a tab before a list's
+    # line may come back as spaces: the line as written is then found without them.
+    for form, before in ((words, offset - begin),
+                         (piped(words), len(piped(content[begin:offset])))):
+        bare = form.lstrip(" ")
+        for candidate, lead in ((form, 0), (bare, len(form) - len(bare))):
+            column = lines[line].rfind(candidate) if candidate else -1
+            if column >= 0:
+                return line, max(column - lead + before, 0)
+    return line, offset - begin
 
 
 def definition_at(token: Token, lines: list[str]) -> tuple[int, str]:
