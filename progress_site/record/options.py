@@ -11,10 +11,11 @@ import datetime as dt
 from pathlib import Path
 
 from progress_site.model.schema import Status
+from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT
 
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
-FORMATS = ("pytest-benchmark", "hyperfine", "google-benchmark", "jsonl")
+FORMATS = tuple(importers.FORMATS)
 STATS = ("mean", "median", "min")  # what an import keeps of the runs (importers.summarise)
 
 

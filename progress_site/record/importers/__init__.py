@@ -1,0 +1,47 @@
+"""Read what benchmark tools write, as one `Result` per benchmark.
+
+One module per tool, each with `read(path, display, stat) -> results`; FORMATS is the
+one registry of them (the `import` command's choices come from it). Nothing here
+writes: `record.commands` turns results into measurements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+from progress_site.load.convert import LARGEST
+from progress_site.record.importers import (
+    google_benchmark,
+    hyperfine,
+    pytest_benchmark,
+    runrecords,
+)
+from progress_site.record.importers.base import ImportFailed, Result, Stat, fail
+
+__all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
+
+Importer = Callable[[Path, str, Stat], list[Result]]
+
+# The one table of formats: name -> the function reading a file of it.
+FORMATS: Mapping[str, Importer] = MappingProxyType({
+    "pytest-benchmark": pytest_benchmark.read,
+    "hyperfine": hyperfine.read,
+    "google-benchmark": google_benchmark.read,
+    "jsonl": runrecords.read,
+})
+
+
+def read_results(fmt: str, path: Path, display: str, stat: Stat = "mean") -> list[Result]:
+    """Every result of a tool's output file; a malformed file is a located error."""
+    try:
+        results = FORMATS[fmt](path, display, stat)
+    except (KeyError, TypeError, ValueError, IndexError, StopIteration, OverflowError) as exc:
+        raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
+                   f"give the file exactly as {fmt} wrote it") from exc
+    for result in results:
+        if not result.value.is_finite() or abs(result.value) > LARGEST:
+            raise fail(display, f"benchmark '{result.name}': {float(result.value):g} is out "
+                       "of range", f"a result is finite and at most {LARGEST:.0e}")
+    return results
