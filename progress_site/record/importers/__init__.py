@@ -1,6 +1,6 @@
 """Read what benchmark tools write, as one `Result` per benchmark.
 
-One module per tool, each with `read(path, display, stat) -> results`; FORMATS is the
+One module per tool, each with `read(path, display) -> results`; FORMATS is the
 one registry of them (the `import` command's choices come from it). Nothing here
 writes: `record.commands` turns results into measurements.
 """
@@ -13,16 +13,20 @@ from types import MappingProxyType
 
 from progress_site.load.convert import LARGEST
 from progress_site.record.importers import (
+    asv,
+    criterion,
+    gab,
     google_benchmark,
+    gotest,
     hyperfine,
     pytest_benchmark,
     runrecords,
 )
-from progress_site.record.importers.base import ImportFailed, Result, Stat, fail
+from progress_site.record.importers.base import ImportFailed, Result, fail
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
 
-Importer = Callable[[Path, str, Stat], list[Result]]
+Importer = Callable[[Path, str], list[Result]]  # (file, its name in messages) -> results
 
 # The one table of formats: name -> the function reading a file of it.
 FORMATS: Mapping[str, Importer] = MappingProxyType({
@@ -30,18 +34,24 @@ FORMATS: Mapping[str, Importer] = MappingProxyType({
     "hyperfine": hyperfine.read,
     "google-benchmark": google_benchmark.read,
     "jsonl": runrecords.read,
+    "asv": asv.read,
+    "criterion": criterion.read,
+    "go-test": gotest.read,
+    "github-action-benchmark": gab.read,
 })
 
 
-def read_results(fmt: str, path: Path, display: str, stat: Stat = "mean") -> list[Result]:
+def read_results(fmt: str, path: Path, display: str) -> list[Result]:
     """Every result of a tool's output file; a malformed file is a located error."""
     try:
-        results = FORMATS[fmt](path, display, stat)
-    except (KeyError, TypeError, ValueError, IndexError, StopIteration, OverflowError) as exc:
+        results = FORMATS[fmt](path, display)
+    except (KeyError, TypeError, ValueError, IndexError, StopIteration, OverflowError,
+            AttributeError, ZeroDivisionError) as exc:
         raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
                    f"give the file exactly as {fmt} wrote it") from exc
     for result in results:
-        if not result.value.is_finite() or abs(result.value) > LARGEST:
-            raise fail(display, f"benchmark '{result.name}': {float(result.value):g} is out "
-                       "of range", f"a result is finite and at most {LARGEST:.0e}")
+        for value in (*result.stats.values(), *result.samples):
+            if not value.is_finite() or abs(value) > LARGEST:
+                raise fail(display, f"benchmark '{result.name}': {float(value):g} is out "
+                           "of range", f"a result is finite and at most {LARGEST:.0e}")
     return results

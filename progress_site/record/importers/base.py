@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -22,7 +23,7 @@ from progress_site.load.records import MAX_DIGITS
 from progress_site.load.yaml import MAX_DEPTH
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 
-Stat = str  # "mean", "median" or "min": commands.STATS
+Stat = str  # "mean", "median", "min" or "max": options.STATS
 # Durations, sizes and rates: no tool measures a negative one (a percentage may be).
 NOT_NEGATIVE = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS)
 # What the tools report in their time unit (or a run record in its unit): summaries and
@@ -34,18 +35,71 @@ TOO_DEEP: Any = object()  # JSON nested past what Python's reader can hold
 
 @dataclass(frozen=True)
 class Result:
-    """One benchmark's figure, in the tool's terms, and what says how noisy it was."""
+    """One benchmark as its tool measured it: the readings, the statistics the tool
+    reported (all in `unit`), and where and how it ran."""
 
     name: str
-    value: Decimal  # the chosen statistic, in `unit`
     unit: str | None
-    cv: float | None  # coefficient of variation (stddev / mean); None when unknown
-    runs: int  # how many readings the statistic summarises
+    stats: Mapping[str, Decimal]  # mean, median, stddev, min, max, iqr, q1, q3, cv, ...
+    samples: tuple[Decimal, ...] = ()  # every reading, when the tool gives them
+    runs: int = 1  # how many readings the statistics summarise
     date: dt.date | None = None
     commit: str | None = None
     title: str | None = None
     machine: str | None = None
     status: str | None = None
+    flag: str | None = None  # why the figure is to watch whatever its noise (a dirty tree)
+    failed: str | None = None  # why the run failed (refused unless --allow-failed)
+    facts: tuple[str, ...] = ()  # the machine it ran on, as the tool describes it
+
+    @property
+    def value(self) -> Decimal:
+        """The headline: the median when the tool gives one or readings exist (a mean
+        pulled up by a few slow runs is not what a run usually takes), else the mean."""
+        return self.pick(None)
+
+    def pick(self, stat: Stat | None) -> Decimal:
+        """One statistic: the tool's own, else computed from the readings; the number
+        of a single number (a run record's `value`); LookupError when the tool gave
+        neither this statistic nor readings to compute it."""
+        if stat is None:
+            stat = "median" if "median" in self.stats or self.samples else "mean"
+        if stat in self.stats:
+            return self.stats[stat]
+        if self.samples:
+            return number(summarise([float(s) for s in self.samples], stat))
+        if "value" in self.stats:  # one number: every statistic of it is itself
+            return self.stats["value"]
+        raise LookupError(stat)
+
+    @property
+    def cv(self) -> float | None:
+        """The noise: the tool's coefficient of variation, else stddev over mean, else
+        that of the readings; None when unknown (a single run)."""
+        if "cv" in self.stats:
+            return float(self.stats["cv"])
+        mean = self.stats.get("mean", self.stats.get("value"))
+        if "stddev" in self.stats and mean is not None:
+            return cv_of(self.stats["stddev"], mean)
+        if len(self.samples) > 1:
+            floats = [float(s) for s in self.samples]
+            return cv_of(statistics.stdev(floats), statistics.fmean(floats))
+        if "q1" in self.stats and "q3" in self.stats and "median" in self.stats:
+            # A normal spread has an IQR of 1.349 standard deviations (asv gives no stddev).
+            return cv_of((self.stats["q3"] - self.stats["q1"]) / Decimal("1.349"),
+                         self.stats["median"])
+        return None
+
+
+def stats_of(found: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Decimal]:
+    """The statistics a tool reported, under our names (`std_dev` -> `stddev`), as Decimals;
+    those it left out or wrote as null are left out."""
+    out = {}
+    for theirs, ours in names.items():
+        value = found.get(theirs)
+        if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+            out[ours] = number(value)
+    return out
 
 
 class ImportFailed(UsageError):
@@ -81,20 +135,18 @@ def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) 
                            "run that worked; nothing was written", line)
 
 
-def number(value: float) -> Decimal:
-    """A float as the Decimal of its shortest repr (no binary noise in the YAML)."""
+def number(value: float | Decimal) -> Decimal:
+    """A float as the Decimal of its shortest repr (no binary noise in the YAML); a whole
+    number or a Decimal as it was written."""
+    if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
+        return Decimal(value)
     return Decimal(repr(float(value)))
 
 
-def pick(stats: dict[str, Any], stat: Stat) -> float:
-    """One statistic of a tool's summary."""
-    return float(stats[stat])
-
-
 def summarise(values: list[float], stat: Stat) -> float:
-    """The mean, median or smallest of some readings."""
-    if stat == "min":
-        return min(values)
+    """The mean, median, smallest or largest of some readings."""
+    if stat in ("min", "max"):
+        return min(values) if stat == "min" else max(values)
     return statistics.median(values) if stat == "median" else statistics.fmean(values)
 
 
@@ -103,6 +155,16 @@ def cv_of(stddev: Any, mean: Any) -> float | None:
     if stddev is None or mean in (None, 0):
         return None
     return abs(float(stddev) / float(mean))
+
+
+def day_of_ms(stamp: Any) -> dt.date | None:
+    """The UTC day of a time in milliseconds since 1970 (asv, github-action-benchmark)."""
+    if not isinstance(stamp, (int, float)) or isinstance(stamp, bool):
+        return None
+    try:
+        return dt.datetime.fromtimestamp(stamp / 1000, dt.UTC).date()
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def day_of(text: Any) -> dt.date | None:

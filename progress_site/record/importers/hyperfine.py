@@ -1,35 +1,50 @@
-"""hyperfine's `--export-json` output."""
+"""hyperfine's `--export-json` output: one result per command, in seconds."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from progress_site.errors import visible_path
 from progress_site.record.importers.base import (
     Result,
-    Stat,
-    cv_of,
     fail,
     not_negative,
     number,
-    pick,
     read_json,
+    stats_of,
 )
 
+STATS = {"mean": "mean", "median": "median", "min": "min", "max": "max", "stddev": "stddev"}
 
-def hyperfine(doc: Any, display: str, stat: Stat) -> Iterator[Result]:
-    """hyperfine's --export-json: `results[]`, in seconds, one per command."""
+
+def read(path: Path, display: str) -> list[Result]:
+    """Every command of the file with its `times`; a non-zero exit code marks it failed."""
+    doc = read_json(path, display)
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise fail(display, "not hyperfine JSON: no `results` list",
                    "write it with `hyperfine --export-json FILE ...`")
-    for run in doc["results"]:
-        not_negative(display, run["command"], run)
-        times = run.get("times") or [run["mean"]]
-        yield Result(run["command"], number(pick(run, stat)), "s",
-                     cv_of(run.get("stddev"), run.get("mean")), len(times))
+    return [one(run, display) for run in doc["results"]]
 
 
-def read(path: Path, display: str, stat: Stat) -> list[Result]:
-    """Every benchmark of the file."""
-    return list(hyperfine(read_json(path, display), display, stat))
+def one(run: dict[str, Any], display: str) -> Result:
+    """One command: its times, the statistics hyperfine reports, and how it exited."""
+    not_negative(display, run["command"], run)
+    times = tuple(number(t) for t in run.get("times") or ())
+    stats = stats_of(run, STATS)
+    if not times and "mean" not in stats:
+        raise KeyError("mean")
+    return Result(run["command"], "s", stats, times, len(times) or 1,
+                  failed=failure(run.get("exit_codes")))
+
+
+def failure(codes: Any) -> str | None:
+    """What says the command failed: the exit codes hyperfine recorded, when any is not 0
+    (it only keeps going past them under `-i`)."""
+    if not isinstance(codes, list):
+        return None
+    bad = [c for c in codes if c not in (0, None)]
+    if not bad:
+        return None
+    shown = ", ".join(visible_path(str(c)) for c in dict.fromkeys(bad))
+    return f"the command exited with code {shown} in {len(bad)} of {len(codes)} runs"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -13,19 +11,15 @@ from progress_site.load.convert import LARGEST
 from progress_site.record.importers.base import (
     NOT_NEGATIVE,
     Result,
-    Stat,
-    cv_of,
     day_of,
     fail,
     loads,
     not_negative,
-    number,
     read_text,
-    summarise,
 )
 
 
-def jsonl(lines: list[str], display: str, stat: Stat) -> Iterator[Result]:
+def jsonl(lines: list[str], display: str) -> Iterator[Result]:
     """Run records of your own, one JSON object a line (docs/ecosystem.md)."""
     for number_, text in enumerate(lines, start=1):
         if not text.strip():
@@ -36,41 +30,41 @@ def jsonl(lines: list[str], display: str, stat: Stat) -> Iterator[Result]:
                        'write {"id": "parse", "value": 12.5, "unit": "ms"}', number_)
         if rec.get("unit") in NOT_NEGATIVE:
             not_negative(display, rec["id"], rec, number_)
-        yield jsonl_result(rec, display, number_, stat)
+        yield jsonl_result(rec, display, number_)
 
 
-def jsonl_result(rec: dict[str, Any], display: str, line: int, stat: Stat) -> Result:
-    """One run record: a `value`, or `samples` summarised by the statistic."""
+def jsonl_result(rec: dict[str, Any], display: str, line: int) -> Result:
+    """One run record: a `value` (with its `stddev`), or every reading in `samples`."""
     samples = rec.get("samples")
     if isinstance(samples, list) and samples and all(
             isinstance(s, (int, Decimal)) for s in samples):
-        floats = [float(s) for s in samples]
-        value = number(summarise(floats, stat))
-        mean = statistics.fmean(floats)
-        cv = cv_of(statistics.stdev(floats), mean) if len(floats) > 1 else None
-        runs = len(floats)
+        readings = tuple(Decimal(s) for s in samples)
+        stats: dict[str, Decimal] = {}
+        runs = len(readings)
     elif isinstance(rec.get("value"), (int, Decimal)):
-        value = Decimal(rec["value"])
-        cv = cv_of(rec.get("stddev"), rec["value"])
-        runs = int(rec.get("runs", 1))
+        readings, runs = (), int(rec.get("runs", 1))
+        stats = {"value": Decimal(rec["value"])}
+        if isinstance(rec.get("stddev"), (int, Decimal)):
+            stats["stddev"] = Decimal(rec["stddev"])
     else:
         raise fail(display, f"run record '{rec['id']}' has no `value` nor `samples`",
                    "give the number measured, or the list of readings", line)
-    if not value.is_finite() or (cv is not None and not math.isfinite(cv)):
-        raise fail(display, f"run record '{rec['id']}' has a number that is not finite",
-                   line=line)
-    if abs(value) > LARGEST:
-        raise fail(display, f"run record '{rec['id']}' has a number larger than "
-                   f"{LARGEST:.0e}", "check the number of digits", line)
+    for value in (*readings, *stats.values()):
+        if not value.is_finite():
+            raise fail(display, f"run record '{rec['id']}' has a number that is not finite",
+                       line=line)
+        if abs(value) > LARGEST:
+            raise fail(display, f"run record '{rec['id']}' has a number larger than "
+                       f"{LARGEST:.0e}", "check the number of digits", line)
 
     def word(key: str) -> str | None:
         found = rec.get(key)
         return str(found) if isinstance(found, (str, int)) else None
 
-    return Result(rec["id"], value, word("unit"), cv, runs, day_of(rec.get("date")),
+    return Result(rec["id"], word("unit"), stats, readings, runs, day_of(rec.get("date")),
                   word("commit"), word("title"), word("machine"), word("status"))
 
 
-def read(path: Path, display: str, stat: Stat) -> list[Result]:
+def read(path: Path, display: str) -> list[Result]:
     """Every run record of the file."""
-    return list(jsonl(read_text(path, display).splitlines(), display, stat))
+    return list(jsonl(read_text(path, display).splitlines(), display))
