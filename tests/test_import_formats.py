@@ -146,6 +146,14 @@ def test_criterion_not_estimates(tmp_path: Path) -> None:
         "estimates.json: not criterion estimates.json: no `mean` estimate")
 
 
+def test_criterion_without_point_estimates(tmp_path: Path) -> None:
+    (tmp_path / "estimates.json").write_text('{"mean": {"standard_error": 1}}')
+    with pytest.raises(ImportFailed) as caught:
+        read_results("criterion", tmp_path / "estimates.json", "estimates.json")
+    assert caught.value.render().splitlines()[0] == (
+        "estimates.json: benchmark 'estimates' has no number in it")
+
+
 # -- github-action-benchmark -----------------------------------------------------------------
 
 def test_data_js_returns_the_whole_history() -> None:
@@ -303,3 +311,20 @@ def test_import_help_lists_every_format(capsys: pytest.CaptureFixture[str]) -> N
     assert f"the tool that wrote FILE: {', '.join(FORMATS)}" in out
     assert set(FORMATS) == {"pytest-benchmark", "hyperfine", "google-benchmark", "jsonl",
                             "asv", "criterion", "go-test", "github-action-benchmark"}
+
+
+def test_asv_import_fills_its_machine_and_commit(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """asv names its machine and commit itself: both are declared, the figures written."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "asv", ASV, "--id", "asv") == 0, capsys.readouterr().err
+    out = capsys.readouterr().out.splitlines()
+    assert out[3:7] == [
+        "measurements.asv-bench-mem-list: 8056 B, status measured",
+        "measurements.asv-bench-track-answer: 42.0, status measured",
+        "declared machine vm under `machines:` in data/machines.yaml, with the 3 facts the "
+        "tool recorded",
+        "declared commit dd92e12 under `commits:` in data/machines.yaml"]
+    assert "  - id: vm\n    name: vm\n    facts:\n      - AMD EPYC, 2 CPUs\n" in \
+        (example_copy / "data" / "machines.yaml").read_text()

@@ -50,6 +50,9 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
         raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
                    f"give the file exactly as {fmt} wrote it") from exc
     for result in results:
+        if not result.stats and not result.samples:
+            raise fail(display, f"benchmark '{result.name}' has no number in it",
+                       f"give the file exactly as {fmt} wrote it")
         for value in (*result.stats.values(), *result.samples):
             if not value.is_finite() or abs(value) > LARGEST:
                 raise fail(display, f"benchmark '{result.name}': {float(value):g} is out "
