@@ -164,6 +164,8 @@ def test_data_js_returns_the_whole_history() -> None:
         ("Rust Benchmark/fib/20", "23987", "ns", "c38a01e", "2026-11-20"),
         ("Rust Benchmark/sort", "790", "ns", "c38a01e", "2026-11-20"),
         ("Go Benchmark/BenchmarkJoin", "74.23", "ns", "c38a01e", "2026-11-20")]
+    assert results[0].stats["plus_minus"] == Decimal(412)  # `± 412`: kept, not a stddev
+    assert "plus_minus" not in results[4].stats
 
 
 def test_data_js_import_writes_the_newest_of_each(
@@ -217,6 +219,9 @@ def test_hyperfine_failed_command_allowed_ok_twin(
     assert run(example_copy, "hyperfine", SAMPLES / "hyperfine-failed.json", "--machine",
                "test-pc", "--commit", "c38a01e", "--allow-failed", "--id", "f") == 0, \
         capsys.readouterr().err
+    assert capsys.readouterr().out.splitlines()[1].endswith(
+        "status watch (the command exited with code 1 in 3 of 3 runs, recorded under "
+        "--allow-failed)")
     assert "- id: f-false\n" in (example_copy / "data" / "studies.yaml").read_text()
 
 
@@ -328,3 +333,20 @@ def test_asv_import_fills_its_machine_and_commit(
         "declared commit dd92e12 under `commits:` in data/machines.yaml"]
     assert "  - id: vm\n    name: vm\n    facts:\n      - AMD EPYC, 2 CPUs\n" in \
         (example_copy / "data" / "machines.yaml").read_text()
+
+
+def test_a_hostile_fact_never_reaches_the_terminal_nor_the_data(
+        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `cpu:` line is input: the new machine's facts go through the build's check."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    text = (SAMPLES / "gotest-bench.txt").read_text()
+    (tmp_path / "go.txt").write_text(text.replace("cpu: AMD EPYC", "cpu: EPYC\x1b[2J\u202e"))
+    status = run(example_copy, "go-test", tmp_path / "go.txt", "--machine", "new-box",
+                 "--commit", "c38a01e")
+    out, err = capsysbinary.readouterr()
+    assert status == 1
+    assert b"\x1b[" not in out + err and "\u202e".encode() not in out + err
+    assert b"invisible control character U+202E" in err
+    assert hashes(example_copy) == before

@@ -58,11 +58,16 @@ def run_import(args: argparse.Namespace, today: dt.date) -> int:
             rec.declare_machine(prov["machine"], r.facts)
         text, unit = figure_number(rec, args, ident, r)
         status = args.status or r.status
-        suggestion = None if status else (Suggestion("watch", r.flag) if r.flag else
-                                          suggest(r.cv, args.noise_limit))
+        suggestion = None if status else suggestion_of(r, args.noise_limit)
         pending.append(measurement(rec, args, ident, r.title or r.name, text, unit, prov,
                                    status, suggestion))
     return finish(rec, args, pending, today)
+
+
+def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
+    """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
+    why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
+    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit)
 
 
 def figure_number(rec: DataFiles, args: argparse.Namespace, ident: str,

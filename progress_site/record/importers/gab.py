@@ -7,6 +7,8 @@ when the file has one suite, `SUITE/name` when it has several.
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from progress_site.record.importers.base import (
 )
 
 PREFIX = "window.BENCHMARK_DATA ="
+RANGE = re.compile(r"(?:±|\+/-)\s*([0-9]+(?:\.[0-9]+)?)")
 # Units as the action writes them, per tool: a time per iteration is a time.
 TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
 
@@ -56,8 +59,19 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
     commit = entry.get("commit") or {}
     ident = commit.get("id")
     when = day_of_ms(entry.get("date")) or day_of(commit.get("timestamp"))
-    return Result(name, unit, {"value": number(bench["value"])}, (), 1, when,
+    stats = {"value": number(bench["value"])}
+    spread = plus_minus(bench.get("range"))
+    if spread is not None:
+        stats["plus_minus"] = spread
+    return Result(name, unit, stats, (), 1, when,
                   ident[:7] if isinstance(ident, str) else None, name)
+
+
+def plus_minus(text: Any) -> Decimal | None:
+    """The number of a `range` such as `± 412` (cargo's deviation), kept beside the
+    value; other ranges (`stddev: 0.01`, `± 2%`) are read past, their meaning varies."""
+    found = RANGE.fullmatch(text.strip()) if isinstance(text, str) else None
+    return Decimal(found.group(1)) if found else None
 
 
 def unit_of(unit: str) -> str | None:
