@@ -77,6 +77,17 @@ def test_go_test_refused(tmp_path: Path, text: str, message: str) -> None:
     assert caught.value.render().splitlines()[0] == message
 
 
+def test_go_test_packages_keep_their_benchmarks_apart(tmp_path: Path) -> None:
+    """`go test -bench . ./...`: the same name in two packages is two results."""
+    text = (SAMPLES / "gotest-bench.txt").read_text()
+    (tmp_path / "go.txt").write_text(text + text.replace("example.com/tiny",
+                                                         "example.com/tiny/sub"))
+    results = read_results("go-test", tmp_path / "go.txt", "go.txt")
+    assert [(r.name, r.runs) for r in results][:2] == [
+        ("example.com/tiny.BenchmarkSum", 5), ("example.com/tiny.BenchmarkJoin", 5)]
+    assert results[4].name == "example.com/tiny/sub.BenchmarkSum" and len(results) == 8
+
+
 def test_go_test_refused_ok_twin(tmp_path: Path) -> None:
     (tmp_path / "go.txt").write_text("BenchmarkA-2  10  5 ns/op  8 B/op  1 allocs/op\n"
                                      "--- BENCH: BenchmarkA-2\nPASS\n")

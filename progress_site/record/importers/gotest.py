@@ -20,29 +20,35 @@ MACHINE_KEYS = ("goos", "goarch", "cpu")
 
 
 def read(path: Path, display: str) -> list[Result]:
-    """One result per benchmark name, its lines' times as readings; a failed run is refused."""
-    readings: dict[str, list[Decimal]] = {}
-    units: dict[str, str] = {}
+    """One result per benchmark, its lines' times as readings; a failed run is refused.
+    With several packages (`go test -bench . ./...`), a name is `pkg/path.BenchmarkX`."""
+    readings: dict[tuple[str, str], list[Decimal]] = {}
+    units: dict[tuple[str, str], str] = {}
     facts: dict[str, str] = {}
+    pkg = ""
     for line_no, text in enumerate(read_text(path, display).splitlines(), start=1):
         refuse_failure(text, display, line_no)
         key, _, rest = text.partition(":")
-        if key in MACHINE_KEYS and rest.strip():
+        if key == "pkg":
+            pkg = rest.strip()
+        elif key in MACHINE_KEYS and rest.strip():
             facts.setdefault(key, rest.strip())
         found = LINE.fullmatch(text.strip())
         if found:
             name, value, unit = time_of(found, display, line_no)
-            if units.setdefault(name, unit) != unit:
+            if units.setdefault((pkg, name), unit) != unit:
                 raise fail(display, f"benchmark '{visible_path(name)}' changes its unit",
                            "give the output of one `go test` run", line_no)
-            readings.setdefault(name, []).append(value)
+            readings.setdefault((pkg, name), []).append(value)
     if not readings:
         raise fail(display, "not `go test -bench` output: no `BenchmarkX  N  T ns/op` line",
                    "write it with `go test -bench . -count 5 -run '^$' > FILE`")
     system = "/".join(facts[k] for k in ("goos", "goarch") if k in facts)
     machine = tuple(fact for fact in (facts.get("cpu"), system) if fact)
-    return [Result(name, units[name], {}, tuple(values), len(values), facts=machine)
-            for name, values in readings.items()]
+    several = len({p for p, _ in readings}) > 1
+    return [Result(f"{p}.{name}" if several else name, units[p, name], {}, tuple(values),
+                   len(values), facts=machine)
+            for (p, name), values in readings.items()]
 
 
 def refuse_failure(text: str, display: str, line: int) -> None:
