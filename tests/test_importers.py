@@ -136,6 +136,10 @@ def test_jsonl_sample() -> None:
      "hyperfine.json: benchmark 'a': inf is out of range"),
     ("jsonl", '{"id": "a", "value": 1e300}\n',
      "hyperfine.json:1:1: run record 'a' has a number larger than 1e+15"),
+    ("hyperfine", '{"results": [{"command": 7, "mean": 1}]}',
+     "hyperfine.json: a benchmark's name or unit is not text: 7, 's'"),
+    ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1, "time_unit": 3}]}',
+     "hyperfine.json: a benchmark's name or unit is not text: 'a', 3"),
     ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
      "hyperfine.json:1:1: a whole number of 400 digits is too large"),
 ])

@@ -50,6 +50,9 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
         raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
                    f"give the file exactly as {fmt} wrote it") from exc
     for result in results:
+        if not isinstance(result.name, str) or not isinstance(result.unit, (str, type(None))):
+            raise fail(display, f"a benchmark's name or unit is not text: {result.name!r}, "
+                       f"{result.unit!r}", f"give the file exactly as {fmt} wrote it")
         if not result.stats and not result.samples:
             raise fail(display, f"benchmark '{result.name}' has no number in it",
                        f"give the file exactly as {fmt} wrote it")
