@@ -59,7 +59,10 @@ def test_pytest_benchmark(pytest_benchmark_json: Path) -> None:
         assert r.value == Decimal(repr(bench["stats"]["median"]))
         assert r.pick("mean") == Decimal(repr(bench["stats"]["mean"]))
         assert set(r.stats) >= {"mean", "median", "min", "max", "stddev", "iqr", "q1", "q3"}
-        assert r.facts[-1].startswith("CPython ")
+        info = doc["machine_info"]  # processor and cores, system, Python: the machine
+        assert r.facts == (f"{info['cpu']['brand_raw']}, {info['cpu']['count']} cores",
+                           f"{info['system']} {info['release']} {info['machine']}",
+                           f"{info['python_implementation']} {info['python_version']}")
 
 
 def test_hyperfine_sample() -> None:
