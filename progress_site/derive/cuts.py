@@ -26,7 +26,7 @@ class Settings:
     pooled_commits: int = 10  # commits each side whose samples are pooled for the test
     confidence: float = 0.95  # of the medians' intervals
     outlier_noises: float = 5.0  # a point this many noise widths off its level is an outlier
-    likelihood: float = 1.0  # a step's range: places whose fit is at most e^this less likely
+    likelihood: float = 0.5  # a step's range: places whose fit is at most e^this less likely
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,13 +101,13 @@ def analyse(series: Series, settings: Settings = DEFAULT) -> Report:
         return Report("not enough points", (), ())
     values = [p.value if p.value is not None else median(p.samples) for p in series.points]
     samples = [p.samples for p in series.points]
-    found = scan(values, settings)
-    # Placing a cut can change a gate's verdict, and dropping a cut moves its
-    # neighbours' best places: twice settles both.
-    for _ in range(2):
-        found = refine(values, found)
-        cuts = prune(values, samples, found, series.min_change, settings)
-        found = {at: cut.looks for at, cut in cuts.items()}
+    cuts = settle(values, samples, scan(values, settings), series.min_change, settings)
+    last = max(cuts, default=0)
+    tail = tail_cut(values[last:], settings)
+    if tail is not None and last + tail not in cuts:
+        # Watched after the scan's cuts are settled, against the newest kept level.
+        found = {at: cut.looks for at, cut in cuts.items()} | {last + tail: settings.tail_looks}
+        cuts = settle(values, samples, found, series.min_change, settings)
     edges = [0, *sorted(cuts), len(values)]
     steps = tuple(describe(series, values, edges[i - 1:i + 2], gates, settings)
                   for i, gates in enumerate((cuts[c] for c in edges[1:-1]), start=1))
@@ -120,8 +120,8 @@ def analyse(series: Series, settings: Settings = DEFAULT) -> Report:
 
 
 def scan(values: Sequence[float], settings: Settings) -> dict[int, int]:
-    """Cuts found by binary segmentation on ranks, then by the tail watch: each cut's
-    index and the number of looks its test is corrected for."""
+    """Cuts found by binary segmentation on ranks: each cut's index and the number of
+    looks its test is corrected for."""
     cuts: dict[int, int] = {}
     todo = [(0, len(values))]
     while todo:
@@ -134,11 +134,16 @@ def scan(values: Sequence[float], settings: Settings) -> dict[int, int]:
         if p < worth:
             cuts[start + split.at] = split.looks
             todo += [(start, start + split.at), (start + split.at, end)]
-    last = max(cuts, default=0)
-    tail = tail_cut(values[last:], settings)
-    if tail is not None:
-        cuts.setdefault(last + tail, settings.tail_looks)
     return cuts
+
+
+def settle(values: Sequence[float], samples: Sequence[tuple[float, ...]],
+           found: dict[int, int], min_change: float, settings: Settings) -> dict[int, Gate]:
+    """The cuts placed and judged. Placing a cut can change a gate's verdict, and dropping
+    a cut moves its neighbours' best places: twice settles both."""
+    cuts = prune(values, samples, refine(values, found), min_change, settings)
+    found = {at: cut.looks for at, cut in cuts.items()}
+    return prune(values, samples, refine(values, found), min_change, settings)
 
 
 def tail_cut(values: Sequence[float], settings: Settings) -> int | None:
