@@ -35,7 +35,7 @@ from progress_site.derive.cuts import (
     refine,
     robust_sigma,
 )
-from progress_site.derive.ranks import mann_whitney_p, rank, rank_scan
+from progress_site.derive.ranks import mann_whitney_p, rank, rank_scan, tied_pairs
 from progress_site.derive.series import Series, median, median_interval
 
 SeriesStatus = Literal["improved", "regressed", "within noise", "not enough points"]
@@ -130,7 +130,10 @@ def scan(values: Sequence[float], settings: Settings) -> dict[int, int]:
         if split is None:
             continue
         worth = settings.alpha / split.looks
-        p = mann_whitney_p(split.u, split.at, end - start - split.at, split.ties, worth)
+        pairs = (tied_pairs(values[start:start + split.at], values[start + split.at:end])
+                 if split.ties else 0.0)
+        p = mann_whitney_p(split.u, split.at, end - start - split.at, split.ties, worth,
+                           pairs)
         if p < worth:
             cuts[start + split.at] = split.looks
             todo += [(start, start + split.at), (start + split.at, end)]
@@ -158,8 +161,10 @@ def tail_cut(values: Sequence[float], settings: Settings) -> int | None:
     best, best_p = None, worth
     for k in range(1, looks + 1):
         older = len(values) - k
-        u = sum(below(base, values[len(base):older], y) for y in values[older:])
-        p = mann_whitney_p(u, k, older, ties, worth)
+        newer = values[older:]
+        u = sum(below(base, values[len(base):older], y) for y in newer)
+        pairs = tied_pairs(values[:older], newer) if ties else 0.0
+        p = mann_whitney_p(u, k, older, ties, worth, pairs)
         if p < best_p:
             best, best_p = older, p
     return best
