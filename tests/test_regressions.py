@@ -264,9 +264,10 @@ def test_the_bench_prints_each_figure_beside_its_target_and_asv() -> None:
                           "10 % step located +-1", "10 % step, range of 1 commit",
                           "10 % step inside its range", "5 % step located +-1",
                           "50 % step located +-1", "lag <= 3 commits (10 % step)",
-                          "lag, median / max (commits)", "3 x 120 points (s)"]
+                          "lag, median / max (commits)", "3 x 120 points (s)",
+                          "one more commit, 121 points (ms)"]
     assert "99.7 %" in rows["10 % step located +-1"] and "7 / 12" in rows[
         "lag, median / max (commits)"]
     verdicts = [line for line in done.stdout.splitlines() if line.startswith("target: ")]
-    assert len(verdicts) == 6
+    assert len(verdicts) == 7
     assert all(re.fullmatch(r"target: .+ \((met|MISSED): .+\)", line) for line in verdicts)
