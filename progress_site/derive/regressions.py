@@ -109,10 +109,10 @@ def analyse(series: Series, settings: Settings = DEFAULT) -> Report:
         found = {at: cut.looks for at, cut in cuts.items()} | {last + tail: settings.tail_looks}
         cuts = settle(values, samples, found, series.min_change, settings)
     edges = [0, *sorted(cuts), len(values)]
-    steps = tuple(describe(series, values, edges[i - 1:i + 2], gates, settings)
-                  for i, gates in enumerate((cuts[c] for c in edges[1:-1]), start=1))
-    outliers = tuple(series.points[i].commit for i in far_off(values, edges, series.min_change,
-                                                       settings))
+    steps = tuple(describe(series, values, (start, at, end), cuts[at], settings)
+                  for start, at, end in zip(edges, edges[1:], edges[2:], strict=False))
+    far = far_off(values, edges, series.min_change, settings)
+    outliers = tuple(series.points[i].commit for i in far)
     status: SeriesStatus = "within noise"
     if steps:
         status = "regressed" if steps[-1].direction == "regression" else "improved"
@@ -207,8 +207,7 @@ def describe(series: Series, values: Sequence[float], edges: Sequence[int], foun
     level = median(before)
     return Step(
         last_before=series.points[low - 1].commit, first_after=series.points[high].commit,
-        index=at,
-        commits=high - low + 1, before=level, after=median(after),
+        index=at, commits=high - low + 1, before=level, after=median(after),
         before_interval=median_interval(before, settings.confidence)[:2],
         after_interval=median_interval(after, settings.confidence)[:2],
         noise=robust_sigma(values, start, at, end) / level, p_value=found.p_value,
