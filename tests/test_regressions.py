@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from progress_site.derive.cuts import Settings
 from progress_site.derive.ranks import (
     lower_tail_count,
     mann_whitney,
@@ -211,6 +212,18 @@ def test_a_constant_series_has_no_step_and_no_error() -> None:
     assert analyse(series([5.0] * 20)).status == "within noise"
     report = analyse(series([5.0] * 20 + [6.0] * 20))
     assert [(s.index, s.commits) for s in report.steps] == [(20, 1)]
+
+
+@pytest.mark.parametrize("wrong", [{"alpha": 0.0}, {"confidence": 1.0}, {"tail_looks": 0},
+                                   {"min_points": 1}, {"likelihood": -1.0}])
+def test_settings_refuse_what_means_nothing(wrong: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="expected"):
+        Settings(**wrong)  # type: ignore[arg-type]
+
+
+def test_settings_refuse_what_means_nothing_ok() -> None:
+    report = analyse(series(step_at(NOISE, 60, 1.5)), Settings(alpha=0.01, likelihood=0.0))
+    assert [(s.index, s.commits) for s in report.steps] == [(60, 1)]
 
 
 # --- determinism and rates ------------------------------------------------------------

@@ -28,6 +28,14 @@ class Settings:
     outlier_noises: float = 5.0  # a point this many noise widths off its level is an outlier
     likelihood: float = 0.5  # a step's range: places whose fit is at most e^this less likely
 
+    def __post_init__(self) -> None:
+        if not 0 < self.alpha < 1 or not 0 < self.confidence < 1:
+            raise ValueError("alpha and confidence: expected fractions between 0 and 1")
+        if min(self.tail_looks, self.level_points, self.pooled_commits) < 1:
+            raise ValueError("tail_looks, level_points, pooled_commits: expected at least 1")
+        if self.min_points < 2 or self.outlier_noises <= 0 or self.likelihood < 0:
+            raise ValueError("min_points >= 2, outlier_noises > 0, likelihood >= 0 expected")
+
 
 @dataclass(frozen=True, slots=True)
 class Cut:
