@@ -284,3 +284,12 @@ def test_the_bench_prints_each_figure_beside_its_target_and_asv() -> None:
     verdicts = [line for line in done.stdout.splitlines() if line.startswith("target: ")]
     assert len(verdicts) == 7
     assert all(re.fullmatch(r"target: .+ \((met|MISSED): .+\)", line) for line in verdicts)
+
+
+def test_a_fresh_ten_percent_step_is_flagged_by_its_third_commit() -> None:
+    flagged = 0
+    for seed in range(20):
+        values = planted(400 + seed, 203, 0.10, at=200).values
+        flagged += any(abs(s.index - 200) <= 5 for s in analyse(series(values)).steps)
+    # Target: 90 % of fresh steps reported within 3 commits (bench/regressions.py: lag).
+    assert flagged >= 17
