@@ -1,8 +1,8 @@
 """Rank statistics: ranks with ties, the Mann-Whitney U test, and the rank scan for a
 change point. Standard library only (no SciPy at run time); without ties the p-values
 match SciPy's `mannwhitneyu`, exact or asymptotic (tests/test_regressions.py lists the
-values and where they come from); with ties, small groups get a cautious exact p-value
-where SciPy would fall back to the normal curve (`mann_whitney_p`).
+values and where they come from); with ties, small groups get the exact p-value of the
+ties broken against the change, never below the true one (`mann_whitney_p`).
 
 Ranks make the tests blind to how far an outlier lies: a run 30 % slow weighs as much
 as one 3 % slow, which is what keeps a noisy CI runner from raising alarms.
