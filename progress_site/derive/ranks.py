@@ -2,7 +2,7 @@
 change point. Standard library only (no SciPy at run time); without ties the p-values
 match SciPy's `mannwhitneyu`, exact or asymptotic (tests/test_regressions.py lists the
 values and where they come from); with ties, small groups get the exact p-value of the
-ties broken against the change, never below the true one (`mann_whitney_p`).
+ties broken against the change, the largest of any way to break them (`mann_whitney_p`).
 
 Ranks make the tests blind to how far an outlier lies: a run 30 % slow weighs as much
 as one 3 % slow, which is what keeps a noisy CI runner from raising alarms.
@@ -101,11 +101,12 @@ def mann_whitney_p(u: float, n1: int, n2: int, ties: float, worth_below: float =
     """Two-sided p-value of the Mann-Whitney U of two groups of n1 and n2 values.
 
     Exact when the count is small. With ties (`tied_pairs` pairs across the groups are
-    equal), the exact p-value is that of the ties broken against the change, which is
-    never smaller than the true one: for a small group, the normal approximation
-    would be far more cautious still. Otherwise the normal approximation with the tie
-    correction. When even a cheap lower bound is at least `worth_below`, that bound is
-    returned: the caller only wants to know the p-value is not below it."""
+    equal), small groups get the exact p-value of the ties broken against the change,
+    the largest of any way to break them (each breaking gives a valid exact test; the
+    normal approximation would be far too cautious for so few values). Otherwise the
+    normal approximation with the tie correction. When even a cheap lower bound is at
+    least `worth_below`, that bound is returned: the caller only wants to know the
+    p-value is not below it."""
     if n1 == 0 or n2 == 0:
         return 1.0
     small, large = min(n1, n2), max(n1, n2)
