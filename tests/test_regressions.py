@@ -293,3 +293,10 @@ def test_a_fresh_ten_percent_step_is_flagged_by_its_third_commit() -> None:
         flagged += any(abs(s.index - 200) <= 5 for s in analyse(series(values)).steps)
     # Target: 90 % of fresh steps reported within 3 commits (bench/regressions.py: lag).
     assert flagged >= 17
+
+
+def test_small_groups_get_the_exact_p_value_where_the_normal_curve_is_too_cautious() -> None:
+    # 3 newest commits above all of 497 others: exact 2 / C(500, 3); the normal curve
+    # says 0.0028, which would hide the change from a scan that looks in 499 places.
+    assert mann_whitney_p(0, 3, 497, 0) == pytest.approx(2 / math.comb(500, 3), rel=1e-12)
+    assert normal_p(0, 3, 497, 0) > 0.002
