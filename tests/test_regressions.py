@@ -31,8 +31,8 @@ from .regression_corpus import LEVEL, commit, corpus, planted, sampled, series
 # --- the small statistics -------------------------------------------------------------
 
 # Order-statistic intervals of the median: (n, ranks of the ends, exact coverage), the
-# coverage being 1 - 2 P(Binomial(n, 1/2) < k) (Conover, "Practical Nonparametric
-# Statistics", 3rd ed., sec. 3.2; e.g. n = 10: x(2) to x(9), 97.85 %).
+# coverage being 1 - 2 P(Binomial(n, 1/2) < k), the binomial interval for a quantile
+# (Conover, "Practical Nonparametric Statistics"; e.g. n = 10: x(2) to x(9), 97.85 %).
 MEDIAN_INTERVALS = [
     (1, (1, 1), 0.0),
     (5, (1, 5), 1 - 2 / 32),  # too few samples for 95 %: the whole range, 93.75 %
@@ -100,8 +100,8 @@ def test_the_normal_approximation_matches_scipy_with_ties() -> None:
     assert normal_p(5.5, 6, 5, ties) == pytest.approx(0.08871369199677616, rel=1e-9)
 
 
-# Critical values of U, two-sided at 0.05 (e.g. Siegel & Castellan, "Nonparametric
-# Statistics", table J; any table of Mann-Whitney U): U <= c is significant, c + 1 not.
+# Critical values of U, two-sided at 0.05, as printed in the usual tables of the
+# Mann-Whitney U test: U <= c is significant, c + 1 not.
 @pytest.mark.parametrize(("n1", "n2", "critical"), [(5, 5, 2), (5, 10, 8), (10, 10, 23)])
 def test_mann_whitney_critical_values(n1: int, n2: int, critical: int) -> None:
     assert mann_whitney_p(critical, n1, n2, 0) <= 0.05 < mann_whitney_p(critical + 1, n1, n2, 0)
