@@ -51,9 +51,12 @@ class Cut:
 @dataclass(frozen=True, slots=True)
 class Gate:
     """A cut judged: the relative change of level, the corrected p-values of the rank
-    tests (on the commits' medians, and on pooled samples when there are some), and
-    whether every gate held; `looks` is what the p-values were corrected for."""
+    tests (on the commits' medians, and on pooled samples when there are some), whether
+    the two levels differ beyond noise (`real`: the rank tests passed and both levels
+    are long enough) and whether the change is also large enough to report (`passed`);
+    `looks` is what the p-values were corrected for."""
 
+    real: bool
     passed: bool
     change: float
     p_value: float
@@ -72,9 +75,9 @@ def gate(values: Sequence[float], samples: Sequence[tuple[float, ...]], cut: Cut
     p = mann_whitney(before, after, worth)[1]
     pooled = pooled_samples(samples, cut, settings.pooled_commits)
     samples_p = None if pooled is None else mann_whitney(*pooled, worth)[1]
-    passed = (short >= settings.level_points and abs(change) >= min_change and p < worth
-              and (samples_p is None or samples_p < worth))
-    return Gate(passed, change, min(1.0, p * cut.looks),
+    real = (short >= settings.level_points and p < worth
+            and (samples_p is None or samples_p < worth))
+    return Gate(real, real and abs(change) >= min_change, change, min(1.0, p * cut.looks),
                 None if samples_p is None else min(1.0, samples_p * cut.looks), cut.looks)
 
 

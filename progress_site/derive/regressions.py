@@ -8,11 +8,12 @@ it got better or worse. docs/regressions.md explains the method in plain words.
    A cut is kept when its Mann-Whitney p-value, multiplied by the number of places the
    scan looked at (Bonferroni), is below `alpha`.
 3. Each cut is moved to where a two-level fit is best (least absolute deviations).
-4. A cut stays only if every gate holds between the two levels it separates: the rank
-   test again, the same test on the pooled samples of up to 10 commits each side (when
-   there are samples), a change of at least the series' `min_change`, and levels of at
-   least 3 commits (the newest level may be shorter: the step is then pending). The
-   weakest failing cut goes first, and the rest are judged again.
+4. A cut stays only if the two levels it separates differ beyond noise: the rank test
+   again, the same test on the pooled samples of up to 10 commits each side (when
+   there are samples), and levels of at least 3 commits (the newest level may be
+   shorter: the step is then pending). The weakest failing cut goes first, and the
+   rest are judged again. A cut that stays is reported as a step if its change is at
+   least the series' `min_change`.
 
 Nothing here is random, and nothing depends on set or dict order: the same series gives
 the same steps on any machine and under any PYTHONHASHSEED.
@@ -110,7 +111,8 @@ def analyse(series: Series, settings: Settings = DEFAULT) -> Report:
         cuts = settle(values, samples, found, series.min_change, settings)
     edges = [0, *sorted(cuts), len(values)]
     steps = tuple(describe(series, values, (start, at, end), cuts[at], settings)
-                  for start, at, end in zip(edges, edges[1:], edges[2:], strict=False))
+                  for start, at, end in zip(edges, edges[1:], edges[2:], strict=False)
+                  if cuts[at].passed)
     far = far_off(values, edges, series.min_change, settings)
     outliers = tuple(series.points[i].commit for i in far)
     status: SeriesStatus = "within noise"
@@ -179,15 +181,18 @@ def below(ordered: Sequence[float], others: Sequence[float], y: float) -> float:
 
 def prune(values: Sequence[float], samples: Sequence[tuple[float, ...]],
           cuts: dict[int, int], min_change: float, settings: Settings) -> dict[int, Gate]:
-    """The cuts that pass every gate, each with its gate; the weakest failing cut is
-    dropped first and the rest judged again, until all pass."""
+    """The cuts between levels that differ beyond noise, each with its gate; the
+    weakest failing cut is dropped first and the rest judged again, until all pass.
+    A real change smaller than `min_change` stays a cut, so that the levels on either
+    side of it are not blended into one (which would make the next change look
+    larger or smaller than it is); it is only not reported."""
     while True:
         edges = [0, *sorted(cuts), len(values)]
         judged = {at: gate(values, samples, Cut(start, at, end, cuts[at]), min_change,
                            settings)
                   for start, at, end in zip(edges, edges[1:], edges[2:], strict=False)}
         failing = sorted((abs(g.change), -g.p_value, at) for at, g in judged.items()
-                         if not g.passed)
+                         if not g.real)
         if not failing:
             return judged
         del cuts[failing[0][2]]
