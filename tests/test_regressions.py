@@ -300,3 +300,12 @@ def test_small_groups_get_the_exact_p_value_where_the_normal_curve_is_too_cautio
     # says 0.0028, which would hide the change from a scan that looks in 499 places.
     assert mann_whitney_p(0, 3, 497, 0) == pytest.approx(2 / math.comb(500, 3), rel=1e-12)
     assert normal_p(0, 3, 497, 0) > 0.002
+
+
+def test_a_small_real_change_is_not_blended_into_the_next() -> None:
+    # +4 % twice: each below the 5 % minimum, so neither is reported; blending the first
+    # one's levels would have made the second look like +6 %.
+    values = step_at(step_at(list(planted(16, 450).values), 150, 1.04), 300, 1.04)
+    assert analyse(series(values)).steps == ()
+    found = [s.index for s in analyse(series(values, min_change=0.03)).steps]
+    assert len(found) == 2 and abs(found[0] - 150) <= 2 and abs(found[1] - 300) <= 2
