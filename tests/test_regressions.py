@@ -16,6 +16,8 @@ import pytest
 
 from progress_site.derive.cuts import Settings
 from progress_site.derive.ranks import (
+    SCREEN,
+    SCREEN_SMALL,
     lower_tail_count,
     mann_whitney,
     mann_whitney_p,
@@ -309,3 +311,26 @@ def test_a_small_real_change_is_not_blended_into_the_next() -> None:
     assert analyse(series(values)).steps == ()
     found = [s.index for s in analyse(series(values, min_change=0.03)).steps]
     assert len(found) == 2 and abs(found[0] - 150) <= 2 and abs(found[1] - 300) <= 2
+
+
+@pytest.mark.parametrize(("small", "total"), [(10, 100), (10, 500), (15, 500), (30, 500)])
+def test_the_normal_screen_never_hides_a_small_exact_p_value(small: int, total: int) -> None:
+    # Where the exact p-value is 1e-7 to 0.05, the normal curve's is less than SCREEN
+    # times it, for groups of SCREEN_SMALL or more: the screen in mann_whitney_p is safe.
+    large = total - small
+    top = small * large // 2
+    counts = [1] + [0] * top  # every coefficient of the Gaussian binomial, as in ranks.py
+    for i in range(1, small + 1):
+        for j in range(top, large + i - 1, -1):
+            counts[j] -= counts[j - large - i]
+        for j in range(i, top + 1):
+            counts[j] += counts[j - i]
+    ways, worst = 0, 0.0
+    for u, count in enumerate(counts):
+        ways += count
+        exact = 2 * ways / math.comb(total, small)
+        if exact >= 0.05:
+            break
+        if exact >= 1e-7:
+            worst = max(worst, normal_p(u, small, large, 0) / exact)
+    assert small >= SCREEN_SMALL and 1 < worst < SCREEN
