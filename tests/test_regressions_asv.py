@@ -68,7 +68,8 @@ def disagreements(module: ModuleType, seed: int, change: float, outliers: bool
 
 
 @pytest.mark.parametrize(("change", "outliers", "most"), [
-    (0.0, False, 2), (0.0, True, 2), (0.10, False, 5), (0.10, True, 5), (0.50, False, 1)])
+    (0.0, False, 2), (0.0, True, 2), (0.05, False, 8), (0.10, False, 5), (0.10, True, 5),
+    (0.50, False, 1)])
 def test_our_regressions_agree_with_asv(step_detect: ModuleType, change: float,
                                          outliers: bool, most: int) -> None:
     found = disagreements(step_detect, 31, change, outliers)
