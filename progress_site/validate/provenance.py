@@ -11,40 +11,35 @@ from typing import Any
 from progress_site.model.schema import Data, Figure, Run, Study
 
 
-def inherit(fig: Figure, done: dict[int, Figure], **context: Any) -> Figure:
-    """The figure with its holder's provenance where it names none of its own (and
-    `done` told which figure of the data it completes)."""
+def inherit(fig: Figure, **context: Any) -> Figure:
+    """The figure with its holder's provenance where it names none of its own."""
     changes = {k: v for k, v in context.items() if v is not None and getattr(fig, k) is None}
-    new = replace(fig, **changes) if changes else fig
-    done[id(fig)] = new
-    return new
+    return replace(fig, **changes) if changes else fig
 
 
-def complete_study(study: Study, done: dict[int, Figure]) -> Study:
+def complete_study(study: Study) -> Study:
     """Give a study's figures its machine, date, method and the commit of their side."""
     ctx = {"machine": study.machine, "date": study.date, "method": study.method}
     comps = tuple(replace(
         c,
-        before=inherit(c.before, done, unit=c.unit, commit=study.before.commit, **ctx),
-        after=inherit(c.after, done, unit=c.unit, commit=study.after.commit, **ctx),
+        before=inherit(c.before, unit=c.unit, commit=study.before.commit, **ctx),
+        after=inherit(c.after, unit=c.unit, commit=study.after.commit, **ctx),
     ) for c in study.comparisons)
     return replace(study, comparisons=comps)
 
 
-def complete_run(run: Run, done: dict[int, Figure]) -> Run:
+def complete_run(run: Run) -> Run:
     """Give a run's figures its machine, date, commit and its own id as their run."""
     ctx = {"machine": run.machine, "date": run.date, "commit": run.commit, "run": run.id}
     items = tuple(replace(
         item,
-        figure=inherit(item.figure, done, **ctx),
-        details=tuple(replace(d, figure=inherit(d.figure, done, **ctx)) for d in item.details),
+        figure=inherit(item.figure, **ctx),
+        details=tuple(replace(d, figure=inherit(d.figure, **ctx)) for d in item.details),
     ) for item in run.items)
     return replace(run, items=items)
 
 
-def complete(data: Data, done: dict[int, Figure] | None = None) -> Data:
-    """The data with every figure's provenance filled in from what holds it; `done`
-    learns, by id() of each figure of `data`, the figure that replaces it."""
-    done = {} if done is None else done
-    return replace(data, studies=tuple(complete_study(s, done) for s in data.studies),
-                   runs=tuple(complete_run(r, done) for r in data.runs))
+def complete(data: Data) -> Data:
+    """The data with every figure's provenance filled in from what holds it."""
+    return replace(data, studies=tuple(complete_study(s) for s in data.studies),
+                   runs=tuple(complete_run(r) for r in data.runs))

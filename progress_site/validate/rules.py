@@ -13,6 +13,7 @@ from typing import Any
 
 from progress_site.errors import Problem, closest
 from progress_site.model.declare import Link, Unit
+from progress_site.model.keys import figures
 from progress_site.model.links import check_url, repository_problem
 from progress_site.model.schema import (
     BudgetItem,
@@ -252,15 +253,13 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
     out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
-    done: dict[int, Figure] = {}
-    data = complete(data, done)
-    # The rules below read figures complete. Walking the completed data would meet the
-    # same records in the same order, but for the figures completed (their holders were
-    # rebuilt around them too, and check the same): swap those in, instead of a 2nd walk.
+    data = complete(data)
+    # Figures are checked complete, found by their keys in the completed data; the other
+    # records are the same before and after.
+    for keyed in figures(data):
+        out += check_figure(keyed.figure)
     for rec in records:
-        if isinstance(rec, Figure):
-            out += check_figure(done.get(id(rec), rec))
-        elif isinstance(rec, (Task, Step)):
+        if isinstance(rec, (Task, Step)):
             out += check_done(rec, today)
         elif isinstance(rec, Link):
             out += check_link(rec, data)
