@@ -1,14 +1,22 @@
 """Figures complete with the provenance of what holds them: a study's machine, date,
 method and the commit of each side; a run's machine, date, commit and id.
 
-Validation checks a figure's evidence once it is complete (see validate)."""
+Validation checks a figure's evidence once it is complete (see validate); a study or run
+that lacks what its measured figures would take from it is reported once, at the holder
+(`check_holders`), rather than once per figure."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
+from progress_site.errors import Problem
+from progress_site.model.keys import FigureKey, figures
 from progress_site.model.schema import Data, Figure, Run, Study
+from progress_site.model.values import problem
+
+# What a measured figure needs and may take from its study or run.
+INHERITED = ("machine", "date")
 
 
 def inherit(fig: Figure, **context: Any) -> Figure:
@@ -43,3 +51,40 @@ def complete(data: Data) -> Data:
     """The data with every figure's provenance filled in from what holds it."""
     return replace(data, studies=tuple(complete_study(s) for s in data.studies),
                    runs=tuple(complete_run(r) for r in data.runs))
+
+
+def check_holders(data: Data) -> tuple[list[Problem], dict[FigureKey, frozenset[str]]]:
+    """One problem for each study or run that lacks a machine or date its measured
+    figures need and do not give; and, by figure, what was reported at its holder."""
+    owners: dict[FigureKey, Study | Run] = {FigureKey.of("runs", r.id): r for r in data.runs}
+    owners |= {FigureKey.of("comparisons", c.id): s for s in data.studies
+               for c in s.comparisons}
+    excused: dict[FigureKey, frozenset[str]] = {}
+    needs: dict[tuple[str, str], tuple[Study | Run, set[str], list[FigureKey]]] = {}
+    for keyed in figures(data):
+        holder = owners.get(FigureKey(keyed.key.parts[:2]))
+        if holder is None or keyed.figure.status not in ("measured", "watch"):
+            continue
+        missing = frozenset(n for n in INHERITED
+                            if getattr(holder, n) is None and getattr(keyed.figure, n) is None)
+        if missing:
+            excused[keyed.key] = missing
+            kind = "study" if isinstance(holder, Study) else "run"
+            found = needs.setdefault((kind, holder.id), (holder, set(), []))
+            found[1].update(missing)
+            found[2].append(keyed.key)
+    return [holder_problem(kind, *found) for (kind, _), found in needs.items()], excused
+
+
+def holder_problem(kind: str, holder: Study | Run, missing: set[str],
+                   keys: list[FigureKey]) -> Problem:
+    """A study or run without what its figures would take from it, said once."""
+    fields = [n for n in INHERITED if n in missing]
+    named = " and no ".join(fields)
+    them = (f"measured figure needs ({keys[0]})" if len(keys) == 1
+            else f"{len(keys)} measured figures need (first: {keys[0]})")
+    to_add = " and ".join({"machine": "`machine: ID`", "date": "`date: YYYY-MM-DD`"}[n]
+                          for n in fields)
+    return problem(holder.where, fields[0], f"the {kind} gives no {named}, which its {them}",
+                   f"add {to_add} to the {kind}: its figures take "
+                   f"{'it' if len(fields) == 1 else 'them'}; or give each figure its own")

@@ -32,7 +32,7 @@ from progress_site.model.schema import (
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
 from progress_site.model.walk import walk
-from progress_site.validate.provenance import complete
+from progress_site.validate.provenance import check_holders, complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
 ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -114,8 +114,9 @@ def check_unique_ids(records: list[Any]) -> list[Problem]:
     return out
 
 
-def check_figure(fig: Figure) -> list[Problem]:
-    """A figure says what it is in one way, and has the evidence its status needs."""
+def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Problem]:
+    """A figure says what it is in one way, and has the evidence its status needs
+    (`excused`: what its study or run was reported for lacking)."""
     w = fig.where
     given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
     if fig.ok is not None or fig.of is not None:
@@ -133,7 +134,8 @@ def check_figure(fig: Figure) -> list[Problem]:
                            "give one of value, range, samples, or ok with of"))
     out += check_shape(fig)
     if fig.status in ("measured", "watch"):
-        missing = [n for n in ("machine", "date") if getattr(fig, n) is None]
+        missing = [n for n in ("machine", "date")
+                   if getattr(fig, n) is None and n not in excused]
         if fig.commit is None and fig.run is None:
             missing.append("commit or run")
         if missing:
@@ -253,11 +255,14 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
     out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
+    # A study or run without the machine or date its figures need: said once, there.
+    at_holders, excused = check_holders(data)
+    out += at_holders
     data = complete(data)
     # Figures are checked complete, found by their keys in the completed data; the other
     # records are the same before and after.
     for keyed in figures(data):
-        out += check_figure(keyed.figure)
+        out += check_figure(keyed.figure, excused.get(keyed.key, frozenset()))
     for rec in records:
         if isinstance(rec, (Task, Step)):
             out += check_done(rec, today)
