@@ -40,6 +40,13 @@ def stated(h: Headline) -> Quantity:
     return Quantity("value", h.value.value, decimals=h.value.decimals)
 
 
+def exact(value: float, places: int) -> str:
+    """A number to the precision that shows which way it rounds: four decimals at least,
+    three more than the headline states, without trailing zeros."""
+    text = f"{value:.{max(4, places + 3)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, FigureView]
                     ) -> tuple[HeadlineView | None, list[Problem]]:
     """One headline: a referenced figure, or a stated value checked against its sources."""
@@ -68,8 +75,10 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
     low, high = min(sources), max(sources)
     if not low - slack <= h.value.value <= high + slack:
         places = h.value.decimals
-        said = ", ".join(f"{ref} = {q:.{places}f}" for ref, q in zip(h.summarises, sources,
-                                                                     strict=True))
+        # The numbers as computed, not rounded to the headline's digits: `ratio = 3` would
+        # hide that 3.38 is what refused a stated 3.
+        said = ", ".join(f"{ref} = {exact(q, places)}"
+                         for ref, q in zip(h.summarises, sources, strict=True))
         fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
                else f"state a number between {low:.{places}f} and {high:.{places}f}")
         return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
