@@ -75,8 +75,8 @@ def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
     # A budget's figure over its limit is over it everywhere it is shown.
     views |= {item.figure.key: item.figure for b in budgets for item in b.items}
     studies = tuple(
-        StudyView(s, tuple(compare(c, views[FigureKey.of("comparisons", c.id, "before")],
-                                   views[FigureKey.of("comparisons", c.id, "after")])
+        StudyView(s, tuple(compare(c, views[FigureKey(("comparisons", c.id, "before"))],
+                                   views[FigureKey(("comparisons", c.id, "after"))])
                            for c in s.comparisons))
         for s in data.studies)
     roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)

@@ -220,7 +220,7 @@ def derive_budget(budget: Budget, figures: Mapping[FigureKey, FigureView]) -> Bu
     the budget says so: derive gathers those views into the model's)."""
     items = []
     for item in budget.items:
-        view = figures[FigureKey.of("budgets", budget.id, item.id)]
+        view = figures[FigureKey(("budgets", budget.id, item.id))]
         share, over, limit = None, False, None
         q = view.quantity
         if item.limit is not None:

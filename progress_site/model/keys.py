@@ -10,7 +10,7 @@ each figure of the data has.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -22,15 +22,18 @@ class FigureKey:
     """The parts of a figure's name: its collection, then ids, then a part's name."""
 
     parts: tuple[str, ...]
+    # Its printed form, made once: the namespace and data.json print every key.
+    text: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not self.parts or not all(self.parts):
+        if not self.parts or "" in self.parts:
             raise ValueError(f"a key has no empty part: {self.parts!r}")
+        object.__setattr__(self, "text", ".".join(self.parts))
 
     @classmethod
     def of(cls, *parts: str | int) -> FigureKey:
         """The key made of these parts (a list item without an id is named by its place)."""
-        return cls(tuple(str(p) for p in parts))
+        return cls(tuple(map(str, parts)))
 
     @classmethod
     def parse(cls, text: str) -> FigureKey:
@@ -39,7 +42,7 @@ class FigureKey:
         return cls(tuple(text.split(".")))
 
     def __str__(self) -> str:
-        return ".".join(self.parts)
+        return self.text
 
     @property
     def parent(self) -> FigureKey | None:
@@ -64,28 +67,27 @@ class Keyed:
 
 def figures(data: Data) -> Iterator[Keyed]:
     """Every figure of the data with its key, in the order the data declares them."""
+    # Keys made from their parts directly: this runs over every figure, more than once.
     for m in data.measurements:
-        yield Keyed(FigureKey.of("measurements", m.id), m.figure, m)
+        yield Keyed(FigureKey(("measurements", m.id)), m.figure, m)
     for s in data.studies:
         for c in s.comparisons:
-            comparison = FigureKey.of("comparisons", c.id)
-            yield Keyed(comparison.child("before"), c.before, c)
-            yield Keyed(comparison.child("after"), c.after, c)
+            yield Keyed(FigureKey(("comparisons", c.id, "before")), c.before, c)
+            yield Keyed(FigureKey(("comparisons", c.id, "after")), c.after, c)
     for p in data.profiles:
         for claim in p.claims:
-            key = FigureKey.of("profiles", p.id, claim.id)
-            yield Keyed(key, claim.figure, claim)
+            yield Keyed(FigureKey(("profiles", p.id, claim.id)), claim.figure, claim)
             if claim.uses is not None:
-                yield Keyed(key.child("uses"), claim.uses, claim)
+                yield Keyed(FigureKey(("profiles", p.id, claim.id, "uses")), claim.uses, claim)
     for b in data.budgets:
         for item in b.items:
-            yield Keyed(FigureKey.of("budgets", b.id, item.id), item.figure, item)
+            yield Keyed(FigureKey(("budgets", b.id, item.id)), item.figure, item)
     for run in data.runs:
         for run_item in run.items:
-            key = FigureKey.of("runs", run.id, run_item.id)
-            yield Keyed(key, run_item.figure, run_item)
+            yield Keyed(FigureKey(("runs", run.id, run_item.id)), run_item.figure, run_item)
             for i, detail in enumerate(run_item.details):
-                yield Keyed(key.child("details").child(i), detail.figure, detail, named=False)
+                yield Keyed(FigureKey(("runs", run.id, run_item.id, "details", str(i))),
+                            detail.figure, detail, named=False)
 
 
 # Where data.json (and an older data.json's change summary) holds each keyed record or
@@ -115,7 +117,10 @@ _BY_SHAPE = MappingProxyType({tuple(p if p != "*" else None for p in path): made
 def published(path: tuple[str, ...]) -> FigureKey | None:
     """The key of the record or figure data.json holds at `path` (field names, and each
     list item's id, or its place when it has none); None for any other value."""
-    made = _BY_SHAPE.get(tuple(p if i % 2 == 0 else None for i, p in enumerate(path)))
+    # Field names stand at even places, ids at odd ones.
+    shape: list[str | None] = list(path)
+    shape[1::2] = [None] * (len(path) // 2)
+    made = _BY_SHAPE.get(tuple(shape))
     if made is None:
         return None
-    return FigureKey.of(*(part if isinstance(part, str) else path[part] for part in made))
+    return FigureKey(tuple(part if isinstance(part, str) else path[part] for part in made))

@@ -76,20 +76,25 @@ def task_derived(task: Task) -> dict[str, Any]:
             "steps_total": len(task.steps)}
 
 
+# Where a value is: (the path of what holds it, its field's name or list item's id),
+# made in constant time for every value written; `()` at the top.
+Path = tuple[Any, ...]
+
+
 class Writer:
     """Model values as JSON, each record with what was derived for it, found by its key."""
 
     def __init__(self, model: Model) -> None:
         self.derived, self.items = derived_records(model), budget_items(model)
 
-    def to_json(self, value: Any, path: tuple[str, ...]) -> Any:
+    def to_json(self, value: Any, path: Path) -> Any:
         """A model value as JSON: records as objects of every field, plus what was derived
         (`path`: the field names and list items' ids that lead to it)."""
         kind = type(value)
         if kind in _AS_IS:  # most values: tested first, by exact type
             return value
         if kind is tuple:
-            return [self.to_json(v, (*path, str(getattr(v, "id", i))))
+            return [self.to_json(v, (path, str(getattr(v, "id", i))))
                     for i, v in enumerate(value)]
         if isinstance(value, (Text, Number)):
             return plain(value)
@@ -101,16 +106,20 @@ class Writer:
         for name in record_fields(kind):
             field = getattr(value, name)
             # Most fields are plain values: written as they are, without a path made.
-            out[name] = field if type(field) in _AS_IS else self.to_json(field, (*path, name))
+            out[name] = field if type(field) in _AS_IS else self.to_json(field, (path, name))
         if kind in DERIVED:
             out["derived"] = self.derived_of(value, path)
         return out
 
-    def derived_of(self, record: Any, path: tuple[str, ...]) -> dict[str, Any] | None:
+    def derived_of(self, record: Any, path: Path) -> dict[str, Any] | None:
         """What was derived for the record at `path`."""
         if isinstance(record, Task):
             return task_derived(record)
-        key = published(path)
+        parts: list[str] = []
+        while path:
+            path, name = path
+            parts.append(name)
+        key = published(tuple(reversed(parts)))
         if key is None:
             return None
         return (self.items if isinstance(record, BudgetItem) else self.derived).get(key)

@@ -56,24 +56,32 @@ def complete(data: Data) -> Data:
 def check_holders(data: Data) -> tuple[list[Problem], dict[FigureKey, frozenset[str]]]:
     """One problem for each study or run that lacks a machine or date its measured
     figures need and do not give; and, by figure, what was reported at its holder."""
-    owners: dict[FigureKey, Study | Run] = {FigureKey.of("runs", r.id): r for r in data.runs}
-    owners |= {FigureKey.of("comparisons", c.id): s for s in data.studies
-               for c in s.comparisons}
+    out: list[Problem] = []
     excused: dict[FigureKey, frozenset[str]] = {}
-    needs: dict[tuple[str, str], tuple[Study | Run, set[str], list[FigureKey]]] = {}
-    for keyed in figures(data):
-        holder = owners.get(FigureKey(keyed.key.parts[:2]))
-        if holder is None or keyed.figure.status not in ("measured", "watch"):
-            continue
-        missing = frozenset(n for n in INHERITED
-                            if getattr(holder, n) is None and getattr(keyed.figure, n) is None)
-        if missing:
-            excused[keyed.key] = missing
-            kind = "study" if isinstance(holder, Study) else "run"
-            found = needs.setdefault((kind, holder.id), (holder, set(), []))
-            found[1].update(missing)
-            found[2].append(keyed.key)
-    return [holder_problem(kind, *found) for (kind, _), found in needs.items()], excused
+    holders: tuple[Study | Run, ...] = (*data.studies, *data.runs)
+    for holder in holders:
+        lacks = [n for n in INHERITED if getattr(holder, n) is None]
+        if not lacks:
+            continue  # most holders: their figures have all they may take
+        kind = "study" if isinstance(holder, Study) else "run"
+        found: dict[FigureKey, frozenset[str]] = {}
+        for key, fig in held(data, holder):
+            missing = frozenset(n for n in lacks if getattr(fig, n) is None)
+            if missing and fig.status in ("measured", "watch"):
+                found[key] = missing
+        if found:
+            out.append(holder_problem(kind, holder, set().union(*found.values()),
+                                      list(found)))
+            excused |= found
+    return out, excused
+
+
+def held(data: Data, holder: Study | Run) -> list[tuple[FigureKey, Figure]]:
+    """The figures a study or run holds, with their keys (as `keys.figures` makes them)."""
+    studies = (holder,) if isinstance(holder, Study) else ()
+    runs = (holder,) if isinstance(holder, Run) else ()
+    alone = replace(data, measurements=(), profiles=(), budgets=(), studies=studies, runs=runs)
+    return [(k.key, k.figure) for k in figures(alone)]
 
 
 def holder_problem(kind: str, holder: Study | Run, missing: set[str],
