@@ -40,6 +40,28 @@ def stated(h: Headline) -> Quantity:
     return Quantity("value", h.value.value, decimals=h.value.decimals)
 
 
+def disagreement(h: Headline, sources: list[float]) -> Problem | None:
+    """The problem with a stated number that what it summarises does not support: `about`
+    lies within their range, `up-to` is their highest and `at-least` their lowest, each
+    give or take half a unit of the stated number's last digit."""
+    assert h.value is not None
+    places = h.value.decimals
+    slack = 0.5 * 10 ** -places
+    low, high = min(sources), max(sources)
+    target = {"about": (low, high), "up-to": (high, high), "at-least": (low, low)}[h.says]
+    if target[0] - slack <= h.value.value <= target[1] + slack:
+        return None
+    # The numbers as computed, not rounded to the headline's digits: `ratio = 3` would
+    # hide that 3.38 is what refused a stated 3.
+    said = ", ".join(f"{ref} = {exact(q, places)}"
+                     for ref, q in zip(h.summarises, sources, strict=True))
+    first, last = (f"{end:.{places}f}" for end in target)
+    fix = f"state {first}" if first == last else f"state a number between {first} and {last}"
+    says = {"about": "", "up-to": "up to ", "at-least": "at least "}[h.says]
+    return problem(h.where, "value", f"the headline states {says}{h.value.value:g} but "
+                   f"what it summarises says otherwise: {said}", f"{fix}, or correct the data")
+
+
 def exact(value: float, places: int) -> str:
     """A number to the precision that shows which way it rounds: four decimals at least,
     three more than the headline states, without trailing zeros."""
@@ -70,18 +92,7 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
         if q is None or q.kind != "value":
             return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
         sources.append(q.low)
-    # The stated number may round what it summarises, by half a unit of its last digit.
-    slack = 0.5 * 10 ** -h.value.decimals
-    low, high = min(sources), max(sources)
-    if not low - slack <= h.value.value <= high + slack:
-        places = h.value.decimals
-        # The numbers as computed, not rounded to the headline's digits: `ratio = 3` would
-        # hide that 3.38 is what refused a stated 3.
-        said = ", ".join(f"{ref} = {exact(q, places)}"
-                         for ref, q in zip(h.summarises, sources, strict=True))
-        fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
-               else f"state a number between {low:.{places}f} and {high:.{places}f}")
-        return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
-                              f"what it summarises says otherwise: {said}",
-                              f"{fix}, or correct the data")]
+    refused = disagreement(h, sources)
+    if refused is not None:
+        return None, [refused]
     return HeadlineView(h, stated(h), h.status or "measured"), []
