@@ -122,8 +122,8 @@ def test_a_change_that_breaks_a_headline_is_refused_with_the_error_located(
     assert out.out == "comparisons.cpu-per-packet-1000.after: 5, status measured\n"
     assert out.err.startswith(
         "data/headlines.yaml:7:12: headlines[0].value: the headline states 2.5 but what it "
-        "summarises says otherwise: comparisons.cpu-per-packet-500.ratio = 2.6, "
-        "comparisons.cpu-per-packet-1000.ratio = 3.8\n")
+        "summarises says otherwise: comparisons.cpu-per-packet-500.ratio = 2.5644, "
+        "comparisons.cpu-per-packet-1000.ratio = 3.806\n")
     # Texts that cite the headline still read its stated number: one error, not three.
     assert out.err.endswith("error: nothing written: the data as changed would not build "
                             "(1 error, above)\n")

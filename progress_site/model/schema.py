@@ -299,6 +299,9 @@ class Headline:
     value: Number | None = f("a rounded number stated by hand; needs `summarises`", None)
     unit: Literal["times"] | None = f("'times' shows the value as 2.5×", None)
     summarises: tuple[str, ...] = f("references the stated value must agree with", ())
+    says: Literal["about", "up-to", "at-least"] = f(
+        "how the stated value is read: about (within the range of what it summarises, "
+        "rounded), up-to (their highest, rounded), at-least (their lowest, rounded)", "about")
     status: Status | None = f("its evidence status (the figure's when it names one)", None)
     detail: Text | None = f("the line after the badge", None)
     where: Where = where()
