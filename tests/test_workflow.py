@@ -17,11 +17,18 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from progress_site.scaffold import ENGINE_MARK, WORKFLOW, engine_requirement, write_site
+from progress_site.scaffold import (
+    ENGINE_MARK,
+    WORKFLOW,
+    WORKFLOWS,
+    engine_requirement,
+    write_site,
+)
 
 from .conftest import REPO
 
@@ -38,10 +45,20 @@ createLinter().then((lint) => {
 """
 
 
-def workflows(tmp_path: Path) -> list[Path]:
-    """The workflow `new` writes, and every workflow of this repository."""
+def written(tmp_path: Path) -> list[Path]:
+    """The workflows `new` writes."""
     write_site(tmp_path / "new", ("en", "fr"), force=False)
-    return [tmp_path / "new" / WORKFLOW, *sorted((REPO / ".github" / "workflows").glob("*.yml"))]
+    found = sorted((tmp_path / "new" / ".github" / "workflows").iterdir())
+    assert found == sorted(tmp_path / "new" / name for name in WORKFLOWS)
+    return found
+
+
+def workflows(tmp_path: Path) -> list[Path]:
+    """The workflows `new` writes (pages.yml first), and every workflow of this
+    repository."""
+    return [tmp_path / "new" / WORKFLOW,
+            *[p for p in written(tmp_path) if p.name != "pages.yml"],
+            *sorted((REPO / ".github" / "workflows").glob("*.yml"))]
 
 
 def actionlint(paths: list[Path]) -> list[str]:
@@ -101,9 +118,11 @@ def test_shellcheck_finds_an_export_that_hides_a_failure() -> None:
 
 
 def test_new_pins_this_engine(tmp_path: Path) -> None:
-    text = workflows(tmp_path)[0].read_text("utf-8")
-    assert f"PROGRESS_SITE: {engine_requirement()}\n" in text
-    assert ENGINE_MARK not in text
+    for path in written(tmp_path):
+        text = path.read_text("utf-8")
+        assert f"PROGRESS_SITE: {engine_requirement()}\n" in text, path.name
+        assert ENGINE_MARK not in text
+        assert 'python -m pip install "$PROGRESS_SITE"\n' in text, path.name
 
 
 def test_this_repository_publishes_with_the_same_workflow() -> None:
@@ -127,3 +146,60 @@ def test_the_build_step_adds_the_last_slash_once() -> None:
     assert cache["with"]["key"] == (
         "progress-site-${{ steps.install.outputs.version }}-"
         "${{ hashFiles('data/**', 'content/**', 'templates/**', 'locales/**') }}")
+
+
+def steps_of(path: Path, job: str) -> list[dict[str, Any]]:
+    """The steps of one job of a workflow."""
+    found: list[dict[str, Any]] = yaml.safe_load(path.read_text("utf-8"))["jobs"][job]["steps"]
+    return found
+
+
+def test_no_expression_is_pasted_into_a_script(tmp_path: Path) -> None:
+    """`${{ }}` in `run:` is pasted into the script before it runs: a branch name or a
+    title there is script injection. Values reach scripts through `env:`."""
+    pasted = [name for path in workflows(tmp_path)
+              for name, script in scripts(path) if "EXPRESSION" in script]
+    assert pasted == []
+
+
+def test_the_benchmark_job_imports_commits_and_publishes(tmp_path: Path) -> None:
+    path = tmp_path / "new" / ".github" / "workflows" / "benchmarks.yml"
+    written(tmp_path)
+    text = path.read_text("utf-8")
+    # By hand until its EDIT step runs the project's benchmarks; then on every push.
+    assert yaml.safe_load(text)[True] == {"workflow_dispatch": None}
+    pushed = yaml.safe_load(text.replace("  # push:\n  #   branches", "  push:\n    branches"))
+    assert pushed[True] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+    document = yaml.safe_load(text)
+    assert document["permissions"]["contents"] == "write"
+    steps = {s.get("name", s.get("uses")): s for s in steps_of(path, "build")}
+    assert "--benchmark-json=\"$BENCH_FILE\"" in steps["Run the benchmarks"]["run"]
+    assert ('progress-site import "$BENCH_TOOL" "$BENCH_FILE" --id "$BENCH_ID" --machine '
+            'ci \\\n  --commit "$GITHUB_SHA" --yes') in steps["Import the results"]["run"]
+    assert "[skip ci]" in steps["Commit the results"]["run"]
+    assert steps["actions/cache@v4"]["with"]["path"] == "~/.cache/progress-site"
+    assert "progress-site --strict" in steps["Build"]["run"]
+    assert steps["actions/upload-pages-artifact@v3"]["with"]["path"] == "site/"
+    assert steps_of(path, "deploy")[0]["uses"] == "actions/deploy-pages@v4"
+    # The machine it names is in the new site's data, so the first import builds.
+    machines = yaml.safe_load((tmp_path / "new" / "data" / "machines.yaml").read_text())
+    assert "ci" in [m["id"] for m in machines["machines"]]
+
+
+def test_the_pull_request_job_reads_only(tmp_path: Path) -> None:
+    path = tmp_path / "new" / ".github" / "workflows" / "pull-request.yml"
+    written(tmp_path)
+    document = yaml.safe_load(path.read_text("utf-8"))
+    # A pull request's code runs here: never with a write token (pull_request_target).
+    assert document[True] == {"pull_request": None}
+    assert document["permissions"] == {"contents": "read"}
+    assert "permissions" not in document["jobs"]["changes"]
+    steps = steps_of(path, "changes")
+    checkouts = [s for s in steps if s.get("uses", "").startswith("actions/checkout@")]
+    assert [s["with"].get("persist-credentials") for s in checkouts] == [False, False]
+    assert checkouts[1]["with"]["ref"] == "${{ github.event.pull_request.base.sha }}"
+    base = next(s for s in steps if s.get("name") == "Build the base's site")["run"]
+    assert 'progress-site --source .base --out "$RUNNER_TEMP/base-site"' in base
+    compare = next(s for s in steps if s.get("name") == "Compare")["run"]
+    assert compare == ('progress-site --strict --changes "$RUNNER_TEMP/base-site" --format '
+                       'markdown \\\n  --fail-on-regression >> "$GITHUB_STEP_SUMMARY"\n')

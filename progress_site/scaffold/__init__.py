@@ -1,9 +1,9 @@
 """`progress-site new DIR`: a small, complete site to start from.
 
 The skeleton is a folder of plain files beside this module (`site/`, package data): its
-data, its pages in each language, a `.gitignore` and a GitHub Pages workflow. Two lines
-are filled in when it is written: the site's languages, and the engine the workflow
-installs (this one's version, pinned).
+data, its pages in each language, a `.gitignore` and three GitHub workflows (Pages,
+benchmarks, pull requests). Two things are filled in when it is written: the site's
+languages, and the engine each workflow installs (this one's version, pinned).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from progress_site.scaffold.writer import NotWritten, Survey, entries, survey, w
 SKELETON = Path(__file__).resolve().parent / "site"
 LANGUAGES = ("en", "fr")  # the skeleton has pages in these
 WORKFLOW = ".github/workflows/pages.yml"
+# Every workflow the new site has: each installs the engine `new` was told to pin.
+WORKFLOWS = (WORKFLOW, ".github/workflows/benchmarks.yml",
+             ".github/workflows/pull-request.yml")
 ENGINE_MARK = "@VERSION@"  # in the workflow: replaced by this engine's version
 SITE_LANGUAGES = re.compile(r"^  languages: \[.*\]$", re.MULTILINE)
 
@@ -73,9 +76,9 @@ def skeleton(chosen: tuple[str, ...]) -> dict[str, bytes]:
     site = files["data/site.yaml"].decode("utf-8")
     files["data/site.yaml"] = SITE_LANGUAGES.sub(
         f"  languages: [{', '.join(chosen)}]", site, count=1).encode("utf-8")
-    workflow = files[WORKFLOW].decode("utf-8")
-    files[WORKFLOW] = workflow.replace(f"progress-site=={ENGINE_MARK}",
-                                       engine_requirement()).encode("utf-8")
+    for name in WORKFLOWS:
+        files[name] = files[name].decode("utf-8").replace(
+            f"progress-site=={ENGINE_MARK}", engine_requirement()).encode("utf-8")
     return files
 
 
