@@ -203,3 +203,44 @@ def test_the_pull_request_job_reads_only(tmp_path: Path) -> None:
     compare = next(s for s in steps if s.get("name") == "Compare")["run"]
     assert compare == ('progress-site --strict --changes "$RUNNER_TEMP/base-site" --format '
                        'markdown \\\n  --fail-on-regression >> "$GITHUB_STEP_SUMMARY"\n')
+
+
+GIT_ENGINE = "git+https://github.com/OWNER/progress-site@v0.1.0"
+
+
+def test_new_pins_the_engine_it_is_told(tmp_path: Path) -> None:
+    from progress_site import cli
+
+    assert cli.main(["new", str(tmp_path / "new"), "--engine-spec", GIT_ENGINE]) == 0
+    for name in WORKFLOWS:
+        text = (tmp_path / "new" / name).read_text("utf-8")
+        assert f"  PROGRESS_SITE: {GIT_ENGINE}\n" in text, name
+        # YAML reads the value whole, as pip will get it.
+        assert yaml.safe_load(text)["env"]["PROGRESS_SITE"] == GIT_ENGINE
+    assert actionlint([tmp_path / "new" / name for name in WORKFLOWS]) == []
+
+
+@pytest.mark.parametrize("spec", ["progress-site #x", "progress-site\nenv: x", '"x"',
+                                  "-e .", "", "x" * 301])
+def test_an_engine_spec_that_yaml_would_misread_is_refused(
+        spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from progress_site import cli
+
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["new", str(tmp_path / "new"), "--engine-spec", spec])
+    assert exited.value.code == 2 and not (tmp_path / "new").exists()
+    assert "--engine-spec: a pip requirement such as" in capsys.readouterr().err
+
+
+def test_the_install_line_is_the_documented_one(tmp_path: Path) -> None:
+    """docs/deployment.md tells users which line installs the engine and which variable
+    they change: the workflows `new` writes have exactly those."""
+    docs = (REPO / "docs" / "deployment.md").read_text("utf-8")
+    readme = (REPO / "README.md").read_text("utf-8")
+    for path in written(tmp_path):
+        install = next(s for s in steps_of(path, "build" if path.name != "pull-request.yml"
+                                           else "changes") if s.get("name") == "Install")
+        first = install["run"].splitlines()[0]
+        assert f"`{first}`" in docs, path.name
+    assert "`progress-site new DIR --engine-spec SPEC`" in docs
+    assert f"--engine-spec {GIT_ENGINE}" in readme
