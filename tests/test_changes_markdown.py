@@ -211,3 +211,15 @@ def test_an_old_site_that_is_not_one_is_a_usage_error_in_markdown(
     assert capsys.readouterr() == ("", f"error: {old}/data.json: it is not a data.json "
                                    "that a build published; pass a folder that a build "
                                    "of progress-site published\n")
+
+
+def test_a_long_summary_is_cut_with_a_count() -> None:
+    old = json.loads(data_json())
+    new = json.loads(data_json())
+    new["measurements"] = [{"id": f"m{i:04}", **figure(i)} for i in range(1250)]
+    text = markdown(compare(json.dumps(old).encode(), json.dumps(new).encode()))
+    table = [line for line in text.splitlines() if line.startswith("| m")]
+    # 1,251 changes: the figure removed (cpu), then m0000 to m1249, in order.
+    assert len(table) == 200 and table[0] == "| measurements\\.cpu | 7.92 us -> none |  |"
+    assert table[-1] == "| measurements\\.m0198 | none -> 198.00 us |  |"
+    assert "And 1,051 more figures (`--changes OLD_SITE` lists them all)." in text

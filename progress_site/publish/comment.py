@@ -23,6 +23,9 @@ from progress_site.render.formatting import number, percent, percent_amount
 # none starts a link, an emphasis, a table cell or an autolink (`https\://`).
 ESCAPED = frozenset(string.punctuation) - set("&<>@")
 ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# GitHub keeps 1 MiB of a job's summary and 64 KiB of a comment: past this many rows,
+# a count says how many more (the text format lists them all).
+MAX_ROWS = 200
 ZWJ = "\u200d"  # after '@': `@name` no longer notifies anyone, and still reads the same
 
 
@@ -103,8 +106,16 @@ def figures_table(found: Comparison) -> list[str]:
     if not paths:
         return ["No figure changed."]
     rows = ["| Figure | Old -> new | Change |", "| --- | --- | --- |"]
-    rows += [f"| {md(p)} | {shift(found, p)} | {change(found, p)} |" for p in paths]
-    return ["\n".join(rows)]
+    rows += [f"| {md(p)} | {shift(found, p)} | {change(found, p)} |"
+             for p in paths[:MAX_ROWS]]
+    return ["\n".join(rows), *more(len(paths), "figures")]
+
+
+def more(count: int, what: str) -> list[str]:
+    """The line that says how many rows were left out; nothing when none was."""
+    if count <= MAX_ROWS:
+        return []
+    return [f"And {count - MAX_ROWS:,} more {what} (`--changes OLD_SITE` lists them all)."]
 
 
 def shown(found: Comparison, side: str, path: str) -> str:
@@ -144,7 +155,8 @@ def tasks_list(found: Comparison) -> list[str]:
     """The tasks that changed, as a list; nothing when none did."""
     if not found.tasks:
         return ["No task changed."]
-    return ["### Tasks", "\n".join(f"- {md(line)}" for line in found.tasks)]
+    return ["### Tasks", "\n".join(f"- {md(line)}" for line in found.tasks[:MAX_ROWS]),
+            *more(len(found.tasks), "task changes")]
 
 
 def texts_line(count: int) -> str:
