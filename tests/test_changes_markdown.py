@@ -223,3 +223,16 @@ def test_a_long_summary_is_cut_with_a_count() -> None:
     assert len(table) == 200 and table[0] == "| measurements\\.cpu | 7.92 us -> none |  |"
     assert table[-1] == "| measurements\\.m0198 | none -> 198.00 us |  |"
     assert "And 1,051 more figures (`--changes OLD_SITE` lists them all)." in text
+
+
+def test_an_empty_old_side_makes_everything_new_and_no_regression(
+        source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """pull-request.yml's base side before the base branch has a site: `{}`."""
+    old = site(tmp_path / "old", b"{}\n")
+    made(monkeypatch, data_json(STEP))
+    assert cli.main(["--source", str(source), "--changes", str(old), "--format",
+                     "markdown", "--fail-on-regression"]) == cli.REGRESSED
+    out = capsys.readouterr().out
+    assert "| measurements\\.cpu | none -> 7.92 us |  |" in out
+    assert "### New regressions" in out

@@ -244,3 +244,25 @@ def test_the_install_line_is_the_documented_one(tmp_path: Path) -> None:
         assert f"`{first}`" in docs, path.name
     assert "`progress-site new DIR --engine-spec SPEC`" in docs
     assert f"--engine-spec {GIT_ENGINE}" in readme
+
+
+def test_a_pull_request_that_adds_the_site_compares_with_nothing(tmp_path: Path) -> None:
+    """Before the base branch has a site, its side is an empty data.json: every figure
+    of the pull request is new, and so is every regression it holds
+    (test_changes_markdown.py runs `--changes` against it)."""
+    path = tmp_path / "new" / ".github" / "workflows" / "pull-request.yml"
+    written(tmp_path)
+    base = next(s for s in steps_of(path, "changes")
+                if s.get("name") == "Build the base's site")["run"]
+    (tmp_path / "work").mkdir()
+    env = {"PATH": os.environ["PATH"], "RUNNER_TEMP": str(tmp_path / "runner"),
+           "GITHUB_ENV": str(tmp_path / "github-env")}
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path / "work", check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+                    "--allow-empty", "-m", "x"], cwd=tmp_path / "work", check=True)
+    done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", base],
+                          cwd=tmp_path / "work", capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "runner" / "base-site" / "data.json").read_text() == "{}\n"
+    assert (tmp_path / "github-env").read_text().startswith("SOURCE_DATE_EPOCH=")
