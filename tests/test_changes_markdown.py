@@ -236,3 +236,14 @@ def test_an_empty_old_side_makes_everything_new_and_no_regression(
     out = capsys.readouterr().out
     assert "| measurements\\.cpu | none -> 7.92 us |  |" in out
     assert "### New regressions" in out
+
+
+def test_texts_are_counted_by_id_so_an_insert_counts_once() -> None:
+    old = json.loads(data_json())
+    old["measurements"] = [{"id": f"m{i}", "title": f"Title {i}"} for i in range(5)]
+    new = json.loads(json.dumps(old))
+    new["measurements"].insert(0, {"id": "first", "title": "A new one"})
+    found = compare(json.dumps(old).encode(), json.dumps(new).encode())
+    assert found.texts == 1
+    new["measurements"][3]["title"] = "Renamed"
+    assert compare(json.dumps(old).encode(), json.dumps(new).encode()).texts == 2

@@ -82,12 +82,18 @@ def texts_of(document: dict[str, Any]) -> dict[str, str]:
         value, path = stack.pop()
         if type(value) is str:
             found[path] = value
-        elif type(value) is list:
-            stack.extend((item, f"{path}.{i}") for i, item in enumerate(value))
+        elif type(value) is list:  # an item by its id, as `changes` names it: an
+            # item put first does not move the others' paths
+            stack.extend((item, f"{path}.{name_of(item, i)}") for i, item in enumerate(value))
         elif type(value) is dict:
             stack.extend((child, f"{path}.{key}") for key, child in value.items()
                          if key not in NOT_TEXT)
     return found
+
+
+def name_of(item: Any, place: int) -> Any:
+    """A list item's part of a path: its id when it has one, else its place."""
+    return item.get("id", place) if type(item) is dict else place
 
 
 def markdown(found: Comparison) -> str:
