@@ -266,3 +266,45 @@ def test_a_pull_request_that_adds_the_site_compares_with_nothing(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "runner" / "base-site" / "data.json").read_text() == "{}\n"
     assert (tmp_path / "github-env").read_text().startswith("SOURCE_DATE_EPOCH=")
+
+
+def git(*args: str, cwd: Path) -> str:
+    """A git command's output (an identity of its own: the test needs no global one)."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                          cwd=cwd, check=True, capture_output=True, text=True,
+                          timeout=60).stdout
+
+
+def test_the_results_are_committed_back_after_a_push_that_landed_meanwhile(
+        tmp_path: Path) -> None:
+    path = tmp_path / "new" / ".github" / "workflows" / "benchmarks.yml"
+    written(tmp_path)
+    script = next(s for s in steps_of(path, "build")
+                  if s.get("name") == "Commit the results")["run"]
+    git("init", "-q", "--bare", "-b", "main", str(tmp_path / "origin.git"), cwd=tmp_path)
+    for clone in ("runner", "other"):
+        git("clone", "-q", str(tmp_path / "origin.git"), clone, cwd=tmp_path)
+    runner, other = tmp_path / "runner", tmp_path / "other"
+    (runner / "data").mkdir()
+    (runner / "data" / "a.yaml").write_text("a: 1\n")
+    git("add", ".", cwd=runner)
+    git("commit", "-qm", "start", cwd=runner)
+    git("push", "-q", "origin", "main", cwd=runner)
+    git("pull", "-q", cwd=other)
+    (other / "README").write_text("pushed while the benchmarks ran\n")
+    git("add", ".", cwd=other)
+    git("commit", "-qm", "meanwhile", cwd=other)
+    git("push", "-q", cwd=other)
+
+    def commit_back() -> str:
+        done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
+                               script], cwd=runner, capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "GITHUB_SHA": "0123456789ab"})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert commit_back() == "No new result to commit.\n"
+    (runner / "data" / "a.yaml").write_text("a: 2\n")
+    commit_back()
+    log = git("log", "--format=%s", "main", cwd=tmp_path / "origin.git").splitlines()
+    assert log == ["Benchmark results of 0123456 [skip ci]", "meanwhile", "start"]
