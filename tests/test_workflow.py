@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -181,9 +182,6 @@ def test_the_benchmark_job_imports_commits_and_publishes(tmp_path: Path) -> None
     assert "progress-site --strict" in steps["Build"]["run"]
     assert steps["actions/upload-pages-artifact@v3"]["with"]["path"] == "site/"
     assert steps_of(path, "deploy")[0]["uses"] == "actions/deploy-pages@v4"
-    # The machine it names is in the new site's data, so the first import builds.
-    machines = yaml.safe_load((tmp_path / "new" / "data" / "machines.yaml").read_text())
-    assert "ci" in [m["id"] for m in machines["machines"]]
 
 
 def test_the_pull_request_job_reads_only(tmp_path: Path) -> None:
@@ -308,3 +306,23 @@ def test_the_results_are_committed_back_after_a_push_that_landed_meanwhile(
     commit_back()
     log = git("log", "--format=%s", "main", cwd=tmp_path / "origin.git").splitlines()
     assert log == ["Benchmark results of 0123456 [skip ci]", "meanwhile", "start"]
+
+
+def test_the_documented_ci_machine_lets_the_first_import_build(tmp_path: Path) -> None:
+    """benchmarks.yml imports with `--machine ci`: the snippet docs/deployment.md gives
+    for it, added to a new site's machines, makes that import and a --strict build pass."""
+    from progress_site import cli
+
+    docs = (REPO / "docs" / "deployment.md").read_text("utf-8")
+    snippet = re.search(r"```yaml\n( *- id: ci\n.*?)\n *```", docs, re.DOTALL)
+    assert snippet is not None
+    site = tmp_path / "new"
+    written(tmp_path)
+    machines = site / "data" / "machines.yaml"
+    entry = textwrap.indent(textwrap.dedent(snippet[1]), "  ")  # as the laptop's entry
+    machines.write_text(machines.read_text("utf-8").replace(
+        "\ncommits:", f"{entry}\n\ncommits:", 1), "utf-8")
+    sample = REPO / "tests" / "samples" / "hyperfine.json"
+    assert cli.main(["import", "hyperfine", str(sample), "--source", str(site), "--id",
+                     "bench", "--machine", "ci", "--commit", "0123456789ab", "--yes"]) == 0
+    assert cli.main(["--source", str(site), "--strict"]) == 0
