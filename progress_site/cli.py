@@ -7,16 +7,22 @@ import datetime as dt
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from progress_site import cache
 from progress_site.errors import BuildFailed, UsageError, visible, visible_path
 from progress_site.pipeline import BuildConfig, build, make_site
-from progress_site.publish import changes
+from progress_site.publish import changes, comment, steps
 from progress_site.publish.outputs import BaseUrlError, check_base_url
 from progress_site.publish.swap import PublishFailed, overlap
 from progress_site.record.options import import_options, record_options, run_command
 from progress_site.scaffold import new_options, run_new
+
+T = TypeVar("T")
+# The exit status of --fail-on-regression: 1 is bad data, 2 a wrong command line.
+REGRESSED = 3
 
 
 def base_url(text: str) -> str:
@@ -58,6 +64,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--changes", type=Path, metavar="OLD_SITE", default=None,
                    help="print what differs from a previously published site (for a pull "
                         "request) instead of publishing")
+    p.add_argument("--format", choices=("text", "markdown"), default="text",
+                   help="with --changes: plain lines (the default), or Markdown for a "
+                        "pull request comment or $GITHUB_STEP_SUMMARY")
+    p.add_argument("--fail-on-regression", action="store_true",
+                   help=f"exit with status {REGRESSED} when the new site finds a "
+                        "regression the old one (--changes OLD_SITE, else the site it "
+                        "replaces) did not have; the site is published or the summary "
+                        "printed all the same")
     p.add_argument("--debug", action="store_true",
                    help="show the Python traceback of an unexpected error")
     p.add_argument("--watch", action="store_true",
@@ -178,19 +192,26 @@ def run(args: argparse.Namespace) -> int:
     if args.command is not None:  # record, import: they print their own report
         return run_command(args, today())
     config = config_from(args)
+    if args.format != "text" and args.changes is None:
+        raise UsageError("--format applies to --changes OLD_SITE; a build prints its "
+                         "summary as text")
+    if args.watch and args.fail_on_regression:
+        raise UsageError("--fail-on-regression applies to a build or to --changes, not "
+                         "to --watch")
     if args.watch:
         from progress_site.watch.loop import run_watch  # the server and watchdog: when asked
 
         status: int = run_watch(config, args.host, args.port)
         return status
     if args.changes is not None:
-        return print_changes(config, args.changes)
-    return build_and_report(config)
+        return print_changes(config, args.changes, args.format, args.fail_on_regression)
+    return build_and_report(config, args.fail_on_regression)
 
 
-def build_and_report(config: BuildConfig) -> int:
+def build_and_report(config: BuildConfig, gate: bool = False) -> int:
     """Build and publish the site, then print its warnings, a summary, and what changed
-    since the site it replaced."""
+    since the site it replaced; with `gate`, REGRESSED when it found a new regression."""
+    previous = previous_document(config.out) if gate else None
     started = time.perf_counter()
     built = build(config)
     for warning in built.warnings:
@@ -205,23 +226,67 @@ def build_and_report(config: BuildConfig) -> int:
         print("\n".join(["Changes since the previous site:",
                          *("  " + visible_path(x) for x in built.changes)])
               if built.changes else "No figure or task changed since the previous site.")
-    return 0
+    if not gate:
+        return 0
+    if previous is None:
+        print("warning: --fail-on-regression: no previous site to compare with, so no "
+              "regression is new", file=sys.stderr)
+    return gate_status(previous, built.files["data.json"])
 
 
-def print_changes(config: BuildConfig, old_site: Path) -> int:
-    """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE, write nothing."""
-    built = make_site(config)
+def previous_document(out: Path) -> dict[str, Any] | None:
+    """The parsed data.json of the site a build replaces; None when there is none, or
+    none that reads (the build warns about that itself)."""
+    try:
+        old = changes.read_published(out)
+    except OSError:
+        return None
+    return None if old is None else changes.parse_document(old)
+
+
+def gate_status(old: dict[str, Any] | None, new_data_json: bytes) -> int:
+    """REGRESSED, each new regression told on stderr, when the new site has any; else 0."""
+    new = changes.parse_document(new_data_json)
+    found = steps.regressions_between(old, new) if new is not None else []
+    for row in found:
+        print(f"regression: {visible_path(steps.told(row))}", file=sys.stderr)
+    return REGRESSED if found else 0
+
+
+def print_changes(config: BuildConfig, old_site: Path, form: str = "text",
+                  gate: bool = False) -> int:
+    """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE (as text or
+    Markdown), write nothing; with `gate`, REGRESSED when there is a new regression."""
+    new = make_site(config).files["data.json"]
+    old = read_old_site(old_site)
+    if form == "markdown":
+        print(comment.markdown(old_summary(old_site, lambda: comment.compare(old, new))),
+              end="")
+    else:
+        lines = old_summary(old_site, lambda: changes.lines_between(old, new))
+        print("\n".join(f"- {visible_path(line)}" for line in lines) if lines else
+              "No figure or task changed.")
+    return gate_status(changes.parse_document(old), new) if gate else 0
+
+
+def old_summary(old_site: Path, make: Callable[[], T]) -> T:
+    """The summary `make` works out, its ValueError (the old side is not a data.json)
+    told as a usage error."""
+    try:
+        return make()
+    except ValueError as exc:
+        raise UsageError(f"{visible_path(str(old_site))}/data.json: {exc}; pass a folder "
+                         "that a build of progress-site published") from exc
+
+
+def read_old_site(old_site: Path) -> bytes:
+    """OLD_SITE's data.json, or a usage error that says why there is none to read."""
     shown = visible_path(str(old_site))
     try:
-        lines = changes.summary(old_site, built.files["data.json"])
+        old = changes.read_published(old_site)
     except OSError as exc:
         raise UsageError(f"{shown}: cannot read its data.json: {exc.strerror or exc}") from exc
-    except ValueError as exc:
-        raise UsageError(f"{shown}/data.json: {exc}; pass a folder that a build of "
-                         "progress-site published") from exc
-    if lines is None:
+    if old is None:
         raise UsageError(f"{shown}: no data.json here; pass a folder that a build of "
                          "progress-site published")
-    print("\n".join(f"- {visible_path(line)}" for line in lines) if lines else
-          "No figure or task changed.")
-    return 0
+    return old

@@ -336,7 +336,7 @@ def test_a_full_disk_and_a_read_only_disk(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     full, full_err, left, readonly, readonly_err = json.loads(done.stdout)
     assert full == 1 and re.fullmatch(
-        r"error: mysite/[\w./]+: no space left on the disk\n    hint: free some space, then "
+        r"error: mysite/[\w./-]+: no space left on the disk\n    hint: free some space, then "
         r"run `new` again; nothing was written\n", full_err), full_err
     assert left == []  # what was written before the disk filled up is taken back
     assert (readonly, readonly_err) == (1, "error: mysite: the file system is read-only\n"
@@ -367,7 +367,7 @@ def test_a_folder_name_prints_escaped(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert not re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xe2\x80\xae", done.stdout + done.stderr)
     lines = done.stdout.decode().splitlines()
-    assert lines[0] == "Wrote 9 files into x\\nFORGED: Wrote 0 files:\\x1b[2J\\u202e:"
+    assert lines[0] == "Wrote 11 files into x\\nFORGED: Wrote 0 files:\\x1b[2J\\u202e:"
     assert not any(line.startswith("FORGED") for line in lines)
     assert lines[-1] == "Next: cd the new folder && progress-site --strict, then open " \
                         "site/index.html."

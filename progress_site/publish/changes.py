@@ -10,7 +10,7 @@ time a user feels (bench/caches.py).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ class Snapshot:
 
     figures: dict[str, tuple[str, str]]  # key (`measurements.ID`) -> (printed number, status)
     tasks: dict[str, tuple[str, int]]  # path -> (status, number of proofs)
+    # key -> (value, decimals, unit) of each single-valued figure: for its change in %
+    values: dict[str, tuple[float, int, str]] = field(default_factory=dict)
 
 
 def number(quantity: Any) -> str:
@@ -65,8 +67,9 @@ def collect(value: Any, path: str, snap: Snapshot) -> None:
             continue
         derived = value.get("derived")
         if type(derived) is dict and "quantity" in derived:
-            figures[figure_name(derived, parts)] = (number(derived["quantity"]),
-                                                    str(derived.get("status")))
+            name = figure_name(derived, parts)
+            figures[name] = (number(derived["quantity"]), str(derived.get("status")))
+            single(derived["quantity"], name, snap)
         if value.get("status") in TASK_STATUSES and "proofs" in value:
             tasks[".".join(parts)] = (value["status"], len(value.get("proofs") or ()))
         for key, child in value.items():
@@ -83,6 +86,13 @@ def figure_name(derived: dict[str, Any], parts: tuple[str, ...]) -> str:
         return key
     found = published(parts)
     return str(found) if found is not None else ".".join(parts)
+
+
+def single(quantity: Any, key: str, snap: Snapshot) -> None:
+    """Keep a single-valued figure's number (`number` has checked its decimals)."""
+    if quantity and quantity.get("kind") not in ("none", "count", "range"):
+        snap.values[key] = (float(quantity["low"]), int(quantity.get("decimals") or 0),
+                             str(quantity.get("unit") or ""))
 
 
 def snapshot(document: dict[str, Any]) -> Snapshot:
@@ -104,16 +114,32 @@ def read_published(site: Path) -> bytes | None:
         return None
 
 
-def parse_snapshot(data_json: bytes) -> Snapshot | None:
-    """The snapshot of a data.json's bytes, or None when they are not JSON, or not the
-    object a build publishes (the old side of a comparison may be any file)."""
+def parse_document(data_json: bytes) -> dict[str, Any] | None:
+    """A data.json's bytes parsed, or None when they are not JSON, or not an object."""
     # A large data.json parses into about a million objects, none in a cycle: the
     # collector would scan them over and over for nothing (see bench/scale.py).
     with collector_paused():
         try:
             document = json.loads(data_json)
-            return snapshot(document) if type(document) is dict else None
-        # Nested too deep, numbers too long, a figure that is not one: not a data.json.
+        # Nested too deep, numbers too long, not text: not a data.json.
+        except (ValueError, RecursionError):
+            return None
+    return document if type(document) is dict else None
+
+
+def parse_snapshot(data_json: bytes) -> Snapshot | None:
+    """The snapshot of a data.json's bytes, or None when they are not JSON, or not the
+    object a build publishes (the old side of a comparison may be any file)."""
+    document = parse_document(data_json)
+    return None if document is None else snapshot_or_none(document)
+
+
+def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
+    """The snapshot of a parsed data.json, or None when it is not one a build publishes."""
+    with collector_paused():
+        try:
+            return snapshot(document)
+        # A figure that is not one, numbers no float holds: not a data.json.
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
                 OverflowError):
             return None
@@ -195,6 +221,12 @@ def summary(old_site: Path, new_data_json: bytes) -> list[str] | None:
     old = read_published(old_site)
     if old is None:
         return None
+    return lines_between(old, new_data_json)
+
+
+def lines_between(old: bytes, new_data_json: bytes) -> list[str]:
+    """The changes from one data.json to a new build's (ValueError when the old one is
+    not a data.json)."""
     lines = between(old, new_data_json)
     if lines is None:
         raise ValueError("it is not a data.json that a build published")

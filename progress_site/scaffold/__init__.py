@@ -1,9 +1,9 @@
 """`progress-site new DIR`: a small, complete site to start from.
 
 The skeleton is a folder of plain files beside this module (`site/`, package data): its
-data, its pages in each language, a `.gitignore` and a GitHub Pages workflow. Two lines
-are filled in when it is written: the site's languages, and the engine the workflow
-installs (this one's version, pinned).
+data, its pages in each language, a `.gitignore` and three GitHub workflows (Pages,
+benchmarks, pull requests). Two things are filled in when it is written: the site's
+languages, and the engine each workflow installs (this one's version, pinned).
 """
 
 from __future__ import annotations
@@ -22,7 +22,12 @@ from progress_site.scaffold.writer import NotWritten, Survey, entries, survey, w
 SKELETON = Path(__file__).resolve().parent / "site"
 LANGUAGES = ("en", "fr")  # the skeleton has pages in these
 WORKFLOW = ".github/workflows/pages.yml"
+# Every workflow the new site has: each installs the engine `new` was told to pin.
+WORKFLOWS = (WORKFLOW, ".github/workflows/benchmarks.yml",
+             ".github/workflows/pull-request.yml")
 ENGINE_MARK = "@VERSION@"  # in the workflow: replaced by this engine's version
+# A requirement as YAML reads it plain: no space, quote, '#', nor a leading indicator.
+ENGINE_SPEC = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=<>!~@/:,\[\]-]{0,299}")
 SITE_LANGUAGES = re.compile(r"^  languages: \[.*\]$", re.MULTILINE)
 
 
@@ -32,6 +37,10 @@ def new_options(p: argparse.ArgumentParser) -> None:
                    help="the folder of the new site (created if needed; it must be empty)")
     p.add_argument("--lang", type=languages, default=LANGUAGES, metavar="en,fr",
                    help="the site's languages, the default first (default: en,fr)")
+    p.add_argument("--engine-spec", type=engine_spec, default=None, metavar="SPEC",
+                   help="what the workflows pip install: a release (the default: "
+                        "progress-site==THIS_VERSION) or a git URL, such as "
+                        "git+https://github.com/OWNER/progress-site@v0.1.0")
     p.add_argument("--force", action="store_true",
                    help="write into a folder that is not empty: add the files it lacks, "
                         "list the ones that differ and leave them as they are")
@@ -50,6 +59,17 @@ def languages(text: str) -> tuple[str, ...]:
     return chosen
 
 
+def engine_spec(text: str) -> str:
+    """The --engine-spec option, checked: one pip requirement, written as it is into the
+    workflows' YAML, so nothing there may end the value, start a comment or quote."""
+    if not ENGINE_SPEC.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            "a pip requirement such as progress-site==0.1.0 or "
+            "git+https://github.com/OWNER/progress-site@v0.1.0: letters, digits and "
+            "._-+=<>!~@/:,[] only, starting with a letter or a digit")
+    return text
+
+
 def engine_requirement() -> str:
     """What the workflow installs: this engine, pinned to the version running now."""
     found = cache.library_version("progress-site")
@@ -59,8 +79,9 @@ def engine_requirement() -> str:
     return f"progress-site=={found}"
 
 
-def skeleton(chosen: tuple[str, ...]) -> dict[str, bytes]:
-    """Every file of the new site, by its path there, for the languages chosen."""
+def skeleton(chosen: tuple[str, ...], engine: str | None = None) -> dict[str, bytes]:
+    """Every file of the new site, by its path there, for the languages chosen; its
+    workflows install `engine` (default: this engine's version, pinned)."""
     files: dict[str, bytes] = {}
     for path in sorted(SKELETON.rglob("*")):
         name = path.relative_to(SKELETON).as_posix()
@@ -73,16 +94,17 @@ def skeleton(chosen: tuple[str, ...]) -> dict[str, bytes]:
     site = files["data/site.yaml"].decode("utf-8")
     files["data/site.yaml"] = SITE_LANGUAGES.sub(
         f"  languages: [{', '.join(chosen)}]", site, count=1).encode("utf-8")
-    workflow = files[WORKFLOW].decode("utf-8")
-    files[WORKFLOW] = workflow.replace(f"progress-site=={ENGINE_MARK}",
-                                       engine_requirement()).encode("utf-8")
+    for name in WORKFLOWS:
+        files[name] = files[name].decode("utf-8").replace(
+            f"progress-site=={ENGINE_MARK}", engine or engine_requirement()).encode("utf-8")
     return files
 
 
-def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Survey:
+def write_site(folder: Path, chosen: tuple[str, ...], force: bool,
+               engine: str | None = None) -> Survey:
     """Write the skeleton into `folder`; a file already there is never replaced, and
     nothing is written outside the folder nor through a link (scaffold/writer.py)."""
-    files = skeleton(chosen)  # before any write: a failure leaves the folder as it was
+    files = skeleton(chosen, engine)  # before any write: a failure leaves the folder as it was
     refuse_inside_site(folder)
     # A fresh clone of an empty repository holds only .git: that is still an empty site.
     if not force and os.path.lexists(folder) and any(n != ".git" for n in entries(folder)):
@@ -99,7 +121,7 @@ def write_site(folder: Path, chosen: tuple[str, ...], force: bool) -> Survey:
 def run_new(args: argparse.Namespace) -> int:
     """`progress-site new DIR`: write the skeleton, say what was written and what next."""
     folder: Path = args.folder
-    done = write_site(folder, args.lang, args.force)
+    done = write_site(folder, args.lang, args.force, args.engine_spec)
     count = len(done.new)
     shown = visible_path(str(folder))
     listed = "".join(f"\n  {name}" for name in done.new)

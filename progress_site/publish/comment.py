@@ -1,0 +1,188 @@
+"""What changed between two sites, as Markdown for a pull request or a job summary.
+
+`--changes OLD_SITE --format markdown`: a heading, a table of the figures that changed
+(numbers and percentages formatted by Babel, in English), the tasks, how many texts
+changed, and the regression steps the new site found that the old one had not.
+Everything in it comes from the two data.json files, which a pull request controls: each
+piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from progress_site.errors import visible
+from progress_site.publish import changes
+from progress_site.publish.steps import StepRow, new_steps, steps_in
+from progress_site.render.formatting import number, percent, percent_amount
+
+# Every ASCII punctuation character may be backslash-escaped in CommonMark: escaped,
+# none starts a link, an emphasis, a table cell or an autolink (`https\://`).
+ESCAPED = frozenset(string.punctuation) - set("&<>@")
+ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# GitHub keeps 1 MiB of a job's summary and 64 KiB of a comment: past this many rows,
+# a count says how many more (the text format lists them all).
+MAX_ROWS = 200
+ZWJ = "\u200d"  # after '@': `@name` no longer notifies anyone, and still reads the same
+
+
+def md(text: str) -> str:
+    """Text from input as inert Markdown: shown as written, on one line."""
+    out = []
+    for ch in visible(text):  # a newline would end a table row: spelled out as \n
+        if ch in ENTITIES:
+            out.append(ENTITIES[ch])
+        elif ch == "@":
+            out.append("@" + ZWJ)
+        else:
+            out.append("\\" + ch if ch in ESCAPED else ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Two sites' differences, as the Markdown summary shows them."""
+
+    old: changes.Snapshot
+    new: changes.Snapshot
+    tasks: list[str]  # the text lines of the tasks that changed
+    texts: int  # how many texts (titles, notes, words of the data) changed
+    steps: list[StepRow]  # the new site's steps the old one did not have
+
+
+def compare(old: bytes, new: bytes) -> Comparison:
+    """The differences from one data.json to another (ValueError when either is not one)."""
+    first, second = changes.parse_document(old), changes.parse_document(new)
+    before = None if first is None else changes.snapshot_or_none(first)
+    after = None if second is None else changes.snapshot_or_none(second)
+    if first is None or second is None or before is None or after is None:
+        raise ValueError("it is not a data.json that a build published")
+    tasks = changes.describe(changes.Snapshot({}, before.tasks),
+                             changes.Snapshot({}, after.tasks))
+    old_texts, new_texts = texts_of(first), texts_of(second)
+    changed = sum(1 for p in old_texts.keys() | new_texts.keys()
+                  if old_texts.get(p) != new_texts.get(p))
+    return Comparison(before, after, tasks, changed,
+                      new_steps(steps_in(first), steps_in(second)))
+
+
+# Not texts a reader reads: ids make the paths, statuses and figures are told apart.
+NOT_TEXT = frozenset({"id", "status", "derived", "regressions"})
+
+
+def texts_of(document: dict[str, Any]) -> dict[str, str]:
+    """Every text of a data.json by its path (an explicit stack, as `changes.collect`)."""
+    found: dict[str, str] = {}
+    stack: list[tuple[Any, str]] = [(v, k) for k, v in document.items()
+                                    if k not in ("version", "today", *NOT_TEXT)]
+    while stack:
+        value, path = stack.pop()
+        if type(value) is str:
+            found[path] = value
+        elif type(value) is list:  # an item by its id, as `changes` names it: an
+            # item put first does not move the others' paths
+            stack.extend((item, f"{path}.{name_of(item, i)}") for i, item in enumerate(value))
+        elif type(value) is dict:
+            stack.extend((child, f"{path}.{key}") for key, child in value.items()
+                         if key not in NOT_TEXT)
+    return found
+
+
+def name_of(item: Any, place: int) -> Any:
+    """A list item's part of a path: its id when it has one, else its place."""
+    return item.get("id", place) if type(item) is dict else place
+
+
+def markdown(found: Comparison) -> str:
+    """The summary as Markdown, ending with a newline."""
+    parts = ["## Changes to the progress page", *figures_table(found), *tasks_list(found),
+             texts_line(found.texts), *steps_section("New regressions", found, "regressed"),
+             *steps_section("Improvements", found, "improved"),
+             *steps_section("Pending (not judged yet)", found, "pending")]
+    return "\n\n".join(parts) + "\n"
+
+
+def figures_table(found: Comparison) -> list[str]:
+    """The table of figures that changed, or a line saying none did."""
+    old, new = found.old.figures, found.new.figures
+    paths = sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
+    if not paths:
+        return ["No figure changed."]
+    rows = ["| Figure | Old -> new | Change |", "| --- | --- | --- |"]
+    rows += [f"| {md(p)} | {shift(found, p)} | {change(found, p)} |"
+             for p in paths[:MAX_ROWS]]
+    return ["\n".join(rows), *more(len(paths), "figures")]
+
+
+def more(count: int, what: str) -> list[str]:
+    """The line that says how many rows were left out; nothing when none was."""
+    if count <= MAX_ROWS:
+        return []
+    return [f"And {count - MAX_ROWS:,} more {what} (`--changes OLD_SITE` lists them all)."]
+
+
+def shown(found: Comparison, side: str, path: str) -> str:
+    """One side's figure as the table shows it: Babel's number, its status if it differs."""
+    snap: changes.Snapshot = getattr(found, side)
+    if path not in snap.figures:
+        return "none"
+    if path in snap.values:
+        value, decimals, unit = snap.values[path]
+        # More digits than a Decimal holds: as `changes` prints it, below.
+        with contextlib.suppress(ArithmeticError):
+            return number(value, decimals, "en") + (f" {md(unit)}" if unit else "")
+    return md(snap.figures[path][0])
+
+
+def shift(found: Comparison, path: str) -> str:
+    """`7.92 us -> 7.50 us`, with the statuses when they changed."""
+    before, after = found.old.figures.get(path), found.new.figures.get(path)
+    text = f"{shown(found, 'old', path)} -> {shown(found, 'new', path)}"
+    if before and after and before[1] != after[1]:
+        text += f" ({md(before[1])} -> {md(after[1])})"
+    return text
+
+
+def change(found: Comparison, path: str) -> str:
+    """The change in percent, when both sides are single numbers of the same unit."""
+    before, after = found.old.values.get(path), found.new.values.get(path)
+    if not before or not after or before[0] == 0 or before[2] != after[2]:
+        return ""
+    try:
+        return percent((after[0] - before[0]) / abs(before[0]), 1, "en", sign=True)
+    except ArithmeticError:  # a change of 1e300 %: no percent worth printing
+        return ""
+
+
+def tasks_list(found: Comparison) -> list[str]:
+    """The tasks that changed, as a list; nothing when none did."""
+    if not found.tasks:
+        return ["No task changed."]
+    return ["### Tasks", "\n".join(f"- {md(line)}" for line in found.tasks[:MAX_ROWS]),
+            *more(len(found.tasks), "task changes")]
+
+
+def texts_line(count: int) -> str:
+    """How many texts changed."""
+    return ("No text changed." if count == 0 else
+            "1 text changed." if count == 1 else f"{count:,} texts changed.")
+
+
+def steps_section(title: str, found: Comparison, status: str) -> list[str]:
+    """A heading and one line per new step of that status; nothing when there is none."""
+    rows = [row for row in found.steps if row.status == status]
+    if not rows:
+        return []
+    return [f"### {title}", "\n".join(step_line(row) for row in rows)]
+
+
+def step_line(row: StepRow) -> str:
+    """`- series: 1.2 -> 1.5 (+25.0%) between a1b2 and c3d4, noise 2.0%`."""
+    return (f"- {md(row.series)}: {number(row.before, 3, 'en')} -> "
+            f"{number(row.after, 3, 'en')} "
+            f"({percent_amount(row.percent, 1, 'en', sign=True)}) between "
+            f"{md(row.last_before)} and {md(row.first_after)}, judged against a noise of "
+            f"{percent(row.noise, 1, 'en')}")

@@ -1,0 +1,82 @@
+"""The regression steps a site's data.json holds, and which of them are new.
+
+data.json's top-level `regressions` list is the contract with the history's reader:
+this module reads it through `steps_in` alone, so that a change of its names is a
+change of one function.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+STATUSES = ("regressed", "improved", "pending")
+# Larger numbers are no measurement, and more digits than a summary's Decimal holds.
+LARGEST = 1e15
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One step of a series: where it happened, how large, against what noise."""
+
+    series: str
+    status: str  # regressed, improved or pending (not yet judged: too few points after)
+    last_before: str  # the last commit before the step
+    first_after: str  # the first commit after it
+    before: float
+    after: float
+    percent: float
+    noise: float  # a fraction: 0.02 for 2 %
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """What makes a step the same in two sites: its series, range and verdict."""
+        return self.series, self.last_before, self.first_after, self.status
+
+
+def steps_in(data_json: dict[str, Any]) -> list[StepRow]:
+    """The steps of a parsed data.json; none when it has no `regressions` list, and an
+    entry that is not a step is passed over (the old side may be any file)."""
+    found = data_json.get("regressions")
+    if type(found) is not list:
+        return []
+    return [row for row in map(step_row, found) if row is not None]
+
+
+def step_row(entry: Any) -> StepRow | None:
+    """One entry of the list as a step, or None when it is not one."""
+    if type(entry) is not dict or entry.get("status") not in STATUSES:
+        return None
+    texts = [entry.get(k) for k in ("series", "last_before", "first_after")]
+    numbers: list[Any] = [entry.get(k) for k in ("before", "after", "percent", "noise")]
+    words = [t for t in texts if type(t) is str]
+    values = [float(n) for n in numbers if type(n) in (int, float)
+              and math.isfinite(n) and abs(n) < LARGEST]
+    if len(words) < len(texts) or len(values) < len(numbers):
+        return None
+    return StepRow(words[0], entry["status"], words[1], words[2], *values)
+
+
+def new_steps(old: list[StepRow], new: list[StepRow]) -> list[StepRow]:
+    """The steps of the new site that the old one did not have with the same verdict (a
+    step pending before and regressed now is news), in the new site's order."""
+    known = {row.key for row in old}
+    return [row for row in new if row.key not in known]
+
+
+def new_regressions(old: list[StepRow], new: list[StepRow]) -> list[StepRow]:
+    """The new steps judged regressions (pending ones are not judged yet)."""
+    return [row for row in new_steps(old, new) if row.status == "regressed"]
+
+
+def regressions_between(old: dict[str, Any] | None, new: dict[str, Any]) -> list[StepRow]:
+    """The regressions of the new site that the old one did not have; none when there is
+    no old site to compare with (a first build does not know what is new)."""
+    return [] if old is None else new_regressions(steps_in(old), steps_in(new))
+
+
+def told(row: StepRow) -> str:
+    """One step as plain text: `series: +25.0 % between a1b2 and c3d4 (noise 2.0 %)`."""
+    return (f"{row.series}: {row.percent:+.1f} % between {row.last_before} and "
+            f"{row.first_after} (noise {row.noise * 100:.1f} %)")
