@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,21 +11,21 @@ from progress_site.publish.changes import Snapshot, between, describe, parse_sna
 
 from .test_pipeline import run_build
 
-BASE = Snapshot(figures={"measurements.m.figure": ("7.92 us", "measured")},
+BASE = Snapshot(figures={"measurements.m": ("7.92 us", "measured")},
                 tasks={"roadmaps.r.tasks.t": ("in-progress", 1)})
 
 
 @pytest.mark.parametrize(("new", "expected"), [
     (BASE, []),
-    (Snapshot({"measurements.m.figure": ("7.90 us", "measured")}, BASE.tasks),
-     ["figure measurements.m.figure: 7.92 us -> 7.90 us"]),
-    (Snapshot({"measurements.m.figure": ("7.92 us", "watch")}, BASE.tasks),
-     ["figure measurements.m.figure: measured -> watch"]),
-    (Snapshot({"measurements.m.figure": ("8.00 us", "watch")}, BASE.tasks),
-     ["figure measurements.m.figure: 7.92 us -> 8.00 us (measured -> watch)"]),
-    (Snapshot({**BASE.figures, "measurements.n.figure": ("3 players", "measured")}, BASE.tasks),
-     ["new figure measurements.n.figure: 3 players (measured)"]),
-    (Snapshot({}, BASE.tasks), ["figure removed measurements.m.figure (was 7.92 us)"]),
+    (Snapshot({"measurements.m": ("7.90 us", "measured")}, BASE.tasks),
+     ["figure measurements.m: 7.92 us -> 7.90 us"]),
+    (Snapshot({"measurements.m": ("7.92 us", "watch")}, BASE.tasks),
+     ["figure measurements.m: measured -> watch"]),
+    (Snapshot({"measurements.m": ("8.00 us", "watch")}, BASE.tasks),
+     ["figure measurements.m: 7.92 us -> 8.00 us (measured -> watch)"]),
+    (Snapshot({**BASE.figures, "measurements.n": ("3 players", "measured")}, BASE.tasks),
+     ["new figure measurements.n: 3 players (measured)"]),
+    (Snapshot({}, BASE.tasks), ["figure removed measurements.m (was 7.92 us)"]),
     (Snapshot(BASE.figures, {"roadmaps.r.tasks.t": ("done", 2)}),
      ["task roadmaps.r.tasks.t: in-progress -> done", "task roadmaps.r.tasks.t: 1 new proof(s)"]),
     (Snapshot(BASE.figures, {**BASE.tasks, "roadmaps.r.tasks.u": ("planned", 0)}),
@@ -50,7 +51,7 @@ def test_changes_for_a_pull_request(example_copy: Path, tmp_path: Path) -> None:
     result = run_build("--source", example_copy, "--changes", old)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "- figure studies.optimisation.comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us",
+        "- figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us",
         "- task roadmaps.meridian.tasks.load-tests: in-progress -> done",
         "- task roadmaps.meridian.tasks.load-tests: 1 new proof(s)",
     ]
@@ -75,13 +76,36 @@ def test_changes_needs_a_published_site(example_copy: Path, tmp_path: Path) -> N
 GOLDEN_DATA = Path(__file__).parent / "golden" / "data.json"
 
 
-def test_a_snapshot_holds_every_figure_and_task_by_its_ids_path() -> None:
+def test_a_snapshot_holds_every_figure_by_its_key_and_every_task_by_its_ids_path() -> None:
     snap = parse_snapshot(GOLDEN_DATA.read_bytes())
     assert snap is not None and len(snap.figures) == 50 and len(snap.tasks) == 28
-    assert snap.figures["studies.optimisation.comparisons.cpu-per-packet-500.after"] == (
-        "7.92 us", "measured")
+    assert snap.figures["comparisons.cpu-per-packet-500.after"] == ("7.92 us", "measured")
+    assert snap.figures["measurements.players-lost"][1] == "measured"
+    assert snap.figures["runs.real-network.stop-at-once.details.0"][1] == "measured"
     assert "roadmaps.meridian.tasks.several-proxies" in snap.tasks
     assert all(status in ("done", "in-progress", "planned") for status, _ in snap.tasks.values())
+
+
+def without_keys(value: object) -> object:
+    """A data.json as builds wrote it before figures had keys: no `derived.key`."""
+    if isinstance(value, dict):
+        return {k: without_keys(v) for k, v in value.items()
+                if not (k == "key" and isinstance(v, str))}
+    return [without_keys(v) for v in value] if isinstance(value, list) else value
+
+
+def test_an_old_data_json_names_its_figures_by_the_same_keys() -> None:
+    """A site published before keys (`measurements.ID.figure`) compares with a new one
+    figure by figure: nothing is reported removed and added again."""
+    new = GOLDEN_DATA.read_bytes()
+    old = json.loads(new)
+    assert "derived" in old["measurements"][0]["figure"]
+    old = without_keys(old)
+    assert "key" not in old["measurements"][0]["figure"]["derived"]
+    assert parse_snapshot(json.dumps(old).encode()) == parse_snapshot(new)
+    old["studies"][0]["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 8.5
+    assert between(json.dumps(old).encode(), new) == [
+        "figure comparisons.cpu-per-packet-500.after: 8.50 us -> 7.92 us"]
 
 
 @pytest.mark.parametrize("old", [b"", b"not json", b"[]", b'"a text"', b"null"])
@@ -97,7 +121,7 @@ def edited(example_copy: Path, before: str, after: str) -> None:
 def test_each_build_compares_with_the_site_it_replaces(example_copy: Path,
                                                        tmp_path: Path) -> None:
     out = tmp_path / "out"
-    path = "studies.optimisation.comparisons.cpu-per-packet-500.after"
+    path = "comparisons.cpu-per-packet-500.after"
     assert run_build("--source", example_copy, "--out", out).returncode == 0
     for value, was in (("7.5", "7.92"), ("7.25", "7.5")):
         edited(example_copy, f"after: {{value: {was}}}", f"after: {{value: {value}}}")

@@ -207,8 +207,10 @@ def test_prose_statement_ok(tmp_path: Path) -> None:
     assert "Horizon's tick is 33\u00a0% longer." in built.files["fr/index.html"].decode()
 
 
-def test_a_statement_is_worked_out_once_a_build_an_error_every_time(
-        ns: Namespace, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_statement_of_the_data_is_worked_out_once_a_build_an_error_every_time(
+        ns: Namespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Derive computes each reference of the data's texts; the pages of every language
+    print that number and compute nothing again."""
     from progress_site.derive import evaluation
 
     calls: list[str] = []
@@ -219,14 +221,18 @@ def test_a_statement_is_worked_out_once_a_build_an_error_every_time(
         return real(source, names, scope)
 
     monkeypatch.setattr(evaluation, "_evaluate", counted)
-    first = evaluate("count(runs) + 1000", ns)
-    assert evaluate("count(runs) + 1000", ns) is first  # the page of another language
-    assert evaluate("count(runs) + 1000", ns, "comparisons.x") == first  # another scope
-    assert calls == ["count(runs) + 1000"] * 2
+    root = write_source(tmp_path, RECORDS, content="{{< measurements >}}\n")
+    (root / "data" / "m.yaml").write_text(
+        "measurements:\n  - id: m\n    title: M\n    figure: {value: 1, status: estimate,"
+        " note: '{{ count(runs) + 1000 }} runs'}\n")
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
+    assert "1,005 runs" in built.files["index.html"].decode()
+    assert "1\u202f005 runs" in built.files["fr/index.html"].decode()
+    assert calls == ["count(runs) + 1000"]
     for _ in range(2):
         with pytest.raises(ExpressionError):
             evaluate("2 +", ns)
-    assert calls[2:] == ["2 +"] * 2
+    assert calls[1:] == ["2 +"] * 2
 
 
 @pytest.mark.parametrize(("statement", "printed"), [

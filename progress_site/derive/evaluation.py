@@ -39,12 +39,10 @@ class Numbers:
 def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
     """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit.
 
-    Worked out once a build (the namespace keeps it); an error is raised every time."""
-    key = (source, scope)
-    entry = ns.computed.get(key)
-    if entry is None:
-        entry = ns.computed[key] = _evaluate(source, ns, scope)
-    return entry
+    What the data's texts cite was computed while deriving (the namespace keeps it); a
+    page's own reference is computed when asked. An error is raised every time."""
+    entry = ns.computed.get((source, scope))
+    return entry if entry is not None else _evaluate(source, ns, scope)
 
 
 def _evaluate(source: str, ns: Namespace, scope: str) -> Entry:

@@ -1,28 +1,32 @@
 """Derive stage: the `Model` that templates read, and `derive()`, which builds it.
 
-The views of every record (views.py) come first; the names texts cite are built from
-them (namespace.py); then headlines, which cite those names, and every reference in a
-text is computed once (evaluation.py). Nothing here depends on the language: numbers
-stay numbers until the render stage formats them.
+Every text is first given its scope (scopes.py); the views of every figure and record
+come next (views.py), each figure under its one key (`model.keys`); the names texts cite
+are built from them (namespace.py); then headlines, which cite those names, and every
+reference in a text is computed once. Nothing here depends on the language: numbers stay
+numbers until the render stage formats them. The model is complete when derive returns:
+later stages only read it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
-from progress_site.derive.namespace import REFERENCE, Namespace, texts
-from progress_site.derive.quantity import Quantity
+from progress_site.derive.headlines import derive_headlines
+from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
+from progress_site.derive.scopes import scoped
 from progress_site.derive.views import (
     BudgetView,
     FigureView,
     HeadlineView,
     RoadmapView,
     StudyView,
-    all_figures,
     check_budget_units,
     check_controls,
     compare,
@@ -32,8 +36,9 @@ from progress_site.derive.views import (
     view_figure,
 )
 from progress_site.errors import Problem
+from progress_site.model.keys import FigureKey, figures
 from progress_site.model.links import unsafe_links
-from progress_site.model.schema import Data, Figure, Headline
+from progress_site.model.schema import Data
 from progress_site.model.values import problem
 
 
@@ -46,98 +51,56 @@ class Model:
     budgets: tuple[BudgetView, ...]
     roadmaps: tuple[RoadmapView, ...]
     headlines: tuple[HeadlineView, ...]
-    figures: dict[int, FigureView]  # by id() of the Figure record
+    figures: Mapping[FigureKey, FigureView]  # every figure of the data, by its key
     namespace: Namespace
     today: dt.date
 
-    def view(self, figure: Figure) -> FigureView:
-        """The derived view of any figure of the data."""
-        return self.figures[id(figure)]
+    def view(self, *key: FigureKey | str | int) -> FigureView:
+        """The derived view of a figure: by its key, its name (`"measurements.ID"`), or
+        the parts of its key (`model.view("measurements", m.id)` in a template)."""
+        if len(key) == 1 and isinstance(key[0], FigureKey):
+            return self.figures[key[0]]
+        if len(key) == 1 and isinstance(key[0], str) and key[0] in self.namespace.figures:
+            return self.figures[self.namespace.figures[key[0]]]
+        return self.figures[FigureKey.of(*(str(k) for k in key))]
 
 
 def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
     """The model the templates read, and the problems only derived numbers reveal."""
+    data = scoped(data)
     rules = freshness(data, today)
-    figures = {id(f): view_figure(f, rules) for f in all_figures(data)}
+    keyed = tuple(figures(data))
+    views = {k.key: view_figure(k.key, k.figure, rules) for k in keyed}
+    budgets = tuple(derive_budget(b, views) for b in data.budgets)
+    # A budget's figure over its limit is over it everywhere it is shown.
+    views |= {item.figure.key: item.figure for b in budgets for item in b.items}
     studies = tuple(
-        StudyView(s, tuple(compare(c, figures[id(c.before)], figures[id(c.after)])
+        StudyView(s, tuple(compare(c, views[FigureKey(("comparisons", c.id, "before"))],
+                                   views[FigureKey(("comparisons", c.id, "after"))])
                            for c in s.comparisons))
         for s in data.studies)
-    budgets = tuple(derive_budget(b, figures) for b in data.budgets)
     roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
     problems = check_controls(studies)
     for b in data.budgets:
         problems += check_budget_units(b)
-    namespace = Namespace.build(data, studies, budgets, roadmaps, figures)
-    headlines, headline_problems = derive_headlines(data.headlines, namespace, figures)
-    namespace = namespace.with_headlines(headlines)
-    problems += headline_problems
-    problems += check_text_references(data, namespace)
-    model = Model(data, studies, budgets, roadmaps, headlines, figures, namespace, today)
+    namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps)
+    headlines, named, found = derive_headlines(data.headlines, namespace, views)
+    namespace = namespace.with_entries(named)
+    computed, found_in_texts = compute_references(data, namespace)
+    namespace = namespace.with_computed(computed)
+    problems += found + found_in_texts
+    model = Model(data, studies, budgets, roadmaps, headlines, MappingProxyType(views),
+                  namespace, today)
     return model, problems
 
 
-def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
-                     figures: dict[int, FigureView]) -> tuple[tuple[HeadlineView, ...],
-                                                              list[Problem]]:
-    """Each headline's number; a stated number must agree with what it summarises."""
-    views, out = [], []
-    for h in headlines:
-        view, found = derive_headline(h, ns, figures)
-        out += found
-        if view is not None:
-            views.append(view)
-        elif h.value is not None:
-            # A refused stated number is still the name texts cite: keep it, so one wrong
-            # headline is one error, not one more per text that quotes it.
-            stated = Quantity("value", h.value.value, decimals=h.value.decimals)
-            ns.add(f"headlines.{h.id}", stated)
-    return tuple(views), out
-
-
-def derive_headline(h: Headline, ns: Namespace, figures: dict[int, FigureView]
-                    ) -> tuple[HeadlineView | None, list[Problem]]:
-    """One headline: a referenced figure, or a stated value checked against its sources."""
-    if (h.figure is None) == (h.value is None):
-        return None, [problem(h.where, "figure", "a headline shows either a `figure:` or a "
-                              "stated `value:`", "keep one of them")]
-    if h.figure is not None:
-        target = ns.figure_view(h.figure, figures)
-        if target is None:
-            return None, [problem(h.where, "figure", f"no figure '{h.figure}'",
-                                  ns.hint(h.figure))]
-        return HeadlineView(h, target.quantity, h.status or target.status), []
-    assert h.value is not None
-    stated = Quantity("value", h.value.value, decimals=h.value.decimals)
-    if not h.summarises:
-        return None, [problem(h.where, "value", "a stated number must name the figures it "
-                              "summarises", "add `summarises: [comparisons.ID.ratio, ...]`")]
-    sources = []
-    for ref in h.summarises:
-        q = ns.quantity(ref)
-        if q is None or q.kind != "value":
-            return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
-        sources.append(q.low)
-    # The stated number may round what it summarises, by half a unit of its last digit.
-    slack = 0.5 * 10 ** -h.value.decimals
-    low, high = min(sources), max(sources)
-    if not low - slack <= h.value.value <= high + slack:
-        places = h.value.decimals
-        said = ", ".join(f"{ref} = {q:.{places}f}" for ref, q in zip(h.summarises, sources,
-                                                                     strict=True))
-        fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
-               else f"state a number between {low:.{places}f} and {high:.{places}f}")
-        return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
-                              f"what it summarises says otherwise: {said}",
-                              f"{fix}, or correct the data")]
-    status = h.status or "measured"
-    return HeadlineView(h, stated, status), []
-
-
-def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
-    """Every `{{ ... }}` in a text of the data names or computes something that exists."""
+def compute_references(data: Data, ns: Namespace
+                       ) -> tuple[dict[tuple[str, str], Entry], list[Problem]]:
+    """What every `{{ ... }}` in a text of the data computes, by (expression, scope); and
+    a problem for each that names or computes nothing, or links where it may not."""
     out: list[Problem] = []
-    for text, scope, where, name in texts(data, "", ns):
+    computed: dict[tuple[str, str], Entry] = {}
+    for text, where, name in texts(data):
         seen: set[str] = set()  # both languages usually cite the same names: report once
         for lang, words in text.by_language:
             if "{" not in words and "]" not in words and "<" not in words:
@@ -145,7 +108,9 @@ def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
             found = []
             for match in REFERENCE.finditer(words):
                 try:
-                    evaluate(match.group(1), ns, scope)
+                    if (match.group(1), text.scope) not in computed:
+                        computed[match.group(1), text.scope] = evaluate(
+                            match.group(1), ns, text.scope)
                 except ExpressionError as exc:
                     found.append((exc.message, exc.hint))
             found += [(f"link to '{url}': {why}", "use an http(s) address or a page of this "
@@ -156,4 +121,4 @@ def check_text_references(data: Data, ns: Namespace) -> list[Problem]:
                     at = problem(where, name, message, hint)
                     path = at.key_path + ((lang,) if lang != "*" else ())
                     out.append(dataclasses.replace(at, key_path=path))
-    return out
+    return computed, out

@@ -1,29 +1,26 @@
 """`{{ comparisons.cpu-500.ratio }}` in texts: the names derived numbers are known by.
 
 Texts in data and in Markdown never type a derived number; they name it, and the
-render stage prints it in the page's language. A text inside a record may use the
-record's own names without the prefix (`{{ ratio }}` inside a comparison). Between the
-braces may also stand an expression over the datasets' records (see `expressions`).
+render stage prints it in the page's language. A name is the printed `FigureKey` of what
+it stands for. A text inside a record may use the record's own names without the prefix
+(`{{ ratio }}` inside a comparison: see scopes.py). Between the braces may also stand an
+expression over the datasets' records (see `expressions`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
-from progress_site.derive.quantity import Quantity, figure_quantity
-from progress_site.derive.views import (
-    BudgetView,
-    FigureView,
-    HeadlineView,
-    RoadmapView,
-    StudyView,
-)
+from progress_site.derive.quantity import Quantity
+from progress_site.derive.views import BudgetView, FigureView, RoadmapView, StudyView
 from progress_site.errors import closest
 from progress_site.model.dataset import Dataset
-from progress_site.model.schema import Commit, Data, Figure
+from progress_site.model.keys import FigureKey, Keyed
+from progress_site.model.schema import Commit, Data
 from progress_site.model.values import Text, Where
 from progress_site.model.walk import holding_fields
 
@@ -36,85 +33,54 @@ Entry = Quantity | Commit
 
 @dataclass(frozen=True, slots=True)
 class Namespace:
-    """Every name a text may cite, and which figure or record each stands for."""
+    """Every name a text may cite: the printed key of each derived number or commit.
+    Made once while deriving, never changed after."""
 
-    entries: dict[str, Entry]
-    figures: dict[str, Figure]  # names that stand for a whole figure (for headlines)
-    scopes: dict[int, str] = field(default_factory=dict)  # id(record) -> its own prefix
-    datasets: dict[str, Dataset] = field(default_factory=dict)  # what expressions select
-    # What each (expression, scope) computed (evaluation.evaluate): validation computes
-    # every reference once, and the pages of each language print the same numbers.
-    computed: dict[tuple[str, str], Entry] = field(default_factory=dict, compare=False,
-                                                   repr=False)
+    entries: Mapping[str, Entry]
+    figures: Mapping[str, FigureKey]  # names that stand for a whole figure (for headlines)
+    datasets: Mapping[str, Dataset] = field(default_factory=lambda: MappingProxyType({}))
+    # What each (expression, scope) of the data's texts computes (derive computes every
+    # one once): the pages of each language print these same numbers.
+    computed: Mapping[tuple[str, str], Entry] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
 
     @classmethod
-    def build(cls, data: Data, studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],
-              roadmaps: tuple[RoadmapView, ...], views: dict[int, FigureView]) -> Namespace:
+    def build(cls, data: Data, keyed: Iterable[Keyed], views: Mapping[FigureKey, FigureView],
+              studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],
+              roadmaps: tuple[RoadmapView, ...]) -> Namespace:
         """The names of every derived number of the data."""
-        ns = cls({}, {})
-
-        def named(name: str, fig: Figure, holder: Any = None) -> None:
-            ns.add_figure(name, fig, holder, views=views)  # the number derive worked out
-
-        for m in data.measurements:
-            named(f"measurements.{m.id}", m.figure, m)
+        entries: dict[str, Entry] = {}
+        figures: dict[str, FigureKey] = {}
+        for k in keyed:
+            if k.named:
+                name(entries, k.key, views[k.key].quantity)
+                figures[str(k.key)] = k.key
         for s in studies:
             for c in s.comparisons:
-                prefix = f"comparisons.{c.comparison.id}"
-                ns.scopes[id(c.comparison)] = prefix
-                named(f"{prefix}.before", c.before.figure)
-                named(f"{prefix}.after", c.after.figure)
-                ns.add(f"{prefix}.ratio", c.ratio)
-                ns.add(f"{prefix}.change", c.change)
-        for p in data.profiles:
-            for claim in p.claims:
-                named(f"profiles.{p.id}.{claim.id}", claim.figure, claim)
-                if claim.uses is not None:
-                    named(f"profiles.{p.id}.{claim.id}.uses", claim.uses)
+                name(entries, c.key.child("ratio"), c.ratio)
+                name(entries, c.key.child("change"), c.change)
         for b in budgets:
             for item in b.items:
-                prefix = f"budgets.{b.budget.id}.{item.item.id}"
-                named(prefix, item.item.figure, item.item)
-                ns.add(f"{prefix}.share", item.share)
-                if item.item.limit is not None:
-                    lim = item.item.limit
-                    ns.add(f"{prefix}.limit", Quantity("value", lim.value.value,
-                                                       decimals=lim.value.decimals,
-                                                       unit=lim.unit or item.item.figure.unit))
-        for run in data.runs:
-            for run_item in run.items:
-                named(f"runs.{run.id}.{run_item.id}", run_item.figure, run_item)
+                name(entries, item.figure.key.child("share"), item.share)
+                name(entries, item.figure.key.child("limit"), item.limit)
         for r in roadmaps:
-            ns.scopes[id(r.roadmap)] = f"roadmaps.{r.roadmap.id}"
-            ns.add(f"roadmaps.{r.roadmap.id}.done", Quantity("value", r.done))
-            ns.add(f"roadmaps.{r.roadmap.id}.total", Quantity("value", r.total))
+            name(entries, r.key.child("done"), Quantity("value", r.done))
+            name(entries, r.key.child("total"), Quantity("value", r.total))
         for commit in data.commits:
-            ns.entries[f"commits.{commit.id}"] = commit
-        ns.datasets.update((d.id, d) for d in data.datasets)
-        return ns
+            entries[f"commits.{commit.id}"] = commit
+        return cls(MappingProxyType(entries), MappingProxyType(figures),
+                   MappingProxyType({d.id: d for d in data.datasets}))
 
-    def add(self, name: str, quantity: Quantity | None) -> None:
-        """Name a number, and the same number without its unit (`NAME.value`)."""
-        if quantity is not None:
-            self.entries[name] = quantity
-            self.entries[f"{name}.value"] = quantity.bare()
+    def with_entries(self, more: Mapping[FigureKey, Quantity]) -> Namespace:
+        """A namespace with these numbers named too (the headlines')."""
+        entries = dict(self.entries)
+        for key, q in more.items():
+            name(entries, key, q)
+        return replace(self, entries=MappingProxyType(entries))
 
-    def add_figure(self, name: str, fig: Figure, holder: Any = None, *,
-                   views: dict[int, FigureView] | None = None) -> None:
-        """Name a figure (and make it the scope of the record that holds it); its number
-        is taken from its view, when derive made one, rather than worked out again."""
-        view = views.get(id(fig)) if views is not None else None
-        self.add(name, view.quantity if view is not None else figure_quantity(fig))
-        self.figures[name] = fig
-        self.scopes[id(fig)] = name
-        if holder is not None:
-            self.scopes[id(holder)] = name
-
-    def with_headlines(self, headlines: tuple[HeadlineView, ...]) -> Namespace:
-        """The namespace, with each headline's number added."""
-        for h in headlines:
-            self.add(f"headlines.{h.headline.id}", h.quantity)
-        return self
+    def with_computed(self, computed: Mapping[tuple[str, str], Entry]) -> Namespace:
+        """The namespace with what the data's texts compute, computed once."""
+        return replace(self, computed=MappingProxyType(dict(computed)))
 
     def lookup(self, name: str, scope: str = "") -> Entry | None:
         """What a name stands for, trying the scope's own names first."""
@@ -127,11 +93,6 @@ class Namespace:
         entry = self.entries.get(name)
         return entry if isinstance(entry, Quantity) else None
 
-    def figure_view(self, name: str, views: dict[int, FigureView]) -> FigureView | None:
-        """The derived view of the figure a name stands for."""
-        fig = self.figures.get(name)
-        return views.get(id(fig)) if fig is not None else None
-
     def hint(self, name: str) -> str:
         """A 'did you mean' for a name that does not exist."""
         close = closest(name, sorted(self.entries))
@@ -140,36 +101,42 @@ class Namespace:
             "(see docs/data-format.md)")
 
 
-def texts(value: Any, scope: str, ns: Namespace) -> Iterator[tuple[Text, str, Where, str]]:
-    """Every text of the data, with the scope it is read in and where it was written."""
+def name(entries: dict[str, Entry], key: FigureKey, quantity: Quantity | None) -> None:
+    """Name a number by its key, and the same number without its unit (`KEY.value`)."""
+    if quantity is not None:
+        entries[str(key)] = quantity
+        entries[f"{key}.value"] = quantity.bare()
+
+
+def texts(value: Any) -> Iterator[tuple[Text, Where, str]]:
+    """Every text of the data, with where it was written and its field's name (its scope
+    it carries: see scopes.py)."""
     # An explicit stack, in the order things are written: nested generators would add a
     # frame per level to every text passed up, on sites of many texts (bench/scale.py).
     # An entry is a value to enter (name ''), or a text to give, with its field's name.
-    stack: list[tuple[Any, str, Any, str]] = [(value, scope, None, "")]
+    stack: list[tuple[Any, Any, str]] = [(value, None, "")]
     while stack:
-        item, scope, where, name = stack.pop()
+        item, where, name = stack.pop()
         if name:
-            ns.scopes[id(item)] = scope
-            yield item, scope, where, name
+            yield item, where, name
             continue
         if isinstance(item, tuple):
-            stack.extend((x, scope, None, "") for x in reversed(item))
+            stack.extend((x, None, "") for x in reversed(item))
             continue
         holding = holding_fields(type(item))  # only fields that may hold texts or records
         if holding is None:
             continue
-        scope = ns.scopes.get(id(item), scope)
         where = getattr(item, "where", None)
         for name in reversed(holding):
             child = getattr(item, name)
             if child is None:
                 continue
             if isinstance(child, Text) and where is not None:
-                stack.append((child, scope, where, name))
+                stack.append((child, where, name))
             elif isinstance(child, tuple) and where is not None and any(
                     isinstance(c, Text) for c in child):
                 # A list of texts (a machine's facts); anything else in it is not read.
-                stack.extend((c, scope, where, name) for c in reversed(child)
+                stack.extend((c, where, name) for c in reversed(child)
                              if isinstance(c, Text))
             elif isinstance(child, tuple) or holding_fields(type(child)):
-                stack.append((child, scope, None, ""))  # a number or a word holds no text
+                stack.append((child, None, ""))  # a number or a word holds no text

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from progress_site.derive.quantity import Quantity, figure_quantity
 from progress_site.errors import Problem
+from progress_site.model.keys import FigureKey
 from progress_site.model.schema import (
     Budget,
     BudgetItem,
@@ -26,15 +28,15 @@ from progress_site.model.schema import (
     Task,
 )
 from progress_site.model.values import Text, problem
-from progress_site.model.walk import walk
 
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]
 
 
 @dataclass(frozen=True, slots=True)
 class FigureView:
-    """A figure with what the build derived: its number, status and freshness."""
+    """A figure with its key and what the build derived: its number, status and freshness."""
 
+    key: FigureKey
     figure: Figure
     quantity: Quantity
     status: EffectiveStatus
@@ -58,6 +60,11 @@ class ComparisonView:
     within_noise: bool | None
     scale: float  # the bars' full width, in the comparison's unit
 
+    @property
+    def key(self) -> FigureKey:
+        """`comparisons.ID`: its figures and numbers are parts of it."""
+        return FigureKey.of("comparisons", self.comparison.id)
+
 
 @dataclass(frozen=True, slots=True)
 class StudyView:
@@ -78,9 +85,10 @@ class BudgetItemView:
     """A resource used, as a share of its limit."""
 
     item: BudgetItem
-    figure: FigureView
+    figure: FigureView  # over the limit: its status says so
     share: Quantity | None
     over: bool
+    limit: Quantity | None  # in the figure's unit when the limit names none
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +120,22 @@ class RoadmapView:
     done: int
     total: int
 
+    @property
+    def key(self) -> FigureKey:
+        """`roadmaps.ID`: its counts are parts of it."""
+        return FigureKey.of("roadmaps", self.roadmap.id)
+
 
 @dataclass(frozen=True, slots=True)
 class HeadlineView:
     headline: Headline
     quantity: Quantity
     status: EffectiveStatus
+
+    @property
+    def key(self) -> FigureKey:
+        """`headlines.ID`, the name texts cite it by."""
+        return FigureKey.of("headlines", self.headline.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +165,10 @@ def freshness(data: Data, today: dt.date) -> Freshness:
     return Freshness(today, data.site.stale_after_days, since, rule.reason if rule else None)
 
 
-def view_figure(fig: Figure, rules: Freshness) -> FigureView:
+def view_figure(key: FigureKey, fig: Figure, rules: Freshness) -> FigureView:
     """A figure's quantity and status, and whether it is to re-measure (and why)."""
     why = rules.why(fig)
-    return FigureView(fig, figure_quantity(fig), fig.status, why is not None,
+    return FigureView(key, fig, figure_quantity(fig), fig.status, why is not None,
                       why[0] if why else None, why[1] if why else None)
 
 
@@ -197,21 +215,25 @@ def derive_roadmap(roadmap: Roadmap) -> RoadmapView:
     return RoadmapView(roadmap, groups, done, len(tasks))
 
 
-def derive_budget(budget: Budget, figures: dict[int, FigureView]) -> BudgetView:
-    """Each item's share of its limit; over 100 % makes it 'over the limit'."""
+def derive_budget(budget: Budget, figures: Mapping[FigureKey, FigureView]) -> BudgetView:
+    """Each item's share of its limit; over 100 % makes it 'over the limit' (its view in
+    the budget says so: derive gathers those views into the model's)."""
     items = []
     for item in budget.items:
-        view = figures[id(item.figure)]
-        share, over = None, False
+        view = figures[FigureKey(("budgets", budget.id, item.id))]
+        share, over, limit = None, False, None
         q = view.quantity
+        if item.limit is not None:
+            lim = item.limit
+            limit = Quantity("value", lim.value.value, decimals=lim.value.decimals,
+                             unit=lim.unit or item.figure.unit)
         if item.limit is not None and q.kind == "value" and item.limit.value.value > 0:
             fraction = q.low / item.limit.value.value
             share = Quantity("value", fraction * 100, decimals=0, unit="%")
             over = fraction > 1
             if over and view.status in ("measured", "watch"):
                 view = dataclasses.replace(view, status="over-limit")
-                figures[id(item.figure)] = view
-        items.append(BudgetItemView(item, view, share, over))
+        items.append(BudgetItemView(item, view, share, over, limit))
     return BudgetView(budget, tuple(items))
 
 
@@ -237,8 +259,3 @@ def check_controls(studies: tuple[StudyView, ...]) -> list[Problem]:
                                    f"±{c.comparison.noise.value if c.comparison.noise else 0:g} %",
                                    "re-measure: something other than the change moved"))
     return out
-
-
-def all_figures(data: Data) -> list[Figure]:
-    """Every figure record in the data."""
-    return [r for r in walk(data) if isinstance(r, Figure)]

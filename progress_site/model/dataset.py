@@ -8,7 +8,9 @@ blocks (tables, charts, agreement) and expressions read them.
 # No `from __future__ import annotations`: field types as objects (see schema.py).
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 from progress_site.model.declare import Link, Unit, f, where
@@ -50,9 +52,14 @@ class Row:
     """One record of a dataset, as read from its file (not written in YAML)."""
 
     index: int  # its place in the file, from 0
-    values: dict[str, Number | str | bool]  # by field name; numbers keep their decimals
+    values: Mapping[str, Number | str | bool]  # by field name; numbers keep their decimals
     note: str | None = None  # the name of one of the dataset's notes
     where: Where = where()
+
+    def __post_init__(self) -> None:
+        # Read-only, like the rest of the model.
+        if not isinstance(self.values, MappingProxyType):
+            object.__setattr__(self, "values", MappingProxyType(self.values))
 
     def get(self, name: str) -> Number | str | bool | None:
         """The value of one field, or None when the record does not give it."""

@@ -15,6 +15,9 @@ class Text:
 
     by_language: tuple[tuple[str, str], ...]
     neutral: bool = False
+    # The key of the record whose names its `{{ references }}` may cite without their
+    # prefix (`{{ ratio }}` in a comparison): given while deriving, for texts that cite.
+    scope: str = ""
 
     def get(self, language: str, fallback: str = "en") -> str:
         """The text in `language`, else in the fallback language, else any."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.errors import Location, Problem
+from progress_site.model.keys import published
 from progress_site.regular import NotRegular, read_regular
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
@@ -27,7 +28,7 @@ MAX_DECIMALS = 20
 class Snapshot:
     """The figures and tasks of one site, by a path made of the data's ids."""
 
-    figures: dict[str, tuple[str, str]]  # path -> (printed number, status)
+    figures: dict[str, tuple[str, str]]  # key (`measurements.ID`) -> (printed number, status)
     tasks: dict[str, tuple[str, int]]  # path -> (status, number of proofs)
 
 
@@ -52,24 +53,36 @@ def collect(value: Any, path: str, snap: Snapshot) -> None:
     """Record every figure and task under `value` (parsed JSON), with an explicit stack:
     a site of 10,000 figures nests a few levels, but holds a million values."""
     figures, tasks = snap.figures, snap.tasks
-    stack = [(value, path)]
+    stack: list[tuple[Any, tuple[str, ...]]] = [(value, (path,) if path else ())]
     while stack:
-        value, path = stack.pop()
+        value, parts = stack.pop()
         if type(value) is list:
             for i, item in enumerate(value):
                 if type(item) is dict or type(item) is list:
                     # A list item's part of a path: its id when it has one, else its place.
                     name = item.get("id", i) if type(item) is dict else i
-                    stack.append((item, f"{path}.{name}" if path else f"{name}"))
+                    stack.append((item, (*parts, str(name))))
             continue
         derived = value.get("derived")
         if type(derived) is dict and "quantity" in derived:
-            figures[path] = (number(derived["quantity"]), str(derived.get("status")))
+            figures[figure_name(derived, parts)] = (number(derived["quantity"]),
+                                                    str(derived.get("status")))
         if value.get("status") in TASK_STATUSES and "proofs" in value:
-            tasks[path] = (value["status"], len(value.get("proofs") or ()))
+            tasks[".".join(parts)] = (value["status"], len(value.get("proofs") or ()))
         for key, child in value.items():
             if key != "derived" and (type(child) is dict or type(child) is list):
-                stack.append((child, f"{path}.{key}" if path else key))
+                stack.append((child, (*parts, key)))
+
+
+def figure_name(derived: dict[str, Any], parts: tuple[str, ...]) -> str:
+    """A figure's key as texts cite it (`measurements.startup`): written in `derived` by
+    this engine; an older data.json's figure is named by where it stands
+    (`measurements.startup.figure`), which gives the same key."""
+    key = derived.get("key")
+    if type(key) is str:
+        return key
+    found = published(parts)
+    return str(found) if found is not None else ".".join(parts)
 
 
 def snapshot(document: dict[str, Any]) -> Snapshot:

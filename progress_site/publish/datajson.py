@@ -2,10 +2,12 @@
 
 Every record is written with all of its fields (null when not given) in the order the
 data format declares them, and the records the build derives something from carry it
-under `derived`: a figure its number and effective status, a comparison its ratio and
-change, a budget item its share, a roadmap its counts. Keys are sorted and nothing
-depends on the clock, so the same data gives the same bytes. `data.schema.json`
-describes the file; it is made from the same declarations (`model/schema.py`).
+under `derived`: a figure its key, number and effective status, a comparison its ratio
+and change, a budget item its share, a roadmap its counts. A figure's `key` is the name
+texts cite it by (`model/keys.py`), and the change summary compares figures by it. Keys
+are sorted and nothing depends on the clock, so the same data gives the same bytes.
+`data.schema.json` describes the file; it is made from the same declarations
+(`model/schema.py`).
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
 from progress_site.load.convert import fields
 from progress_site.model.declare import hints
+from progress_site.model.keys import FigureKey, published
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain
-from progress_site.model.walk import record_fields, walk
+from progress_site.model.walk import record_fields
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
 VERSION = 1
@@ -39,50 +42,87 @@ def quantity(q: Quantity | None) -> dict[str, Any] | None:
             "unit": q.unit, "signed": q.signed}
 
 
-def derived_records(model: Model) -> dict[int, dict[str, Any]]:
-    """What the build derived, by id() of the record it belongs to."""
-    out: dict[int, dict[str, Any]] = {}
+def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
+    """What the build derived, by the key of the figure or record it belongs to (a
+    figure's key is its own; a budget item's figure takes the item's)."""
+    out: dict[FigureKey, dict[str, Any]] = {}
     for key, view in model.figures.items():
-        out[key] = {"quantity": quantity(view.quantity), "status": view.status,
-                    "stale": view.stale}
+        out[key] = {"key": str(key), "quantity": quantity(view.quantity),
+                    "status": view.status, "stale": view.stale}
     for study in model.studies:
         for c in study.comparisons:
-            out[id(c.comparison)] = {
-                "ratio": quantity(c.ratio), "change": quantity(c.change),
+            out[c.key] = {
+                "key": str(c.key), "ratio": quantity(c.ratio), "change": quantity(c.change),
                 "direction": c.direction, "improved": c.improved,
                 "within_allowance": c.within_allowance, "within_noise": c.within_noise}
-    for budget in model.budgets:
-        for item in budget.items:
-            out[id(item.item)] = {"share": quantity(item.share), "over": item.over}
     for roadmap in model.roadmaps:
-        out[id(roadmap.roadmap)] = {"done": roadmap.done, "total": roadmap.total}
-    for task in walk(model.data):
-        if isinstance(task, Task):
-            out[id(task)] = {"steps_done": sum(s.status == "done" for s in task.steps),
-                             "steps_total": len(task.steps)}
+        out[roadmap.key] = {"key": str(roadmap.key), "done": roadmap.done,
+                            "total": roadmap.total}
     for headline in model.headlines:
-        out[id(headline.headline)] = {"quantity": quantity(headline.quantity),
-                                      "status": headline.status}
+        out[headline.key] = {"key": str(headline.key), "quantity": quantity(headline.quantity),
+                             "status": headline.status}
     return out
 
 
-def to_json(value: Any, derived: dict[int, dict[str, Any]]) -> Any:
-    """A model value as JSON: records as objects of every field, plus what was derived."""
-    kind = type(value)
-    if kind in _AS_IS:  # most values: tested first, by exact type
-        return value
-    if kind is tuple:
-        return [to_json(v, derived) for v in value]
-    if isinstance(value, (Text, Number)):
-        return plain(value)
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if not hasattr(kind, "__dataclass_fields__"):
-        return value
-    out = {name: to_json(getattr(value, name), derived) for name in record_fields(kind)}
-    if kind in DERIVED:
-        out["derived"] = derived.get(id(value))
-    return out
+def budget_items(model: Model) -> dict[FigureKey, dict[str, Any]]:
+    """What the build derived for each budget item (its figure has the same key)."""
+    return {item.figure.key: {"share": quantity(item.share), "over": item.over}
+            for budget in model.budgets for item in budget.items}
+
+
+def task_derived(task: Task) -> dict[str, Any]:
+    """How many of a task's steps are done: the task's own, it needs no key."""
+    return {"steps_done": sum(s.status == "done" for s in task.steps),
+            "steps_total": len(task.steps)}
+
+
+# Where a value is: (the path of what holds it, its field's name or list item's id),
+# made in constant time for every value written; `()` at the top.
+Path = tuple[Any, ...]
+
+
+class Writer:
+    """Model values as JSON, each record with what was derived for it, found by its key."""
+
+    def __init__(self, model: Model) -> None:
+        self.derived, self.items = derived_records(model), budget_items(model)
+
+    def to_json(self, value: Any, path: Path) -> Any:
+        """A model value as JSON: records as objects of every field, plus what was derived
+        (`path`: the field names and list items' ids that lead to it)."""
+        kind = type(value)
+        if kind in _AS_IS:  # most values: tested first, by exact type
+            return value
+        if kind is tuple:
+            return [self.to_json(v, (path, str(getattr(v, "id", i))))
+                    for i, v in enumerate(value)]
+        if isinstance(value, (Text, Number)):
+            return plain(value)
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        if not hasattr(kind, "__dataclass_fields__"):
+            return value
+        out = {}
+        for name in record_fields(kind):
+            field = getattr(value, name)
+            # Most fields are plain values: written as they are, without a path made.
+            out[name] = field if type(field) in _AS_IS else self.to_json(field, (path, name))
+        if kind in DERIVED:
+            out["derived"] = self.derived_of(value, path)
+        return out
+
+    def derived_of(self, record: Any, path: Path) -> dict[str, Any] | None:
+        """What was derived for the record at `path`."""
+        if isinstance(record, Task):
+            return task_derived(record)
+        parts: list[str] = []
+        while path:
+            path, name = path
+            parts.append(name)
+        key = published(tuple(reversed(parts)))
+        if key is None:
+            return None
+        return (self.items if isinstance(record, BudgetItem) else self.derived).get(key)
 
 
 _AS_IS = frozenset({str, int, float, bool, type(None)})
@@ -90,7 +130,7 @@ _AS_IS = frozenset({str, int, float, bool, type(None)})
 
 def data_json(model: Model) -> bytes:
     """The file's bytes: the version, the day the build counted from, every collection."""
-    body = to_json(model.data, derived_records(model))
+    body = Writer(model).to_json(model.data, ())
     document = {"version": VERSION, "today": model.today.isoformat(), **body}
     # Compact: without `indent`, json uses its C encoder (large sites: see bench/scale.py).
     return (json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
@@ -113,6 +153,10 @@ MAYBE_BOOL = {"type": ["boolean", "null"]}
 STATUS = {"enum": ["measured", "watch", "over-limit", "estimate", "not-judgeable"]}
 
 
+KEY = {"type": "string", "description": "its one name, as texts cite it "
+       "(`measurements.ID`, `comparisons.ID.after`), the same in feeds and the change summary"}
+
+
 def _derived(doc: str, **props: Any) -> dict[str, Any]:
     return {"description": doc, "type": "object", "additionalProperties": False,
             "required": sorted(props), "properties": props}
@@ -120,21 +164,21 @@ def _derived(doc: str, **props: Any) -> dict[str, Any]:
 
 DERIVED: dict[type, dict[str, Any]] = {
     Figure: _derived("its number, effective status (over-limit is derived) and freshness",
-                     quantity={"$ref": "#/$defs/Quantity"}, status=STATUS,
+                     key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS,
                      stale={"type": "boolean"}),
     Comparison: _derived("after against before: times smaller or larger, change in %",
-                         ratio=MAYBE_QUANTITY, change=MAYBE_QUANTITY,
+                         key=KEY, ratio=MAYBE_QUANTITY, change=MAYBE_QUANTITY,
                          direction={"enum": ["lower", "higher", "same", "unknown"]},
                          improved=MAYBE_BOOL, within_allowance=MAYBE_BOOL,
                          within_noise=MAYBE_BOOL),
     BudgetItem: _derived("its share of the limit, in %, and whether it is over it",
                          share=MAYBE_QUANTITY, over={"type": "boolean"}),
-    Roadmap: _derived("how many of its tasks are done", done={"type": "integer"},
+    Roadmap: _derived("how many of its tasks are done", key=KEY, done={"type": "integer"},
                       total={"type": "integer"}),
     Task: _derived("how many of its steps are done", steps_done={"type": "integer"},
                    steps_total={"type": "integer"}),
     Headline: _derived("the number shown and its status",
-                       quantity={"$ref": "#/$defs/Quantity"}, status=STATUS),
+                       key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS),
 }
 
 SCALARS: dict[Any, dict[str, Any]] = {

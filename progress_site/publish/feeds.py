@@ -23,10 +23,10 @@ from markupsafe import Markup, escape
 from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.views import ComparisonView, FigureView
+from progress_site.model.keys import FigureKey
 from progress_site.model.schema import (
     Budget,
     Comparison,
-    Figure,
     Headline,
     Measurement,
     Profile,
@@ -113,42 +113,46 @@ def task_entry(task: Task, day: dt.date, words: Words) -> Entry:
 
 def figure_entries(model: Model) -> Iterator[Candidate]:
     """Each dated figure of the data, under the title(s) of what holds it."""
-    def one(key: str, titles: tuple[Text | None, ...], fig: Figure, *anchors: str
+    def one(key: FigureKey, titles: tuple[Text | None, ...], *anchors: str
             ) -> Iterator[Candidate]:
-        if fig.date is not None:
-            yield fig.date, key, partial(figure_entry, model, key, fig.date, titles, fig,
-                                         anchors)
+        day = model.view(key).figure.date
+        if day is not None:
+            # The entry's permanent id is made from the key's parts (`measurements/ID`).
+            path = "/".join(key.parts)
+            yield day, path, partial(figure_entry, model, key, day, titles, anchors)
 
     for m in model.data.measurements:
-        yield from one(f"measurements/{m.id}", (m.title,), m.figure, f"measurement-{m.id}")
+        yield from one(FigureKey.of("measurements", m.id), (m.title,), f"measurement-{m.id}")
     for study in model.studies:
         for c in study.comparisons:
             day = c.after.figure.date or c.before.figure.date
             if day is not None:
-                yield day, f"comparisons/{c.comparison.id}", partial(comparison_entry, c, day)
+                yield day, "/".join(c.key.parts), partial(comparison_entry, c, day)
     for p in model.data.profiles:
         for claim in p.claims:
-            yield from one(f"profiles/{p.id}/{claim.id}", (p.title,), claim.figure,
+            yield from one(FigureKey.of("profiles", p.id, claim.id), (p.title,),
                            f"profile-{p.id}")
     for b in model.data.budgets:
         for item in b.items:
-            yield from one(f"budgets/{b.id}/{item.id}", (b.title, item.title), item.figure,
+            yield from one(FigureKey.of("budgets", b.id, item.id), (b.title, item.title),
                            f"budget-{b.id}")
     for run in model.data.runs:
         for run_item in run.items:
-            yield from one(f"runs/{run.id}/{run_item.id}", (run.title, run_item.title),
-                           run_item.figure, f"run-{run.id}-{run_item.id}", f"run-{run.id}")
+            yield from one(FigureKey.of("runs", run.id, run_item.id),
+                           (run.title, run_item.title), f"run-{run.id}-{run_item.id}",
+                           f"run-{run.id}")
 
 
-def figure_entry(model: Model, key: str, day: dt.date, titles: tuple[Text | None, ...],
-                 fig: Figure, anchors: tuple[str, ...], words: Words) -> Entry:
+def figure_entry(model: Model, key: FigureKey, day: dt.date, titles: tuple[Text | None, ...],
+                 anchors: tuple[str, ...], words: Words) -> Entry:
     """One figure: `What: number words (status)`; `Budget: item: ...` for two titles."""
     what = plain(words.text(titles[0]))
     for title in titles[1:]:
         what = labelled(words, what, plain(words.text(title)))
-    line = figure_words(words, model.view(fig))
-    return Entry(key, day, labelled(words, what, line), f"<p>{escape(line)}</p>", anchors,
-                 ".".join(key.split("/")[:2]))
+    line = figure_words(words, model.view(key))
+    # Texts cite what holds it by its first two parts (`runs.R` of `runs.R.ITEM`).
+    return Entry("/".join(key.parts), day, labelled(words, what, line),
+                 f"<p>{escape(line)}</p>", anchors, str(FigureKey(key.parts[:2])))
 
 
 def comparison_entry(c: ComparisonView, day: dt.date, words: Words) -> Entry:
@@ -158,9 +162,8 @@ def comparison_entry(c: ComparisonView, day: dt.date, words: Words) -> Entry:
         f" ({plain(words.text(comp.context))})" if comp.context else "")
     line = (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
             + (f", {words.quantity(c.change)}" if c.change else ""))
-    return Entry(f"comparisons/{comp.id}", day, labelled(words, what, line),
-                 f"<p>{escape(line)}</p>", (comp.id, f"bars-{comp.id}"),
-                 f"comparisons.{comp.id}")
+    return Entry("/".join(c.key.parts), day, labelled(words, what, line),
+                 f"<p>{escape(line)}</p>", (comp.id, f"bars-{comp.id}"), str(c.key))
 
 
 def citations(model: Model) -> dict[str, tuple[str, ...]]:

@@ -30,11 +30,13 @@ class Provenance:
         return cls(fig.machine, fig.date, fig.commit, fig.run, fig.method, fig.proof)
 
     def key(self) -> tuple[Hashable, ...]:
-        """What two provenances compare. A text prints according to where it was written
-        (the scope of its references), so two figures share a method or proof only when
-        it is the very same record."""
-        return (self.machine, self.date, self.commit, self.run, id(self.method),
-                id(self.proof))
+        """What two provenances compare: all they print. A text compares with its scope
+        (where its references are read), so two figures share a method or proof only
+        when both print the same."""
+        proof = self.proof
+        link = None if proof is None else (proof.text, proof.url, proof.pull, proof.issue,
+                                           proof.repository)
+        return (self.machine, self.date, self.commit, self.run, self.method, link)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Provenance) and self.key() == other.key()
@@ -52,7 +54,6 @@ class Memo:
     """
 
     def __init__(self) -> None:
-        # The key holds its arguments, so the ids a Provenance compares stay valid.
         self.seen: dict[tuple[Hashable, ...], Markup] = {}
 
     def __call__(self, macro: Callable[..., Markup], *args: Hashable) -> Markup:

@@ -16,7 +16,7 @@ from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.model.declare import Link
 from progress_site.model.links import repository_link
-from progress_site.model.schema import BudgetItem, Commit, Site
+from progress_site.model.schema import Commit, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
 from progress_site.render.markdown import Printed, inline_html, plain
@@ -116,8 +116,7 @@ class Words:
         (`linked`: the words of a link, where a commit is not a link of its own)."""
         if text is None:
             return Markup("")
-        scope = self.namespace.scopes.get(id(text), "")
-        return self.inline(text.get(self.lang, self.site.languages[0]), scope, linked)
+        return self.inline(text.get(self.lang, self.site.languages[0]), text.scope, linked)
 
     def inline(self, words: str, scope: str = "", linked: bool = False) -> Markup:
         """Inline Markdown, each `{{ reference }}` printed as `scope` reads it."""
@@ -216,14 +215,6 @@ class Words:
     def percent(self, amount: Number) -> str:
         """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""
         return formatting.percent_amount(amount.value, amount.decimals, self.lang)
-
-    def limit(self, item: BudgetItem) -> str:
-        """A budget item's limit with its unit (`8 cores`)."""
-        assert item.limit is not None
-        lim = item.limit
-        q = Quantity("value", lim.value.value, decimals=lim.value.decimals,
-                     unit=lim.unit or item.figure.unit)
-        return self.quantity(q)
 
     @staticmethod
     def share(value: float, scale: float) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from progress_site.errors import Problem, closest
 from progress_site.model.declare import Link, Unit
+from progress_site.model.keys import figures
 from progress_site.model.links import check_url, repository_problem
 from progress_site.model.schema import (
     BudgetItem,
@@ -31,7 +32,7 @@ from progress_site.model.schema import (
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
 from progress_site.model.walk import walk
-from progress_site.validate.provenance import complete
+from progress_site.validate.provenance import check_holders, complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
 ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -113,8 +114,9 @@ def check_unique_ids(records: list[Any]) -> list[Problem]:
     return out
 
 
-def check_figure(fig: Figure) -> list[Problem]:
-    """A figure says what it is in one way, and has the evidence its status needs."""
+def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Problem]:
+    """A figure says what it is in one way, and has the evidence its status needs
+    (`excused`: what its study or run was reported for lacking)."""
     w = fig.where
     given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
     if fig.ok is not None or fig.of is not None:
@@ -132,7 +134,8 @@ def check_figure(fig: Figure) -> list[Problem]:
                            "give one of value, range, samples, or ok with of"))
     out += check_shape(fig)
     if fig.status in ("measured", "watch"):
-        missing = [n for n in ("machine", "date") if getattr(fig, n) is None]
+        missing = [n for n in ("machine", "date")
+                   if getattr(fig, n) is None and n not in excused]
         if fig.commit is None and fig.run is None:
             missing.append("commit or run")
         if missing:
@@ -252,15 +255,16 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
     out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
-    done: dict[int, Figure] = {}
-    data = complete(data, done)
-    # The rules below read figures complete. Walking the completed data would meet the
-    # same records in the same order, but for the figures completed (their holders were
-    # rebuilt around them too, and check the same): swap those in, instead of a 2nd walk.
+    # A study or run without the machine or date its figures need: said once, there.
+    at_holders, excused = check_holders(data)
+    out += at_holders
+    data = complete(data)
+    # Figures are checked complete, found by their keys in the completed data; the other
+    # records are the same before and after.
+    for keyed in figures(data):
+        out += check_figure(keyed.figure, excused.get(keyed.key, frozenset()))
     for rec in records:
-        if isinstance(rec, Figure):
-            out += check_figure(done.get(id(rec), rec))
-        elif isinstance(rec, (Task, Step)):
+        if isinstance(rec, (Task, Step)):
             out += check_done(rec, today)
         elif isinstance(rec, Link):
             out += check_link(rec, data)

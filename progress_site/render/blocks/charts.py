@@ -220,7 +220,7 @@ class Charts:
     def measurement_trend(self, m: Measurement) -> ChartView | None:
         """A measurement's trend: its history, then its figure."""
         points = [self.history(p) for p in m.history]
-        fig = self.model.view(m.figure).quantity
+        fig = self.model.view("measurements", m.id).quantity
         if fig.kind == "value":
             points.append(Moment(m.figure.commit, m.figure.date, None, fig.low, fig.decimals))
         return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),

@@ -14,7 +14,7 @@ starts a new row group whenever that field changes. `Tables` also lends its help
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,10 +81,8 @@ def plain(value: Any) -> Any:
 class Tables:
     """The table blocks of one language."""
 
-    def __init__(self, words: Words, datasets: dict[str, Dataset]) -> None:
+    def __init__(self, words: Words, datasets: Mapping[str, Dataset]) -> None:
         self.w, self.datasets = words, datasets
-        # Each word field's choices in this language, by id(): a table asks on every row.
-        self.labels: dict[int, dict[str, str]] = {}
 
     def dataset(self, args: Sequence[str], block: str) -> Dataset:
         """The dataset a block names first."""
@@ -114,11 +112,9 @@ class Tables:
         if isinstance(value, bool):
             return self.w._("yes") if value else self.w._("no")
         if isinstance(value, str):
-            labels = self.labels.get(id(fld))
-            if labels is None:
-                labels = self.labels[id(fld)] = {c.value: c.label.get(self.w.lang)
-                                                 for c in fld.choices}
-            return labels.get(value, value)
+            # A word field has a handful of choices: looked through, not indexed.
+            return next((c.label.get(self.w.lang) for c in fld.choices if c.value == value),
+                        value)
         decimals = fld.decimals if fld.decimals is not None else value.decimals
         return self.w.number(float(value), decimals)
 

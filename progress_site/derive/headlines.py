@@ -1,0 +1,87 @@
+"""Headlines: a figure shown large, or a stated number checked against what it summarises."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from progress_site.derive.namespace import Namespace
+from progress_site.derive.quantity import Quantity
+from progress_site.derive.views import FigureView, HeadlineView
+from progress_site.errors import Problem
+from progress_site.model.keys import FigureKey
+from progress_site.model.schema import Headline
+from progress_site.model.values import problem
+
+
+def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
+                     figures: Mapping[FigureKey, FigureView]
+                     ) -> tuple[tuple[HeadlineView, ...], dict[FigureKey, Quantity],
+                                list[Problem]]:
+    """Each headline's view, the number each is cited by, and the problems found: a
+    stated number must agree with what it summarises."""
+    views, named, out = [], {}, []
+    for h in headlines:
+        view, found = derive_headline(h, ns, figures)
+        out += found
+        key = FigureKey.of("headlines", h.id)
+        if view is not None:
+            views.append(view)
+            named[key] = view.quantity
+        elif h.value is not None:
+            # A refused stated number is still the name texts cite: keep it, so one wrong
+            # headline is one error, not one more per text that quotes it.
+            named[key] = stated(h)
+    return tuple(views), named, out
+
+
+def stated(h: Headline) -> Quantity:
+    """The number a headline states."""
+    assert h.value is not None
+    return Quantity("value", h.value.value, decimals=h.value.decimals)
+
+
+def exact(value: float, places: int) -> str:
+    """A number to the precision that shows which way it rounds: four decimals at least,
+    three more than the headline states, without trailing zeros."""
+    text = f"{value:.{max(4, places + 3)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, FigureView]
+                    ) -> tuple[HeadlineView | None, list[Problem]]:
+    """One headline: a referenced figure, or a stated value checked against its sources."""
+    if (h.figure is None) == (h.value is None):
+        return None, [problem(h.where, "figure", "a headline shows either a `figure:` or a "
+                              "stated `value:`", "keep one of them")]
+    if h.figure is not None:
+        key = ns.figures.get(h.figure)
+        if key is None:
+            return None, [problem(h.where, "figure", f"no figure '{h.figure}'",
+                                  ns.hint(h.figure))]
+        target = figures[key]
+        return HeadlineView(h, target.quantity, h.status or target.status), []
+    assert h.value is not None
+    if not h.summarises:
+        return None, [problem(h.where, "value", "a stated number must name the figures it "
+                              "summarises", "add `summarises: [comparisons.ID.ratio, ...]`")]
+    sources = []
+    for ref in h.summarises:
+        q = ns.quantity(ref)
+        if q is None or q.kind != "value":
+            return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
+        sources.append(q.low)
+    # The stated number may round what it summarises, by half a unit of its last digit.
+    slack = 0.5 * 10 ** -h.value.decimals
+    low, high = min(sources), max(sources)
+    if not low - slack <= h.value.value <= high + slack:
+        places = h.value.decimals
+        # The numbers as computed, not rounded to the headline's digits: `ratio = 3` would
+        # hide that 3.38 is what refused a stated 3.
+        said = ", ".join(f"{ref} = {exact(q, places)}"
+                         for ref, q in zip(h.summarises, sources, strict=True))
+        fix = (f"state {low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}"
+               else f"state a number between {low:.{places}f} and {high:.{places}f}")
+        return None, [problem(h.where, "value", f"the headline states {h.value.value:g} but "
+                              f"what it summarises says otherwise: {said}",
+                              f"{fix}, or correct the data")]
+    return HeadlineView(h, stated(h), h.status or "measured"), []
