@@ -32,6 +32,8 @@ RECORDS = lines(
     {"bots": 100, "server": "paper", "note": "watchdog"},
 )
 H1, P1 = "runs[bots=1, server=horizon].mspt", "runs[bots=1, server=paper].mspt"
+MANY = "compute fewer numbers in one {{ ... }}: sum(), mean() and count() work over a " \
+       "whole dataset"
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +136,7 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     # Beyond the limits of docs/data-format.md ("Ranges and limits").
     ("1" * 400, "1111111111...(400 digits) is too large",
      "numbers in a statement are at most 1e+15", 0),
-    ("2 * " + "1" * 4400, "1111111111...(4400 digits) is too large",
+    ("2 * " + "1" * 900, "1111111111...(900 digits) is too large",
      "numbers in a statement are at most 1e+15", 4),
     ("0.1234567890123", "13 decimals is more than a number can tell",
      "round it to 12 decimals or fewer", 0),
@@ -145,12 +147,17 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
      "numbers in a statement are at most 1e+15", 10),
     ("(" * 33 + "1" + ")" * 33, "nested more than 32 levels deep",
      "split the computation, or remove parentheses", 32),
-    ("(" * 2000 + "1" + ")" * 2000, "nested more than 32 levels deep",
+    ("(" * 400 + "1" + ")" * 400, "nested more than 32 levels deep",
      "split the computation, or remove parentheses", 32),
-    ("- " * 2000 + "1", "nested more than 32 levels deep",
+    ("- " * 400 + "1", "nested more than 32 levels deep",
      "split the computation, or remove parentheses", 62),
     ("max(" * 40 + "1" + ")" * 40, "nested more than 32 levels deep",
      "split the computation, or remove parentheses", 128),
+    ("1" + " + 1" * 101, "more than 100 operators (+ - * /)", MANY, 402),
+    ("2" + " * 2 / 2" * 60, "more than 100 operators (+ - * /)", MANY, 402),
+    ("1" + " " * 1000, "the statement is 1001 characters long, more than 1000", MANY, 0),
+    ("1 + " * 20000 + "1", "the statement is 80001 characters long, more than 1000",
+     MANY, 0),
     ("1000000000000000 * 1000000000000000", "the result, 1e+30, is out of range",
      "results are at most 1e+15: check what is multiplied or divided", 0),
     (f"{H1} / 0.000000000001 / 0.000000000001", "the result, 1.37e+25, is out of range",
@@ -243,6 +250,10 @@ def test_a_statement_of_the_data_is_worked_out_once_a_build_an_error_every_time(
     ("0.000000000001:12", "0.000000000001"),
     ("-1000000000000000:12", "-1,000,000,000,000,000.000000000000"),
     ("1000000 * 1000000000", "1,000,000,000,000,000"),
+    ("1" + " " * 999, "1"),  # the longest statement
+    # The most operators, as deep as a statement nests: a tree of the greatest depth.
+    ("(" * 31 + "1" + " + 1" * 100 + ")" * 31, "101"),
+    ("- " * 31 + "2" + " * 2 / 2" * 50, "-2.0"),
 ])
 def test_statement_limits_ok(ns: Namespace, statement: str, printed: str) -> None:
     """Just inside each limit of the statements: computed and printed."""

@@ -39,7 +39,8 @@ def pytest_benchmark_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
          "test_tiny.py", f"--benchmark-json={out}", "--benchmark-min-rounds=5",
-         "--benchmark-max-time=0.01", "--benchmark-warmup=off", "-o", "addopts="],
+         "--benchmark-max-time=0.01", "--benchmark-warmup=off", "--benchmark-save-data",
+         "-o", "addopts="],
         cwd=folder, capture_output=True, text=True, timeout=120, check=False,
         env={k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"})
     assert done.returncode == 0, done.stdout + done.stderr
@@ -49,18 +50,28 @@ def pytest_benchmark_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_pytest_benchmark(pytest_benchmark_json: Path) -> None:
     results = read_results("pytest-benchmark", pytest_benchmark_json, "out.json")
     assert [r.name for r in results] == ["test_sum", "test_sorted"]
-    for r in results:
+    doc = json.loads(pytest_benchmark_json.read_text())
+    for r, bench in zip(results, doc["benchmarks"], strict=True):
         assert r.unit == "s" and r.value > 0 and r.runs >= 5 and r.cv is not None
         assert r.date is not None
-    median = read_results("pytest-benchmark", pytest_benchmark_json, "out.json", "median")
-    assert [r.value for r in median] != [r.value for r in results]
+        # --benchmark-save-data: every round's time; the headline is pytest's median.
+        assert len(r.samples) == r.runs == bench["stats"]["rounds"]
+        assert r.value == Decimal(repr(bench["stats"]["median"]))
+        assert r.pick("mean") == Decimal(repr(bench["stats"]["mean"]))
+        assert set(r.stats) >= {"mean", "median", "min", "max", "stddev", "iqr", "q1", "q3"}
+        info = doc["machine_info"]  # processor and cores, system, Python: the machine
+        assert r.facts == (f"{info['cpu']['brand_raw']}, {info['cpu']['count']} cores",
+                           f"{info['system']} {info['release']} {info['machine']}",
+                           f"{info['python_implementation']} {info['python_version']}")
 
 
 def test_hyperfine_sample() -> None:
     results = read_results("hyperfine", SAMPLES / "hyperfine.json", "hyperfine.json")
     assert [(r.name, r.unit, r.runs) for r in results] == [
         ("sleep 0.01", "s", 5), ("python3 -c pass", "s", 5)]
-    assert results[0].value == Decimal("0.011497590800000002")
+    assert results[0].value == Decimal("0.01142189")  # its median, not its mean
+    assert results[0].pick("mean") == Decimal("0.011497590800000002")
+    assert len(results[0].samples) == 5 and results[0].failed is None
     assert [suggest(r.cv).status for r in results] == ["measured", "watch"]  # type: ignore[union-attr]
 
 
@@ -80,7 +91,9 @@ def test_google_benchmark_sample() -> None:
         ("BM_VectorSum/16384", "ns", 5)]
     assert [round(r.cv or 0, 4) for r in results] == [0.0194, 0.0093, 0.0639]
     assert [significant(scale_time(r.value, r.unit, None)[0]) for r in results] == [
-        Decimal("21.8"), Decimal("528"), Decimal("8.12")]
+        Decimal("22.0"), Decimal("529"), Decimal("8.30")]  # the medians of 5 repetitions
+    assert [len(r.samples) for r in results] == [5, 5, 5]
+    assert results[0].facts[0] == "2 CPUs at 2596 MHz"
     assert [scale_time(r.value, r.unit, None)[1] for r in results] == ["ns", "ns", "us"]
 
 
@@ -98,7 +111,7 @@ def test_google_benchmark_without_repetitions(tmp_path: Path) -> None:
 def test_jsonl_sample() -> None:
     results = read_results("jsonl", SAMPLES / "runs.jsonl", "runs.jsonl")
     assert [(r.name, str(r.value), r.unit, r.runs, r.status) for r in results] == [
-        ("parse-small", "12.24", "ms", 5, None), ("parse-large", "412.50", "ms", 10, None),
+        ("parse-small", "12.2", "ms", 5, None), ("parse-large", "412.50", "ms", 10, None),
         ("peak-memory", "96", "MB", 1, "estimate")]
     assert round(results[1].cv or 0, 3) == 0.1
 
@@ -126,6 +139,10 @@ def test_jsonl_sample() -> None:
      "hyperfine.json: benchmark 'a': inf is out of range"),
     ("jsonl", '{"id": "a", "value": 1e300}\n',
      "hyperfine.json:1:1: run record 'a' has a number larger than 1e+15"),
+    ("hyperfine", '{"results": [{"command": 7, "mean": 1}]}',
+     "hyperfine.json: a benchmark's name or unit is not text: 7, 's'"),
+    ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1, "time_unit": 3}]}',
+     "hyperfine.json: a benchmark's name or unit is not text: 'a', 3"),
     ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
      "hyperfine.json:1:1: a whole number of 400 digits is too large"),
 ])
@@ -146,8 +163,8 @@ def test_limits_ok_twin(tmp_path: Path) -> None:
     """Just inside the limits: 64 levels, the largest number, a long whole number."""
     nested = "[" * 61 + "1" + "]" * 61
     (tmp_path / "x.json").write_text(
-        '{"results": [{"command": "a", "mean": 1000000000000000, "times": ' + nested + '},'
-        ' {"command": "b", "mean": 0.000000000001, "times": [1], "n": ' + "9" * 40 + "}]}")
+        '{"results": [{"command": "a", "mean": 1000000000000000, "parameters": ' + nested +
+        '}, {"command": "b", "mean": 0.000000000001, "n": ' + "9" * 40 + "}]}")
     results = read_results("hyperfine", tmp_path / "x.json", "x.json")
     assert [float(r.value) for r in results] == [1e15, 1e-12]
 
@@ -185,13 +202,13 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.splitlines()[:2] == [
-        "measurements.cli-sleep-0-01: 11.5 ms, status measured (the runs vary by 1.3 %, "
+        "measurements.cli-sleep-0-01: 11.4 ms, status measured (the runs vary by 1.3 %, "
         "within 5 %)",
-        "measurements.cli-python3-c-pass: 106 ms, status watch (the runs vary by 9.4 % "
+        "measurements.cli-python3-c-pass: 104 ms, status watch (the runs vary by 9.4 % "
         "(coefficient of variation), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
     studies = (example_copy / "data" / "studies.yaml").read_text()
-    assert ("  - id: cli-python3-c-pass\n    title: python3 -c pass\n    figure: {value: 106, "
+    assert ("  - id: cli-python3-c-pass\n    title: python3 -c pass\n    figure: {value: 104, "
             "unit: ms, status: watch, machine: test-pc, date: 2026-11-20, commit: c38a01e}\n"
             ) in studies
 
@@ -266,7 +283,7 @@ def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
                                     tmp_path / "gb.json")
     assert status == 1
     assert not RAW.search(out + err), out + err
-    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 21.8 \\x1b[2J\\u202e\\x9b, "
+    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.0 \\x1b[2J\\u202e\\x9b, "
                                    b"status measured (the runs vary by 1.9 %, within 5 %)")
     assert err.endswith(b"error: nothing written: the data as changed would not build "
                         b"(3 errors, above)\n")

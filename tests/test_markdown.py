@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress_site.render.markdown import PARSED, inline_html, make_parser, parse_block
+from progress_site.render.blocklines import parse_block
+from progress_site.render.markdown import (
+    PARSED,
+    inline_html,
+    make_parser,
+    markdown_html,
+    refused_links,
+    split_blocks,
+)
 
 # Every ASCII character, the whitespace and bidi controls the parser or `harmless` may
 # treat apart, braces (references), and a few letters and punctuation beyond ASCII.
@@ -35,8 +43,9 @@ PARSER = make_parser()
 def test_the_parser_has_only_the_rules_that_plain_words_skip() -> None:
     md = make_parser()
     assert md.get_active_rules() == {
-        "core": ["normalize", "block", "inline", "text_join", "heading_ids", "harmless"],
-        "block": ["table", "code", "fence", "blockquote", "hr", "list", "reference",
+        "core": ["normalize", "block", "inline", "refuse", "text_join", "heading_ids",
+                 "harmless"],
+        "block": ["site_block", "table", "code", "fence", "blockquote", "hr", "list", "reference",
                   "html_block", "heading", "lheading", "paragraph"],
         "inline": ["reference", "text", "newline", "escape", "backticks", "emphasis", "link",
                    "image", "autolink", "html_inline", "entity"],
@@ -102,3 +111,62 @@ def test_a_block_line_with_a_quote_left_open_is_split_at_blanks() -> None:
 
 def test_a_line_that_is_not_a_block() -> None:
     assert parse_block("Some {{< words >}} in a sentence", 1) is None
+
+
+def test_blocks_are_the_lines_markdown_it_finds_at_the_top_of_the_page() -> None:
+    body = ("Intro.\n\n{{< legend >}}\n````\n```\n{{< a >}}\n```\n````\n\n    {{< b >}}\n\n"
+            "  {{< machines x >}}\nAfter.\n> {{< c >}}\n\n- {{< d >}}\n")
+    parts = split_blocks(body, 10)
+    assert [p if isinstance(p, str) else (p.name, p.args, p.line) for p in parts] == [
+        "Intro.\n", ("legend", (), 12), "````\n```\n{{< a >}}\n```\n````\n\n    {{< b >}}\n",
+        ("machines", ("x",), 21), "After.\n> {{< c >}}\n\n- {{< d >}}\n"]
+
+
+def test_a_block_left_in_prose_is_its_words() -> None:
+    """No chunk of prose holds a block line; were one to, it would print as words."""
+    assert markdown_html("{{< legend >}}") == "<p>{{&lt; legend &gt;}}</p>\n"
+
+
+JS = "'javascript:' addresses are not allowed"
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    ("[x](javascript:alert(1))", [(4, "javascript:alert(1)", JS)]),
+    ("[x](JAVASCRIPT:alert(1))", [(4, "JAVASCRIPT:alert(1)",
+                                  "'JAVASCRIPT:' addresses are not allowed")]),
+    ("A <javascript:alert(1)> autolink", [(3, "javascript:alert(1)", JS)]),
+    ("[x]\n\n[x]: javascript:alert(1)", [(10, "javascript:alert(1)", JS)]),
+    ("[x][y] and [y] unused\n\n[y]: <javascript:a b>", [(29, "javascript:a b", JS)]),
+    ("[x](vbscript:msgbox(1))", [(4, "vbscript:msgbox(1)",
+                                 "'vbscript:' addresses are not allowed")]),
+    ("![i](data:text/html,hi)", [(5, "data:text/html,hi", "'data:' addresses are not allowed")]),
+    ("[x](&#106;avascript:alert(1))", [(4, "&#106;avascript:alert(1)", JS)]),
+    ("[x](java&#x09;script:alert(1))", [(4, "java&#x09;script:alert(1)", JS)]),
+    ("| a | [b](javascript:x) |\n|---|---|\n| c | d |", [(10, "javascript:x", JS)]),
+    ("## T [x](javascript:a) {#id}", [(9, "javascript:a", JS)]),
+    ("{{ a | b }} [x](javascript:a)", [(16, "javascript:a", JS)]),
+    ("| {{ a | b }} [x](javascript:a) |\n|---|", [(18, "javascript:a", JS)]),
+    ("- |\r\n\t<javascript:x>", [(7, "javascript:x", JS)]),  # the tab read as spaces
+    # Carriage returns end lines for markdown-it, as newlines do.
+    ("a\r\r\r\r\n\n[x]: javascript:q\r\n\r\n[x] <data:x>", [(12, "javascript:q", JS), (
+        33, "data:x", "'data:' addresses are not allowed")]),
+    # Dropped by markdown-it's validateLink, and unseen by the patterns once used instead
+    # of its tokens: an escaped colon, definitions in a quote and in a list, a blank
+    # before the address in angle brackets.
+    ("[x](javascript\\:alert(1))", [(4, "javascript\\:alert(1)", JS)]),
+    ("> [x]: javascript:alert(1)\n>\n> [x]", [(7, "javascript:alert(1)", JS)]),
+    ("- [x]: javascript:alert(1)\n\n[x]", [(7, "javascript:alert(1)", JS)]),
+    ("[x](< javascript:alert(1)>)", [(5, " javascript:alert(1)", JS)]),
+    # What markdown-it does not read as a link is words, and no error.
+    ("`[x](javascript:a)`", []),
+    ("    [x](javascript:a)", []),
+    ("```\n[x]: javascript:a\n```", []),
+    ("\\[x](javascript:a)", []),
+    ("[ok](https://a.org) <mailto:a@b.c> [p](report/index.html) ![i](i.png)", []),
+])
+def test_an_unsafe_address_is_found_where_markdown_it_reads_it(
+        text: str, refused: list[tuple[int, str, str]]) -> None:
+    assert refused_links(text) == refused
+    assert all(text[at:at + len(written)] == written for at, written, _ in refused)
+    page = markdown_html(text)  # each refused link or image is its words only
+    assert not refused or ("<a " not in page and "<img" not in page)

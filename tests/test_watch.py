@@ -14,9 +14,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+
+from progress_site.watch.livestate import LiveState
+from progress_site.watch.server import open_server, url_of
 
 REPO = Path(__file__).resolve().parent.parent
 TIMEOUT = 20.0  # seconds; generous, the machine may be busy, but every wait is bounded
@@ -442,3 +446,111 @@ def test_the_drawer_draws_in_its_own_process_and_reports(tmp_path: Path) -> None
         drawer.close()
     assert news[0][0] == 2
     assert len(list(tmp_path.glob("*.svg"))) == 2
+
+
+@pytest.fixture
+def preview(tmp_path: Path) -> Iterator[tuple[str, LiveState]]:
+    """A preview server on 127.0.0.1 over a small built site: its address and state."""
+    root = tmp_path / "site"
+    (root / "fr").mkdir(parents=True)
+    for name in ("index.html", "fr/index.html", "404.html"):
+        (root / name).write_text(f"<!doctype html><body><p>{name}</p></body>", "utf-8")
+    (tmp_path / "secret.txt").write_text("not for the browser", "utf-8")
+    (root / "leak.txt").symlink_to(tmp_path / "secret.txt")
+    (root / "out").symlink_to(tmp_path, target_is_directory=True)
+    state = LiveState()
+    server = open_server("127.0.0.1", 0, root, state)
+    thread = server.start()
+    try:
+        yield url_of(server), state
+    finally:
+        server.stop(thread)
+
+
+def raw_request(url: str, request_line: bytes) -> bytes:
+    """Send one request line (and an empty header block); everything answered."""
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname or "", parts.port or 0),
+                                  timeout=TIMEOUT) as sock:
+        sock.sendall(request_line + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+
+
+def status_line(answer: bytes) -> tuple[str, int]:
+    """The protocol and status code of a response."""
+    first = answer.split(b"\r\n", 1)[0].decode("latin-1")
+    protocol, code = first.split()[:2]
+    return protocol, int(code)
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    (b"GET / HTTP/1.1", 200),
+    (b"GET /fr HTTP/1.1", 301),
+    (b"GET /" + b"a" * 300 + b" HTTP/1.1", 404),  # a name longer than a file's may be
+    (b"GET /" + b"a" * 255 + b"/" + b"b" * 255 + b" HTTP/1.1", 404),
+    (b"GET /" + b"a/" * 2047 + b" HTTP/1.1", 404),  # 4,095 characters: the longest path
+    (b"GET /" + b"a/" * 2048 + b" HTTP/1.1", 414),
+    (b"GET /" + b"a/" * 20000 + b" HTTP/1.1", 414),  # 40 kB
+    (b"GET /" + b"a" * 70000 + b" HTTP/1.1", 414),  # past http.server's request line
+    (b"GET /x%00y HTTP/1.1", 404),
+    (b"GET /%ff%fe%c0 HTTP/1.1", 404),
+    (b"GET //[x HTTP/1.1", 404),  # no address to urlsplit
+    (b"GET /a\\..\\..\\secret.txt HTTP/1.1", 404),
+    (b"GET /../secret.txt HTTP/1.1", 404),
+    (b"GET /leak.txt HTTP/1.1", 404),  # a link out of the site
+    (b"GET /out/secret.txt HTTP/1.1", 404),
+    (b"HEAD /" + b"a" * 300 + b" HTTP/1.1", 404),
+    (b"GARBAGE", 400),
+    (b"\xff\xfe", 400),
+    (b"\xff\xfe \x00 HTTP/1.1", 501),  # a method it does not know
+    (b"GET / HTTP/9.9", 505),
+], ids=lambda value: repr(value)[:48] if isinstance(value, bytes) else None)
+def test_every_request_is_answered(preview: tuple[str, LiveState], line: bytes, code: int,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever the request line, a status line comes back, and the log stays quiet."""
+    answer = raw_request(preview[0], line)
+    assert status_line(answer) == ("HTTP/1.0", code)
+    assert b"not for the browser" not in answer
+    assert capsys.readouterr().err == ""
+
+
+def test_a_folder_redirect_keeps_its_path_quoted(preview: tuple[str, LiveState]) -> None:
+    answer = raw_request(preview[0], b'GET /fr?a=<b>"c HTTP/1.1')
+    assert status_line(answer)[1] == 301
+    assert b'\r\nLocation: /fr/?a=%3Cb%3E%22c\r\n' in answer
+
+
+def next_event(stream: Any) -> str:
+    """The name of the next server-sent event on a raw stream."""
+    while line := stream.readline():
+        if line.startswith(b"event: "):
+            return line.removeprefix(b"event: ").strip().decode()
+    pytest.fail("the event stream ended")
+
+
+@pytest.mark.parametrize("since", ["{prefix}.%C2%B2", "{prefix}.%D9%A3", "{prefix}.",
+                                   "{prefix}." + "9" * 40, "x" * 5000, "%ff%fe", "..",
+                                   "{prefix}.1%0Aevent:%20x"], ids=lambda value: value[:24])
+def test_an_odd_since_is_ignored_and_the_stream_lives(
+        preview: tuple[str, LiveState], since: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A `since` the server never gave is as if absent: the tab hears of every build."""
+    url, state = preview
+    prefix = state.current().version.split(".")[0]
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname or "", parts.port or 0),
+                                  timeout=TIMEOUT) as sock:
+        query = since.format(prefix=prefix)
+        sock.sendall(f"GET /__progress_site/events?since={query}&page=/ HTTP/1.1\r\n"
+                     "Host: x\r\n\r\n".encode())
+        stream = sock.makefile("rb")
+        assert stream.readline() == b"HTTP/1.0 200 OK\r\n"
+        assert next_event(stream) == "reload"  # absent: what the state is now
+        state.announce("data/x.yaml:1:1: broken")
+        assert next_event(stream) == "failed"
+        state.announce(None)
+        assert next_event(stream) == "reload"
+    assert capsys.readouterr().err == ""

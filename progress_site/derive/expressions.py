@@ -20,9 +20,12 @@ count, range, ratio (a / b), change (a / b - 1, in %), abs. Filters: percent, si
 bare (no unit), abs, positive and negative (the build fails when the number is not).
 
 Numbers written in a statement keep to the data's limits (load/convert.py: at most
-LARGEST, MAX_DECIMALS decimals), `:N` asks for at most MAX_DECIMALS decimals, and
-parentheses, minus signs and calls nest at most MAX_NESTING deep: each is a located
-error, never an overflow or a parser that recurses without end.
+LARGEST, MAX_DECIMALS decimals), `:N` asks for at most MAX_DECIMALS decimals, a
+statement is at most MAX_LENGTH characters long and holds at most MAX_OPERATORS of
+`+ - * /`, and parentheses, minus signs and calls nest at most MAX_NESTING deep: each
+is a located error, never an overflow or a parser that recurses without end. Operators
+are read in loops (a left fold), and the tree they make is at most MAX_OPERATORS +
+MAX_NESTING deep, which `evaluation` walks well within Python's stack.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from progress_site.load.convert import LARGEST, MAX_DECIMALS
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
                    r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')
 MAX_NESTING = 32  # far more than a sentence's number needs; keeps the parser's stack small
+MAX_LENGTH = 1000  # characters; the example's longest statement has 130
+MAX_OPERATORS = 100  # each one is a level of the tree that evaluation walks recursively
 FUNCTIONS = ("min", "max", "mean", "sum", "count", "range", "ratio", "change", "abs")
 FILTERS = ("percent", "signed", "bare", "abs", "positive", "negative")
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
@@ -91,6 +96,7 @@ class Parser:
         self.tokens = tokenize(source)
         self.at = 0
         self.depth = 0  # how deep the parser is in parentheses, minus signs and calls
+        self.operators = 0  # how many of + - * / it has read
 
     def deeper(self, offset: int) -> None:
         """One level deeper; refused past MAX_NESTING."""
@@ -98,6 +104,16 @@ class Parser:
         if self.depth > MAX_NESTING:
             raise ExpressionError(f"nested more than {MAX_NESTING} levels deep",
                                   "split the computation, or remove parentheses", offset)
+
+    def operator(self) -> Token:
+        """Take a `+ - * /`; refused past MAX_OPERATORS."""
+        op = self.take()
+        self.operators += 1
+        if self.operators > MAX_OPERATORS:
+            raise ExpressionError(f"more than {MAX_OPERATORS} operators (+ - * /)",
+                                  "compute fewer numbers in one {{ ... }}: sum(), mean() "
+                                  "and count() work over a whole dataset", op.offset)
+        return op
 
     def peek(self, *texts: str) -> bool:
         token = self.tokens[self.at]
@@ -143,7 +159,7 @@ class Parser:
         self.deeper(self.tokens[self.at].offset)
         node = self.product()
         while self.peek("+", "-"):
-            op = self.take()
+            op = self.operator()
             node = Node("binary", (op.text, node, self.product()), op.offset)
         self.depth -= 1
         return node
@@ -151,7 +167,7 @@ class Parser:
     def product(self) -> Node:
         node = self.unary()
         while self.peek("*", "/"):
-            op = self.take()
+            op = self.operator()
             node = Node("binary", (op.text, node, self.unary()), op.offset)
         return node
 
@@ -247,6 +263,10 @@ def _short(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def parse(source: str) -> Node:
     """The parse tree of a statement (cached: pages print the same statement per language)."""
+    if len(source) > MAX_LENGTH:
+        raise ExpressionError(f"the statement is {len(source)} characters long, more than "
+                              f"{MAX_LENGTH}", "compute fewer numbers in one {{ ... }}: "
+                              "sum(), mean() and count() work over a whole dataset")
     return Parser(source).statement()
 
 def _decimals(text: str) -> int:

@@ -10,11 +10,15 @@ SAFE_SCHEMES = {"http", "https", "mailto"}
 # Patterns are strings, compiled on first use (re keeps them): most texts hold no link
 # at all, and a build that meets none compiles none.
 _SCHEME = r"^([a-zA-Z][a-zA-Z0-9+.-]*):"
+_ESCAPED = r"\\([!-/:-@\[-`{-~])"  # Markdown's escapes: any ASCII punctuation
 
 
 def normalised(url: str) -> str:
-    """The address as a browser reads it: entities decoded, controls and spaces dropped."""
+    """The address as a browser reads it: entities decoded, controls and spaces dropped;
+    and as Markdown writes it: a backslash before punctuation (`javascript\\:`) dropped."""
     text = urllib.parse.unquote(url)
+    if "\\" in text:
+        text = re.sub(_ESCAPED, r"\1", text)
     if "&" in text:  # only then can it hold an entity (and html's 2,000 of them load)
         import html
 

@@ -22,10 +22,8 @@ from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible, visible_path
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.importers import read_results
 from progress_site.record.recorder import (
     NUMBER_KEYS,
-    TIME_UNITS,
     Raw,
     Refused,
     Suggestion,
@@ -33,8 +31,6 @@ from progress_site.record.recorder import (
     keep_unit,
     parse_number,
     refuse,
-    scale_time,
-    significant,
     suggest,
 )
 from progress_site.record.yamledit import YamlFile
@@ -216,35 +212,6 @@ def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, co
 
     return Pending(f"comparisons.{name.split('/')[1]}.{side}", str(value), status, suggestion,
                    write)
-
-
-def run_import(args: argparse.Namespace, today: dt.date) -> int:
-    """`import FORMAT FILE`: one measurement per benchmark of the file."""
-    rec = DataFiles(args.source.resolve())
-    results = read_results(args.format, args.input, str(args.input), args.stat)
-    if not results:
-        raise Refused(f"{visible_path(str(args.input))}: no benchmark results in it")
-    pending, seen = [], set()
-    for r in results:
-        ident = "-".join(filter(None, (slug(args.prefix), slug(r.name))))
-        if ident in seen or not ident:
-            raise Refused(f"two results of {visible_path(str(args.input))} make the id "
-                          f"'{visible_path(ident)}'; pass --id "
-                          "with another prefix, or rename the benchmarks")
-        seen.add(ident)
-        # A duration goes in the unit its figure already has, unless --unit says otherwise.
-        found = rec.find("measurements", ident)
-        old = recorded_unit(found[1]) if found else None
-        wanted = args.unit or (old if old in TIME_UNITS and r.unit in TIME_UNITS else None)
-        value, unit = scale_time(r.value, r.unit, wanted)
-        text = Raw(format(significant(value) if args.format != "jsonl" or value != r.value
-                          else value, "f"))
-        status = args.status or r.status
-        suggestion = None if status else suggest(r.cv, args.noise_limit)
-        prov = provenance(args, today, machine=r.machine, date=r.date, commit=r.commit)
-        pending.append(measurement(rec, args, ident, r.title or r.name, text, unit, prov,
-                                   status, suggestion))
-    return finish(rec, args, pending, today)
 
 
 def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -> None:

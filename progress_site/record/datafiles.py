@@ -26,7 +26,7 @@ class DataFiles:
         self.root = root
         self.files = {p: YamlFile(p, self.display(p))
                       for p in source_files(root / "data", root, DATA_SUFFIXES)}
-        self.declared: set[str] = set()  # commits declared by this recording
+        self.declared: set[str] = set()  # commits and machines declared by this recording
         self.notes: list[str] = []  # what was added besides the figures, to tell
 
     def display(self, path: Path) -> str:
@@ -69,6 +69,21 @@ class DataFiles:
         file.append("commits", CommentedMap([("id", commit)]))
         self.notes.append(f"declared commit {visible_path(commit)} under `commits:` in "
                           f"{file.display}")
+
+    def declare_machine(self, machine: str, facts: tuple[str, ...]) -> None:
+        """Add a machine the figures name to `machines:`, with the facts its tool
+        recorded, if it is not there yet and there are facts; one there is never changed."""
+        if not facts or f"machines:{machine}" in self.declared or \
+                self.find("machines", machine):
+            return
+        self.declared.add(f"machines:{machine}")
+        usual = self.files.get(self.root / "data" / "machines.yaml")
+        file = (usual if usual is not None and "machines" in usual.tree else None) or \
+            self.holder("machines") or self.open(self.root / "data" / "machines.yaml")
+        file.append("machines", CommentedMap([("id", machine), ("name", machine),
+                                              ("facts", list(facts))]))
+        self.notes.append(f"declared machine {visible_path(machine)} under `machines:` in "
+                          f"{file.display}, with the {len(facts)} facts the tool recorded")
 
     def edited(self) -> dict[Path, str]:
         """The text of every edited file, as it would be written."""

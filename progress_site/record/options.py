@@ -11,11 +11,12 @@ import datetime as dt
 from pathlib import Path
 
 from progress_site.model.schema import Status
+from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT
 
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
-FORMATS = ("pytest-benchmark", "hyperfine", "google-benchmark", "jsonl")
-STATS = ("mean", "median", "min")  # what an import keeps of the runs (importers.summarise)
+FORMATS = tuple(importers.FORMATS)
+STATS = ("mean", "median", "min", "max")  # what an import may keep instead (Result.pick)
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -76,18 +77,24 @@ def import_options(imp: argparse.ArgumentParser) -> None:
     """`import FORMAT FILE ...`."""
     add_common(imp)
     add_made(imp)
-    imp.add_argument("format", choices=FORMATS)
+    imp.add_argument("format", choices=FORMATS, metavar="FORMAT",
+                     help=f"the tool that wrote FILE: {', '.join(FORMATS)}")
     imp.add_argument("input", type=Path, metavar="FILE")
     imp.add_argument("--id", dest="prefix", default="", metavar="PREFIX",
                      help="prefix of the measurements' ids (PREFIX-benchmark-name)")
-    imp.add_argument("--stat", choices=STATS, default="mean",
-                     help="which statistic to record (default: mean)")
-    imp.set_defaults(handler="run_import")
+    imp.add_argument("--stat", choices=STATS,
+                     help="which statistic to record (default: the median when the tool "
+                          "gives one or its readings, else the mean)")
+    imp.add_argument("--allow-failed", action="store_true",
+                     help="record a run the tool saw fail (hyperfine's non-zero exit codes)")
+    imp.set_defaults(handler="importing.run_import")
 
 
 def run_command(args: argparse.Namespace, today: dt.date) -> int:
     """Run the handler the command named (importing `record` only now)."""
-    from progress_site.record import commands as record
+    import importlib
 
-    status: int = getattr(record, args.handler)(args, today)
+    module, _, name = args.handler.rpartition(".")
+    handlers = importlib.import_module(f"progress_site.record.{module or 'commands'}")
+    status: int = getattr(handlers, name)(args, today)
     return status

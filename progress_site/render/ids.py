@@ -20,7 +20,8 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.errors import Location, Problem
 from progress_site.load.pages import Page
 from progress_site.model.walk import walk
-from progress_site.render.markdown import EXPLICIT_ID, Block, slugify
+from progress_site.render.blocklines import Block
+from progress_site.render.markdown import EXPLICIT_ID, slugify
 
 # An id attribute after a blank, not `data-id="`. Attribute values are escaped, and so
 # is every text, so `id="` inside a text or a value reads `id=&#34;`, never this.

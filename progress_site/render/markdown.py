@@ -9,9 +9,9 @@ plain words in an attribute or in code. No HTML is ever put into finished HTML.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
-import shlex
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,15 +20,15 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline import StateInline, autolink, image, link
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import escape
 
 from progress_site.derive.namespace import REFERENCE
-from progress_site.model.links import is_safe
+from progress_site.render.blocklines import Block, site_block
+from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in
 
-BLOCK = re.compile(r"^\{\{<\s*([a-z][a-z0-9-]*)(.*?)>\}\}\s*$")
 EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
 # Direction overrides that an entity (`&#x202e;`) can still write: they would make the
 # words and numbers after them on the page read backwards.
@@ -56,16 +56,6 @@ class Printed:
 # Words for an expression (`comparisons.cpu-500.ratio`), or None for one that has none
 # (its error is reported where the text is checked): the renderer's env["refer"].
 Refer = Callable[[str], Printed | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A `{{< name arg key=value >}}` line of a content page."""
-
-    name: str
-    args: tuple[str, ...]
-    options: tuple[tuple[str, str], ...]
-    line: int
 
 
 def slugify(text: str) -> str:
@@ -159,6 +149,22 @@ class Renderer(RendererHTML):
     """markdown-it's HTML, with the words of each reference put in as tokens: as a link
     and words in a text, as plain words in an attribute (alt, title), in code or in a
     link's words. Every piece goes through the renderer's own escaping."""
+
+    def definition(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                   env: EnvType) -> str:
+        """A `[label]: url` line prints nothing (its links print the address)."""
+        return ""
+
+    def refused_link(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                     env: EnvType) -> str:
+        """Where a link to an unsafe address was: nothing (its words follow)."""
+        return ""
+
+    def site_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                   env: EnvType) -> str:
+        """A block line left in a chunk of prose (split_blocks takes them all out): its
+        words, never its block."""
+        return f"<p>{escapeHtml(tokens[idx].content)}</p>\n"
 
     def reference(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                   env: EnvType) -> str:
@@ -256,10 +262,16 @@ def attributes(attrs: dict[str, str | int | float], env: EnvType
 def make_parser() -> MarkdownIt:
     """CommonMark with tables and references; raw HTML off; unsafe link schemes refused;
     no remote image."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False},
-                    renderer_cls=Renderer)
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False,
+                                   "inline_definitions": True}, renderer_cls=Renderer)
     md.enable("table")
-    md.validateLink = is_safe  # type: ignore[method-assign]
+    # Every address makes a token, so that an unsafe one is found where it is written
+    # (safelinks.py) instead of left as text unseen; `refuse` turns it into words.
+    md.validateLink = accept  # type: ignore[method-assign]
+    for name, rule in (("link", link), ("image", image), ("autolink", autolink)):
+        md.inline.ruler.at(name, located(rule))
+    md.core.ruler.after("inline", "refuse", refuse)
+    md.block.ruler.before("table", "site_block", site_block)
     md.inline.ruler.before("text", "reference", reference)
     md.core.ruler.push("heading_ids", heading_ids)
     md.core.ruler.push("harmless", harmless)
@@ -278,6 +290,24 @@ shared_parser = functools.cache(make_parser)
 def page_tokens(source: str) -> tuple[Token, ...]:
     """A chunk of a page's Markdown, parsed."""
     return tuple(shared_parser().parse(piped(source)))
+
+
+def refused_links(source: str) -> list[Refused]:
+    """(offset, address as written, why) for each address in a chunk of a page's
+    Markdown that may not be published: links, images, autolinks, definitions."""
+    return [(unpiped_at(source, at), written, why)
+            for at, written, why in refused_in(page_tokens(source), piped(source), piped)]
+
+
+def unpiped_at(source: str, at: int) -> int:
+    """An offset in `piped(source)` as an offset in `source`."""
+    shift = 0
+    for match in REFERENCE.finditer(source) if "|" in source else ():
+        for pipe in (i for i, ch in enumerate(match.group(0)) if ch == "|"):
+            if match.start() + pipe + shift >= at:
+                return at - shift
+            shift += 1
+    return at - shift
 
 
 def markdown_html(source: str, refer: Refer | None = None) -> str:
@@ -305,36 +335,21 @@ def inline_tokens(source: str) -> tuple[Token, ...]:
     return tuple(shared_parser().parseInline(source))
 
 
-def parse_block(line: str, number: int) -> Block | None:
-    """A block line's name, arguments and key=value options; None for any other line."""
-    match = BLOCK.match(line.strip())
-    if not match:
-        return None
-    try:
-        words = shlex.split(match.group(2))
-    except ValueError:  # a quote left open: the words between blanks
-        words = match.group(2).split()
-    args = tuple(w for w in words if "=" not in w)
-    options = tuple(tuple(w.split("=", 1)) for w in words if "=" in w)
-    return Block(match.group(1), args, options, number)  # type: ignore[arg-type]
-
-
 @functools.lru_cache(maxsize=256)  # a page's body between watch rebuilds: split once
 def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
-    """The body as Markdown chunks and block lines, in order (not inside code fences)."""
+    """The body as Markdown chunks and block lines, in order: the blocks markdown-it
+    finds at the top of the page's tree (its block rules only: no inline parse here)."""
+    md = shared_parser()
+    tokens: list[Token] = []
+    md.block.parse(body, md, {}, tokens)
+    lines = body.split("\n")
     parts: list[str | Block] = []
-    chunk: list[str] = []
-    fence = ""
-    for offset, line in enumerate(body.split("\n")):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            fence = "" if fence and stripped.startswith(fence) else (fence or stripped[:3])
-        block = None if fence else parse_block(line, first_line + offset)
-        if block is None:
-            chunk.append(line)
-            continue
-        parts.append("\n".join(chunk))
-        chunk = []
-        parts.append(block)
-    parts.append("\n".join(chunk))
+    start = 0
+    for token in tokens:
+        if token.type == "site_block" and token.map is not None:
+            at = token.map[0]
+            parts.append("\n".join(lines[start:at]))
+            parts.append(dataclasses.replace(token.meta["block"], line=first_line + at))
+            start = at + 1
+    parts.append("\n".join(lines[start:]))
     return tuple(p for p in parts if not isinstance(p, str) or p.strip())

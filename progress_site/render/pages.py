@@ -18,14 +18,14 @@ from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
 from progress_site.errors import Location, Problem
 from progress_site.load.pages import Page
-from progress_site.model.links import unsafe_links
+from progress_site.render.blocklines import Block
 from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids
-from progress_site.render.markdown import Block, markdown_html, split_blocks
+from progress_site.render.markdown import markdown_html, refused_links, split_blocks
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
@@ -137,7 +137,7 @@ class PageRenderer:
             except ExpressionError as exc:
                 at = start + match.start(1) + exc.offset
                 problems.append(self.located(page, at, exc.message, exc.hint))
-        for at, url, why in unsafe_links(text):
+        for at, url, why in refused_links(text):
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         return markdown_html(text, self.words.printed)

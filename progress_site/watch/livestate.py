@@ -5,6 +5,7 @@ threads."""
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import threading
 from collections import Counter, deque
@@ -15,6 +16,8 @@ from urllib.parse import quote, unquote
 # Builds remembered for a tab that reconnects (or is served between two builds): past
 # that, it is told that any page may have changed.
 HISTORY = 64
+# A version: this process's prefix and a count of builds, in ASCII digits.
+VERSION = re.compile(r"[0-9a-f]{8}\.[0-9]{1,18}")
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,12 @@ class Status:
     # Changes when a build changed a file other than the pages (serve.SCRIPT), or the
     # process restarted: a tab left open over a restart cannot know what changed.
     assets: str
+
+
+def is_version(text: str) -> bool:
+    """Whether `text` reads as a version a Status gives (a tab's `since`, which the
+    address or a header carries, is anything the client sends)."""
+    return VERSION.fullmatch(text) is not None
 
 
 def page_url(name: str) -> str:
@@ -76,7 +85,7 @@ class LiveState:
         None when any page may have changed (a version of another process, or forgotten)."""
         prefix, _, number = since.rpartition(".")
         with self._changed:
-            if prefix != self._prefix or not number.isdigit():
+            if prefix != self._prefix or not is_version(since):
                 return None
             newer = [pages for count, pages in self._changes if count > int(number)]
             if int(number) + len(newer) < self._count or None in newer:

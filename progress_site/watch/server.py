@@ -12,7 +12,6 @@ import contextlib
 import errno
 import html
 import json
-import mimetypes
 import socket
 import socketserver
 import sys
@@ -20,14 +19,16 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote
 
 from progress_site.errors import visible
-from progress_site.watch.livestate import LiveState, Status
+from progress_site.watch.livestate import LiveState, Status, is_version
+from progress_site.watch.sitefiles import MAX_PATH, content_type, find, read_file, target
 
 EVENTS_PATH = "/__progress_site/events"
 OVERLAY_ID = "progress-site-error"
 KEEP_ALIVE = 15.0  # seconds between SSE comments, which also find tabs that went away
+URL_SAFE = "/%:@!$&'()*+,;=~?"  # what a redirect's Location keeps as it was sent
 BIND_ERRORS = {
     errno.EADDRINUSE: "the port is already in use (another server, or another --watch?); "
                       "stop it, or pick another port with --port (--port 0 picks a free one)",
@@ -129,21 +130,6 @@ def inject(page: bytes, status: Status, any_page: bool = False) -> bytes:
     return (text[:at] + extra + text[at:]).encode("utf-8")
 
 
-def site_file(root: Path, url_path: str) -> Path | None:
-    """The file a URL path names under `root`, or None when it names nothing inside."""
-    parts = [p for p in unquote(url_path).split("/") if p]
-    if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
-        return None
-    return root.joinpath(*parts)
-
-
-def content_type(path: Path) -> str:
-    """The Content-Type for a file name, with a charset for text."""
-    kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    textual = kind.startswith("text/") or kind.endswith(("+xml", "/xml", "/json", "javascript"))
-    return f"{kind}; charset=utf-8" if textual else kind
-
-
 class PreviewServer(ThreadingHTTPServer):
     """A threaded HTTP server that knows its site folder and can drop open connections."""
 
@@ -217,6 +203,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
     """GET and HEAD of the site's files, and the live-reload event stream."""
 
     server_version = "progress-site"
+    # A request line that is not HTTP is answered with a status line and headers (400),
+    # not as HTTP/0.9, whose answer is a bare body that no client reads as an error.
+    default_request_version = "HTTP/1.0"
 
     @property
     def preview(self) -> PreviewServer:
@@ -225,7 +214,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         """Serve a file, or the event stream."""
-        if urlsplit(self.path).path == EVENTS_PATH:
+        if target(self.path)[0] == EVENTS_PATH:
             self.stream_events()
         else:
             self.serve_file(with_body=True)
@@ -239,13 +228,15 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def serve_file(self, with_body: bool) -> None:
         """The file at the URL (HTML with the live script), a redirect, or a 404."""
-        url = urlsplit(self.path)
-        path = site_file(self.preview.root, url.path)
-        if path is not None and url.path.endswith("/"):
-            path = path / "index.html"
-        elif path is not None and path.is_dir():
+        url_path, query = target(self.path)
+        if len(url_path) > MAX_PATH:
+            self.send_error(414, f"the path is longer than {MAX_PATH} characters")
+            return
+        path, folder = find(self.preview.root, url_path)
+        if folder:
             self.send_response(301)
-            self.send_header("Location", url.path + "/" + (f"?{url.query}" if url.query else ""))
+            self.send_header("Location", quote(url_path, safe=URL_SAFE) + "/"
+                             + (f"?{quote(query, safe=URL_SAFE)}" if query else ""))
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
@@ -280,8 +271,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def stream_events(self) -> None:
         """Tell the tab about every build, as server-sent events, until it or we go away."""
-        query = parse_qs(urlsplit(self.path).query)
+        query = parse_qs(target(self.path)[1])
         since = self.headers.get("Last-Event-ID") or query.get("since", [""])[0]
+        since = since if is_version(since) else ""  # not one we gave: as if absent
         with self.preview.state.viewing(query.get("page", [""])[0]):
             self.send_events(since)
 
@@ -314,16 +306,6 @@ def event_message(status: Status, pages: list[str] | None) -> bytes:
         return f"id: {status.version}\nevent: reload\ndata: {data}\n\n".encode()
     data = json.dumps(overlay(status.error))  # one line: JSON escapes the newlines
     return f"id: {status.version}\nevent: failed\ndata: {data}\n\n".encode()
-
-
-def read_file(path: Path | None) -> bytes | None:
-    """A file's bytes, or None when it is missing (or vanished in a swap just now)."""
-    if path is None:
-        return None
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
 
 
 def open_server(host: str, port: int, root: Path, state: LiveState) -> PreviewServer:

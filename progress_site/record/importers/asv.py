@@ -1,0 +1,118 @@
+"""airspeed velocity (asv): `results/<machine>/<commit>-<env>.json`, with `machine.json`
+beside it (the machine's facts) and `results/benchmarks.json` above it (each benchmark's
+unit) when present.
+
+A parameterised benchmark gives one result per combination, named as asv prints it
+(`bench.TimeSuite.time_sum(10)`). A null result (a failed or skipped combination) is
+left out: asv records no number for it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from progress_site.record.importers.base import (
+    Result,
+    day_of_ms,
+    fail,
+    not_negative,
+    number,
+    read_json,
+)
+
+# asv's `stats_*` columns, under our names; ci_99 is its 99 % interval of the median.
+STATS = {"stats_ci_99_a": "ci_99_low", "stats_ci_99_b": "ci_99_high", "stats_q_25": "q1",
+         "stats_q_75": "q3"}
+UNITS = {"seconds": "s", "bytes": "B"}
+
+
+def read(path: Path, display: str) -> list[Result]:
+    """Every benchmark and parameter combination of one asv results file."""
+    doc = read_json(path, display)
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict) or \
+            not isinstance(doc.get("result_columns"), list):
+        raise fail(display, "not asv results JSON: no `results` with `result_columns`",
+                   "give results/MACHINE/COMMIT-ENV.json as `asv run` wrote it (asv 0.5+)")
+    machine = machine_json(path.with_name("machine.json"))
+    units = benchmark_units(path.parent.parent / "benchmarks.json")
+    commit = doc.get("commit_hash")
+    common = {"date": day_of_ms(doc.get("date")), "machine": machine.get("machine"),
+              "commit": commit[:7] if isinstance(commit, str) else None,
+              "facts": machine_facts(machine)}
+    results = []
+    for key, row in doc["results"].items():
+        columns = dict(zip(doc["result_columns"], row, strict=False))
+        unit = units.get(key, guessed_unit(key))
+        for index, label in enumerate(combinations(columns.get("params") or [])):
+            found = result_of(key + label, columns, index, unit, display, common)
+            if found is not None:
+                results.append(found)
+    return results
+
+
+def combinations(params: list[list[Any]]) -> list[str]:
+    """Each parameter combination as asv names it: `(10, 'a')`; one empty name without."""
+    if not params:
+        return [""]
+    return ["(" + ", ".join(map(str, combo)) + ")" for combo in itertools.product(*params)]
+
+
+def result_of(name: str, columns: dict[str, Any], index: int, unit: str | None,
+              display: str, common: dict[str, Any]) -> Result | None:
+    """The result of one combination: its value (asv's median), its statistics."""
+    def at(column: str) -> Any:
+        values = columns.get(column)
+        return values[index] if isinstance(values, list) and index < len(values) else None
+
+    value = at("result")
+    if value is None:
+        return None
+    found = {ours: at(theirs) for theirs, ours in STATS.items()}
+    stats = {k: number(v) for k, v in found.items() if isinstance(v, (int, float))}
+    stats["median"] = number(value)
+    if unit in ("s", "B"):
+        not_negative(display, name, {"value": value, **found})
+    samples = tuple(number(s) for s in at("samples") or ())
+    repeat = at("stats_repeat")
+    return Result(name, unit, stats, samples,
+                  len(samples) or (repeat if isinstance(repeat, int) else 1), **common)
+
+
+def machine_json(path: Path) -> dict[str, Any]:
+    """machine.json beside the results, or nothing when it is absent."""
+    doc = read_json(path, str(path)) if path.is_file() else {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def benchmark_units(path: Path) -> dict[str, str | None]:
+    """Each benchmark's unit from results/benchmarks.json (`seconds` -> `s`)."""
+    doc = read_json(path, str(path)) if path.is_file() else {}
+    if not isinstance(doc, dict):
+        return {}
+    return {key: UNITS.get(str(b.get("unit"))) for key, b in doc.items()
+            if isinstance(b, dict)}
+
+
+def guessed_unit(key: str) -> str | None:
+    """Without benchmarks.json, the unit asv gives by the benchmark's name."""
+    last = key.rsplit(".", 1)[-1]
+    if last.startswith("time_"):
+        return "s"
+    return "B" if last.startswith(("mem_", "peakmem_")) else None
+
+
+def machine_facts(machine: dict[str, Any]) -> tuple[str, ...]:
+    """The processor, system and memory asv recorded (`asv machine`)."""
+    facts = []
+    if isinstance(machine.get("cpu"), str):
+        cores = machine.get("num_cpu")
+        facts.append(machine["cpu"] + (f", {cores} CPUs" if cores else ""))
+    system = " ".join(str(machine[k]) for k in ("os", "arch") if machine.get(k))
+    if system:
+        facts.append(system)
+    ram = str(machine.get("ram", ""))
+    if ram.isdigit():
+        facts.append(f"{int(ram) / 2**30:.0f} GiB of memory")
+    return tuple(facts)

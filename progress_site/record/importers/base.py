@@ -1,0 +1,232 @@
+"""What every importer shares: `Result`, `ImportFailed`, the one JSON reader with limits,
+and the number checks.
+
+A tool's file keeps to the data's limits (docs/data-format.md): JSON nested at most
+MAX_DEPTH levels, whole numbers of at most MAX_DIGITS digits, each result finite and at
+most LARGEST, and no time, size or rate negative; anything else is a located error, never
+a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from progress_site.errors import Location, Problem, UsageError
+from progress_site.load.records import MAX_DIGITS
+from progress_site.load.text import MAX_BYTES
+from progress_site.load.yaml import MAX_DEPTH
+from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
+from progress_site.regular import read_regular
+
+Stat = str  # "mean", "median", "min" or "max": options.STATS
+# Durations, sizes and rates: no tool measures a negative one (a percentage may be).
+NOT_NEGATIVE = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS)
+# What the tools report in their time unit (or a run record in its unit): summaries and
+# readings alike.
+READINGS = ("mean", "median", "min", "max", "stddev", "user", "system", "times",
+            "real_time", "cpu_time", "value", "samples")
+TOO_DEEP: Any = object()  # JSON nested past what Python's reader can hold
+
+
+@dataclass(frozen=True)
+class Result:
+    """One benchmark as its tool measured it: the readings, the statistics the tool
+    reported (all in `unit`), and where and how it ran."""
+
+    name: str
+    unit: str | None
+    stats: Mapping[str, Decimal]  # mean, median, stddev, min, max, iqr, q1, q3, cv, ...
+    samples: tuple[Decimal, ...] = ()  # every reading, when the tool gives them
+    runs: int = 1  # how many readings the statistics summarise
+    date: dt.date | None = None
+    commit: str | None = None
+    title: str | None = None
+    machine: str | None = None
+    status: str | None = None
+    flag: str | None = None  # why the figure is to watch whatever its noise (a dirty tree)
+    failed: str | None = None  # why the run failed (refused unless --allow-failed)
+    facts: tuple[str, ...] = ()  # the machine it ran on, as the tool describes it
+
+    @property
+    def value(self) -> Decimal:
+        """The headline: the median when the tool gives one or readings exist (a mean
+        pulled up by a few slow runs is not what a run usually takes), else the mean."""
+        return self.pick(None)
+
+    def pick(self, stat: Stat | None) -> Decimal:
+        """One statistic: the tool's own, else computed from the readings; the number
+        of a single number (a run record's `value`); LookupError when the tool gave
+        neither this statistic nor readings to compute it."""
+        if stat is None:
+            stat = "median" if "median" in self.stats or self.samples else "mean"
+        if stat in self.stats:
+            return self.stats[stat]
+        if self.samples:
+            return number(summarise([float(s) for s in self.samples], stat))
+        if "value" in self.stats:  # one number: every statistic of it is itself
+            return self.stats["value"]
+        raise LookupError(stat)
+
+    @property
+    def cv(self) -> float | None:
+        """The noise: the tool's coefficient of variation, else stddev over mean, else
+        that of the readings; None when unknown (a single run)."""
+        if "cv" in self.stats:
+            return float(self.stats["cv"])
+        mean = self.stats.get("mean", self.stats.get("value"))
+        if "stddev" in self.stats and mean is not None:
+            return cv_of(self.stats["stddev"], mean)
+        if len(self.samples) > 1:
+            floats = [float(s) for s in self.samples]
+            return cv_of(statistics.stdev(floats), statistics.fmean(floats))
+        if "q1" in self.stats and "q3" in self.stats and "median" in self.stats:
+            # A normal spread has an IQR of 1.349 standard deviations (asv gives no stddev).
+            return cv_of((self.stats["q3"] - self.stats["q1"]) / Decimal("1.349"),
+                         self.stats["median"])
+        return None
+
+
+def stats_of(found: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Decimal]:
+    """The statistics a tool reported, under our names (`std_dev` -> `stddev`), as Decimals;
+    those it left out or wrote as null are left out."""
+    out = {}
+    for theirs, ours in names.items():
+        value = found.get(theirs)
+        if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+            out[ours] = number(value)
+    return out
+
+
+class ImportFailed(UsageError):
+    """The tool's file is not what its format promises; nothing was written."""
+
+    exit_code = 1
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """Each problem, located in the tool's file."""
+        return "\n".join(p.render() for p in self.problems)
+
+
+def fail(display: str, message: str, hint: str = "", line: int = 0) -> ImportFailed:
+    """An import error at a place of the tool's file."""
+    return ImportFailed([Problem(Location(display, line, 1 if line else 0), message,
+                                 hint=hint)])
+
+
+def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) -> None:
+    """Refuse a benchmark whose time or size is negative: the run or the file is broken,
+    and a figure made from it would be a lie."""
+    for key in READINGS:
+        values = found.get(key)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) \
+                    and value < 0:
+                raise fail(display, f"benchmark '{name}': {key} is {value}, a negative time "
+                           "or size", "give the file exactly as the tool wrote it, from a "
+                           "run that worked; nothing was written", line)
+
+
+def number(value: float | Decimal) -> Decimal:
+    """A float as the Decimal of its shortest repr (no binary noise in the YAML); a whole
+    number or a Decimal as it was written."""
+    if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
+        return Decimal(value)
+    return Decimal(repr(float(value)))
+
+
+def summarise(values: list[float], stat: Stat) -> float:
+    """The mean, median, smallest or largest of some readings."""
+    if stat in ("min", "max"):
+        return min(values) if stat == "min" else max(values)
+    return statistics.median(values) if stat == "median" else statistics.fmean(values)
+
+
+def cv_of(stddev: Any, mean: Any) -> float | None:
+    """stddev / mean, when both are known and the mean is not zero."""
+    if stddev is None or mean in (None, 0):
+        return None
+    return abs(float(stddev) / float(mean))
+
+
+def day_of_ms(stamp: Any) -> dt.date | None:
+    """The UTC day of a time in milliseconds since 1970 (asv, github-action-benchmark)."""
+    if not isinstance(stamp, (int, float)) or isinstance(stamp, bool):
+        return None
+    try:
+        return dt.datetime.fromtimestamp(stamp / 1000, dt.UTC).date()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def day_of(text: Any) -> dt.date | None:
+    """The day of an ISO date or timestamp, if there is one."""
+    if not isinstance(text, str) or len(text) < 10:
+        return None
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> Any:
+    """A tool's JSON, within the limits: located errors for what is not JSON, nests too
+    deep, or writes a whole number too long to read."""
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise fail(display, f"a whole number of {len(digits.lstrip('-'))} digits is too "
+                       "large", "check what wrote the file", line)
+        return int(digits)
+
+    try:
+        doc = json.loads(text, parse_float=parse_float, parse_int=whole)
+    except json.JSONDecodeError as exc:
+        raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
+    except RecursionError:
+        doc = TOO_DEEP
+    if doc is TOO_DEEP or _depth(doc) > MAX_DEPTH:
+        raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
+                   "give the file exactly as the tool wrote it", line)
+    return doc
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in a parsed JSON value (counted up to one past
+    MAX_DEPTH, with a stack of its own)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                break
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+
+
+def read_text(path: Path, display: str) -> str:
+    """A tool's file as text; one that cannot be read is a located error."""
+    try:
+        return read_regular(path, MAX_BYTES).decode("utf-8")
+    except OSError as exc:  # a FIFO is refused, not waited on; a file over the limit too
+        raise fail(display, f"cannot read the file: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise fail(display, f"cannot read the file: {exc}") from exc
+
+
+def read_json(path: Path, display: str) -> Any:
+    """A tool's file as one JSON document, within the limits."""
+    return loads(read_text(path, display), display)

@@ -1,0 +1,80 @@
+"""github-action-benchmark's `data.js` (`window.BENCHMARK_DATA = {...}`): a whole history.
+
+Every bench of every entry of every suite is a result with its entry's own commit and
+date, oldest first, so one import can migrate a history. A bench's name is its `name`
+when the file has one suite, `SUITE/name` when it has several.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from progress_site.record.importers.base import (
+    Result,
+    day_of,
+    day_of_ms,
+    fail,
+    loads,
+    not_negative,
+    number,
+    read_text,
+)
+
+PREFIX = "window.BENCHMARK_DATA ="
+RANGE = re.compile(r"(?:±|\+/-)\s*([0-9]+(?:\.[0-9]+)?)")
+# Units as the action writes them, per tool: a time per iteration is a time.
+TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
+
+
+def read(path: Path, display: str) -> list[Result]:
+    """Every bench of every entry, with its entry's commit and date."""
+    text = read_text(path, display).strip()
+    if not text.startswith(PREFIX):
+        raise fail(display, f"not github-action-benchmark data.js: it does not start with "
+                   f"`{PREFIX}`", "give the data.js of the gh-pages branch (dev/bench/data.js)",
+                   1)
+    doc = loads(text[len(PREFIX):].strip().removesuffix(";"), display)
+    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), dict):
+        raise fail(display, "not github-action-benchmark data: no `entries`")
+    suites = doc["entries"]
+    results = []
+    for suite, entries in suites.items():
+        for entry in entries:
+            prefix = f"{suite}/" if len(suites) > 1 else ""
+            results += [bench_result(prefix, bench, entry, display)
+                        for bench in entry["benches"]]
+    return results
+
+
+def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
+                 display: str) -> Result:
+    """One bench of one entry: its value, unit, and the entry's commit and date."""
+    name = prefix + str(bench["name"])
+    unit = unit_of(str(bench.get("unit", "")))
+    if unit in TIMES.values():
+        not_negative(display, name, {"value": bench["value"]})
+    commit = entry.get("commit") or {}
+    ident = commit.get("id")
+    when = day_of_ms(entry.get("date")) or day_of(commit.get("timestamp"))
+    stats = {"value": number(bench["value"])}
+    spread = plus_minus(bench.get("range"))
+    if spread is not None:
+        stats["plus_minus"] = spread
+    return Result(name, unit, stats, (), 1, when,
+                  ident[:7] if isinstance(ident, str) else None, name)
+
+
+def plus_minus(text: Any) -> Decimal | None:
+    """The number of a `range` such as `± 412` (cargo's deviation), kept beside the
+    value; other ranges (`stddev: 0.01`, `± 2%`) are read past, their meaning varies."""
+    found = RANGE.fullmatch(text.strip()) if isinstance(text, str) else None
+    return Decimal(found.group(1)) if found else None
+
+
+def unit_of(unit: str) -> str | None:
+    """`ns/iter` and `ns/op` are nanoseconds; other units are kept as written."""
+    base = unit.removesuffix("/iter").removesuffix("/op")
+    return TIMES.get(base, unit or None)

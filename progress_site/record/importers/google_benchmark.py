@@ -1,0 +1,79 @@
+"""Google Benchmark's JSON output (`--benchmark_format=json` or `--benchmark_out=FILE`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from progress_site.errors import visible_path
+from progress_site.record.importers.base import (
+    Result,
+    day_of,
+    fail,
+    not_negative,
+    number,
+    read_json,
+)
+
+Runs = dict[str, list[dict[str, Any]]]
+
+
+def read(path: Path, display: str) -> list[Result]:
+    """Every benchmark: its repetitions as readings, its aggregates as statistics; a
+    benchmark that reported an error is refused."""
+    doc = read_json(path, display)
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise fail(display, "not Google Benchmark JSON: no `benchmarks` list",
+                   "write it with `--benchmark_format=json` or `--benchmark_out=FILE`")
+    context = doc.get("context") or {}
+    runs: Runs = {}
+    aggregates: Runs = {}
+    for bench in doc["benchmarks"]:
+        refuse_error(bench, display)
+        if bench.get("aggregate_name") != "cv":  # a ratio, not a time
+            not_negative(display, bench.get("name"), bench)
+        name = bench.get("run_name") or bench["name"]
+        kind = aggregates if bench.get("run_type") == "aggregate" else runs
+        kind.setdefault(name, []).append(bench)
+    day, facts = day_of(context.get("date")), machine_facts(context)
+    return [one(name, runs.get(name, []), aggregates.get(name, []), day, facts)
+            for name in dict.fromkeys([*runs, *aggregates])]
+
+
+def refuse_error(bench: dict[str, Any], display: str) -> None:
+    """A benchmark that called SkipWithError measured nothing: say which and why."""
+    if bench.get("error_occurred"):
+        why = visible_path(str(bench.get("error_message", "")))
+        raise fail(display, f"benchmark '{visible_path(str(bench.get('name')))}' reported "
+                   f"an error: {why}", "fix the benchmark (its SkipWithError) and run it "
+                   "again; nothing was written")
+
+
+def one(name: str, runs: list[dict[str, Any]], aggregates: list[dict[str, Any]],
+        day: Any, facts: tuple[str, ...]) -> Result:
+    """One benchmark: each repetition's real time, the aggregates it computed."""
+    first = runs[0] if runs else aggregates[0]
+    stats = {a["aggregate_name"]: number(a["real_time"]) for a in aggregates
+             if a.get("aggregate_name") in ("mean", "median", "stddev", "cv")}
+    samples = tuple(number(r["real_time"]) for r in runs)
+    if len(samples) == 1:
+        stats["value"] = samples[0]
+    count = len(samples) or int(first.get("repetitions", 1))
+    return Result(name, first.get("time_unit", "ns"), stats,
+                  samples if len(samples) > 1 else (), count, day, facts=facts)
+
+
+def machine_facts(context: dict[str, Any]) -> tuple[str, ...]:
+    """The host, its processors and caches, as the benchmark's context reports them."""
+    facts = []
+    cpus, mhz = context.get("num_cpus"), context.get("mhz_per_cpu")
+    if isinstance(cpus, int):
+        facts.append(f"{cpus} CPUs" + (f" at {mhz} MHz" if isinstance(mhz, int) else ""))
+    caches = [c for c in context.get("caches") or () if isinstance(c, dict)]
+    if caches:
+        facts.append("caches: " + ", ".join(
+            f"L{c.get('level')} {c.get('type', '')} {int(c.get('size', 0)) // 1024} KiB"
+            for c in caches))
+    if isinstance(context.get("host_name"), str):
+        facts.append(f"host {context['host_name']}")
+    return tuple(facts)

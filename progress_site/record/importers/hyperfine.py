@@ -1,0 +1,50 @@
+"""hyperfine's `--export-json` output: one result per command, in seconds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from progress_site.errors import visible_path
+from progress_site.record.importers.base import (
+    Result,
+    fail,
+    not_negative,
+    number,
+    read_json,
+    stats_of,
+)
+
+STATS = {"mean": "mean", "median": "median", "min": "min", "max": "max", "stddev": "stddev"}
+
+
+def read(path: Path, display: str) -> list[Result]:
+    """Every command of the file with its `times`; a non-zero exit code marks it failed."""
+    doc = read_json(path, display)
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
+        raise fail(display, "not hyperfine JSON: no `results` list",
+                   "write it with `hyperfine --export-json FILE ...`")
+    return [one(run, display) for run in doc["results"]]
+
+
+def one(run: dict[str, Any], display: str) -> Result:
+    """One command: its times, the statistics hyperfine reports, and how it exited."""
+    not_negative(display, run["command"], run)
+    times = tuple(number(t) for t in run.get("times") or ())
+    stats = stats_of(run, STATS)
+    if not times and "mean" not in stats:
+        raise KeyError("mean")
+    return Result(run["command"], "s", stats, times, len(times) or 1,
+                  failed=failure(run.get("exit_codes")))
+
+
+def failure(codes: Any) -> str | None:
+    """What says the command failed: the exit codes hyperfine recorded, when any is not 0
+    (it only keeps going past them under `-i`)."""
+    if not isinstance(codes, list):
+        return None
+    bad = [c for c in codes if c not in (0, None)]
+    if not bad:
+        return None
+    shown = ", ".join(visible_path(str(c)) for c in dict.fromkeys(bad))
+    return f"the command exited with code {shown} in {len(bad)} of {len(codes)} runs"

@@ -1,0 +1,65 @@
+"""pytest-benchmark's `--benchmark-json` output (with `data` when `--benchmark-save-data`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from progress_site.record.importers.base import (
+    Result,
+    day_of,
+    fail,
+    not_negative,
+    number,
+    read_json,
+    stats_of,
+)
+
+# Its statistics in seconds, under our names (`ops` is a rate, left out).
+STATS = {"mean": "mean", "median": "median", "min": "min", "max": "max",
+         "stddev": "stddev", "iqr": "iqr", "q1": "q1", "q3": "q3"}
+DIRTY = ("measured with uncommitted changes (commit_info.dirty): the commit does not "
+         "name exactly what ran")
+
+
+def read(path: Path, display: str) -> list[Result]:
+    """Every benchmark of the file, in seconds; a dirty tree flags each figure to watch."""
+    doc = read_json(path, display)
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise fail(display, "not pytest-benchmark JSON: no `benchmarks` list",
+                   "write it with `pytest --benchmark-json=FILE`")
+    info = doc.get("commit_info") or {}
+    commit = info.get("id")
+    commit = commit[:7] if isinstance(commit, str) and commit != "unversioned" else None
+    flag = DIRTY if info.get("dirty") is True else None
+    facts = machine_facts(doc.get("machine_info") or {})
+    results = []
+    for bench in doc["benchmarks"]:
+        not_negative(display, bench["name"], bench["stats"])
+        results.append(Result(bench["name"], "s", stats_of(bench["stats"], STATS),
+                              readings(bench, display), int(bench["stats"]["rounds"]),
+                              day_of(doc.get("datetime")), commit, bench["name"], flag=flag,
+                              facts=facts))
+    return results
+
+
+def readings(bench: dict[str, Any], display: str) -> tuple[Any, ...]:
+    """Every round's time, when pytest ran with --benchmark-save-data."""
+    data = bench.get("stats", {}).get("data") or bench.get("data") or []
+    not_negative(display, bench["name"], {"samples": data})
+    return tuple(number(x) for x in data)
+
+
+def machine_facts(info: dict[str, Any]) -> tuple[str, ...]:
+    """The processor, its cores and the Python that ran, as pytest-benchmark saw them."""
+    cpu = info.get("cpu") or {}
+    facts = []
+    if isinstance(cpu.get("brand_raw"), str):
+        cores = cpu.get("count")
+        facts.append(cpu["brand_raw"] + (f", {cores} cores" if isinstance(cores, int) else ""))
+    if isinstance(info.get("system"), str):
+        facts.append(" ".join(str(info[k]) for k in ("system", "release", "machine")
+                              if isinstance(info.get(k), str)))
+    if isinstance(info.get("python_version"), str):
+        facts.append(f"{info.get('python_implementation', 'Python')} {info['python_version']}")
+    return tuple(facts)

@@ -1,0 +1,363 @@
+"""The importers added with the package: asv, criterion.rs, go test -bench and
+github-action-benchmark's data.js, failed runs, and the machines an import fills.
+
+Each reads a real file of its tool (tests/samples/README.md says how each was made);
+criterion's and data.js follow their documented formats, written by hand (no crates
+registry nor GitHub Action here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from progress_site.cli import main
+from progress_site.record.importers import FORMATS, ImportFailed, read_results
+
+from .conftest import SOURCE_DATE_EPOCH
+from .test_record import hashes
+
+SAMPLES = Path(__file__).parent / "samples"
+ASV = SAMPLES / "asv" / "results" / "vm" / \
+    "dd92e12d-existing-py_tmp_imp_asv_venv_bin_python3.json"
+
+
+def run(source: Path, fmt: str, path: Path, *args: str) -> int:
+    """`import FORMAT FILE` into a copy of the example, with --yes."""
+    return main(["import", fmt, str(path), "--source", str(source), "--yes", *args])
+
+
+# -- go test -bench -----------------------------------------------------------------------
+
+def test_go_test_count_gives_one_result_with_its_readings() -> None:
+    results = read_results("go-test", SAMPLES / "gotest-bench.txt", "go.txt")
+    assert [(r.name, r.unit, r.runs, len(r.samples)) for r in results] == [
+        ("BenchmarkSum", "ns", 5, 5), ("BenchmarkJoin", "ns", 5, 5),
+        ("BenchmarkSort/n=16", "ns", 5, 5), ("BenchmarkSort/n=256", "ns", 5, 5)]
+    join = results[1]
+    assert join.samples == tuple(Decimal(x) for x in ("208.8", "72.53", "46.43", "93.45",
+                                                      "88.47"))
+    assert join.value == Decimal("88.47")  # the median: the first, slow run does not lead
+    assert join.facts == ("AMD EPYC", "linux/amd64")
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_go_test_fresh_output(tmp_path: Path) -> None:
+    shutil.copy(SAMPLES / "gotest" / "tiny_test.go", tmp_path)
+    (tmp_path / "go.mod").write_text("module example.com/tiny\n\ngo 1.19\n")
+    done = subprocess.run(["go", "test", "-bench", "Join", "-count", "3", "-benchtime",
+                           "100x", "-run", "^$"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=True,
+                          env={**os.environ, "GOCACHE": str(tmp_path / "cache"),
+                               "GOFLAGS": "-mod=mod"})
+    (tmp_path / "out.txt").write_text(done.stdout)
+    [join] = read_results("go-test", tmp_path / "out.txt", "out.txt")
+    assert (join.name, join.runs, len(join.samples), join.unit) == ("BenchmarkJoin", 3, 3,
+                                                                     "ns")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("goos: linux\nBenchmarkA-2  10  5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:9: boom\n",
+     "go.txt:3:1: the run failed: --- FAIL: BenchmarkB"),
+    ("BenchmarkA-2  10  5 B/op\n", "go.txt:1:1: benchmark 'BenchmarkA' has no time per "
+     "operation (ns/op)"),
+    ("PASS\nok  \tx\t0.1s\n", "go.txt: not `go test -bench` output: no `BenchmarkX  N  T "
+     "ns/op` line"),
+])
+def test_go_test_refused(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "go.txt").write_text(text)
+    with pytest.raises(ImportFailed) as caught:
+        read_results("go-test", tmp_path / "go.txt", "go.txt")
+    assert caught.value.render().splitlines()[0] == message
+
+
+def test_go_test_packages_keep_their_benchmarks_apart(tmp_path: Path) -> None:
+    """`go test -bench . ./...`: the same name in two packages is two results."""
+    text = (SAMPLES / "gotest-bench.txt").read_text()
+    (tmp_path / "go.txt").write_text(text + text.replace("example.com/tiny",
+                                                         "example.com/tiny/sub"))
+    results = read_results("go-test", tmp_path / "go.txt", "go.txt")
+    assert [(r.name, r.runs) for r in results][:2] == [
+        ("example.com/tiny.BenchmarkSum", 5), ("example.com/tiny.BenchmarkJoin", 5)]
+    assert results[4].name == "example.com/tiny/sub.BenchmarkSum" and len(results) == 8
+
+
+def test_go_test_refused_ok_twin(tmp_path: Path) -> None:
+    (tmp_path / "go.txt").write_text("BenchmarkA-2  10  5 ns/op  8 B/op  1 allocs/op\n"
+                                     "--- BENCH: BenchmarkA-2\nPASS\n")
+    [result] = read_results("go-test", tmp_path / "go.txt", "go.txt")
+    assert (result.name, result.value, result.unit) == ("BenchmarkA", Decimal(5), "ns")
+
+
+# -- asv ------------------------------------------------------------------------------------
+
+def test_asv_results_file() -> None:
+    results = read_results("asv", ASV, "asv.json")
+    assert [(r.name, r.unit, r.runs) for r in results] == [
+        ("bench.TimeSuite.time_sum(10)", "s", 10), ("bench.TimeSuite.time_sum(1000)", "s", 10),
+        ("bench.time_sorted", "s", 10), ("bench.mem_list", "B", 1),
+        ("bench.track_answer", None, 1)]
+    first = results[0]
+    assert first.value == Decimal("2.1584719999964364e-06")
+    assert set(first.stats) == {"median", "q1", "q3", "ci_99_low", "ci_99_high"}
+    assert (first.commit, first.machine, str(first.date)) == ("dd92e12", "vm", "2026-12-01")
+    assert first.facts == ("AMD EPYC, 2 CPUs", "Linux 6.18.44-fc-v857 x86_64",
+                           "24 GiB of memory")
+    assert first.cv is not None  # from its quartiles: asv gives no standard deviation
+
+
+def test_asv_without_benchmarks_json_guesses_units_by_name(tmp_path: Path) -> None:
+    (tmp_path / "vm").mkdir()
+    shutil.copy(ASV, tmp_path / "vm" / "r.json")
+    results = read_results("asv", tmp_path / "vm" / "r.json", "r.json")
+    assert [r.unit for r in results] == ["s", "s", "s", "B", None]
+    assert results[0].facts == ()  # no machine.json beside it
+
+
+def test_asv_has_no_mean_to_pick(example_copy: Path, capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    assert run(example_copy, "asv", ASV, "--stat", "mean") == 1
+    assert capsys.readouterr().err == (
+        "error: --stat mean: asv gives no mean of 'bench.TimeSuite.time_sum(10)' and no "
+        "readings to compute it from (it gives: ci_99_high, ci_99_low, median, q1, q3)\n")
+    assert hashes(example_copy) == before
+
+
+# -- criterion.rs ----------------------------------------------------------------------------
+
+def test_criterion_folder() -> None:
+    fib, sort = read_results("criterion", SAMPLES / "criterion", "target/criterion")
+    assert (fib.name, fib.unit, fib.runs, len(fib.samples)) == ("fib/20", "ns", 10, 10)
+    assert fib.samples[0] == Decimal("24012.5")  # sample.json's times over its iters
+    assert fib.value == fib.stats["median"] == Decimal("24015.55")
+    assert set(fib.stats) == {"mean", "median", "stddev", "mad", "slope"}
+    assert (sort.name, sort.runs, sort.samples) == ("sort", 1, ())  # no benchmark.json
+    assert "slope" not in sort.stats  # null: linear sampling was not used
+
+
+def test_criterion_one_file() -> None:
+    [fib] = read_results("criterion", SAMPLES / "criterion" / "fib" / "20" / "new" /
+                         "estimates.json", "estimates.json")
+    assert fib.name == "fib/20" and fib.pick("mean") == fib.stats["mean"]
+
+
+def test_criterion_not_estimates(tmp_path: Path) -> None:
+    (tmp_path / "estimates.json").write_text('{"median": 1}')
+    with pytest.raises(ImportFailed) as caught:
+        read_results("criterion", tmp_path / "estimates.json", "estimates.json")
+    assert caught.value.render().splitlines()[0] == (
+        "estimates.json: not criterion estimates.json: no `mean` estimate")
+
+
+def test_criterion_without_point_estimates(tmp_path: Path) -> None:
+    (tmp_path / "estimates.json").write_text('{"mean": {"standard_error": 1}}')
+    with pytest.raises(ImportFailed) as caught:
+        read_results("criterion", tmp_path / "estimates.json", "estimates.json")
+    assert caught.value.render().splitlines()[0] == (
+        "estimates.json: benchmark 'estimates' has no number in it")
+
+
+# -- github-action-benchmark -----------------------------------------------------------------
+
+def test_data_js_returns_the_whole_history() -> None:
+    results = read_results("github-action-benchmark", SAMPLES / "gab-data.js", "data.js")
+    assert [(r.name, str(r.value), r.unit, r.commit, str(r.date)) for r in results] == [
+        ("Rust Benchmark/fib/20", "24031", "ns", "57930e6", "2026-11-02"),
+        ("Rust Benchmark/sort", "815", "ns", "57930e6", "2026-11-02"),
+        ("Rust Benchmark/fib/20", "23987", "ns", "c38a01e", "2026-11-20"),
+        ("Rust Benchmark/sort", "790", "ns", "c38a01e", "2026-11-20"),
+        ("Go Benchmark/BenchmarkJoin", "74.23", "ns", "c38a01e", "2026-11-20")]
+    assert results[0].stats["plus_minus"] == Decimal(412)  # `± 412`: kept, not a stddev
+    assert "plus_minus" not in results[4].stats
+
+
+def test_data_js_import_writes_the_newest_of_each(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    status = run(example_copy, "github-action-benchmark", SAMPLES / "gab-data.js",
+                 "--machine", "test-pc", "--id", "ci")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert out.out.splitlines()[:4] == [
+        "note: 2 older results of the same benchmarks (a history) not written: each figure "
+        "takes its newest",
+        "measurements.ci-rust-benchmark-fib-20: 24.0 us, status measured",
+        "measurements.ci-rust-benchmark-sort: 790 ns, status measured",
+        "measurements.ci-go-benchmark-benchmarkjoin: 74.2 ns, status measured"]
+    assert "commit: c38a01e" in (example_copy / "data" / "studies.yaml").read_text()
+
+
+def test_data_js_without_its_prefix(tmp_path: Path) -> None:
+    (tmp_path / "data.js").write_text('{"entries": {}}')
+    with pytest.raises(ImportFailed) as caught:
+        read_results("github-action-benchmark", tmp_path / "data.js", "data.js")
+    assert caught.value.render().splitlines()[0] == (
+        "data.js:1:1: not github-action-benchmark data.js: it does not start with "
+        "`window.BENCHMARK_DATA =`")
+
+
+# -- failed runs ------------------------------------------------------------------------------
+
+FAILED_HINT = ("    hint: fix the command and measure again, or pass --allow-failed to record "
+               "its times anyway; nothing was written")
+
+
+def test_hyperfine_failed_command_is_refused(example_copy: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    path = SAMPLES / "hyperfine-failed.json"
+    assert run(example_copy, "hyperfine", path, "--machine", "test-pc", "--commit",
+               "c38a01e") == 1
+    assert capsys.readouterr().err == (
+        f"error: {path}: benchmark 'false': the command exited with code 1 in 3 of 3 runs\n"
+        f"{FAILED_HINT}\n")
+    assert hashes(example_copy) == before
+
+
+def test_hyperfine_failed_command_allowed_ok_twin(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "hyperfine", SAMPLES / "hyperfine-failed.json", "--machine",
+               "test-pc", "--commit", "c38a01e", "--allow-failed", "--id", "f") == 0, \
+        capsys.readouterr().err
+    assert capsys.readouterr().out.splitlines()[1].endswith(
+        "status watch (the command exited with code 1 in 3 of 3 runs, recorded under "
+        "--allow-failed)")
+    assert "- id: f-false\n" in (example_copy / "data" / "studies.yaml").read_text()
+
+
+def test_google_benchmark_error_is_refused() -> None:
+    with pytest.raises(ImportFailed) as caught:
+        read_results("google-benchmark", SAMPLES / "google-benchmark-error.json", "gb.json")
+    assert caught.value.render().splitlines() == [
+        "gb.json: benchmark 'BM_ReadMissing' reported an error: cannot open "
+        "/nonexistent/input.bin",
+        "    hint: fix the benchmark (its SkipWithError) and run it again; nothing was "
+        "written"]
+
+
+def test_google_benchmark_error_message_is_escaped(tmp_path: Path) -> None:
+    doc = json.loads((SAMPLES / "google-benchmark-error.json").read_text())
+    doc["benchmarks"][0]["error_message"] = "\x1b[2J\nFORGED"
+    (tmp_path / "gb.json").write_text(json.dumps(doc))
+    with pytest.raises(ImportFailed) as caught:
+        read_results("google-benchmark", tmp_path / "gb.json", "gb.json")
+    assert caught.value.render().splitlines()[0] == (
+        "gb.json: benchmark 'BM_ReadMissing' reported an error: \\x1b[2J\\nFORGED")
+
+
+DIRTY_BENCHMARK = "def test_sum(benchmark):\n    benchmark(sum, range(100))\n"
+
+
+def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real run of pytest-benchmark in a git checkout with an uncommitted change."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "test_tiny.py").write_text(DIRTY_BENCHMARK)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "tiny"]):
+        subprocess.run(git + args, check=True, capture_output=True, timeout=60)
+    (repo / "test_tiny.py").write_text(DIRTY_BENCHMARK + "# changed, not committed\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+         "test_tiny.py", "--benchmark-json=out.json", "--benchmark-min-rounds=5",
+         "--benchmark-max-time=0.01", "--benchmark-warmup=off", "-o", "addopts="],
+        cwd=repo, capture_output=True, text=True, timeout=120, check=False,
+        env={k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads((repo / "out.json").read_text())["commit_info"]["dirty"] is True
+    assert run(example_copy, "pytest-benchmark", repo / "out.json", "--machine", "test-pc",
+               "--commit", "c38a01e", "--id", "d") == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "measurements.d-test-sum: " + out.split(": ", 1)[1].split(",")[0] + ", status watch "
+        "(measured with uncommitted changes (commit_info.dirty): the commit does not name "
+        "exactly what ran)")
+    assert "status: watch" in (example_copy / "data" / "studies.yaml").read_text()
+
+
+# -- machines ---------------------------------------------------------------------------------
+
+def test_a_new_machine_is_written_with_the_tools_facts(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    machines = example_copy / "data" / "machines.yaml"
+    before = machines.read_text()
+    assert run(example_copy, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "ci-box",
+               "--commit", "c38a01e", "--id", "go") == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert ("declared machine ci-box under `machines:` in data/machines.yaml, with the 2 "
+            "facts the tool recorded") in out
+    after = machines.read_text()
+    assert after.startswith(before.split("\n# The versions")[0])
+    assert "  - id: ci-box\n    name: ci-box\n    facts:\n      - AMD EPYC\n      - linux/amd64\n" \
+        in after
+
+
+def test_an_existing_machine_is_never_changed_ok_twin(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    machines = example_copy / "data" / "machines.yaml"
+    before = machines.read_text()
+    assert run(example_copy, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "test-pc",
+               "--commit", "c38a01e", "--id", "go") == 0, capsys.readouterr().err
+    assert "declared machine" not in capsys.readouterr().out
+    assert machines.read_text() == before
+
+
+def test_import_help_lists_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["import", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"the tool that wrote FILE: {', '.join(FORMATS)}" in out
+    assert set(FORMATS) == {"pytest-benchmark", "hyperfine", "google-benchmark", "jsonl",
+                            "asv", "criterion", "go-test", "github-action-benchmark"}
+
+
+def test_asv_import_fills_its_machine_and_commit(
+        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """asv names its machine and commit itself: both are declared, the figures written."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "asv", ASV, "--id", "asv") == 0, capsys.readouterr().err
+    out = capsys.readouterr().out.splitlines()
+    assert out[3:7] == [
+        "measurements.asv-bench-mem-list: 8056 B, status measured",
+        "measurements.asv-bench-track-answer: 42.0, status measured",
+        "declared machine vm under `machines:` in data/machines.yaml, with the 3 facts the "
+        "tool recorded",
+        "declared commit dd92e12 under `commits:` in data/machines.yaml"]
+    assert "  - id: vm\n    name: vm\n    facts:\n      - AMD EPYC, 2 CPUs\n" in \
+        (example_copy / "data" / "machines.yaml").read_text()
+
+
+def test_a_hostile_fact_never_reaches_the_terminal_nor_the_data(
+        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `cpu:` line is input: the new machine's facts go through the build's check."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    before = hashes(example_copy)
+    text = (SAMPLES / "gotest-bench.txt").read_text()
+    (tmp_path / "go.txt").write_text(text.replace("cpu: AMD EPYC", "cpu: EPYC\x1b[2J\u202e"))
+    status = run(example_copy, "go-test", tmp_path / "go.txt", "--machine", "new-box",
+                 "--commit", "c38a01e")
+    out, err = capsysbinary.readouterr()
+    assert status == 1
+    assert b"\x1b[" not in out + err and "\u202e".encode() not in out + err
+    assert b"invisible control character U+202E" in err
+    assert hashes(example_copy) == before
