@@ -255,7 +255,11 @@ def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], tod
     written = rec.write()
     for note in rec.notes:
         print(note)
-    print(f"Wrote {len(pending)} figure{'s' if len(pending) != 1 else ''} to "
-          f"{', '.join(written)}.")
+    figures = sum(1 for p in pending if p.label not in rec.unchanged)
+    if written:
+        print(f"Wrote {figures} figure{'s' if figures != 1 else ''} to "
+              f"{', '.join(written)}.")
+    else:
+        print("Nothing written: every point is recorded already.")
     print("The data is valid.")
     return 0
