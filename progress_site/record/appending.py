@@ -55,7 +55,8 @@ def fields_of(reading: Reading, wanted: str | None) -> dict[str, Any]:
     samples = [x * factor for x in reading.samples] if len(reading.samples) <= MAX_SAMPLES \
         else []
     n = reading.n if reading.n and reading.n > 1 else (len(samples) or None)
-    return {"value": value, "unit": unit, "spread": spread_of(stats), "n": n,
+    # A figure without a unit writes "" (the format requires the key on every line).
+    return {"value": value, "unit": unit or "", "spread": spread_of(stats), "n": n,
             "stats": stats, "samples": samples, "note": reading.note}
 
 
@@ -172,7 +173,7 @@ def check_point(rec: DataFiles, ident: str, point: Point) -> None:
                           f"'{visible_path(text)}' holds {bad}; give the file as the tool "
                           "wrote it")
     unit = point.get("unit")
-    if unit is not None and unit not in declared_units(rec):
+    if unit and unit not in declared_units(rec):
         raise Refused(f"measurements.{visible_path(ident)}: unknown unit "
                       f"'{visible_path(str(unit))}'; declare it under site.units, or pass "
                       "--unit with a known one")

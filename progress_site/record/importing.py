@@ -31,6 +31,7 @@ from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import json_number
 from progress_site.record.importers import Result, read_results
 from progress_site.record.importers.base import fail
+from progress_site.record.moving import old_points
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
 
 
@@ -66,6 +67,7 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
                    runs: list[Result], today: dt.date) -> Pending:
     """The points of one figure's runs, to add to its history once confirmed."""
     unit = series_unit(rec, args, ident, runs[-1])
+    moved = old_points(rec, ident)
     plans = []
     for r in runs:
         prov = provenance(args, today, machine=r.machine, commit=r.commit)
@@ -88,7 +90,7 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
         shown += f" (the newest of {len(points)} runs)"
 
     def write(final: str) -> None:
-        add_all(rec, ident, points, args.replace)
+        add_all(rec, ident, [*moved, *points], args.replace)
 
     return Pending(f"measurements.{ident}", shown, plans[-1][2], suggestion, write)
 

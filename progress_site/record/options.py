@@ -63,6 +63,9 @@ def record_options(record: argparse.ArgumentParser) -> None:
     m.add_argument("--value", help="the number measured")
     m.add_argument("--samples", help="every reading, comma-separated, instead of --value")
     m.add_argument("--title", help="what was measured (for a new measurement; default: ID)")
+    m.add_argument("--history", action="store_true",
+                   help="add a point to data/history/measurements.ID.jsonl (the default "
+                        "when that file exists), moving a YAML value there first")
     m.set_defaults(handler="run_measurement")
     c = kinds.add_parser("comparison", help="update the figures of a study's comparison")
     add_common(c)
