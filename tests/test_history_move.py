@@ -93,7 +93,7 @@ def test_a_figure_that_is_no_point_is_refused_and_nothing_written(
     before = hashes(site)
     assert record(site, "--history") == 1
     assert capsys.readouterr().err == (
-        "error: measurement 'memory' (data/measurements.yaml:4): a figure with `range:` is "
+        "error: measurement 'memory' (data/measurements.yaml:5): a figure with `range:` is "
         "no point of a history; keep it in the YAML (record without --history), or give "
         "it a measured `value:` first\n")
     assert hashes(site) == before
@@ -106,7 +106,7 @@ def test_a_point_without_a_commit_is_refused_and_nothing_written(
     before = hashes(site)
     assert record(site, "--history") == 1
     assert capsys.readouterr().err == (
-        "error: measurement 'memory' (data/measurements.yaml:4): the point at line 8 has no "
+        "error: measurement 'memory' (data/measurements.yaml:5): the point at line 9 has no "
         "commit, which each point of a history needs; add them (a commit declared under "
         "`commits:`), then again\n")
     assert hashes(site) == before
