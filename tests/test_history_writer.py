@@ -214,3 +214,20 @@ def test_a_value_without_samples_and_another_make_samples() -> None:
     assert json.loads(line(both))["samples"] == [10, 12]
     assert json.loads(line(both))["value"] == 11
     assert joined(old, make({"commit": "a", "value": Decimal(10), "unit": "ms"})) is None
+
+
+def test_a_replacement_out_of_date_order_is_refused(
+        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert imported(example_copy, runs[0], "f000001", "2026-11-01") == 0
+    assert imported(example_copy, runs[1], "f000002", "2026-11-05") == 0
+    capsys.readouterr()
+    before = hashes(example_copy)
+    assert imported(example_copy, runs[2], "f000001", "2026-11-09", "--replace") == 1
+    assert capsys.readouterr().err == (
+        "error: data/history/measurements.hf-true.jsonl:1: the new point of commit f000001 "
+        "is dated 2026-11-09, out of the date order of its neighbours; pass --date with the "
+        "commit's own date\n")
+    assert hashes(example_copy) == before
+    assert imported(example_copy, runs[2], "f000001", "2026-11-02", "--replace") == 0

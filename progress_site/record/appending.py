@@ -89,6 +89,7 @@ def add(series: SeriesFile, point: Point, replace: bool, done: Added) -> None:
     if found is not None:
         index, old = found
         if replace:
+            keep_order(series, index, point)
             series.put(index, point)
             done.replaced += 1
             return
@@ -111,6 +112,20 @@ def add(series: SeriesFile, point: Point, replace: bool, done: Added) -> None:
             "(runs of older commits go in before newer ones)")
     series.put(None, point)
     done.added += 1
+
+
+def keep_order(series: SeriesFile, index: int, point: Point) -> None:
+    """A replaced point keeps its place in date order between its neighbours."""
+    points = series.current()
+    at = next(i for i, (n, _) in enumerate(points) if n == index)
+    before = points[at - 1][1] if at else None
+    after = points[at + 1][1] if at + 1 < len(points) else None
+    if (before and date_of(point) < date_of(before)) or \
+            (after and date_of(point) > date_of(after)):
+        raise Refused(f"{series.display}:{index + 1}: the new point of commit "
+                      f"{visible_path(str(point['commit']))} is dated {point['date']}, out "
+                      "of the date order of its neighbours; pass --date with the commit's "
+                      "own date")
 
 
 def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool) -> Added:
