@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from progress_site.cli import main
-from progress_site.record import commands
+from progress_site.record import appending, commands
 
 from .test_record import hashes
 
@@ -119,3 +119,34 @@ def test_without_history_record_keeps_writing_the_yaml_ok_twin(
     assert not (site / MEMORY).exists()
     assert b"figure: {value: 69, unit: MB, machine: laptop, date: 2026-11-28, commit: " \
         b"9f8e7d6}" in (site / "data" / "measurements.yaml").read_bytes()
+
+
+def test_a_new_series_with_a_title_gets_a_yaml_entry_of_id_title_and_unit(
+        site: Path, tmp_path: Path, no_check: None, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the build reads history files (the reader's load/history.py)."""
+    monkeypatch.setattr(appending, "reader_merged", lambda: True)
+    (tmp_path / "runs.jsonl").write_text(
+        '{"id": "parse", "title": "Parse a file", "samples": [12.1, 12.4], "unit": "ms"}\n'
+        '{"id": "untitled", "value": 3, "unit": "ms"}\n')
+    before = (site / "data" / "measurements.yaml").read_bytes()
+    assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source", str(site),
+                 "--machine", "laptop", "--commit", "9f8e7d6", "--yes"]) == 0, \
+        capsys.readouterr().err
+    after = (site / "data" / "measurements.yaml").read_bytes()
+    # Added after the last entry, its lines ending as the file's do (CRLF).
+    assert after == before + (b"  - id: parse\r\n    title: Parse a file\r\n"
+                              b"    figure: {unit: ms}\r\n")
+    assert (site / "data" / "history" / "measurements.untitled.jsonl").exists()
+
+
+def test_no_yaml_entry_before_the_reader_is_merged_ok_twin(
+        site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Today: the history file alone, which the build accepts."""
+    (tmp_path / "runs.jsonl").write_text(
+        '{"id": "parse", "title": "Parse a file", "samples": [12.1, 12.4], "unit": "ms"}\n')
+    before = (site / "data" / "measurements.yaml").read_bytes()
+    assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source", str(site),
+                 "--machine", "laptop", "--commit", "9f8e7d6", "--yes"]) == 0, \
+        capsys.readouterr().err
+    assert (site / "data" / "measurements.yaml").read_bytes() == before

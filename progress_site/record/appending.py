@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible_path
 from progress_site.model.characters import first_forbidden
@@ -192,6 +195,27 @@ def check_point(rec: DataFiles, ident: str, point: Point) -> None:
         raise Refused(f"measurements.{visible_path(ident)}: unknown unit "
                       f"'{visible_path(str(unit))}'; declare it under site.units, or pass "
                       "--unit with a known one")
+
+
+def reader_merged() -> bool:
+    """Whether the build reads history files yet (`load/history.py`, written beside this
+    writer): until then a YAML entry without a value would not build."""
+    return importlib.util.find_spec("progress_site.load.history") is not None
+
+
+def yaml_entry(rec: DataFiles, args: argparse.Namespace, ident: str, title: str | None,
+               unit: str | None) -> None:
+    """A new series with a readable name gets a `measurements:` entry: its id, title and
+    unit only (its value and evidence are the history file's)."""
+    if not title or rec.find("measurements", ident) is not None or not reader_merged():
+        return
+    holder = rec.holder("measurements")
+    file = rec.open(args.file or (holder.path if holder else
+                                  rec.root / "data" / "measurements.yaml"))
+    figure = CommentedMap([("unit", unit)] if unit else [])
+    figure.fa.set_flow_style()
+    file.append("measurements", CommentedMap([("id", ident), ("title", title),
+                                              ("figure", figure)]))
 
 
 def require_point(status: str, prov: dict[str, Any]) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible, visible_path
-from progress_site.record.appending import Reading, add_all, point, require_point, when
+from progress_site.record import appending as history_points
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import json_number
 from progress_site.record.moving import old_points
@@ -180,13 +180,15 @@ def history_point(rec: DataFiles, args: argparse.Namespace, value: Any, cv: floa
     suggestion = None if args.status else suggest(cv, args.noise_limit)
     status = args.status or (suggestion.status if suggestion else "measured")
     prov = provenance(args, today)
-    require_point(status, prov)
-    prov["date"] = when(rec, args, prov["commit"], None, today)
+    history_points.require_point(status, prov)
+    prov["date"] = history_points.when(rec, args, prov["commit"], None, today)
     moved = old_points(rec, args.id)
-    new = point(Reading(middle, unit, readings), unit, prov, None, status)
+    new = history_points.point(history_points.Reading(middle, unit, readings), unit, prov,
+                               None, status)
 
     def write(final: str) -> None:
-        add_all(rec, args.id, [*moved, new], args.replace)
+        history_points.add_all(rec, args.id, [*moved, new], args.replace)
+        history_points.yaml_entry(rec, args, args.id, args.title, unit)
 
     shown = f"{json_number(new['value'])} {unit or ''}".strip()
     return Pending(f"measurements.{args.id}", shown, status, suggestion, write)

@@ -19,6 +19,7 @@ from progress_site.record.appending import (
     point,
     require_point,
     when,
+    yaml_entry,
 )
 from progress_site.record.commands import (
     Pending,
@@ -91,6 +92,7 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
 
     def write(final: str) -> None:
         add_all(rec, ident, [*moved, *points], args.replace)
+        yaml_entry(rec, args, ident, args.title or runs[-1].title, str(points[-1]["unit"]))
 
     return Pending(f"measurements.{ident}", shown, plans[-1][2], suggestion, write)
 

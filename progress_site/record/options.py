@@ -85,6 +85,8 @@ def import_options(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("input", type=Path, metavar="FILE")
     imp.add_argument("--id", dest="prefix", default="", metavar="PREFIX",
                      help="prefix of the measurements' ids (PREFIX-benchmark-name)")
+    imp.add_argument("--title", help="the title of a new series' YAML entry (default: the "
+                     "benchmark's name, when the tool gives a readable one)")
     imp.add_argument("--stat", choices=STATS,
                      help="which statistic to record (default: the median when the tool "
                           "gives one or its readings, else the mean)")

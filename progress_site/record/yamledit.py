@@ -286,7 +286,10 @@ class YamlFile:
         """The original text with every edit applied (the rest byte for byte)."""
         splices = self.splices + [self.append_splice(c, new) for c, new in self.appended.items()]
         text = self.text
+        crlf = "\r\n" in self.text  # new lines end as the file's do
         for splice in sorted(splices, key=lambda s: s.start, reverse=True):
-            text = text[:splice.start] + splice.text + text[splice.end:]
+            new = splice.text.replace("\r\n", "\n").replace("\n", "\r\n") if crlf \
+                else splice.text
+            text = text[:splice.start] + new + text[splice.end:]
         return text
 
