@@ -231,3 +231,26 @@ def test_a_replacement_out_of_date_order_is_refused(
         "commit's own date\n")
     assert hashes(example_copy) == before
     assert imported(example_copy, runs[2], "f000001", "2026-11-02", "--replace") == 0
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ('{"commit": "a", "date": "2026-11-01"\n', "Expecting ',' delimiter: line 1 column 37 "
+     "(char 36)"),
+    ('{"commit": "a", "date": "2026-11-01", "machine": "test-pc", "value": 1}\n',
+     "'no `unit`'"),
+    ('{"commit": "a", "date": "soon", "machine": "test-pc", "value": 1, "unit": "ms"}\n',
+     "Invalid isoformat string: 'soon'"),
+    ("[" * 100_000 + "\n", "maximum recursion depth exceeded while decoding a JSON array "
+     "from a unicode string"),
+])
+def test_a_broken_history_file_is_a_located_error(
+        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        text: str, why: str) -> None:
+    (example_copy / HISTORY).parent.mkdir(parents=True)
+    (example_copy / HISTORY).write_text(text)
+    before = hashes(example_copy)
+    assert imported(example_copy, runs[0], "g000001", "2026-11-01") == 1
+    assert capsys.readouterr().err == (
+        f"error: data/history/measurements.hf-true.jsonl:1: not a point of a history ({why}); "
+        "fix the line (docs/history-format.md), then import again\n")
+    assert hashes(example_copy) == before

@@ -53,13 +53,13 @@ class SeriesFile:
         if not text.strip():
             return None
         try:
-            found = parse(text)
+            found = parse(text.strip())
             missing = [k for k in ("commit", "date", "machine", "value", "unit")
                        if k not in found]
             if missing:
                 raise KeyError(f"no `{missing[0]}`")
             date_of(found)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
             raise Refused(f"{self.display}:{number + 1}: not a point of a history "
                           f"({visible_path(str(exc))}); fix the line (docs/history-format.md)"
                           ", then import again") from exc
