@@ -150,3 +150,22 @@ def test_no_yaml_entry_before_the_reader_is_merged_ok_twin(
                  "--machine", "laptop", "--commit", "9f8e7d6", "--yes"]) == 0, \
         capsys.readouterr().err
     assert (site / "data" / "measurements.yaml").read_bytes() == before
+
+
+def test_record_samples_into_a_history_then_an_estimate_is_refused(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["record", "measurement", "parse", "--samples", "10.1,10.3,10.2", "--unit",
+                 "ms", "--machine", "laptop", "--commit", "1111111", "--date", "2026-11-01",
+                 "--history", "--yes", "--source", str(site)]) == 0, capsys.readouterr().err
+    path = site / "data" / "history" / "measurements.parse.jsonl"
+    assert path.read_text() == (
+        '{"commit": "1111111", "date": "2026-11-01", "machine": "laptop", "value": 10.2, '
+        '"unit": "ms", "n": 3, "samples": [10.1, 10.3, 10.2]}\n')
+    capsys.readouterr()
+    before = hashes(site)
+    assert main(["record", "measurement", "parse", "--value", "9", "--unit", "ms",
+                 "--status", "estimate", "--source", str(site)]) == 1
+    assert capsys.readouterr().err == (
+        "error: a point of a history is measured; --status estimate is for a figure kept in "
+        "the YAML (a measurement without a history file)\n")
+    assert hashes(site) == before

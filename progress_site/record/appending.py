@@ -222,7 +222,7 @@ def require_point(status: str, prov: dict[str, Any]) -> None:
     """A point names its machine and commit and is measured (or to watch)."""
     if status not in ("measured", "watch"):
         raise Refused(f"a point of a history is measured; --status {visible_path(status)} "
-                      "is for a figure of the YAML data (leave out --history)")
+                      "is for a figure kept in the YAML (a measurement without a history file)")
     missing = [f"--{k}" for k in ("machine", "commit") if prov.get(k) is None]
     if missing:
         raise Refused(f"a point of a history needs {' and '.join(missing)}")
