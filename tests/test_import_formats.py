@@ -14,6 +14,7 @@ import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -179,21 +180,42 @@ def test_data_js_returns_the_whole_history() -> None:
     assert "plus_minus" not in results[4].stats
 
 
-def test_data_js_import_writes_the_newest_of_each(
+def test_data_js_migrates_every_point(
         example_copy: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """One import of data.js: every entry of every suite a point at its own commit."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     status = run(example_copy, "github-action-benchmark", SAMPLES / "gab-data.js",
                  "--machine", "test-pc", "--id", "ci")
     out = capsys.readouterr()
     assert status == 0, out.err
-    assert out.out.splitlines()[:4] == [
-        "note: 2 older results of the same benchmarks (a history) not written: each figure "
-        "takes its newest",
-        "measurements.ci-rust-benchmark-fib-20: 24.0 us, status measured",
-        "measurements.ci-rust-benchmark-sort: 790 ns, status measured",
-        "measurements.ci-go-benchmark-benchmarkjoin: 74.2 ns, status measured"]
-    assert "commit: c38a01e" in (example_copy / "data" / "studies.yaml").read_text()
+    assert out.out.splitlines()[:3] == [
+        "measurements.ci-rust-benchmark-fib-20: 23.987 us (the newest of 2 runs), status "
+        "measured",
+        "measurements.ci-rust-benchmark-sort: 790 ns (the newest of 2 runs), status measured",
+        "measurements.ci-go-benchmark-benchmarkjoin: 74.23 ns, status measured"]
+    assert "measurements.ci-rust-benchmark-sort: 2 points added (now 2 points), on the " \
+        "dashboard benchmarks/index.html#ci-rust-benchmark-sort" in out.out
+    # 57930e6 is under `commits:` (dated 2026-11-01): the data's date wins over the file's.
+    found = {ident: [(p["commit"], p["date"], p["value"], p["unit"]) for p in points]
+             for ident, points in histories(example_copy).items()}
+    assert found == {
+        "ci-rust-benchmark-fib-20": [("57930e6", "2026-11-01", 24.031, "us"),
+                                     ("c38a01e", "2026-11-20", 23.987, "us")],
+        "ci-rust-benchmark-sort": [("57930e6", "2026-11-01", 815, "ns"),
+                                   ("c38a01e", "2026-11-20", 790, "ns")],
+        "ci-go-benchmark-benchmarkjoin": [("c38a01e", "2026-11-20", 74.23, "ns")]}
+    written = hashes(example_copy)
+    assert run(example_copy, "github-action-benchmark", SAMPLES / "gab-data.js",
+               "--machine", "test-pc", "--id", "ci") == 0
+    assert hashes(example_copy) == written  # a migration run again adds nothing
+
+
+def histories(source: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every history file of a site, its lines read back as JSON, by series id."""
+    return {p.name.removeprefix("measurements.").removesuffix(".jsonl"):
+            [json.loads(line) for line in p.read_text().splitlines()]
+            for p in sorted((source / "data" / "history").glob("*.jsonl"))}
 
 
 def test_data_js_without_its_prefix(tmp_path: Path) -> None:
@@ -233,7 +255,10 @@ def test_hyperfine_failed_command_allowed_ok_twin(
     assert capsys.readouterr().out.splitlines()[1].endswith(
         "status watch (the command exited with code 1 in 3 of 3 runs, recorded under "
         "--allow-failed)")
-    assert "- id: f-false\n" in (example_copy / "data" / "studies.yaml").read_text()
+    (point,) = histories(example_copy)["f-false"]
+    assert (point["status"], point["note"]) == (
+        "watch", "the command exited with code 1 in 3 of 3 runs, recorded under "
+        "--allow-failed")
 
 
 def test_google_benchmark_error_is_refused() -> None:
@@ -286,7 +311,7 @@ def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
         "measurements.d-test-sum: " + out.split(": ", 1)[1].split(",")[0] + ", status watch "
         "(measured with uncommitted changes (commit_info.dirty): the commit does not name "
         "exactly what ran)")
-    assert "status: watch" in (example_copy / "data" / "studies.yaml").read_text()
+    assert {p[0]["status"] for p in histories(example_copy).values()} == {"watch"}
 
 
 # -- machines ---------------------------------------------------------------------------------
@@ -336,12 +361,13 @@ def test_asv_import_fills_its_machine_and_commit(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     assert run(example_copy, "asv", ASV, "--id", "asv") == 0, capsys.readouterr().err
     out = capsys.readouterr().out.splitlines()
-    assert out[3:7] == [
+    assert out[3:6] == [
         "measurements.asv-bench-mem-list: 8056 B, status measured",
-        "measurements.asv-bench-track-answer: 42.0, status measured",
+        "measurements.asv-bench-track-answer: 42, status measured",
         "declared machine vm under `machines:` in data/machines.yaml, with the 3 facts the "
-        "tool recorded",
-        "declared commit dd92e12 under `commits:` in data/machines.yaml"]
+        "tool recorded"]
+    assert {(p[0]["commit"], p[0]["machine"]) for p in histories(example_copy).values()} \
+        == {("dd92e12", "vm")}
     assert "  - id: vm\n    name: vm\n    facts:\n      - AMD EPYC, 2 CPUs\n" in \
         (example_copy / "data" / "machines.yaml").read_text()
 

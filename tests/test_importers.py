@@ -10,6 +10,7 @@ import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,27 +170,43 @@ def test_limits_ok_twin(tmp_path: Path) -> None:
     assert [float(r.value) for r in results] == [1e15, 1e-12]
 
 
-def test_import_writes_measurements_the_build_accepts(
+def points(source: Path, ident: str) -> list[dict[str, Any]]:
+    """The points of a series' history file, each line read back as JSON."""
+    path = source / "data" / "history" / f"measurements.{ident}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_import_writes_points_the_build_accepts(
         example_copy: Path, pytest_benchmark_json: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    target = example_copy / "data" / "bench.yaml"
+    before = hashes(example_copy)
     status = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
                    str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",
-                   "abc1234", "--file", str(target), "--yes"])
+                   "abc1234", "--yes"])
     out = capsys.readouterr()
     assert status == 0, out.err
     assert "The data is valid." in out.out
-    text = target.read_text()
-    assert "- id: py-test-sum\n" in text and "- id: py-test-sorted\n" in text
-    assert "declared commit abc1234 under `commits:` in data/machines.yaml" in out.out
-    assert "  - id: abc1234\n" in (example_copy / "data" / "machines.yaml").read_text()
+    day = json.loads(pytest_benchmark_json.read_text())["datetime"][:10]
+    for ident in ("py-test-sum", "py-test-sorted"):
+        (point,) = points(example_copy, ident)
+        assert list(point)[:5] == ["commit", "date", "machine", "value", "unit"]
+        assert (point["commit"], point["date"], point["machine"], point["tool"]) == (
+            "abc1234", day, "test-pc", "pytest-benchmark")
+        assert point["n"] == len(point["samples"]) >= 5
+        assert (f"measurements.{ident}: 1 point added (now 1 point), on the dashboard "
+                f"benchmarks/index.html#{ident}") in out.out
+    # The YAML files are as they were: the points are the history files' only.
+    assert {k: v for k, v in hashes(example_copy).items() if "history" not in k} == before
+    written = hashes(example_copy)
     again = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
                   str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",
                   "abc1234", "--yes"])
-    assert again == 1
-    assert "measurement 'py-test-sum' is already recorded (data/bench.yaml:" in \
-        capsys.readouterr().err
+    out = capsys.readouterr()
+    assert again == 0, out.err
+    assert "measurements.py-test-sum: 1 point already recorded (now 1 point)" in out.out
+    assert "Nothing written: every point is recorded already." in out.out
+    assert hashes(example_copy) == written
 
 
 def test_import_hyperfine_suggests_watch_for_the_noisy_command(
@@ -202,15 +219,16 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.splitlines()[:2] == [
-        "measurements.cli-sleep-0-01: 11.4 ms, status measured (the runs vary by 1.3 %, "
+        "measurements.cli-sleep-0-01: 11.422 ms, status measured (the runs vary by 1.3 %, "
         "within 5 %)",
-        "measurements.cli-python3-c-pass: 104 ms, status watch (the runs vary by 9.4 % "
+        "measurements.cli-python3-c-pass: 104.33 ms, status watch (the runs vary by 9.4 % "
         "(coefficient of variation), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
-    studies = (example_copy / "data" / "studies.yaml").read_text()
-    assert ("  - id: cli-python3-c-pass\n    title: python3 -c pass\n    figure: {value: 104, "
-            "unit: ms, status: watch, machine: test-pc, date: 2026-11-20, commit: c38a01e}\n"
-            ) in studies
+    (point,) = points(example_copy, "cli-python3-c-pass")
+    assert {k: point[k] for k in ("commit", "date", "machine", "value", "unit", "status")} \
+        == {"commit": "c38a01e", "date": "2026-11-20", "machine": "test-pc", "value": 104.33,
+            "unit": "ms", "status": "watch"}
+    assert "status" not in points(example_copy, "cli-sleep-0-01")[0]
 
 
 def test_a_refused_import_leaves_every_file_byte_identical(
@@ -218,15 +236,14 @@ def test_a_refused_import_leaves_every_file_byte_identical(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     before = hashes(example_copy)
-    # A commit to declare, figures to add to studies.yaml: all refused at once.
+    # Two history files to make, for a machine the data does not have: none is made.
     status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
                    str(example_copy), "--id", "cli", "--machine", "test-pcc", "--commit",
                    "abc1234", "--yes"])
     assert status == 1
-    err = capsys.readouterr().err
-    assert err.count("figure.machine: no machine 'test-pcc'\n") == 2
-    assert err.endswith("error: nothing written: the data as changed would not build "
-                        "(2 errors, above)\n")
+    assert capsys.readouterr().err == (
+        "error: machine 'test-pcc' is not under `machines:`; add it there (an id and a "
+        "name), then import again\n")
     assert hashes(example_copy) == before
 
 
@@ -283,10 +300,10 @@ def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
                                     tmp_path / "gb.json")
     assert status == 1
     assert not RAW.search(out + err), out + err
-    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.0 \\x1b[2J\\u202e\\x9b, "
+    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.013 \\x1b[2J\\u202e\\x9b, "
                                    b"status measured (the runs vary by 1.9 %, within 5 %)")
-    assert err.endswith(b"error: nothing written: the data as changed would not build "
-                        b"(3 errors, above)\n")
+    assert err == (b"error: measurements.bm-stringcopy: the unit '\\x1b[2J\\u202e\\x9b' "
+                   b"holds U+001B (a control character); give the file as the tool wrote it\n")
     (tmp_path / "runs.jsonl").write_text(json.dumps({"id": "a\nFORGED", "value": 1,
                                                      "unit": HOSTILE}) + "\n")
     status, out, err = import_bytes(capsysbinary, example_copy, "jsonl",
@@ -300,7 +317,7 @@ def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
 def test_a_command_name_shows_escaped_in_a_dry_run(
         example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """hyperfine's and pytest-benchmark's names become titles: the diff spells them out."""
+    """hyperfine's command names a series by its slug: the diff spells out the rest."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     before = hashes(example_copy)
     doc = json.loads((SAMPLES / "hyperfine.json").read_text())
@@ -310,7 +327,8 @@ def test_a_command_name_shows_escaped_in_a_dry_run(
                                     tmp_path / "hf.json", "--dry-run")
     assert not RAW.search(out + err), out + err
     assert not any(line.startswith(b"FORGED") for line in out.splitlines())
-    assert status == 1  # the title holds control characters: the build refuses it
+    assert status == 0, err
+    assert b"+{\"commit\": \"c38a01e\"" in out  # the diff of the new history file
     assert hashes(example_copy) == before
 
 
@@ -386,36 +404,35 @@ def run_import(source: Path, path: Path, *args: str) -> int:
                  "test-pc", "--commit", "c38a01e", "--replace", "--yes", *args])
 
 
-def test_replace_that_changes_a_unit_needs_unit(
+def test_a_series_keeps_its_unit(
         example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
-    (tmp_path / "runs.jsonl").write_text('{"id": "players-lost", "value": 3, "unit": "ms"}\n')
-    assert run_import(example_copy, tmp_path / "runs.jsonl") == 1
-    assert capsys.readouterr() == ("", (
-        "error: measurement 'players-lost' is recorded in players (data/studies.yaml:144), "
-        "the new figure in ms: refusing to change its unit; pass --unit ms to change it on "
-        "purpose\n"))
-    assert hashes(example_copy) == before
-    assert run_import(example_copy, tmp_path / "runs.jsonl", "--unit", "ms") == 0, \
-        capsys.readouterr().err
-    assert "    figure: {value: 3, unit: ms, machine: test-pc, date: 2026-11-29, commit: " \
-           "c38a01e}\n" in (example_copy / "data" / "studies.yaml").read_text()
-
-
-def test_a_duration_is_written_in_the_unit_its_figure_has(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The ok twin: 1.5 s replacing a figure in ms is 1500 ms, no unit changed."""
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    (tmp_path / "new.jsonl").write_text('{"id": "startup", "value": 120, "unit": "ms"}\n')
-    assert main(["import", "jsonl", str(tmp_path / "new.jsonl"), "--source",
-                 str(example_copy), "--machine", "test-pc", "--commit", "c38a01e",
-                 "--yes"]) == 0
-    capsys.readouterr()
-    (tmp_path / "runs.jsonl").write_text('{"id": "startup", "value": 1.5, "unit": "s"}\n')
+    (tmp_path / "runs.jsonl").write_text('{"id": "lost", "value": 3, "unit": "players"}\n')
     assert run_import(example_copy, tmp_path / "runs.jsonl") == 0, capsys.readouterr().err
-    assert capsys.readouterr().out.startswith("measurements.startup: 1500 ms, status measured")
-    assert "    figure: {value: 1500, unit: ms, machine: test-pc, date: 2026-11-29, commit: " \
-           "c38a01e}\n" in (example_copy / "data" / "studies.yaml").read_text()
+    before = hashes(example_copy)
+    (tmp_path / "runs.jsonl").write_text('{"id": "lost", "value": 3, "unit": "ms"}\n')
+    assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source",
+                 str(example_copy), "--machine", "test-pc", "--commit", "d00d00d",
+                 "--yes"]) == 1
+    assert capsys.readouterr().err == (
+        "error: data/history/measurements.lost.jsonl is in players, the new point in ms: a "
+        "series has one unit; pass --unit players\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_duration_is_written_in_the_unit_its_series_has(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ok twin: 1.5 s after a point in ms is 1500 ms, no unit changed."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "new.jsonl").write_text('{"id": "boot", "value": 120, "unit": "ms"}\n')
+    assert run_import(example_copy, tmp_path / "new.jsonl") == 0, capsys.readouterr().err
+    capsys.readouterr()
+    (tmp_path / "runs.jsonl").write_text('{"id": "boot", "value": 1.5, "unit": "s"}\n')
+    assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source",
+                 str(example_copy), "--machine", "test-pc", "--commit", "d00d00d",
+                 "--yes"]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("measurements.boot: 1500 ms, status measured")
+    assert [(p["commit"], p["value"], p["unit"]) for p in points(example_copy, "boot")] == [
+        ("c38a01e", 120, "ms"), ("d00d00d", 1500, "ms")]

@@ -58,7 +58,9 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
     edited = edited or {}
-    paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
+    # Only data files here: the edited history files (.jsonl) are the history reader's.
+    paths = {*source_files(root / "data", root, DATA_SUFFIXES),
+             *(p for p in edited if p.suffix in DATA_SUFFIXES)}
     unread = False  # a file refused whole may be the one that holds `site:`
     for path in sorted(paths):
         doc, found = read_yaml(path, root, edited.get(path))

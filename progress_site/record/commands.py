@@ -12,16 +12,21 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import re
+import statistics
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible, visible_path
+from progress_site.record import appending as history_points
 from progress_site.record.datafiles import DataFiles
+from progress_site.record.history import json_number
+from progress_site.record.moving import old_points
 from progress_site.record.recorder import (
     NUMBER_KEYS,
     Raw,
@@ -157,9 +162,36 @@ def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
             cv = (sum((x - mean) ** 2 for x in floats) / (len(floats) - 1)) ** 0.5 / abs(mean)
     else:
         value = parse_number(args.value, "--value")
+    if args.history or rec.has_history(args.id):
+        return finish(rec, args, [history_point(rec, args, value, cv, today)], today)
     pending = measurement(rec, args, args.id, args.title or args.id, value, args.unit,
                           provenance(args, today), args.status, suggest(cv, args.noise_limit))
     return finish(rec, args, [pending], today)
+
+
+def history_point(rec: DataFiles, args: argparse.Namespace, value: Any, cv: float | None,
+                  today: dt.date) -> Pending:
+    """`record measurement ID --history`: a point of the series (appending.py)."""
+    readings = tuple(Decimal(v) for v in value) if isinstance(value, list) else ()
+    middle = statistics.median(readings) if readings else Decimal(value)
+    found = rec.find("measurements", args.id)
+    unit = args.unit or rec.history(args.id).unit() or (recorded_unit(found[1]) if found
+                                                        else None)
+    suggestion = None if args.status else suggest(cv, args.noise_limit)
+    status = args.status or (suggestion.status if suggestion else "measured")
+    prov = provenance(args, today)
+    history_points.require_point(status, prov)
+    prov["date"] = history_points.when(rec, args, prov["commit"], None, today)
+    moved = old_points(rec, args.id)
+    new = history_points.point(history_points.Reading(middle, unit, readings), unit, prov,
+                               None, status)
+
+    def write(final: str) -> None:
+        history_points.add_all(rec, args.id, [*moved, new], args.replace)
+        history_points.yaml_entry(rec, args, args.id, args.title, unit)
+
+    shown = f"{json_number(new['value'])} {unit or ''}".strip()
+    return Pending(f"measurements.{args.id}", shown, status, suggestion, write)
 
 
 def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
@@ -255,7 +287,11 @@ def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], tod
     written = rec.write()
     for note in rec.notes:
         print(note)
-    print(f"Wrote {len(pending)} figure{'s' if len(pending) != 1 else ''} to "
-          f"{', '.join(written)}.")
+    figures = sum(1 for p in pending if p.label not in rec.unchanged)
+    if written:
+        print(f"Wrote {figures} figure{'s' if figures != 1 else ''} to "
+              f"{', '.join(written)}.")
+    else:
+        print("Nothing written: every point is recorded already.")
     print("The data is valid.")
     return 0

@@ -13,6 +13,7 @@ from ruamel.yaml.comments import CommentedMap
 from progress_site.errors import UsageError, visible_path
 from progress_site.load.files import source_files
 from progress_site.load.site import DATA_SUFFIXES
+from progress_site.record.series import SeriesFile, series_path
 from progress_site.record.yamledit import EditError, YamlFile
 
 
@@ -26,7 +27,9 @@ class DataFiles:
         self.root = root
         self.files = {p: YamlFile(p, self.display(p))
                       for p in source_files(root / "data", root, DATA_SUFFIXES)}
+        self.series: dict[Path, SeriesFile] = {}  # history files opened, by path
         self.declared: set[str] = set()  # commits and machines declared by this recording
+        self.unchanged: set[str] = set()  # figures whose points were all recorded already
         self.notes: list[str] = []  # what was added besides the figures, to tell
 
     def display(self, path: Path) -> str:
@@ -43,6 +46,18 @@ class DataFiles:
                                  f"under {visible_path(str(self.root / 'data'))}")
             self.files[path] = YamlFile(path, self.display(path))
         return self.files[path]
+
+    def history(self, ident: str) -> SeriesFile:
+        """The history file of `measurements.ID`, opened once (empty when there is none)."""
+        path = series_path(self.root, ident)
+        if path not in self.series:
+            self.series[path] = SeriesFile(path, self.display(path))
+        return self.series[path]
+
+    def has_history(self, ident: str) -> bool:
+        """Whether `measurements.ID` has a history file (or one is being written)."""
+        path = series_path(self.root, ident)
+        return path in self.series or path.exists()
 
     def holder(self, collection: str) -> YamlFile | None:
         """The first file (in sorted order) that has the collection."""
@@ -85,15 +100,19 @@ class DataFiles:
         self.notes.append(f"declared machine {visible_path(machine)} under `machines:` in "
                           f"{file.display}, with the {len(facts)} facts the tool recorded")
 
+    def opened(self) -> dict[Path, YamlFile | SeriesFile]:
+        """Every file opened for editing: data files, then history files."""
+        return {**self.files, **self.series}
+
     def edited(self) -> dict[Path, str]:
         """The text of every edited file, as it would be written."""
-        return {path: file.result() for path, file in self.files.items() if file.changed}
+        return {path: file.result() for path, file in self.opened().items() if file.changed}
 
     def diff(self) -> str:
         """What writing would change, as a unified diff."""
         out: list[str] = []
         for path, text in self.edited().items():
-            file = self.files[path]
+            file = self.opened()[path]
             out += difflib.unified_diff(file.text.splitlines(True), text.splitlines(True),
                                         f"a/{file.display}", f"b/{file.display}")
         return "".join(out)
@@ -117,4 +136,4 @@ class DataFiles:
             raise EditError(f"nothing written: {exc}") from exc
         for temporary, path in moves:
             os.replace(temporary, path)
-        return [self.files[path].display for _, path in moves]
+        return [self.opened()[path].display for _, path in moves]

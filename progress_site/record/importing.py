@@ -1,5 +1,6 @@
-"""`import FORMAT FILE`: a tool's results written as measurements, through the checks of
-`record` (commands.finish): nothing is written unless the data as changed builds.
+"""`import FORMAT FILE`: a tool's results written as points of each figure's history
+(`appending`), through the checks of `record` (commands.finish): nothing is written
+unless the data as changed builds.
 
 What a result carries beyond its figure decides how it is written: a failed run is
 refused unless --allow-failed, a flag (a dirty tree) suggests "to watch" like noise, and
@@ -12,71 +13,114 @@ import argparse
 import datetime as dt
 
 from progress_site.errors import visible_path
+from progress_site.record.appending import (
+    Reading,
+    add_all,
+    point,
+    require_point,
+    when,
+    yaml_entry,
+)
 from progress_site.record.commands import (
+    Pending,
     finish,
-    measurement,
     provenance,
     recorded_unit,
     slug,
 )
 from progress_site.record.datafiles import DataFiles
+from progress_site.record.history import json_number
 from progress_site.record.importers import Result, read_results
 from progress_site.record.importers.base import fail
-from progress_site.record.recorder import (
-    TIME_UNITS,
-    Raw,
-    Refused,
-    Suggestion,
-    scale_time,
-    significant,
-    suggest,
-)
+from progress_site.record.moving import old_points
+from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
 
 
 def run_import(args: argparse.Namespace, today: dt.date) -> int:
-    """`import FORMAT FILE`: one measurement per benchmark of the file (its newest run)."""
+    """`import FORMAT FILE`: one point per benchmark and run, into each figure's history."""
     rec = DataFiles(args.source.resolve())
     display = str(args.input)
     results = read_results(args.format, args.input, display)
     if not results:
         raise Refused(f"{visible_path(display)}: no benchmark results in it")
     refuse_failed(results, display, args.allow_failed)
-    results, older = newest(results)
-    if older:
-        print(f"note: {older} older result{'s' if older != 1 else ''} of the same "
-              "benchmarks (a history) not written: each figure takes its newest")
-    pending, seen = [], set()
-    for r in results:
-        ident = "-".join(filter(None, (slug(args.prefix), slug(r.name))))
-        if ident in seen or not ident:
-            raise Refused(f"two results of {visible_path(display)} make the id "
-                          f"'{visible_path(ident)}'; pass --id "
-                          "with another prefix, or rename the benchmarks")
-        seen.add(ident)
-        prov = provenance(args, today, machine=r.machine, date=r.date, commit=r.commit)
-        if prov["machine"] is not None:
-            rec.declare_machine(prov["machine"], r.facts)
-        text, unit = figure_number(rec, args, ident, r)
-        status = args.status or r.status
-        suggestion = None if status else suggestion_of(r, args.noise_limit)
-        pending.append(measurement(rec, args, ident, r.title or r.name, text, unit, prov,
-                                   status, suggestion))
+    pending = [series_pending(rec, args, ident, runs, today)
+               for ident, runs in by_series(results, args.prefix, display).items()]
     return finish(rec, args, pending, today)
 
 
-def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
-    """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
-    why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
-    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit)
+def by_series(results: list[Result], prefix: str, display: str) -> dict[str, list[Result]]:
+    """The results of each figure, in the file's order: several runs of one benchmark (a
+    history, as data.js holds) are points of one series; two benchmarks may not share
+    an id."""
+    series: dict[str, list[Result]] = {}
+    for r in results:
+        ident = "-".join(filter(None, (slug(prefix), slug(r.name))))
+        if not ident or any(o.name != r.name for o in series.get(ident, ())):
+            raise Refused(f"two results of {visible_path(display)} make the id "
+                          f"'{visible_path(ident)}'; pass --id "
+                          "with another prefix, or rename the benchmarks")
+        series.setdefault(ident, []).append(r)
+    return series
 
 
-def figure_number(rec: DataFiles, args: argparse.Namespace, ident: str,
-                  r: Result) -> tuple[Raw, str | None]:
-    """The statistic asked for (the median by default), with three significant digits,
-    in the unit the figure already has unless --unit says otherwise."""
+def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
+                   runs: list[Result], today: dt.date) -> Pending:
+    """The points of one figure's runs, to add to its history once confirmed."""
+    unit = series_unit(rec, args, ident, runs[-1])
+    moved = old_points(rec, ident)
+    plans = []
+    for r in runs:
+        prov = provenance(args, today, machine=r.machine, commit=r.commit)
+        status = args.status or getattr(suggestion_of(r, args.noise_limit), "status",
+                                        "measured")
+        require_point(status, prov)
+        if prov["machine"] is not None:
+            rec.declare_machine(prov["machine"], r.facts)
+        known_machine(rec, prov["machine"])
+        prov["date"] = when(rec, args, prov["commit"], r.date, today)
+        plans.append((reading_of(args, r), prov, status))
+    if unit is None:  # one unit for every point: the newest run's scale
+        unit = scale_time(plans[-1][0].value, plans[-1][0].unit, None)[1]
+    points = [point(reading, unit, prov, args.format, status)
+              for reading, prov, status in plans]
+    newest = runs[-1]
+    suggestion = None if args.status else suggestion_of(newest, args.noise_limit)
+    shown = f"{json_number(points[-1]['value'])} {points[-1].get('unit') or ''}".strip()
+    if len(points) > 1:
+        shown += f" (the newest of {len(points)} runs)"
+
+    def write(final: str) -> None:
+        add_all(rec, ident, [*moved, *points], args.replace)
+        yaml_entry(rec, args, ident, args.title or runs[-1].title, str(points[-1]["unit"]))
+
+    return Pending(f"measurements.{ident}", shown, plans[-1][2], suggestion, write)
+
+
+def series_unit(rec: DataFiles, args: argparse.Namespace, ident: str,
+                r: Result) -> str | None:
+    """The unit of the series: --unit, else its history's, else its YAML figure's (for a
+    time), else the tool's (times in the unit that keeps the median at 1 or more)."""
     found = rec.find("measurements", ident)
-    old = recorded_unit(found[1]) if found else None
-    wanted = args.unit or (old if old in TIME_UNITS and r.unit in TIME_UNITS else None)
+    old = rec.history(ident).unit() or (recorded_unit(found[1]) if found else None)
+    if args.unit:
+        return str(args.unit)
+    if old is not None and (old == r.unit or (old in TIME_UNITS and r.unit in TIME_UNITS)):
+        return old
+    return None
+
+
+def known_machine(rec: DataFiles, machine: str | None) -> None:
+    """A point's machine is one of `machines:` (the reader checks it again)."""
+    if machine is not None and not rec.find("machines", machine) and \
+            f"machines:{machine}" not in rec.declared:
+        raise Refused(f"machine '{visible_path(machine)}' is not under `machines:`; add it "
+                      "there (an id and a name), then import again")
+
+
+def reading_of(args: argparse.Namespace, r: Result) -> Reading:
+    """What a tool's result gives a point: the statistic asked for (the median by
+    default), its readings and statistics, why it is to watch."""
     try:
         picked = r.pick(args.stat)
     except LookupError:
@@ -84,10 +128,14 @@ def figure_number(rec: DataFiles, args: argparse.Namespace, ident: str,
         raise Refused(f"--stat {args.stat}: {args.format} gives no {args.stat} of "
                       f"'{visible_path(r.name)}' and no readings to compute it from "
                       f"(it gives: {given})") from None
-    value, unit = scale_time(picked, r.unit, wanted)
-    # A run record's number is written as typed, unless it was converted.
-    exact = args.format == "jsonl" and value == picked
-    return Raw(format(value if exact else significant(value), "f")), unit
+    why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
+    return Reading(picked, r.unit, r.samples, dict(r.stats), r.runs, why)
+
+
+def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
+    """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
+    why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
+    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit)
 
 
 def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:
@@ -98,15 +146,3 @@ def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:
                                       for r in failed),
                    "fix the command and measure again, or pass --allow-failed to record "
                    "its times anyway; nothing was written")
-
-
-def newest(results: list[Result]) -> tuple[list[Result], int]:
-    """The newest result of each benchmark (a history file holds many), in the file's
-    order, and how many older ones were left out."""
-    latest: dict[str, tuple[int, Result]] = {}
-    for index, r in enumerate(results):
-        kept = latest.get(r.name)
-        if kept is None or (r.date or dt.date.min) >= (kept[1].date or dt.date.min):
-            latest[r.name] = (index, r)
-    kept_results = [r for _, r in sorted(latest.values(), key=lambda pair: pair[0])]
-    return kept_results, len(results) - len(kept_results)

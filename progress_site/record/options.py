@@ -63,6 +63,9 @@ def record_options(record: argparse.ArgumentParser) -> None:
     m.add_argument("--value", help="the number measured")
     m.add_argument("--samples", help="every reading, comma-separated, instead of --value")
     m.add_argument("--title", help="what was measured (for a new measurement; default: ID)")
+    m.add_argument("--history", action="store_true",
+                   help="add a point to data/history/measurements.ID.jsonl (the default "
+                        "when that file exists), moving a YAML value there first")
     m.set_defaults(handler="run_measurement")
     c = kinds.add_parser("comparison", help="update the figures of a study's comparison")
     add_common(c)
@@ -82,6 +85,8 @@ def import_options(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("input", type=Path, metavar="FILE")
     imp.add_argument("--id", dest="prefix", default="", metavar="PREFIX",
                      help="prefix of the measurements' ids (PREFIX-benchmark-name)")
+    imp.add_argument("--title", help="the title of a new series' YAML entry (default: the "
+                     "benchmark's name, when the tool gives a readable one)")
     imp.add_argument("--stat", choices=STATS,
                      help="which statistic to record (default: the median when the tool "
                           "gives one or its readings, else the mean)")

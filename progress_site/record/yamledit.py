@@ -235,6 +235,17 @@ class YamlFile:
         """Write `key: value` in place of the key's current value."""
         self.splices.append(self.splice_value(mapping, key, value))
 
+    def remove(self, mapping: CommentedMap, key: str) -> None:
+        """Take `key: value` out with its lines; the key must start its line."""
+        key_line, key_col = mapping.lc.key(key)
+        if self.lines[key_line][:key_col].strip():
+            raise EditError(f"{self.display}:{key_line + 1}: cannot take `{key}` out: it "
+                            "shares its line; put it on a line of its own, then again")
+        end = self.value_span(mapping, key)[1]
+        newline = self.text.find("\n", end)
+        end = len(self.text) if newline < 0 else newline + 1
+        self.splices.append(Splice(self.offset(key_line, 0), end, ""))
+
     def append(self, collection: str, item: CommentedMap) -> None:
         """Add an item at the end of a top-level list (made when the file has none)."""
         self.appended.setdefault(collection, []).append(item)
@@ -275,7 +286,10 @@ class YamlFile:
         """The original text with every edit applied (the rest byte for byte)."""
         splices = self.splices + [self.append_splice(c, new) for c, new in self.appended.items()]
         text = self.text
+        crlf = "\r\n" in self.text  # new lines end as the file's do
         for splice in sorted(splices, key=lambda s: s.start, reverse=True):
-            text = text[:splice.start] + splice.text + text[splice.end:]
+            new = splice.text.replace("\r\n", "\n").replace("\n", "\r\n") if crlf \
+                else splice.text
+            text = text[:splice.start] + new + text[splice.end:]
         return text
 

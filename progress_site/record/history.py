@@ -1,0 +1,135 @@
+"""The points of a series as its history file writes them (docs/history-format.md): one
+JSON object a line, keys in the agreed order, numbers rounded to what the run can tell,
+and how a new run of a commit joins the point already there.
+
+Numbers are Decimals here, from the tool's file to the line written, so no binary float
+noise reaches a file (`12.233333333333334`).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+# The keys of a line, in the order every line writes them.
+KEYS = ("commit", "date", "machine", "value", "unit", "spread", "n", "stats", "samples",
+        "tool", "status", "note")
+STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
+         "p99", "ci_99_low", "ci_99_high")
+MAX_SAMPLES = 10_000
+DIGITS = 6  # significant digits a number keeps at most
+SPREAD_DIGITS = 3  # significant digits of the spread that set the other numbers' precision
+
+Point = dict[str, Any]
+
+
+def exponent(x: Decimal, spread: Decimal | None) -> int:
+    """Where `x` is cut: at the spread's third significant digit (what the run can
+    tell), but never past the number's own sixth."""
+    own = x.adjusted() - (DIGITS - 1) if x else 0
+    if spread:
+        return max(spread.adjusted() - (SPREAD_DIGITS - 1), own)
+    return own
+
+
+def rounded(x: Decimal, spread: Decimal | None) -> Decimal:
+    """A number to the precision the spread allows (at most six significant digits)."""
+    if not x:
+        return Decimal(0)
+    return x.quantize(Decimal(1).scaleb(exponent(x, spread))).normalize()
+
+
+def json_number(x: Decimal) -> int | float:
+    """A rounded Decimal as JSON writes it: whole numbers without `.0`; the float of a
+    number of six digits or fewer prints back as those digits."""
+    return int(x) if x == x.to_integral_value() else float(x)
+
+
+def summary(samples: list[Decimal]) -> dict[str, Decimal]:
+    """What readings say of themselves: mean, median, stddev, min, max."""
+    out = {"mean": statistics.mean(samples), "median": statistics.median(samples),
+           "min": min(samples), "max": max(samples)}
+    if len(samples) > 1:
+        out["stddev"] = statistics.stdev(samples)
+    return out
+
+
+def make(fields: Mapping[str, Any], round_samples: bool = True) -> Point:
+    """A point with its numbers rounded, in the agreed key order, empty keys left out;
+    readings already written keep the precision they were written with."""
+    spread = fields.get("spread")
+    spread = rounded(spread, spread) if spread else spread
+    point: Point = {}
+    for key in KEYS:
+        value = fields.get(key)
+        if value is None or value == {} or value == []:
+            continue
+        if key in ("value", "spread"):
+            value = rounded(value, spread)
+        elif key == "stats":
+            value = {k: rounded(value[k], spread) for k in STATS if k in value}
+        elif key == "samples":
+            value = [rounded(x, spread) if round_samples else x for x in value]
+        point[key] = value
+    return point
+
+
+def line(point: Point) -> str:
+    """One line of a history file, as the format writes it (no newline)."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, Decimal):
+            return json_number(value)
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return value
+
+    return json.dumps({k: plain(point[k]) for k in KEYS if k in point}, ensure_ascii=False,
+                      separators=(", ", ": "))
+
+
+def readings(point: Point) -> list[Decimal]:
+    """A point's readings: its samples, else its one value."""
+    samples = point.get("samples")
+    return [Decimal(str(x)) for x in samples] if samples else [Decimal(str(point["value"]))]
+
+
+def contains(old: Iterable[Decimal], new: Iterable[Decimal]) -> bool:
+    """Whether every reading of `new` is among `old` (counted): a run imported again."""
+    left = list(old)
+    for x in new:
+        if x not in left:
+            return False
+        left.remove(x)
+    return True
+
+
+def joined(old: Point, new: Point) -> Point | None:
+    """The point of a commit after another run of it: the readings of both, the value and
+    the statistics computed again; None when the run is already in it."""
+    before, added = readings(old), readings(new)
+    if contains(before, added):
+        return None
+    samples = before + added
+    stats = summary(samples)
+    fields = {**old, "value": stats["median"], "spread": stats.get("stddev"),
+              "n": len(samples), "stats": stats,
+              "samples": samples if len(samples) <= MAX_SAMPLES else None}
+    if new.get("status") == "watch" or old.get("status") == "watch":
+        fields["status"] = "watch"
+        fields["note"] = old.get("note") or new.get("note")
+    if old.get("tool") != new.get("tool"):
+        fields["tool"] = old.get("tool") or new.get("tool")
+    return make(fields, round_samples=False)
+
+
+def parse(text: str) -> Point:
+    """A line read back: numbers as Decimals, as they were written."""
+    value = json.loads(text, parse_float=Decimal)
+    if not isinstance(value, dict):
+        raise ValueError("a line of a history file is one JSON object")
+    return value
