@@ -26,6 +26,7 @@ from babel.numbers import (
 from progress_site import cache as disk
 from progress_site.charts import svg as chart_svg
 from progress_site.charts import vega
+from progress_site.charts.allowed import LIMIT
 from progress_site.charts.cache import ChartCache, cache_key
 from progress_site.charts.measure import MEASURE_FONT, text_widths
 from progress_site.charts.spec import ChartSpec, Series
@@ -244,7 +245,7 @@ def test_cache_holds_one_whole_file_per_chart(cache_dir: Path, svgs: dict[str, s
     names = sorted(path.name for path in cache_dir.iterdir())
     assert len(names) == len(SPECS)  # no temporary file left behind
     assert all(re.fullmatch(r"[0-9a-f]{64}\.svg", name) for name in names)
-    stored = {(disk.read(cache_dir / name) or b"").decode("utf-8") for name in names}
+    stored = {(disk.read(cache_dir / name, LIMIT) or b"").decode("utf-8") for name in names}
     assert stored == set(svgs.values())
 
 
@@ -621,7 +622,7 @@ MANY = """datasets:
 
 def many_points(tmp_path: Path, points: int, series: int) -> Path:
     """The example with a page charting `points` points in `series` series."""
-    source = source_copy(tmp_path, "src", tmp_path / "cache")
+    source = source_copy(tmp_path, "src")
     (source / "data" / "many").mkdir()
     (source / "data" / "many" / "many.yaml").write_text(MANY, "utf-8")
     rows = "".join(f'{{"n": {i // series}, "s": "s{i % series}", "v": {i % 7}}}\n'
@@ -634,7 +635,6 @@ def many_points(tmp_path: Path, points: int, series: int) -> Path:
 
 
 def test_a_chart_at_the_points_limit_is_drawn_with_its_table(tmp_path: Path) -> None:
-    (tmp_path / "cache").mkdir()
     source = many_points(tmp_path, MAX_POINTS, 4)
     # A timeout that catches a hang (a lookup of every point in every point), not a time.
     result = run_build(source, tmp_path / "out", [], timeout=60)
@@ -652,7 +652,6 @@ def test_a_chart_at_the_points_limit_is_drawn_with_its_table(tmp_path: Path) -> 
 ])
 def test_a_chart_past_a_limit_is_an_error_at_its_block(tmp_path: Path, series: int,
                                                         message: str) -> None:
-    (tmp_path / "cache").mkdir()
     source = many_points(tmp_path, 60_000, series)
     result = run_build(source, tmp_path / "out", [], timeout=60)
     assert result.status == 1
