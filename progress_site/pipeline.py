@@ -143,7 +143,7 @@ def prepare(config: BuildConfig) -> Prepared:
         data, found = validate(source.data, config.today)
         problems += found
         fail_on_errors(problems, config.source)
-        model, found = derive(data, config.today)
+        model, found = derive(data, config.today, source.history)
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                                  data.site.languages, config.strict)
         problems += found + list(catalogs.problems)

@@ -121,6 +121,11 @@ class Measurement:
     figure: Figure = f("the figure")
     history: tuple[HistoryPoint, ...] = f("earlier values, oldest first: drawn as a trend "
                                           "ending at the figure", ())
+    better: Better | None = f("which direction is better: lower or higher (default: from "
+                              "the unit, higher for rates)", None)
+    group: str | None = f("the dashboard's group (default: the id up to its first '-')", None)
+    min_change: Number | None = f("smallest change, in percent, the dashboard reports "
+                                  "(default 5)", None)
     where: Where = where()
 
 

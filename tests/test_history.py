@@ -1,0 +1,67 @@
+"""History files: read, made figures, analysed (tests/history_site.py builds the site)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from progress_site.pipeline import BuildConfig, make_site, prepare
+
+from .conftest import TODAY
+from .dom import Node, parse
+from .history_site import POINTS, STEP_AT, commit, history_source
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with three history files."""
+    return history_source(tmp_path_factory.mktemp("history") / "src")
+
+
+@pytest.fixture(scope="module")
+def files(source: Path) -> dict[str, bytes]:
+    """Every file of the built site."""
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+
+
+def test_each_series_is_analysed(source: Path) -> None:
+    """The slowdown is a regression at its commit; the flat one is noise; two points
+    are not enough."""
+    model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+    reports = {v.key: v.report for v in model.series}
+    assert sorted(reports) == ["measurements.parse-small", "measurements.render-new",
+                               "measurements.startup"]
+    slow = reports["measurements.startup"]
+    assert slow is not None and slow.status == "regressed"
+    (step,) = slow.steps
+    assert (step.last_before, step.first_after) == (commit(STEP_AT - 1), commit(STEP_AT))
+    assert step.percent == pytest.approx(50, abs=3)
+    flat, short = reports["measurements.parse-small"], reports["measurements.render-new"]
+    assert flat is not None and (flat.status, flat.steps) == ("within noise", ())
+    assert short is not None and short.status == "not enough points"
+
+
+def test_figure_is_the_newest_point(files: dict[str, bytes]) -> None:
+    """data.json's figure is the last line's value, machine, date and commit."""
+    data = json.loads(files["data.json"])
+    by_id = {m["id"]: m for m in data["measurements"]}
+    startup = by_id["startup"]["figure"]
+    assert (startup["commit"], startup["date"], startup["machine"]) == (
+        commit(POINTS - 1), "2026-10-30", "test-pc")
+    assert startup["value"] == 151.35 and startup["unit"] == "ms"
+    assert by_id["render-new"]["title"] == "render-new"  # no YAML: its id is its title
+    assert by_id["render-new"]["figure"]["value"] == 12.5
+
+
+@pytest.mark.parametrize(("lang", "path", "expected"), [
+    ("en", "index.html", "Start-up now takes 151.35\u00a0ms"),
+    ("fr", "fr/index.html", "Le démarrage prend 151,35\u202fms"),
+])
+def test_measurement_cites_the_newest_value(files: dict[str, bytes], lang: str, path: str,
+                                            expected: str) -> None:
+    """`{{ measurements.startup }}` prints the newest point, formatted per language."""
+    page: Node = parse(files[path].decode("utf-8"))
+    assert expected in re.sub(r"[ \t\n]+", " ", page.text())
