@@ -130,14 +130,16 @@ class _Lines:
     def point(self, index: int, rec: dict[str, Any]) -> SeriesPoint | None:
         """One line's point, or None after reporting what is wrong with it."""
         before = len(self.problems)
+        meant: set[str | None] = set()  # a misspelt key is reported once, as unknown, not also as missing
         for key in rec:
             if key not in KEYS:
                 close = closest(key, KEYS)
+                meant.add(close)
                 self.error(index, key, f"unknown key '{key}'",
                            f"did you mean '{close}'?" if close else "known keys: "
                            + ", ".join(KEYS), at_key=True)
         for key in REQUIRED:
-            if key not in rec:
+            if key not in rec and key not in meant:
                 self.error(index, None, f"missing key '{key}'",
                            "each line gives commit, date, machine, value and unit")
         commit = self.word(index, rec, "commit")
@@ -169,7 +171,7 @@ class _Lines:
     def where(self, index: int, rec: dict[str, Any]) -> Where:
         """The line's position and each of its values'."""
         fields = {k: self.doc.locate(("records", index, k)) for k in rec}
-        return Where(self.doc.locate(("records", index)), ("records", index), fields)
+        return Where(self.doc.locate(("records", index)), (), fields)
 
     def word(self, index: int, rec: dict[str, Any], key: str) -> str | None:
         """A text value: a non-empty string."""
@@ -208,8 +210,9 @@ class _Lines:
                        f"number, not {_shown(value)}")
             return None
         if not math.isfinite(value) or value < 0:
-            self.error(index, key, f"`{'.'.join(map(str, (key, *where)))}` is {value}: a "
-                       "measurement is a finite number, not negative",
+            what = "negative" if value < 0 else "not a finite number"
+            self.error(index, key, f"`{'.'.join(map(str, (key, *where)))}` is {what} "
+                       f"({value}): a measurement is a finite number, 0 or more",
                        "write the number the tool measured")
             return None
         return float(value)

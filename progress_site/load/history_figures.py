@@ -70,10 +70,12 @@ def _unknown_machines(series: HistorySeries, machines: set[str]) -> list[Problem
 def _written_twice(yaml: Measurement, series: HistorySeries) -> list[Problem]:
     """What the YAML may not write beside a history file."""
     out = []
-    for name in FROM_HISTORY:
-        if getattr(yaml.figure, name) is not None:
-            out.append(problem(yaml.figure.where, name, f"the {name} comes from "
-                               f"{series.file}", f"remove `{name}:` from this figure"))
+    given = [n for n in FROM_HISTORY if getattr(yaml.figure, n) is not None]
+    if given:
+        out.append(problem(yaml.figure.where, given[0], f"the {given[0]} comes from "
+                           f"{series.file}", "remove " + ", ".join(f"`{n}:`" for n in given)
+                           + " here: the history's newest line gives the figure's number, "
+                           "machine, date and commit"))
     if yaml.history:
         out.append(problem(yaml.where, "history", f"this measurement's history is in "
                            f"{series.file}", "remove `history:`, or the file"))
