@@ -130,7 +130,8 @@ class _Lines:
     def point(self, index: int, rec: dict[str, Any]) -> SeriesPoint | None:
         """One line's point, or None after reporting what is wrong with it."""
         before = len(self.problems)
-        meant: set[str | None] = set()  # a misspelt key is reported once, as unknown, not also as missing
+        # A misspelt key is reported once, as unknown, not also as missing.
+        meant: set[str | None] = set()
         for key in rec:
             if key not in KEYS:
                 close = closest(key, KEYS)
