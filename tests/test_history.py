@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -64,4 +63,49 @@ def test_measurement_cites_the_newest_value(files: dict[str, bytes], lang: str, 
                                             expected: str) -> None:
     """`{{ measurements.startup }}` prints the newest point, formatted per language."""
     page: Node = parse(files[path].decode("utf-8"))
-    assert expected in re.sub(r"[ \t\n]+", " ", page.text())
+    assert expected in page.text()
+
+
+DASHBOARD = {
+    "en": ("benchmarks/index.html", {
+        "startup": "Regressed", "parse-small": "Within noise",
+        "render-new": "Not enough points"}, "+50.2%", "1.50 times"),
+    "fr": ("fr/benchmarks/index.html", {
+        "startup": "Dégradé", "parse-small": "Dans le bruit",
+        "render-new": "Pas assez de points"}, "+50,2\u00a0%", "1,50 fois"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
+    """The dashboard page lists each series with its status, and the step with its
+    commit range (a compare link), its percent and ratio, in each language."""
+    path, statuses, percent, ratio = DASHBOARD[lang]
+    page = parse(files[path])
+    rows = page.find_all("tr", class_="series")
+    shown = {r.attrs["id"].removeprefix("row-series-"): r.find(class_="status").text()
+             for r in rows}
+    assert shown == statuses
+    (step,) = page.find_all("tr", class_="step")
+    cells = [c.text() for c in step.find_all("td")]
+    assert cells[0] == f"{commit(STEP_AT - 1)}..{commit(STEP_AT)}"
+    assert (cells[1], cells[2]) == (ratio, percent)
+    link = step.find("a", href=f"https://github.com/meridian-proxy/meridian/compare/"
+                               f"{commit(STEP_AT - 1)}...{commit(STEP_AT)}")
+    assert link.text() == cells[0]
+    latest = page.find("tr", id="row-series-startup").find(class_="latest").text()
+    assert latest == ("151.35\u00a0ms ± 2.8\u00a0ms (n = 10)" if lang == "en"
+                      else "151,35\u202fms ± 2,8\u202fms (n = 10)")
+
+
+def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
+    """The home page links to the dashboard page."""
+    nav = parse(files["index.html"]).find("nav", class_="site-nav")
+    assert "benchmarks/index.html" in [a.attrs["href"] for a in nav.find_all("a")]
+
+
+def test_points_table_is_newest_first(files: dict[str, bytes]) -> None:
+    """A series' section lists its points, newest first, linked to their commits."""
+    section = parse(files["benchmarks/index.html"]).find("section", id="series-startup")
+    first = section.find("table", class_="points").find("tbody").find("tr")
+    assert first.find("td").text() == commit(POINTS - 1)

@@ -16,6 +16,7 @@ from progress_site.model.history import (
     DEFAULT_MIN_CHANGE,
     HistorySeries,
     SeriesPoint,
+    decimals_of,
     default_better,
     default_group,
 )
@@ -104,16 +105,10 @@ def _measurement(yaml: Measurement | None, series: HistorySeries) -> Measurement
 def _figure(figure: Figure, newest: SeriesPoint, unit: str, where: Where) -> Figure:
     """A figure showing the newest point."""
     when = newest.date.date() if isinstance(newest.date, dt.datetime) else newest.date
-    value = Number(newest.value, _decimals(newest.value))
+    value = Number(newest.value, decimals_of(newest.value))
     status = "watch" if newest.status == "watch" else figure.status
     return dataclasses.replace(figure, value=value, unit=unit, machine=newest.machine,
                                date=when, commit=newest.commit, status=status, where=where)
-
-
-def _decimals(value: float) -> int:
-    """How many decimals the shortest form of a number has (55.4 has 1)."""
-    text = repr(value)
-    return 0 if value.is_integer() or "e" in text else len(text.split(".", 1)[1])
 
 
 def _choices(series: HistorySeries, yaml: Measurement | None) -> HistorySeries:

@@ -75,3 +75,9 @@ def default_group(ident: str) -> str:
         if char in "-_/" and i:
             return ident[:i]
     return ident
+
+
+def decimals_of(value: float) -> int:
+    """How many decimals the shortest form of a number has (55.4 has 1, 55 none)."""
+    text = repr(value)
+    return 0 if value.is_integer() or "e" in text else len(text.split(".", 1)[1])

@@ -23,6 +23,7 @@ from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
+from progress_site.render.dashboard import Dashboard
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
@@ -101,7 +102,7 @@ def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, A
     templates call them; `charts` is the build's, shared by the languages."""
     tables = Tables(words, model.namespace.datasets)
     return {"tables": tables, "agreements": Agreements(tables),
-            "charts": Charts(model, tables, charts)}
+            "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model)}
 
 
 class PageRenderer:
