@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 import pytest
 
@@ -109,3 +111,39 @@ def test_points_table_is_newest_first(files: dict[str, bytes]) -> None:
     section = parse(files["benchmarks/index.html"]).find("section", id="series-startup")
     first = section.find("table", class_="points").find("tbody").find("tr")
     assert first.find("td").text() == commit(POINTS - 1)
+
+
+def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:
+    """data.json lists every series, all of its points, and the step with its range."""
+    series = {s["key"]: s for s in json.loads(files["data.json"])["series"]}
+    startup = series["measurements.startup"]
+    assert len(startup["points"]) == POINTS and startup["status"] == "regressed"
+    (step,) = startup["steps"]
+    assert (step["key"], step["last_before"], step["first_after"], step["status"]) == (
+        "measurements.startup", commit(STEP_AT - 1), commit(STEP_AT), "regressed")
+    assert step["ratio"] == pytest.approx(1.5, abs=0.03) and step["p_value"] < 0.001
+    assert series["measurements.parse-small"]["steps"] == []
+
+
+@pytest.mark.parametrize(("path", "lang"), [("regressions.xml", "en"),
+                                            ("fr/regressions.xml", "fr")])
+def test_feed_holds_the_regression(files: dict[str, bytes], path: str, lang: str) -> None:
+    """Each language's regressions feed has the one regression, its id the uuid5 of the
+    series key and range, linked to the series on the dashboard."""
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.fromstring(files[path])
+    (entry,) = feed.findall(f"{atom}entry")
+    span = f"{commit(STEP_AT - 1)}..{commit(STEP_AT)}"
+    assert entry.findtext(f"{atom}id") == uuid.uuid5(
+        uuid.NAMESPACE_URL, f"measurements.startup/{span}").urn
+    assert span in (entry.findtext(f"{atom}title") or "")
+    link = entry.find(f"{atom}link")
+    assert link is not None and link.get("href") == "benchmarks/index.html#series-startup"
+    assert ("+50.2%" if lang == "en" else "+50,2\u00a0%") in (entry.findtext(f"{atom}title")
+                                                              or "")
+
+
+def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]) -> None:
+    """A second build gives the same bytes, file for file."""
+    again = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    assert again == files
