@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import uuid
 from pathlib import Path
@@ -13,7 +14,7 @@ from progress_site.pipeline import BuildConfig, make_site, prepare
 
 from .conftest import TODAY
 from .dom import Node, parse
-from .history_site import POINTS, STEP_AT, commit, history_source
+from .history_site import NOISE, POINTS, STEP_AT, commit, history_source, line
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +86,7 @@ def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
     path, statuses, percent, ratio = DASHBOARD[lang]
     page = parse(files[path])
     rows = page.find_all("tr", class_="series")
-    shown = {r.attrs["id"].removeprefix("row-series-"): r.find(class_="status").text()
+    shown = {r.attrs["id"].removeprefix("row-benchmarks-"): r.find(class_="status").text()
              for r in rows}
     assert shown == statuses
     (step,) = page.find_all("tr", class_="step")
@@ -95,7 +96,9 @@ def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
     link = step.find("a", href=f"https://github.com/meridian-proxy/meridian/compare/"
                                f"{commit(STEP_AT - 1)}...{commit(STEP_AT)}")
     assert link.text() == cells[0]
-    latest = page.find("tr", id="row-series-startup").find(class_="latest").text()
+    row = page.find("tr", id="row-benchmarks-startup")
+    assert row.find("a").attrs["href"] == "startup/index.html"
+    latest = row.find(class_="latest").text()
     assert latest == ("151.35\u00a0ms ± 2.8\u00a0ms (n = 10)" if lang == "en"
                       else "151,35\u202fms ± 2,8\u202fms (n = 10)")
 
@@ -106,11 +109,16 @@ def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
     assert "benchmarks/index.html" in [a.attrs["href"] for a in nav.find_all("a")]
 
 
-def test_points_table_is_newest_first(files: dict[str, bytes]) -> None:
-    """A series' section lists its points, newest first, linked to their commits."""
-    section = parse(files["benchmarks/index.html"]).find("section", id="series-startup")
-    first = section.find("table", class_="points").find("tbody").find("tr")
-    assert first.find("td").text() == commit(POINTS - 1)
+@pytest.mark.parametrize("folder", ["", "fr/"])
+def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: str) -> None:
+    """A series' own page lists its points, newest first, each linked to its commit,
+    under its line with the step marked."""
+    page = parse(files[f"{folder}benchmarks/startup/index.html"])
+    rows = page.find("table", class_="points").find("tbody").find_all("tr")
+    assert len(rows) == POINTS
+    assert rows[0].find("td").text() == commit(POINTS - 1)
+    assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
+    assert len(page.find("figure", class_="series-chart").find_all("line")) == 1
 
 
 def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:
@@ -138,7 +146,7 @@ def test_feed_holds_the_regression(files: dict[str, bytes], path: str, lang: str
         uuid.NAMESPACE_URL, f"measurements.startup/{span}").urn
     assert span in (entry.findtext(f"{atom}title") or "")
     link = entry.find(f"{atom}link")
-    assert link is not None and link.get("href") == "benchmarks/index.html#series-startup"
+    assert link is not None and link.get("href") == "benchmarks/startup/index.html"
     assert ("+50.2%" if lang == "en" else "+50,2\u00a0%") in (entry.findtext(f"{atom}title")
                                                               or "")
 
@@ -147,3 +155,18 @@ def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]
     """A second build gives the same bytes, file for file."""
     again = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
     assert again == files
+
+
+def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
+    """200 series of 60 points: the dashboard page is at most 60 KB once gzipped, and
+    each series has a page of its own."""
+    source = history_source(tmp_path / "src")
+    for k in range(200):
+        text = "".join(line(i, (10 + k) * (1 + NOISE[(i + k) % 20]), spread=0.5, n=10)
+                       + "\n" for i in range(60))
+        (source / "data" / "history" / f"measurements.bench-{k:03}.jsonl").write_text(
+            text, encoding="utf-8")
+    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    assert len(gzip.compress(files["benchmarks/index.html"])) <= 60_000
+    assert len(parse(files["benchmarks/index.html"]).find_all("tr", class_="series")) == 203
+    assert "fr/benchmarks/bench-199/index.html" in files

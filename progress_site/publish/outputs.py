@@ -21,7 +21,6 @@ from progress_site.publish.datajson import data_json, data_schema_json
 from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.regressions import FEED, regressions_feed
 from progress_site.publish.social import SocialCard, card_path
-from progress_site.render.dashboard import PAGE
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace, home_page, language_folder, public_url
 from progress_site.render.words import Words
@@ -129,10 +128,7 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where,
                                              home_page(pages, lang, default), base_url, news)
         if model.series:
-            board = next((p for p in pages if p.language == lang and p.slug == PAGE), None)
-            out[f"{folder}{FEED}"] = regressions_feed(
-                model, words, folder, PagePlace.of(lang, PAGE, default).path if board
-                else None, base_url)
+            out[f"{folder}{FEED}"] = regressions_feed(model, words, folder, base_url)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
     return out

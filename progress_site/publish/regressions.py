@@ -21,7 +21,7 @@ from progress_site.derive.regressions import Step
 from progress_site.model.history import SeriesPoint
 from progress_site.publish.feeds import ATOM, add, identity, plain, stamp
 from progress_site.render.dashboard import Dashboard
-from progress_site.render.places import public_url
+from progress_site.render.places import PagePlace, public_url
 from progress_site.render.words import Words
 
 FEED = "regressions.xml"
@@ -78,10 +78,10 @@ def step_id(view: SeriesView, step: Step) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
 
 
-def regressions_feed(model: Model, words: Words, folder: str, page: str | None,
-                     base_url: str | None) -> bytes:
-    """One language's feed of regressions, newest first; `page` is the dashboard's path
-    in this language (None: not built)."""
+def regressions_feed(model: Model, words: Words, folder: str, base_url: str | None
+                     ) -> bytes:
+    """One language's feed of regressions, newest first, each linked to its series'
+    page."""
     board = Dashboard(words, model)
 
     def href(path: str) -> str:
@@ -109,9 +109,8 @@ def regressions_feed(model: Model, words: Words, folder: str, page: str | None,
                                     title=row.title, percent=row.percent,
                                     range=f"{step.last_before}..{step.first_after}"))
         add(entry, "updated", stamp(_day(view, step.first_after)))
-        if page is not None:
-            add(entry, "link", rel="alternate", type="text/html",
-                href=f"{href(page)}#{row.anchor}")
+        page = PagePlace.of(words.lang, row.slug, site.languages[0]).path
+        add(entry, "link", rel="alternate", type="text/html", href=href(page))
         content = Markup("<p>{} · {} · {} · {} · {}</p>").format(
             row.ratio, row.percent, words._("noise %(noise)s", noise=row.noise),
             row.p_value, row.status)

@@ -18,11 +18,13 @@ from progress_site.model.history import SeriesPoint, decimals_of
 from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
+from progress_site.render.places import PagePlace
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
 PAGE = "benchmarks"  # the dashboard's own page, unless the content has one of that name
 SHOWN_POINTS = 50  # the newest points in a series' table; data.json has them all
+SPARK_POINTS = 30  # a row's sparkline: 200 rows stay small (docs/data-format.md)
 STATUS = {
     "improved": N_("Improved"),
     "regressed": N_("Regressed"),
@@ -37,7 +39,7 @@ BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
 class Row:
     """One series as its dashboard row and its section show it."""
 
-    anchor: str
+    slug: str
     title: str
     latest: str
     previous: str
@@ -54,7 +56,7 @@ class Row:
 class StepRow:
     """One step as the list of steps shows it."""
 
-    anchor: str
+    slug: str
     title: str
     range: Markup
     ratio: str
@@ -82,6 +84,19 @@ class Dashboard:
             known = ", ".join(sorted({v.series.group for v in views})) or "none"
             raise BlockError(f"dashboard: no series in group '{group}' (known: {known})")
         return chosen
+
+    def href(self, here: PagePlace, slug: str) -> str:
+        """A link from the page `here` to a series' page."""
+        default = self.model.data.site.languages[0]
+        return here.href(PagePlace.of(self.words.lang, slug, default))
+
+    def detail(self, ident: str) -> Row:
+        """One series' page: the `series` block."""
+        found = [v for v in self.model.series if v.series.id == ident]
+        if not found:
+            known = ", ".join(v.series.id for v in self.model.series) or "none"
+            raise BlockError(f"no series '{ident}' under data/history/ (known: {known})")
+        return self.row(found[0])
 
     def groups(self, group: str | None = None) -> list[tuple[str, list[Row]]]:
         """Each group's rows, groups by name, rows by key."""
@@ -137,12 +152,17 @@ class Dashboard:
         label = self.words._("%(title)s: the last %(n)s points", title=title,
                              n=self.words.number(len(values)))
         marks = [s.index for s in view.report.steps] if view.report else []
+        recent = values[-SPARK_POINTS:]
+        recent_marks = [m - (len(values) - len(recent)) for m in marks
+                        if m >= len(values) - len(recent)]
         return Row(
-            anchor=f"series-{view.series.id}", title=title, latest=self.value(view, newest),
+            slug=series_slug(view), title=title, latest=self.value(view, newest),
             previous=self.change(newest.value, points[-2].value) if len(points) > 1 else "–",
             baseline=self.change(newest.value, points[0].value) if len(points) > 1 else "–",
             better=self.words._(BETTER[view.series.better]), status=status,
-            status_class=status_class, spark=sparkline(values, label, marks=marks),
+            status_class=status_class, spark=sparkline(recent, self.words._(
+                "%(title)s: the last %(n)s points", title=title,
+                n=self.words.number(len(recent))), marks=recent_marks),
             chart=sparkline(values, label, width=600, height=120, marks=marks),
             points=tuple((self.words.commit_hash(p.commit), self.date(p),
                           p.machine, self.value(view, p))
@@ -168,7 +188,7 @@ class Dashboard:
         p_value = (w._("p < %(p)s", p=w.number(0.0001, 4)) if step.p_value < 0.0001
                    else w._("p = %(p)s", p=w.number(step.p_value, 4)))
         return StepRow(
-            anchor=f"series-{view.series.id}", title=self.title(view), range=shown,
+            slug=series_slug(view), title=self.title(view), range=shown,
             ratio=w._("%(ratio)s times", ratio=w.number(step.ratio, 2)),
             percent=formatting.percent_amount(step.percent, 1, lang, sign=True),
             noise=formatting.percent_amount(step.noise * 100, 1, lang),
@@ -183,7 +203,18 @@ def dashboard_pages(model: Model, pages: tuple[Page, ...], catalogs: Catalogs
     if not model.series:
         return ()
     taken = {(p.language, p.slug) for p in pages}
-    return tuple(
+    languages = model.data.site.languages
+    board = tuple(
         Page(lang, PAGE, PageMeta(title=catalogs.translations[lang].gettext("Benchmarks")),
              "{{< dashboard >}}\n", 1, "data/history")
-        for lang in model.data.site.languages if (lang, PAGE) not in taken)
+        for lang in languages if (lang, PAGE) not in taken)
+    titles = {m.id: m.title for m in model.data.measurements}
+    return board + tuple(
+        Page(lang, series_slug(v), PageMeta(title=titles[v.series.id].get(lang)),
+             f"{{{{< series {v.series.id} >}}}}\n", 1, v.series.file)
+        for lang in languages for v in model.series)
+
+
+def series_slug(view: SeriesView) -> str:
+    """Where a series' own page is: `benchmarks/ID`."""
+    return f"{PAGE}/{view.series.id}"

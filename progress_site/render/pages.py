@@ -215,7 +215,10 @@ class PageRenderer:
                                                  f"templates/{name}"))
             return b""
         html = template.render(page=page, body=body, here=here, alternates=alternates,
-                               pages=[p for p in pages if p.language == page.language],
+                               # A series' page (`benchmarks/ID`) is reached from the
+                               # dashboard, not from every page's navigation.
+                               pages=[p for p in pages if p.language == page.language
+                                      and "/" not in p.slug],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
         problems += duplicate_ids(page, pieces, html, self.model)
         return html.encode("utf-8")

@@ -24,11 +24,14 @@ def sparkline(values: Sequence[float], label: str, *, width: int = 100, height: 
     step = width / max(len(values) - 1, 1)
     pad = 1.5  # the line's half width, so the extremes are not cut
 
+    # Whole numbers in a small box, a decimal in a large one: 200 rows stay small.
+    digits = 0 if width <= 100 else 1
+
     def x(i: int) -> str:
-        return f"{i * step:.1f}"
+        return f"{i * step:.{digits}f}"
 
     def y(v: float) -> str:
-        return f"{height - pad - (v - low) / span * (height - 2 * pad):.1f}"
+        return f"{height - pad - (v - low) / span * (height - 2 * pad):.{digits}f}"
 
     for index in marks:
         ET.SubElement(svg, "line", {"x1": x(index), "x2": x(index), "y1": "0",
