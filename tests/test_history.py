@@ -11,6 +11,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from progress_site.pipeline import BuildConfig, make_site, prepare
+from progress_site.record.recorder import check
 
 from .conftest import TODAY
 from .dom import Node, parse
@@ -170,3 +171,18 @@ def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
     assert len(gzip.compress(files["benchmarks/index.html"])) <= 60_000
     assert len(parse(files["benchmarks/index.html"]).find_all("tr", class_="series")) == 203
     assert "fr/benchmarks/bench-199/index.html" in files
+
+
+def test_record_checks_an_edited_history_file(tmp_path: Path) -> None:
+    """`record`'s check reads a history file's edited text instead of the file: a broken
+    line it would write is reported, located, and the file on disk is left alone."""
+    source = history_source(tmp_path / "src")
+    path = source / "data" / "history" / "measurements.render-new.jsonl"
+    before = path.read_bytes()
+    edited = before.decode("utf-8") + line(2, 13.0).replace('"ms"', '"s"') + "\n"
+    problems = check(source, TODAY, {path: edited})
+    assert [(str(p.location), p.message) for p in problems] == [
+        ("data/history/measurements.render-new.jsonl:3:90",
+         "unit 's' differs from the first line's ('ms')")]
+    assert path.read_bytes() == before
+    assert check(source, TODAY, {path: before.decode("utf-8") + line(2, 13.0) + "\n"}) == []

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 
 from progress_site.derive.regressions import Report, analyse
 from progress_site.derive.series import Point, Series
+from progress_site.errors import Problem
 from progress_site.model.history import HistorySeries, SeriesPoint
+from progress_site.model.schema import Headline
+from progress_site.model.values import problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +53,26 @@ def _point(point: SeriesPoint) -> Point:
     if point.samples:
         return Point(point.commit, samples=point.samples)
     return Point(point.commit, value=point.value, spread=point.spread)
+
+
+def check_claims(headlines: tuple[Headline, ...], views: tuple[SeriesView, ...]
+                 ) -> list[Problem]:
+    """A headline may not summarise a series whose newest step is a regression (a
+    pending one may still be noise, and is let through)."""
+    regressed = {}
+    for view in views:
+        if view.report is not None and view.report.steps:
+            step = view.report.steps[-1]
+            if step.status == "regressed":
+                regressed[view.key] = step
+    out = []
+    for h in headlines:
+        for ref in h.summarises:
+            worse = regressed.get(ref)
+            if worse is not None:
+                out.append(problem(h.where, "summarises", f"{ref} regressed by "
+                                   f"{worse.percent:+.1f} % at commits {worse.last_before}.."
+                                   f"{worse.first_after}: a headline cannot claim it",
+                                   "restate the headline from the newest figures, or fix "
+                                   "the regression and measure again"))
+    return out

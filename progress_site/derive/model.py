@@ -19,7 +19,7 @@ from types import MappingProxyType
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.headlines import derive_headlines
-from progress_site.derive.history import SeriesView, derive_series
+from progress_site.derive.history import SeriesView, check_claims, derive_series
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
 from progress_site.derive.scopes import scoped
 from progress_site.derive.views import (
@@ -93,8 +93,10 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
     computed, found_in_texts = compute_references(data, namespace)
     namespace = namespace.with_computed(computed)
     problems += found + found_in_texts
+    series = derive_series(history)
+    problems += check_claims(data.headlines, series)
     model = Model(data, studies, budgets, roadmaps, headlines, MappingProxyType(views),
-                  namespace, today, derive_series(history))
+                  namespace, today, series)
     return model, problems
 
 

@@ -82,7 +82,9 @@ class Dashboard:
         chosen = tuple(v for v in views if v.series.group == group)
         if not chosen:
             known = ", ".join(sorted({v.series.group for v in views})) or "none"
-            raise BlockError(f"dashboard: no series in group '{group}' (known: {known})")
+            raise BlockError(f"dashboard: no series in group '{group}' (known: {known})",
+                             "name one of those groups, or write {{< dashboard >}} for all; "
+                             "a series' group is its measurement's `group:`")
         return chosen
 
     def href(self, here: PagePlace, slug: str) -> str:
@@ -95,7 +97,8 @@ class Dashboard:
         found = [v for v in self.model.series if v.series.id == ident]
         if not found:
             known = ", ".join(v.series.id for v in self.model.series) or "none"
-            raise BlockError(f"no series '{ident}' under data/history/ (known: {known})")
+            raise BlockError(f"no series '{ident}' under data/history/ (known: {known})",
+                             "name a measurement that has a history file")
         return self.row(found[0])
 
     def groups(self, group: str | None = None) -> list[tuple[str, list[Row]]]:
