@@ -8,6 +8,7 @@ every problem located at its line and column, all of them at once.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 import re
@@ -104,6 +105,7 @@ class _Lines:
     def points(self) -> list[SeriesPoint]:
         """Every line that reads as a point; the order and duplicates checked."""
         out: list[SeriesPoint] = []
+        last = -1  # the newest point's line: its figure needs every field's position
         seen: dict[tuple[str, str], int] = {}
         for index, record in enumerate(self.doc.data):
             if record is BROKEN:
@@ -125,6 +127,9 @@ class _Lines:
                            "lines are appended in date order: move this line up")
                 continue
             out.append(point)
+            last = index
+        if out:
+            out[-1] = dataclasses.replace(out[-1], where=self.where(last, self.doc.data[last]))
         return out
 
     def point(self, index: int, rec: dict[str, Any]) -> SeriesPoint | None:
@@ -166,8 +171,12 @@ class _Lines:
         if len(self.problems) > before or None in (commit, machine, date, value):
             return None
         assert commit and machine and date is not None and value is not None
+        # Only the machine of an older point is ever reported (an unknown one): the
+        # newest point's every position is found once the file is read (`points`).
+        where = Where(self.doc.locate(("records", index)), (),
+                      {"machine": self.doc.locate(("records", index, "machine"))})
         return SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
-                           tool, status or "measured", note, self.where(index, rec))
+                           tool, status or "measured", note, where)
 
     def where(self, index: int, rec: dict[str, Any]) -> Where:
         """The line's position and each of its values'."""

@@ -6,6 +6,7 @@ formatted by Babel through `Words`; templates/blocks/dashboard.html only lays it
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -37,7 +38,7 @@ BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One series as its dashboard row and its section show it."""
+    """One series as its dashboard row shows it (and its page: `chart`, `points`)."""
 
     slug: str
     title: str
@@ -99,7 +100,15 @@ class Dashboard:
             known = ", ".join(v.series.id for v in self.model.series) or "none"
             raise BlockError(f"no series '{ident}' under data/history/ (known: {known})",
                              "name a measurement that has a history file")
-        return self.row(found[0])
+        view = found[0]
+        values = [p.value for p in view.points]
+        marks = [s.index for s in view.report.steps] if view.report else []
+        label = self.words._("%(title)s: the last %(n)s points", title=self.title(view),
+                             n=self.words.number(len(values)))
+        return dataclasses.replace(
+            self.row(view), chart=sparkline(values, label, width=600, height=120, marks=marks),
+            points=tuple((self.words.commit_hash(p.commit), self.date(p), p.machine,
+                          self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
 
     def groups(self, group: str | None = None) -> list[tuple[str, list[Row]]]:
         """Each group's rows, groups by name, rows by key."""
@@ -152,8 +161,6 @@ class Dashboard:
         newest, values = points[-1], [p.value for p in points]
         status, status_class = self.status(view)
         title = self.title(view)
-        label = self.words._("%(title)s: the last %(n)s points", title=title,
-                             n=self.words.number(len(values)))
         marks = [s.index for s in view.report.steps] if view.report else []
         recent = values[-SPARK_POINTS:]
         recent_marks = [m - (len(values) - len(recent)) for m in marks
@@ -166,10 +173,7 @@ class Dashboard:
             status_class=status_class, spark=sparkline(recent, self.words._(
                 "%(title)s: the last %(n)s points", title=title,
                 n=self.words.number(len(recent))), marks=recent_marks),
-            chart=sparkline(values, label, width=600, height=120, marks=marks),
-            points=tuple((self.words.commit_hash(p.commit), self.date(p),
-                          p.machine, self.value(view, p))
-                         for p in reversed(points[-SHOWN_POINTS:])))
+            chart=Markup(), points=())
 
     def date(self, point: SeriesPoint) -> str:
         """A point's day, as this language writes dates."""

@@ -35,7 +35,9 @@ def sparkline(values: Sequence[float], label: str, *, width: int = 100, height: 
 
     for index in marks:
         ET.SubElement(svg, "line", {"x1": x(index), "x2": x(index), "y1": "0",
-                                    "y2": str(height), "class": "step-mark"})
+                                    "y2": str(height), "class": "step-mark",
+                                    "stroke": "currentColor", "stroke-opacity": "0.5",
+                                    "stroke-dasharray": "2 2"})
     points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
     ET.SubElement(svg, "polyline", {"points": points, "fill": "none",
                                     "stroke": "currentColor", "stroke-width": "1.5"})
