@@ -120,6 +120,11 @@ def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: 
     assert rows[0].find("td").text() == commit(POINTS - 1)
     assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
     assert len(page.find("figure", class_="series-chart").find_all("line")) == 1
+    # Every value with the series' decimals: 150.0 lines up with 151.35.
+    at_step = rows[POINTS - 1 - STEP_AT].find_all("td")
+    assert at_step[0].text() == commit(STEP_AT)
+    assert at_step[3].text() == ("150.00\u00a0ms ± 2.8\u00a0ms (n = 10)" if not folder
+                                 else "150,00\u202fms ± 2,8\u202fms (n = 10)")
 
 
 def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:

@@ -7,6 +7,7 @@ formatted by Babel through `Words`; templates/blocks/dashboard.html only lays it
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -74,6 +75,7 @@ class Dashboard:
     def __init__(self, words: Words, model: Model) -> None:
         self.words = words
         self.model = model
+        self.decimals: dict[str, int] = {}
 
     def series(self, group: str | None) -> tuple[SeriesView, ...]:
         """The series shown: all of them, or those of one group."""
@@ -131,13 +133,22 @@ class Dashboard:
         """A point's value in its unit, with its spread and count when it has them."""
         w = self.words
         unit = view.series.unit
-        value = w.with_unit(point.value, decimals_of(point.value), unit)
+        value = w.with_unit(point.value, self.digits(view), unit)
         if point.spread is not None:
             spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
             value = w._("%(value)s ± %(spread)s", value=value, spread=spread)
         if point.n is not None:
             value = w._("%(value)s (n = %(n)s)", value=value, n=w.number(point.n))
         return value
+
+    def digits(self, view: SeriesView) -> int:
+        """The decimals of a series' values: the most any point was written with (at
+        most 3), so a column of them lines up (150.0 beside 150.6)."""
+        found = self.decimals.get(view.key)
+        if found is None:
+            found = self.decimals[view.key] = min(3, max(decimals_of(p.value)
+                                                         for p in view.points))
+        return found
 
     def change(self, new: float, old: float) -> str:
         """`+3.1 %`: the change from `old` to `new`."""
@@ -178,7 +189,7 @@ class Dashboard:
     def date(self, point: SeriesPoint) -> str:
         """A point's day, as this language writes dates."""
         day = point.date
-        return self.words.date(day if not hasattr(day, "date") else day.date())
+        return self.words.date(day.date() if isinstance(day, dt.datetime) else day)
 
     def step(self, view: SeriesView, step: Step) -> StepRow:
         """One step's line."""
