@@ -10,6 +10,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from progress_site.model.history import default_better, default_group
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.record.recorder import check
 
@@ -191,3 +192,31 @@ def test_record_checks_an_edited_history_file(tmp_path: Path) -> None:
          "unit 's' differs from the first line's ('ms')")]
     assert path.read_bytes() == before
     assert check(source, TODAY, {path: before.decode("utf-8") + line(2, 13.0) + "\n"}) == []
+
+
+def test_min_change_and_better_come_from_the_yaml(tmp_path: Path) -> None:
+    """`min_change: 60` hides a 50 % step; `better: higher` makes it an improvement."""
+    source = history_source(tmp_path / "src")
+    studies = source / "data" / "studies.yaml"
+    text = studies.read_text(encoding="utf-8")
+    for extra, status in (("    min_change: 60\n", "within noise"),
+                          ("    better: higher\n", "improved")):
+        studies.write_text(text.replace("    group: launch\n", "    group: launch\n" + extra),
+                           encoding="utf-8")
+        model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+        report = {v.key: v.report for v in model.series}["measurements.startup"]
+        assert report is not None and report.status == status
+
+
+@pytest.mark.parametrize(("unit", "better"), [("ms", "lower"), ("KB", "lower"),
+                                              ("ops/s", "higher"), ("MB/s", "higher")])
+def test_better_defaults_from_the_unit(unit: str, better: str) -> None:
+    """Times and sizes are better lower, rates higher."""
+    assert default_better(unit) == better
+
+
+@pytest.mark.parametrize(("ident", "group"), [("parse-small", "parse"), ("render_new", "render"),
+                                               ("startup", "startup")])
+def test_group_defaults_from_the_id(ident: str, group: str) -> None:
+    """A series' group is its id up to the first '-' or '_'."""
+    assert default_group(ident) == group
