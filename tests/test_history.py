@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -17,6 +20,7 @@ from progress_site.record.recorder import check
 from .conftest import TODAY
 from .dom import Node, parse
 from .history_site import NOISE, POINTS, STEP_AT, commit, history_source, line
+from .test_cases import BUILD, SOURCE_DATE_EPOCH
 
 
 @pytest.fixture(scope="module")
@@ -220,3 +224,18 @@ def test_better_defaults_from_the_unit(unit: str, better: str) -> None:
 def test_group_defaults_from_the_id(ident: str, group: str) -> None:
     """A series' group is its id up to the first '-' or '_'."""
     assert default_group(ident) == group
+
+
+def test_same_bytes_under_two_hash_seeds(source: Path, tmp_path: Path) -> None:
+    """Two builds by the command line, under different PYTHONHASHSEEDs, write the same
+    files, byte for byte."""
+    built = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+        subprocess.run([sys.executable, str(BUILD), "--source", str(source), "--out",
+                        str(out)], check=True, capture_output=True, env=env, timeout=300)
+        built.append({p.relative_to(out).as_posix(): p.read_bytes()
+                      for p in sorted(out.rglob("*")) if p.is_file()})
+    assert "benchmarks/startup/index.html" in built[0] and "regressions.xml" in built[0]
+    assert built[0] == built[1]
