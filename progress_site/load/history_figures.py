@@ -49,6 +49,10 @@ def attach_history(data: Data, series: tuple[HistorySeries, ...]
         if newest.commit not in known_commits and newest.commit not in new_commits:
             # A commit the data does not list is allowed, and printed as its id.
             new_commits[newest.commit] = Commit(id=newest.commit, where=newest.where)
+    problems += [problem(m.where, "figure", "missing key 'figure' (the figure)",
+                         f"write `figure:`, or keep its history in data/history/"
+                         f"measurements.{m.id}.jsonl")
+                 for m in data.measurements if m.id not in done and not m.figure.where.path]
     measurements = tuple(done.get(m.id, m) for m in data.measurements) + tuple(
         done[s.id] for s in series if s.id not in by_id)
     data = dataclasses.replace(data, measurements=measurements,
