@@ -19,6 +19,7 @@ from progress_site.load.site import load
 from progress_site.publish import changes
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
+from progress_site.render.dashboard import dashboard_pages
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
 from progress_site.render.templates import CompiledTemplates
@@ -143,12 +144,13 @@ def prepare(config: BuildConfig) -> Prepared:
         data, found = validate(source.data, config.today)
         problems += found
         fail_on_errors(problems, config.source)
-        model, found = derive(data, config.today)
+        model, found = derive(data, config.today, source.history)
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                                  data.site.languages, config.strict)
         problems += found + list(catalogs.problems)
         fail_on_errors(problems, config.source)
-    return Prepared(model, source.pages, catalogs, problems)
+    pages = source.pages + dashboard_pages(model, source.pages, catalogs)
+    return Prepared(model, pages, catalogs, problems)
 
 
 def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> Rendered:

@@ -1,7 +1,8 @@
 """The sites that the page checks run on (tests/test_html_valid.py, test_fragments.py).
 
 The example, built without and with a base URL (one with a space, which every address
-must carry percent-encoded), the example without its French home page, and every
+must carry percent-encoded), the example without its French home page, the example with
+history files and its benchmarks dashboard (tests/history_site.py), and every
 `_ok` case of tests/cases/ (each a variant of the example that builds): all built in
 memory, once a test session, sharing the session's cache folder (conftest).
 """
@@ -18,6 +19,7 @@ import pytest
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import REPO, TODAY
+from .history_site import history_source
 from .test_cases import CASES, apply_case, load_case
 
 BASE_URL = "https://example.org/a%20b/"  # as `--base-url 'https://example.org/a b/'` gives
@@ -69,6 +71,7 @@ def _built(session: Path) -> tuple[Site, ...]:
     report.write_text(report.read_text("utf-8").replace("(../index.html)",
                                                         "(../../index.html)"), "utf-8")
     sites.append(Site("no-french-home", build(no_french_home)))
+    sites.append(Site("history", build(history_source(root / "history"))))
     for folder in sorted(p for p in CASES.iterdir() if p.name.endswith("_ok")):
         case = load_case(folder)
         if case.get("xfail"):

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.headlines import derive_headlines
+from progress_site.derive.history import SeriesView, check_claims, derive_series
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
 from progress_site.derive.scopes import scoped
 from progress_site.derive.views import (
@@ -36,6 +37,7 @@ from progress_site.derive.views import (
     view_figure,
 )
 from progress_site.errors import Problem
+from progress_site.model.history import HistorySeries
 from progress_site.model.keys import FigureKey, figures
 from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Data
@@ -54,6 +56,7 @@ class Model:
     figures: Mapping[FigureKey, FigureView]  # every figure of the data, by its key
     namespace: Namespace
     today: dt.date
+    series: tuple[SeriesView, ...] = ()  # data/history/: every series and its report
 
     def view(self, *key: FigureKey | str | int) -> FigureView:
         """The derived view of a figure: by its key, its name (`"measurements.ID"`), or
@@ -65,7 +68,8 @@ class Model:
         return self.figures[FigureKey.of(*(str(k) for k in key))]
 
 
-def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
+def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
+           ) -> tuple[Model, list[Problem]]:
     """The model the templates read, and the problems only derived numbers reveal."""
     data = scoped(data)
     rules = freshness(data, today)
@@ -89,8 +93,10 @@ def derive(data: Data, today: dt.date) -> tuple[Model, list[Problem]]:
     computed, found_in_texts = compute_references(data, namespace)
     namespace = namespace.with_computed(computed)
     problems += found + found_in_texts
+    series = derive_series(history)
+    problems += check_claims(data.headlines, series)
     model = Model(data, studies, budgets, roadmaps, headlines, MappingProxyType(views),
-                  namespace, today)
+                  namespace, today, series)
     return model, problems
 
 

@@ -11,11 +11,14 @@ from progress_site.errors import Location, Problem, closest
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.files import inside, source_files, unreadable_name
+from progress_site.load.history import load_history
+from progress_site.load.history_figures import attach_history
 from progress_site.load.pages import Page, check_page_set, load_pages
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
 from progress_site.model.declare import hints
+from progress_site.model.history import HistorySeries
 from progress_site.model.schema import Data, Site
 
 DATA_SUFFIXES = (".yaml", ".yml")
@@ -28,6 +31,7 @@ class Source:
     data: Data
     pages: tuple[Page, ...]
     documents: tuple[Document, ...]
+    history: tuple[HistorySeries, ...] = ()  # data/history/*.jsonl, oldest point first
 
 
 def read_yaml(path: Path, root: Path, edited: str | None = None
@@ -57,10 +61,8 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     docs: list[Document] = []
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
-    edited = edited or {}
-    # Only data files here: the edited history files (.jsonl) are the history reader's.
-    paths = {*source_files(root / "data", root, DATA_SUFFIXES),
-             *(p for p in edited if p.suffix in DATA_SUFFIXES)}
+    edited = {p: t for p, t in (edited or {}).items() if p.suffix in DATA_SUFFIXES}
+    paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
     unread = False  # a file refused whole may be the one that holds `site:`
     for path in sorted(paths):
         doc, found = read_yaml(path, root, edited.get(path))
@@ -183,9 +185,12 @@ def _load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     data, docs, problems = load_data(root, strict, edited)
     if data is None:
         return None, problems
+    series, found = load_history(root, edited)
+    data, series, attached = attach_history(data, series)
+    problems += found + attached
     pages, page_problems = load_pages(root, data.site.languages)
     # No pages at all is a data-only build (data.json, feeds); a page that failed to read
     # has been reported already.
     if pages and not any(not p.warning for p in page_problems):
         page_problems += check_page_set(pages, data.site.languages, strict)
-    return Source(data, tuple(pages), tuple(docs)), problems + page_problems
+    return Source(data, tuple(pages), tuple(docs), series), problems + page_problems

@@ -118,9 +118,15 @@ class Figure:
 class Measurement:
     id: str = f("name used in references (`measurements.ID`)")
     title: Text = f("what was measured")
-    figure: Figure = f("the figure")
+    figure: Figure = f("the figure (left out when data/history/measurements.ID.jsonl gives "
+                       "it)", Figure())
     history: tuple[HistoryPoint, ...] = f("earlier values, oldest first: drawn as a trend "
                                           "ending at the figure", ())
+    better: Better | None = f("which direction is better: lower or higher (default: from "
+                              "the unit, higher for rates)", None)
+    group: str | None = f("the dashboard's group (default: the id up to its first '-')", None)
+    min_change: Number | None = f("smallest change, in percent, the dashboard reports "
+                                  "(default 5)", None)
     where: Where = where()
 
 

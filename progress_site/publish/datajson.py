@@ -28,6 +28,7 @@ from progress_site.model.keys import FigureKey, published
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain
 from progress_site.model.walk import record_fields
+from progress_site.publish.regressions import SERIES_SCHEMA, series_json
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
 VERSION = 1
@@ -132,6 +133,8 @@ def data_json(model: Model) -> bytes:
     """The file's bytes: the version, the day the build counted from, every collection."""
     body = Writer(model).to_json(model.data, ())
     document = {"version": VERSION, "today": model.today.isoformat(), **body}
+    if model.series:  # a site without history keeps the file it had
+        document["series"] = series_json(model)
     # Compact: without `indent`, json uses its C encoder (large sites: see bench/scale.py).
     return (json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                        allow_nan=False) + "\n").encode("utf-8")
@@ -233,6 +236,7 @@ def data_schema() -> dict[str, Any]:
                           "today": {"type": "string", "format": "date",
                                     "description": "the day ages and staleness count from"}}
     top["required"] = sorted(top["properties"])
+    top["properties"]["series"] = SERIES_SCHEMA
     defs["Quantity"] = QUANTITY
     defs["Text"] = {"anyOf": [{"type": "string"}, {"type": "object",
                                                    "additionalProperties": {"type": "string"}}],

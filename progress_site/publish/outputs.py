@@ -19,6 +19,7 @@ from progress_site.derive.model import Model
 from progress_site.load.pages import Page
 from progress_site.publish.datajson import data_json, data_schema_json
 from progress_site.publish.feeds import atom_feed, newest
+from progress_site.publish.regressions import FEED, regressions_feed
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace, home_page, language_folder, public_url
@@ -126,6 +127,8 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where,
                                              home_page(pages, lang, default), base_url, news)
+        if model.series:
+            out[f"{folder}{FEED}"] = regressions_feed(model, words, folder, base_url)
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
     return out

@@ -119,7 +119,7 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
             return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
         data, found = validate(source.data, today)
         if not any(not p.warning for p in found):
-            found += derive(data, today)[1]
+            found += derive(data, today, source.history)[1]
     # Problems found after loading are shown with their line, as the file would have it.
     texts = {doc.display: doc for doc in source.documents}
     found = [p if p.source_line or not p.location.line else dataclasses.replace(

@@ -23,6 +23,7 @@ from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
+from progress_site.render.dashboard import Dashboard
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
@@ -101,7 +102,7 @@ def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, A
     templates call them; `charts` is the build's, shared by the languages."""
     tables = Tables(words, model.namespace.datasets)
     return {"tables": tables, "agreements": Agreements(tables),
-            "charts": Charts(model, tables, charts)}
+            "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model)}
 
 
 class PageRenderer:
@@ -214,7 +215,10 @@ class PageRenderer:
                                                  f"templates/{name}"))
             return b""
         html = template.render(page=page, body=body, here=here, alternates=alternates,
-                               pages=[p for p in pages if p.language == page.language],
+                               # A series' page (`benchmarks/ID`) is reached from the
+                               # dashboard, not from every page's navigation.
+                               pages=[p for p in pages if p.language == page.language
+                                      and "/" not in p.slug],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
         problems += duplicate_ids(page, pieces, html, self.model)
         return html.encode("utf-8")

@@ -21,7 +21,8 @@ class PagePlace:
     def of(cls, lang: str, slug: str, default: str) -> PagePlace:
         """The published path of a page of one language."""
         parts = ([] if lang == default else [lang]) + ([] if slug == "index" else [slug])
-        return cls("/".join([*parts, "index.html"]), "../" * len(parts))
+        path = "/".join([*parts, "index.html"])
+        return cls(path, "../" * path.count("/"))  # a series' page is two folders down
 
     def href(self, other: PagePlace) -> str:
         """A relative link from this page to another (explicit index.html, for file://)."""

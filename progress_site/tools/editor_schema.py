@@ -128,7 +128,9 @@ def type_schema(tp: Any) -> dict[str, Any]:
 
 
 def plain_default(value: Any) -> Any:
-    """A default as JSON writes it (tuples as lists)."""
+    """A default as JSON writes it (tuples as lists, a record as an empty mapping)."""
+    if dataclasses.is_dataclass(value):
+        return {}
     return list(value) if isinstance(value, tuple) else value
 
 

@@ -1,0 +1,78 @@
+"""Each history series analysed: its steps, outliers and status (derive/regressions.py).
+
+A file may hold several machines; only points of one machine are comparable, so a series
+is judged on the machine of its newest point (the one its figure shows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from progress_site.derive.regressions import Report, analyse
+from progress_site.derive.series import Point, Series
+from progress_site.errors import Problem
+from progress_site.model.history import HistorySeries, SeriesPoint
+from progress_site.model.schema import Headline
+from progress_site.model.values import problem
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesView:
+    """A series as pages show it: its points on the newest point's machine, and their
+    report (None when a point cannot be judged: a value of 0)."""
+
+    series: HistorySeries
+    points: tuple[SeriesPoint, ...]
+    report: Report | None
+
+    @property
+    def key(self) -> str:
+        """The figure's key, `measurements.ID`."""
+        return self.series.key
+
+
+def derive_series(history: tuple[HistorySeries, ...]) -> tuple[SeriesView, ...]:
+    """Every series with its report, in the order of their keys."""
+    return tuple(view_series(s) for s in sorted(history, key=lambda s: s.key))
+
+
+def view_series(series: HistorySeries) -> SeriesView:
+    """One series, analysed on its newest point's machine."""
+    machine = series.newest.machine
+    points = tuple(p for p in series.points if p.machine == machine)
+    try:
+        judged = Series(tuple(_point(p) for p in points), series.better,
+                        series.min_change / 100)
+    except ValueError:
+        return SeriesView(series, points, None)
+    return SeriesView(series, points, analyse(judged))
+
+
+def _point(point: SeriesPoint) -> Point:
+    """The point the analysis reads: the samples when there are some, else the value."""
+    if point.samples:
+        return Point(point.commit, samples=point.samples)
+    return Point(point.commit, value=point.value, spread=point.spread)
+
+
+def check_claims(headlines: tuple[Headline, ...], views: tuple[SeriesView, ...]
+                 ) -> list[Problem]:
+    """A headline may not summarise a series whose newest step is a regression (a
+    pending one may still be noise, and is let through)."""
+    regressed = {}
+    for view in views:
+        if view.report is not None and view.report.steps:
+            step = view.report.steps[-1]
+            if step.status == "regressed":
+                regressed[view.key] = step
+    out = []
+    for h in headlines:
+        for ref in h.summarises:
+            worse = regressed.get(ref)
+            if worse is not None:
+                out.append(problem(h.where, "summarises", f"{ref} regressed by "
+                                   f"{worse.percent:+.1f} % at commits {worse.last_before}.."
+                                   f"{worse.first_after}: a headline cannot claim it",
+                                   "restate the headline from the newest figures, or fix "
+                                   "the regression and measure again"))
+    return out

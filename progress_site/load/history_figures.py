@@ -1,0 +1,124 @@
+"""History files made figures: each series' newest point is its measurement's figure.
+
+A series completes the `measurements:` entry of the same id (title, unit, method, note,
+`better`, `group`, `min_change` stay in the YAML), or stands as a measurement of its own
+when the YAML has none. The figure's value, machine, date, commit and status come from
+the newest point and nowhere else (docs/history-format.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from progress_site.errors import Location, Problem, closest
+from progress_site.model.history import (
+    DEFAULT_MIN_CHANGE,
+    HistorySeries,
+    SeriesPoint,
+    decimals_of,
+    default_better,
+    default_group,
+)
+from progress_site.model.schema import Commit, Data, Figure, Measurement
+from progress_site.model.values import Number, Text, Where, problem
+
+FROM_HISTORY = ("value", "range", "samples", "ok", "of", "machine", "date", "commit", "run")
+
+
+def attach_history(data: Data, series: tuple[HistorySeries, ...]
+                   ) -> tuple[Data, tuple[HistorySeries, ...], list[Problem]]:
+    """The data with each series' figure in `measurements:`, the series completed with
+    their measurement's choices, and every problem found."""
+    by_id = {m.id: m for m in data.measurements}
+    machines = {m.id for m in data.machines}
+    known_commits = {c.id for c in data.commits}
+    problems: list[Problem] = []
+    done: dict[str, Measurement] = {}
+    completed: list[HistorySeries] = []
+    new_commits: dict[str, Commit] = {}
+    for one in series:
+        problems += _unknown_machines(one, machines)
+        yaml = by_id.get(one.id)
+        if yaml is not None:
+            problems += _written_twice(yaml, one)
+        measurement = _measurement(yaml, one)
+        done[one.id] = measurement
+        completed.append(_choices(one, yaml))
+        newest = one.newest
+        if newest.commit not in known_commits and newest.commit not in new_commits:
+            # A commit the data does not list is allowed, and printed as its id.
+            new_commits[newest.commit] = Commit(id=newest.commit, where=newest.where)
+    problems += [problem(m.where, "figure", "missing key 'figure' (the figure)",
+                         f"write `figure:`, or keep its history in data/history/"
+                         f"measurements.{m.id}.jsonl")
+                 for m in data.measurements if m.id not in done and not m.figure.where.path]
+    measurements = tuple(done.get(m.id, m) for m in data.measurements) + tuple(
+        done[s.id] for s in series if s.id not in by_id)
+    data = dataclasses.replace(data, measurements=measurements,
+                               commits=data.commits + tuple(new_commits.values()))
+    return data, tuple(completed), problems
+
+
+def _unknown_machines(series: HistorySeries, machines: set[str]) -> list[Problem]:
+    """A point's machine names one of `machines:`."""
+    out = []
+    for point in series.points:
+        if point.machine not in machines:
+            close = closest(point.machine, sorted(machines))
+            out.append(problem(point.where, "machine", f"no machine '{point.machine}'",
+                               f"did you mean '{close}'?" if close
+                               else "declare it under `machines:`"))
+    return out
+
+
+def _written_twice(yaml: Measurement, series: HistorySeries) -> list[Problem]:
+    """What the YAML may not write beside a history file."""
+    out = []
+    given = [n for n in FROM_HISTORY if getattr(yaml.figure, n) is not None]
+    if given:
+        out.append(problem(yaml.figure.where, given[0], f"the {given[0]} comes from "
+                           f"{series.file}", "remove " + ", ".join(f"`{n}:`" for n in given)
+                           + " here: the history's newest line gives the figure's number, "
+                           "machine, date and commit"))
+    if yaml.history:
+        out.append(problem(yaml.where, "history", f"this measurement's history is in "
+                           f"{series.file}", "remove `history:`, or the file"))
+    unit = yaml.figure.unit
+    if unit is not None and unit != series.unit:
+        out.append(problem(yaml.figure.where, "unit", f"unit '{unit}' differs from "
+                           f"{series.file}'s ('{series.unit}')",
+                           "remove `unit:` here: the history's unit is the figure's"))
+    return out
+
+
+def _measurement(yaml: Measurement | None, series: HistorySeries) -> Measurement:
+    """The measurement of a series: its YAML entry completed, or one of its own."""
+    newest = series.newest
+    fields = dict(newest.where.fields)
+    if yaml is None:
+        where = Where(Location(series.file), ("measurements", series.id), fields)
+        figure = _figure(Figure(where=where), newest, series.unit, where)
+        return Measurement(id=series.id, title=Text((("*", series.id),), neutral=True),
+                           figure=figure, where=where)
+    old = yaml.figure.where
+    where = Where(old.location, old.path, {**old.fields, **fields})
+    return dataclasses.replace(yaml, figure=_figure(yaml.figure, newest, series.unit, where))
+
+
+def _figure(figure: Figure, newest: SeriesPoint, unit: str, where: Where) -> Figure:
+    """A figure showing the newest point."""
+    when = newest.date.date() if isinstance(newest.date, dt.datetime) else newest.date
+    value = Number(newest.value, decimals_of(newest.value))
+    status = "watch" if newest.status == "watch" else figure.status
+    return dataclasses.replace(figure, value=value, unit=unit, machine=newest.machine,
+                               date=when, commit=newest.commit, status=status, where=where)
+
+
+def _choices(series: HistorySeries, yaml: Measurement | None) -> HistorySeries:
+    """The series with its measurement's `better`, `group` and `min_change`."""
+    better = yaml.better if yaml is not None and yaml.better else default_better(series.unit)
+    group = yaml.group if yaml is not None and yaml.group else default_group(series.id)
+    change = (yaml.min_change.value if yaml is not None and yaml.min_change is not None
+              else DEFAULT_MIN_CHANGE)
+    return dataclasses.replace(series, better=better, group=group, min_change=change)

@@ -1,0 +1,127 @@
+"""The history's share of the published files: every series and its steps in data.json,
+and each language's Atom feed of regressions, `regressions.xml`.
+
+A step's feed id is the uuid5 of its series' key and its commit range: the same on every
+build and in every language, so a reader never sees a regression twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+import uuid
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from markupsafe import Markup
+
+from progress_site.derive.history import SeriesView
+from progress_site.derive.model import Model
+from progress_site.derive.regressions import Step
+from progress_site.model.history import SeriesPoint
+from progress_site.publish.feeds import ATOM, add, identity, plain, stamp
+from progress_site.render.dashboard import Dashboard
+from progress_site.render.places import PagePlace, public_url
+from progress_site.render.words import Words
+
+FEED = "regressions.xml"
+POINT_KEYS = ("commit", "date", "machine", "value", "spread", "n", "stats", "samples",
+              "tool", "status", "note")
+
+
+def series_json(model: Model) -> list[dict[str, Any]]:
+    """Every series for data.json: its choices, all its points, its status and steps."""
+    return [{"key": v.key, "unit": v.series.unit, "better": v.series.better,
+             "group": v.series.group, "min_change": v.series.min_change,
+             "machine": v.series.newest.machine,
+             "status": v.report.status if v.report else None,
+             "points": [point_json(p) for p in v.series.points],
+             "steps": [step_json(v, s) for s in (v.report.steps if v.report else ())],
+             "outliers": list(v.report.outliers) if v.report else []}
+            for v in model.series]
+
+
+def point_json(point: SeriesPoint) -> dict[str, Any]:
+    """One point as its history line wrote it (absent keys left out)."""
+    out: dict[str, Any] = {"commit": point.commit, "date": point.date.isoformat().replace(
+        "+00:00", "Z"), "machine": point.machine, "value": point.value}
+    extra = {"spread": point.spread, "n": point.n, "stats": dict(point.stats) or None,
+             "samples": list(point.samples) or None, "tool": point.tool,
+             "status": point.status if point.status != "measured" else None,
+             "note": point.note}
+    return out | {k: v for k, v in extra.items() if v is not None}
+
+
+def step_json(view: SeriesView, step: Step) -> dict[str, Any]:
+    """One step: where, how much, against what noise, and its status."""
+    return {"key": view.key, "last_before": step.last_before, "first_after": step.first_after,
+            "commits": step.commits, "before": step.before, "after": step.after,
+            "before_interval": list(step.before_interval),
+            "after_interval": list(step.after_interval), "ratio": step.ratio,
+            "percent": step.percent, "noise": step.noise, "p_value": step.p_value,
+            "samples_p_value": step.samples_p_value, "direction": step.direction,
+            "status": step.status}
+
+
+SERIES_SCHEMA: dict[str, Any] = {
+    "type": "array", "description": "every history series (data/history/), its points "
+    "oldest first, and the steps found in it (present when the data has history)",
+    "items": {"type": "object", "required": ["key", "unit", "better", "group", "min_change",
+                                             "machine", "status", "points", "steps",
+                                             "outliers"]},
+}
+
+
+def step_id(view: SeriesView, step: Step) -> str:
+    """The step's permanent id: its series' key and its commit range."""
+    name = f"{view.key}/{step.last_before}..{step.first_after}"
+    return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
+
+
+def regressions_feed(model: Model, words: Words, folder: str, base_url: str | None
+                     ) -> bytes:
+    """One language's feed of regressions, newest first, each linked to its series'
+    page."""
+    board = Dashboard(words, model)
+
+    def href(path: str) -> str:
+        return public_url(path, base_url) if base_url else posixpath.relpath(path,
+                                                                              folder or ".")
+
+    found = [(view, step) for view in model.series if view.report is not None
+             for step in view.report.steps if step.direction == "regression"]
+    found.sort(key=lambda f: (-_day(f[0], f[1].first_after).toordinal(), f[0].key))
+    feed = ET.Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
+    site = model.data.site
+    add(feed, "id", uuid.uuid5(uuid.NAMESPACE_URL, "/".join(
+        (identity(model), words.lang, FEED))).urn)
+    add(feed, "title", words._("%(site)s: regressions", site=plain(words.text(site.title))))
+    newest = _day(found[0][0], found[0][1].first_after) if found else model.today
+    add(feed, "updated", stamp(newest))
+    add(add(feed, "author"), "name", plain(words.text(site.title)))
+    add(feed, "link", rel="self", type="application/atom+xml", href=href(folder + FEED))
+    add(feed, "generator", "progress-site")
+    for view, step in found:
+        row = board.step(view, step)
+        entry = add(feed, "entry")
+        add(entry, "id", step_id(view, step))
+        add(entry, "title", words._("%(title)s: %(percent)s, commits %(range)s",
+                                    title=row.title, percent=row.percent,
+                                    range=f"{step.last_before}..{step.first_after}"))
+        add(entry, "updated", stamp(_day(view, step.first_after)))
+        page = PagePlace.of(words.lang, row.slug, site.languages[0]).path
+        add(entry, "link", rel="alternate", type="text/html", href=href(page))
+        content = Markup("<p>{} · {} · {} · {} · {}</p>").format(
+            row.ratio, row.percent, words._("noise %(noise)s", noise=row.noise),
+            row.p_value, row.status)
+        add(entry, "content", str(content), type="html")
+    ET.indent(feed)
+    data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+    return data + b"\n"
+
+
+def _day(view: SeriesView, commit: str) -> dt.date:
+    """The day of a series' point at `commit` (on the analysed machine)."""
+    point = next(p for p in view.points if p.commit == commit)
+    day = point.date
+    return day.date() if isinstance(day, dt.datetime) else day

@@ -1,0 +1,238 @@
+"""The benchmarks dashboard, in one language: every series' row, its steps, its points.
+
+Everything shown is computed here from the model's series and their reports, and
+formatted by Babel through `Words`; templates/blocks/dashboard.html only lays it out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from progress_site.derive.history import SeriesView
+from progress_site.derive.model import Model
+from progress_site.derive.regressions import Step
+from progress_site.load.pages import Page, PageMeta
+from progress_site.model.history import SeriesPoint, decimals_of
+from progress_site.render import formatting
+from progress_site.render.blocks.options import BlockError
+from progress_site.render.i18n import Catalogs
+from progress_site.render.places import PagePlace
+from progress_site.render.sparkline import sparkline
+from progress_site.render.words import N_, Words
+
+PAGE = "benchmarks"  # the dashboard's own page, unless the content has one of that name
+SHOWN_POINTS = 50  # the newest points in a series' table; data.json has them all
+SPARK_POINTS = 30  # a row's sparkline: 200 rows stay small (docs/data-format.md)
+STATUS = {
+    "improved": N_("Improved"),
+    "regressed": N_("Regressed"),
+    "within noise": N_("Within noise"),
+    "not enough points": N_("Not enough points"),
+    None: N_("Not judged"),
+}
+BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One series as its dashboard row shows it (and its page: `chart`, `points`)."""
+
+    slug: str
+    title: str
+    latest: str
+    previous: str
+    baseline: str
+    better: str
+    status: str
+    status_class: str
+    spark: Markup
+    chart: Markup
+    points: tuple[tuple[Markup, str, str, str], ...]  # commit, date, machine, value
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One step as the list of steps shows it."""
+
+    slug: str
+    title: str
+    range: Markup
+    ratio: str
+    percent: str
+    noise: str
+    p_value: str
+    status: str
+    status_class: str
+
+
+class Dashboard:
+    """The dashboard's rows and steps in one language (a block helper)."""
+
+    def __init__(self, words: Words, model: Model) -> None:
+        self.words = words
+        self.model = model
+        self.decimals: dict[str, int] = {}
+
+    def series(self, group: str | None) -> tuple[SeriesView, ...]:
+        """The series shown: all of them, or those of one group."""
+        views = self.model.series
+        if group is None:
+            return views
+        chosen = tuple(v for v in views if v.series.group == group)
+        if not chosen:
+            known = ", ".join(sorted({v.series.group for v in views})) or "none"
+            raise BlockError(f"dashboard: no series in group '{group}' (known: {known})",
+                             "name one of those groups, or write {{< dashboard >}} for all; "
+                             "a series' group is its measurement's `group:`")
+        return chosen
+
+    def href(self, here: PagePlace, slug: str) -> str:
+        """A link from the page `here` to a series' page."""
+        default = self.model.data.site.languages[0]
+        return here.href(PagePlace.of(self.words.lang, slug, default))
+
+    def detail(self, ident: str) -> Row:
+        """One series' page: the `series` block."""
+        found = [v for v in self.model.series if v.series.id == ident]
+        if not found:
+            known = ", ".join(v.series.id for v in self.model.series) or "none"
+            raise BlockError(f"no series '{ident}' under data/history/ (known: {known})",
+                             "name a measurement that has a history file")
+        view = found[0]
+        values = [p.value for p in view.points]
+        marks = [s.index for s in view.report.steps] if view.report else []
+        label = self.words._("%(title)s: the last %(n)s points", title=self.title(view),
+                             n=self.words.number(len(values)))
+        return dataclasses.replace(
+            self.row(view), chart=sparkline(values, label, width=600, height=120, marks=marks),
+            points=tuple((self.words.commit_hash(p.commit), self.date(p), p.machine,
+                          self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
+
+    def groups(self, group: str | None = None) -> list[tuple[str, list[Row]]]:
+        """Each group's rows, groups by name, rows by key."""
+        out: dict[str, list[Row]] = {}
+        for view in self.series(group):
+            out.setdefault(view.series.group, []).append(self.row(view))
+        return sorted(out.items())
+
+    def steps(self, group: str | None = None) -> list[StepRow]:
+        """Every reported step, newest series' steps first by key, oldest step first."""
+        return [self.step(view, step) for view in self.series(group)
+                if view.report is not None for step in view.report.steps]
+
+    def title(self, view: SeriesView) -> str:
+        """The measurement's title in this language, or the series' id."""
+        found = next((m for m in self.model.data.measurements if m.id == view.series.id), None)
+        return found.title.get(self.words.lang) if found else view.series.id
+
+    def value(self, view: SeriesView, point: SeriesPoint) -> str:
+        """A point's value in its unit, with its spread and count when it has them."""
+        w = self.words
+        unit = view.series.unit
+        value = w.with_unit(point.value, self.digits(view), unit)
+        if point.spread is not None:
+            spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
+            value = w._("%(value)s ± %(spread)s", value=value, spread=spread)
+        if point.n is not None:
+            value = w._("%(value)s (n = %(n)s)", value=value, n=w.number(point.n))
+        return value
+
+    def digits(self, view: SeriesView) -> int:
+        """The decimals of a series' values: the most any point was written with (at
+        most 3), so a column of them lines up (150.0 beside 150.6)."""
+        found = self.decimals.get(view.key)
+        if found is None:
+            found = self.decimals[view.key] = min(3, max(decimals_of(p.value)
+                                                         for p in view.points))
+        return found
+
+    def change(self, new: float, old: float) -> str:
+        """`+3.1 %`: the change from `old` to `new`."""
+        if old == 0:
+            return "–"
+        return formatting.percent_amount((new / old - 1) * 100, 1, self.words.lang, sign=True)
+
+    def status(self, view: SeriesView) -> tuple[str, str]:
+        """The series' status in words, and its CSS class."""
+        report = view.report
+        key = report.status if report is not None else None
+        words = self.words._(STATUS[key])
+        if report is not None and report.steps and report.steps[-1].status == "pending" \
+                and key in ("improved", "regressed"):
+            words = self.words._("%(status)s, pending", status=words)
+        return words, (key or "not-judged").replace(" ", "-")
+
+    def row(self, view: SeriesView) -> Row:
+        """One series' row and section."""
+        points = view.points
+        newest, values = points[-1], [p.value for p in points]
+        status, status_class = self.status(view)
+        title = self.title(view)
+        marks = [s.index for s in view.report.steps] if view.report else []
+        recent = values[-SPARK_POINTS:]
+        recent_marks = [m - (len(values) - len(recent)) for m in marks
+                        if m >= len(values) - len(recent)]
+        return Row(
+            slug=series_slug(view), title=title, latest=self.value(view, newest),
+            previous=self.change(newest.value, points[-2].value) if len(points) > 1 else "–",
+            baseline=self.change(newest.value, points[0].value) if len(points) > 1 else "–",
+            better=self.words._(BETTER[view.series.better]), status=status,
+            status_class=status_class, spark=sparkline(recent, self.words._(
+                "%(title)s: the last %(n)s points", title=title,
+                n=self.words.number(len(recent))), marks=recent_marks),
+            chart=Markup(), points=())
+
+    def date(self, point: SeriesPoint) -> str:
+        """A point's day, as this language writes dates."""
+        day = point.date
+        return self.words.date(day.date() if isinstance(day, dt.datetime) else day)
+
+    def step(self, view: SeriesView, step: Step) -> StepRow:
+        """One step's line."""
+        w = self.words
+        lang = w.lang
+        words, status_class = w._(STATUS[step.status if step.status != "pending" else (
+            "regressed" if step.direction == "regression" else "improved")]), step.status
+        if step.status == "pending":
+            words = w._("%(status)s, pending", status=words)
+        span = f"{step.last_before}..{step.first_after}"
+        href = w.address(None, "compare", f"{step.last_before}...{step.first_after}")
+        code = Markup("<code>{}</code>").format(span)
+        shown = Markup('<a href="{}">{}</a>').format(href, code) if href else code
+        p_value = (w._("p < %(p)s", p=w.number(0.0001, 4)) if step.p_value < 0.0001
+                   else w._("p = %(p)s", p=w.number(step.p_value, 4)))
+        return StepRow(
+            slug=series_slug(view), title=self.title(view), range=shown,
+            ratio=w._("%(ratio)s times", ratio=w.number(step.ratio, 2)),
+            percent=formatting.percent_amount(step.percent, 1, lang, sign=True),
+            noise=formatting.percent_amount(step.noise * 100, 1, lang),
+            p_value=p_value, status=words, status_class=status_class)
+
+
+
+def dashboard_pages(model: Model, pages: tuple[Page, ...], catalogs: Catalogs
+                    ) -> tuple[Page, ...]:
+    """`benchmarks` in each language, holding the dashboard, when the data has series
+    and the content has no page of that name."""
+    if not model.series:
+        return ()
+    taken = {(p.language, p.slug) for p in pages}
+    languages = model.data.site.languages
+    board = tuple(
+        Page(lang, PAGE, PageMeta(title=catalogs.translations[lang].gettext("Benchmarks")),
+             "{{< dashboard >}}\n", 1, "data/history")
+        for lang in languages if (lang, PAGE) not in taken)
+    titles = {m.id: m.title for m in model.data.measurements}
+    return board + tuple(
+        Page(lang, series_slug(v), PageMeta(title=titles[v.series.id].get(lang)),
+             f"{{{{< series {v.series.id} >}}}}\n", 1, v.series.file)
+        for lang in languages for v in model.series)
+
+
+def series_slug(view: SeriesView) -> str:
+    """Where a series' own page is: `benchmarks/ID`."""
+    return f"{PAGE}/{view.series.id}"

@@ -1,0 +1,241 @@
+"""History files: read, made figures, analysed (tests/history_site.py builds the site)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from progress_site.model.history import default_better, default_group
+from progress_site.pipeline import BuildConfig, make_site, prepare
+from progress_site.record.recorder import check
+
+from .conftest import TODAY
+from .dom import Node, parse
+from .history_site import NOISE, POINTS, STEP_AT, commit, history_source, line
+from .test_cases import BUILD, SOURCE_DATE_EPOCH
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with three history files."""
+    return history_source(tmp_path_factory.mktemp("history") / "src")
+
+
+@pytest.fixture(scope="module")
+def files(source: Path) -> dict[str, bytes]:
+    """Every file of the built site."""
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+
+
+def test_each_series_is_analysed(source: Path) -> None:
+    """The slowdown is a regression at its commit; the flat one is noise; two points
+    are not enough."""
+    model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+    reports = {v.key: v.report for v in model.series}
+    assert sorted(reports) == ["measurements.parse-small", "measurements.render-new",
+                               "measurements.startup"]
+    slow = reports["measurements.startup"]
+    assert slow is not None and slow.status == "regressed"
+    (step,) = slow.steps
+    assert (step.last_before, step.first_after) == (commit(STEP_AT - 1), commit(STEP_AT))
+    assert step.percent == pytest.approx(50, abs=3)
+    flat, short = reports["measurements.parse-small"], reports["measurements.render-new"]
+    assert flat is not None and (flat.status, flat.steps) == ("within noise", ())
+    assert short is not None and short.status == "not enough points"
+
+
+def test_figure_is_the_newest_point(files: dict[str, bytes]) -> None:
+    """data.json's figure is the last line's value, machine, date and commit."""
+    data = json.loads(files["data.json"])
+    by_id = {m["id"]: m for m in data["measurements"]}
+    startup = by_id["startup"]["figure"]
+    assert (startup["commit"], startup["date"], startup["machine"]) == (
+        commit(POINTS - 1), "2026-10-30", "test-pc")
+    assert startup["value"] == 151.35 and startup["unit"] == "ms"
+    assert by_id["render-new"]["title"] == "render-new"  # no YAML: its id is its title
+    assert by_id["render-new"]["figure"]["value"] == 12.5
+
+
+@pytest.mark.parametrize(("lang", "path", "expected"), [
+    ("en", "index.html", "Start-up now takes 151.35\u00a0ms"),
+    ("fr", "fr/index.html", "Le démarrage prend 151,35\u202fms"),
+])
+def test_measurement_cites_the_newest_value(files: dict[str, bytes], lang: str, path: str,
+                                            expected: str) -> None:
+    """`{{ measurements.startup }}` prints the newest point, formatted per language."""
+    page: Node = parse(files[path].decode("utf-8"))
+    assert expected in page.text()
+
+
+DASHBOARD = {
+    "en": ("benchmarks/index.html", {
+        "startup": "Regressed", "parse-small": "Within noise",
+        "render-new": "Not enough points"}, "+50.2%", "1.50 times"),
+    "fr": ("fr/benchmarks/index.html", {
+        "startup": "Dégradé", "parse-small": "Dans le bruit",
+        "render-new": "Pas assez de points"}, "+50,2\u00a0%", "1,50 fois"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
+    """The dashboard page lists each series with its status, and the step with its
+    commit range (a compare link), its percent and ratio, in each language."""
+    path, statuses, percent, ratio = DASHBOARD[lang]
+    page = parse(files[path])
+    rows = page.find_all("tr", class_="series")
+    shown = {r.attrs["id"].removeprefix("row-benchmarks-"): r.find(class_="status").text()
+             for r in rows}
+    assert shown == statuses
+    (step,) = page.find_all("tr", class_="step")
+    cells = [c.text() for c in step.find_all("td")]
+    assert cells[0] == f"{commit(STEP_AT - 1)}..{commit(STEP_AT)}"
+    assert (cells[1], cells[2]) == (ratio, percent)
+    link = step.find("a", href=f"https://github.com/meridian-proxy/meridian/compare/"
+                               f"{commit(STEP_AT - 1)}...{commit(STEP_AT)}")
+    assert link.text() == cells[0]
+    row = page.find("tr", id="row-benchmarks-startup")
+    assert row.find("a").attrs["href"] == "startup/index.html"
+    latest = row.find(class_="latest").text()
+    assert latest == ("151.35\u00a0ms ± 2.8\u00a0ms (n = 10)" if lang == "en"
+                      else "151,35\u202fms ± 2,8\u202fms (n = 10)")
+
+
+def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
+    """The home page links to the dashboard page."""
+    nav = parse(files["index.html"]).find("nav", class_="site-nav")
+    assert "benchmarks/index.html" in [a.attrs["href"] for a in nav.find_all("a")]
+
+
+@pytest.mark.parametrize("folder", ["", "fr/"])
+def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: str) -> None:
+    """A series' own page lists its points, newest first, each linked to its commit,
+    under its line with the step marked."""
+    page = parse(files[f"{folder}benchmarks/startup/index.html"])
+    rows = page.find("table", class_="points").find("tbody").find_all("tr")
+    assert len(rows) == POINTS
+    assert rows[0].find("td").text() == commit(POINTS - 1)
+    assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
+    assert len(page.find("figure", class_="series-chart").find_all("line")) == 1
+    # Every value with the series' decimals: 150.0 lines up with 151.35.
+    at_step = rows[POINTS - 1 - STEP_AT].find_all("td")
+    assert at_step[0].text() == commit(STEP_AT)
+    assert at_step[3].text() == ("150.00\u00a0ms ± 2.8\u00a0ms (n = 10)" if not folder
+                                 else "150,00\u202fms ± 2,8\u202fms (n = 10)")
+
+
+def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:
+    """data.json lists every series, all of its points, and the step with its range."""
+    series = {s["key"]: s for s in json.loads(files["data.json"])["series"]}
+    startup = series["measurements.startup"]
+    assert len(startup["points"]) == POINTS and startup["status"] == "regressed"
+    (step,) = startup["steps"]
+    assert (step["key"], step["last_before"], step["first_after"], step["status"]) == (
+        "measurements.startup", commit(STEP_AT - 1), commit(STEP_AT), "regressed")
+    assert step["ratio"] == pytest.approx(1.5, abs=0.03) and step["p_value"] < 0.001
+    assert series["measurements.parse-small"]["steps"] == []
+
+
+@pytest.mark.parametrize(("path", "lang"), [("regressions.xml", "en"),
+                                            ("fr/regressions.xml", "fr")])
+def test_feed_holds_the_regression(files: dict[str, bytes], path: str, lang: str) -> None:
+    """Each language's regressions feed has the one regression, its id the uuid5 of the
+    series key and range, linked to the series on the dashboard."""
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.fromstring(files[path])
+    (entry,) = feed.findall(f"{atom}entry")
+    span = f"{commit(STEP_AT - 1)}..{commit(STEP_AT)}"
+    assert entry.findtext(f"{atom}id") == uuid.uuid5(
+        uuid.NAMESPACE_URL, f"measurements.startup/{span}").urn
+    assert span in (entry.findtext(f"{atom}title") or "")
+    link = entry.find(f"{atom}link")
+    assert link is not None and link.get("href") == "benchmarks/startup/index.html"
+    assert ("+50.2%" if lang == "en" else "+50,2\u00a0%") in (entry.findtext(f"{atom}title")
+                                                              or "")
+
+
+def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]) -> None:
+    """A second build gives the same bytes, file for file."""
+    again = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    assert again == files
+
+
+def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
+    """200 series of 60 points: the dashboard page is at most 60 KB once gzipped, and
+    each series has a page of its own."""
+    source = history_source(tmp_path / "src")
+    for k in range(200):
+        text = "".join(line(i, (10 + k) * (1 + NOISE[(i + k) % 20]), spread=0.5, n=10)
+                       + "\n" for i in range(60))
+        (source / "data" / "history" / f"measurements.bench-{k:03}.jsonl").write_text(
+            text, encoding="utf-8")
+    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    assert len(gzip.compress(files["benchmarks/index.html"])) <= 60_000
+    assert len(parse(files["benchmarks/index.html"]).find_all("tr", class_="series")) == 203
+    assert "fr/benchmarks/bench-199/index.html" in files
+
+
+def test_record_checks_an_edited_history_file(tmp_path: Path) -> None:
+    """`record`'s check reads a history file's edited text instead of the file: a broken
+    line it would write is reported, located, and the file on disk is left alone."""
+    source = history_source(tmp_path / "src")
+    path = source / "data" / "history" / "measurements.render-new.jsonl"
+    before = path.read_bytes()
+    edited = before.decode("utf-8") + line(2, 13.0).replace('"ms"', '"s"') + "\n"
+    problems = check(source, TODAY, {path: edited})
+    assert [(str(p.location), p.message) for p in problems] == [
+        ("data/history/measurements.render-new.jsonl:3:90",
+         "unit 's' differs from the first line's ('ms')")]
+    assert path.read_bytes() == before
+    assert check(source, TODAY, {path: before.decode("utf-8") + line(2, 13.0) + "\n"}) == []
+
+
+def test_min_change_and_better_come_from_the_yaml(tmp_path: Path) -> None:
+    """`min_change: 60` hides a 50 % step; `better: higher` makes it an improvement."""
+    source = history_source(tmp_path / "src")
+    studies = source / "data" / "studies.yaml"
+    text = studies.read_text(encoding="utf-8")
+    for extra, status in (("    min_change: 60\n", "within noise"),
+                          ("    better: higher\n", "improved")):
+        studies.write_text(text.replace("    group: launch\n", "    group: launch\n" + extra),
+                           encoding="utf-8")
+        model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+        report = {v.key: v.report for v in model.series}["measurements.startup"]
+        assert report is not None and report.status == status
+
+
+@pytest.mark.parametrize(("unit", "better"), [("ms", "lower"), ("KB", "lower"),
+                                              ("ops/s", "higher"), ("MB/s", "higher")])
+def test_better_defaults_from_the_unit(unit: str, better: str) -> None:
+    """Times and sizes are better lower, rates higher."""
+    assert default_better(unit) == better
+
+
+@pytest.mark.parametrize(("ident", "group"), [("parse-small", "parse"), ("render_new", "render"),
+                                               ("startup", "startup")])
+def test_group_defaults_from_the_id(ident: str, group: str) -> None:
+    """A series' group is its id up to the first '-' or '_'."""
+    assert default_group(ident) == group
+
+
+def test_same_bytes_under_two_hash_seeds(source: Path, tmp_path: Path) -> None:
+    """Two builds by the command line, under different PYTHONHASHSEEDs, write the same
+    files, byte for byte."""
+    built = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+        subprocess.run([sys.executable, str(BUILD), "--source", str(source), "--out",
+                        str(out)], check=True, capture_output=True, env=env, timeout=300)
+        built.append({p.relative_to(out).as_posix(): p.read_bytes()
+                      for p in sorted(out.rglob("*")) if p.is_file()})
+    assert "benchmarks/startup/index.html" in built[0] and "regressions.xml" in built[0]
+    assert built[0] == built[1]
