@@ -1,9 +1,8 @@
 """`record --history` and the first import of an old-style figure: its YAML value and
 `history:` move into data/history/, its comments and every other byte of the YAML kept.
 
-The build reads history files once the history reader is merged; until then a figure
-without `value:` fails its check, so these tests take the check out (`no_check`) and read
-the files back themselves.
+Each write is checked as a build would check it (the build reads the history files), and
+the tests read the files back themselves.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from typing import Any
 import pytest
 
 from progress_site.cli import main
-from progress_site.record import appending, commands
 
 from .test_record import hashes
 
@@ -35,12 +33,6 @@ def site(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def no_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the history reader is merged: the build refuses a figure without a value."""
-    monkeypatch.setattr(commands, "check", lambda root, today, edited: [])
-
-
 def record(root: Path, *args: str) -> int:
     """The getting-started recording of the memory, at a new commit."""
     return main(["record", "measurement", "memory", "--value", "69", "--unit", "MB",
@@ -54,7 +46,7 @@ def points(root: Path) -> list[dict[str, Any]]:
 
 
 def test_an_old_style_figure_moves_into_its_history(
-        site: Path, no_check: None, capsys: pytest.CaptureFixture[str]) -> None:
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = (site / "data" / "measurements.yaml").read_bytes()
     assert record(site, "--history") == 0, capsys.readouterr().err
     out = capsys.readouterr().out
@@ -87,7 +79,7 @@ def test_an_old_style_figure_moves_into_its_history(
 
 
 def test_a_figure_that_is_no_point_is_refused_and_nothing_written(
-        site: Path, no_check: None, capsys: pytest.CaptureFixture[str]) -> None:
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = site / "data" / "measurements.yaml"
     path.write_bytes(path.read_bytes().replace(b"{value: 74,", b"{range: [70, 78],"))
     before = hashes(site)
@@ -100,7 +92,7 @@ def test_a_figure_that_is_no_point_is_refused_and_nothing_written(
 
 
 def test_a_point_without_a_commit_is_refused_and_nothing_written(
-        site: Path, no_check: None, capsys: pytest.CaptureFixture[str]) -> None:
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = site / "data" / "measurements.yaml"
     path.write_bytes(path.read_bytes().replace(b", commit: 5f6a7b8}", b"}"))
     before = hashes(site)
@@ -122,10 +114,8 @@ def test_without_history_record_keeps_writing_the_yaml_ok_twin(
 
 
 def test_a_new_series_with_a_title_gets_a_yaml_entry_of_id_title_and_unit(
-        site: Path, tmp_path: Path, no_check: None, capsys: pytest.CaptureFixture[str],
+        site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once the build reads history files (the reader's load/history.py)."""
-    monkeypatch.setattr(appending, "reader_merged", lambda: True)
     (tmp_path / "runs.jsonl").write_text(
         '{"id": "parse", "title": "Parse a file", "samples": [12.1, 12.4], "unit": "ms"}\n'
         '{"id": "untitled", "value": 3, "unit": "ms"}\n')
@@ -138,18 +128,6 @@ def test_a_new_series_with_a_title_gets_a_yaml_entry_of_id_title_and_unit(
     assert after == before + (b"  - id: parse\r\n    title: Parse a file\r\n"
                               b"    figure: {unit: ms}\r\n")
     assert (site / "data" / "history" / "measurements.untitled.jsonl").exists()
-
-
-def test_no_yaml_entry_before_the_reader_is_merged_ok_twin(
-        site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Today: the history file alone, which the build accepts."""
-    (tmp_path / "runs.jsonl").write_text(
-        '{"id": "parse", "title": "Parse a file", "samples": [12.1, 12.4], "unit": "ms"}\n')
-    before = (site / "data" / "measurements.yaml").read_bytes()
-    assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source", str(site),
-                 "--machine", "laptop", "--commit", "9f8e7d6", "--yes"]) == 0, \
-        capsys.readouterr().err
-    assert (site / "data" / "measurements.yaml").read_bytes() == before
 
 
 def test_record_samples_into_a_history_then_an_estimate_is_refused(

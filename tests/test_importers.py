@@ -196,8 +196,14 @@ def test_import_writes_points_the_build_accepts(
         assert point["n"] == len(point["samples"]) >= 5
         assert (f"measurements.{ident}: 1 point added (now 1 point), on the dashboard "
                 f"benchmarks/index.html#{ident}") in out.out
-    # The YAML files are as they were: the points are the history files' only.
-    assert {k: v for k, v in hashes(example_copy).items() if "history" not in k} == before
+    # The points are the history files' only; the YAML gains each new series' id, title
+    # and unit, nothing else, and no other file changes.
+    changed = {k for k, v in hashes(example_copy).items() if before.get(k) != v}
+    assert changed == {"data/studies.yaml", "data/history/measurements.py-test-sum.jsonl",
+                       "data/history/measurements.py-test-sorted.jsonl"}
+    studies = (example_copy / "data" / "studies.yaml").read_text()
+    assert studies.count("id: py-test-") == 2
+    assert "value:" not in studies.split("id: py-test-", 1)[1]
     written = hashes(example_copy)
     again = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
                   str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",

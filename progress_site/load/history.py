@@ -150,7 +150,8 @@ class _Lines:
                            "each line gives commit, date, machine, value and unit")
         commit = self.word(index, rec, "commit")
         machine = self.word(index, rec, "machine")
-        unit = self.word(index, rec, "unit")
+        # "" is a series without a unit (a count, asv's `track_` benchmarks).
+        unit = "" if rec.get("unit") == "" else self.word(index, rec, "unit")
         if unit is not None and self.unit is None:
             self.unit = unit
         elif unit is not None and unit != self.unit:

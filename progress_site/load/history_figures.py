@@ -85,7 +85,7 @@ def _written_twice(yaml: Measurement, series: HistorySeries) -> list[Problem]:
         out.append(problem(yaml.where, "history", f"this measurement's history is in "
                            f"{series.file}", "remove `history:`, or the file"))
     unit = yaml.figure.unit
-    if unit is not None and unit != series.unit:
+    if unit is not None and unit != (series.unit or None):
         out.append(problem(yaml.figure.where, "unit", f"unit '{unit}' differs from "
                            f"{series.file}'s ('{series.unit}')",
                            "remove `unit:` here: the history's unit is the figure's"))
@@ -111,7 +111,7 @@ def _figure(figure: Figure, newest: SeriesPoint, unit: str, where: Where) -> Fig
     when = newest.date.date() if isinstance(newest.date, dt.datetime) else newest.date
     value = Number(newest.value, decimals_of(newest.value))
     status = "watch" if newest.status == "watch" else figure.status
-    return dataclasses.replace(figure, value=value, unit=unit, machine=newest.machine,
+    return dataclasses.replace(figure, value=value, unit=unit or None, machine=newest.machine,
                                date=when, commit=newest.commit, status=status, where=where)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -197,17 +196,11 @@ def check_point(rec: DataFiles, ident: str, point: Point) -> None:
                       "--unit with a known one")
 
 
-def reader_merged() -> bool:
-    """Whether the build reads history files yet (`load/history.py`, written beside this
-    writer): until then a YAML entry without a value would not build."""
-    return importlib.util.find_spec("progress_site.load.history") is not None
-
-
 def yaml_entry(rec: DataFiles, args: argparse.Namespace, ident: str, title: str | None,
                unit: str | None) -> None:
     """A new series with a readable name gets a `measurements:` entry: its id, title and
     unit only (its value and evidence are the history file's)."""
-    if not title or rec.find("measurements", ident) is not None or not reader_merged():
+    if not title or rec.find("measurements", ident) is not None:
         return
     holder = rec.holder("measurements")
     file = rec.open(args.file or (holder.path if holder else
