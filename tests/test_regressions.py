@@ -25,7 +25,7 @@ from progress_site.derive.ranks import (
     rank,
 )
 from progress_site.derive.regressions import Report, analyse
-from progress_site.derive.series import Point, median_interval, summarise
+from progress_site.derive.series import Point, median, median_interval, summarise
 
 from .conftest import REPO
 from .regression_corpus import LEVEL, commit, corpus, planted, sampled, series
@@ -334,3 +334,29 @@ def test_the_normal_screen_never_hides_a_small_exact_p_value(small: int, total: 
         if exact >= 1e-7:
             worst = max(worst, normal_p(u, small, large, 0) / exact)
     assert small >= SCREEN_SMALL and 1 < worst < SCREEN
+
+
+def test_a_short_history_with_samples_finds_a_50_percent_slowdown() -> None:
+    """Ten commits then five, five readings each: the commits alone cannot reach the
+    scan's p-value at these sizes, so levels that do not overlap and pooled samples
+    that differ beyond noise carry the step (a project's first weeks of CI)."""
+    report = analyse(sampled(7, [LEVEL] * 10 + [LEVEL * 1.5] * 5))
+    assert report.status == "regressed"
+    (step,) = report.steps
+    assert (step.last_before, step.first_after, step.status) == (commit(9), commit(10),
+                                                                 "regressed")
+    assert 45 < step.percent < 55
+
+
+def test_a_short_history_of_values_alone_waits_for_more_commits_ok_twin() -> None:
+    """The same levels as one value a commit: no samples to confirm them, so no step
+    until the history is long enough for the commits' own test (docs/regressions.md)."""
+    values = [median(p.samples) for p in sampled(7, [LEVEL] * 10 + [LEVEL * 1.5] * 5).points]
+    assert analyse(series(values)).status == "within noise"
+
+
+def test_short_noise_with_samples_makes_no_step() -> None:
+    """200 short noise-only histories with samples: separated levels by chance are not
+    confirmed by their samples, and no step is reported."""
+    alarms = [seed for seed in range(200) if analyse(sampled(seed, [LEVEL] * 15)).steps]
+    assert alarms == []

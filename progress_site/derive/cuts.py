@@ -75,10 +75,29 @@ def gate(values: Sequence[float], samples: Sequence[tuple[float, ...]], cut: Cut
     p = mann_whitney(before, after, worth)[1]
     pooled = pooled_samples(samples, cut, settings.pooled_commits)
     samples_p = None if pooled is None else mann_whitney(*pooled, worth)[1]
-    real = (short >= settings.level_points and p < worth
+    # Few commits a side cannot reach `worth` however far apart they are (the exact test
+    # has no smaller p to give): levels that do not overlap at all, each commit's samples
+    # telling the same story, are as strong as such a short history can be.
+    commits_agree = p < worth or (samples_p is not None and separated(before, after))
+    real = (short >= settings.level_points and commits_agree
             and (samples_p is None or samples_p < worth))
     return Gate(real, real and abs(change) >= min_change, change, min(1.0, p * cut.looks),
                 None if samples_p is None else min(1.0, samples_p * cut.looks), cut.looks)
+
+
+def samples_agree(values: Sequence[float], samples: Sequence[tuple[float, ...]], cut: Cut,
+                  settings: Settings) -> bool:
+    """Levels that do not overlap, commit by commit, and whose pooled samples differ
+    beyond noise."""
+    pooled = pooled_samples(samples, cut, settings.pooled_commits)
+    if pooled is None or not separated(values[cut.start:cut.at], values[cut.at:cut.end]):
+        return False
+    return mann_whitney(*pooled, settings.alpha / cut.looks)[1] < settings.alpha / cut.looks
+
+
+def separated(before: Sequence[float], after: Sequence[float]) -> bool:
+    """Whether every commit of one level lies beyond every commit of the other."""
+    return max(before) < min(after) or min(before) > max(after)
 
 
 def pooled_samples(samples: Sequence[tuple[float, ...]], cut: Cut, commits: int

@@ -35,6 +35,7 @@ from progress_site.derive.cuts import (
     gate,
     refine,
     robust_sigma,
+    samples_agree,
 )
 from progress_site.derive.ranks import mann_whitney_p, rank, rank_scan, tied_pairs
 from progress_site.derive.series import Series, median, median_interval
@@ -102,7 +103,7 @@ def analyse(series: Series, settings: Settings = DEFAULT) -> Report:
         return Report("not enough points", (), ())
     values = [p.value if p.value is not None else median(p.samples) for p in series.points]
     samples = [p.samples for p in series.points]
-    cuts = settle(values, samples, scan(values, settings), series.min_change, settings)
+    cuts = settle(values, samples, scan(values, samples, settings), series.min_change, settings)
     last = max(cuts, default=0)
     tail = tail_cut(values[last:], settings)
     if tail is not None and last + tail not in cuts:
@@ -121,9 +122,11 @@ def analyse(series: Series, settings: Settings = DEFAULT) -> Report:
     return Report(status, steps, outliers)
 
 
-def scan(values: Sequence[float], settings: Settings) -> dict[int, int]:
+def scan(values: Sequence[float], samples: Sequence[tuple[float, ...]], settings: Settings
+         ) -> dict[int, int]:
     """Cuts found by binary segmentation on ranks: each cut's index and the number of
-    looks its test is corrected for."""
+    looks its test is corrected for. A split too short for the commits' test to pass is
+    kept when its levels do not overlap and the pooled samples confirm it (`gate`)."""
     cuts: dict[int, int] = {}
     todo = [(0, len(values))]
     while todo:
@@ -136,8 +139,10 @@ def scan(values: Sequence[float], settings: Settings) -> dict[int, int]:
                  if split.ties else 0.0)
         p = mann_whitney_p(split.u, split.at, end - start - split.at, split.ties, worth,
                            pairs)
-        if p < worth:
-            cuts[start + split.at] = split.looks
+        at = start + split.at
+        if p < worth or samples_agree(values, samples, Cut(start, at, end, split.looks),
+                                      settings):
+            cuts[at] = split.looks
             todo += [(start, start + split.at), (start + split.at, end)]
     return cuts
 
