@@ -189,6 +189,75 @@ def test_statement_printed(ns: Namespace, lang: str, statement: str, printed: st
     assert words.quantity(entry) == printed
 
 
+COUNTED = ("measurements:\n"
+           "  - id: passed\n    title: P\n    figure: {ok: 998, of: 1000, status: estimate}\n"
+           "  - id: none\n    title: N\n    figure: {ok: 0, of: 0, status: estimate}\n"
+           "  - id: spread\n    title: S\n"
+           "    figure: {range: [12, 17], unit: ms, status: estimate}\n")
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory: pytest.TempPathFactory) -> Namespace:
+    """The names of a source with counts (998 of 1,000; 0 of 0) and a range."""
+    root = write_source(tmp_path_factory.mktemp("src"), RECORDS)
+    (root / "data" / "m.yaml").write_text(COUNTED)
+    source, problems = load(root, False)
+    assert source is not None and problems == []
+    data, problems = validate(source.data, TODAY)
+    model, found = derive(data, TODAY)
+    assert problems + found == []
+    return model.namespace
+
+
+@pytest.mark.parametrize(("lang", "statement", "printed"), [
+    # A count prints whole; its parts are numbers (docs/data-format.md, "Naming").
+    ("en", "measurements.passed", "998 of 1,000"),
+    ("fr", "measurements.passed", "998 of 1\u202f000"),  # no catalog here
+    ("en", "measurements.passed.value", "998"),
+    ("fr", "measurements.passed.value", "998"),
+    ("en", "measurements.passed.ok", "998"),
+    ("en", "measurements.passed.of", "1,000"),
+    ("fr", "measurements.passed.of", "1\u202f000"),
+    ("en", "measurements.passed.share", "99.8%"),
+    ("fr", "measurements.passed.share", "99,8\u00a0%"),
+    ("en", "measurements.passed.share:0", "100%"),
+    # In arithmetic a count is what passed.
+    ("en", "measurements.passed * 2", "1,996"),
+    ("fr", "measurements.passed * 2", "1\u202f996"),
+    ("en", "measurements.passed.of - measurements.passed", "2"),
+    ("en", "measurements.passed / measurements.passed.of | percent:1", "99.8%"),
+    ("fr", "measurements.passed / measurements.passed.of | percent:1", "99,8\u00a0%"),
+    ("en", "measurements.none.value", "0"),
+])
+def test_count_parts(counted: Namespace, lang: str, statement: str, printed: str) -> None:
+    """`{ok: 998, of: 1000}`: whole as a count, `.ok`/`.value`/`.of` numbers, `.share`."""
+    site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
+    words = Words(lang, NullTranslations(), site, counted)
+    entry = evaluate(statement, counted)
+    assert isinstance(entry, Quantity)
+    assert words.quantity(entry) == printed
+
+
+@pytest.mark.parametrize(("statement", "message", "hint", "offset"), [
+    ("measurements.spread * 2", "'measurements.spread' is not one number",
+     "only a single value or a count can be computed with; print a range on its own", 0),
+    ("measurements.none.share", "no number named 'measurements.none.share'",
+     "measurements.none counts 0 of 0: a share of nothing is no number", 0),
+    ("measurements.passed.total", "no number named 'measurements.passed.total'",
+     "a count's parts are measurements.passed.ok, .of, .value and .share", 0),
+    ("2 * measurements.passed.shares", "no number named 'measurements.passed.shares'",
+     "a count's parts are measurements.passed.ok, .of, .value and .share", 4),
+    ("measurements.passed / measurements.none", "division by zero", "", 20),
+])
+def test_count_parts_refused(counted: Namespace, statement: str, message: str, hint: str,
+                             offset: int) -> None:
+    """A count's misuse: a range in arithmetic, a share of nothing, a part it lacks."""
+    with pytest.raises(ExpressionError) as refused:
+        evaluate(statement, counted)
+    got = refused.value
+    assert (got.message, got.hint, got.offset) == (message, hint, offset)
+
+
 def test_prose_error_points_at_the_statement(tmp_path: Path) -> None:
     page = ("Intro.\n\nHorizon: {{ runs[bots=1, server=horizon].mspt }}, Paper: "
             "{{ runs[bots=1, server=papr].mspt }}.\n")

@@ -120,9 +120,11 @@ class Evaluator:
             return self.select(dataset, (), field or None, node.offset)
         if entry is None:
             raise ExpressionError(f"no number named '{name}'", self.ns.hint(name), node.offset)
+        if isinstance(entry, Quantity) and entry.kind == "count":
+            return Numbers.one(entry.low)  # a count computes with what passed, as `.ok`
         if not isinstance(entry, Quantity) or entry.kind != "value":
-            raise ExpressionError(f"'{name}' is not one number", "only a single value can be "
-                                  "computed with; print a range or a count on its own",
+            raise ExpressionError(f"'{name}' is not one number", "only a single value or a "
+                                  "count can be computed with; print a range on its own",
                                   node.offset)
         return Numbers.one(entry.low, entry.decimals, entry.unit)
 
