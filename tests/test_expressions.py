@@ -60,8 +60,8 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
     ('runs[bots=1, server="paper"].mspt', q(10.31, decimals=2, unit="ms")),
     ("runs[bots>=50, server=horizon].mspt", q(47.83, decimals=2, unit="ms")),  # one record
     (f"{H1} - {P1}", q(13.7 - 10.31, decimals=2, unit="ms")),
-    (f"{H1} / {P1}", q(13.7 / 10.31, decimals=1)),
-    (f"ratio({H1}, {P1})", q(13.7 / 10.31, decimals=1)),
+    (f"{H1} / {P1}", q(13.7 / 10.31, decimals=2)),  # 1.33: three digits
+    (f"ratio({H1}, {P1})", q(13.7 / 10.31, decimals=2)),
     (f"change({H1}, {P1})", q((13.7 / 10.31 - 1) * 100, unit="%")),
     (f"{H1} / {P1} - 1 | percent", q((13.7 / 10.31 - 1) * 100, unit="%")),
     (f"change({P1}, {H1}) | signed", Quantity("value", (10.31 / 13.7 - 1) * 100, None, 0,
@@ -182,6 +182,33 @@ def test_statement_refused(ns: Namespace, statement: str, message: str, hint: st
     ("en", "count(runs)", "5"),
 ])
 def test_statement_printed(ns: Namespace, lang: str, statement: str, printed: str) -> None:
+    site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
+    words = Words(lang, NullTranslations(), site, ns)
+    entry = evaluate(statement, ns)
+    assert isinstance(entry, Quantity)
+    assert words.quantity(entry) == printed
+
+
+@pytest.mark.parametrize(("lang", "statement", "printed"), [
+    # A quotient keeps three significant digits, unless `:N` says otherwise.
+    ("en", "246 / 100", "2.46"),
+    ("fr", "246 / 100", "2,46"),
+    ("en", "ratio(125, 10)", "12.5"),
+    ("fr", "ratio(125, 10)", "12,5"),
+    ("en", "197 / 100", "1.97"),
+    ("en", "735 / 1000", "0.735"),
+    ("fr", "735 / 1000", "0,735"),
+    ("en", "2 / 3", "0.667"),
+    ("en", "1000 / 3", "333"),
+    ("fr", "4000 / 3", "1\u202f333"),
+    ("en", "9996 / 1000", "10.0"),  # rounds up to a digit more: still three in all
+    ("en", "246 / 100:1", "2.5"),
+    ("fr", "246 / 100:1", "2,5"),
+    ("en", "range(min(runs.mspt, by=bots) / runs[server=horizon].mspt)", "0.753 to 0.980"),
+    ("fr", f"{H1} / {P1}", "1,33"),
+])
+def test_quotient_digits(ns: Namespace, lang: str, statement: str, printed: str) -> None:
+    """Ratios print 2.46, 12.5, 0.735, not one decimal (2.5 where the data says 2.46)."""
     site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
     words = Words(lang, NullTranslations(), site, ns)
     entry = evaluate(statement, ns)
@@ -322,7 +349,7 @@ def test_a_statement_of_the_data_is_worked_out_once_a_build_an_error_every_time(
     ("1" + " " * 999, "1"),  # the longest statement
     # The most operators, as deep as a statement nests: a tree of the greatest depth.
     ("(" * 31 + "1" + " + 1" * 100 + ")" * 31, "101"),
-    ("- " * 31 + "2" + " * 2 / 2" * 50, "-2.0"),
+    ("- " * 31 + "2" + " * 2 / 2" * 50, "-2.00"),  # a quotient: three digits
 ])
 def test_statement_limits_ok(ns: Namespace, statement: str, printed: str) -> None:
     """Just inside each limit of the statements: computed and printed."""
