@@ -60,8 +60,8 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
     ('runs[bots=1, server="paper"].mspt', q(10.31, decimals=2, unit="ms")),
     ("runs[bots>=50, server=horizon].mspt", q(47.83, decimals=2, unit="ms")),  # one record
     (f"{H1} - {P1}", q(13.7 - 10.31, decimals=2, unit="ms")),
-    (f"{H1} / {P1}", q(13.7 / 10.31, decimals=1)),
-    (f"ratio({H1}, {P1})", q(13.7 / 10.31, decimals=1)),
+    (f"{H1} / {P1}", q(13.7 / 10.31, decimals=2)),  # 1.33: three digits
+    (f"ratio({H1}, {P1})", q(13.7 / 10.31, decimals=2)),
     (f"change({H1}, {P1})", q((13.7 / 10.31 - 1) * 100, unit="%")),
     (f"{H1} / {P1} - 1 | percent", q((13.7 / 10.31 - 1) * 100, unit="%")),
     (f"change({P1}, {H1}) | signed", Quantity("value", (10.31 / 13.7 - 1) * 100, None, 0,
@@ -189,6 +189,102 @@ def test_statement_printed(ns: Namespace, lang: str, statement: str, printed: st
     assert words.quantity(entry) == printed
 
 
+@pytest.mark.parametrize(("lang", "statement", "printed"), [
+    # A quotient keeps three significant digits, unless `:N` says otherwise.
+    ("en", "246 / 100", "2.46"),
+    ("fr", "246 / 100", "2,46"),
+    ("en", "ratio(125, 10)", "12.5"),
+    ("fr", "ratio(125, 10)", "12,5"),
+    ("en", "197 / 100", "1.97"),
+    ("en", "735 / 1000", "0.735"),
+    ("fr", "735 / 1000", "0,735"),
+    ("en", "2 / 3", "0.667"),
+    ("en", "1000 / 3", "333"),
+    ("fr", "4000 / 3", "1\u202f333"),
+    ("en", "9996 / 1000", "10.0"),  # rounds up to a digit more: still three in all
+    ("en", "246 / 100:1", "2.5"),
+    ("fr", "246 / 100:1", "2,5"),
+    ("en", "range(min(runs.mspt, by=bots) / runs[server=horizon].mspt)", "0.753 to 0.980"),
+    ("fr", f"{H1} / {P1}", "1,33"),
+])
+def test_quotient_digits(ns: Namespace, lang: str, statement: str, printed: str) -> None:
+    """Ratios print 2.46, 12.5, 0.735, not one decimal (2.5 where the data says 2.46)."""
+    site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
+    words = Words(lang, NullTranslations(), site, ns)
+    entry = evaluate(statement, ns)
+    assert isinstance(entry, Quantity)
+    assert words.quantity(entry) == printed
+
+
+COUNTED = ("measurements:\n"
+           "  - id: passed\n    title: P\n    figure: {ok: 998, of: 1000, status: estimate}\n"
+           "  - id: none\n    title: N\n    figure: {ok: 0, of: 0, status: estimate}\n"
+           "  - id: spread\n    title: S\n"
+           "    figure: {range: [12, 17], unit: ms, status: estimate}\n")
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory: pytest.TempPathFactory) -> Namespace:
+    """The names of a source with counts (998 of 1,000; 0 of 0) and a range."""
+    root = write_source(tmp_path_factory.mktemp("src"), RECORDS)
+    (root / "data" / "m.yaml").write_text(COUNTED)
+    source, problems = load(root, False)
+    assert source is not None and problems == []
+    data, problems = validate(source.data, TODAY)
+    model, found = derive(data, TODAY)
+    assert problems + found == []
+    return model.namespace
+
+
+@pytest.mark.parametrize(("lang", "statement", "printed"), [
+    # A count prints whole; its parts are numbers (docs/data-format.md, "Naming").
+    ("en", "measurements.passed", "998 of 1,000"),
+    ("fr", "measurements.passed", "998 of 1\u202f000"),  # no catalog here
+    ("en", "measurements.passed.value", "998"),
+    ("fr", "measurements.passed.value", "998"),
+    ("en", "measurements.passed.ok", "998"),
+    ("en", "measurements.passed.of", "1,000"),
+    ("fr", "measurements.passed.of", "1\u202f000"),
+    ("en", "measurements.passed.share", "99.8%"),
+    ("fr", "measurements.passed.share", "99,8\u00a0%"),
+    ("en", "measurements.passed.share:0", "100%"),
+    # In arithmetic a count is what passed.
+    ("en", "measurements.passed * 2", "1,996"),
+    ("fr", "measurements.passed * 2", "1\u202f996"),
+    ("en", "measurements.passed.of - measurements.passed", "2"),
+    ("en", "measurements.passed / measurements.passed.of | percent:1", "99.8%"),
+    ("fr", "measurements.passed / measurements.passed.of | percent:1", "99,8\u00a0%"),
+    ("en", "measurements.none.value", "0"),
+])
+def test_count_parts(counted: Namespace, lang: str, statement: str, printed: str) -> None:
+    """`{ok: 998, of: 1000}`: whole as a count, `.ok`/`.value`/`.of` numbers, `.share`."""
+    site = Site(title=Text((("*", "T"),), True), tagline=Text((("*", "T"),), True))
+    words = Words(lang, NullTranslations(), site, counted)
+    entry = evaluate(statement, counted)
+    assert isinstance(entry, Quantity)
+    assert words.quantity(entry) == printed
+
+
+@pytest.mark.parametrize(("statement", "message", "hint", "offset"), [
+    ("measurements.spread * 2", "'measurements.spread' is not one number",
+     "only a single value or a count can be computed with; print a range on its own", 0),
+    ("measurements.none.share", "no number named 'measurements.none.share'",
+     "measurements.none counts 0 of 0: a share of nothing is no number", 0),
+    ("measurements.passed.total", "no number named 'measurements.passed.total'",
+     "a count's parts are measurements.passed.ok, .of, .value and .share", 0),
+    ("2 * measurements.passed.shares", "no number named 'measurements.passed.shares'",
+     "a count's parts are measurements.passed.ok, .of, .value and .share", 4),
+    ("measurements.passed / measurements.none", "division by zero", "", 20),
+])
+def test_count_parts_refused(counted: Namespace, statement: str, message: str, hint: str,
+                             offset: int) -> None:
+    """A count's misuse: a range in arithmetic, a share of nothing, a part it lacks."""
+    with pytest.raises(ExpressionError) as refused:
+        evaluate(statement, counted)
+    got = refused.value
+    assert (got.message, got.hint, got.offset) == (message, hint, offset)
+
+
 def test_prose_error_points_at_the_statement(tmp_path: Path) -> None:
     page = ("Intro.\n\nHorizon: {{ runs[bots=1, server=horizon].mspt }}, Paper: "
             "{{ runs[bots=1, server=papr].mspt }}.\n")
@@ -253,7 +349,7 @@ def test_a_statement_of_the_data_is_worked_out_once_a_build_an_error_every_time(
     ("1" + " " * 999, "1"),  # the longest statement
     # The most operators, as deep as a statement nests: a tree of the greatest depth.
     ("(" * 31 + "1" + " + 1" * 100 + ")" * 31, "101"),
-    ("- " * 31 + "2" + " * 2 / 2" * 50, "-2.0"),
+    ("- " * 31 + "2" + " * 2 / 2" * 50, "-2.00"),  # a quotient: three digits
 ])
 def test_statement_limits_ok(ns: Namespace, statement: str, printed: str) -> None:
     """Just inside each limit of the statements: computed and printed."""

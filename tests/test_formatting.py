@@ -184,8 +184,25 @@ def test_short_date(day: dt.date, lang: str, expected: str) -> None:
     (2.67, 2, "ms", "fr", "2,67\u202fms"),
     (2.345, 2, "ms", "en", "2.34\u00a0ms"),  # half to even here too
     (1.5, 1, "s", "fr", "1,5\u202fs"),
-    (524, 0, "KB", "en", "524\u00a0kB"),
     (524, 0, "KB", "fr", "524\u202fko"),
+    # SI symbols in both languages where CLDR's English writes a word or another case
+    # (sec, hr, kB): the symbol the data and benchmark tools write.
+    (69.1, 2, "s", "en", "69.10\u00a0s"),
+    (69.1, 2, "s", "fr", "69,10\u202fs"),
+    (1, 0, "s", "en", "1\u00a0s"),
+    (2, 0, "h", "en", "2\u00a0h"),
+    (2, 0, "h", "fr", "2\u202fh"),
+    (5, 0, "min", "en", "5\u00a0min"),
+    (5, 0, "min", "fr", "5\u00a0min"),  # CLDR's French space for minutes
+    (12, 0, "ns", "en", "12\u00a0ns"),
+    (12, 0, "ns", "fr", "12\u202fns"),
+    (20.31, 2, "\u00b5s", "en", "20.31\u00a0\u03bcs"),
+    (20.31, 2, "\u00b5s", "fr", "20,31\u202f\u03bcs"),
+    (524, 0, "KB", "en", "524\u00a0KB"),
+    (1, 0, "KB", "en", "1\u00a0KB"),
+    (1500, 0, "MB", "en", "1,500\u00a0MB"),
+    (2, 0, "TB", "en", "2\u00a0TB"),
+    (2, 0, "TB", "fr", "2\u202fTo"),
     (0.53, 2, "GB", "en", "0.53\u00a0GB"),
     (0.53, 2, "GB", "fr", "0,53\u202fGo"),
     (1500, 0, "MB", "fr", "1\u202f500\u202fMo"),
@@ -218,6 +235,23 @@ def test_short_date(day: dt.date, lang: str, expected: str) -> None:
 def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
                    expected: str) -> None:
     assert formatting.with_unit(value, decimals, unit, lang, CUSTOM) == expected
+
+
+@pytest.mark.parametrize(("unit", "lang", "expected"), [
+    ("s", "en", "s"),
+    ("s", "fr", "s"),
+    ("h", "en", "h"),
+    ("us", "en", "\u03bcs"),
+    ("ms", "fr", "ms"),
+    ("KB", "en", "KB"),
+    ("KB", "fr", "ko"),
+    ("GB", "en", "GB"),
+    ("GB", "fr", "Go"),
+    ("MB", "fr", "Mo"),
+])
+def test_unit_words_are_symbols(unit: str, lang: str, expected: str) -> None:
+    """The unit alone, as a range (`12 to 17 s`) and a column header (`Start (s)`) print it."""
+    assert formatting.unit_words(12, 0, unit, lang, CUSTOM) == expected
 
 
 def test_each_language_prints_a_number_its_own_way() -> None:

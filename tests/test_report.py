@@ -42,7 +42,7 @@ def body_rows(t: Node) -> list[Node]:
 @pytest.mark.parametrize(("lang", "caption", "headers", "first", "stopped"), [
     ("en", "Results: each server at each bot count",
      ["Bots", "Server", "MSPT (ms)", "P95 (ms)", "P99 (ms)", "Worst P99 (ms)", "TPS",
-      "RSS mean (GB)", "RSS max (GB)", "CPU (%)", "Start (sec)", "Chunks sent (chunks/s)",
+      "RSS mean (GB)", "RSS max (GB)", "CPU (%)", "Start (s)", "Chunks sent (chunks/s)",
       "First-time chunks (chunks/s)", "Pulled back"],
      ["1", "Horizon", "13.70", "19.06", "27.38", "43.4", "20", "0.72", "0.72", "46", "8.3",
       "9.94", "0.01", "0"],
@@ -88,8 +88,8 @@ def test_chunks_by_behaviour(report: dict[str, Node]) -> None:
         f"Horizon used 0.72{NBSP}GB with one player and 1.11{NBSP}GB with 50. The three Java "
         f"servers used 3.4 to 4.5{NBSP}GB (a 4 GB heap each), so Horizon was 3.8 to 4.8 times "
         "smaller at every count.",
-        f"Start: 8.2 to 8.5{NBSP}sec to Done for Horizon, against 14.7 to 15.5{NBSP}sec for "
-        f"vanilla, 16.6 to 17.6{NBSP}sec for Fabric + Lithium and 19.0 to 22.3{NBSP}sec for "
+        f"Start: 8.2 to 8.5{NBSP}s to Done for Horizon, against 14.7 to 15.5{NBSP}s for "
+        f"vanilla, 16.6 to 17.6{NBSP}s for Fabric + Lithium and 19.0 to 22.3{NBSP}s for "
         "Paper.",
         "Horizon used the least: 143% at 50, against Paper's 210% and Fabric's 236%.",
         f"With 1 player, Paper (10.3{NBSP}ms) and Fabric + Lithium (12.5) were faster than "
@@ -247,7 +247,7 @@ def test_trends_from_history(tmp_path: Path) -> None:
     summaries = [f.text() for f in page.find_all("figcaption", class_="chart-summary")]
     assert summaries == [  # over the commits where each point names one, else the dates
         f"CPU: from 30{NBSP}ms (First) to 8.5{NBSP}ms (ccc3333).",
-        f"Start: from 9.1{NBSP}sec (October 1) to 8.2{NBSP}sec (November 1).",
+        f"Start: from 9.1{NBSP}s (October 1) to 8.2{NBSP}s (November 1).",
     ]
     rows = page.find(id="trend-cpu-figure").find("tbody").find_all("tr")
     assert [cells(r) for r in rows] == [["First", f"30{NBSP}ms"], ["bbb2222", f"20{NBSP}ms"],

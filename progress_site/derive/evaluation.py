@@ -8,14 +8,14 @@ with every one, and min/max/mean/sum gather them, all together or `by=` a field.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
 from progress_site.derive.namespace import Entry, Namespace
-from progress_site.derive.quantity import Quantity
-from progress_site.load.convert import LARGEST
+from progress_site.derive.quantity import Quantity, significant_decimals
+from progress_site.load.convert import LARGEST, MAX_DECIMALS
 from progress_site.model.dataset import Dataset, Row
 from progress_site.model.schema import Commit
 
@@ -120,9 +120,11 @@ class Evaluator:
             return self.select(dataset, (), field or None, node.offset)
         if entry is None:
             raise ExpressionError(f"no number named '{name}'", self.ns.hint(name), node.offset)
+        if isinstance(entry, Quantity) and entry.kind == "count":
+            return Numbers.one(entry.low)  # a count computes with what passed, as `.ok`
         if not isinstance(entry, Quantity) or entry.kind != "value":
-            raise ExpressionError(f"'{name}' is not one number", "only a single value can be "
-                                  "computed with; print a range or a count on its own",
+            raise ExpressionError(f"'{name}' is not one number", "only a single value or a "
+                                  "count can be computed with; print a range on its own",
                                   node.offset)
         return Numbers.one(entry.low, entry.decimals, entry.unit)
 
@@ -135,7 +137,8 @@ class Evaluator:
             if any(b == 0 for _, _, b in pairs):
                 raise ExpressionError("division by zero", offset=node.offset)
             unit = left.unit if right.unit is None else None
-            return Numbers(tuple((k, a / b) for k, a, b in pairs), 1, unit)
+            quotients = tuple((k, a / b) for k, a, b in pairs)
+            return Numbers(quotients, quotient_decimals(v for _, v in quotients), unit)
         if op == "*":
             return Numbers(tuple((k, a * b) for k, a, b in pairs),
                            max(left.decimals, right.decimals), left.unit or right.unit)
@@ -261,6 +264,12 @@ def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> N
             groups.setdefault(group, []).append(value)
     return Numbers(tuple((k, how[name](v)) for k, v in groups.items()),
                    max(p.decimals for p in parts), next((p.unit for p in parts if p.unit), None))
+
+
+def quotient_decimals(values: Iterable[float]) -> int:
+    """Decimals that give every quotient three significant digits (2.46, 12.5, 0.735):
+    one decimal printed 2.46 as 2.5; several quotients (a range) share the most."""
+    return min(MAX_DECIMALS, max((significant_decimals(v) for v in values), default=0))
 
 
 def apply_filter(name: str, q: Quantity, offset: int) -> Quantity:

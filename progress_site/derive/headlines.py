@@ -58,7 +58,8 @@ def disagreement(h: Headline, sources: list[float]) -> Problem | None:
     first, last = (f"{end:.{places}f}" for end in target)
     fix = f"state {first}" if first == last else f"state a number between {first} and {last}"
     says = {"about": "", "up-to": "up to ", "at-least": "at least "}[h.says]
-    return problem(h.where, "value", f"the headline states {says}{h.value.value:g} but "
+    # As typed (2.60, not 2.6): its last digit is the precision it is checked to.
+    return problem(h.where, "value", f"the headline states {says}{h.value.value:.{places}f} but "
                    f"what it summarises says otherwise: {said}", f"{fix}, or correct the data")
 
 

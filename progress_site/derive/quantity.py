@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -39,6 +40,16 @@ class Quantity:
         # Built directly, not with `replace`: a name and its `.value` twin are made for
         # every figure of the data.
         return Quantity(self.kind, self.low, self.high, self.decimals, None, self.signed)
+
+
+def significant_decimals(value: float, digits: int = 3) -> int:
+    """The decimals that print `value` with `digits` significant digits: 2.46, 12.5, 0.735,
+    and none for 100 or more (the whole number already says enough)."""
+    if value == 0 or not math.isfinite(value):
+        return 0
+    # Rounded first, so 9.996 (printed 10.0) is counted by the digits it prints with.
+    magnitude = math.floor(math.log10(abs(float(f"{value:.{digits}g}"))))
+    return max(0, digits - 1 - magnitude)
 
 
 def figure_quantity(fig: Figure) -> Quantity:

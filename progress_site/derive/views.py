@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from progress_site.derive.quantity import Quantity, figure_quantity
+from progress_site.derive.quantity import Quantity, figure_quantity, significant_decimals
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import (
@@ -180,7 +180,8 @@ def compare(comp: Comparison, before: FigureView, after: FigureView) -> Comparis
     if b.kind == "value" and a.kind == "value":
         direction = "same" if a.low == b.low else ("lower" if a.low < b.low else "higher")
         if a.low > 0 and b.low > 0:
-            ratio = Quantity("value", max(a.low, b.low) / min(a.low, b.low), decimals=1)
+            times = max(a.low, b.low) / min(a.low, b.low)
+            ratio = Quantity("value", times, decimals=significant_decimals(times))
         if b.low:
             change = Quantity("value", (a.low - b.low) / b.low * 100, decimals=1, unit="%",
                               signed=True)

@@ -145,7 +145,7 @@ class Comparison:
     context: Text | None = f("under which load ('500 typical players')", None)
     unit: str | None = f("unit of both figures", None, ref="units")
     better: Better = f("which direction is better: lower or higher", "lower")
-    show: Show = f("the verdict: ratio (2.6 times less), change (+1.5 %), range", "ratio")
+    show: Show = f("the verdict: ratio (2.56 times less), change (+1.5 %), range", "ratio")
     wording: Text | None = f("after 'N times': 'less processor'", None)
     verdict: Text | None = f("the verdict in your words, with {{ references }}", None)
     allowance: Number | None = f("largest change allowed, in percent (show: change)", None)

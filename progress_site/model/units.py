@@ -17,6 +17,12 @@ CLDR_UNITS = {
     "TB": "digital-terabyte",
 }
 
+# Babel's short spellings that are not a symbol (CLDR's English writes "sec", "hr", and
+# "kB" for the data's KB): the symbol is printed instead, as benchmark tools and the
+# reference page write it. Other spellings are the language's own and kept: French
+# writes s, h, ms, and octets (ko, Mo, Go).
+NOT_SYMBOLS = {"sec": "s", "hr": "h", "kB": "KB"}
+
 # Units written the same in every language, after a no-break space.
 SYMBOL_UNITS = {
     "B": "B",  # CLDR's short form is "byte", which reads wrong after a number

@@ -20,7 +20,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
-from progress_site.model.units import CLDR_UNITS, PERCENT, SYMBOL_UNITS
+from progress_site.model.units import CLDR_UNITS, NOT_SYMBOLS, PERCENT, SYMBOL_UNITS
 from progress_site.model.values import Text
 
 NBSP = "\u00a0"
@@ -131,10 +131,20 @@ def known_unit(value: float, decimals: int, unit: str | None, lang: str) -> str:
 
 def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
     """Babel's short unit (`2.67 ms`, `524 ko`), its words chosen for the number as
-    printed, its space no-break."""
+    printed, its space no-break, a symbol where CLDR writes a word (`69.10 s`)."""
     text: str = format_unit(shown(value, decimals), cldr, length="short",
                             format=decimal_format(decimals), locale=locale(lang))
-    return text.replace(" ", NBSP)
+    return as_symbol(text.replace(" ", NBSP))
+
+
+def as_symbol(text: str) -> str:
+    """A number and its unit with the unit's symbol where Babel spells it otherwise: `1.5 sec`
+    is `1.5 s`, `524 kB` is `524 KB`."""
+    for word, symbol in NOT_SYMBOLS.items():
+        # The whole last word only: a unit written after the number, never inside it.
+        if text.endswith(NBSP + word) or text.endswith("\u202f" + word):
+            return text[: -len(word)] + symbol
+    return text
 
 
 def unit_words(value: float, decimals: int, unit: str | None, lang: str,
