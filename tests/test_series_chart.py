@@ -65,14 +65,21 @@ def test_y_ticks_are_written_in_each_language(files: dict[str, bytes], lang: str
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_x_labels_are_few_and_never_touch(files: dict[str, bytes], lang: str) -> None:
-    """At most MAX_X_LABELS, the newest point's among them, each at least GAP apart
-    with the widths the chart estimates."""
-    texts = chart(files, lang).find("g", class_="x-axis").find_all("text")
-    assert 2 <= len(texts) <= MAX_X_LABELS
-    spans = [(float(t.attrs["x"]), label_width(t.text())) for t in texts]
-    for (x0, w0), (x1, w1) in itertools.pairwise(spans):
-        assert x1 - w1 / 2 - (x0 + w0 / 2) >= GAP
-    assert texts[-1].text() == ("October 30" if lang == "en" else "30 octobre")
+    """In both sizes (wide, and narrow for phones): at most MAX_X_LABELS, the newest
+    point's among them, inside the box, each at least GAP apart with the widths the
+    chart estimates."""
+    figure = parse(files[PAGES[lang]]).find("figure", class_="series-chart")
+    svgs = figure.find_all("svg")
+    assert [s.attrs["class"] for s in svgs] == ["series-svg wide", "series-svg narrow"]
+    for svg in svgs:
+        right = float(svg.attrs["viewbox"].split()[2])
+        texts = svg.find("g", class_="x-axis").find_all("text")
+        assert 2 <= len(texts) <= MAX_X_LABELS
+        spans = [(float(t.attrs["x"]), label_width(t.text())) for t in texts]
+        for (x0, w0), (x1, w1) in itertools.pairwise(spans):
+            assert x1 - w1 / 2 - (x0 + w0 / 2) >= GAP
+        assert spans[-1][0] + spans[-1][1] / 2 <= right
+        assert texts[-1].text() == ("October 30" if lang == "en" else "30 octobre")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

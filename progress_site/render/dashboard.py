@@ -21,7 +21,7 @@ from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace
-from progress_site.render.serieschart import ChartText, series_chart
+from progress_site.render.serieschart import NARROW, ChartText, series_chart
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
@@ -127,7 +127,11 @@ class Dashboard:
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
             x_labels=tuple(w.short_date(self.day(p)) for p in points),
             y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent)
-        return series_chart([p.value for p in points], steps, text)
+        values = [p.value for p in points]
+        # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
+        # its labels too small to read.
+        return series_chart(values, steps, text) + series_chart(
+            values, steps, text, NARROW, "narrow")
 
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""

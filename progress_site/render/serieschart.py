@@ -20,6 +20,7 @@ from progress_site.derive.series import median
 
 SVG = "http://www.w3.org/2000/svg"
 WIDTH, HEIGHT = 720, 300  # the viewBox; the figure takes the content width
+NARROW = 360  # the viewBox of the chart phones show: its labels stay readable there
 LEFT, RIGHT, TOP, BOTTOM = 84, 16, 28, 40  # room for the y labels, step labels, x labels
 FONT = 13  # the labels' size, in viewBox units
 CHAR = 0.62 * FONT  # a wide estimate of a character's advance, so labels never touch
@@ -104,14 +105,16 @@ def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, in
     return out
 
 
-def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText) -> Markup:
-    """The chart of a series' values, its steps and its levels' noise band."""
+def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText,
+                 width: int = WIDTH, name: str = "wide") -> Markup:
+    """The chart of a series' values, its steps and its levels' noise band, `width`
+    units wide (class `name`: the stylesheet shows one size per screen)."""
     bands = levels(values, [s.index for s in steps])
     low = min(min(values), *(m - n for _, _, m, n in bands))
     high = max(max(values), *(m + n for _, _, m, n in bands))
     ticks, decimals = nice_ticks(low, high)
     low, high = min(ticks[0], low), max(ticks[-1], high)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_w, plot_h = width - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     last = max(len(values) - 1, 1)
 
     def x(i: float) -> float:
@@ -120,18 +123,18 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     def y(v: float) -> float:
         return TOP + plot_h - (v - low) / ((high - low) or 1.0) * plot_h
 
-    svg = ET.Element("svg", {"xmlns": SVG, "viewBox": f"0 0 {WIDTH} {HEIGHT}",
-                             "width": "100%", "role": "img", "class": "series-svg",
+    svg = ET.Element("svg", {"xmlns": SVG, "viewBox": f"0 0 {width} {HEIGHT}",
+                             "width": "100%", "role": "img", "class": f"series-svg {name}",
                              "aria-label": text.title, "font-size": str(FONT)})
     ET.SubElement(svg, "title").text = text.title
     ET.SubElement(svg, "desc").text = text.desc
-    y_axis(svg, ticks, decimals, text, y)
+    y_axis(svg, ticks, decimals, text, y, width)
     for first, end, mid, noise in bands:
         # A level of one point has no width: half a step either side shows it.
         x0, x1 = x(max(first - 0.5, 0)), x(min(end + 0.5, last))
         rect(svg, "band", x0, y(mid + noise), x1 - x0, y(mid - noise) - y(mid + noise))
         line(svg, "level", x0, y(mid), x1, y(mid))
-    x_axis(svg, len(values), text, x)
+    x_axis(svg, len(values), text, x, width)
     for step in steps:
         step_mark(svg, step, text, x, values)
     points = " ".join(f"{r(x(i))},{r(y(v))}" for i, v in enumerate(values))
@@ -144,23 +147,24 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
 
 
 def y_axis(svg: ET.Element, ticks: list[float], decimals: int, text: ChartText,
-           y: Callable[[float], float]) -> None:
+           y: Callable[[float], float], width: int) -> None:
     """Grid lines and the ticks' labels, right-aligned left of the plot."""
     group = ET.SubElement(svg, "g", {"class": "y-axis"})
     for tick in ticks:
-        line(group, "grid", LEFT, y(tick), WIDTH - RIGHT, y(tick))
+        line(group, "grid", LEFT, y(tick), width - RIGHT, y(tick))
         label = ET.SubElement(group, "text", {"x": r(LEFT - 6), "y": r(y(tick) + FONT * 0.35),
                                               "text-anchor": "end"})
         label.text = text.y_label(tick, decimals)
 
 
-def x_axis(svg: ET.Element, count: int, text: ChartText, x: Callable[[float], float]) -> None:
+def x_axis(svg: ET.Element, count: int, text: ChartText, x: Callable[[float], float],
+           width: int) -> None:
     """The baseline and the thinned labels of the commits' dates."""
     group = ET.SubElement(svg, "g", {"class": "x-axis"})
     base = HEIGHT - BOTTOM
-    line(group, "axis", LEFT, base, WIDTH - RIGHT, base)
+    line(group, "axis", LEFT, base, width - RIGHT, base)
     widths = [label_width(t) for t in text.x_labels]
-    for i, centre in thinned([x(i) for i in range(count)], widths, LEFT - 8, WIDTH):
+    for i, centre in thinned([x(i) for i in range(count)], widths, LEFT - 8, width):
         line(group, "tick", x(i), base, x(i), base + 4)
         label = ET.SubElement(group, "text", {"x": r(centre), "y": r(base + 6 + FONT),
                                               "text-anchor": "middle"})
