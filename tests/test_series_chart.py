@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,11 @@ from progress_site.render.serieschart import (
     CHAR,
     GAP,
     MAX_X_LABELS,
+    SVG,
+    ChartText,
     label_width,
     nice_ticks,
+    series_chart,
     thinned,
 )
 
@@ -158,3 +162,23 @@ def test_thinned_labels_fit_at_any_count(count: int) -> None:
     for (_, a), (_, b) in itertools.pairwise(placed):
         assert b - a >= 11 * CHAR + GAP
     assert all(c - widths[0] / 2 >= 0 and c + widths[0] / 2 <= 620 for _, c in placed)
+
+
+def words(title: str) -> ChartText:
+    """English words for a chart made in a test."""
+    return ChartText(title=title, desc=title, x_labels=tuple(f"day {i}" for i in range(40)),
+                     y_label=lambda v, d: f"{v:.{d}f} ms", step_label=lambda s: "+1%")
+
+
+@pytest.mark.parametrize("values", [[5.0], [5.0, 5.0], [0.001, 0.0012, 0.0011]])
+def test_tiny_and_flat_series_draw(values: list[float]) -> None:
+    """One point, a flat line, tiny values: a chart with ticks and the last label."""
+    svg = ET.fromstring(str(series_chart(values, (), words("t"))))
+    texts = [t.text for t in svg.iter(f"{{{SVG}}}text")]
+    assert f"day {len(values) - 1}" in texts and len(texts) >= 3
+
+
+def test_words_from_the_data_are_escaped() -> None:
+    """A hostile title is text in the chart, never markup."""
+    html = str(series_chart([1.0, 2.0], (), words('<script>alert("x")</script>')))
+    assert "<script>" not in html and "&lt;script&gt;" in html
