@@ -21,6 +21,7 @@ from progress_site.cli import main
 
 from . import browser
 from .conftest import REPO, SOURCE_DATE_EPOCH
+from .history_site import history_source
 
 SCREENSHOTS = REPO / "docs" / "screenshots"
 WIDTHS = {"phone": browser.PHONE, "desktop": browser.DESKTOP}
@@ -32,13 +33,17 @@ MAX_SCREENSHOT_BYTES = 600_000
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example site, built as `python build.py --strict` would."""
-    out = tmp_path_factory.mktemp("browser") / "site"
+    return built(REPO, tmp_path_factory.mktemp("browser") / "site")
+
+
+def built(source: Path, out: Path) -> Path:
+    """A site built as `python build.py --strict` would, at the tests' date."""
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
     err = io.StringIO()
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            code = main(["--source", str(REPO), "--out", str(out), "--strict"])
+            code = main(["--source", str(source), "--out", str(out), "--strict"])
     finally:
         if saved is None:
             del os.environ["SOURCE_DATE_EPOCH"]
@@ -46,6 +51,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
             os.environ["SOURCE_DATE_EPOCH"] = saved
     assert code == 0, err.getvalue()
     return out
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with history files (tests/history_site.py): a dashboard and a page
+    per series, whose chart the example has none of."""
+    root = tmp_path_factory.mktemp("history")
+    return built(history_source(root / "src"), root / "site")
+
+
+@pytest.fixture(scope="module")
+def history_base(history: Path) -> Iterator[str]:
+    with browser.serve(history) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +111,27 @@ def opened(chromium: Any, base: str, path: str, *, width: str = "desktop",
 def test_every_page_is_found(site: Path) -> None:
     assert {"index.html", "fr/index.html"} <= set(pages(site))
     assert set(language_pages(site)) == {"en", "fr"}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_benchmark_pages_load_cleanly_and_pass_axe(chromium: Any, history_base: str,
+                                                   history: Path, scheme: str,
+                                                   width: str) -> None:
+    """The dashboard and every series' page, chart included: clean loads, no sideways
+    scroll, nothing axe finds, and one chart shown per screen size."""
+    shown = "narrow" if width == "phone" else "wide"
+    for path in [p for p in pages(history) if "benchmarks/" in p]:
+        with opened(chromium, history_base, path, width=width, scheme=scheme) as (page, seen):
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= WIDTHS[width]["width"], f"{path} scrolls sideways ({wide} px)"
+            violations = browser.axe_violations(page)
+            assert violations == [], f"{path} ({scheme}, {width}):\n" + "\n".join(violations)
+            assert seen.problems() == [], path
+            visible = page.evaluate("[...document.querySelectorAll('svg.series-svg')]"
+                                    ".filter(s => s.getBoundingClientRect().width > 0)"
+                                    ".map(s => s.classList[1])")
+            assert visible in ([], [shown]), path
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -124,7 +124,8 @@ def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: 
     assert len(rows) == POINTS
     assert rows[0].find("td").text() == commit(POINTS - 1)
     assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
-    assert len(page.find("figure", class_="series-chart").find_all("line")) == 1
+    chart = page.find("figure", class_="series-chart").find("svg", class_="wide")
+    assert len(chart.find_all(class_="step-rule")) == 1
     # Every value with the series' decimals: 150.0 lines up with 151.35.
     at_step = rows[POINTS - 1 - STEP_AT].find_all("td")
     assert at_step[0].text() == commit(STEP_AT)

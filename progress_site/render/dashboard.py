@@ -21,6 +21,7 @@ from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace
+from progress_site.render.serieschart import NARROW, ChartText, series_chart
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
@@ -103,14 +104,42 @@ class Dashboard:
             raise BlockError(f"no series '{ident}' under data/history/ (known: {known})",
                              "name a measurement that has a history file")
         view = found[0]
-        values = [p.value for p in view.points]
-        marks = [s.index for s in view.report.steps] if view.report else []
-        label = self.words._("%(title)s: the last %(n)s points", title=self.title(view),
-                             n=self.words.number(len(values)))
         return dataclasses.replace(
-            self.row(view), chart=sparkline(values, label, width=600, height=120, marks=marks),
+            self.row(view), chart=self.chart(view),
             points=tuple((self.words.commit_hash(p.commit), self.date(p), p.machine,
                           self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
+
+    def chart(self, view: SeriesView) -> Markup:
+        """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
+        w = self.words
+        points = view.points
+        steps = view.report.steps if view.report else ()
+        unit = view.series.unit
+        first, last = points[0], points[-1]
+        desc = w._("From %(first)s at commit %(a)s to %(last)s at commit %(b)s, "
+                   "%(n)s points.", first=self.value_only(view, first), a=first.commit,
+                   last=self.value_only(view, last), b=last.commit, n=w.number(len(points)))
+        for step in steps:
+            desc += " " + w._("Step of %(percent)s between commits %(a)s and %(b)s.",
+                              percent=self.percent(step), a=step.last_before,
+                              b=step.first_after)
+        text = ChartText(
+            title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
+            x_labels=tuple(w.short_date(self.day(p)) for p in points),
+            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent)
+        values = [p.value for p in points]
+        # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
+        # its labels too small to read.
+        return series_chart(values, steps, text) + series_chart(
+            values, steps, text, NARROW, "narrow")
+
+    def percent(self, step: Step) -> str:
+        """`+44.4 %`: a step's change, as this language writes it."""
+        return formatting.percent_amount(step.percent, 1, self.words.lang, sign=True)
+
+    def value_only(self, view: SeriesView, point: SeriesPoint) -> str:
+        """A point's value in its unit, without its spread."""
+        return self.words.with_unit(point.value, self.digits(view), view.series.unit)
 
     def groups(self, group: str | None = None) -> list[tuple[str, list[Row]]]:
         """Each group's rows, groups by name, rows by key."""
@@ -188,8 +217,13 @@ class Dashboard:
 
     def date(self, point: SeriesPoint) -> str:
         """A point's day, as this language writes dates."""
+        return self.words.date(self.day(point))
+
+    @staticmethod
+    def day(point: SeriesPoint) -> dt.date:
+        """A point's day, without its time."""
         day = point.date
-        return self.words.date(day.date() if isinstance(day, dt.datetime) else day)
+        return day.date() if isinstance(day, dt.datetime) else day
 
     def step(self, view: SeriesView, step: Step) -> StepRow:
         """One step's line."""
@@ -208,7 +242,7 @@ class Dashboard:
         return StepRow(
             slug=series_slug(view), title=self.title(view), range=shown,
             ratio=w._("%(ratio)s times", ratio=w.number(step.ratio, 2)),
-            percent=formatting.percent_amount(step.percent, 1, lang, sign=True),
+            percent=self.percent(step),
             noise=formatting.percent_amount(step.noise * 100, 1, lang),
             p_value=p_value, status=words, status_class=status_class)
 

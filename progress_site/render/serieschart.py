@@ -1,0 +1,204 @@
+"""A series' page chart, drawn as SVG with ElementTree: axes, thinned labels, the noise
+band of each level, the detected steps. No vl-convert (a site may have 200 series) and
+no JavaScript; colours are CSS classes read from the theme, so dark mode follows.
+
+Every coordinate is rounded to one decimal, so the output is byte-identical across runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from progress_site.derive.regressions import Step
+from progress_site.derive.series import median
+
+SVG = "http://www.w3.org/2000/svg"
+WIDTH, HEIGHT = 720, 300  # the viewBox; the figure takes the content width
+NARROW = 360  # the viewBox of the chart phones show: its labels stay readable there
+LEFT, RIGHT, TOP, BOTTOM = 84, 16, 28, 40  # room for the y labels, step labels, x labels
+FONT = 13  # the labels' size, in viewBox units
+CHAR = 0.62 * FONT  # a wide estimate of a character's advance, so labels never touch
+GAP = 12  # the least room between two x labels
+MAX_X_LABELS = 8
+Y_TICKS = 5  # about this many round ticks
+
+
+@dataclass(frozen=True, slots=True)
+class ChartText:
+    """The words of one chart, already in the page's language."""
+
+    title: str
+    desc: str
+    x_labels: tuple[str, ...]  # one per point
+    y_label: Callable[[float, int], str]  # a tick's value with its decimals, in its unit
+    step_label: Callable[[Step], str]  # `+44.4 %`
+
+
+def nice_ticks(low: float, high: float, count: int = Y_TICKS) -> tuple[list[float], int]:
+    """Round ticks covering `low..high` (steps of 1, 2 or 5 times a power of ten), and
+    the decimals they need."""
+    if high <= low:
+        high = low + (abs(low) or 1.0) * 0.1
+    raw = (high - low) / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.floor(low / step) * step
+    ticks, value = [], first
+    while value < high + step * 0.5:
+        ticks.append(round(value, 12))
+        value += step
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    return ticks, decimals
+
+
+def thinned(centres: Sequence[float], widths: Sequence[float], low: float, high: float
+            ) -> list[tuple[int, float]]:
+    """The x labels shown, as (index, centre): at most MAX_X_LABELS, each kept inside
+    `low..high` and at least GAP from its neighbours; the newest point always labelled,
+    the others evenly strided back from it (the smallest stride that fits)."""
+    count = len(centres)
+    for stride in range(max(1, math.ceil((count - 1) / max(MAX_X_LABELS - 1, 1))), count):
+        placed = strided(centres, widths, low, high, stride)
+        if placed is not None:
+            return placed
+    return strided(centres, widths, low, high, max(count, 1)) or []
+
+
+def strided(centres: Sequence[float], widths: Sequence[float], low: float, high: float,
+            stride: int) -> list[tuple[int, float]] | None:
+    """Every `stride`-th label back from the newest, or None when two would touch."""
+    chosen: list[tuple[int, float]] = []
+    left_edge = math.inf
+    for i in range(len(centres) - 1, -1, -stride):
+        half = widths[i] / 2
+        centre = min(max(centres[i], low + half), high - half)
+        if centre + half + GAP > left_edge:
+            return None
+        chosen.append((i, centre))
+        left_edge = centre - half
+    return sorted(chosen) if len(chosen) <= MAX_X_LABELS else None
+
+
+def label_width(label: str) -> float:
+    """A label's width estimated wide (CHAR a character), in viewBox units."""
+    return len(label) * CHAR
+
+
+def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, int, float, float]]:
+    """Each level between steps: first and last index, median, robust noise (1.4826
+    times the median absolute deviation: one stray point does not widen it)."""
+    bounds = [0, *sorted(s for s in starts if 0 < s < len(values)), len(values)]
+    out = []
+    for first, end in itertools.pairwise(bounds):
+        part = values[first:end]
+        if not part:
+            continue
+        mid = median(part)
+        noise = 1.4826 * median([abs(v - mid) for v in part])
+        out.append((first, end - 1, mid, noise))
+    return out
+
+
+def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText,
+                 width: int = WIDTH, name: str = "wide") -> Markup:
+    """The chart of a series' values, its steps and its levels' noise band, `width`
+    units wide (class `name`: the stylesheet shows one size per screen)."""
+    bands = levels(values, [s.index for s in steps])
+    low = min(min(values), *(m - n for _, _, m, n in bands))
+    high = max(max(values), *(m + n for _, _, m, n in bands))
+    ticks, decimals = nice_ticks(low, high)
+    low, high = min(ticks[0], low), max(ticks[-1], high)
+    plot_w, plot_h = width - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    last = max(len(values) - 1, 1)
+
+    def x(i: float) -> float:
+        return LEFT + (i / last * plot_w if len(values) > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h - (v - low) / ((high - low) or 1.0) * plot_h
+
+    svg = ET.Element("svg", {"xmlns": SVG, "viewBox": f"0 0 {width} {HEIGHT}",
+                             "width": "100%", "role": "img", "class": f"series-svg {name}",
+                             "aria-label": text.title, "font-size": str(FONT)})
+    ET.SubElement(svg, "title").text = text.title
+    ET.SubElement(svg, "desc").text = text.desc
+    y_axis(svg, ticks, decimals, text, y, width)
+    for first, end, mid, noise in bands:
+        # A level of one point has no width: half a step either side shows it.
+        x0, x1 = x(max(first - 0.5, 0)), x(min(end + 0.5, last))
+        rect(svg, "band", x0, y(mid + noise), x1 - x0, y(mid - noise) - y(mid + noise))
+        line(svg, "level", x0, y(mid), x1, y(mid))
+    x_axis(svg, len(values), text, x, width)
+    for step in steps:
+        step_mark(svg, step, text, x, values)
+    points = " ".join(f"{r(x(i))},{r(y(v))}" for i, v in enumerate(values))
+    ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
+    for i, v in enumerate(values):
+        ET.SubElement(svg, "circle", {"class": "point", "cx": r(x(i)), "cy": r(y(v)),
+                                      "r": "2.5"})
+    # ElementTree escapes every text and attribute taken from the data.
+    return Markup(ET.tostring(svg, encoding="unicode", short_empty_elements=True))
+
+
+def y_axis(svg: ET.Element, ticks: list[float], decimals: int, text: ChartText,
+           y: Callable[[float], float], width: int) -> None:
+    """Grid lines and the ticks' labels, right-aligned left of the plot."""
+    group = ET.SubElement(svg, "g", {"class": "y-axis"})
+    for tick in ticks:
+        line(group, "grid", LEFT, y(tick), width - RIGHT, y(tick))
+        label = ET.SubElement(group, "text", {"x": r(LEFT - 6), "y": r(y(tick) + FONT * 0.35),
+                                              "text-anchor": "end"})
+        label.text = text.y_label(tick, decimals)
+
+
+def x_axis(svg: ET.Element, count: int, text: ChartText, x: Callable[[float], float],
+           width: int) -> None:
+    """The baseline and the thinned labels of the commits' dates."""
+    group = ET.SubElement(svg, "g", {"class": "x-axis"})
+    base = HEIGHT - BOTTOM
+    line(group, "axis", LEFT, base, width - RIGHT, base)
+    widths = [label_width(t) for t in text.x_labels]
+    for i, centre in thinned([x(i) for i in range(count)], widths, LEFT - 8, width):
+        line(group, "tick", x(i), base, x(i), base + 4)
+        label = ET.SubElement(group, "text", {"x": r(centre), "y": r(base + 6 + FONT),
+                                              "text-anchor": "middle"})
+        label.text = text.x_labels[i]
+
+
+def step_mark(svg: ET.Element, step: Step, text: ChartText, x: Callable[[float], float],
+              values: Sequence[float]) -> None:
+    """A step: a shaded rule over its commit range, and its change in percent."""
+    kind = "regression" if step.direction == "regression" else "improvement"
+    group = ET.SubElement(svg, "g", {"class": f"step {kind}"})
+    # The change happened after the old level's last point, at or before the new one's
+    # first: the range spans those two points (`commits` of them may be unmeasured).
+    before = max(step.index - 1, 0)
+    x0, x1 = x(before), x(step.index)
+    rect(group, "step-range", x0, TOP, max(x1 - x0, 2.0), HEIGHT - TOP - BOTTOM)
+    line(group, "step-rule", x1, TOP, x1, HEIGHT - BOTTOM)
+    label = ET.SubElement(group, "text", {"x": r(x1), "y": r(TOP - 8), "text-anchor":
+                                          "end" if step.index > len(values) / 2 else "start"})
+    label.text = text.step_label(step)
+
+
+def line(parent: ET.Element, cls: str, x1: float, y1: float, x2: float, y2: float) -> None:
+    """One line of class `cls`."""
+    ET.SubElement(parent, "line", {"class": cls, "x1": r(x1), "y1": r(y1), "x2": r(x2),
+                                   "y2": r(y2)})
+
+
+def rect(parent: ET.Element, cls: str, x: float, y: float, w: float, h: float) -> None:
+    """One rectangle of class `cls`."""
+    ET.SubElement(parent, "rect", {"class": cls, "x": r(x), "y": r(y), "width": r(w),
+                                   "height": r(max(h, 0.0))})
+
+
+def r(value: float) -> str:
+    """A coordinate, rounded to a tenth (and no `-0.0`)."""
+    return f"{round(value, 1) + 0.0:.1f}"

@@ -1,0 +1,184 @@
+"""A series' page chart (render/serieschart.py): y ticks in each language's numbers,
+thinned x labels that never touch, the step marked with its percent, the noise band, a
+description computed from the data; the same bytes on every build."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from progress_site.derive.model import Model
+from progress_site.pipeline import BuildConfig, make_site, prepare
+from progress_site.render import formatting
+from progress_site.render.serieschart import (
+    CHAR,
+    GAP,
+    MAX_X_LABELS,
+    SVG,
+    ChartText,
+    label_width,
+    nice_ticks,
+    series_chart,
+    thinned,
+)
+
+from .conftest import TODAY
+from .dom import Node, parse
+from .history_site import POINTS, STEP_AT, commit, history_source
+
+PAGES = {"en": "benchmarks/startup/index.html", "fr": "fr/benchmarks/startup/index.html"}
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with three history files."""
+    return history_source(tmp_path_factory.mktemp("chart") / "src")
+
+
+@pytest.fixture(scope="module")
+def files(source: Path) -> dict[str, bytes]:
+    """Every file of the built site."""
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+
+
+@pytest.fixture(scope="module")
+def model(source: Path) -> Model:
+    """The site's model, for the numbers the chart must show."""
+    return prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+
+
+def chart(files: dict[str, bytes], lang: str) -> Node:
+    """The svg of the startup series' page."""
+    return parse(files[PAGES[lang]]).find("figure", class_="series-chart").find("svg")
+
+
+@pytest.mark.parametrize(("lang", "pattern"), [("en", r"^\d{2,3}(\.\d+)?\u00a0ms$"),
+                                               ("fr", r"^\d{2,3}(,\d+)?\u202fms$")])
+def test_y_ticks_are_written_in_each_language(files: dict[str, bytes], lang: str,
+                                              pattern: str) -> None:
+    """A few round ticks, each in the language's numbers and the site's unit spacing."""
+    labels = [t.text() for t in chart(files, lang).find("g", class_="y-axis").find_all("text")]
+    assert 3 <= len(labels) <= 8
+    assert all(re.match(pattern, label) for label in labels), labels
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_x_labels_are_few_and_never_touch(files: dict[str, bytes], lang: str) -> None:
+    """In both sizes (wide, and narrow for phones): at most MAX_X_LABELS, the newest
+    point's among them, inside the box, each at least GAP apart with the widths the
+    chart estimates."""
+    figure = parse(files[PAGES[lang]]).find("figure", class_="series-chart")
+    svgs = figure.find_all("svg")
+    assert [s.attrs["class"] for s in svgs] == ["series-svg wide", "series-svg narrow"]
+    for svg in svgs:
+        right = float(svg.attrs["viewbox"].split()[2])
+        texts = svg.find("g", class_="x-axis").find_all("text")
+        assert 2 <= len(texts) <= MAX_X_LABELS
+        spans = [(float(t.attrs["x"]), label_width(t.text())) for t in texts]
+        for (x0, w0), (x1, w1) in itertools.pairwise(spans):
+            assert x1 - w1 / 2 - (x0 + w0 / 2) >= GAP
+        assert spans[-1][0] + spans[-1][1] / 2 <= right
+        assert texts[-1].text() == ("October 30" if lang == "en" else "30 octobre")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_step_is_marked_with_its_percent(files: dict[str, bytes], model: Model,
+                                             lang: str) -> None:
+    """One step, a regression, labelled with the model's change as the language writes it."""
+    (view,) = [v for v in model.series if v.key == "measurements.startup"]
+    assert view.report is not None
+    (step,) = view.report.steps
+    marks = chart(files, lang).find_all("g", class_="step")
+    assert len(marks) == 1 and "regression" in marks[0].attrs["class"].split()
+    expected = formatting.percent_amount(step.percent, 1, lang, sign=True)
+    assert marks[0].find("text").text() == expected
+    assert expected.startswith("+") and ("," in expected) == (lang == "fr")
+
+
+def test_the_noise_band_is_drawn(files: dict[str, bytes]) -> None:
+    """A band for each level (two, either side of the step), behind the line."""
+    svg = chart(files, "en")
+    assert len(svg.find_all("rect", class_="band")) == 2
+    order = [n.attrs.get("class", "") for n in svg.iter()]
+    assert order.index("band") < order.index("line")
+    assert len(svg.find_all("circle", class_="point")) == POINTS
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_description_holds_the_data(files: dict[str, bytes], model: Model,
+                                        lang: str) -> None:
+    """role=img, a title, and a desc whose numbers are the first and last values and
+    the step's change, between the step's commits."""
+    svg = chart(files, lang)
+    assert svg.attrs["role"] == "img" and svg.attrs["aria-label"] == svg.find("title").text()
+    (view,) = [v for v in model.series if v.key == "measurements.startup"]
+    desc = svg.find("desc").text()
+    sep = "." if lang == "en" else ","
+    first, last = view.points[0].value, view.points[-1].value
+    assert f"{first:.2f}".replace(".", sep) in desc
+    assert f"{last:.2f}".replace(".", sep) in desc
+    assert commit(STEP_AT - 1) in desc and commit(STEP_AT) in desc
+    assert commit(0) in desc and commit(POINTS - 1) in desc
+
+
+def test_the_chart_takes_the_content_width(files: dict[str, bytes]) -> None:
+    """A viewBox and width 100 %: the browser scales it to the page."""
+    svg = chart(files, "en")
+    # HTMLParser lowers attribute names.
+    assert svg.attrs["width"] == "100%" and svg.attrs["viewbox"].startswith("0 0 ")
+
+
+def test_the_chart_is_the_same_on_every_build(source: Path, files: dict[str, bytes],
+                                              tmp_path: Path) -> None:
+    """Built again, the series' pages are byte-identical."""
+    again = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY)).files
+    assert all(again[p] == files[p] for p in PAGES.values())
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.0, 1.0), (97.3, 151.2), (0.0012, 0.0019),
+                                           (5.0, 5.0), (-3.0, 8.0)])
+def test_nice_ticks_are_round_and_cover(low: float, high: float) -> None:
+    """Ticks of 1, 2 or 5 times a power of ten, about five, covering the values."""
+    ticks, decimals = nice_ticks(low, high)
+    assert 2 <= len(ticks) <= 8 and ticks[0] <= low and ticks[-1] >= high - (ticks[1] - ticks[0])
+    step = round(ticks[1] - ticks[0], 12)
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert round(mantissa, 6) in (1.0, 2.0, 5.0)
+    assert all(round(t, decimals) == pytest.approx(t) for t in ticks)
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 30, 200])
+def test_thinned_labels_fit_at_any_count(count: int) -> None:
+    """However many points, the labels kept are few, inside the box and apart."""
+    centres = [10 + i * 600 / max(count - 1, 1) for i in range(count)]
+    widths = [11 * CHAR] * count
+    placed = thinned(centres, widths, 0, 620)
+    assert 1 <= len(placed) <= MAX_X_LABELS and placed[-1][0] == count - 1
+    for (_, a), (_, b) in itertools.pairwise(placed):
+        assert b - a >= 11 * CHAR + GAP
+    assert all(c - widths[0] / 2 >= 0 and c + widths[0] / 2 <= 620 for _, c in placed)
+
+
+def words(title: str) -> ChartText:
+    """English words for a chart made in a test."""
+    return ChartText(title=title, desc=title, x_labels=tuple(f"day {i}" for i in range(40)),
+                     y_label=lambda v, d: f"{v:.{d}f} ms", step_label=lambda s: "+1%")
+
+
+@pytest.mark.parametrize("values", [[5.0], [5.0, 5.0], [0.001, 0.0012, 0.0011]])
+def test_tiny_and_flat_series_draw(values: list[float]) -> None:
+    """One point, a flat line, tiny values: a chart with ticks and the last label."""
+    svg = ET.fromstring(str(series_chart(values, (), words("t"))))
+    texts = [t.text for t in svg.iter(f"{{{SVG}}}text")]
+    assert f"day {len(values) - 1}" in texts and len(texts) >= 3
+
+
+def test_words_from_the_data_are_escaped() -> None:
+    """A hostile title is text in the chart, never markup."""
+    html = str(series_chart([1.0, 2.0], (), words('<script>alert("x")</script>')))
+    assert "<script>" not in html and "&lt;script&gt;" in html
