@@ -92,4 +92,4 @@ def test_equal_words_in_two_records_cite_each_its_own_numbers(example_copy: Path
     studies.write_text(text)
     built = make_site(BuildConfig(source=example_copy, out=example_copy / "site",
                                   today=TODAY)).files["index.html"].decode()
-    assert "2.6 times" in built and "2.3 times" in built
+    assert "2.56 times" in built and "2.35 times" in built

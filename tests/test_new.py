@@ -54,8 +54,8 @@ def test_new_site_builds_strict_in_both_languages(tmp_path: Path,
     assert english.find("h1").text() == "Progress, tests and benchmarks"
     assert french.find("h1").text() == "Avancement, tests et mesures"
     # 840 ms before, 310 ms after (data/studies.yaml): the page prints the ratio it derives.
-    assert "starts about 2.7 times faster" in english.text()
-    assert "environ 2,7 fois plus vite" in french.text()
+    assert "starts about 2.71 times faster" in english.text()
+    assert "environ 2,71 fois plus vite" in french.text()
     assert english.find(id="trend-memory-figure") is not None
     assert "1 of 3" in english.find(id="roadmap").parent.text()
 
