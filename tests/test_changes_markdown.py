@@ -15,7 +15,7 @@ from progress_site.pipeline import Built
 from progress_site.publish.comment import compare, markdown, md
 from progress_site.publish.steps import StepRow, new_regressions, steps_in
 
-STEP = {"series": "parse-large", "status": "regressed", "last_before": "a1b2c3d",
+STEP = {"key": "parse-large", "status": "regressed", "last_before": "a1b2c3d",
         "first_after": "e4f5a6b", "before": 1.25, "after": 1.5, "percent": 20.0,
         "noise": 0.02}
 
@@ -33,8 +33,8 @@ def data_json(*steps: dict[str, Any], cpu: float = 7.92, title: str = "Proxy",
         "version": 1, "site": {"title": title},
         "measurements": [{"id": "cpu", **figure(cpu)}],
         "roadmaps": [{"id": "r", "tasks": [{"id": "t", "status": task, "proofs": []}]}]}
-    if steps:
-        document["regressions"] = list(steps)
+    if steps:  # as publish/regressions.py writes them: under each series
+        document["series"] = [{"key": step["key"], "steps": [step]} for step in steps]
     return json.dumps(document).encode()
 
 
@@ -45,7 +45,7 @@ def html(text: str) -> str:
 
 def test_the_summary_tells_figures_tasks_texts_and_new_steps() -> None:
     old = data_json(cpu=1234.5)
-    new = data_json(STEP, {**STEP, "series": "startup", "status": "improved",
+    new = data_json(STEP, {**STEP, "key": "startup", "status": "improved",
                            "percent": -12.5, "before": 8.0, "after": 7.0},
                     cpu=1300, title="Proxy 2", task="done")
     assert markdown(compare(old, new)) == (
@@ -77,17 +77,17 @@ def test_a_step_the_old_site_had_is_not_new_but_a_verdict_that_changed_is() -> N
                            steps_in(json.loads(data_json(STEP)))) == [
         StepRow("parse-large", "regressed", "a1b2c3d", "e4f5a6b", 1.25, 1.5, 20.0, 0.02)]
     moved = {**STEP, "first_after": "ffff000"}  # another range: another step
-    assert len(new_regressions(steps_in({"regressions": [STEP]}),
-                               steps_in({"regressions": [moved]}))) == 1
+    assert len(new_regressions(steps_in({"series": [{"steps": [STEP]}]}),
+                               steps_in({"series": [{"steps": [moved]}]}))) == 1
 
 
 @pytest.mark.parametrize("listed", [
     None, "not a list", [1, "x", None], [{**STEP, "status": "worse"}],
-    [{**STEP, "percent": "20"}], [{**STEP, "series": 5}], [{**STEP, "noise": True}],
+    [{**STEP, "percent": "20"}], [{**STEP, "key": 5}], [{**STEP, "noise": True}],
     [{**STEP, "after": float("inf")}], [{k: v for k, v in STEP.items() if k != "before"}],
 ])
 def test_what_is_not_a_step_is_passed_over(listed: Any) -> None:
-    document = {} if listed is None else {"regressions": listed}
+    document = {} if listed is None else {"series": [{"steps": listed}]}
     assert steps_in(document) == []
 
 
@@ -108,7 +108,7 @@ def test_input_is_inert_markdown() -> None:
 
 
 def test_hostile_ids_and_steps_stay_inert_in_the_summary() -> None:
-    step = {**STEP, "series": HOSTILE, "last_before": "<script>", "first_after": "@x"}
+    step = {**STEP, "key": HOSTILE, "last_before": "<script>", "first_after": "@x"}
     old = data_json()
     new = json.loads(data_json(step))
     new["measurements"][0]["id"] = HOSTILE

@@ -240,3 +240,30 @@ def test_same_bytes_under_two_hash_seeds(source: Path, tmp_path: Path) -> None:
                       for p in sorted(out.rglob("*")) if p.is_file()})
     assert "benchmarks/startup/index.html" in built[0] and "regressions.xml" in built[0]
     assert built[0] == built[1]
+
+
+def test_fail_on_regression_sees_a_real_builds_step(tmp_path: Path) -> None:
+    """The gate reads the steps a real build publishes: a site without the slowdown's
+    history, then the same site with it, fails the second build (exit 3) and prints the
+    step in the Markdown summary; building it again, the step is old news (exit 0)."""
+    source = history_source(tmp_path / "src")
+    history = source / "data" / "history" / "measurements.startup.jsonl"
+    lines = history.read_text(encoding="utf-8").splitlines(keepends=True)
+    history.write_text("".join(lines[:STEP_AT]), encoding="utf-8")
+    out, env = tmp_path / "site", {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+
+    def build(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(BUILD), "--source", str(source), "--out",
+                               str(out), *args], capture_output=True, text=True, env=env,
+                              timeout=120)
+
+    assert build().returncode == 0
+    old = tmp_path / "old"
+    out.rename(old)
+    history.write_text("".join(lines), encoding="utf-8")
+    gated = build("--changes", str(old), "--format", "markdown", "--fail-on-regression")
+    assert gated.returncode == 3, gated.stderr
+    assert "### New regressions" in gated.stdout
+    assert (f"- measurements\\.startup: 100.050 -> 150.300 (+50.2%) between "
+            f"{commit(STEP_AT - 1)} and {commit(STEP_AT)}") in gated.stdout
+    assert build("--fail-on-regression").returncode == 0

@@ -70,7 +70,7 @@ def compare(old: bytes, new: bytes) -> Comparison:
 
 
 # Not texts a reader reads: ids make the paths, statuses and figures are told apart.
-NOT_TEXT = frozenset({"id", "status", "derived", "regressions"})
+NOT_TEXT = frozenset({"id", "status", "derived", "series"})
 
 
 def texts_of(document: dict[str, Any]) -> dict[str, str]:

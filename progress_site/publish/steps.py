@@ -1,8 +1,8 @@
 """The regression steps a site's data.json holds, and which of them are new.
 
-data.json's top-level `regressions` list is the contract with the history's reader:
-this module reads it through `steps_in` alone, so that a change of its names is a
-change of one function.
+data.json holds them under `series[*].steps`, each with its series' `key` (written by
+publish/regressions.py); this module reads them through `steps_in` alone, so that a
+change of those names is a change of one function.
 """
 
 from __future__ import annotations
@@ -36,11 +36,13 @@ class StepRow:
 
 
 def steps_in(data_json: dict[str, Any]) -> list[StepRow]:
-    """The steps of a parsed data.json; none when it has no `regressions` list, and an
-    entry that is not a step is passed over (the old side may be any file)."""
-    found = data_json.get("regressions")
-    if type(found) is not list:
+    """The steps of a parsed data.json's series; none when it has none, and an entry that
+    is not a step is passed over (the old side may be any file)."""
+    series = data_json.get("series")
+    if type(series) is not list:
         return []
+    found = [step for one in series if type(one) is dict and type(one.get("steps")) is list
+             for step in one["steps"]]
     return [row for row in map(step_row, found) if row is not None]
 
 
@@ -48,7 +50,7 @@ def step_row(entry: Any) -> StepRow | None:
     """One entry of the list as a step, or None when it is not one."""
     if type(entry) is not dict or entry.get("status") not in STATUSES:
         return None
-    texts = [entry.get(k) for k in ("series", "last_before", "first_after")]
+    texts = [entry.get(k) for k in ("key", "last_before", "first_after")]
     numbers: list[Any] = [entry.get(k) for k in ("before", "after", "percent", "noise")]
     words = [t for t in texts if type(t) is str]
     values = [float(n) for n in numbers if type(n) in (int, float)
