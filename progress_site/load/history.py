@@ -21,14 +21,18 @@ from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.records import BROKEN, parse_json_lines
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
-from progress_site.model.history import MAX_SAMPLES, STATS, HistorySeries, SeriesPoint
+from progress_site.model.history import (
+    KEYS,
+    MAX_SAMPLES,
+    REQUIRED,
+    STATS,
+    HistorySeries,
+    SeriesPoint,
+)
 from progress_site.model.values import Where
 
 FOLDER = ("data", "history")
 SUFFIX = ".jsonl"
-KEYS = ("commit", "date", "machine", "value", "unit", "spread", "n", "stats", "samples",
-        "tool", "status", "note")
-REQUIRED = ("commit", "date", "machine", "value", "unit")
 STATUSES = ("measured", "watch")
 NAME = re.compile(r"measurements\.([A-Za-z0-9][A-Za-z0-9_.-]*)\.jsonl")
 DATETIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")

@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from progress_site.model.schema import Better
 from progress_site.model.values import NOWHERE, Where
 
-# What a tool may report beside the value (docs/history-format.md).
+# The keys of a line, in the order every line writes them (docs/history-format.md).
+KEYS = ("commit", "date", "machine", "value", "unit", "spread", "n", "stats", "samples",
+        "tool", "status", "note")
+REQUIRED = ("commit", "date", "machine", "value", "unit")
+# What a tool may report beside the value.
 STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
          "p99", "ci_99_low", "ci_99_high")
 MAX_SAMPLES = 10_000

@@ -18,9 +18,10 @@ from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible_path
 from progress_site.model.characters import first_forbidden
+from progress_site.model.history import MAX_SAMPLES, STATS
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.history import MAX_SAMPLES, STATS, Point, joined, make
+from progress_site.record.history import Point, joined, make
 from progress_site.record.recorder import TIME_UNITS, Refused, scale_time
 from progress_site.record.series import SeriesFile, date_of
 

@@ -14,12 +14,8 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-# The keys of a line, in the order every line writes them.
-KEYS = ("commit", "date", "machine", "value", "unit", "spread", "n", "stats", "samples",
-        "tool", "status", "note")
-STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
-         "p99", "ci_99_low", "ci_99_high")
-MAX_SAMPLES = 10_000
+from progress_site.model.history import KEYS, MAX_SAMPLES, STATS
+
 DIGITS = 6  # significant digits a number keeps at most
 SPREAD_DIGITS = 3  # significant digits of the spread that set the other numbers' precision
 

@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 
 from progress_site.errors import visible_path
+from progress_site.model.history import REQUIRED
 from progress_site.record.history import Point, line, parse
 from progress_site.record.recorder import Refused
 from progress_site.record.yamledit import EditError
@@ -54,7 +55,7 @@ class SeriesFile:
             return None
         try:
             found = parse(text.strip())
-            missing = [k for k in ("commit", "date", "machine", "value", "unit")
+            missing = [k for k in REQUIRED
                        if k not in found]
             if missing:
                 raise KeyError(f"no `{missing[0]}`")
