@@ -215,15 +215,6 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
     return [line for line in lines if line]
 
 
-def summary(old_site: Path, new_data_json: bytes) -> list[str] | None:
-    """The changes from a published site to a new build; None when there is no old one
-    (OSError when its data.json cannot be read, ValueError when it is not one)."""
-    old = read_published(old_site)
-    if old is None:
-        return None
-    return lines_between(old, new_data_json)
-
-
 def lines_between(old: bytes, new_data_json: bytes) -> list[str]:
     """The changes from one data.json to a new build's (ValueError when the old one is
     not a data.json)."""

@@ -25,8 +25,6 @@ from progress_site.render.places import PagePlace, public_url
 from progress_site.render.words import Words
 
 FEED = "regressions.xml"
-POINT_KEYS = ("commit", "date", "machine", "value", "spread", "n", "stats", "samples",
-              "tool", "status", "note")
 
 
 def series_json(model: Model) -> list[dict[str, Any]]:
