@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from progress_site.derive.cuts import MAD_TO_SD
 from progress_site.derive.regressions import Step
 from progress_site.derive.series import median
 
@@ -91,8 +92,8 @@ def label_width(label: str) -> float:
 
 
 def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, int, float, float]]:
-    """Each level between steps: first and last index, median, robust noise (1.4826
-    times the median absolute deviation: one stray point does not widen it)."""
+    """Each level between steps: first and last index, median, robust noise (the median
+    absolute deviation as a standard deviation: one stray point does not widen it)."""
     bounds = [0, *sorted(s for s in starts if 0 < s < len(values)), len(values)]
     out = []
     for first, end in itertools.pairwise(bounds):
@@ -100,7 +101,7 @@ def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, in
         if not part:
             continue
         mid = median(part)
-        noise = 1.4826 * median([abs(v - mid) for v in part])
+        noise = MAD_TO_SD * median([abs(v - mid) for v in part])
         out.append((first, end - 1, mid, noise))
     return out
 
