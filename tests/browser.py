@@ -151,6 +151,14 @@ def small_png(png: bytes, colours: int = 32) -> bytes:
     return out.getvalue()
 
 
+def keep_screenshot(target: Path, png: bytes) -> None:
+    """Write a screenshot of docs/ only when asked (UPDATE_SCREENSHOTS=1), as the golden
+    files are: fonts differ between machines, and a test run must not change the checkout."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(png)
+
+
 def axe_violations(page: Any) -> list[str]:
     """Run axe-core on the page; one line per violation and element, empty when clean."""
     page.add_script_tag(path=str(axe_script()))

@@ -182,7 +182,6 @@ def test_skip_link_moves_to_the_content(chromium: Any, base: str, site: Path) ->
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_screenshots(chromium: Any, base: str, site: Path, scheme: str, width: str) -> None:
     """docs/screenshots/{en,fr}-{phone,desktop}-{light,dark}.png, as the README shows them."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for lang, path in language_pages(site).items():
         with opened(chromium, base, path, width=width, scheme=scheme) as (page, seen):
             background = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -193,8 +192,7 @@ def test_screenshots(chromium: Any, base: str, site: Path, scheme: str, width: s
             assert png.startswith(b"\x89PNG") and len(png) < MAX_SCREENSHOT_BYTES, len(png)
             scroll_width = page.evaluate("document.documentElement.scrollWidth")
             assert scroll_width <= WIDTHS[width]["width"], f"{path} scrolls sideways"
-            if not target.exists() or target.read_bytes() != png:
-                target.write_bytes(png)
+            browser.keep_screenshot(target, png)
             assert seen.problems() == []
 
 

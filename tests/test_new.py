@@ -403,9 +403,7 @@ def screenshot(chromium: Any, url: str, name: str, section: str | None = None) -
         assert seen.problems() == []
     finally:
         page.close()
-    target = SCREENSHOTS / f"{name}.png"
-    if not target.exists() or target.read_bytes() != png:
-        target.write_bytes(png)
+    browser.keep_screenshot(SCREENSHOTS / f"{name}.png", png)
 
 
 def test_getting_started_screenshots(tmp_path: Path,
