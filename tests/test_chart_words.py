@@ -11,11 +11,13 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from progress_site.charts.measure import width
 from progress_site.charts.vega import LABEL_PX
+from progress_site.errors import BuildFailed
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import TODAY
@@ -247,3 +249,24 @@ def test_axis_and_legend_show_the_labels_the_dataset_declares(
     legend = [t.text for g in groups(svg_of(pages[lang], "grouped-figure"),
                                      "role-legend-label") for t in g.iter("text")]
     assert legend == ["cargo test", "nextest"]
+
+
+def test_two_values_of_x_labelled_alike_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "site.yaml").write_text(
+        DATA.replace("HISTORY", "").replace("label: mdBook", "label: Tokio"), "utf-8")
+    (tmp_path / "data" / "suites.jsonl").write_text("".join(
+        json.dumps({"project": p, "runner": r, "threads": t, "time": v}) + "\n"
+        for p, r, t, v in RECORDS), "utf-8")
+    for lang in ("en", "fr"):
+        (tmp_path / "content" / lang).mkdir(parents=True)
+        (tmp_path / "content" / lang / "index.md").write_text(
+            "---\ntitle: T\n---\n{{< chart suites x=project y=time series=runner kind=bar >}}\n",
+            "utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY))
+    block = "{{< chart suites x=project y=time series=runner kind=bar >}}"
+    assert str(failed.value) == "\n".join(
+        f"content/{lang}/index.md:4:1: chart: two values of x are labelled 'Tokio'\n"
+        f"    {block}\n    ^\n    hint: give each choice of the x field a label of its own"
+        for lang in ("en", "fr")) + "\nAborted with 2 data errors."
