@@ -158,6 +158,16 @@ data/site.yaml:22:72: datasets[0].fields[6].formula: expected a number, a name o
 Aborted with 3 data errors."""
 
 
+def test_a_minus_without_spaces_is_part_of_a_name(tmp_path: Path) -> None:
+    data = DATA.replace("formula: cargo - nextest", "formula: cargo-nextest")
+    assert failure(tmp_path, data) == """\
+data/site.yaml:19:63: datasets[0].fields[4].formula: suites has no field 'cargo-nextest'
+          - {name: saved, label: {en: Saved, fr: Gagné}, formula: cargo-nextest}
+                                                                  ^
+    hint: to subtract, put spaces around '-'
+Aborted with 1 data error."""
+
+
 def test_formulas_ok(pages: dict[str, Node]) -> None:
     """The twin of the broken cases: the same formulas, written right, build."""
     assert rows(pages["en"])[0][3] == "2.62"

@@ -91,8 +91,10 @@ def ordered(ds: Dataset, formulas: Mapping[str, RecordField]
             continue
         for used in uses[name]:
             if used not in declared:
+                minus = used.split("-")[0] in declared  # names may hold '-'
                 problems.append(_at_formula(fld, f"{ds.id} has no field '{used}'",
-                                            did_you_mean(used, declared, "fields")))
+                                            "to subtract, put spaces around '-'" if minus
+                                            else did_you_mean(used, declared, "fields")))
             elif declared[used].type not in NUMERIC:
                 problems.append(_at_formula(fld, f"{used} is a {declared[used].type} field, "
                                             "not a number", "a formula computes with the "
