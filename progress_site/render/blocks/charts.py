@@ -4,10 +4,11 @@
     {{< trend comparisons ID >}}    {{< trend measurements ID >}}
 
 A chart draws one line (or one group of bars) per value of `series`, from every record
-that gives `y`. It comes with a sentence that says what it shows, computed from the same
-numbers, and with those numbers as a table. A trend is a small line of a measure over
-its commits or dates: a comparison's `history:` then its before and after, or a
-measurement's `history:` then its figure; it is drawn from three points on. The SVG
+that gives `y`. It comes with a sentence that says what it shows, computed from the
+points it draws (the lowest and the highest), and with those numbers as a table. A trend
+is a line of a measure over its commits or dates, as wide as the page's text: a
+comparison's `history:` then its before and after, or a measurement's `history:` then
+its figure, in date order; it is drawn from three points on. The SVG
 comes from one `ChartCache` per build, made on the first chart, so a build without
 charts never touches it.
 """

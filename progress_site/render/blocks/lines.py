@@ -79,12 +79,12 @@ def check_limits(lines: list[Line], ordinal: bool, fewer: str,
         raise BlockError(f"chart: two series are labelled '{_shown(twice)}'",
                          "give each value of `series=` a label of its own (the labels of "
                          "the field's choices, in each language)")
-    labels = [text for x, text in every_x(lines) if isinstance(x, str)]
-    twice = repeated(labels)
+    xs = every_x(lines)
+    twice = repeated([text for x, text in xs if isinstance(x, str)])
     if twice is not None:
         raise BlockError(f"chart: two values of x are labelled '{_shown(twice)}'",
                          "give each choice of the x field a label of its own")
-    categories = len(every_x(lines)) if ordinal else 0
+    categories = len(xs) if ordinal else 0
     if categories > MAX_CATEGORIES:
         raise BlockError(f"chart: {categories:,} values on the x axis, more than the "
                          f"{MAX_CATEGORIES:,} it can label", fewer)
