@@ -480,8 +480,9 @@ def test_a_chart_takes_one_point_per_x_and_series_ok(tmp_path: Path) -> None:
     built = make_site(BuildConfig(source=root, out=tmp_path / "site",
                                   today=dt.date(2026, 11, 29)))
     html = built.files["index.html"].decode()
-    assert ("MSPT (ms): where Bots is 1, Paper is the lowest (10.31\u00a0ms) and Horizon "
-            "the highest (13.70\u00a0ms).</figcaption>") in html
+    assert ("MSPT (ms): lowest 10.31\u00a0ms (Paper, where Bots is 1), highest "
+            "47.83\u00a0ms (Horizon, where Bots is 50). Paper has no number where Bots is 50: "
+            "stopped by its watchdog.</figcaption>") in html
 
 
 def test_records_are_ordered_by_choices_then_numbers_missing_last() -> None:

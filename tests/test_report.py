@@ -157,13 +157,16 @@ def test_charts(report: dict[str, Node]) -> None:
         numbers = figure.find("details").find("table")
         assert [cells(r)[0] for r in numbers.find("tbody").find_all("tr")] == [
             "1", "10", "25", "50"]
+    # The lowest and the highest of every point drawn (tests/test_chart_words.py reads
+    # them back from the SVG), with their series and x.
     assert figures[0].find("figcaption").text() == (
-        "Average tick (MSPT) by number of bots: where Bots is 50, Paper is the lowest "
-        f"(46.86{NBSP}ms) and Fabric + Lithium the highest (58.30{NBSP}ms). vanilla has no "
-        "number there: stopped by its watchdog.")
+        f"Average tick (MSPT) by number of bots: lowest 10.31{NBSP}ms (Paper, where Bots is "
+        f"1), highest 58.30{NBSP}ms (Fabric + Lithium, where Bots is 50). vanilla has no "
+        "number where Bots is 50: stopped by its watchdog.")
     assert figures[2].find("figcaption").text() == (
-        "Memory (highest RSS) by number of bots: Horizon is the lowest for every value of "
-        f"Bots, from 0.72{NBSP}GB to 1.30{NBSP}GB.")
+        f"Memory (highest RSS) by number of bots: lowest 0.72{NBSP}GB (Horizon, where Bots "
+        f"is 1), highest 4.74{NBSP}GB (Fabric + Lithium, where Bots is 50). vanilla has no "
+        "number where Bots is 50: stopped by its watchdog.")
     vanilla = [cells(r) for r in figures[0].find("details").find_all("tr")]
     assert vanilla[-1] == ["50", f"47.83{NBSP}ms", "", f"46.86{NBSP}ms", f"58.30{NBSP}ms"]
 
@@ -246,8 +249,10 @@ def test_trends_from_history(tmp_path: Path) -> None:
     page = parse(built.files["index.html"])
     summaries = [f.text() for f in page.find_all("figcaption", class_="chart-summary")]
     assert summaries == [  # over the commits where each point names one, else the dates
-        f"CPU: from 30{NBSP}ms (First) to 8.5{NBSP}ms (ccc3333).",
-        f"Start: from 9.1{NBSP}s (October 1) to 8.2{NBSP}s (November 1).",
+        f"CPU: lowest 8.5{NBSP}ms where Commit is ccc3333, highest 30{NBSP}ms where Commit "
+        "is First.",
+        f"Start: lowest 8.2{NBSP}s where Date is November 1, highest 9.1{NBSP}s where Date "
+        "is October 1.",
     ]
     rows = page.find(id="trend-cpu-figure").find("tbody").find_all("tr")
     assert [cells(r) for r in rows] == [["First", f"30{NBSP}ms"], ["bbb2222", f"20{NBSP}ms"],

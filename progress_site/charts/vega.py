@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 # Text sizes, in px, that the layout is measured with.
 TITLE_PX, TITLE_LINE_PX, LABEL_PX = 14, 18, 11
 PAD = 5  # vega's padding around a chart, kept around the title too
+# The least room between two labels of an axis of categories: vega's default of none
+# kept labels that touched ("October 1October 15" read as one).
+LABEL_GAP_PX = 8
 
 # Mid-tone colours with at least 3:1 contrast on white and on #121212 alike. Each is the
 # fallback of a custom property, so a page's CSS can retune them (dark mode, print).
@@ -178,10 +181,11 @@ def _x(spec: ChartSpec) -> alt.X:
     # every other one until none does (the table under the chart has them all).
     order = alt.EncodingSortField(field="order", op="min")
     if any(isinstance(x, str) for x in _categories(spec)):
-        axis = alt.Axis(labelAngle=0, labelOverlap="greedy")
+        axis = alt.Axis(labelAngle=0, labelOverlap="greedy", labelSeparation=LABEL_GAP_PX)
         return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
     # Numbers as categories still take the locale's decimal sign, but no grouping: 2026.
-    axis = alt.Axis(labelAngle=0, labelOverlap="greedy", format="~f", formatType="number")
+    axis = alt.Axis(labelAngle=0, labelOverlap="greedy", labelSeparation=LABEL_GAP_PX,
+                    format="~f", formatType="number")
     return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
 
 

@@ -1,6 +1,7 @@
 """Derive stage: the `Model` that templates read, and `derive()`, which builds it.
 
-Every text is first given its scope (scopes.py); the views of every figure and record
+Every text is first given its scope (scopes.py), and every dataset its computed
+columns (columns.py); the views of every figure and record
 come next (views.py), each figure under its one key (`model.keys`); the names texts cite
 are built from them (namespace.py); then headlines, which cite those names, and every
 reference in a text is computed once. Nothing here depends on the language: numbers stay
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from progress_site.derive.columns import with_columns
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.headlines import derive_headlines
@@ -72,6 +74,8 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
            ) -> tuple[Model, list[Problem]]:
     """The model the templates read, and the problems only derived numbers reveal."""
     data = scoped(data)
+    # Computed columns first: tables, charts and every text read the records complete.
+    data, problems = with_columns(data)
     rules = freshness(data, today)
     keyed = tuple(figures(data))
     views = {k.key: view_figure(k.key, k.figure, rules) for k in keyed}
@@ -84,7 +88,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
                            for c in s.comparisons))
         for s in data.studies)
     roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
-    problems = check_controls(studies)
+    problems += check_controls(studies)
     for b in data.budgets:
         problems += check_budget_units(b)
     namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps)

@@ -12,7 +12,8 @@ Each record is checked like the YAML data, with its line and column: unknown fie
 "did you mean"), missing ones, wrong types, words outside a field's `choices`, two
 records with the same `key`. A record may carry `"note": NAME` (one of the dataset's
 `notes`): it may then lack figures, and tables print the note instead. A `null` value is
-the same as an absent one.
+the same as an absent one. A field with a `formula:` is computed while deriving
+(derive/columns.py): no record gives it.
 """
 
 from __future__ import annotations
@@ -97,9 +98,13 @@ def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:
     for fld in ds.fields:
         out += check_field(fld, names, units)
         names.add(fld.name)
+    computed = {fld.name for fld in ds.fields if fld.formula is not None}
     for key in ds.key:
         if key not in names:
             out.append(problem(w, "key", f"the key names no field '{key}'", _close(key, names)))
+        elif key in computed:
+            out.append(problem(w, "key", f"the key names '{key}', which a formula computes",
+                               "a key tells records apart by what they give"))
     notes = [n.name for n in ds.notes]
     for i, note in enumerate(ds.notes):
         if note.name in notes[:i]:
@@ -127,6 +132,9 @@ def check_field(fld: RecordField, before: set[str], units: set[str]) -> list[Pro
     if fld.unit is not None and fld.unit not in units:
         out.append(problem(w, "unit", f"no unit '{fld.unit}'", "declare it under the dataset's "
                            "`units:` or site.units, or use a known unit"))
+    if fld.formula is not None and not numeric:
+        out.append(problem(w, "formula", f"a {fld.type} field has no formula",
+                           "a formula computes a number: set `type: number`"))
     if fld.decimals is not None and not 0 <= fld.decimals <= 6:
         out.append(problem(w, "decimals", f"decimals must be 0 to 6, got {fld.decimals}"))
     values = [c.value for c in fld.choices]
@@ -231,13 +239,18 @@ def convert_row(ds: Dataset, fields: dict[str, RecordField], doc: Document,
             out.append(doc.problem((*path, key), f"unknown field '{key}'",
                                    _close(key, fields), key=True))
             continue
+        if fields[key].formula is not None:
+            out.append(doc.problem((*path, key), f"{key} is computed by its formula "
+                                   f"({fields[key].formula}), not given by a record",
+                                   f"leave \"{key}\" out of the records", key=True))
+            continue
         converted = convert_value(fields[key], value, doc, (*path, key))
         if isinstance(converted, Problem):
             out.append(converted)
         else:
             values[key] = converted
     for fld in ds.fields:
-        needed = (fld.required and note is None) or fld.name in ds.key
+        needed = (fld.required and note is None and fld.formula is None) or fld.name in ds.key
         if needed and raw.get(fld.name) is None:
             out.append(doc.problem(path, f"missing field '{fld.name}' "
                                          f"({fld.label.get('en')})",

@@ -1,8 +1,9 @@
 """The data format of a report's datasets: records read from a file, field by field.
 
 A dataset (under `datasets:` in a data file) names a file of records beside it and
-declares their fields; `load/datasets.py` reads the records into `Row`s, and the report
-blocks (tables, charts, agreement) and expressions read them.
+declares their fields; `load/datasets.py` reads the records into `Row`s, derive adds the
+fields a `formula:` computes (derive/columns.py), and the report blocks (tables, charts,
+agreement) and expressions read them.
 """
 
 # No `from __future__ import annotations`: field types as objects (see schema.py).
@@ -37,6 +38,9 @@ class RecordField:
     choices: tuple[Choice, ...] = f("for a word: every value it may take, in display order",
                                     ())
     required: bool = f("every record gives it (unless a `note` says why not)", True)
+    formula: str | None = f("computed from the record's other number fields, never given by "
+                            "it: arithmetic, ratio(a, b), change(a, b)", None,
+                            example="cargo / nextest")
     where: Where = where()
 
 

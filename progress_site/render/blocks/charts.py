@@ -4,10 +4,11 @@
     {{< trend comparisons ID >}}    {{< trend measurements ID >}}
 
 A chart draws one line (or one group of bars) per value of `series`, from every record
-that gives `y`. It comes with a sentence that says what it shows, computed from the same
-numbers, and with those numbers as a table. A trend is a small line of a measure over
-its commits or dates: a comparison's `history:` then its before and after, or a
-measurement's `history:` then its figure; it is drawn from three points on. The SVG
+that gives `y`. It comes with a sentence that says what it shows, computed from the
+points it draws (the lowest and the highest), and with those numbers as a table. A trend
+is a line of a measure over its commits or dates, as wide as the page's text: a
+comparison's `history:` then its before and after, or a measurement's `history:` then
+its figure, in date order; it is drawn from three points on. The SVG
 comes from one `ChartCache` per build, made on the first chart, so a build without
 charts never touches it.
 """
@@ -67,6 +68,9 @@ class Moment:
 
 # A trend of two points only joins the two figures printed beside it.
 MIN_TREND_POINTS = 3
+# A trend takes the width of the page's text (style.css: `.wrap` is 60rem, less its
+# padding and a measure's card): drawn narrower, its dates had no room to be read.
+TREND_WIDTH, TREND_HEIGHT = 880, 220
 
 
 class Charts:
@@ -171,36 +175,31 @@ class Charts:
 
     def summary(self, title: str, lines: list[Line], x_header: str,
                 xs: list[tuple[float | str, str]]) -> str:
-        """One sentence that says what the chart shows, from its numbers."""
+        """One sentence that says what the chart shows, from exactly the points it draws:
+        the lowest and the highest of all its marks, where they are and in which series
+        (a bar chart's categories have no order that "from the first to the last" reads)."""
+        marks = [(p.y, i, p) for i, line in enumerate(lines) for p in line.points]
+        low = min(marks, key=lambda m: m[0])
+        high = max(marks, key=lambda m: m[0])
         if len(lines) == 1:
-            start, end = lines[0].points[0], lines[0].points[-1]
-            return self.w._("%(title)s: from %(first)s (%(first_x)s) to %(last)s "
-                            "(%(last_x)s).", title=title, first=start.y_text,
-                            first_x=start.x_text, last=end.y_text, last_x=end.x_text)
-        # Where two series or more have a number, which is lowest and which highest.
-        ranked = {x: sorted((p.y, i) for i, line in enumerate(lines) if (p := line.at(x)))
-                  for x, _ in xs}
-        ranked = {x: r for x, r in ranked.items() if len(r) > 1}
-        lowest = {r[0][1] for r in ranked.values()}
-        if len(ranked) > 1 and len(lowest) == 1:
-            line = lines[lowest.pop()]
-            ys = sorted(line.points, key=lambda p: p.y)
-            return self.w._("%(title)s: %(name)s is the lowest for every value of %(x)s, "
-                            "from %(low)s to %(high)s.", title=title, name=line.name,
-                            x=x_header, low=ys[0].y_text, high=ys[-1].y_text)
-        last = [x for x, _ in xs if x in ranked][-1] if ranked else xs[-1][0]
-        order = ranked.get(last) or [(0.0, 0)]
-        low, high = lines[order[0][1]].at(last), lines[order[-1][1]].at(last)
-        assert low is not None and high is not None
-        sentence = self.w._("%(title)s: where %(x)s is %(value)s, %(low_name)s is the lowest "
-                            "(%(low)s) and %(high_name)s the highest (%(high)s).",
-                            title=title, x=x_header, value=low.x_text,
-                            low_name=lines[order[0][1]].name, low=low.y_text,
-                            high_name=lines[order[-1][1]].name, high=high.y_text)
+            sentence = self.w._("%(title)s: lowest %(low)s where %(x)s is %(low_x)s, highest "
+                                "%(high)s where %(x)s is %(high_x)s.", title=title, x=x_header,
+                                low=low[2].y_text, low_x=low[2].x_text, high=high[2].y_text,
+                                high_x=high[2].x_text)
+        else:
+            sentence = self.w._("%(title)s: lowest %(low)s (%(low_name)s, where %(x)s is "
+                                "%(low_x)s), highest %(high)s (%(high_name)s, where %(x)s is "
+                                "%(high_x)s).", title=title, x=x_header, low=low[2].y_text,
+                                low_name=lines[low[1]].name, low_x=low[2].x_text,
+                                high=high[2].y_text, high_name=lines[high[1]].name,
+                                high_x=high[2].x_text)
+        # A series that stops before the last x says why, when a record's note tells.
+        last, last_text = xs[-1]
         for line in lines:
             if line.missing and line.at(last) is None:
-                sentence += " " + self.w._("%(name)s has no number there: %(why)s.",
-                                           name=line.name, why=line.missing)
+                sentence += " " + self.w._("%(name)s has no number where %(x)s is %(value)s: "
+                                           "%(why)s.", name=line.name, x=x_header,
+                                           value=last_text, why=line.missing)
         return sentence
 
     def comparison_trend(self, c: ComparisonView, study: Study) -> ChartView | None:
@@ -238,8 +237,10 @@ class Charts:
         if all(p.commit for p in points):
             return self.w._("Commit"), [p.label or str(p.commit) for p in points]
         if all(p.date for p in points):
-            return self.w._("Date"), [p.label or self.w.short_date(p.date) for p in points
-                                      if p.date]
+            # Without its year, a date of another year would read as one of this year.
+            years = {p.date.year for p in points if p.date}
+            day = self.w.short_date if len(years) == 1 else self.w.date
+            return self.w._("Date"), [p.label or day(p.date) for p in points if p.date]
         return self.w._("Version"), [
             p.label or p.commit or (self.w.short_date(p.date) if p.date else str(i + 1))
             for i, p in enumerate(points)]
@@ -250,6 +251,8 @@ class Charts:
         three points, which a line would not tell more about than the figures."""
         if len(points) < MIN_TREND_POINTS:
             return None
+        if all(p.date for p in points):  # drawn in time order, whatever the list's order
+            points = sorted(points, key=lambda p: p.date or dt.date.min)
         x_title, labels = self.axis(points)
         unit_words = self.tables.unit(unit) if unit else ""
         line = Line(unit_words or title, tuple(
@@ -257,7 +260,8 @@ class Charts:
             for label, p in zip(_unique(labels), points, strict=True)))
         spec = checked_spec([line], FEWER_MOMENTS, id=chart_id, kind="line", title=title,
                             x_title=x_title, y_title=unit_words or title, x_kind="ordinal",
-                            width=320, height=170, rule=rule, locale=self.locale)
+                            width=TREND_WIDTH, height=TREND_HEIGHT, rule=rule,
+                            locale=self.locale)
         return self.view(spec, [line], x_title)
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:

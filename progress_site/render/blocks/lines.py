@@ -58,7 +58,10 @@ def checked_spec(lines: list[Line], fewer: str = FEWER_X, **fields: Any) -> Char
     check_limits(lines, ordinal, fewer, (("title", fields["title"]),
                                          ("x axis title", fields["x_title"]),
                                          ("y axis title", fields["y_title"])))
-    series = tuple(Series(line.name, tuple((p.x, p.y) for p in line.points))
+    # An axis of words shows what the table under the chart shows: the labels the
+    # dataset declares (`mdBook`), never the word records write (`mdbook`).
+    series = tuple(Series(line.name, tuple((p.x_text if isinstance(p.x, str) else p.x, p.y)
+                                           for p in line.points))
                    for line in lines)
     try:
         return ChartSpec(series=series, **fields)
@@ -76,12 +79,17 @@ def check_limits(lines: list[Line], ordinal: bool, fewer: str,
         raise BlockError(f"chart: two series are labelled '{_shown(twice)}'",
                          "give each value of `series=` a label of its own (the labels of "
                          "the field's choices, in each language)")
-    categories = len(every_x(lines)) if ordinal else 0
+    xs = every_x(lines)
+    twice = repeated([text for x, text in xs if isinstance(x, str)])
+    if twice is not None:
+        raise BlockError(f"chart: two values of x are labelled '{_shown(twice)}'",
+                         "give each choice of the x field a label of its own")
+    categories = len(xs) if ordinal else 0
     if categories > MAX_CATEGORIES:
         raise BlockError(f"chart: {categories:,} values on the x axis, more than the "
                          f"{MAX_CATEGORIES:,} it can label", fewer)
     words = [*titles, *(("series label", line.name) for line in lines),
-             *(("x label", p.x) for line in lines for p in line.points
+             *(("x label", p.x_text) for line in lines for p in line.points
                if isinstance(p.x, str))]
     for what, word in words:
         if len(word) > MAX_WORDS:
