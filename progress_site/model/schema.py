@@ -148,6 +148,8 @@ class Comparison:
     show: Show = f("the verdict: ratio (2.56 times less), change (+1.5 %), range", "ratio")
     wording: Text | None = f("after 'N times': 'less processor'", None)
     verdict: Text | None = f("the verdict in your words, with {{ references }}", None)
+    decimals: int | None = f("decimals of its ratio and change (default: a ratio keeps three "
+                             "significant digits, a change one decimal)", None)
     allowance: Number | None = f("largest change allowed, in percent (show: change)", None)
     control: bool = f("a case where nothing should change", False)
     noise: Number | None = f("for a control: the change, in percent, that is still noise",

@@ -243,6 +243,10 @@ def check_comparison(comp: Comparison) -> list[Problem]:
         if side.unit is not None and side.unit != comp.unit:
             out.append(problem(side.where, "unit", f"unit '{side.unit}' differs from the "
                                f"comparison's ('{comp.unit}')", "compare like with like"))
+    if comp.decimals is not None and not 0 <= comp.decimals <= 6:
+        out.append(problem(comp.where, "decimals", f"decimals must be 0 to 6, got "
+                           f"{comp.decimals}", "give how many decimals its ratio and change "
+                           "print, e.g. `decimals: 2`"))
     if comp.control and comp.noise is None:
         out.append(problem(comp.where, "control", "a control needs its `noise:` band (in %)",
                            "give the change that is still noise, e.g. `noise: 2`"))
