@@ -1,0 +1,144 @@
+"""A study of contenders (#22, item 6): two tools, each a name and a version, compared
+like two commits; pages, charts, data.json and the feed name them, never "commit X"."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from progress_site.pipeline import BuildConfig, make_site
+
+from .conftest import REPO, TODAY
+from .dom import Node, parse
+
+TOOLS = """\
+studies:
+  - id: test-runners
+    title: {en: Two test runners, fr: Deux lanceurs de tests}
+    before: {name: cargo test, version: 1.66.0, url: "https://doc.rust-lang.org/cargo/"}
+    after: {name: cargo nextest, version: 0.9.67}
+    machine: test-pc
+    date: 2026-11-20
+    comparisons:
+      - id: suite-time
+        title: {en: Time of the whole suite, fr: Durée de toute la suite}
+        unit: s
+        wording: {en: less time, fr: moins de temps}
+        summary: {title: {en: The whole suite, fr: Toute la suite}}
+        before: {value: 69.10}
+        after: {value: 28.08}
+        history:
+          - {value: 71.5, label: cargo test 1.65.0}
+"""
+
+PAGE = """
+## Test runners {#test-runners}
+
+{{< versions test-runners >}}
+
+{{< bars test-runners >}}
+
+{{< comparisons test-runners >}}
+"""
+
+
+def with_tools(source: Path) -> Path:
+    """The example with a study of two tools, shown on both home pages."""
+    (source / "data" / "tools.yaml").write_text(TOOLS, encoding="utf-8")
+    for lang in ("en", "fr"):
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text(encoding="utf-8") + PAGE, encoding="utf-8")
+    return source
+
+
+def build(source: Path) -> dict[str, bytes]:
+    """The site's files, built in memory as the command line does."""
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 strict=True)).files
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, example_files: dict[str, bytes]
+          ) -> dict[str, bytes]:
+    """The example with the two tools, built once for this module's tests (the
+    example's charts are in the session's cache: `example_files` drew them)."""
+    source = tmp_path_factory.mktemp("tools") / "src"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, source / name)
+    return build(with_tools(source))
+
+
+def section(files: dict[str, bytes], page: str) -> Node:
+    """The part of a home page after the test runners' heading."""
+    doc = parse(files[page])
+    versions = doc.find_all("ul", class_="versions")
+    assert len(versions) == 2, "the example's study, then the tools'"
+    return versions[1]
+
+
+@pytest.mark.parametrize("page", ["index.html", "fr/index.html"])
+def test_the_versions_block_names_each_tool_and_its_version(built: dict[str, bytes],
+                                                            page: str) -> None:
+    items = section(built, page).find_all("li", class_="version")
+    assert [li.text() for li in items] == ["cargo test 1.66.0", "cargo nextest 0.9.67"]
+    link = items[0].find("a")
+    assert (link.attrs["href"], link.text()) == ("https://doc.rust-lang.org/cargo/",
+                                                 "cargo test 1.66.0")
+    assert not items[1].find_all("a"), "no page given, no link"
+    assert "commit" not in section(built, page).text().lower()
+
+
+@pytest.mark.parametrize(("page", "verdict"), [
+    ("index.html", "2.46 times less time"),
+    ("fr/index.html", "2,46 fois moins de temps"),
+])
+def test_comparisons_and_bars_name_the_tools(built: dict[str, bytes], page: str,
+                                             verdict: str) -> None:
+    doc = parse(built[page])
+    measure = doc.find("section", id="suite-time")
+    sides = [div.find("dt").text() for div in measure.find("dl", class_="sides").children
+             if isinstance(div, Node)]
+    assert sides == ["cargo test 1.66.0", "cargo nextest 0.9.67"]
+    assert measure.find("p", class_="verdict").text().startswith(verdict)
+    bars = doc.find("figure", id="bars-suite-time")
+    assert [dt.text() for dt in bars.find_all("dt")] == ["cargo test 1.66.0",
+                                                         "cargo nextest 0.9.67"]
+
+
+def test_the_trend_names_the_tools(built: dict[str, bytes]) -> None:
+    """The chart's table: the earlier version's label, then both tools, by version."""
+    measure = parse(built["index.html"]).find("section", id="suite-time")
+    rows = [[cell.text() for cell in tr.children if isinstance(cell, Node)]
+            for tr in measure.find("table").find_all("tr")]
+    assert rows == [["Version", "s"], ["cargo test 1.65.0", "71.5\u00a0s"],
+                    ["cargo test 1.66.0", "69.10\u00a0s"],
+                    ["cargo nextest 0.9.67", "28.08\u00a0s"]]
+
+
+def test_data_json_holds_the_tools(built: dict[str, bytes]) -> None:
+    data = json.loads(built["data.json"])
+    study = next(s for s in data["studies"] if s["id"] == "test-runners")
+    assert study["before"] == {"commit": None, "name": "cargo test", "version": "1.66.0",
+                               "url": "https://doc.rust-lang.org/cargo/", "label": None}
+    assert study["after"] == {"commit": None, "name": "cargo nextest", "version": "0.9.67",
+                              "url": None, "label": None}
+    comp = study["comparisons"][0]
+    assert comp["derived"]["ratio"]["low"] == pytest.approx(69.10 / 28.08)
+    assert comp["before"]["commit"] is None and comp["before"]["date"] == "2026-11-20"
+
+
+@pytest.mark.parametrize(("feed", "title"), [
+    ("feed.xml", "Time of the whole suite: cargo test 1.66.0 69.10\u00a0s (Measured) → "
+     "cargo nextest 0.9.67 28.08\u00a0s (Measured), -59.4%"),
+    ("fr/feed.xml", "Durée de toute la suite\u00a0: cargo test 1.66.0 69,10\u202fs (Mesuré) "
+     "→ cargo nextest 0.9.67 28,08\u202fs (Mesuré), -59,4\u00a0%"),
+])
+def test_the_feed_names_the_tools(built: dict[str, bytes], feed: str, title: str) -> None:
+    atom = "{http://www.w3.org/2005/Atom}"
+    entries = ElementTree.fromstring(built[feed]).iter(f"{atom}entry")
+    titles = [e.findtext(f"{atom}title") for e in entries]
+    assert title in titles
