@@ -11,6 +11,7 @@ from xml.etree import ElementTree
 import pytest
 
 from progress_site.pipeline import BuildConfig, make_site
+from progress_site.publish import changes, comment
 
 from .conftest import REPO, TODAY
 from .dom import Node, parse
@@ -142,3 +143,20 @@ def test_the_feed_names_the_tools(built: dict[str, bytes], feed: str, title: str
     entries = ElementTree.fromstring(built[feed]).iter(f"{atom}entry")
     titles = [e.findtext(f"{atom}title") for e in entries]
     assert title in titles
+
+
+def test_the_change_summary_names_the_tools(built: dict[str, bytes]) -> None:
+    """A contender's figure that changed is named with its tool, in the build's summary
+    and in the pull request's Markdown."""
+    old = built["data.json"]
+    document = json.loads(old)
+    study = next(s for s in document["studies"] if s["id"] == "test-runners")
+    study["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 27.5
+    study["comparisons"][0]["after"]["derived"]["quantity"]["high"] = 27.5
+    new = json.dumps(document).encode("utf-8")
+    assert changes.between(old, new) == [
+        "figure comparisons.suite-time.after (cargo nextest 0.9.67): 28.08 s -> 27.50 s"]
+    table = comment.markdown(comment.compare(old, new))
+    # Escaped as the summary escapes every word of the data: inert Markdown.
+    assert ("| comparisons\\.suite\\-time\\.after \\(cargo nextest 0\\.9\\.67\\) | "
+            "28.08 s -> 27.50 s | -2.1% |") in table
