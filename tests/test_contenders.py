@@ -160,3 +160,21 @@ def test_the_change_summary_names_the_tools(built: dict[str, bytes]) -> None:
     # Escaped as the summary escapes every word of the data: inert Markdown.
     assert ("| comparisons\\.suite\\-time\\.after \\(cargo nextest 0\\.9\\.67\\) | "
             "28.08 s -> 27.50 s | -2.1% |") in table
+
+
+def test_a_contender_measured_before_remeasure_since_is_to_re_measure(
+        example_copy: Path) -> None:
+    """Freshness goes by a figure's date, so sides without a commit are judged too: the
+    example's `remeasure_since` commit is of 2026-11-01, the tools were measured before."""
+    source = with_tools(example_copy)
+    tools = source / "data" / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8").replace("2026-11-20", "2026-10-20"),
+                     encoding="utf-8")
+    files = build(source)
+    study = next(s for s in json.loads(files["data.json"])["studies"]
+                 if s["id"] == "test-runners")
+    sides = study["comparisons"][0]
+    assert (sides["before"]["derived"]["stale"], sides["after"]["derived"]["stale"]) == (
+        True, True)
+    measure = parse(files["index.html"]).find("section", id="suite-time")
+    assert "Measured before the threading change of the proxy" in measure.text()
