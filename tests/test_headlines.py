@@ -50,3 +50,11 @@ def test_a_refusal_prints_the_numbers_as_computed() -> None:
     assert found is not None
     assert found.message.endswith("comparisons.a.ratio = 1.4615, comparisons.b.ratio = 3.3846")
     assert found.hint == "state 3, or correct the data"
+
+
+def test_a_small_number_keeps_its_significant_digits() -> None:
+    """0.000123 s printed to four decimals would read 0.0001: what was measured is lost."""
+    found = disagreement(headline("0.5", "about"), [0.000123, 0.0001234567])
+    assert found is not None
+    assert found.message.endswith("comparisons.a.ratio = 0.000123, "
+                                  "comparisons.b.ratio = 0.00012346")
