@@ -178,3 +178,28 @@ def test_a_contender_measured_before_remeasure_since_is_to_re_measure(
         True, True)
     measure = parse(files["index.html"]).find("section", id="suite-time")
     assert "Measured before the threading change of the proxy" in measure.text()
+
+
+def test_a_contender_s_words_are_never_markup(example_copy: Path) -> None:
+    """A name and a version are shown as written: escaped on the pages, in the chart's
+    table and in the feed; nothing of them becomes an element."""
+    source = with_tools(example_copy)
+    tools = source / "data" / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8").replace(
+        "{name: cargo nextest, version: 0.9.67}",
+        "{name: '<script>alert(1)</script>', version: '<b onclick=x>1</b>'}"),
+        encoding="utf-8")
+    files = build(source)
+    for page in ("index.html", "fr/index.html"):
+        doc = parse(files[page])
+        assert not doc.find_all("script") and not doc.find_all("b")
+        assert not [n for n in doc.iter() if "onclick" in n.attrs]
+        written = "<script>alert(1)</script> <b onclick=x>1</b>"
+        items = doc.find_all("li", class_="version")
+        assert items[-1].text() == written
+        assert doc.find("figure", id="bars-suite-time").find_all("dt")[-1].text() == written
+    titles = [e.findtext("{http://www.w3.org/2005/Atom}title")
+              for e in ElementTree.fromstring(files["feed.xml"]).iter(
+                  "{http://www.w3.org/2005/Atom}entry")]
+    assert any("→ <script>alert(1)</script> <b onclick=x>1</b> 28.08" in (t or "")
+               for t in titles)
