@@ -730,6 +730,16 @@ measurements:  # texts that the example leaves out
     figure: {value: 2, status: estimate}
     history:
       - {value: 1, label: A label <script>window.__pwned=1</script>}
+studies:  # a study of contenders: each side a name and a version, not a commit
+  - id: hostile-contenders
+    title: Contenders <script>window.__pwned=1</script>
+    before: {name: A tool <script>window.__pwned=1</script>, version: '<b>1</b>'}
+    after: {name: 'Another <script>window.__pwned=1</script>', version: '" onclick="x'}
+    comparisons:
+      - id: hostile-contender-time
+        title: Time <script>window.__pwned=1</script>
+        before: {value: 2, status: estimate}
+        after: {value: 1, status: estimate}
 roadmaps:
   - id: hostile-roadmap
     title: A roadmap <script>window.__pwned=1</script>

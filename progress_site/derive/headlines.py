@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from progress_site.derive.namespace import Namespace
-from progress_site.derive.quantity import Quantity
+from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.derive.views import FigureView, HeadlineView
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
@@ -65,8 +65,9 @@ def disagreement(h: Headline, sources: list[float]) -> Problem | None:
 
 def exact(value: float, places: int) -> str:
     """A number to the precision that shows which way it rounds: four decimals at least,
-    three more than the headline states, without trailing zeros."""
-    text = f"{value:.{max(4, places + 3)}f}"
+    three more than the headline states, five significant digits (0.000123 is not 0.0001),
+    without trailing zeros."""
+    text = f"{value:.{max(4, places + 3, significant_decimals(value, 5))}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 

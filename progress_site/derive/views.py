@@ -181,10 +181,11 @@ def compare(comp: Comparison, before: FigureView, after: FigureView) -> Comparis
         direction = "same" if a.low == b.low else ("lower" if a.low < b.low else "higher")
         if a.low > 0 and b.low > 0:
             times = max(a.low, b.low) / min(a.low, b.low)
-            ratio = Quantity("value", times, decimals=significant_decimals(times))
+            ratio = Quantity("value", times, decimals=significant_decimals(times)
+                             if comp.decimals is None else comp.decimals)
         if b.low:
-            change = Quantity("value", (a.low - b.low) / b.low * 100, decimals=1, unit="%",
-                              signed=True)
+            change = Quantity("value", (a.low - b.low) / b.low * 100, unit="%", signed=True,
+                              decimals=1 if comp.decimals is None else comp.decimals)
     elif b.kind in ("value", "range") and a.kind in ("value", "range"):
         direction = "lower" if a.top < b.low else "higher" if a.low > b.top else "same"
     improved = None if direction == "unknown" else direction == comp.better

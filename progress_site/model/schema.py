@@ -148,6 +148,8 @@ class Comparison:
     show: Show = f("the verdict: ratio (2.56 times less), change (+1.5 %), range", "ratio")
     wording: Text | None = f("after 'N times': 'less processor'", None)
     verdict: Text | None = f("the verdict in your words, with {{ references }}", None)
+    decimals: int | None = f("decimals of its ratio and change (default: a ratio keeps three "
+                             "significant digits, a change one decimal)", None)
     allowance: Number | None = f("largest change allowed, in percent (show: change)", None)
     control: bool = f("a case where nothing should change", False)
     noise: Number | None = f("for a control: the change, in percent, that is still noise",
@@ -164,7 +166,14 @@ class Comparison:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Side:
-    commit: str = f("the commit of this side", ref="commits")
+    # One of two kinds: a version of this project (`commit:`), or a contender measured
+    # against another (`name:`, with its version and page): a tool, server or setting.
+    commit: str | None = f("the commit of this side (or `name:` for a contender)", None,
+                           ref="commits")
+    name: Text | None = f("a contender instead of a commit: the tool, server or "
+                          "configuration measured", None, example="cargo test")
+    version: str | None = f("the contender's version", None, example="1.66.0")
+    url: str | None = f("the contender's page: a web address", None)
     label: Text | None = f("what this side is ('main')", None)
     where: Where = where()
 
@@ -173,8 +182,8 @@ class Side:
 class Study:
     id: str = f("name used in links (`#ID`) and references")
     title: Text = f("the study's title")
-    before: Side = f("the version before")
-    after: Side = f("the version after")
+    before: Side = f("the version or contender before (the baseline)")
+    after: Side = f("the version or contender after (compared with it)")
     machine: str | None = f("machine of every figure that names none", None, ref="machines")
     date: dt.date | None = f("date of every figure that names none", None)
     method: Text | None = f("how every figure was measured, unless it says", None)
@@ -320,7 +329,7 @@ class Data:
     commits: tuple[Commit, ...] = f("the versions figures cite", ())
     headlines: tuple[Headline, ...] = f("the figures at the top of the page", ())
     measurements: tuple[Measurement, ...] = f("figures of their own", ())
-    studies: tuple[Study, ...] = f("before/after comparisons of two versions", ())
+    studies: tuple[Study, ...] = f("comparisons of two versions or contenders", ())
     profiles: tuple[Profile, ...] = f("capacity claims, per load profile", ())
     budgets: tuple[Budget, ...] = f("shares of a capacity ('what 1,000 players cost')", ())
     runs: tuple[Run, ...] = f("test runs and what they showed", ())

@@ -32,6 +32,13 @@ class Snapshot:
     tasks: dict[str, tuple[str, int]]  # path -> (status, number of proofs)
     # key -> (value, decimals, unit) of each single-valued figure: for its change in %
     values: dict[str, tuple[float, int, str]] = field(default_factory=dict)
+    # key -> the contender its side names (`cargo test 1.66.0`), for figures of contenders
+    sides: dict[str, str] = field(default_factory=dict)
+
+    def named(self, key: str) -> str:
+        """A figure's key, with its contender when its side names one."""
+        side = self.sides.get(key)
+        return f"{key} ({side})" if side else key
 
 
 def number(quantity: Any) -> str:
@@ -101,7 +108,30 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
     for key, value in document.items():
         if key not in ("site", "version", "today") and type(value) in (dict, list):
             collect(value, key, snap)
+    studies = document.get("studies")
+    for study in studies if type(studies) is list else ():
+        snap.sides.update(contenders(study))
     return snap
+
+
+def contenders(study: Any) -> dict[str, str]:
+    """`comparisons.C.before` -> `cargo test 1.66.0` for each side of a study that names a
+    contender (in English, as the summary is); nothing for sides that are commits."""
+    out: dict[str, str] = {}
+    comps = study.get("comparisons") if type(study) is dict else None
+    for part in ("before", "after"):
+        side = study.get(part) if type(study) is dict else None
+        name = side.get("name") if type(side) is dict else None
+        if type(name) is dict:  # one text per language
+            name = name.get("en", next(iter(name.values()), None))
+        if type(name) is not str:
+            continue
+        version = side.get("version") if type(side) is dict else None
+        words = f"{name} {version}" if type(version) is str else name
+        for c in comps if type(comps) is list else ():
+            if type(c) is dict and type(c.get("id")) is str:
+                out[f"comparisons.{c['id']}.{part}"] = words
+    return out
 
 
 def read_published(site: Path) -> bytes | None:
@@ -190,15 +220,16 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
         before, after = old.figures.get(path), new.figures.get(path)
         if before == after:
             continue
+        name = (new if path in new.figures else old).named(path)
         if before is None:
-            lines.append(f"new figure {path}: {after[0]} ({after[1]})" if after else "")
+            lines.append(f"new figure {name}: {after[0]} ({after[1]})" if after else "")
         elif after is None:
-            lines.append(f"figure removed {path} (was {before[0]})")
+            lines.append(f"figure removed {name} (was {before[0]})")
         elif before[0] != after[0]:
             status = f" ({before[1]} -> {after[1]})" if before[1] != after[1] else ""
-            lines.append(f"figure {path}: {before[0]} -> {after[0]}{status}")
+            lines.append(f"figure {name}: {before[0]} -> {after[0]}{status}")
         else:
-            lines.append(f"figure {path}: {before[1]} -> {after[1]}")
+            lines.append(f"figure {name}: {before[1]} -> {after[1]}")
     for path in sorted(old.tasks.keys() | new.tasks.keys()):
         was, now = old.tasks.get(path), new.tasks.get(path)
         if was == now:

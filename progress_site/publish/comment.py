@@ -112,7 +112,8 @@ def figures_table(found: Comparison) -> list[str]:
     if not paths:
         return ["No figure changed."]
     rows = ["| Figure | Old -> new | Change |", "| --- | --- | --- |"]
-    rows += [f"| {md(p)} | {shift(found, p)} | {change(found, p)} |"
+    rows += [f"| {md((found.new if p in new else found.old).named(p))} | {shift(found, p)} "
+             f"| {change(found, p)} |"
              for p in paths[:MAX_ROWS]]
     return ["\n".join(rows), *more(len(paths), "figures")]
 

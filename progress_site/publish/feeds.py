@@ -32,6 +32,7 @@ from progress_site.model.schema import (
     Profile,
     Roadmap,
     Run,
+    Study,
     Task,
 )
 from progress_site.model.values import Text
@@ -127,7 +128,8 @@ def figure_entries(model: Model) -> Iterator[Candidate]:
         for c in study.comparisons:
             day = c.after.figure.date or c.before.figure.date
             if day is not None:
-                yield day, "/".join(c.key.parts), partial(comparison_entry, c, day)
+                yield day, "/".join(c.key.parts), partial(comparison_entry, c, study.study,
+                                                          day)
     for p in model.data.profiles:
         for claim in p.claims:
             yield from one(FigureKey.of("profiles", p.id, claim.id), (p.title,),
@@ -155,13 +157,16 @@ def figure_entry(model: Model, key: FigureKey, day: dt.date, titles: tuple[Text 
                  f"<p>{escape(line)}</p>", anchors, str(FigureKey(key.parts[:2])))
 
 
-def comparison_entry(c: ComparisonView, day: dt.date, words: Words) -> Entry:
-    """A comparison: `What (context): before → after, change`."""
+def comparison_entry(c: ComparisonView, study: Study, day: dt.date, words: Words) -> Entry:
+    """A comparison: `What (context): before → after, change`; each side named first
+    when it is a contender (`cargo test 1.66.0 69.10 s → ...`)."""
     comp = c.comparison
     what = plain(words.text(comp.title)) + (
         f" ({plain(words.text(comp.context))})" if comp.context else "")
-    line = (f"{figure_words(words, c.before)} → {figure_words(words, c.after)}"
-            + (f", {words.quantity(c.change)}" if c.change else ""))
+    before, after = (" ".join(filter(None, (words.contender_words(side),
+                                            figure_words(words, view))))
+                     for side, view in ((study.before, c.before), (study.after, c.after)))
+    line = f"{before} → {after}" + (f", {words.quantity(c.change)}" if c.change else "")
     return Entry("/".join(c.key.parts), day, labelled(words, what, line),
                  f"<p>{escape(line)}</p>", (comp.id, f"bars-{comp.id}"), str(c.key))
 

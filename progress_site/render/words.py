@@ -16,7 +16,7 @@ from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.model.declare import Link
 from progress_site.model.links import repository_link
-from progress_site.model.schema import Commit, Site
+from progress_site.model.schema import Commit, Side, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
 from progress_site.render.markdown import Printed, inline_html, plain
@@ -211,6 +211,25 @@ class Words:
     def commits(self) -> dict[str, Commit]:
         """The commits the data declares, by id."""
         return {e.id: e for e in self.namespace.entries.values() if isinstance(e, Commit)}
+
+    def contender(self, side: Side) -> Markup:
+        """A contender as pages name it, `cargo test 1.66.0`, linked to its page when the
+        data gives one (checked safe by validate)."""
+        words = self.text(side.name, linked=side.url is not None)
+        if side.version:
+            words = Markup(f"{words} {escape(side.version)}")
+        if side.url is None:
+            return words
+        return Markup(f'<a href="{escape(side.url)}">{words}</a>')
+
+    def contender_words(self, side: Side) -> str:
+        """A contender's name and version as plain words (chart labels, feed lines);
+        empty for a side that is a commit."""
+        if side.name is None:
+            return ""
+        name = self.plain_text(side.name.get(self.lang, self.site.languages[0]),
+                               side.name.scope)
+        return f"{name} {side.version}" if side.version else name
 
     def percent(self, amount: Number) -> str:
         """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""

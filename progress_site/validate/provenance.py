@@ -1,5 +1,6 @@
 """Figures complete with the provenance of what holds them: a study's machine, date,
-method and the commit of each side; a run's machine, date, commit and id.
+method and the commit of each side (a contender's side has none: its name and version
+say what was measured); a run's machine, date, commit and id.
 
 Validation checks a figure's evidence once it is complete (see validate); a study or run
 that lacks what its measured figures would take from it is reported once, at the holder
@@ -55,7 +56,8 @@ def complete(data: Data) -> Data:
 
 def check_holders(data: Data) -> tuple[list[Problem], dict[FigureKey, frozenset[str]]]:
     """One problem for each study or run that lacks a machine or date its measured
-    figures need and do not give; and, by figure, what was reported at its holder."""
+    figures need and do not give; and, by figure, what it need not name itself: what was
+    reported at its holder, or the commit its side does not have."""
     out: list[Problem] = []
     excused: dict[FigureKey, frozenset[str]] = {}
     holders: tuple[Study | Run, ...] = (*data.studies, *data.runs)
@@ -73,7 +75,17 @@ def check_holders(data: Data) -> tuple[list[Problem], dict[FigureKey, frozenset[
             out.append(holder_problem(kind, holder, set().union(*found.values()),
                                       list(found)))
             excused |= found
+    for key in commitless(data):
+        excused[key] = excused.get(key, frozenset()) | {"commit"}
     return out, excused
+
+
+def commitless(data: Data) -> list[FigureKey]:
+    """The figures of study sides that name no commit: a contender's name and version say
+    what was measured, and a side with neither is reported once, at the side."""
+    return [FigureKey(("comparisons", c.id, part)) for study in data.studies
+            for part, side in (("before", study.before), ("after", study.after))
+            if side.commit is None for c in study.comparisons]
 
 
 def held(data: Data, holder: Study | Run) -> list[tuple[FigureKey, Figure]]:

@@ -25,6 +25,7 @@ from progress_site.model.schema import (
     Limit,
     Repository,
     RunItem,
+    Side,
     Site,
     Step,
     Task,
@@ -116,7 +117,8 @@ def check_unique_ids(records: list[Any]) -> list[Problem]:
 
 def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Problem]:
     """A figure says what it is in one way, and has the evidence its status needs
-    (`excused`: what its study or run was reported for lacking)."""
+    (`excused`: what it need not name itself: what its study or run was reported for
+    lacking, or the commit of a side that names none)."""
     w = fig.where
     given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
     if fig.ok is not None or fig.of is not None:
@@ -136,7 +138,7 @@ def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Pro
     if fig.status in ("measured", "watch"):
         missing = [n for n in ("machine", "date")
                    if getattr(fig, n) is None and n not in excused]
-        if fig.commit is None and fig.run is None:
+        if fig.commit is None and fig.run is None and "commit" not in excused:
             missing.append("commit or run")
         if missing:
             them = "it" if len(missing) == 1 else "them"
@@ -243,9 +245,37 @@ def check_comparison(comp: Comparison) -> list[Problem]:
         if side.unit is not None and side.unit != comp.unit:
             out.append(problem(side.where, "unit", f"unit '{side.unit}' differs from the "
                                f"comparison's ('{comp.unit}')", "compare like with like"))
+    if comp.decimals is not None and not 0 <= comp.decimals <= 6:
+        out.append(problem(comp.where, "decimals", f"decimals must be 0 to 6, got "
+                           f"{comp.decimals}", "give how many decimals its ratio and change "
+                           "print, e.g. `decimals: 2`"))
     if comp.control and comp.noise is None:
         out.append(problem(comp.where, "control", "a control needs its `noise:` band (in %)",
                            "give the change that is still noise, e.g. `noise: 2`"))
+    return out
+
+
+def check_side(side: Side) -> list[Problem]:
+    """A side is a commit of this project or a named contender, never both nor neither;
+    a version and a page belong to a contender, and the page is a safe address."""
+    w = side.where
+    if side.commit is not None and side.name is not None:
+        return [problem(w, "name", "a side is a commit or a contender, not both",
+                        "keep `commit:` for a version of this project, or `name:` (with "
+                        "`version:`) for a tool, server or configuration")]
+    if side.commit is None and side.name is None:
+        return [problem(w, "commit", "a side needs a `commit:` or a contender's `name:`",
+                        "add `commit: ID` for a version of this project, or `name:` and "
+                        "`version:` for a tool, server or configuration")]
+    out = []
+    for name in ("version", "url"):
+        if side.commit is not None and getattr(side, name) is not None:
+            out.append(problem(w, name, f"`{name}:` belongs to a contender, and this side "
+                               "is a commit", f"remove `{name}:`, or name the contender "
+                               "with `name:` instead of `commit:`"))
+    reason = check_url(side.url) if side.url is not None else None
+    if reason:
+        out.append(problem(w, "url", reason, "use an http(s) address or a page of this site"))
     return out
 
 
@@ -270,6 +300,8 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
             out += check_link(rec, data)
         elif isinstance(rec, Comparison):
             out += check_comparison(rec)
+        elif isinstance(rec, Side):
+            out += check_side(rec)
         elif isinstance(rec, Repository):
             out += check_repository(rec)
         if isinstance(rec, (Link, Commit)):

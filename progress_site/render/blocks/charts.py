@@ -208,8 +208,9 @@ class Charts:
         comp = c.comparison
         points = [self.history(p) for p in comp.history]
         for side, fig in ((study.before, c.before), (study.after, c.after)):
-            if fig.quantity.kind == "value":  # on an axis of commits: the side's commit
-                points.append(Moment(side.commit, fig.figure.date, None, fig.quantity.low,
+            if fig.quantity.kind == "value":  # a commit, or a contender's name and version
+                label = self.w.contender_words(side) or None
+                points.append(Moment(side.commit, fig.figure.date, label, fig.quantity.low,
                                      fig.quantity.decimals))
         title = self.w.text(comp.title).striptags() + (
             ", " + self.w.text(comp.context).striptags() if comp.context else "")
