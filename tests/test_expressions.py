@@ -82,6 +82,10 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
     ("count(runs[server=paper])", q(3)),
     ("count(runs[bots<50])", q(2)),
     ("max(1, 2, runs[bots=1].chunks)", q(6280, unit="chunks")),
+    (f"round({H1})", q(14, unit="ms")),  # printed as rounded: no decimal
+    (f"round({H1} / {P1}, 1)", q(1.3, decimals=1)),
+    ("round(2.25, 1) * 2", q(4.4, decimals=1)),
+    ("sum(runs[bots=1].chunks, 1)", q(6280 + 6049 + 1, unit="chunks")),
 ])
 def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     got = evaluate(statement, ns)
@@ -123,7 +127,13 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
      "the text expects a positive number, but the data gives -24.7445",
      "the data no longer says what the text says: reword it", 0),
     ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, sum, count, "
-     "range, ratio, change, abs", 0),
+     "range, ratio, change, abs, round", 0),
+    ("round(2, 1.5)", "round() takes a number and, after it, how many decimals: round(x) "
+     "or round(x, 1)", "at most 12 decimals", 0),
+    ("round(2, 13)", "round() takes a number and, after it, how many decimals: round(x) "
+     "or round(x, 1)", "at most 12 decimals", 0),
+    ("round(2, 1, 0)", "round() takes a number and, after it, how many decimals: round(x) "
+     "or round(x, 1)", "at most 12 decimals", 0),
     ("2 | round", "unknown filter 'round'", "known filters: percent, signed, bare, abs, "
      "positive, negative", 4),
     ("2 +", "expected a number, a name or '(', got the end", "", 3),

@@ -108,6 +108,10 @@ class Places(Mapping[str, Location]):
     def __contains__(self, name: object) -> bool:
         return name in self._names
 
+    def item(self, name: str, index: int) -> Location:
+        """Where one item of a list field was written (`summarises[1]`)."""
+        return self._doc.locate((*self._path, name, index))
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 

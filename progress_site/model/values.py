@@ -68,6 +68,15 @@ class Where:
 NOWHERE = Where()
 
 
+def item_problem(where: Where, name: str, index: int, message: str, hint: str = "") -> Problem:
+    """A problem at one item of a list field (at the field, when its items are not
+    located: a record made by the build)."""
+    locate = getattr(where.fields, "item", None)
+    if locate is None or name not in where.fields:
+        return problem(where, name, message, hint)
+    return Problem(locate(name, index), message, (*where.path, name, index), hint)
+
+
 def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:
     """A problem at one field of a record (at the record, when the field is absent)."""
     loc = where.of(name)
