@@ -114,7 +114,8 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     ("runs[server=horizon].mspt / runs[bots=1].mspt",
      "the two sides do not pair up: one gives a number per bots, the other per server",
      "select the same records on both sides", 26),
-    (f"{H1} / ({P1} - {P1})", "division by zero", "", 34),
+    (f"{H1} / ({P1} - {P1})", "division by zero",
+     "a number it divides by is 0: check the figures it names", 34),
     ("runs[server=horizon].mspt / runs[server=paper, bots<50].mspt",
      "the two sides do not pair up: bots=50 is on one side only",
      "select the same records on both sides", 26),
@@ -284,7 +285,8 @@ def test_count_parts(counted: Namespace, lang: str, statement: str, printed: str
      "a count's parts are measurements.passed.ok, .of, .value and .share", 0),
     ("2 * measurements.passed.shares", "no number named 'measurements.passed.shares'",
      "a count's parts are measurements.passed.ok, .of, .value and .share", 4),
-    ("measurements.passed / measurements.none", "division by zero", "", 20),
+    ("measurements.passed / measurements.none", "division by zero",
+     "a number it divides by is 0: check the figures it names", 20),
 ])
 def test_count_parts_refused(counted: Namespace, statement: str, message: str, hint: str,
                              offset: int) -> None:

@@ -136,7 +136,8 @@ class Evaluator:
         pairs = _pairs(left, right, node.offset)
         if op == "/":
             if any(b == 0 for _, _, b in pairs):
-                raise ExpressionError("division by zero", offset=node.offset)
+                raise ExpressionError("division by zero", "a number it divides by is 0: "
+                                      "check the figures it names", node.offset)
             unit = left.unit if right.unit is None else None
             quotients = tuple((k, a / b) for k, a, b in pairs)
             return Numbers(quotients, quotient_decimals(v for _, v in quotients), unit)

@@ -162,8 +162,8 @@ def check_formula(fig: Figure, given: list[str]) -> list[Problem]:
                            "keep the formula, or the number measured"))
     if "status" in w.fields:
         out.append(problem(w, "status", "a formula's status comes from its inputs",
-                           "remove `status:`: all measured is measured, any estimate an "
-                           "estimate, any not judgeable not judgeable, any to watch to watch"))
+                           "remove `status:`: a derived figure is as sure as its least "
+                           "sure input"))
     if fig.decimals is not None and not 0 <= fig.decimals <= MAX_DECIMALS:
         out.append(problem(w, "decimals", f"decimals must be 0 to {MAX_DECIMALS}",
                            "write how many decimals the page prints"))
