@@ -30,6 +30,7 @@ measurements:
   - id: rate
     title: {en: Requests per second, fr: Requêtes par seconde}
     figure: {formula: requests / seconds, decimals: 0}
+    history: [{value: 1500, label: v1}, {value: 1800, label: v2}]
   - id: rate-per-minute
     title: {en: Requests per minute, fr: Requêtes par minute}
     figure: {formula: "rate * 60"}
@@ -81,6 +82,7 @@ def derived_site(source: Path, data: str = DERIVED) -> Path:
         assert text.count("{{< legend >}}") == 1
         page.write_text(text.replace("{{< legend >}}", f"{{{{< legend >}}}}\n\n{words}\n\n"
                                      f"{{{{< measurements {SHOWN} >}}}}\n\n"
+                                     "{{< trend measurements rate >}}\n\n"
                                      "{{< budget derived >}}"), encoding="utf-8")
     return source
 
@@ -155,6 +157,16 @@ def test_texts_headlines_and_budgets_read_derived_figures(built: dict[str, bytes
     item = page.find("dl", id="budget-derived")
     assert value_and_badge(item) == ("499,000\u00a0KB", "Measured, over the limit")
     assert item.find("p", class_="share").text() == "125% of 400,000\u00a0KB."
+
+
+def test_a_derived_figure_ends_its_trend(built: dict[str, bytes]) -> None:
+    for page, rows in (("index.html", [["v1", "1,500"], ["v2", "1,800"], ["3", "2,000"]]),
+                       ("fr/index.html", [["v1", "1\u202f500"], ["v2", "1\u202f800"],
+                                          ["3", "2\u202f000"]])):
+        chart = parse(built[page]).find("figure", id="trend-rate-figure")
+        assert chart.find("svg")
+        assert [[cell.text() for cell in row.find_all() if cell.tag in ("th", "td")]
+                for row in chart.find("tbody").find_all("tr")] == rows
 
 
 def test_data_json_writes_the_formula_and_its_inputs(built: dict[str, bytes]) -> None:
