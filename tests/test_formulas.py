@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from progress_site.errors import BuildFailed
+from progress_site.model.keys import FigureKey
 from progress_site.pipeline import BuildConfig, make_site, prepare
 
 from .conftest import REPO, TODAY
@@ -323,10 +324,49 @@ def test_the_same_formulas_mended_build(example_copy: Path) -> None:
     mended = mended.replace("measurements:\n", "measurements:\n  - id: seconds\n"
                             "    title: Seconds\n    figure: {value: 60, unit: s, machine: "
                             "test-pc, date: 2026-11-08, commit: c38a01e}\n", 1)
-    (example_copy / "data" / "derived.yaml").write_text(mended, encoding="utf-8")
+    (example_copy / "data" / "derived.yaml").write_text(mended + NEIGHBOURS, encoding="utf-8")
     model = prepare(BuildConfig(source=example_copy, out=example_copy / "site",
                                 today=TODAY)).model
     assert model.view("measurements.loop-a").quantity.low == 240002
     assert model.view("measurements.per-player").quantity.unit == "KB"
     assert model.view("measurements.count").quantity.unit == "%"
     assert model.view("measurements.downstream").quantity.low == 240001
+    # A comparison's side computed from the other side: its ratio is computed from it.
+    halved = model.view("comparisons.halved.after")
+    assert (halved.quantity.low, halved.quantity.unit, halved.inputs) == (
+        10, "us", (FigureKey.parse("comparisons.halved.before"),))
+    assert model.namespace.entries["comparisons.halved.ratio"].low == 2
+    # A budget item computed from another item of its budget, named by its id.
+    rest = model.view("budgets.derived.rest")
+    assert (rest.quantity.low, rest.status) == (6, "estimate")
+    item = model.budgets[-1].items[1]
+    assert item.share is not None and item.share.low == 75
+
+
+# A comparison whose after side, and a budget item, are computed from their neighbours.
+NEIGHBOURS = """\
+studies:
+  - id: derived-study
+    title: {en: A derived study, fr: Une étude dérivée}
+    before: {commit: 57930e6}
+    after: {commit: c38a01e}
+    machine: test-pc
+    date: 2026-11-08
+    comparisons:
+      - id: halved
+        title: {en: Halved, fr: Divisé par deux}
+        unit: us
+        before: {value: 20}
+        after: {formula: before * 0.5}
+budgets:
+  - id: derived
+    title: {en: A derived budget, fr: Un budget dérivé}
+    items:
+      - id: used
+        title: {en: Used, fr: Utilisé}
+        figure: {value: 2, unit: cores, status: estimate, method: a guess}
+      - id: rest
+        title: {en: The rest, fr: Le reste}
+        figure: {formula: used * 3, unit: cores}
+        limit: {value: 8, unit: cores}
+"""
