@@ -14,6 +14,7 @@ import pytest
 from progress_site.errors import BuildFailed
 from progress_site.model.keys import FigureKey
 from progress_site.pipeline import BuildConfig, make_site, prepare
+from progress_site.publish import changes
 
 from .conftest import REPO, TODAY
 from .dom import Node, parse
@@ -187,6 +188,22 @@ def test_data_json_writes_the_formula_and_its_inputs(built: dict[str, bytes]) ->
     assert figures["requests"]["derived"]["inputs"] == []
     budget = next(b for b in data["budgets"] if b["id"] == "derived")
     assert budget["items"][0]["figure"]["derived"]["status"] == "over-limit"
+
+
+def test_the_change_summary_follows_a_derived_figure(
+        built: dict[str, bytes], tmp_path: Path) -> None:
+    """An input re-measured (and now an estimate): what is computed from it changes too."""
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, tmp_path / name)
+    data = DERIVED.replace("figure: {value: 120000,", "figure: {value: 126000, status: "
+                           "estimate,")
+    files = make_site(BuildConfig(source=derived_site(tmp_path, data), out=tmp_path / "site",
+                                  today=TODAY)).files
+    assert changes.lines_between(built["data.json"], files["data.json"]) == [
+        "figure headlines.rate: 2000 -> 2100 (measured -> estimate)",
+        "figure measurements.rate: 2000 -> 2100 (measured -> estimate)",
+        "figure measurements.rate-per-minute: 120000 -> 126000 (measured -> estimate)",
+        "figure measurements.requests: 120000 -> 126000 (measured -> estimate)"]
 
 
 # Every kind of broken formula in one file: the build reports them all at once, each at
