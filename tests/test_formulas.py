@@ -255,17 +255,17 @@ data/derived.yaml:10:23: measurements[2].figure.formula: the formulas read each 
         figure: {formula: loop-b * 2}
                           ^
     hint: one of them must be measured, or computed from other figures
-data/derived.yaml:16:23: measurements[4].figure.formula: division by zero
+data/derived.yaml:16:32: measurements[4].figure.formula: division by zero
         figure: {formula: requests / players-lost}
-                          ^
+                                   ^
     hint: a number it divides by is 0: check the figures it names
 data/derived.yaml:19:71: measurements[5].figure.unit: unit 'ms' does not fit the formula, which gives KB per players
         figure: {formula: memory-500-after / profiles.typical.held, unit: ms}
                                                                           ^
     hint: write `unit: KB` or `unit: KB/players`, or compute with `.value` (no unit) to convert
-data/derived.yaml:22:23: measurements[6].figure.formula: expected a number, a name or '(', got the end
+data/derived.yaml:22:35: measurements[6].figure.formula: expected a number, a name or '(', got the end
         figure: {formula: "requests / "}
-                          ^
+                                      ^
 data/derived.yaml:25:23: measurements[7].figure.formula: the formula '2 * 3' names no figure
         figure: {formula: 2 * 3}
                           ^
@@ -274,9 +274,9 @@ data/derived.yaml:28:23: measurements[8].figure.formula: the formula gives a cou
         figure: {formula: handover-checks}
                           ^
     hint: a figure's formula computes one number: a count's parts (.ok, .of, .share) are numbers
-data/derived.yaml:35:41: headlines[0].summarises[1]: 'measurements.requests / nothing': no number named 'nothing'
+data/derived.yaml:35:66: headlines[0].summarises[1]: 'measurements.requests / nothing': no number named 'nothing'
         summarises: [measurements.requests, "measurements.requests / nothing"]
-                                            ^
+                                                                     ^
     hint: names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share (see docs/data-format.md)
 Aborted with 8 data errors."""  # noqa: E501 (the messages as printed)
 
@@ -387,3 +387,17 @@ budgets:
         figure: {formula: used * 3, unit: cores}
         limit: {value: 8, unit: cores}
 """
+
+
+def test_a_formula_not_on_one_line_is_located_at_its_start(example_copy: Path) -> None:
+    """A folded formula's characters are not where its text says: the error is at the
+    formula's start, never at a column that is not it."""
+    (example_copy / "data" / "derived.yaml").write_text(
+        "measurements:\n  - id: folded\n    title: Folded\n    figure:\n"
+        "      formula: >-\n        players-lost * 2 /\n        players-lost\n",
+        encoding="utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        prepare(BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY))
+    [found] = failed.value.problems
+    assert (str(found.location), found.message) == ("data/derived.yaml:5:16",
+                                                    "division by zero")

@@ -26,7 +26,7 @@ from progress_site.derive.views import EffectiveStatus, FigureView
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey, Keyed
 from progress_site.model.schema import Figure
-from progress_site.model.values import problem
+from progress_site.model.values import problem, text_problem
 
 # The names every figure computed so far gives (model.py makes them from the views).
 Names = Callable[[Mapping[FigureKey, FigureView]], Namespace]
@@ -75,7 +75,7 @@ def derive_formulas(keyed: tuple[Keyed, ...], views: dict[FigureKey, FigureView]
                 views[key] = computed(formula, ns, views)
             except ExpressionError as exc:
                 failed.add(key)
-                out.append(problem(formula.figure.where, "formula", exc.message, exc.hint))
+                out.append(at_formula(formula.figure, exc))
             else:
                 found = unit_problem(formula.figure, formula.tree, ns, formula.scope)
                 out += [found] if found else []
@@ -95,7 +95,7 @@ def read_formulas(keyed: tuple[Keyed, ...]) -> tuple[dict[FigureKey, Formula], l
         try:
             tree = parse(source)
         except ExpressionError as exc:
-            out.append(problem(k.figure.where, "formula", exc.message, exc.hint))
+            out.append(at_formula(k.figure, exc))
             continue
         cited = names(tree)
         if not cited and "[" not in source:
@@ -108,6 +108,12 @@ def read_formulas(keyed: tuple[Keyed, ...]) -> tuple[dict[FigureKey, Formula], l
                                for key in figure_keys(name, scope, known))
         formulas[k.key] = Formula(k.key, k.figure, tree, scope, tuple(inputs))
     return formulas, out
+
+
+def at_formula(fig: Figure, exc: ExpressionError) -> Problem:
+    """The problem of a formula, at the character where it is."""
+    return text_problem(fig.where, "formula", fig.formula or "", exc.offset, exc.message,
+                        exc.hint)
 
 
 def figure_keys(name: str, scope: str, known: Mapping[str, FigureKey]) -> tuple[FigureKey, ...]:

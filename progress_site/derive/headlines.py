@@ -109,7 +109,8 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
             sources.append(summarised(ref, ns))
         except ExpressionError as exc:
             said = exc.message if f"'{ref}'" in exc.message else f"'{ref}': {exc.message}"
-            out.append(item_problem(h.where, "summarises", index, said, exc.hint))
+            out.append(item_problem(h.where, "summarises", index, said, exc.hint, ref,
+                                    exc.offset))
     if out:
         return None, out
     refused = disagreement(h, sources)
