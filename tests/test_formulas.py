@@ -401,3 +401,21 @@ def test_a_formula_not_on_one_line_is_located_at_its_start(example_copy: Path) -
     [found] = failed.value.problems
     assert (str(found.location), found.message) == ("data/derived.yaml:5:16",
                                                     "division by zero")
+
+
+def test_an_input_to_re_measure_makes_the_derived_figure_to_re_measure(
+        example_copy: Path) -> None:
+    site = example_copy / "data" / "site.yaml"
+    site.write_text(site.read_text(encoding="utf-8").replace(
+        "  footer:\n", "  stale_after_days: 10\n  footer:\n", 1), encoding="utf-8")
+    (example_copy / "data" / "derived.yaml").write_text(
+        DERIVED.replace("figure: {value: 120000, machine: test-pc, date: 2026-11-08",
+                        "figure: {value: 120000, machine: test-pc, date: 2026-11-25"),
+        encoding="utf-8")
+    model = prepare(BuildConfig(source=example_copy, out=example_copy / "site",
+                                today=TODAY)).model
+    fresh, old = model.view("measurements.requests"), model.view("measurements.seconds")
+    assert (fresh.stale, old.stale) == (False, True)
+    rate = model.view("measurements.rate")  # reads both: one is too old
+    assert (rate.stale, rate.stale_because) == (True, "age")
+    assert model.view("measurements.rate-per-minute").stale  # through the chain
