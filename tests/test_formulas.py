@@ -7,12 +7,18 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
+from progress_site.derive.expressions import parse as parse_formula
+from progress_site.derive.formula_units import unit_problem
+from progress_site.derive.namespace import Namespace
+from progress_site.derive.quantity import Quantity
 from progress_site.errors import BuildFailed
 from progress_site.model.keys import FigureKey
+from progress_site.model.schema import Figure
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.publish import changes
 
@@ -419,3 +425,33 @@ def test_an_input_to_re_measure_makes_the_derived_figure_to_re_measure(
     rate = model.view("measurements.rate")  # reads both: one is too old
     assert (rate.stale, rate.stale_because) == (True, "age")
     assert model.view("measurements.rate-per-minute").stale  # through the chain
+
+
+UNITS = Namespace(MappingProxyType({
+    "a": Quantity("value", 4, unit="MB"), "a.value": Quantity("value", 4),
+    "a2": Quantity("value", 2, unit="MB"), "b": Quantity("value", 2, unit="players")}),
+    MappingProxyType({}))
+
+
+@pytest.mark.parametrize(("formula", "unit", "message"), [
+    ("a / b", "MB", None),  # memory per player, in MB
+    ("a / b", "MB/players", None),
+    ("a / b", "ms", "unit 'ms' does not fit the formula, which gives MB per players"),
+    ("a + a2", "MB", None),
+    ("a - a2 * 2", "GB", "unit 'GB' does not fit the formula, which gives MB"),
+    ("a / a2", "%", None),
+    ("a / a2", "MB", "unit 'MB' does not fit the formula, which gives a number without a unit"),
+    ("a.value / 1000", "s", None),  # no unit known: how a formula converts
+    ("a * b", "ms", None),  # a product of two units: not judged
+    ("change(a, a2)", "MB", "unit 'MB' does not fit the formula, which gives %"),
+    ("round(a, 1)", "MB", None),
+    ("max(a, a2)", "GB", "unit 'GB' does not fit the formula, which gives MB"),
+    ("ratio(a, b)", "MB", None),
+    ("count(runs)", "MB", "unit 'MB' does not fit the formula, which gives a number without "
+     "a unit"),
+])
+def test_a_declared_unit_is_checked_where_the_inputs_say(formula: str, unit: str,
+                                                        message: str | None) -> None:
+    found = unit_problem(Figure(formula=formula, unit=unit), parse_formula(formula), UNITS,
+                        "")
+    assert (found.message if found else None) == message
