@@ -82,6 +82,10 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
     ("count(runs[server=paper])", q(3)),
     ("count(runs[bots<50])", q(2)),
     ("max(1, 2, runs[bots=1].chunks)", q(6280, unit="chunks")),
+    (f"round({H1})", q(14, unit="ms")),  # printed as rounded: no decimal
+    (f"round({H1} / {P1}, 1)", q(1.3, decimals=1)),
+    ("round(2.25, 1) * 2", q(4.4, decimals=1)),
+    ("sum(runs[bots=1].chunks, 1)", q(6280 + 6049 + 1, unit="chunks")),
 ])
 def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     got = evaluate(statement, ns)
@@ -110,7 +114,8 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     ("runs[server=horizon].mspt / runs[bots=1].mspt",
      "the two sides do not pair up: one gives a number per bots, the other per server",
      "select the same records on both sides", 26),
-    (f"{H1} / ({P1} - {P1})", "division by zero", "", 34),
+    (f"{H1} / ({P1} - {P1})", "division by zero",
+     "a number it divides by is 0: check the figures it names", 34),
     ("runs[server=horizon].mspt / runs[server=paper, bots<50].mspt",
      "the two sides do not pair up: bots=50 is on one side only",
      "select the same records on both sides", 26),
@@ -123,7 +128,13 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
      "the text expects a positive number, but the data gives -24.7445",
      "the data no longer says what the text says: reword it", 0),
     ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, sum, count, "
-     "range, ratio, change, abs", 0),
+     "range, ratio, change, abs, round", 0),
+    ("round(2, 1.5)", "round() takes a number and, after it, how many decimals: round(x) "
+     "or round(x, 1)", "at most 12 decimals", 0),
+    ("round(2, 13)", "round() takes a number and, after it, how many decimals: round(x) "
+     "or round(x, 1)", "at most 12 decimals", 0),
+    ("round(2, 1, 0)", "round() takes a number and, after it, how many decimals: round(x) "
+     "or round(x, 1)", "at most 12 decimals", 0),
     ("2 | round", "unknown filter 'round'", "known filters: percent, signed, bare, abs, "
      "positive, negative", 4),
     ("2 +", "expected a number, a name or '(', got the end", "", 3),
@@ -274,7 +285,8 @@ def test_count_parts(counted: Namespace, lang: str, statement: str, printed: str
      "a count's parts are measurements.passed.ok, .of, .value and .share", 0),
     ("2 * measurements.passed.shares", "no number named 'measurements.passed.shares'",
      "a count's parts are measurements.passed.ok, .of, .value and .share", 4),
-    ("measurements.passed / measurements.none", "division by zero", "", 20),
+    ("measurements.passed / measurements.none", "division by zero",
+     "a number it divides by is 0: check the figures it names", 20),
 ])
 def test_count_parts_refused(counted: Namespace, statement: str, message: str, hint: str,
                              offset: int) -> None:

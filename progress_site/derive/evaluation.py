@@ -119,7 +119,8 @@ class Evaluator:
         if entry is None and dataset in self.ns.datasets:  # `DATASET.FIELD`: every record
             return self.select(dataset, (), field or None, node.offset)
         if entry is None:
-            raise ExpressionError(f"no number named '{name}'", self.ns.hint(name), node.offset)
+            raise ExpressionError(f"no number named '{name}'", self.ns.hint(name, self.scope),
+                                  node.offset)
         if isinstance(entry, Quantity) and entry.kind == "count":
             return Numbers.one(entry.low)  # a count computes with what passed, as `.ok`
         if not isinstance(entry, Quantity) or entry.kind != "value":
@@ -135,7 +136,8 @@ class Evaluator:
         pairs = _pairs(left, right, node.offset)
         if op == "/":
             if any(b == 0 for _, _, b in pairs):
-                raise ExpressionError("division by zero", offset=node.offset)
+                raise ExpressionError("division by zero", "a number it divides by is 0: "
+                                      "check the figures it names", node.offset)
             unit = left.unit if right.unit is None else None
             quotients = tuple((k, a / b) for k, a, b in pairs)
             return Numbers(quotients, quotient_decimals(v for _, v in quotients), unit)
@@ -169,11 +171,27 @@ class Evaluator:
                                   offset=node.offset)
         if name == "count":
             return Numbers.one(sum(len(self.records(a)) for a in values))
+        if name == "round":
+            return self.rounded(values, node.offset)
         gathered = [self.numbers(a) for a in values]
         if name == "abs":
             return Numbers(tuple((k, abs(v)) for k, v in gathered[0].items),
                            gathered[0].decimals, gathered[0].unit)
         return aggregate(name, gathered, by[0] if by else None, node.offset)
+
+    def rounded(self, values: list[Node], offset: int) -> Numbers:
+        """round(x) or round(x, N): each number to N decimals (none by default), printed
+        with N decimals."""
+        places = values[1] if len(values) == 2 else None
+        if len(values) > 2 or (places is not None and (
+                places.kind != "number" or places.parts[1] or places.parts[0] > MAX_DECIMALS)):
+            raise ExpressionError("round() takes a number and, after it, how many decimals: "
+                                  "round(x) or round(x, 1)", f"at most {MAX_DECIMALS} "
+                                  "decimals", offset)
+        digits = int(places.parts[0]) if places is not None else 0
+        inner = self.numbers(values[0])
+        return Numbers(tuple((k, round(v, digits)) for k, v in inner.items), digits,
+                       inner.unit)
 
     def gather(self, node: Node) -> Numbers:
         """Every number of a call's arguments, together (for range())."""

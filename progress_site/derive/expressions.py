@@ -16,8 +16,9 @@ A NAME is a derived number (`comparisons.cpu-500.ratio`). A selection gives the 
 every record that matches; its numbers are keyed by the dataset's `key:` fields that the
 conditions leave open, so `runs[server=a].mspt / runs[server=b].mspt` pairs the records
 of the same bot count. Functions: min, max, mean, sum (each with an optional `by=FIELD`),
-count, range, ratio (a / b), change (a / b - 1, in %), abs. Filters: percent, signed,
-bare (no unit), abs, positive and negative (the build fails when the number is not).
+count, range, ratio (a / b), change (a / b - 1, in %), abs, round (to N decimals).
+Filters: percent, signed, bare (no unit), abs, positive and negative (the build fails when
+the number is not).
 
 Numbers written in a statement keep to the data's limits (load/convert.py: at most
 LARGEST, MAX_DECIMALS decimals), `:N` asks for at most MAX_DECIMALS decimals, a
@@ -44,7 +45,7 @@ TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:
 MAX_NESTING = 32  # far more than a sentence's number needs; keeps the parser's stack small
 MAX_LENGTH = 1000  # characters; the example's longest statement has 130
 MAX_OPERATORS = 100  # each one is a level of the tree that evaluation walks recursively
-FUNCTIONS = ("min", "max", "mean", "sum", "count", "range", "ratio", "change", "abs")
+FUNCTIONS = ("min", "max", "mean", "sum", "count", "range", "ratio", "change", "abs", "round")
 FILTERS = ("percent", "signed", "bare", "abs", "positive", "negative")
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
@@ -268,6 +269,29 @@ def parse(source: str) -> Node:
                               f"{MAX_LENGTH}", "compute fewer numbers in one {{ ... }}: "
                               "sum(), mean() and count() work over a whole dataset")
     return Parser(source).statement()
+
+def names(tree: Node) -> list[tuple[str, int]]:
+    """Every name a parsed statement cites, with its offset, in the order written (a
+    formula's inputs: derive orders formulas by them)."""
+    found, stack = [], [tree]
+    while stack:
+        node = stack.pop()
+        if node.kind == "name":
+            found.append((node.parts[0], node.offset))
+        stack.extend(reversed([p for p in _children(node) if isinstance(p, Node)]))
+    return found
+
+
+def _children(node: Node) -> tuple[Any, ...]:
+    """The parts of a node that may be nodes themselves."""
+    if node.kind == "call":
+        return tuple(node.parts[1])
+    if node.kind == "binary":
+        return tuple(node.parts[1:])
+    if node.kind in ("neg", "statement"):
+        return tuple(node.parts[:1])
+    return ()
+
 
 def _decimals(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0

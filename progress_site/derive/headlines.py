@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from progress_site.derive.evaluation import evaluate
+from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.derive.views import FigureView, HeadlineView
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import Headline
-from progress_site.model.values import problem
+from progress_site.model.values import item_problem, problem
 
 
 def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
@@ -71,6 +73,20 @@ def exact(value: float, places: int) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def summarised(ref: str, ns: Namespace) -> float:
+    """The one number an item of `summarises:` names or computes (ExpressionError why not)."""
+    entry = evaluate(ref, ns)
+    if not isinstance(entry, Quantity) or entry.kind != "value":
+        what = "a commit" if not isinstance(entry, Quantity) else {
+            "range": "a range", "count": "a count", "none": "no number"}[entry.kind]
+        hint = {"a count": f"summarise one of its parts: {ref}.ok, {ref}.share",
+                "a range": "a stated number agrees with single numbers: name figures "
+                           "of one value each",
+                }.get(what, "name a figure that has a number")
+        raise ExpressionError(f"'{ref}' is {what}, not one number", hint)
+    return entry.low
+
+
 def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, FigureView]
                     ) -> tuple[HeadlineView | None, list[Problem]]:
     """One headline: a referenced figure, or a stated value checked against its sources."""
@@ -88,12 +104,16 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
     if not h.summarises:
         return None, [problem(h.where, "value", "a stated number must name the figures it "
                               "summarises", "add `summarises: [comparisons.ID.ratio, ...]`")]
-    sources = []
-    for ref in h.summarises:
-        q = ns.quantity(ref)
-        if q is None or q.kind != "value":
-            return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
-        sources.append(q.low)
+    sources, out = [], []
+    for index, ref in enumerate(h.summarises):
+        try:
+            sources.append(summarised(ref, ns))
+        except ExpressionError as exc:
+            said = exc.message if f"'{ref}'" in exc.message else f"'{ref}': {exc.message}"
+            out.append(item_problem(h.where, "summarises", index, said, exc.hint, ref,
+                                    exc.offset))
+    if out:
+        return None, out
     refused = disagreement(h, sources)
     if refused is not None:
         return None, [refused]

@@ -1,8 +1,9 @@
 """Derive stage: the `Model` that templates read, and `derive()`, which builds it.
 
 Every text is first given its scope (scopes.py), and every dataset its computed
-columns (columns.py); the views of every figure and record
-come next (views.py), each figure under its one key (`model.keys`); the names texts cite
+columns (columns.py); the views of every figure and record come next (views.py), each
+figure under its one key (`model.keys`), derived figures computed in the order they read
+each other (formulas.py); the names texts cite
 are built from them (namespace.py); then headlines, which cite those names, and every
 reference in a text is computed once. Nothing here depends on the language: numbers stay
 numbers until the render stage formats them. The model is complete when derive returns:
@@ -20,6 +21,7 @@ from types import MappingProxyType
 from progress_site.derive.columns import with_columns
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.formulas import derive_formulas
 from progress_site.derive.headlines import derive_headlines
 from progress_site.derive.history import SeriesView, check_claims, derive_series
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
@@ -78,16 +80,20 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
     data, problems = with_columns(data)
     rules = freshness(data, today)
     keyed = tuple(figures(data))
-    views = {k.key: view_figure(k.key, k.figure, rules) for k in keyed}
+    roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
+
+    def names_of(views: Mapping[FigureKey, FigureView]) -> Namespace:
+        return Namespace.build(data, keyed, views, studies_of(data, views),
+                               tuple(derive_budget(b, views) for b in data.budgets), roadmaps)
+
+    # Derived figures first: comparisons, budgets and every name read them like the rest.
+    views, formula_problems = derive_formulas(
+        keyed, {k.key: view_figure(k.key, k.figure, rules) for k in keyed}, names_of)
+    problems += formula_problems
     budgets = tuple(derive_budget(b, views) for b in data.budgets)
     # A budget's figure over its limit is over it everywhere it is shown.
     views |= {item.figure.key: item.figure for b in budgets for item in b.items}
-    studies = tuple(
-        StudyView(s, tuple(compare(c, views[FigureKey(("comparisons", c.id, "before"))],
-                                   views[FigureKey(("comparisons", c.id, "after"))])
-                           for c in s.comparisons))
-        for s in data.studies)
-    roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
+    studies = studies_of(data, views)
     problems += check_controls(studies)
     for b in data.budgets:
         problems += check_budget_units(b)
@@ -102,6 +108,15 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
     model = Model(data, studies, budgets, roadmaps, headlines, MappingProxyType(views),
                   namespace, today, series)
     return model, problems
+
+
+def studies_of(data: Data, views: Mapping[FigureKey, FigureView]) -> tuple[StudyView, ...]:
+    """Every study with each comparison's ratio, change and checks."""
+    return tuple(
+        StudyView(s, tuple(compare(c, views[FigureKey(("comparisons", c.id, "before"))],
+                                   views[FigureKey(("comparisons", c.id, "after"))])
+                           for c in s.comparisons))
+        for s in data.studies)
 
 
 def compute_references(data: Data, ns: Namespace

@@ -93,13 +93,17 @@ class Namespace:
         entry = self.entries.get(name)
         return entry if isinstance(entry, Quantity) else None
 
-    def hint(self, name: str) -> str:
-        """A 'did you mean' for a name that does not exist."""
+    def hint(self, name: str, scope: str = "") -> str:
+        """A 'did you mean' for a name that does not exist (among the scope's own names
+        too: a formula names its neighbours by their ids)."""
         holder, _, part = name.rpartition(".")
         count = self.quantity(holder)
         if count is not None and count.kind == "count":
             return count_hint(holder, part, count)
         close = closest(name, sorted(self.entries))
+        if close is None and scope:
+            close = closest(name, sorted(n[len(scope) + 1:] for n in self.entries
+                                         if n.startswith(f"{scope}.")))
         return f"did you mean '{close}'?" if close else (
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
             "(see docs/data-format.md)")

@@ -43,6 +43,7 @@ class FigureView:
     stale: bool = False
     stale_because: Literal["age", "commit"] | None = None
     stale_reason: Text | None = None
+    inputs: tuple[FigureKey, ...] = ()  # a derived figure's: the figures its formula reads
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,6 +108,22 @@ class Places(Mapping[str, Location]):
     def __contains__(self, name: object) -> bool:
         return name in self._names
 
+    def item(self, name: str, index: int) -> Location:
+        """Where one item of a list field was written (`summarises[1]`)."""
+        return self._doc.locate((*self._path, name, index))
+
+    def within(self, name: str, text: str, offset: int, index: int | None = None
+               ) -> Location:
+        """Where the character at `offset` of a field's text (or of one item of it) is,
+        when the text stands as written on its line (plain or quoted, without escapes);
+        else the field's place."""
+        at = self[name] if index is None else self.item(name, index)
+        line = self._doc.line(at.line)
+        start = at.column - 1 + (line[at.column - 1:at.column] in ("'", '"'))
+        if line[start:start + len(text)] != text:
+            return at  # a block scalar, a folded or escaped text: its start will do
+        return Location(at.file, at.line, start + offset + 1)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 

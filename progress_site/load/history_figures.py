@@ -81,6 +81,10 @@ def _written_twice(yaml: Measurement, series: HistorySeries) -> list[Problem]:
                            f"{series.file}", "remove " + ", ".join(f"`{n}:`" for n in given)
                            + " here: the history's newest line gives the figure's number, "
                            "machine, date and commit"))
+    if yaml.figure.formula is not None:
+        # A series is measured, point by point: its figure is not computed as well.
+        out.append(problem(yaml.figure.where, "formula", f"the figure's number comes from "
+                           f"{series.file}", "remove `formula:` here, or the history file"))
     if yaml.history:
         out.append(problem(yaml.where, "history", f"this measurement's history is in "
                            f"{series.file}", "remove `history:`, or the file"))

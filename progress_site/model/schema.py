@@ -98,8 +98,11 @@ class Figure:
     samples: tuple[Number, ...] | None = f("every reading; the range is derived from them", None)
     ok: int | None = f("with `of`: how many passed", None)
     of: int | None = f("with `ok`: how many there were", None)
+    formula: str | None = f("computed from other figures instead of measured: "
+                            "`requests / seconds` (see Derived figures)", None)
     unit: str | None = f("unit of value or range (us, ms, s, KB, MB, GB, %, or your own)", None,
                          ref="units")
+    decimals: int | None = f("with `formula`: decimals to print (as computed when absent)", None)
     text: Text | None = f("words after the number ('ok', 'per player')", None)
     status: Status = f("measured, watch (measured, to watch), estimate, not-judgeable",
                        "measured")
@@ -313,7 +316,8 @@ class Headline:
     figure: str | None = f("reference of the figure shown (`comparisons.ID.after`)", None)
     value: Number | None = f("a rounded number stated by hand; needs `summarises`", None)
     unit: Literal["times"] | None = f("'times' shows the value as 2.5×", None)
-    summarises: tuple[str, ...] = f("references the stated value must agree with", ())
+    summarises: tuple[str, ...] = f("references (or formulas: `measurements.rate / 1000`) the "
+                                    "stated value must agree with", ())
     says: Literal["about", "up-to", "at-least"] = f(
         "how the stated value is read: about (within the range of what it summarises, "
         "rounded), up-to (their highest, rounded), at-least (their lowest, rounded)", "about")

@@ -49,7 +49,8 @@ def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
     out: dict[FigureKey, dict[str, Any]] = {}
     for key, view in model.figures.items():
         out[key] = {"key": str(key), "quantity": quantity(view.quantity),
-                    "status": view.status, "stale": view.stale}
+                    "status": view.status, "stale": view.stale,
+                    "inputs": [str(k) for k in view.inputs]}
     for study in model.studies:
         for c in study.comparisons:
             out[c.key] = {
@@ -166,9 +167,13 @@ def _derived(doc: str, **props: Any) -> dict[str, Any]:
 
 
 DERIVED: dict[type, dict[str, Any]] = {
-    Figure: _derived("its number, effective status (over-limit is derived) and freshness",
+    Figure: _derived("its number, effective status (over-limit is derived) and freshness; "
+                     "a derived figure's inputs",
                      key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS,
-                     stale={"type": "boolean"}),
+                     stale={"type": "boolean"},
+                     inputs={"type": "array", "items": {"type": "string"},
+                             "description": "the keys of the figures its formula reads, "
+                                            "in the order it names them (none when measured)"}),
     Comparison: _derived("after against before: times smaller or larger, change in %",
                          key=KEY, ratio=MAYBE_QUANTITY, change=MAYBE_QUANTITY,
                          direction={"enum": ["lower", "higher", "same", "unknown"]},

@@ -26,6 +26,7 @@ from progress_site.render.blocks.tables import Tables
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids
+from progress_site.render.inputs import input_link, unlinked
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
 from progress_site.render.memo import Memo, Provenance
 from progress_site.render.notfound import not_found_pages
@@ -45,7 +46,8 @@ def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | No
     # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
                        short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenance.of, memo=Memo())
+                       view=model.view, provenance=Provenance.of, memo=Memo(),
+                       input_link=input_link)
     return env
 
 
@@ -221,7 +223,7 @@ class PageRenderer:
                                       and "/" not in p.slug],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
         problems += duplicate_ids(page, pieces, html, self.model)
-        return html.encode("utf-8")
+        return unlinked(html).encode("utf-8")
 
 
 def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:

@@ -69,7 +69,7 @@ def check_holders(data: Data) -> tuple[list[Problem], dict[FigureKey, frozenset[
         found: dict[FigureKey, frozenset[str]] = {}
         for key, fig in held(data, holder):
             missing = frozenset(n for n in lacks if getattr(fig, n) is None)
-            if missing and fig.status in ("measured", "watch"):
+            if missing and fig.status in ("measured", "watch") and fig.formula is None:
                 found[key] = missing
         if found:
             out.append(holder_problem(kind, holder, set().union(*found.values()),

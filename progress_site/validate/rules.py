@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from progress_site.errors import Problem, closest
+from progress_site.load.convert import MAX_DECIMALS
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
 from progress_site.model.links import check_url, repository_problem
@@ -123,6 +124,8 @@ def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Pro
     given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
     if fig.ok is not None or fig.of is not None:
         given.append("ok")
+    if fig.formula is not None or fig.decimals is not None:
+        return check_formula(fig, given)
     out = []
     if fig.status == "not-judgeable":
         # It may keep a number: the load that was tried ("2,000 players: not judgeable").
@@ -145,6 +148,27 @@ def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Pro
             out.append(problem(w, "status", f"a measured figure needs its {', '.join(missing)}",
                                f"name {them} on the figure, or on the study or run that holds "
                                "it; or mark it `status: estimate`"))
+    return out
+
+
+def check_formula(fig: Figure, given: list[str]) -> list[Problem]:
+    """A derived figure gives its formula and no number; its status comes from its
+    inputs, so it is not written (derive computes both)."""
+    w = fig.where
+    if fig.formula is None:
+        return [problem(w, "decimals", "`decimals:` is for a figure with a `formula:`",
+                        "a number prints with the decimals typed: write `6.40` for two")]
+    out = []
+    if given:
+        out.append(problem(w, given[0], f"the figure gives both a formula and {given[0]}",
+                           "keep the formula, or the number measured"))
+    if "status" in w.fields:
+        out.append(problem(w, "status", "a formula's status comes from its inputs",
+                           "remove `status:`: a derived figure is as sure as its least "
+                           "sure input"))
+    if fig.decimals is not None and not 0 <= fig.decimals <= MAX_DECIMALS:
+        out.append(problem(w, "decimals", f"decimals must be 0 to {MAX_DECIMALS}",
+                           "write how many decimals the page prints"))
     return out
 
 

@@ -223,8 +223,9 @@ class Charts:
         fig = self.model.view("measurements", m.id).quantity
         if fig.kind == "value":
             points.append(Moment(m.figure.commit, m.figure.date, None, fig.low, fig.decimals))
+        # The view's unit: a derived figure may take the unit its formula computes.
         return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
-                               m.figure.unit, points, None)
+                               fig.unit or m.figure.unit, points, None)
 
     def history(self, point: HistoryPoint) -> Moment:
         """One earlier value: when it was measured, its number and decimals."""
