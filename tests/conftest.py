@@ -61,3 +61,27 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
         yield source, process
     finally:
         process.close()
+
+
+# The suite runs on every core (pytest-xdist, `-n auto --dist loadgroup` in
+# pyproject.toml). A test module's tests go to one worker, so its module fixtures (a
+# built site, a served folder) are made once; the modules that check the built sites of
+# tests/sites.py share a worker, so those sites are built once too.
+SHARE_SITES = {"test_html_valid", "test_fragments"}
+# What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
+# Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
+# own runs. CI runs everything.
+SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_lighthouse",
+        "test_html_valid", "test_fragments", "test_package", "test_workflow", "test_faults",
+        "test_fuzz", "test_bench", "test_bench_charts"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Group each test with its module's (or the site checks') for xdist's loadgroup, and
+    mark the slow modules' tests."""
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if item.module else item.nodeid
+        item.add_marker(pytest.mark.xdist_group("sites" if module in SHARE_SITES else module))
+        if module in SLOW:
+            item.add_marker(pytest.mark.slow)

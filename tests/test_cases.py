@@ -24,8 +24,9 @@ templates and locales come from the engine's own). Its folder holds:
   expected.txt must print nothing on stderr; with one, stderr is compared with it (for a
   build that succeeds with warnings).
 
-Every build runs `build.py --source SRC --out OUT` in a subprocess with SOURCE_DATE_EPOCH
-set to 2026-11-29, so "today" is fixed. A failing case must exit with status 1, print no
+Every build runs the command line `build.py --source SRC --out OUT` runs (`cli.main`),
+in the test's process (a new interpreter per case would cost more than most builds),
+with SOURCE_DATE_EPOCH set to 2026-11-29, so "today" is fixed. A failing case must exit with status 1, print no
 traceback, and leave OUT (a copy of the pristine build) byte for byte as it was.
 
 To regenerate every expected.txt after an intended change of the messages:
@@ -41,16 +42,20 @@ and regenerate.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
-import subprocess
-import sys
+import signal
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+
+from progress_site.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Path(__file__).resolve().parent / "cases"
@@ -70,15 +75,38 @@ class Result:
     stderr: str
 
 
+class Hung(BaseException):
+    """A build that took longer than its test allows (not an Exception: the command
+    line's own error handling must not catch it)."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise Hung in the block after `seconds` (SIGALRM: the tests' main thread)."""
+    def hung(signum: int, frame: Any) -> None:
+        raise Hung(f"the build took more than {seconds} s")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_build(source: Path, out: Path, args: list[str], timeout: float = 120) -> Result:
-    """Run the command line as a user does, with a fixed 'today'; a build that takes
-    longer than `timeout` seconds fails the test (it hangs)."""
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "PYTHONIOENCODING": "utf-8"}
-    done = subprocess.run(
-        [sys.executable, str(BUILD), "--source", str(source), "--out", str(out), *args],
-        capture_output=True, text=True, encoding="utf-8", env=env, cwd=source.parent,
-        timeout=timeout, check=False)
-    return Result(done.returncode, done.stdout, done.stderr)
+    """Run the command line as a user does, from the source's parent folder, with a fixed
+    'today'; a build that takes longer than `timeout` seconds fails the test (it hangs)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with (pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(stdout),
+          contextlib.redirect_stderr(stderr), deadline(timeout)):
+        patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+        patch.chdir(source.parent)
+        try:
+            status = main(["--source", str(source), "--out", str(out), *args])
+        except SystemExit as exc:  # argparse's refusals
+            status = exc.code if isinstance(exc.code, int) else 2
+    return Result(status, stdout.getvalue(), stderr.getvalue())
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -301,7 +301,9 @@ def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
          "test_tiny.py", "--benchmark-json=out.json", "--benchmark-min-rounds=5",
          "--benchmark-max-time=0.01", "--benchmark-warmup=off", "-o", "addopts="],
         cwd=repo, capture_output=True, text=True, timeout=120, check=False,
-        env={k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"})
+        # Not this run's settings: PYTEST_XDIST_WORKER would make pytest-benchmark think
+        # it runs in parallel and measure nothing.
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads((repo / "out.json").read_text())["commit_info"]["dirty"] is True
     assert run(example_copy, "pytest-benchmark", repo / "out.json", "--machine", "test-pc",

@@ -43,7 +43,9 @@ def pytest_benchmark_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "--benchmark-max-time=0.01", "--benchmark-warmup=off", "--benchmark-save-data",
          "-o", "addopts="],
         cwd=folder, capture_output=True, text=True, timeout=120, check=False,
-        env={k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"})
+        # Not this run's settings: PYTEST_XDIST_WORKER would make pytest-benchmark think
+        # it runs in parallel and measure nothing.
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
     assert done.returncode == 0, done.stdout + done.stderr
     return out
 
