@@ -26,8 +26,9 @@ templates and locales come from the engine's own). Its folder holds:
 
 Every build runs the command line `build.py --source SRC --out OUT` runs (`cli.main`),
 in the test's process (a new interpreter per case would cost more than most builds),
-with SOURCE_DATE_EPOCH set to 2026-11-29, so "today" is fixed. A failing case must exit with status 1, print no
-traceback, and leave OUT (a copy of the pristine build) byte for byte as it was.
+with SOURCE_DATE_EPOCH set to 2026-11-29, so "today" is fixed. A failing case must exit
+with status 1, print no traceback, and leave OUT (a copy of the pristine build) byte for
+byte as it was.
 
 To regenerate every expected.txt after an intended change of the messages:
 
