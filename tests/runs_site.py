@@ -1,13 +1,13 @@
-"""A copy of the example with a page of three runs of a dozen items each (issue #24): the
-runs as a project writes them, in the documented format (docs/data-format.md, Runs), to
-measure how tall such a page is and how its tables read (tests/test_runs_browser.py)."""
+"""The example with history (tests/history_site.py) and three pages more (issue #24):
+`runs`, three runs of a dozen items each, written in the documented format
+(docs/data-format.md, Runs), to measure how tall such a page is and how its tables read;
+`figures`, measurements as a table; `statuses`, a legend of every status."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from .conftest import REPO
+from .history_site import history_source
 
 RUNS = ("load-small", "load-medium", "load-large")
 ITEMS = 12
@@ -65,24 +65,23 @@ PAGE = {"en": "---\ntitle: Load tests\n---\n## The runs {#runs}\n\n",
 
 
 def runs_source(root: Path) -> Path:
-    """The example's data and content, with the three runs and their page, `runs`."""
-    for folder in ("data", "content"):
-        shutil.copytree(REPO / folder, root / folder)
+    """The example with history, the three runs and the pages `runs`, `figures` and
+    `statuses`."""
+    history_source(root)
     runs = root / "data" / "runs.yaml"
     text = runs.read_text(encoding="utf-8")
     added = "".join(run(n, name) for n, name in enumerate(RUNS))
     runs.write_text(text.replace("runs:\n", "runs:\n" + added, 1), encoding="utf-8")
+    blocks = "\n\n".join(f"{{{{< run {name} >}}}}" for name in RUNS)
     for lang, head in PAGE.items():
-        blocks = "\n\n".join(f"{{{{< run {name} >}}}}" for name in RUNS)
         (root / "content" / lang / "runs.md").write_text(head + blocks + "\n",
                                                          encoding="utf-8")
+        for name, body in OTHER_PAGES.items():
+            (root / "content" / lang / f"{name}.md").write_text(
+                f"---\ntitle: {name}\n---\n{body}\n", encoding="utf-8")
     return root
 
 
-def measurements_page(root: Path) -> Path:
-    """A page `figures` of the measurements of a site with history (tests/history_site.py)
-    as a table: one with two points and more, one without history."""
-    line = "{{< measurements startup render-new players-lost form=table >}}\n"
-    for lang, head in (("en", "---\ntitle: Figures\n---\n"), ("fr", "---\ntitle: Mesures\n---\n")):
-        (root / "content" / lang / "figures.md").write_text(head + line, encoding="utf-8")
-    return root
+# Measurements with two points of history and more, and one without history.
+OTHER_PAGES = {"figures": "{{< measurements startup render-new players-lost form=table >}}",
+               "statuses": "{{< legend all=true >}}"}
