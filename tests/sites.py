@@ -2,7 +2,8 @@
 
 The example, built without and with a base URL (one with a space, which every address
 must carry percent-encoded), the example without its French home page, the example with
-history files and its benchmarks dashboard (tests/history_site.py), and every
+history files and its benchmarks dashboard (tests/history_site.py), the same with
+runs, a measurements table and a whole legend (tests/runs_site.py), and every
 `_ok` case of tests/cases/ (each a variant of the example that builds): all built in
 memory, once a test session, sharing the session's cache folder (conftest).
 """
@@ -20,6 +21,7 @@ from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import REPO, TODAY
 from .history_site import history_source
+from .runs_site import runs_source
 from .test_cases import CASES, apply_case, load_case
 
 BASE_URL = "https://example.org/a%20b/"  # as `--base-url 'https://example.org/a b/'` gives
@@ -72,6 +74,7 @@ def _built(session: Path) -> tuple[Site, ...]:
                                                         "(../../index.html)"), "utf-8")
     sites.append(Site("no-french-home", build(no_french_home)))
     sites.append(Site("history", build(history_source(root / "history"))))
+    sites.append(Site("runs", build(runs_source(root / "runs"))))
     for folder in sorted(p for p in CASES.iterdir() if p.name.endswith("_ok")):
         case = load_case(folder)
         if case.get("xfail"):

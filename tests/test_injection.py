@@ -73,7 +73,8 @@ BLOCKS = {
 # The options of the blocks of docs/data-format.md, by what they take: only TEXT holds
 # words a reader reads (a new option must be placed here, and tested above if it is TEXT).
 FIELDS = {"rows", "columns", "sort", "group", "by", "fields", "across", "x", "y", "series"}
-SETTINGS = {"kind", "rule", "zero", "width", "height", "tolerance", "floor", "require", "id"}
+SETTINGS = {"kind", "rule", "zero", "width", "height", "tolerance", "floor", "require", "id",
+            "all", "form"}
 TEXT = {"caption", "verdict", "title"}
 # Data texts (inline Markdown) with a reference: the footer of every page, a proof's words.
 FOOTER = ('Footer ![footer-alt-mark R](picture.png "footer-title-mark R") '

@@ -79,6 +79,7 @@ class Dashboard:
         self.decimals: dict[str, int] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
+        self.by_id = {v.series.id: v for v in model.series}
 
     def series(self, group: str | None) -> tuple[SeriesView, ...]:
         """The series shown: all of them, or those of one group."""
@@ -186,6 +187,14 @@ class Dashboard:
         if old == 0:
             return "–"
         return formatting.percent_amount((new / old - 1) * 100, 1, self.words.lang, sign=True)
+
+    def since_previous(self, ident: str) -> str:
+        """`+3.1 %`: a measurement's newest point against the one before it, or '' when
+        it has no history of two points (the table of the `measurements` block)."""
+        view = self.by_id.get(ident)
+        if view is None or len(view.points) < 2:
+            return ""
+        return self.change(view.points[-1].value, view.points[-2].value)
 
     def status(self, view: SeriesView) -> tuple[str, str]:
         """The series' status in words, and its CSS class."""

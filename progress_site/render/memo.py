@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Hashable
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -43,6 +44,20 @@ class Provenance:
 
     def __hash__(self) -> int:
         return hash(self.key())
+
+    def says_anything(self) -> bool:
+        """Whether the `source` macro would print anything for it."""
+        return any(part is not None for part in (self.machine, self.date, self.commit,
+                                                 self.run, self.method, self.proof))
+
+
+def shared(figures: Iterable[Figure | None]) -> Provenance | None:
+    """The provenance most of these figures have (the first, on a tie), or None when
+    none has one (the `shared` filter): said once above a table of them, so that each
+    row says only where its figure comes from elsewhere."""
+    counts = Counter(p for p in (Provenance.of(f) for f in figures if f is not None)
+                     if p.says_anything())
+    return max(counts, key=counts.__getitem__) if counts else None
 
 
 class Memo:

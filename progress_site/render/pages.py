@@ -21,6 +21,8 @@ from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
+from progress_site.render.blocks.legend import shown, used_in
+from progress_site.render.blocks.measurements import form
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.dashboard import Dashboard
@@ -28,7 +30,7 @@ from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids
 from progress_site.render.inputs import input_link, unlinked
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
-from progress_site.render.memo import Memo, Provenance
+from progress_site.render.memo import Memo, Provenance, shared
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
 from progress_site.render.templates import CompiledTemplates, new_environment, template_loader
@@ -46,8 +48,8 @@ def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | No
     # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
                        short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenance.of, memo=Memo(),
-                       input_link=input_link)
+                       view=model.view, provenance=Provenance.of, shared=shared,
+                       memo=Memo(), input_link=input_link)
     return env
 
 
@@ -104,7 +106,8 @@ def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, A
     templates call them; `charts` is the build's, shared by the languages."""
     tables = Tables(words, model.namespace.datasets)
     return {"tables": tables, "agreements": Agreements(tables),
-            "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model)}
+            "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model),
+            "legend_statuses": shown, "measurements_form": form}
 
 
 class PageRenderer:
@@ -120,14 +123,21 @@ class PageRenderer:
     def body(self, page: Page, problems: list[Problem]) -> list[Piece]:
         """The page's Markdown chunks and blocks, each with its HTML, in order."""
         html: list[Piece] = []
+        legends: list[tuple[int, Block]] = []  # last: a legend lists the statuses shown
         start = 0  # where the next Markdown chunk starts in the body, to locate errors
         for part in split_blocks(page.body, page.body_line):
-            if isinstance(part, Block):
+            if isinstance(part, Block) and part.name == "legend":
+                legends.append((len(html), part))
+                html.append((part, ""))
+            elif isinstance(part, Block):
                 html.append((part, self.block(part, page, problems)))
             else:
                 start = page.body.find(part, start)
                 html.append((part, self.prose(part, page, problems, start)))
                 start += len(part)
+        used = used_in(piece for _, piece in html)
+        for at, legend in legends:
+            html[at] = (legend, self.block(legend, page, problems, used))
         return html
 
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
@@ -155,8 +165,10 @@ class PageRenderer:
         return Problem(where, message, hint=hint,
                        source_line=page.body[line_start:line_end if line_end >= 0 else None])
 
-    def block(self, block: Block, page: Page, problems: list[Problem]) -> str:
-        """One `{{< name ... >}}` line, rendered by templates/blocks/NAME.html."""
+    def block(self, block: Block, page: Page, problems: list[Problem],
+              used: frozenset[str] = frozenset()) -> str:
+        """One `{{< name ... >}}` line, rendered by templates/blocks/NAME.html; `used`:
+        the statuses of the page's badges, for a legend."""
         where = Location(page.display, block.line, 1)
         try:
             template = self.env.get_template(f"blocks/{block.name}.html")
@@ -168,7 +180,8 @@ class PageRenderer:
         problems += self.option_references(block, where)
         try:
             return template.render(args=block.args, options=dict(block.options),
-                                   page=page, here=self.places[(page.language, page.slug)])
+                                   page=page, here=self.places[(page.language, page.slug)],
+                                   used=used)
         except BlockError as exc:
             problems.append(Problem(where, str(exc), hint=exc.hint or "check the name after "
                                                                       "the block's name"))

@@ -64,6 +64,15 @@ def close_to(name: str, known: Iterable[str], what: str) -> str:
     return f"did you mean '{close}'?" if close else f"known {what}: {', '.join(known)}"
 
 
+def only_known(block: str, options: Iterable[str], known: Iterable[str]) -> None:
+    """A BlockError for the first option the block does not know."""
+    known = list(known)
+    for name in options:
+        if name not in known:
+            raise BlockError(f"{block}: unknown option '{name}'",
+                             close_to(name, known, "options"))
+
+
 class Options:
     """A block's key=value options, read for one dataset; unknown options are errors."""
 
@@ -71,11 +80,7 @@ class Options:
                  known: Iterable[str]) -> None:
         self.block, self.options, self.dataset = block, dict(options), dataset
         self.fields = {f.name: f for f in dataset.fields}
-        known = list(known)
-        for name in self.options:
-            if name not in known:
-                raise BlockError(f"{block}: unknown option '{name}'",
-                                 close_to(name, known, "options"))
+        only_known(block, self.options, known)
 
     def text(self, name: str, default: str = "") -> str:
         """An option as written (words in the page's language, an id)."""
