@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from progress_site.derive.quantity import Quantity, figure_quantity, significant_decimals
+from progress_site.derive.kinds import figure_quantity, kind_of
+from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import (
@@ -174,28 +175,45 @@ def view_figure(key: FigureKey, fig: Figure, rules: Freshness) -> FigureView:
 
 def compare(comp: Comparison, before: FigureView, after: FigureView) -> ComparisonView:
     """Ratio, change, direction and checks of one comparison."""
-    b, a = before.quantity, after.quantity
+    b_kind, a_kind = kind_of(before.quantity), kind_of(after.quantity)
+    # Each kind says which one number it is compared by (a distribution: its median).
+    b, a = b_kind.compared(before.quantity), a_kind.compared(after.quantity)
+    b_ends, a_ends = b_kind.ends(before.quantity), a_kind.ends(after.quantity)
     ratio = change = None
     direction: Literal["lower", "higher", "same", "unknown"] = "unknown"
-    if b.kind == "value" and a.kind == "value":
-        direction = "same" if a.low == b.low else ("lower" if a.low < b.low else "higher")
-        if a.low > 0 and b.low > 0:
-            times = max(a.low, b.low) / min(a.low, b.low)
-            ratio = Quantity("value", times, decimals=significant_decimals(times))
-        if b.low:
-            change = Quantity("value", (a.low - b.low) / b.low * 100, decimals=1, unit="%",
-                              signed=True)
-    elif b.kind in ("value", "range") and a.kind in ("value", "range"):
-        direction = "lower" if a.top < b.low else "higher" if a.low > b.top else "same"
+    if b is not None and a is not None:
+        direction = "same" if a == b else ("lower" if a < b else "higher")
+        ratio, change = ratio_of(b, a), change_of(b, a)
+    elif b_ends is not None and a_ends is not None:
+        direction = ("lower" if a_ends[1] < b_ends[0] else "higher" if a_ends[0] > b_ends[1]
+                     else "same")
     improved = None if direction == "unknown" else direction == comp.better
     allowance = noise = None
     if change is not None and comp.allowance is not None:
         allowance = abs(change.low) <= comp.allowance.value
     if change is not None and comp.noise is not None:
         noise = abs(change.low) <= comp.noise.value
-    scale = max([b.top, a.top] + ([comp.scale.value] if comp.scale else []))
+    ends = [e[1] for e in (b_ends, a_ends) if e is not None]
+    scale = max([before.quantity.top, after.quantity.top, *ends]
+                + ([comp.scale.value] if comp.scale else []))
     return ComparisonView(comp, before, after, ratio, change, direction, improved, allowance,
                           noise, scale)
+
+
+def ratio_of(before: float, after: float) -> Quantity | None:
+    """How many times smaller or larger, to three significant digits; None at zero."""
+    if after <= 0 or before <= 0:
+        return None
+    times = max(after, before) / min(after, before)
+    return Quantity("value", times, decimals=significant_decimals(times))
+
+
+def change_of(before: float, after: float) -> Quantity | None:
+    """After against before, in percent with its sign; None from zero."""
+    if not before:
+        return None
+    return Quantity("value", (after - before) / before * 100, decimals=1, unit="%",
+                    signed=True)
 
 
 def derive_roadmap(roadmap: Roadmap) -> RoadmapView:

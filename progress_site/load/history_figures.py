@@ -23,7 +23,8 @@ from progress_site.model.history import (
 from progress_site.model.schema import Commit, Data, Figure, Measurement
 from progress_site.model.values import Number, Text, Where, problem
 
-FROM_HISTORY = ("value", "range", "samples", "ok", "of", "machine", "date", "commit", "run")
+FROM_HISTORY = ("value", "range", "samples", "distribution", "ok", "of", "machine", "date",
+                "commit", "run")
 
 
 def attach_history(data: Data, series: tuple[HistorySeries, ...]

@@ -20,6 +20,7 @@ import types
 import typing
 from typing import Any, Literal
 
+from progress_site.derive.kinds import KINDS, kind_of
 from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
 from progress_site.load.convert import fields
@@ -36,11 +37,12 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def quantity(q: Quantity | None) -> dict[str, Any] | None:
-    """A derived number: its kind, both ends, decimals shown, unit."""
+    """A derived number: its kind, both ends, decimals shown, unit; and what its kind
+    adds (a distribution's parts)."""
     if q is None:
         return None
     return {"kind": q.kind, "low": q.low, "high": q.top, "decimals": q.decimals,
-            "unit": q.unit, "signed": q.signed}
+            "unit": q.unit, "signed": q.signed, **kind_of(q).serialised(q)}
 
 
 def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
@@ -146,10 +148,12 @@ NULL = {"type": "null"}
 QUANTITY: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
     "required": ["kind", "low", "high", "decimals", "unit", "signed"],
-    "properties": {"kind": {"enum": ["value", "range", "count", "none"]},
+    "properties": {"kind": {"enum": [k.name for k in KINDS]},
                    "low": {"type": "number"}, "high": {"type": "number"},
                    "decimals": {"type": "integer", "minimum": 0},
-                   "unit": {"type": ["string", "null"]}, "signed": {"type": "boolean"}},
+                   "unit": {"type": ["string", "null"]}, "signed": {"type": "boolean"},
+                   # What each kind adds (not required: the kinds without it lack it).
+                   **{name: prop for k in KINDS for name, prop in k.schema.items()}},
 }
 MAYBE_QUANTITY = {"anyOf": [{"$ref": "#/$defs/Quantity"}, NULL]}
 MAYBE_BOOL = {"type": ["boolean", "null"]}

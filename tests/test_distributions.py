@@ -1,0 +1,149 @@
+"""Distributions: a figure of percentiles, mean and spread, and count of readings.
+
+Printed compactly in each language, cited part by part, compared by their medians,
+published in data.json with their parts; every impossible one refused at its part
+(the exact messages are cases under tests/cases/distribution-*).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from progress_site.derive.kinds import figure_quantity
+from progress_site.model.schema import Distribution, Figure
+from progress_site.model.values import Number
+from progress_site.pipeline import BuildConfig, make_site
+
+from .conftest import TODAY
+from .dom import parse
+from .test_formatting import words_for
+
+NBSP, NNBSP = "\u00a0", "\u202f"
+MU = "\u03bcs"
+
+BEFORE = "{distribution: {p50: 19.03, p95: 41.2, p99: 65.0, n: 1000}}"
+AFTER = "{distribution: {p50: 8.11, p95: 12.5, p99: 30.25, n: 1000}}"
+STARTUP = """  - id: startup
+    title: {en: Start-up time, fr: Temps de démarrage}
+    figure: {distribution: {mean: 55.4, sd: 2.8, p50: 55.1, min: 51.0, max: 61.9, n: 10},
+             unit: ms, machine: test-pc, date: 2026-11-08, commit: c38a01e}
+"""
+PROSE_EN = ("Latency: {{ comparisons.cpu-per-packet-1000.before }} before, p99 "
+            "{{ comparisons.cpu-per-packet-1000.after.p99 }} after "
+            "({{ comparisons.cpu-per-packet-1000.before.p99 }} before), "
+            "{{ comparisons.cpu-per-packet-1000.ratio }} times less at the median; "
+            "start-up {{ measurements.startup }}, sd {{ measurements.startup.sd }}, "
+            "{{ measurements.startup.n }} runs, median twice {{ measurements.startup * 2 }}.")
+PROSE_FR = ("Latence : {{ comparisons.cpu-per-packet-1000.before }} avant, p99 "
+            "{{ comparisons.cpu-per-packet-1000.after.p99 }} après ; démarrage "
+            "{{ measurements.startup }}.")
+
+
+def part(value: float, decimals: int = 0) -> Number:
+    return Number(value, decimals)
+
+
+@pytest.mark.parametrize(("dist", "unit", "lang", "expected"), [
+    (Distribution(p50=part(16), p95=part(65), n=10), "us", "en",
+     f"p50 16{NBSP}{MU} · p95 65{NBSP}{MU} (n = 10)"),
+    (Distribution(p50=part(16), p95=part(65), n=10), "us", "fr",
+     f"p50 16{NNBSP}{MU} · p95 65{NNBSP}{MU} (n = 10)"),
+    (Distribution(mean=part(55.4, 1), sd=part(2.8, 1), n=10), "ms", "en",
+     f"55.4{NBSP}ms ± 2.8{NBSP}ms (n = 10)"),
+    (Distribution(mean=part(55.4, 1), sd=part(2.8, 1), n=10), "ms", "fr",
+     f"55,4{NNBSP}ms ± 2,8{NNBSP}ms (n = 10)"),
+    (Distribution(p50=part(1.5, 1), p999=part(1200), n=12000), "ms", "en",
+     f"p50 1.5{NBSP}ms · p99.9 1,200{NBSP}ms (n = 12,000)"),
+    (Distribution(p50=part(1.5, 1), p999=part(1200), n=12000), "ms", "fr",
+     f"p50 1,5{NNBSP}ms · p99,9 1{NNBSP}200{NNBSP}ms (n = 12{NNBSP}000)"),
+    (Distribution(mean=part(3.25, 2)), None, "fr", "moyenne 3,25"),
+    (Distribution(p50=part(7), mean=part(9)), None, "en", "p50 7 · mean 9"),
+])
+def test_a_distribution_prints_compactly(dist: Distribution, unit: str | None, lang: str,
+                                         expected: str) -> None:
+    q = figure_quantity(Figure(distribution=dist, unit=unit))
+    assert words_for(lang, True).quantity(q) == expected
+
+
+def test_its_headline_is_the_median_else_the_mean() -> None:
+    both = figure_quantity(Figure(distribution=Distribution(p50=part(55.1, 1),
+                                                            mean=part(58.0, 1))))
+    assert (both.kind, both.low, both.decimals) == ("distribution", 55.1, 1)
+    mean = figure_quantity(Figure(distribution=Distribution(mean=part(58.0, 1))))
+    assert mean.low == 58.0
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), "utf-8")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory,
+          example_files: dict[str, bytes]) -> dict[str, bytes]:
+    """The example with one comparison of latency distributions and a start-up time as
+    hyperfine gives it, cited in the prose of both languages."""
+    from .sites import source_copy
+    source = source_copy(tmp_path_factory.mktemp("distributions"), "src")
+    studies = source / "data" / "studies.yaml"
+    edit(studies, "        before: {value: 19.03}\n        after: {value: 8.11}",
+         f"        before: {BEFORE}\n        after: {AFTER}")
+    edit(studies, "measurements:\n", "measurements:\n" + STARTUP)
+    edit(source / "content" / "en" / "index.md", "{{< legend >}}", PROSE_EN)
+    edit(source / "content" / "fr" / "index.md", "{{< legend >}}", PROSE_FR)
+    config = BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
+    return make_site(config).files
+
+
+def paragraph(files: dict[str, bytes], page: str, start: str) -> str:
+    root = parse(files[page].decode("utf-8"))
+    found = [p.text() for p in root.find_all("p") if p.text().startswith(start)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_parts_are_cited_and_compared_by_the_median_in_english(
+        built: dict[str, bytes]) -> None:
+    assert paragraph(built, "index.html", "Latency:") == (
+        f"Latency: p50 19.03{NBSP}{MU} · p95 41.2{NBSP}{MU} · p99 65.0{NBSP}{MU} "
+        f"(n = 1,000) before, p99 30.25{NBSP}{MU} after (65.0{NBSP}{MU} before), "
+        f"2.35 times less at the median; start-up p50 55.1{NBSP}ms · "
+        f"55.4{NBSP}ms ± 2.8{NBSP}ms (n = 10), sd 2.8{NBSP}ms, 10 runs, "
+        f"median twice 110.2{NBSP}ms.")
+
+
+def test_parts_are_cited_in_french(built: dict[str, bytes]) -> None:
+    assert paragraph(built, "fr/index.html", "Latence") == (
+        f"Latence : p50 19,03{NNBSP}{MU} · p95 41,2{NNBSP}{MU} · p99 65,0{NNBSP}{MU} "
+        f"(n = 1{NNBSP}000) avant, p99 30,25{NNBSP}{MU} après ; démarrage "
+        f"p50 55,1{NNBSP}ms · 55,4{NNBSP}ms ± 2,8{NNBSP}ms (n = 10).")
+
+
+def test_data_json_holds_the_parts_and_the_ratio_of_medians(built: dict[str, bytes]) -> None:
+    data = json.loads(built["data.json"])
+    comp = next(c for c in data["studies"][0]["comparisons"]
+                if c["id"] == "cpu-per-packet-1000")
+    assert comp["before"]["distribution"] == {
+        "p50": 19.03, "p90": None, "p95": 41.2, "p99": 65.0, "p999": None, "min": None,
+        "max": None, "mean": None, "sd": None, "n": 1000}
+    assert comp["after"]["derived"]["quantity"] == {
+        "kind": "distribution", "low": 8.11, "high": 8.11, "decimals": 2, "unit": "us",
+        "signed": False, "parts": {"p50": 8.11, "p95": 12.5, "p99": 30.25, "n": 1000}}
+    assert comp["derived"]["direction"] == "lower"
+    assert comp["derived"]["ratio"]["low"] == pytest.approx(19.03 / 8.11)
+    startup = next(m for m in data["measurements"] if m["id"] == "startup")
+    assert startup["figure"]["derived"]["quantity"]["parts"] == {
+        "p50": 55.1, "min": 51.0, "max": 61.9, "mean": 55.4, "sd": 2.8, "n": 10}
+
+
+def test_data_schema_declares_the_parts(built: dict[str, bytes]) -> None:
+    schema = json.loads(built["data.schema.json"])
+    quantity = schema["$defs"]["Quantity"]
+    assert "distribution" in quantity["properties"]["kind"]["enum"]
+    assert sorted(quantity["properties"]["parts"]["properties"]) == sorted(
+        ["p50", "p90", "p95", "p99", "p999", "min", "max", "mean", "sd", "n"])
+    assert "Distribution" in schema["$defs"]
