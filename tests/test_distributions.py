@@ -91,8 +91,14 @@ def built(tmp_path_factory: pytest.TempPathFactory,
     source = source_copy(tmp_path_factory.mktemp("distributions"), "src")
     studies = source / "data" / "studies.yaml"
     edit(studies, "        before: {value: 19.03}\n        after: {value: 8.11}",
-         f"        before: {BEFORE}\n        after: {AFTER}")
+         f"        before: {BEFORE}\n        after: {AFTER}\n"
+         "        history: [{value: 21.5, commit: 1f2e3d4}]")
+    edit(studies, "        before: {value: 20.31}\n        after: {value: 7.92}",
+         "        before: {distribution: {p50: 20.31, p95: 31.5, p99: 44.0}}\n"
+         "        after: {distribution: {p50: 7.92, p95: 11.0, p99: 16.25}}")
     edit(studies, "measurements:\n", "measurements:\n" + STARTUP)
+    edit(source / "data" / "machines.yaml", "commits:\n",
+         "commits:\n  - id: 1f2e3d4\n    date: 2026-10-20\n")
     edit(source / "content" / "en" / "index.md", "{{< legend >}}", PROSE_EN)
     edit(source / "content" / "fr" / "index.md", "{{< legend >}}", PROSE_FR)
     config = BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
@@ -147,3 +153,36 @@ def test_data_schema_declares_the_parts(built: dict[str, bytes]) -> None:
     assert sorted(quantity["properties"]["parts"]["properties"]) == sorted(
         ["p50", "p90", "p95", "p99", "p999", "min", "max", "mean", "sd", "n"])
     assert "Distribution" in schema["$defs"]
+
+
+def test_bars_draw_each_distribution_as_a_strip_over_its_median(
+        built: dict[str, bytes]) -> None:
+    # The bars' scale reaches the highest percentile (44.0): the fill goes to the
+    # median, the strip from the lowest part given to the highest.
+    card = parse(built["index.html"].decode("utf-8")).find("figure", id="bars-cpu-per-packet-500")
+    rows = card.find_all("div", class_="bar-row")
+    drawn = [(r.find("span", class_="fill").attrs["style"],
+              r.find("span", class_="strip").attrs["style"],
+              r.find("span", class_="bar-value").text()) for r in rows]
+    assert drawn == [
+        ("width: 46.2%", "left: 46.2%; width: 53.8%",
+         f"p50 20.31{NBSP}{MU} · p95 31.5{NBSP}{MU} · p99 44.0{NBSP}{MU}"),
+        ("width: 18.0%", "left: 18.0%; width: 18.9%",
+         f"p50 7.92{NBSP}{MU} · p95 11.0{NBSP}{MU} · p99 16.25{NBSP}{MU}")]
+    # The headline that summarises this ratio still agrees: it is a ratio of medians.
+    assert "2.56" in card.find("p", class_="verdict").text()
+
+
+def test_a_value_has_no_strip(example_files: dict[str, bytes]) -> None:
+    page = parse(example_files["index.html"].decode("utf-8"))
+    assert page.find_all("span", class_="strip") == []
+
+
+def test_a_trend_ends_with_the_medians_of_before_and_after(built: dict[str, bytes]) -> None:
+    # The comparisons block draws a comparison's history as a trend, before and after last.
+    chart = parse(built["index.html"].decode("utf-8")).find(
+        "figure", id="trend-cpu-per-packet-1000-figure")
+    rows = [[cell.text() for cell in row.find_all("th") + row.find_all("td")]
+            for row in chart.find("tbody").find_all("tr")]
+    assert rows == [["1f2e3d4", f"21.5{NBSP}{MU}"], ["57930e6", f"19.03{NBSP}{MU}"],
+                    ["c38a01e", f"8.11{NBSP}{MU}"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import FigureView, HeadlineView
@@ -90,9 +91,10 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
     sources = []
     for ref in h.summarises:
         q = ns.quantity(ref)
-        if q is None or q.kind != "value":
+        one = kind_of(q).compared(q) if q is not None else None  # a distribution: its median
+        if one is None:
             return None, [problem(h.where, "summarises", f"no number '{ref}'", ns.hint(ref))]
-        sources.append(q.low)
+        sources.append(one)
     refused = disagreement(h, sources)
     if refused is not None:
         return None, [refused]

@@ -213,6 +213,11 @@ class Words:
         return formatting.percent_amount(amount.value, amount.decimals, self.lang)
 
     @staticmethod
+    def ends(q: Quantity) -> tuple[float, float] | None:
+        """A quantity's lowest and highest, as its kind says (a distribution's strip)."""
+        return kind_of(q).ends(q)
+
+    @staticmethod
     def share(value: float, scale: float) -> str:
         """A CSS width: `value` as a percentage of `scale` (language-independent)."""
         fraction = 0.0 if scale <= 0 else max(0.0, min(1.0, value / scale))

@@ -25,6 +25,7 @@ from markupsafe import Markup
 from progress_site.charts.cache import ChartCache
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import FORMAT_LOCALES
+from progress_site.derive.kinds import kind_of
 from progress_site.derive.model import Model
 from progress_site.derive.views import ComparisonView
 from progress_site.model.dataset import Dataset, RecordField, Row
@@ -209,8 +210,9 @@ class Charts:
         comp = c.comparison
         points = [self.history(p) for p in comp.history]
         for side, fig in ((study.before, c.before), (study.after, c.after)):
-            if fig.quantity.kind == "value":  # on an axis of commits: the side's commit
-                points.append(Moment(side.commit, fig.figure.date, None, fig.quantity.low,
+            one = kind_of(fig.quantity).compared(fig.quantity)  # a distribution's median
+            if one is not None:  # on an axis of commits: the side's commit
+                points.append(Moment(side.commit, fig.figure.date, None, one,
                                      fig.quantity.decimals))
         title = self.w.text(comp.title).striptags() + (
             ", " + self.w.text(comp.context).striptags() if comp.context else "")
@@ -221,8 +223,9 @@ class Charts:
         """A measurement's trend: its history, then its figure."""
         points = [self.history(p) for p in m.history]
         fig = self.model.view("measurements", m.id).quantity
-        if fig.kind == "value":
-            points.append(Moment(m.figure.commit, m.figure.date, None, fig.low, fig.decimals))
+        one = kind_of(fig).compared(fig)
+        if one is not None:
+            points.append(Moment(m.figure.commit, m.figure.date, None, one, fig.decimals))
         return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
                                m.figure.unit, points, None)
 
