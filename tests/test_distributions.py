@@ -34,7 +34,9 @@ STARTUP = """  - id: startup
 PROSE_EN = ("Latency: {{ comparisons.cpu-per-packet-1000.before }} before, p99 "
             "{{ comparisons.cpu-per-packet-1000.after.p99 }} after "
             "({{ comparisons.cpu-per-packet-1000.before.p99 }} before), "
-            "{{ comparisons.cpu-per-packet-1000.ratio }} times less at the median; "
+            "{{ comparisons.cpu-per-packet-1000.ratio }} times less at the median, "
+            "{{ comparisons.cpu-per-packet-1000.ratio.p99 }} at p99, p95 "
+            "{{ comparisons.cpu-per-packet-1000.change.p95 }}; "
             "start-up {{ measurements.startup }}, sd {{ measurements.startup.sd }}, "
             "{{ measurements.startup.n }} runs, median twice {{ measurements.startup * 2 }}.")
 PROSE_FR = ("Latence : {{ comparisons.cpu-per-packet-1000.before }} avant, p99 "
@@ -117,7 +119,7 @@ def test_parts_are_cited_and_compared_by_the_median_in_english(
     assert paragraph(built, "index.html", "Latency:") == (
         f"Latency: p50 19.03{NBSP}{MU} · p95 41.2{NBSP}{MU} · p99 65.0{NBSP}{MU} "
         f"(n = 1,000) before, p99 30.25{NBSP}{MU} after (65.0{NBSP}{MU} before), "
-        f"2.35 times less at the median; start-up p50 55.1{NBSP}ms · "
+        f"2.35 times less at the median, 2.15 at p99, p95 -69.7%; start-up p50 55.1{NBSP}ms · "
         f"55.4{NBSP}ms ± 2.8{NBSP}ms (n = 10), sd 2.8{NBSP}ms, 10 runs, "
         f"median twice 110.2{NBSP}ms.")
 

@@ -60,6 +60,9 @@ class Namespace:
             for c in s.comparisons:
                 name(entries, c.key.child("ratio"), c.ratio)
                 name(entries, c.key.child("change"), c.change)
+                for part, ratio, change in c.by_part:  # `ratio.p99`: part against part
+                    name(entries, c.key.child("ratio").child(part), ratio)
+                    name(entries, c.key.child("change").child(part), change)
         for b in budgets:
             for item in b.items:
                 name(entries, item.figure.key.child("share"), item.share)

@@ -60,6 +60,8 @@ class ComparisonView:
     within_allowance: bool | None
     within_noise: bool | None
     scale: float  # the bars' full width, in the comparison's unit
+    # Ratio and change of each part both sides give (two distributions' p99), by part.
+    by_part: tuple[tuple[str, Quantity | None, Quantity | None], ...] = ()
 
     @property
     def key(self) -> FigureKey:
@@ -196,8 +198,12 @@ def compare(comp: Comparison, before: FigureView, after: FigureView) -> Comparis
     ends = [e[1] for e in (b_ends, a_ends) if e is not None]
     scale = max([before.quantity.top, after.quantity.top, *ends]
                 + ([comp.scale.value] if comp.scale else []))
+    b_parts = b_kind.compared_parts(before.quantity)
+    a_parts = a_kind.compared_parts(after.quantity)
+    by_part = tuple((n, ratio_of(b_parts[n], a_parts[n]), change_of(b_parts[n], a_parts[n]))
+                    for n in b_parts if n in a_parts)
     return ComparisonView(comp, before, after, ratio, change, direction, improved, allowance,
-                          noise, scale)
+                          noise, scale, by_part)
 
 
 def ratio_of(before: float, after: float) -> Quantity | None:

@@ -54,6 +54,9 @@ class Kind(Protocol):
     def compared(self, q: Quantity) -> float | None:
         """The number a before/after ratio and change take (None: none is computed)."""
 
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """Parts compared one by one besides the whole (a distribution's p99), by name."""
+
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """Its lowest and highest, for telling sides apart without a ratio; and for bars."""
 

@@ -48,6 +48,10 @@ class Count:
         """Counts are not compared by ratio."""
         return None
 
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """None."""
+        return {}
+
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """None: which of two counts is better is not told by their ends."""
         return None

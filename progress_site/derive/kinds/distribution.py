@@ -80,6 +80,10 @@ class DistributionKind:
         """The headline: a ratio of medians (each percentile is cited on its own)."""
         return q.low
 
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """Its places (percentiles, min, max, mean): `comparisons.C.ratio.p99`."""
+        return {n: v for n, v, _ in q.parts if n in PLACES}
+
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """Its lowest and highest place (percentiles, min, max, mean): what bars draw."""
         places = [v for n, v, _ in q.parts if n in PLACES]

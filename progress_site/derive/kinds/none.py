@@ -36,6 +36,10 @@ class NoNumber:
         """None to compare."""
         return None
 
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """None."""
+        return {}
+
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """None."""
         return None

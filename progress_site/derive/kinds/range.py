@@ -41,6 +41,10 @@ class Range:
         """No ratio between ranges: only which side is lower, when they do not overlap."""
         return None
 
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """None."""
+        return {}
+
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """Its two ends."""
         return q.low, q.top

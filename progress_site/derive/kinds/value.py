@@ -38,6 +38,10 @@ class Value:
         """The value itself."""
         return q.low
 
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """None: a value is compared whole."""
+        return {}
+
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """The value, at both ends."""
         return q.low, q.low
