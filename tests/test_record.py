@@ -358,3 +358,34 @@ def test_replace_keeps_a_figures_unit_unless_unit_changes_it(
     assert changed_lines(text, studies.read_text())[1] == [
         "    figure: {value: 0.48, unit: MB, machine: test-pc, date: 2026-11-20, "
         "commit: c38a01e}\n"]
+
+
+def test_a_distribution_is_recorded_as_the_tool_reported_it(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # mean ± sd gives the noise (2.8 / 55.4 = 5.1 %), which suggests "to watch".
+    status = record(example_copy, "measurement", "startup", "--distribution",
+                    "p50=55.1,mean=55.4,sd=2.8,n=10", "--unit", "ms", "--machine", "test-pc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert out.out.startswith(
+        "measurements.startup: p50=55.1, mean=55.4, sd=2.8, n=10 ms, status watch (the runs "
+        "vary by 5.1 % (coefficient of variation), over 5 %)\n")
+    assert (example_copy / "data" / "new.yaml").read_text() == (
+        "measurements:\n  - id: startup\n    title: startup\n    figure: {distribution: "
+        "{p50: 55.1, mean: 55.4, sd: 2.8, n: 10}, unit: ms, status: watch, machine: "
+        "test-pc, date: 2026-11-29, commit: c38a01e}\n")
+
+
+def test_a_distribution_the_build_refuses_is_not_written(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    status = record(example_copy, "measurement", "latency", "--distribution",
+                    "p50=16,p95=12,p59=3", "--unit", "us", "--machine", "test-pc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert [line for line in err.splitlines() if line.startswith(("data/", "    hint"))] == [
+        "data/new.yaml:4:47: measurements[0].figure.distribution.p59: unknown key 'p59'",
+        "    hint: did you mean 'p99'?"]
+    assert hashes(example_copy) == before
