@@ -38,7 +38,9 @@ PROSE_EN = ("Latency: {{ comparisons.cpu-per-packet-1000.before }} before, p99 "
             "{{ comparisons.cpu-per-packet-1000.ratio.p99 }} at p99, p95 "
             "{{ comparisons.cpu-per-packet-1000.change.p95 }}; "
             "start-up {{ measurements.startup }}, sd {{ measurements.startup.sd }}, "
-            "{{ measurements.startup.n }} runs, median twice {{ measurements.startup * 2 }}.")
+            "{{ measurements.startup.n }} runs, median twice {{ measurements.startup * 2 }}, "
+            "to no decimal {{ measurements.startup:0 }}, bare {{ measurements.startup | bare }}"
+            ", within {{ measurements.startup | positive }}.")
 PROSE_FR = ("Latence : {{ comparisons.cpu-per-packet-1000.before }} avant, p99 "
             "{{ comparisons.cpu-per-packet-1000.after.p99 }} après ; démarrage "
             "{{ measurements.startup }}.")
@@ -121,7 +123,8 @@ def test_parts_are_cited_and_compared_by_the_median_in_english(
         f"(n = 1,000) before, p99 30.25{NBSP}{MU} after (65.0{NBSP}{MU} before), "
         f"2.35 times less at the median, 2.15 at p99, p95 -69.7%; start-up p50 55.1{NBSP}ms · "
         f"55.4{NBSP}ms ± 2.8{NBSP}ms (n = 10), sd 2.8{NBSP}ms, 10 runs, "
-        f"median twice 110.2{NBSP}ms.")
+        f"median twice 110.2{NBSP}ms, to no decimal p50 55{NBSP}ms · 55{NBSP}ms ± 3{NBSP}ms "
+        f"(n = 10), bare 55.1, within 55.1{NBSP}ms.")
 
 
 def test_parts_are_cited_in_french(built: dict[str, bytes]) -> None:

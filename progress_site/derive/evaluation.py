@@ -276,6 +276,8 @@ def quotient_decimals(values: Iterable[float]) -> int:
 
 def apply_filter(name: str, q: Quantity, offset: int) -> Quantity:
     """One `| filter` applied to the result."""
+    if q.parts:  # a distribution filtered is its headline (its median, else its mean)
+        q = Quantity("value", q.low, decimals=q.decimals, unit=q.unit, signed=q.signed)
     if name == "percent":
         return Quantity(q.kind, q.low * 100, q.top * 100, 0, "%", q.signed)
     if name == "signed":

@@ -36,8 +36,10 @@ class Quantity:
         return float(self.high if self.high is not None else self.low)
 
     def with_decimals(self, decimals: int) -> Quantity:
-        """The same quantity printed with another number of decimals."""
-        return replace(self, decimals=decimals)
+        """The same quantity printed with another number of decimals (each of its parts
+        too, but a count of readings, `n`, which stays whole)."""
+        parts = tuple((n, v, d if n == "n" else decimals) for n, v, d in self.parts)
+        return replace(self, decimals=decimals, parts=parts)
 
     def bare(self) -> Quantity:
         """The same quantity without its unit (`12 to 17`, not `12 to 17 packets`)."""
