@@ -146,6 +146,9 @@ def test_data_json_holds_the_parts_and_the_ratio_of_medians(built: dict[str, byt
         "signed": False, "parts": {"p50": 8.11, "p95": 12.5, "p99": 30.25, "n": 1000}}
     assert comp["derived"]["direction"] == "lower"
     assert comp["derived"]["ratio"]["low"] == pytest.approx(19.03 / 8.11)
+    assert {part: round(both["ratio"]["low"], 4) for part, both in
+            comp["derived"]["parts"].items()} == {"p50": 2.3465, "p95": 3.296, "p99": 2.1488}
+    assert round(comp["derived"]["parts"]["p99"]["change"]["low"], 2) == -53.46
     startup = next(m for m in data["measurements"] if m["id"] == "startup")
     assert startup["figure"]["derived"]["quantity"]["parts"] == {
         "p50": 55.1, "min": 51.0, "max": 61.9, "mean": 55.4, "sd": 2.8, "n": 10}
@@ -153,6 +156,8 @@ def test_data_json_holds_the_parts_and_the_ratio_of_medians(built: dict[str, byt
 
 def test_data_schema_declares_the_parts(built: dict[str, bytes]) -> None:
     schema = json.loads(built["data.schema.json"])
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.Draft202012Validator(schema).validate(json.loads(built["data.json"]))
     quantity = schema["$defs"]["Quantity"]
     assert "distribution" in quantity["properties"]["kind"]["enum"]
     assert sorted(quantity["properties"]["parts"]["properties"]) == sorted(

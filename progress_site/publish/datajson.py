@@ -58,6 +58,9 @@ def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
                 "key": str(c.key), "ratio": quantity(c.ratio), "change": quantity(c.change),
                 "direction": c.direction, "improved": c.improved,
                 "within_allowance": c.within_allowance, "within_noise": c.within_noise}
+            if c.by_part:  # two distributions: each part both give, compared on its own
+                out[c.key]["parts"] = {part: {"ratio": quantity(r), "change": quantity(ch)}
+                                       for part, r, ch in c.by_part}
     for roadmap in model.roadmaps:
         out[roadmap.key] = {"key": str(roadmap.key), "done": roadmap.done,
                             "total": roadmap.total}
@@ -187,6 +190,13 @@ DERIVED: dict[type, dict[str, Any]] = {
     Headline: _derived("the number shown and its status",
                        key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS),
 }
+
+# Only comparisons of two distributions have it: not required.
+DERIVED[Comparison]["properties"]["parts"] = {
+    "description": "two distributions: the ratio and change of each part both sides give",
+    "type": "object", "additionalProperties": {
+        "type": "object", "additionalProperties": False, "required": ["change", "ratio"],
+        "properties": {"ratio": MAYBE_QUANTITY, "change": MAYBE_QUANTITY}}}
 
 SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"},
