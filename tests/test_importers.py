@@ -487,3 +487,30 @@ def test_an_imported_hyperfine_run_keeps_its_spread_on_the_page(
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],
         "mean": stats["mean"], "sd": stats["stddev"], "n": 10}
+
+
+def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
+        example_copy: Path, tmp_path: Path, pytest_benchmark_json: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-benchmark's median is the headline; its min, max, mean, stddev and rounds
+    reach the figure (data.json) through the history line."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    status = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
+                   str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",
+                   "c38a01e", "--unit", "us", "--yes"])
+    assert status == 0, capsys.readouterr().err
+    (point,) = points(example_copy, "py-test-sum")
+    rounds = json.loads(pytest_benchmark_json.read_text())["benchmarks"][0]["stats"]["rounds"]
+    assert point["n"] == rounds and point["value"] == point["stats"]["median"]
+    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+                                  today=TODAY)).files
+    figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
+                  if m["id"] == "py-test-sum")
+    stats = point["stats"]
+    assert figure["derived"]["quantity"]["parts"] == {
+        "p50": stats["median"], "min": stats["min"], "max": stats["max"],
+        "mean": stats["mean"], "sd": stats["stddev"], "n": rounds}

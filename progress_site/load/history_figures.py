@@ -134,6 +134,8 @@ def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
         parts["p50"] = stats["median"]
     if "p50" not in parts and samples:
         parts["p50"] = statistics.median(samples)
+    if "mean" not in parts:  # a spread around a mean the tool did not report says nothing
+        parts.pop("sd", None)
     if samples:
         parts.setdefault("min", min(samples))
         parts.setdefault("max", max(samples))
