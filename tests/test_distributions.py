@@ -101,6 +101,8 @@ def built(tmp_path_factory: pytest.TempPathFactory,
          "        before: {distribution: {p50: 20.31, p95: 31.5, p99: 44.0}}\n"
          "        after: {distribution: {p50: 7.92, p95: 11.0, p99: 16.25}}")
     edit(studies, "measurements:\n", "measurements:\n" + STARTUP)
+    edit(source / "data" / "capacity.yaml", "figure: {value: 2.62, unit: cores,",
+         "figure: {distribution: {p50: 2.62, p99: 9.5, n: 60}, unit: cores,")
     edit(source / "data" / "machines.yaml", "commits:\n",
          "commits:\n  - id: 1f2e3d4\n    date: 2026-10-20\n")
     edit(source / "content" / "en" / "index.md", "{{< legend >}}", PROSE_EN)
@@ -196,3 +198,11 @@ def test_a_trend_ends_with_the_medians_of_before_and_after(built: dict[str, byte
             for row in chart.find("tbody").find_all("tr")]
     assert rows == [["1f2e3d4", f"21.5{NBSP}{MU}"], ["57930e6", f"19.03{NBSP}{MU}"],
                     ["c38a01e", f"8.11{NBSP}{MU}"]]
+
+
+def test_a_budget_takes_a_distributions_median_for_its_share(built: dict[str, bytes]) -> None:
+    # 2.62 of 8 cores is 33 %, under the limit, though its p99 (9.5) is over it.
+    data = json.loads(built["data.json"])
+    item = next(i for i in data["budgets"][0]["items"] if i["id"] == "processor")
+    assert item["derived"]["share"]["low"] == pytest.approx(32.75)
+    assert item["derived"]["over"] is False

@@ -247,13 +247,13 @@ def derive_budget(budget: Budget, figures: Mapping[FigureKey, FigureView]) -> Bu
     for item in budget.items:
         view = figures[FigureKey(("budgets", budget.id, item.id))]
         share, over, limit = None, False, None
-        q = view.quantity
+        used = kind_of(view.quantity).compared(view.quantity)  # a distribution: its median
         if item.limit is not None:
             lim = item.limit
             limit = Quantity("value", lim.value.value, decimals=lim.value.decimals,
                              unit=lim.unit or item.figure.unit)
-        if item.limit is not None and q.kind == "value" and item.limit.value.value > 0:
-            fraction = q.low / item.limit.value.value
+        if item.limit is not None and used is not None and item.limit.value.value > 0:
+            fraction = used / item.limit.value.value
             share = Quantity("value", fraction * 100, decimals=0, unit="%")
             over = fraction > 1
             if over and view.status in ("measured", "watch"):
