@@ -389,3 +389,24 @@ def test_a_distribution_the_build_refuses_is_not_written(
         "data/new.yaml:4:47: measurements[0].figure.distribution.p59: unknown key 'p59'",
         "    hint: did you mean 'p99'?"]
     assert hashes(example_copy) == before
+
+
+def test_comparison_sides_are_recorded_as_distributions(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The medians stay 20.31 and 7.92: the headline that summarises the ratio still agrees.
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    status = record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                    "--before", "p50=20.31,p99=44.0,n=1000", "--after",
+                    "p50=7.92,p99=16.25,n=1000", "--replace", "--yes")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert "comparisons.cpu-per-packet-500.before: p50=20.31, p99=44.0, n=1000" in out.out
+    removed, added = changed_lines(before, studies.read_text())
+    assert removed == ["        before: {value: 20.31}\n", "        after: {value: 7.92}\n"]
+    assert added == ["        before: {distribution: {p50: 20.31, p99: 44.0, n: 1000}}\n",
+                     "        after: {distribution: {p50: 7.92, p99: 16.25, n: 1000}}\n"]
+    # Back to a value: the distribution is replaced, not kept beside it.
+    assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                  "--after", "7.92", "--replace", "--yes") == 0, capsys.readouterr().err
+    assert "        after: {value: 7.92}\n" in studies.read_text()

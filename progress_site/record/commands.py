@@ -247,13 +247,17 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
     for side in ("before", "after"):
         text = getattr(args, side)
         if text is not None:
+            # `p50=16,p95=65,n=10`: what a tool reported, as a distribution.
+            value = (distribution_parts(text) if "=" in text
+                     else parse_number(text, f"--{side}"))
             pending.append(comparison_side(rec, args, file, comp, f"{study_id}/{comp_id}",
-                                           side, parse_number(text, f"--{side}"), suggestion))
+                                           side, value, suggestion))
     return finish(rec, args, pending, today)
 
 
 def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
-                    name: str, side: str, value: Raw, suggestion: Suggestion | None) -> Pending:
+                    name: str, side: str, value: Raw | dict[str, Raw],
+                    suggestion: Suggestion | None) -> Pending:
     """One side of a comparison: its number replaced, its other keys kept."""
     old = comp.get(side)
     old = old if isinstance(old, CommentedMap) else CommentedMap()
@@ -265,15 +269,22 @@ def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, co
                                                                           "measured")))
 
     def write(final: str) -> None:
-        fig = CommentedMap([("value", value)] + [(k, v) for k, v in old.items()
-                                                 if k not in (*NUMBER_KEYS, "status")])
+        number: Any = value
+        if isinstance(value, dict):
+            number = CommentedMap(value)
+            number.fa.set_flow_style()
+        key = "distribution" if isinstance(value, dict) else "value"
+        fig = CommentedMap([(key, number)] + [(k, v) for k, v in old.items()
+                                              if k not in (*NUMBER_KEYS, "status")])
         if final != "measured":
             fig["status"] = final
         if old.fa.flow_style() or not old:
             fig.fa.set_flow_style()
         file.set(comp, side, fig)
 
-    return Pending(f"comparisons.{name.split('/')[1]}.{side}", str(value), status, suggestion,
+    shown = (", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict)
+             else str(value))
+    return Pending(f"comparisons.{name.split('/')[1]}.{side}", shown, status, suggestion,
                    write)
 
 

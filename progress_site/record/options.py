@@ -74,8 +74,9 @@ def record_options(record: argparse.ArgumentParser) -> None:
     add_common(c)
     add_spread(c)
     c.add_argument("target", metavar="STUDY/COMPARISON")
-    c.add_argument("--before", help="the number before")
-    c.add_argument("--after", help="the number after")
+    c.add_argument("--before", help="the number before, or a distribution "
+                   "(`p50=16,p95=65,n=10`, as --distribution)")
+    c.add_argument("--after", help="the number after, or a distribution")
     c.set_defaults(handler="run_comparison")
 
 
