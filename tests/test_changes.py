@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.publish.changes import Snapshot, between, describe, parse_snapshot
+from progress_site.publish.changes import Snapshot, between, describe, number, parse_snapshot
 
 from .test_pipeline import run_build
 
@@ -211,3 +211,13 @@ def test_summary_lines_are_spelled_out(example_copy: Path, tmp_path: Path) -> No
     assert "\x1b" not in result.stdout
     assert "- task removed roadmaps.r\\x1b[2J.tasks.t\\nforged (was done)" in \
         result.stdout.splitlines()
+
+
+def test_a_distribution_is_compared_part_by_part() -> None:
+    quantity = {"kind": "distribution", "low": 19.03, "high": 19.03, "decimals": 2,
+                "unit": "us", "signed": False,
+                "parts": {"n": 1000, "p50": 19.03, "p99": 65.0, "mean": 21.5, "sd": 4.0}}
+    assert number(quantity) == ("p50 19.03 us · p99 65.00 us · mean 21.50 us · sd 4.00 us "
+                                "(n = 1000)")
+    with pytest.raises(ValueError):
+        number({**quantity, "parts": {"p50": "19"}})

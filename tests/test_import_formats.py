@@ -389,3 +389,53 @@ def test_a_hostile_fact_never_reaches_the_terminal_nor_the_data(
     assert b"\x1b[" not in out + err and "\u202e".encode() not in out + err
     assert b"invisible control character U+202E" in err
     assert hashes(example_copy) == before
+
+
+# -- the spread a tool measured, kept to the page --------------------------------------------
+
+def test_google_benchmark_repetitions_and_aggregates_make_a_distribution(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its median aggregate is the headline; mean, stddev and the repetitions (min, max,
+    n) come with it, in data.json and on the page."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "google-benchmark", SAMPLES / "google-benchmark.json", "--id",
+               "gb", "--machine", "test-pc", "--commit", "c38a01e") == 0, \
+        capsys.readouterr().err
+    point = histories(example_copy)["gb-bm-vectorsum-1024"][0]
+    assert point["value"] == point["stats"]["median"] and point["n"] == 5
+    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+                                  today=TODAY)).files
+    figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
+                  if m["id"] == "gb-bm-vectorsum-1024")
+    parts = figure["derived"]["quantity"]["parts"]
+    samples = point["samples"]
+    assert parts == {"p50": point["value"], "min": min(samples), "max": max(samples),
+                     "mean": point["stats"]["mean"], "sd": point["stats"]["stddev"], "n": 5}
+    assert figure["distribution"]["p50"] == point["value"]
+
+
+def test_a_value_picked_with_stat_mean_stays_one_number_ok_twin(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--stat mean`: the figure shows the number asked for, not a median beside it."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "google-benchmark", SAMPLES / "google-benchmark.json", "--id",
+               "gb", "--machine", "test-pc", "--commit", "c38a01e", "--stat", "mean") == 0, \
+        capsys.readouterr().err
+    point = histories(example_copy)["gb-bm-vectorsum-1024"][0]
+    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+                                  today=TODAY)).files
+    figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
+                  if m["id"] == "gb-bm-vectorsum-1024")
+    assert figure["distribution"] is None
+    assert figure["derived"]["quantity"]["kind"] == "value"
+    assert figure["value"] == point["value"] == point["stats"]["mean"]

@@ -444,3 +444,75 @@ def test_a_duration_is_written_in_the_unit_its_series_has(
     assert capsys.readouterr().out.startswith("measurements.boot: 1500 ms, status measured")
     assert [(p["commit"], p["value"], p["unit"]) for p in points(example_copy, "boot")] == [
         ("c38a01e", 120, "ms"), ("d00d00d", 1500, "ms")]
+
+
+@pytest.mark.skipif(shutil.which("hyperfine") is None, reason="hyperfine is not installed")
+def test_an_imported_hyperfine_run_keeps_its_spread_on_the_page(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """hyperfine's mean ± stddev, median, min, max and runs reach the history line, and the
+    figure made from it: the median shown first, then mean ± sd and the runs."""
+    from progress_site.model.history import decimals_of
+    from progress_site.pipeline import BuildConfig, make_site
+    from progress_site.render import formatting
+
+    from .conftest import TODAY
+    from .dom import parse
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    out = tmp_path / "hf.json"
+    subprocess.run(["hyperfine", "--runs", "10", "-N", "--export-json", str(out), "true"],
+                   check=True, capture_output=True, timeout=60)
+    status = main(["import", "hyperfine", str(out), "--source", str(example_copy), "--id",
+                   "startup", "--machine", "test-pc", "--commit", "c38a01e", "--unit", "us",
+                   "--yes"])
+    assert status == 0, capsys.readouterr().err
+    (point,) = points(example_copy, "startup-true")
+    assert point["n"] == 10 and point["spread"] == point["stats"]["stddev"]
+    assert set(point["stats"]) == {"mean", "median", "stddev", "min", "max"}
+    assert point["value"] == point["stats"]["median"]  # the median is the headline
+    page = example_copy / "content" / "en" / "index.md"
+    page.write_text(page.read_text() + "\nStart-up: {{ measurements.startup-true }}; sd "
+                    "{{ measurements.startup-true.sd }}.\n")
+    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+                                  today=TODAY)).files
+    stats = point["stats"]
+
+    def ms(value: float) -> str:  # as the writer rounded it, printed by Babel
+        return f"{formatting.number(value, decimals_of(float(value)), 'en')}\u00a0\u03bcs"
+
+    found = [p.text() for p in parse(files["index.html"]).find_all("p")
+             if p.text().startswith("Start-up:")]
+    assert found == [f"Start-up: p50 {ms(stats['median'])} · {ms(stats['mean'])} ± "
+                     f"{ms(stats['stddev'])} (n = 10); sd {ms(stats['stddev'])}."]
+    figure = json.loads(files["data.json"])["measurements"][-1]["figure"]
+    assert figure["derived"]["quantity"]["parts"] == {
+        "p50": stats["median"], "min": stats["min"], "max": stats["max"],
+        "mean": stats["mean"], "sd": stats["stddev"], "n": 10}
+
+
+def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
+        example_copy: Path, tmp_path: Path, pytest_benchmark_json: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-benchmark's median is the headline; its min, max, mean, stddev and rounds
+    reach the figure (data.json) through the history line."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    status = main(["import", "pytest-benchmark", str(pytest_benchmark_json), "--source",
+                   str(example_copy), "--id", "py", "--machine", "test-pc", "--commit",
+                   "c38a01e", "--unit", "us", "--yes"])
+    assert status == 0, capsys.readouterr().err
+    (point,) = points(example_copy, "py-test-sum")
+    rounds = json.loads(pytest_benchmark_json.read_text())["benchmarks"][0]["stats"]["rounds"]
+    assert point["n"] == rounds and point["value"] == point["stats"]["median"]
+    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+                                  today=TODAY)).files
+    figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
+                  if m["id"] == "py-test-sum")
+    stats = point["stats"]
+    assert figure["derived"]["quantity"]["parts"] == {
+        "p50": stats["median"], "min": stats["min"], "max": stats["max"],
+        "mean": stats["mean"], "sd": stats["stddev"], "n": rounds}

@@ -358,3 +358,55 @@ def test_replace_keeps_a_figures_unit_unless_unit_changes_it(
     assert changed_lines(text, studies.read_text())[1] == [
         "    figure: {value: 0.48, unit: MB, machine: test-pc, date: 2026-11-20, "
         "commit: c38a01e}\n"]
+
+
+def test_a_distribution_is_recorded_as_the_tool_reported_it(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # mean ± sd gives the noise (2.8 / 55.4 = 5.1 %), which suggests "to watch".
+    status = record(example_copy, "measurement", "startup", "--distribution",
+                    "p50=55.1,mean=55.4,sd=2.8,n=10", "--unit", "ms", "--machine", "test-pc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert out.out.startswith(
+        "measurements.startup: p50=55.1, mean=55.4, sd=2.8, n=10 ms, status watch (the runs "
+        "vary by 5.1 % (coefficient of variation), over 5 %)\n")
+    assert (example_copy / "data" / "new.yaml").read_text() == (
+        "measurements:\n  - id: startup\n    title: startup\n    figure: {distribution: "
+        "{p50: 55.1, mean: 55.4, sd: 2.8, n: 10}, unit: ms, status: watch, machine: "
+        "test-pc, date: 2026-11-29, commit: c38a01e}\n")
+
+
+def test_a_distribution_the_build_refuses_is_not_written(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    status = record(example_copy, "measurement", "latency", "--distribution",
+                    "p50=16,p95=12,p59=3", "--unit", "us", "--machine", "test-pc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert [line for line in err.splitlines() if line.startswith(("data/", "    hint"))] == [
+        "data/new.yaml:4:47: measurements[0].figure.distribution.p59: unknown key 'p59'",
+        "    hint: did you mean 'p99'?"]
+    assert hashes(example_copy) == before
+
+
+def test_comparison_sides_are_recorded_as_distributions(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The medians stay 20.31 and 7.92: the headline that summarises the ratio still agrees.
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    status = record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                    "--before", "p50=20.31,p99=44.0,n=1000", "--after",
+                    "p50=7.92,p99=16.25,n=1000", "--replace", "--yes")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert "comparisons.cpu-per-packet-500.before: p50=20.31, p99=44.0, n=1000" in out.out
+    removed, added = changed_lines(before, studies.read_text())
+    assert removed == ["        before: {value: 20.31}\n", "        after: {value: 7.92}\n"]
+    assert added == ["        before: {distribution: {p50: 20.31, p99: 44.0, n: 1000}}\n",
+                     "        after: {distribution: {p50: 7.92, p99: 16.25, n: 1000}}\n"]
+    # Back to a value: the distribution is replaced, not kept beside it.
+    assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                  "--after", "7.92", "--replace", "--yes") == 0, capsys.readouterr().err
+    assert "        after: {value: 7.92}\n" in studies.read_text()

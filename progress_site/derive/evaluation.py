@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
+from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.load.convert import LARGEST, MAX_DECIMALS
@@ -121,13 +122,14 @@ class Evaluator:
         if entry is None:
             raise ExpressionError(f"no number named '{name}'", self.ns.hint(name, self.scope),
                                   node.offset)
-        if isinstance(entry, Quantity) and entry.kind == "count":
-            return Numbers.one(entry.low)  # a count computes with what passed, as `.ok`
-        if not isinstance(entry, Quantity) or entry.kind != "value":
+        # Each kind says what it computes with: a count what passed (as `.ok`), a
+        # distribution its median; a range none.
+        one = kind_of(entry).number(entry) if isinstance(entry, Quantity) else None
+        if not isinstance(entry, Quantity) or one is None:
             raise ExpressionError(f"'{name}' is not one number", "only a single value or a "
                                   "count can be computed with; print a range on its own",
                                   node.offset)
-        return Numbers.one(entry.low, entry.decimals, entry.unit)
+        return Numbers.one(one, entry.decimals, entry.unit)
 
     def binary(self, node: Node) -> Numbers:
         """a + b, a - b, a * b, a / b, pair by pair; units must agree to add."""
@@ -292,6 +294,8 @@ def quotient_decimals(values: Iterable[float]) -> int:
 
 def apply_filter(name: str, q: Quantity, offset: int) -> Quantity:
     """One `| filter` applied to the result."""
+    if q.parts:  # a distribution filtered is its headline (its median, else its mean)
+        q = Quantity("value", q.low, decimals=q.decimals, unit=q.unit, signed=q.signed)
     if name == "percent":
         return Quantity(q.kind, q.low * 100, q.top * 100, 0, "%", q.signed)
     if name == "signed":

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.derive.views import FigureView, HeadlineView
@@ -76,15 +77,17 @@ def exact(value: float, places: int) -> str:
 def summarised(ref: str, ns: Namespace) -> float:
     """The one number an item of `summarises:` names or computes (ExpressionError why not)."""
     entry = evaluate(ref, ns)
-    if not isinstance(entry, Quantity) or entry.kind != "value":
+    # Each kind says which one number it is read as (a distribution: its median).
+    one = kind_of(entry).compared(entry) if isinstance(entry, Quantity) else None
+    if not isinstance(entry, Quantity) or one is None:
         what = "a commit" if not isinstance(entry, Quantity) else {
-            "range": "a range", "count": "a count", "none": "no number"}[entry.kind]
+            "range": "a range", "count": "a count"}.get(entry.kind, "no number")
         hint = {"a count": f"summarise one of its parts: {ref}.ok, {ref}.share",
                 "a range": "a stated number agrees with single numbers: name figures "
                            "of one value each",
                 }.get(what, "name a figure that has a number")
         raise ExpressionError(f"'{ref}' is {what}, not one number", hint)
-    return entry.low
+    return one
 
 
 def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, FigureView]

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from progress_site.derive.quantity import Quantity, significant_decimals
+from progress_site.derive.kinds import kind_of
+from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import BudgetView, FigureView, RoadmapView, StudyView
 from progress_site.errors import closest
 from progress_site.model.dataset import Dataset
@@ -59,6 +60,9 @@ class Namespace:
             for c in s.comparisons:
                 name(entries, c.key.child("ratio"), c.ratio)
                 name(entries, c.key.child("change"), c.change)
+                for part, ratio, change in c.by_part:  # `ratio.p99`: part against part
+                    name(entries, c.key.child("ratio").child(part), ratio)
+                    name(entries, c.key.child("change").child(part), change)
         for b in budgets:
             for item in b.items:
                 name(entries, item.figure.key.child("share"), item.share)
@@ -97,9 +101,10 @@ class Namespace:
         """A 'did you mean' for a name that does not exist (among the scope's own names
         too: a formula names its neighbours by their ids)."""
         holder, _, part = name.rpartition(".")
-        count = self.quantity(holder)
-        if count is not None and count.kind == "count":
-            return count_hint(holder, part, count)
+        whole = self.quantity(holder)
+        advice = kind_of(whole).hint(holder, part, whole) if whole is not None else None
+        if advice is not None:
+            return advice
         close = closest(name, sorted(self.entries))
         if close is None and scope:
             close = closest(name, sorted(n[len(scope) + 1:] for n in self.entries
@@ -110,32 +115,13 @@ class Namespace:
 
 
 def name(entries: dict[str, Entry], key: FigureKey, quantity: Quantity | None) -> None:
-    """Name a number by its key, and the same number without its unit (`KEY.value`)."""
+    """Name a number by its key, and each of its parts its kind names (`KEY.value`, the
+    number without its unit; a count's `KEY.share`, a distribution's `KEY.p95`)."""
     if quantity is None:
         return
     entries[str(key)] = quantity
-    if quantity.kind != "count":
-        entries[f"{key}.value"] = quantity.bare()
-        return
-    # A count's bare number is what passed (docs/data-format.md), not "998 of 1,000".
-    ok, of = quantity.low, quantity.top
-    entries[f"{key}.value"] = entries[f"{key}.ok"] = Quantity("value", ok)
-    entries[f"{key}.of"] = Quantity("value", of)
-    if of:  # a share of nothing is no number: `.share` is then an unknown name
-        entries[f"{key}.share"] = share(ok, of)
-
-
-def count_hint(holder: str, part: str, count: Quantity) -> str:
-    """What to write instead of a part a count does not have."""
-    if part == "share":
-        return f"{holder} counts {count.low:g} of {count.top:g}: a share of nothing is no number"
-    return f"a count's parts are {holder}.ok, .of, .value and .share"
-
-
-def share(ok: float, of: float) -> Quantity:
-    """What passed as a percentage of the whole, to three significant digits (99.8%)."""
-    amount = ok / of * 100
-    return Quantity("value", amount, decimals=significant_decimals(amount), unit="%")
+    for part, q in kind_of(quantity).parts(quantity).items():
+        entries[f"{key}.{part}"] = q
 
 
 def texts(value: Any) -> Iterator[tuple[Text, Where, str]]:

@@ -1,4 +1,8 @@
-"""What a page prints as a number: one value, a range, a count, or nothing."""
+"""What a page prints as a number: one value, a range, a count, a distribution, or nothing.
+
+How each kind is computed from a figure, compared, printed and published is the kind's
+own module (`derive/kinds/`); this is the one value they all make and read.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,21 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from progress_site.model.schema import Figure
+# One part of a distribution: its name (`p95`, `sd`, `n`), its number and its decimals.
+Part = tuple[str, float, int]
 
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
     """A number to print, with its decimals and unit; ranges keep both ends."""
 
-    kind: Literal["value", "range", "count", "none"]
+    kind: Literal["value", "range", "count", "distribution", "none"]
     low: float = 0.0
     high: float | None = None  # the upper end of a range, or the total of a count
     decimals: int = 0
     unit: str | None = None
     signed: bool = False
+    parts: tuple[Part, ...] = ()  # a distribution's parts, in their declared order
 
     def __post_init__(self) -> None:
         if self.high is None:
@@ -30,8 +36,10 @@ class Quantity:
         return float(self.high if self.high is not None else self.low)
 
     def with_decimals(self, decimals: int) -> Quantity:
-        """The same quantity printed with another number of decimals."""
-        return replace(self, decimals=decimals)
+        """The same quantity printed with another number of decimals (each of its parts
+        too, but a count of readings, `n`, which stays whole)."""
+        parts = tuple((n, v, d if n == "n" else decimals) for n, v, d in self.parts)
+        return replace(self, decimals=decimals, parts=parts)
 
     def bare(self) -> Quantity:
         """The same quantity without its unit (`12 to 17`, not `12 to 17 packets`)."""
@@ -39,7 +47,8 @@ class Quantity:
             return self
         # Built directly, not with `replace`: a name and its `.value` twin are made for
         # every figure of the data.
-        return Quantity(self.kind, self.low, self.high, self.decimals, None, self.signed)
+        return Quantity(self.kind, self.low, self.high, self.decimals, None, self.signed,
+                        self.parts)
 
 
 def significant_decimals(value: float, digits: int = 3) -> int:
@@ -50,18 +59,3 @@ def significant_decimals(value: float, digits: int = 3) -> int:
     # Rounded first, so 9.996 (printed 10.0) is counted by the digits it prints with.
     magnitude = math.floor(math.log10(abs(float(f"{value:.{digits}g}"))))
     return max(0, digits - 1 - magnitude)
-
-
-def figure_quantity(fig: Figure) -> Quantity:
-    """The quantity a figure states, in whichever way it was written."""
-    if fig.value is not None:
-        return Quantity("value", fig.value.value, decimals=fig.value.decimals, unit=fig.unit)
-    numbers = fig.range or fig.samples
-    if numbers:
-        low, high = min(n.value for n in numbers), max(n.value for n in numbers)
-        decimals = max(n.decimals for n in numbers)
-        kind: Literal["value", "range"] = "range" if low != high else "value"
-        return Quantity(kind, low, high, decimals, fig.unit)
-    if fig.ok is not None and fig.of is not None:
-        return Quantity("count", float(fig.ok), float(fig.of))
-    return Quantity("none")

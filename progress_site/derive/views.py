@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from progress_site.derive.quantity import Quantity, figure_quantity, significant_decimals
+from progress_site.derive.kinds import figure_quantity, kind_of
+from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import (
@@ -60,6 +61,8 @@ class ComparisonView:
     within_allowance: bool | None
     within_noise: bool | None
     scale: float  # the bars' full width, in the comparison's unit
+    # Ratio and change of each part both sides give (two distributions' p99), by part.
+    by_part: tuple[tuple[str, Quantity | None, Quantity | None], ...] = ()
 
     @property
     def key(self) -> FigureKey:
@@ -175,29 +178,53 @@ def view_figure(key: FigureKey, fig: Figure, rules: Freshness) -> FigureView:
 
 def compare(comp: Comparison, before: FigureView, after: FigureView) -> ComparisonView:
     """Ratio, change, direction and checks of one comparison."""
-    b, a = before.quantity, after.quantity
+    b_kind, a_kind = kind_of(before.quantity), kind_of(after.quantity)
+    # Each kind says which one number it is compared by (a distribution: its median).
+    b, a = b_kind.compared(before.quantity), a_kind.compared(after.quantity)
+    b_ends, a_ends = b_kind.ends(before.quantity), a_kind.ends(after.quantity)
     ratio = change = None
     direction: Literal["lower", "higher", "same", "unknown"] = "unknown"
-    if b.kind == "value" and a.kind == "value":
-        direction = "same" if a.low == b.low else ("lower" if a.low < b.low else "higher")
-        if a.low > 0 and b.low > 0:
-            times = max(a.low, b.low) / min(a.low, b.low)
-            ratio = Quantity("value", times, decimals=significant_decimals(times)
-                             if comp.decimals is None else comp.decimals)
-        if b.low:
-            change = Quantity("value", (a.low - b.low) / b.low * 100, unit="%", signed=True,
-                              decimals=1 if comp.decimals is None else comp.decimals)
-    elif b.kind in ("value", "range") and a.kind in ("value", "range"):
-        direction = "lower" if a.top < b.low else "higher" if a.low > b.top else "same"
+    if b is not None and a is not None:
+        direction = "same" if a == b else ("lower" if a < b else "higher")
+        ratio, change = ratio_of(b, a, comp.decimals), change_of(b, a, comp.decimals)
+    elif b_ends is not None and a_ends is not None:
+        direction = ("lower" if a_ends[1] < b_ends[0] else "higher" if a_ends[0] > b_ends[1]
+                     else "same")
     improved = None if direction == "unknown" else direction == comp.better
     allowance = noise = None
     if change is not None and comp.allowance is not None:
         allowance = abs(change.low) <= comp.allowance.value
     if change is not None and comp.noise is not None:
         noise = abs(change.low) <= comp.noise.value
-    scale = max([b.top, a.top] + ([comp.scale.value] if comp.scale else []))
+    ends = [e[1] for e in (b_ends, a_ends) if e is not None]
+    scale = max([before.quantity.top, after.quantity.top, *ends]
+                + ([comp.scale.value] if comp.scale else []))
+    b_parts = b_kind.compared_parts(before.quantity)
+    a_parts = a_kind.compared_parts(after.quantity)
+    by_part = tuple((n, ratio_of(b_parts[n], a_parts[n], comp.decimals),
+                     change_of(b_parts[n], a_parts[n], comp.decimals))
+                    for n in b_parts if n in a_parts)
     return ComparisonView(comp, before, after, ratio, change, direction, improved, allowance,
-                          noise, scale)
+                          noise, scale, by_part)
+
+
+def ratio_of(before: float, after: float, decimals: int | None = None) -> Quantity | None:
+    """How many times smaller or larger, to three significant digits unless `decimals`
+    says; None at zero."""
+    if after <= 0 or before <= 0:
+        return None
+    times = max(after, before) / min(after, before)
+    return Quantity("value", times,
+                    decimals=significant_decimals(times) if decimals is None else decimals)
+
+
+def change_of(before: float, after: float, decimals: int | None = None) -> Quantity | None:
+    """After against before, in percent with its sign (one decimal unless `decimals`
+    says); None from zero."""
+    if not before:
+        return None
+    return Quantity("value", (after - before) / before * 100, unit="%", signed=True,
+                    decimals=1 if decimals is None else decimals)
 
 
 def derive_roadmap(roadmap: Roadmap) -> RoadmapView:
@@ -225,13 +252,13 @@ def derive_budget(budget: Budget, figures: Mapping[FigureKey, FigureView]) -> Bu
     for item in budget.items:
         view = figures[FigureKey(("budgets", budget.id, item.id))]
         share, over, limit = None, False, None
-        q = view.quantity
+        used = kind_of(view.quantity).compared(view.quantity)  # a distribution: its median
         if item.limit is not None:
             lim = item.limit
             limit = Quantity("value", lim.value.value, decimals=lim.value.decimals,
                              unit=lim.unit or item.figure.unit)
-        if item.limit is not None and q.kind == "value" and item.limit.value.value > 0:
-            fraction = q.low / item.limit.value.value
+        if item.limit is not None and used is not None and item.limit.value.value > 0:
+            fraction = used / item.limit.value.value
             share = Quantity("value", fraction * 100, decimals=0, unit="%")
             over = fraction > 1
             if over and view.status in ("measured", "watch"):

@@ -3,13 +3,15 @@
 A series completes the `measurements:` entry of the same id (title, unit, method, note,
 `better`, `group`, `min_change` stay in the YAML), or stands as a measurement of its own
 when the YAML has none. The figure's value, machine, date, commit and status come from
-the newest point and nowhere else (docs/history-format.md).
+the newest point and nowhere else (docs/history-format.md); the spread the tool measured
+with it (median, percentiles, mean and sd, readings) makes the figure a distribution.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import statistics
 
 from progress_site.errors import Location, Problem, closest
 from progress_site.model.history import (
@@ -20,10 +22,14 @@ from progress_site.model.history import (
     default_better,
     default_group,
 )
-from progress_site.model.schema import Commit, Data, Figure, Measurement
+from progress_site.model.schema import Commit, Data, Distribution, Figure, Measurement
 from progress_site.model.values import Number, Text, Where, problem
 
-FROM_HISTORY = ("value", "range", "samples", "ok", "of", "machine", "date", "commit", "run")
+FROM_HISTORY = ("value", "range", "samples", "distribution", "ok", "of", "machine", "date",
+                "commit", "run")
+# A distribution's parts, and the statistic of a history line each is read from.
+DISTRIBUTION_STATS = (("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
+                      ("min", "min"), ("max", "max"), ("mean", "mean"), ("sd", "stddev"))
 
 
 def attach_history(data: Data, series: tuple[HistorySeries, ...]
@@ -111,12 +117,42 @@ def _measurement(yaml: Measurement | None, series: HistorySeries) -> Measurement
 
 
 def _figure(figure: Figure, newest: SeriesPoint, unit: str, where: Where) -> Figure:
-    """A figure showing the newest point."""
+    """A figure showing the newest point: with the spread the tool measured, when it
+    gave one, as a distribution whose headline is the point's value."""
     when = newest.date.date() if isinstance(newest.date, dt.datetime) else newest.date
-    value = Number(newest.value, decimals_of(newest.value))
     status = "watch" if newest.status == "watch" else figure.status
-    return dataclasses.replace(figure, value=value, unit=unit or None, machine=newest.machine,
-                               date=when, commit=newest.commit, status=status, where=where)
+    spread = _distribution(newest, where)
+    value = None if spread else Number(newest.value, decimals_of(newest.value))
+    return dataclasses.replace(figure, value=value, distribution=spread, unit=unit or None,
+                               machine=newest.machine, date=when, commit=newest.commit,
+                               status=status, where=where)
+
+
+def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
+    """The tool's statistics of a point as a distribution (median, percentiles, min, max,
+    mean, sd, n); None when it gave none, or when its headline (the median, else the
+    mean) is not the point's value (a value picked with `import --stat`)."""
+    stats, samples = point.stats, point.samples
+    parts = {n: stats[theirs] for n, theirs in DISTRIBUTION_STATS if theirs in stats}
+    if "p50" not in parts and "median" in stats:
+        parts["p50"] = stats["median"]
+    if "p50" not in parts and samples:
+        parts["p50"] = statistics.median(samples)
+    if "mean" not in parts:  # a spread around a mean the tool did not report says nothing
+        parts.pop("sd", None)
+    if samples:
+        parts.setdefault("min", min(samples))
+        parts.setdefault("max", max(samples))
+    count = point.n or len(samples) or None
+    if parts.get("p50", parts.get("mean")) != point.value or len(parts) + bool(count) < 2:
+        return None
+    def part(name: str) -> Number | None:
+        found = parts.get(name)
+        return None if found is None else Number(found, decimals_of(found))
+
+    return Distribution(p50=part("p50"), p90=part("p90"), p95=part("p95"), p99=part("p99"),
+                        min=part("min"), max=part("max"), mean=part("mean"), sd=part("sd"),
+                        n=count, where=where)
 
 
 def _choices(series: HistorySeries, yaml: Measurement | None) -> HistorySeries:

@@ -92,6 +92,21 @@ class HistoryPoint:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Distribution:
+    p50: Number | None = f("the median: half the readings lie below it", None)
+    p90: Number | None = f("the 90th percentile", None)
+    p95: Number | None = f("the 95th percentile", None)
+    p99: Number | None = f("the 99th percentile", None)
+    p999: Number | None = f("the 99.9th percentile", None)
+    min: Number | None = f("the lowest reading", None)
+    max: Number | None = f("the highest reading", None)
+    mean: Number | None = f("the mean of the readings", None)
+    sd: Number | None = f("their standard deviation (with mean)", None)
+    n: int | None = f("how many readings (samples, runs, rounds) it summarises", None)
+    where: Where = where()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Figure:
     value: Number | None = f("the number measured or estimated", None)
     range: tuple[Number, ...] | None = f("lowest and highest, instead of value", None)
@@ -100,6 +115,8 @@ class Figure:
     of: int | None = f("with `ok`: how many there were", None)
     formula: str | None = f("computed from other figures instead of measured: "
                             "`requests / seconds` (see Derived figures)", None)
+    distribution: Distribution | None = f("percentiles, mean and spread, count of readings: "
+                                          "shown by its median (p50), else its mean", None)
     unit: str | None = f("unit of value or range (us, ms, s, KB, MB, GB, %, or your own)", None,
                          ref="units")
     decimals: int | None = f("with `formula`: decimals to print (as computed when absent)", None)

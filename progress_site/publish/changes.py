@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.collector import collector_paused
+from progress_site.derive.kinds.distribution import PARTS
 from progress_site.errors import Location, Problem
 from progress_site.model.keys import published
 from progress_site.regular import NotRegular, read_regular
@@ -55,7 +56,19 @@ def number(quantity: Any) -> str:
         return f"{float(quantity['low']):.0f} of {float(quantity['high']):.0f}"
     if quantity["kind"] == "range":
         return f"{low} to {high}{unit}"
+    if quantity["kind"] == "distribution":
+        return spread(quantity.get("parts"), decimals, unit)
     return f"{low}{unit}"
+
+
+def spread(parts: Any, decimals: int, unit: str) -> str:
+    """A distribution's parts in their order, so a tail that moved shows:
+    `p50 19.03 us · p99 65.00 us (n = 1000)` (ValueError for what no build writes)."""
+    if type(parts) is not dict or any(type(v) not in (int, float) for v in parts.values()):
+        raise ValueError("a distribution's parts are numbers by name")
+    shown = " · ".join(f"{name} {parts[name]:.{decimals}f}{unit}" for name in PARTS
+                       if name in parts and name != "n")
+    return shown + (f" (n = {parts['n']:.0f})" if "n" in parts else "")
 
 
 def collect(value: Any, path: str, snap: Snapshot) -> None:

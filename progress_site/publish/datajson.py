@@ -20,6 +20,7 @@ import types
 import typing
 from typing import Any, Literal
 
+from progress_site.derive.kinds import KINDS, kind_of
 from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
 from progress_site.load.convert import fields
@@ -36,11 +37,12 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def quantity(q: Quantity | None) -> dict[str, Any] | None:
-    """A derived number: its kind, both ends, decimals shown, unit."""
+    """A derived number: its kind, both ends, decimals shown, unit; and what its kind
+    adds (a distribution's parts)."""
     if q is None:
         return None
     return {"kind": q.kind, "low": q.low, "high": q.top, "decimals": q.decimals,
-            "unit": q.unit, "signed": q.signed}
+            "unit": q.unit, "signed": q.signed, **kind_of(q).serialised(q)}
 
 
 def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
@@ -57,6 +59,9 @@ def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
                 "key": str(c.key), "ratio": quantity(c.ratio), "change": quantity(c.change),
                 "direction": c.direction, "improved": c.improved,
                 "within_allowance": c.within_allowance, "within_noise": c.within_noise}
+            if c.by_part:  # two distributions: each part both give, compared on its own
+                out[c.key]["parts"] = {part: {"ratio": quantity(r), "change": quantity(ch)}
+                                       for part, r, ch in c.by_part}
     for roadmap in model.roadmaps:
         out[roadmap.key] = {"key": str(roadmap.key), "done": roadmap.done,
                             "total": roadmap.total}
@@ -147,10 +152,12 @@ NULL = {"type": "null"}
 QUANTITY: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
     "required": ["kind", "low", "high", "decimals", "unit", "signed"],
-    "properties": {"kind": {"enum": ["value", "range", "count", "none"]},
+    "properties": {"kind": {"enum": [k.name for k in KINDS]},
                    "low": {"type": "number"}, "high": {"type": "number"},
                    "decimals": {"type": "integer", "minimum": 0},
-                   "unit": {"type": ["string", "null"]}, "signed": {"type": "boolean"}},
+                   "unit": {"type": ["string", "null"]}, "signed": {"type": "boolean"},
+                   # What each kind adds (not required: the kinds without it lack it).
+                   **{name: prop for k in KINDS for name, prop in k.schema.items()}},
 }
 MAYBE_QUANTITY = {"anyOf": [{"$ref": "#/$defs/Quantity"}, NULL]}
 MAYBE_BOOL = {"type": ["boolean", "null"]}
@@ -188,6 +195,13 @@ DERIVED: dict[type, dict[str, Any]] = {
     Headline: _derived("the number shown and its status",
                        key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS),
 }
+
+# Only comparisons of two distributions have it: not required.
+DERIVED[Comparison]["properties"]["parts"] = {
+    "description": "two distributions: the ratio and change of each part both sides give",
+    "type": "object", "additionalProperties": {
+        "type": "object", "additionalProperties": False, "required": ["change", "ratio"],
+        "properties": {"ratio": MAYBE_QUANTITY, "change": MAYBE_QUANTITY}}}
 
 SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"},

@@ -82,7 +82,12 @@ def figure_map(value: Any, unit: str | None, status: str, prov: dict[str, Any],
                flow: bool) -> CommentedMap:
     """A figure as the data writes it; `status: measured` is the default, left out."""
     fig = CommentedMap()
-    fig["samples" if isinstance(value, list) else "value"] = value
+    if isinstance(value, dict):  # a distribution, written as the command gave it
+        parts = CommentedMap(value)
+        parts.fa.set_flow_style()
+        fig["distribution"] = parts
+    else:
+        fig["samples" if isinstance(value, list) else "value"] = value
     if unit:
         fig["unit"] = unit
     if status != "measured":
@@ -131,7 +136,8 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
         rec.declare_commit(prov["commit"], file)
 
     require_evidence(status, prov)
-    shown = f"{value if not isinstance(value, list) else ', '.join(value)} {unit or ''}"
+    shown = (", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict)
+             else ", ".join(value) if isinstance(value, list) else value) + f" {unit or ''}"
     return Pending(f"measurements.{ident}", shown.strip(), status, suggestion, write)
 
 
@@ -150,12 +156,22 @@ def default_file(rec: DataFiles) -> Path:
 
 def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
     """`record measurement ID --value N ...`."""
-    if (args.value is None) == (args.samples is None):
-        raise Refused("give the figure as --value N, or as --samples A,B,C")
+    given = [args.value, args.samples, args.distribution]
+    if sum(g is not None for g in given) != 1:
+        raise Refused("give the figure as --value N, as --samples A,B,C, or as "
+                      "--distribution p50=N,p95=N,n=N")
     rec = DataFiles(args.source.resolve())
     cv = args.cv / 100 if args.cv is not None else None
-    if args.samples is not None:
-        value: Any = [parse_number(s, "--samples") for s in args.samples.split(",")]
+    value: Any
+    if args.distribution is not None:
+        if args.history or rec.has_history(args.id):
+            raise Refused("a history point takes --value or --samples; import the tool's "
+                          "file to keep its spread (`import FORMAT FILE`)")
+        value = distribution_parts(args.distribution)
+        if cv is None and "sd" in value and "mean" in value and float(value["mean"]):
+            cv = abs(float(value["sd"]) / float(value["mean"]))
+    elif args.samples is not None:
+        value = [parse_number(s, "--samples") for s in args.samples.split(",")]
         floats = [float(v) for v in value]
         mean = sum(floats) / len(floats)
         if cv is None and len(floats) > 1 and mean:
@@ -167,6 +183,21 @@ def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
     pending = measurement(rec, args, args.id, args.title or args.id, value, args.unit,
                           provenance(args, today), args.status, suggest(cv, args.noise_limit))
     return finish(rec, args, [pending], today)
+
+
+def distribution_parts(text: str) -> dict[str, Raw]:
+    """`p50=16,p95=65,n=10` as the parts of a distribution, numbers as typed; which parts
+    exist and whether they agree is the build's to say (its check runs before writing)."""
+    parts: dict[str, Raw] = {}
+    for item in text.split(","):
+        name, sep, number = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise Refused(f"--distribution: expected PART=NUMBER, got {visible(item)!r}")
+        if name in parts:
+            raise Refused(f"--distribution: {visible(name)} is given twice")
+        parts[name] = parse_number(number, f"--distribution {visible(name)}")
+    return parts
 
 
 def history_point(rec: DataFiles, args: argparse.Namespace, value: Any, cv: float | None,
@@ -216,13 +247,17 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
     for side in ("before", "after"):
         text = getattr(args, side)
         if text is not None:
+            # `p50=16,p95=65,n=10`: what a tool reported, as a distribution.
+            value = (distribution_parts(text) if "=" in text
+                     else parse_number(text, f"--{side}"))
             pending.append(comparison_side(rec, args, file, comp, f"{study_id}/{comp_id}",
-                                           side, parse_number(text, f"--{side}"), suggestion))
+                                           side, value, suggestion))
     return finish(rec, args, pending, today)
 
 
 def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
-                    name: str, side: str, value: Raw, suggestion: Suggestion | None) -> Pending:
+                    name: str, side: str, value: Raw | dict[str, Raw],
+                    suggestion: Suggestion | None) -> Pending:
     """One side of a comparison: its number replaced, its other keys kept."""
     old = comp.get(side)
     old = old if isinstance(old, CommentedMap) else CommentedMap()
@@ -234,15 +269,22 @@ def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, co
                                                                           "measured")))
 
     def write(final: str) -> None:
-        fig = CommentedMap([("value", value)] + [(k, v) for k, v in old.items()
-                                                 if k not in (*NUMBER_KEYS, "status")])
+        number: Any = value
+        if isinstance(value, dict):
+            number = CommentedMap(value)
+            number.fa.set_flow_style()
+        key = "distribution" if isinstance(value, dict) else "value"
+        fig = CommentedMap([(key, number)] + [(k, v) for k, v in old.items()
+                                              if k not in (*NUMBER_KEYS, "status")])
         if final != "measured":
             fig["status"] = final
         if old.fa.flow_style() or not old:
             fig.fa.set_flow_style()
         file.set(comp, side, fig)
 
-    return Pending(f"comparisons.{name.split('/')[1]}.{side}", str(value), status, suggestion,
+    shown = (", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict)
+             else str(value))
+    return Pending(f"comparisons.{name.split('/')[1]}.{side}", shown, status, suggestion,
                    write)
 
 

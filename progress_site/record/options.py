@@ -62,6 +62,9 @@ def record_options(record: argparse.ArgumentParser) -> None:
     m.add_argument("id", help="the measurement's id (`measurements.ID` in texts)")
     m.add_argument("--value", help="the number measured")
     m.add_argument("--samples", help="every reading, comma-separated, instead of --value")
+    m.add_argument("--distribution", metavar="PART=N,...",
+                   help="what a tool reported, instead of --value: any of p50, p90, p95, "
+                        "p99, p999, min, max, mean, sd, n (`p50=16,p95=65,n=10`)")
     m.add_argument("--title", help="what was measured (for a new measurement; default: ID)")
     m.add_argument("--history", action="store_true",
                    help="add a point to data/history/measurements.ID.jsonl (the default "
@@ -71,8 +74,9 @@ def record_options(record: argparse.ArgumentParser) -> None:
     add_common(c)
     add_spread(c)
     c.add_argument("target", metavar="STUDY/COMPARISON")
-    c.add_argument("--before", help="the number before")
-    c.add_argument("--after", help="the number after")
+    c.add_argument("--before", help="the number before, or a distribution "
+                   "(`p50=16,p95=65,n=10`, as --distribution)")
+    c.add_argument("--after", help="the number after, or a distribution")
     c.set_defaults(handler="run_comparison")
 
 

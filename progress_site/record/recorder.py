@@ -24,7 +24,7 @@ from progress_site.validate.rules import validate
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
               "ms": Decimal("1e-3"), "s": Decimal(1)}
-NUMBER_KEYS = ("value", "range", "samples", "ok", "of")
+NUMBER_KEYS = ("value", "range", "samples", "distribution", "ok", "of")
 
 
 class Raw(str):

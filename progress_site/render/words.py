@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.model.declare import Link
@@ -82,22 +83,17 @@ class Words:
 
     def spelled(self, q: Quantity | None) -> str:
         """A quantity in words and numbers, worked out (`quantity` keeps them)."""
-        if q is None or q.kind == "none":
+        if q is None:
             return self._("no number")
-        if q.kind == "count":
-            return self._("%(ok)s of %(total)s", ok=self.number(q.low),
-                          total=self.number(q.top))
-        if q.kind == "range":
-            low = formatting.number(q.low, q.decimals, self.lang)
-            high = formatting.with_unit(q.top, q.decimals, q.unit, self.lang, self.units)
-            return self._("%(low)s to %(high)s", low=low, high=high)
-        if q.unit == "%" and q.signed:
-            return formatting.percent_amount(q.low, q.decimals, self.lang, sign=True)
-        return self.with_unit(q.low, q.decimals, q.unit)
+        return kind_of(q).printed(q, self)  # each kind prints itself, with these words
 
     def with_unit(self, value: float, decimals: int, unit: str | None) -> str:
         """One number with its unit (`47.83 ms`), as `quantity` prints a value's."""
         return formatting.with_unit(value, decimals, unit, self.lang, self.units)
+
+    def signed_percent(self, amount: float, decimals: int) -> str:
+        """A change in percent, with its sign (`+1.5%`, `+1,5 %`)."""
+        return formatting.percent_amount(amount, decimals, self.lang, sign=True)
 
     def date(self, day: dt.date | None) -> str:
         """A full date: `November 8, 2026` / `8 novembre 2026`."""
@@ -234,6 +230,11 @@ class Words:
     def percent(self, amount: Number) -> str:
         """A percentage written in the data as a number (`allowance: 5` -> `5 %`)."""
         return formatting.percent_amount(amount.value, amount.decimals, self.lang)
+
+    @staticmethod
+    def ends(q: Quantity) -> tuple[float, float] | None:
+        """A quantity's lowest and highest, as its kind says (a distribution's strip)."""
+        return kind_of(q).ends(q)
 
     @staticmethod
     def share(value: float, scale: float) -> str:

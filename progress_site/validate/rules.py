@@ -34,6 +34,7 @@ from progress_site.model.schema import (
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
 from progress_site.model.walk import walk
+from progress_site.validate.distributions import check_distribution
 from progress_site.validate.provenance import check_holders, complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
@@ -121,7 +122,8 @@ def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Pro
     (`excused`: what it need not name itself: what its study or run was reported for
     lacking, or the commit of a side that names none)."""
     w = fig.where
-    given = [n for n in ("value", "range", "samples") if getattr(fig, n) is not None]
+    given = [n for n in ("value", "range", "samples", "distribution")
+             if getattr(fig, n) is not None]
     if fig.ok is not None or fig.of is not None:
         given.append("ok")
     if fig.formula is not None or fig.decimals is not None:
@@ -136,7 +138,7 @@ def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Pro
     if len(given) != 1:
         what = "gives no number" if not given else "gives both " + " and ".join(given)
         out.append(problem(w, given[-1] if given else "status", f"the figure {what}",
-                           "give one of value, range, samples, or ok with of"))
+                           "give one of value, range, samples, distribution, or ok with of"))
     out += check_shape(fig)
     if fig.status in ("measured", "watch"):
         missing = [n for n in ("machine", "date")
@@ -179,6 +181,8 @@ def check_shape(fig: Figure) -> list[Problem]:
     if fig.range is not None and (len(fig.range) != 2 or fig.range[0].value > fig.range[1].value):
         out.append(problem(w, "range", "a range is [lowest, highest]",
                            "write two numbers, the lower first"))
+    if fig.distribution is not None:
+        out += check_distribution(fig.distribution)
     if fig.samples is not None and not fig.samples:
         out.append(problem(w, "samples", "samples is empty", "list the readings"))
     if (fig.ok is None) != (fig.of is None):

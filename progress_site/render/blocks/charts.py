@@ -26,6 +26,7 @@ from markupsafe import Markup
 from progress_site.charts.cache import ChartCache
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import FORMAT_LOCALES
+from progress_site.derive.kinds import kind_of
 from progress_site.derive.model import Model
 from progress_site.derive.views import ComparisonView
 from progress_site.model.dataset import Dataset, RecordField, Row
@@ -208,9 +209,10 @@ class Charts:
         comp = c.comparison
         points = [self.history(p) for p in comp.history]
         for side, fig in ((study.before, c.before), (study.after, c.after)):
-            if fig.quantity.kind == "value":  # a commit, or a contender's name and version
+            one = kind_of(fig.quantity).compared(fig.quantity)  # a distribution's median
+            if one is not None:  # a commit, or a contender's name and version
                 label = self.w.contender_words(side) or None
-                points.append(Moment(side.commit, fig.figure.date, label, fig.quantity.low,
+                points.append(Moment(side.commit, fig.figure.date, label, one,
                                      fig.quantity.decimals))
         title = self.w.text(comp.title).striptags() + (
             ", " + self.w.text(comp.context).striptags() if comp.context else "")
@@ -221,8 +223,9 @@ class Charts:
         """A measurement's trend: its history, then its figure."""
         points = [self.history(p) for p in m.history]
         fig = self.model.view("measurements", m.id).quantity
-        if fig.kind == "value":
-            points.append(Moment(m.figure.commit, m.figure.date, None, fig.low, fig.decimals))
+        one = kind_of(fig).compared(fig)
+        if one is not None:
+            points.append(Moment(m.figure.commit, m.figure.date, None, one, fig.decimals))
         # The view's unit: a derived figure may take the unit its formula computes.
         return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
                                fig.unit or m.figure.unit, points, None)

@@ -1,0 +1,37 @@
+"""Kinds of number, one module each: a value, a range, a count, a distribution, none.
+
+Each kind keeps the protocol of `base.Kind`: it computes its quantity from a figure,
+names its citable parts, says which number it computes and compares with, prints itself
+in a language and adds what data.json writes for it. Everything else finds a quantity's
+kind here (`kind_of`) instead of switching on its name: adding a kind is its module, its
+line below, its field of `model.schema.Figure`, its rules in validate/, and its docs.
+"""
+
+from __future__ import annotations
+
+from progress_site.derive.kinds import count, distribution, none, value
+from progress_site.derive.kinds import range as range_kind
+from progress_site.derive.kinds.base import Kind, Printer
+from progress_site.derive.quantity import Quantity
+from progress_site.model.schema import Figure
+
+# In the order a figure is tried: the first kind that reads it is its kind; none is last.
+KINDS: tuple[Kind, ...] = (value.KIND, range_kind.KIND, count.KIND, distribution.KIND,
+                           none.KIND)
+BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
+
+__all__ = ["BY_NAME", "KINDS", "Kind", "Printer", "figure_quantity", "kind_of"]
+
+
+def kind_of(q: Quantity) -> Kind:
+    """The kind that owns a quantity."""
+    return BY_NAME[q.kind]
+
+
+def figure_quantity(fig: Figure) -> Quantity:
+    """The quantity a figure states, in whichever way it was written."""
+    for kind in KINDS:
+        q = kind.compute(fig)
+        if q is not None:
+            return q
+    return Quantity("none")

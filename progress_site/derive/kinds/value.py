@@ -1,0 +1,60 @@
+"""A value: one number (`2.62 cores`, `+1.5%`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from progress_site.derive.kinds.base import Printer
+from progress_site.derive.quantity import Quantity
+from progress_site.model.schema import Figure
+
+
+class Value:
+    """One number, measured or computed."""
+
+    name = "value"
+    schema: Mapping[str, Any] = {}
+
+    def compute(self, fig: Figure) -> Quantity | None:
+        """`value: 2.62`."""
+        if fig.value is None:
+            return None
+        return Quantity("value", fig.value.value, decimals=fig.value.decimals, unit=fig.unit)
+
+    def parts(self, q: Quantity) -> dict[str, Quantity]:
+        """`.value`: the number without its unit."""
+        return {"value": q.bare()}
+
+    def hint(self, holder: str, part: str, q: Quantity) -> str | None:
+        """No advice beyond the nearest name."""
+        return None
+
+    def number(self, q: Quantity) -> float | None:
+        """The value itself."""
+        return q.low
+
+    def compared(self, q: Quantity) -> float | None:
+        """The value itself."""
+        return q.low
+
+    def compared_parts(self, q: Quantity) -> dict[str, float]:
+        """None: a value is compared whole."""
+        return {}
+
+    def ends(self, q: Quantity) -> tuple[float, float] | None:
+        """The value, at both ends."""
+        return q.low, q.low
+
+    def printed(self, q: Quantity, p: Printer) -> str:
+        """`2.62 cores`; a signed percentage as a change (`+1.5%`)."""
+        if q.unit == "%" and q.signed:
+            return p.signed_percent(q.low, q.decimals)
+        return p.with_unit(q.low, q.decimals, q.unit)
+
+    def serialised(self, q: Quantity) -> dict[str, Any]:
+        """Nothing more."""
+        return {}
+
+
+KIND = Value()
