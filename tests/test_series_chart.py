@@ -21,6 +21,7 @@ from progress_site.render.serieschart import (
     MAX_X_LABELS,
     SVG,
     ChartText,
+    Lazy,
     label_width,
     nice_ticks,
     series_chart,
@@ -182,3 +183,26 @@ def test_words_from_the_data_are_escaped() -> None:
     """A hostile title is text in the chart, never markup."""
     html = str(series_chart([1.0, 2.0], (), words('<script>alert("x")</script>')))
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_a_long_series_is_a_line_with_few_dates_made() -> None:
+    """500 points: the line holds them all, dots would only blot it and are left out,
+    and only the dates the axis tries are formatted (a few dozen of 500)."""
+    made: list[int] = []
+
+    def label(i: int) -> str:
+        made.append(i)
+        return f"September {i % 30 + 1}"
+
+    values = [100 + (i % 7) for i in range(500)]
+    text = ChartText(title="t", desc="t", x_labels=Lazy(500, label),
+                     y_label=lambda v, d: f"{v:.{d}f} ms", step_label=lambda s: "+1%")
+    for width in (720, 360):
+        svg = ET.fromstring(str(series_chart(values, (), text, width)))
+        assert len(svg.find(f"{{{SVG}}}polyline").get("points", "").split()) == 500
+        assert list(svg.iter(f"{{{SVG}}}circle")) == []
+        axis = svg.find(f"{{{SVG}}}g[@class='x-axis']")
+        assert axis is not None
+        labels = [t.text for t in axis.iter(f"{{{SVG}}}text")]
+        assert 2 <= len(labels) <= MAX_X_LABELS and labels[-1] == "September 20"
+    assert len(made) == len(set(made)) <= 60

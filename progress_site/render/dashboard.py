@@ -21,7 +21,7 @@ from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace
-from progress_site.render.serieschart import NARROW, ChartText, series_chart
+from progress_site.render.serieschart import NARROW, ChartText, Lazy, series_chart
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
@@ -77,6 +77,7 @@ class Dashboard:
         self.words = words
         self.model = model
         self.decimals: dict[str, int] = {}
+        self.counts: dict[int, str] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
 
@@ -127,7 +128,7 @@ class Dashboard:
                               b=step.first_after)
         text = ChartText(
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
-            x_labels=tuple(w.short_date(self.day(p)) for p in points),
+            x_labels=Lazy(len(points), lambda i: w.short_date(self.day(points[i]))),
             y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent)
         values = [p.value for p in points]
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
@@ -169,8 +170,16 @@ class Dashboard:
             spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
             value = w._("%(value)s ± %(spread)s", value=value, spread=spread)
         if point.n is not None:
-            value = w._("%(value)s (n = %(n)s)", value=value, n=w.number(point.n))
+            value = w._("%(value)s (n = %(n)s)", value=value, n=self.count(point.n))
         return value
+
+    def count(self, n: int) -> str:
+        """A point's count of readings: formatted once a count (a tool runs every
+        benchmark the same number of times, so a table repeats one count)."""
+        found = self.counts.get(n)
+        if found is None:
+            found = self.counts[n] = self.words.number(n)
+        return found
 
     def digits(self, view: SeriesView) -> int:
         """The decimals of a series' values: the most any point was written with (at
