@@ -80,6 +80,8 @@ class Dashboard:
         self.counts: dict[int, str] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
+        # Commits with a label (a release): marked on charts and in tables.
+        self.tags = {c.id: c.label for c in model.data.commits if c.label is not None}
 
     def series(self, group: str | None) -> tuple[SeriesView, ...]:
         """The series shown: all of them, or those of one group."""
@@ -109,8 +111,17 @@ class Dashboard:
         view = found[0]
         return dataclasses.replace(
             self.row(view), chart=self.chart(view),
-            points=tuple((self.words.commit_hash(p.commit), self.date(p), p.machine,
+            points=tuple((self.commit(p.commit), self.date(p), p.machine,
                           self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
+
+    def commit(self, ident: str) -> Markup:
+        """A point's commit, linked, with its label when the data gives it one."""
+        label = self.tags.get(ident)
+        shown = self.words.commit_hash(ident)
+        if label is None:
+            return shown
+        return Markup('{} <span class="tag">{}</span>').format(shown,
+                                                              label.get(self.words.lang))
 
     def chart(self, view: SeriesView) -> Markup:
         """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
@@ -129,7 +140,9 @@ class Dashboard:
         text = ChartText(
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
             x_labels=Lazy(len(points), lambda i: w.short_date(self.day(points[i]))),
-            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent)
+            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent,
+            tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
+                       if (label := self.tags.get(p.commit)) is not None))
         values = [p.value for p in points]
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
         # its labels too small to read.

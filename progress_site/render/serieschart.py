@@ -42,6 +42,7 @@ class ChartText:
     x_labels: Sequence[str]  # one per point (a `Lazy` one: only those shown are made)
     y_label: Callable[[float, int], str]  # a tick's value with its decimals, in its unit
     step_label: Callable[[Step], str]  # `+44.4 %`
+    tags: tuple[tuple[int, str], ...] = ()  # labelled commits (a release): index, label
 
 
 class Lazy(Sequence[T]):
@@ -176,6 +177,8 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     x_axis(svg, len(values), text, x, width)
     for step in steps:
         step_mark(svg, step, text, x, values)
+    for index, label in text.tags:
+        tag_mark(svg, index, label, x, len(values))
     points = " ".join(f"{r(x(i))},{r(y(v))}" for i, v in enumerate(values))
     ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
     # A dot a point while dots stand apart; closer, they would only blot the line
@@ -227,6 +230,21 @@ def step_mark(svg: ET.Element, step: Step, text: ChartText, x: Callable[[float],
     label = ET.SubElement(group, "text", {"x": r(x1), "y": r(TOP - 8), "text-anchor":
                                           "end" if step.index > len(values) / 2 else "start"})
     label.text = text.step_label(step)
+
+
+def tag_mark(svg: ET.Element, index: int, label: str, x: Callable[[float], float],
+             count: int) -> None:
+    """A labelled commit (a release): a rule at its point, its label at the plot's
+    foot, on the side with room."""
+    group = ET.SubElement(svg, "g", {"class": "tag"})
+    at = x(index)
+    # The axis's colour (class `tick`): a tag is context, not a change of level.
+    line(group, "tick tag-rule", at, TOP, at, HEIGHT - BOTTOM)
+    right = index > count / 2
+    text = ET.SubElement(group, "text", {"x": r(at - 3 if right else at + 3),
+                                         "y": r(HEIGHT - BOTTOM - 4),
+                                         "text-anchor": "end" if right else "start"})
+    text.text = label
 
 
 def line(parent: ET.Element, cls: str, x1: float, y1: float, x2: float, y2: float) -> None:
