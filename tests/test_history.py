@@ -171,7 +171,8 @@ def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]
 
 def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
     """200 series of 60 points: the dashboard page is at most 60 KB once gzipped, and
-    each series has a page of its own."""
+    each series has a page of its own; a second build (its other language forked, as
+    a site this large is) gives the same bytes."""
     source = history_source(tmp_path / "src")
     for k in range(200):
         text = "".join(line(i, (10 + k) * (1 + NOISE[(i + k) % 20]), spread=0.5, n=10)
@@ -182,6 +183,8 @@ def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
     assert len(gzip.compress(files["benchmarks/index.html"])) <= 60_000
     assert len(parse(files["benchmarks/index.html"]).find_all("tr", class_="series")) == 203
     assert "fr/benchmarks/bench-199/index.html" in files
+    assert make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files \
+        == files
 
 
 def test_record_checks_an_edited_history_file(tmp_path: Path) -> None:
