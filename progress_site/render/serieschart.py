@@ -179,7 +179,9 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
         step_mark(svg, step, text, x, values)
     for index, label in text.tags:
         tag_mark(svg, index, label, x, len(values))
-    points = " ".join(f"{r(x(i))},{r(y(v))}" for i, v in enumerate(values))
+    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
+    # `-0.0` to mend) for the points the line holds, 500 of them a chart.
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
