@@ -178,7 +178,10 @@ def finish(config: BuildConfig, ready: Prepared, early: Rendered = NOTHING_YET) 
 def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
     """Every file of the site; files and problems come in language order."""
     languages = ready.model.data.site.languages
-    if len(languages) == 1 or not config.parallel or not can_fork(len(ready.model.figures)):
+    # A series' page costs more than a figure's card, so each counts too: a site of 200
+    # benchmarks with long histories is large though it has 200 figures.
+    records = len(ready.model.figures) + len(ready.model.series)
+    if len(languages) == 1 or not config.parallel or not can_fork(records):
         return render_languages(config, ready, languages, done)
     # A large site renders its other languages in a forked process (bench/scale.py).
     child = Forked(functools.partial(render_languages, config, ready, languages[1:], done))

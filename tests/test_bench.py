@@ -145,3 +145,19 @@ def test_watch_latency_prints_each_step_of_a_rebuild_beside_the_targets() -> Non
                        "the whole site on disk": "-", "(the rebuild alone)": "-"}
     for median, fastest, slowest, _target in rows.values():
         assert 0 < float(fastest) <= float(median) <= float(slowest)
+
+
+def test_history_scale_prints_each_figure_beside_its_target() -> None:
+    out = bench("history_scale.py", "--commits", "30", "--benchmarks", "12", "--runs", "1")
+    header, rows = table(out)
+    assert header == ["what", "measured", "target", "met"]
+    assert list(rows) == ["first build, empty cache (s)", "warm build, median of 1 (s)",
+                          "peak memory (MiB)", "dashboard page, gzipped (KB)",
+                          "same bytes, two builds", "files published"]
+    for what, target in (("first build, empty cache (s)", "<= 5"),
+                         ("peak memory (MiB)", "<= 400"),
+                         ("dashboard page, gzipped (KB)", "<= 60")):
+        measured, shown, met = rows[what]
+        assert float(measured.split()[0]) > 0 and shown == target and met in ("yes", "NO")
+    assert rows["same bytes, two builds"] == ["yes", "yes", "yes"]
+    assert "30 commits x 12 benchmarks = 360 points" in out

@@ -171,7 +171,8 @@ def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]
 
 def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
     """200 series of 60 points: the dashboard page is at most 60 KB once gzipped, and
-    each series has a page of its own."""
+    each series has a page of its own; a second build (its other language forked, as
+    a site this large is) gives the same bytes."""
     source = history_source(tmp_path / "src")
     for k in range(200):
         text = "".join(line(i, (10 + k) * (1 + NOISE[(i + k) % 20]), spread=0.5, n=10)
@@ -182,6 +183,8 @@ def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
     assert len(gzip.compress(files["benchmarks/index.html"])) <= 60_000
     assert len(parse(files["benchmarks/index.html"]).find_all("tr", class_="series")) == 203
     assert "fr/benchmarks/bench-199/index.html" in files
+    assert make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files \
+        == files
 
 
 def test_record_checks_an_edited_history_file(tmp_path: Path) -> None:
@@ -197,6 +200,27 @@ def test_record_checks_an_edited_history_file(tmp_path: Path) -> None:
          "unit 's' differs from the first line's ('ms')")]
     assert path.read_bytes() == before
     assert check(source, TODAY, {path: before.decode("utf-8") + line(2, 13.0) + "\n"}) == []
+
+
+def test_problems_of_long_files_are_located(tmp_path: Path) -> None:
+    """Lines are read without their positions until a problem asks for one: a key
+    written twice, an escaped control character, a machine the data lacks on an old
+    line, and the newest line's unit are each found at their line and column."""
+    source = history_source(tmp_path / "src")
+    path = source / "data" / "history" / "measurements.render-new.jsonl"
+    lines = [line(i, 12.0 + i) for i in range(6)]
+    lines[1] = lines[1].replace('"value": 13.0', '"value": 13.0, "value": 14.0')
+    lines[2] = lines[2].replace('"c000002"', '"c000002\\u202e"')
+    lines[3] = lines[3].replace('"test-pc"', '"test-cp"')
+    lines[5] = lines[5].replace('"ms"', '"s"')
+    problems = check(source, TODAY, {path: "\n".join(lines) + "\n"})
+    name = "data/history/measurements.render-new.jsonl"
+    assert [(str(p.location), p.message) for p in problems] == [
+        (f"{name}:2:82", "key 'value' appears twice"),
+        (f"{name}:3:12", "this text holds U+202E (a direction override), which no page "
+                         "should show"),
+        (f"{name}:4:56", "no machine 'test-cp'"),
+        (f"{name}:6:90", "unit 's' differs from the first line's ('ms')")]
 
 
 def test_min_change_and_better_come_from_the_yaml(tmp_path: Path) -> None:

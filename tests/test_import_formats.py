@@ -439,3 +439,96 @@ def test_a_value_picked_with_stat_mean_stays_one_number_ok_twin(
     assert figure["distribution"] is None
     assert figure["derived"]["quantity"]["kind"] == "value"
     assert figure["value"] == point["value"] == point["stats"]["mean"]
+
+
+# Each tool's bench as github-action-benchmark's writer stores it (src/extract.ts of
+# benchmark-action/github-action-benchmark: `name`, `value`, `unit`, and `range` and
+# `extra` where that tool's extractor sets them), keyed by the `tool` of its entries.
+GAB_TOOLS: dict[str, list[dict[str, Any]]] = {
+    "cargo": [{"name": "fib/20", "value": 24031, "range": "± 412", "unit": "ns/iter"}],
+    # go with -benchmem: before v1.18 the first metric's unit held the rest of the line.
+    "go": [{"name": "BenchmarkJoin", "value": 74.23,
+            "unit": "ns/op\t      64 B/op\t       2 allocs/op",
+            "extra": "16151512 times\n4 procs"},
+           {"name": "BenchmarkJoin - B/op", "value": 64, "unit": "B/op",
+            "extra": "16151512 times\n4 procs"},
+           {"name": "BenchmarkJoin - allocs/op", "value": 2, "unit": "allocs/op",
+            "extra": "16151512 times\n4 procs"}],
+    "benchmarkjs": [{"name": "fib(20)", "value": 11465, "range": "±1.12%",
+                     "unit": "ops/sec", "extra": "91 samples"}],
+    "pytest": [{"name": "tests/test_parse.py::test_small", "value": 1234.5,
+                "unit": "iter/sec", "range": "stddev: 0.00001234",
+                "extra": "mean: 810.05 usec\nrounds: 50"}],
+    "googlecpp": [{"name": "BM_Sort/16", "value": 120.5, "unit": "ns/iter",
+                   "extra": "iterations: 5813953\ncpu: 120.3 ns\nthreads: 1"}],
+    "catch2": [{"name": "Fibonacci 20", "value": 8.4318, "range": "± 0.1203", "unit": "ms"}],
+    "julia": [{"name": "fib/20", "value": 1234.0, "unit": "ns",
+               "extra": 'gctime=0\nmemory=0\nallocs=0\nparams={"samples":10000}'}],
+    "customBiggerIsBetter": [{"name": "Throughput", "value": 512.3, "unit": "req/s",
+                              "range": "+/- 3"}],
+    "customSmallerIsBetter": [{"name": "Bundle size", "value": 42.1, "unit": "KB",
+                               "range": "± 1.2%"}],
+}
+
+
+def gab_data_js(commits: int) -> str:
+    """A data.js as the action writes it (src/write.ts: `window.BENCHMARK_DATA = ` and
+    `{lastUpdate, repoUrl, entries}`, one suite a benchmark name, one entry a run, oldest
+    first): every tool's shape, `commits` runs each, some commits without url or
+    timestamp, values drifting so that each series has a history to show."""
+    entries: dict[str, list[dict[str, Any]]] = {}
+    for suite, (tool, benches) in enumerate(GAB_TOOLS.items()):
+        runs = []
+        for i in range(commits):
+            sha = f"{i:04x}{suite:02x}".ljust(40, "a")
+            commit: dict[str, Any] = {
+                "author": {"email": "dev@example.com", "name": "Dev", "username": "dev"},
+                "committer": {"email": "noreply@github.com", "name": "GitHub",
+                              "username": "web-flow"},
+                "distinct": True, "id": sha, "message": f"Change {i}",
+                "timestamp": f"2026-10-{1 + i % 28:02d}T10:00:00+02:00",
+                "tree_id": "b" * 40, "url": f"https://github.com/o/r/commit/{sha}"}
+            if i % 3 == 1:
+                del commit["url"]
+            if i % 5 == 2:
+                del commit["timestamp"]
+            drift = 1 + (i % 7) / 100
+            runs.append({"commit": commit, "date": 1790000000000 + i * 86_400_000,
+                         "tool": tool, "benches": [
+                             {**b, "value": round(b["value"] * drift, 4)} for b in benches]})
+        entries[f"{tool} suite"] = runs
+    body = {"lastUpdate": 1795219200000, "repoUrl": "https://github.com/o/r",
+            "entries": entries}
+    return "window.BENCHMARK_DATA = " + json.dumps(body, indent=2, ensure_ascii=False)
+
+
+def test_data_js_of_every_tool_migrates_and_builds(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One import of a data.js holding every tool's shape, 30 runs each, gives a history
+    of 30 points per bench, and the site builds a dashboard row for each."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    data_js = tmp_path / "data.js"
+    data_js.write_text(gab_data_js(30), encoding="utf-8")
+    status = run(example_copy, "github-action-benchmark", data_js, "--machine", "test-pc",
+                 "--id", "ci")
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    found = histories(example_copy)
+    assert len(found) == sum(len(b) for b in GAB_TOOLS.values())
+    assert all(len(points) == 30 for points in found.values()), {
+        k: len(v) for k, v in found.items()}
+    units = {ident: points[0]["unit"] for ident, points in found.items()}
+    assert units["ci-cargo-suite-fib-20"] == "us"  # 24031 ns/iter
+    assert units["ci-go-suite-benchmarkjoin"] == "ns"
+    assert units["ci-go-suite-benchmarkjoin-b-op"] == "B"
+    assert units["ci-go-suite-benchmarkjoin-allocs-op"] == ""
+    assert units["ci-benchmarkjs-suite-fib-20"] == units["ci-pytest-suite-tests-test-parse-"
+                                                         "py-test-small"] == "ops/s"
+    out_dir = tmp_path / "site"
+    assert main(["--source", str(example_copy), "--out", str(out_dir)]) == 0
+    board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
+    for ident in found:
+        assert f'id="row-benchmarks-{ident}"' in board, ident
+    rate = board.split('id="row-benchmarks-ci-benchmarkjs-suite-fib-20"')[1].split("</tr>")[0]
+    assert "Higher is better" in rate  # ops/sec is a rate

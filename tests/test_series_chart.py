@@ -21,6 +21,7 @@ from progress_site.render.serieschart import (
     MAX_X_LABELS,
     SVG,
     ChartText,
+    Lazy,
     label_width,
     nice_ticks,
     series_chart,
@@ -182,3 +183,52 @@ def test_words_from_the_data_are_escaped() -> None:
     """A hostile title is text in the chart, never markup."""
     html = str(series_chart([1.0, 2.0], (), words('<script>alert("x")</script>')))
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_a_long_series_is_a_line_with_few_dates_made() -> None:
+    """500 points: the line holds them all, dots would only blot it and are left out,
+    and only the dates the axis tries are formatted (a few dozen of 500)."""
+    made: list[int] = []
+
+    def label(i: int) -> str:
+        made.append(i)
+        return f"September {i % 30 + 1}"
+
+    values = [100 + (i % 7) for i in range(500)]
+    text = ChartText(title="t", desc="t", x_labels=Lazy(500, label),
+                     y_label=lambda v, d: f"{v:.{d}f} ms", step_label=lambda s: "+1%")
+    for width in (720, 360):
+        svg = ET.fromstring(str(series_chart(values, (), text, width)))
+        assert len(svg.find(f"{{{SVG}}}polyline").get("points", "").split()) == 500
+        assert list(svg.iter(f"{{{SVG}}}circle")) == []
+        axis = svg.find(f"{{{SVG}}}g[@class='x-axis']")
+        assert axis is not None
+        labels = [t.text for t in axis.iter(f"{{{SVG}}}text")]
+        assert 2 <= len(labels) <= MAX_X_LABELS and labels[-1] == "September 20"
+    assert len(made) == len(set(made)) <= 60
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Release 1.0"), ("fr", "Version 1.0")])
+def test_a_labelled_commit_is_marked_on_the_chart_and_in_the_table(
+        tmp_path: Path, lang: str, label: str) -> None:
+    """A commit of data/commits with a `label:` (a release) gets a rule at its point,
+    with its label, in both sizes of the chart, and its label beside its hash in the
+    table of points."""
+    source = history_source(tmp_path / "src")
+    machines = source / "data" / "machines.yaml"
+    text = machines.read_text(encoding="utf-8")
+    machines.write_text(text.replace("commits:\n", "commits:\n  - id: " + commit(25)
+                                     + "\n    label: {en: Release 1.0, fr: Version 1.0}\n",
+                                     1), encoding="utf-8")
+    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    page = parse(files[PAGES[lang]])
+    for svg in page.find("figure", class_="series-chart").find_all("svg"):
+        (tag,) = svg.find_all("g", class_="tag")
+        assert tag.find("text").text() == label
+        rule = tag.find("line", class_="tag-rule")
+        dot = svg.find_all("circle", class_="point")[25]
+        assert rule.attrs["x1"] == rule.attrs["x2"] == dot.attrs["cx"]
+    rows = page.find("table", class_="points").find_all("tr")
+    marked = [r for r in rows if r.find_all("span", class_="tag")]
+    assert len(marked) == 1 and commit(25) in marked[0].text()
+    assert marked[0].find("span", class_="tag").text() == label

@@ -12,13 +12,13 @@ import dataclasses
 import datetime as dt
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem, closest
 from progress_site.load.files import inside, source_files, unreadable_name
-from progress_site.load.records import BROKEN, parse_json_lines
+from progress_site.load.records import BROKEN, locate_line, parse_json_lines
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
 from progress_site.model.history import (
@@ -37,6 +37,7 @@ STATUSES = ("measured", "watch")
 NAME = re.compile(r"measurements\.([A-Za-z0-9][A-Za-z0-9_.-]*)\.jsonl")
 DATETIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 FORMAT_HINT = "see docs/history-format.md"
+KNOWN = frozenset(KEYS)
 
 
 def history_paths(root: Path, edited: Mapping[Path, str]) -> list[Path]:
@@ -76,11 +77,14 @@ def read_series(path: Path, root: Path, edited: str | None
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, problems
-    doc, problems = parse_json_lines(text, display)
+    doc, problems = parse_json_lines(text, display, located=False)
     assert doc is not None
     reader = _Lines(doc)
     points = reader.points()
     problems += reader.problems
+    # Only positions may still be asked of the file (a point's machine, when unknown):
+    # its lines stay, the records read from them go.
+    doc.data = None
     if not points:
         if not reader.problems:
             problems.append(Problem(Location(display), "this history file has no point",
@@ -110,6 +114,7 @@ class _Lines:
         """Every line that reads as a point; the order and duplicates checked."""
         out: list[SeriesPoint] = []
         last = -1  # the newest point's line: its figure needs every field's position
+        newest = _order(dt.date.min)
         seen: dict[tuple[str, str], int] = {}
         for index, record in enumerate(self.doc.data):
             if record is BROKEN:
@@ -125,13 +130,14 @@ class _Lines:
                            "one line per (commit, machine): add the new samples to that line")
                 continue
             seen[pair] = line
-            if out and _order(point.date) < _order(out[-1].date):
+            when = _order(point.date)
+            if out and when < newest:
                 self.error(index, "date", f"date {point.date.isoformat()} is before the "
                            f"previous line's ({out[-1].date.isoformat()})",
                            "lines are appended in date order: move this line up")
                 continue
             out.append(point)
-            last = index
+            last, newest = index, when
         if out:
             out[-1] = dataclasses.replace(out[-1], where=self.where(last, self.doc.data[last]))
         return out
@@ -141,8 +147,8 @@ class _Lines:
         before = len(self.problems)
         # A misspelt key is reported once, as unknown, not also as missing.
         meant: set[str | None] = set()
-        for key in rec:
-            if key not in KEYS:
+        for key in () if KNOWN.issuperset(rec) else rec:  # most lines: known keys only
+            if key not in KNOWN:
                 close = closest(key, KEYS)
                 meant.add(close)
                 self.error(index, key, f"unknown key '{key}'",
@@ -165,26 +171,28 @@ class _Lines:
         value = self.number(index, rec, "value")
         spread = self.number(index, rec, "spread")
         count = self.count(index, rec)
-        stats = self.stats(index, rec)
-        samples = self.samples(index, rec)
+        # Fields most lines leave out are looked at only when written.
+        stats = self.stats(index, rec) if "stats" in rec else {}
+        samples = self.samples(index, rec) if "samples" in rec else ()
         tool = self.word(index, rec, "tool")
-        note = self.word(index, rec, "note")
-        status = self.word(index, rec, "status")
+        note = self.word(index, rec, "note") if "note" in rec else None
+        status = self.word(index, rec, "status") if "status" in rec else None
         if status is not None and status not in STATUSES:
             self.error(index, "status", f"status '{status}' is not one of "
                        + ", ".join(STATUSES), "write measured (the default) or watch")
         if len(self.problems) > before or None in (commit, machine, date, value):
             return None
         assert commit and machine and date is not None and value is not None
-        # Only the machine of an older point is ever reported (an unknown one): the
-        # newest point's every position is found once the file is read (`points`).
-        where = Where(self.doc.locate(("records", index)), (),
-                      {"machine": self.doc.locate(("records", index, "machine"))})
+        # Only the machine of an older point is ever reported (an unknown one), and
+        # seldom: its position is found then. The newest point's every position is
+        # found once the file is read (`points`).
+        where = Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
         return SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
                            tool, status or "measured", note, where)
 
     def where(self, index: int, rec: dict[str, Any]) -> Where:
         """The line's position and each of its values'."""
+        locate_line(self.doc, index)
         fields = {k: self.doc.locate(("records", index, k)) for k in rec}
         return Where(self.doc.locate(("records", index)), (), fields)
 
@@ -277,6 +285,25 @@ class _Lines:
             return ()
         got = [self.number(index, {"samples": x}, "samples", (i,)) for i, x in enumerate(value)]
         return tuple(x for x in got if x is not None)
+
+
+class _Machine(Mapping[str, Location]):
+    """A point's `machine` field, located only when a problem asks where it is."""
+
+    def __init__(self, doc: Document, index: int) -> None:
+        self.doc = doc
+        self.index = index
+
+    def __getitem__(self, key: str) -> Location:
+        if key != "machine":
+            raise KeyError(key)
+        return self.doc.locate(("records", self.index, key))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("machine",))
+
+    def __len__(self) -> int:
+        return 1
 
 
 def _order(when: dt.date | dt.datetime) -> dt.datetime:

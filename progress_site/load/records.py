@@ -16,6 +16,7 @@ escapes such as "\u202e", "\ufffe" or "\ud800" are the only way JSON can write o
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.text import unwanted
-from progress_site.load.yaml import MAX_DEPTH, Document
+from progress_site.load.yaml import MAX_DEPTH, Document, Positions
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
 # Longer than any number a record may hold (see convert.LARGEST), short enough that no
@@ -64,16 +65,25 @@ def _skip(text: str, pos: int) -> int:
     return pos
 
 
-def parse_json_lines(text: str, display: str) -> tuple[Document | None, list[Problem]]:
-    """A JSON-lines file: one object a line, each located by its line."""
+def parse_json_lines(text: str, display: str, *, located: bool = True
+                     ) -> tuple[Document | None, list[Problem]]:
+    """A JSON-lines file: one object a line, each located by its line.
+
+    `located=False` finds where each line starts, and where its keys and values are
+    only when a problem asks (`Document.reread`), or for one line (`locate_line`): a
+    history file of 100,000 lines is read once, by the standard decoder alone, and a
+    line whose keys or texts might be refused (an escape, a key twice) is scanned now.
+    """
     doc = Document(display, text.splitlines(), [])
     problems: list[Problem] = []
+    if not located:
+        doc.reread = functools.partial(_positions, doc)
     for number, line in enumerate(doc.lines, start=1):
         if not line.strip():
             continue
         start = len(line) - len(line.lstrip())
         try:
-            _DECODER.decode(line)
+            record = _decoded(line, located)
             deep = _too_deep(line) if line.count("[") + line.count("{") > MAX_DEPTH else None
         except json.JSONDecodeError as exc:
             problems.append(_syntax(doc, number, exc.colno, exc.msg))
@@ -89,9 +99,55 @@ def parse_json_lines(text: str, display: str) -> tuple[Document | None, list[Pro
             problems.append(_syntax(doc, number, start + 1, "expected an object {...}"))
             doc.data.append(BROKEN)
             continue
-        doc.data.append(_scan(doc, line, start, ("records", len(doc.data)),
-                              _on_line(number), problems))
+        if record is None:
+            record = _scan(doc, line, start, ("records", len(doc.data)), _on_line(number),
+                           problems)
+        else:
+            doc.values[("records", len(doc.data))] = (number, start + 1)
+        doc.data.append(record)
     return doc, problems
+
+
+def locate_line(doc: Document, index: int) -> None:
+    """Where each key and value of record `index` (of a JSON-lines file) is, found now."""
+    number, col = doc.values[("records", index)]
+    _scan(doc, doc.line(number), col - 1, ("records", index), _on_line(number), [])
+
+
+def _positions(doc: Document) -> tuple[Positions, Positions]:
+    """Where every record of a JSON-lines file, and each of its keys and values, is."""
+    found = Document(doc.display, doc.lines, [])
+    for key, (number, col) in doc.values.items():
+        if len(key) == 2 and key[0] == "records":
+            _scan(found, doc.line(number), col - 1, key, _on_line(number), [])
+    return found.values, found.keys
+
+
+class _Repeated(Exception):
+    """An object writes a key twice (the standard decoder would keep the last quietly)."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's keys and values, unless one key is written twice."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Repeated
+    return out
+
+
+def _decoded(line: str, located: bool) -> Any:
+    """A line's JSON value; None when it is to be scanned key by key (`located`, or a
+    line whose key or text might be refused: an escape, a key written twice)."""
+    if not located and "\\" not in line:
+        try:
+            return _PAIRS.decode(line)
+        except _Repeated:
+            pass
+    _DECODER.decode(line)  # JSONDecodeError for a line that is not JSON
+    return None
+
+
+_PAIRS = json.JSONDecoder(parse_int=_whole, object_pairs_hook=_pairs)
 
 
 def parse_json_list(text: str, display: str) -> tuple[Document | None, list[Problem]]:

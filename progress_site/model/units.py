@@ -35,6 +35,8 @@ SYMBOL_UNITS = {
     "MB/s": "MB/s",
     "GB/s": "GB/s",
     "TPS": "TPS",
+    "ops/s": "ops/s",  # rates benchmark tools print (github-action-benchmark's ops/sec)
+    "req/s": "req/s",
 }
 
 PERCENT = "%"

@@ -21,7 +21,7 @@ from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace
-from progress_site.render.serieschart import NARROW, ChartText, series_chart
+from progress_site.render.serieschart import NARROW, ChartText, Lazy, series_chart
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
@@ -77,9 +77,12 @@ class Dashboard:
         self.words = words
         self.model = model
         self.decimals: dict[str, int] = {}
+        self.counts: dict[int, str] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
         self.by_id = {v.series.id: v for v in model.series}
+        # Commits with a label (a release): marked on charts and in tables.
+        self.tags = {c.id: c.label for c in model.data.commits if c.label is not None}
 
     def series(self, group: str | None) -> tuple[SeriesView, ...]:
         """The series shown: all of them, or those of one group."""
@@ -109,8 +112,17 @@ class Dashboard:
         view = found[0]
         return dataclasses.replace(
             self.row(view), chart=self.chart(view),
-            points=tuple((self.words.commit_hash(p.commit), self.date(p), p.machine,
+            points=tuple((self.commit(p.commit), self.date(p), p.machine,
                           self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
+
+    def commit(self, ident: str) -> Markup:
+        """A point's commit, linked, with its label when the data gives it one."""
+        label = self.tags.get(ident)
+        shown = self.words.commit_hash(ident)
+        if label is None:
+            return shown
+        return Markup('{} <span class="tag">{}</span>').format(shown,
+                                                              label.get(self.words.lang))
 
     def chart(self, view: SeriesView) -> Markup:
         """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
@@ -128,8 +140,10 @@ class Dashboard:
                               b=step.first_after)
         text = ChartText(
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
-            x_labels=tuple(w.short_date(self.day(p)) for p in points),
-            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent)
+            x_labels=Lazy(len(points), lambda i: w.short_date(self.day(points[i]))),
+            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent,
+            tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
+                       if (label := self.tags.get(p.commit)) is not None))
         values = [p.value for p in points]
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
         # its labels too small to read.
@@ -170,8 +184,16 @@ class Dashboard:
             spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
             value = w._("%(value)s ± %(spread)s", value=value, spread=spread)
         if point.n is not None:
-            value = w._("%(value)s (n = %(n)s)", value=value, n=w.number(point.n))
+            value = w._("%(value)s (n = %(n)s)", value=value, n=self.count(point.n))
         return value
+
+    def count(self, n: int) -> str:
+        """A point's count of readings: formatted once a count (a tool runs every
+        benchmark the same number of times, so a table repeats one count)."""
+        found = self.counts.get(n)
+        if found is None:
+            found = self.counts[n] = self.words.number(n)
+        return found
 
     def digits(self, view: SeriesView) -> int:
         """The decimals of a series' values: the most any point was written with (at

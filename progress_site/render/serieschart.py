@@ -12,6 +12,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, overload
 
 from markupsafe import Markup
 
@@ -28,6 +29,8 @@ CHAR = 0.62 * FONT  # a wide estimate of a character's advance, so labels never 
 GAP = 12  # the least room between two x labels
 MAX_X_LABELS = 8
 Y_TICKS = 5  # about this many round ticks
+DOT_SPACING = 5  # the least room between two points' dots (r 2.5), in viewBox units
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +39,39 @@ class ChartText:
 
     title: str
     desc: str
-    x_labels: tuple[str, ...]  # one per point
+    x_labels: Sequence[str]  # one per point (a `Lazy` one: only those shown are made)
     y_label: Callable[[float, int], str]  # a tick's value with its decimals, in its unit
     step_label: Callable[[Step], str]  # `+44.4 %`
+    tags: tuple[tuple[int, str], ...] = ()  # labelled commits (a release): index, label
+
+
+class Lazy(Sequence[T]):
+    """`count` items, each made when first read: a chart of 500 points shows eight
+    dates, and only those are formatted (or measured)."""
+
+    def __init__(self, count: int, make: Callable[[int], T]) -> None:
+        self.size = count
+        self.make = make
+        self.made: dict[int, T] = {}
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(self.size)[index]]
+        if not -self.size <= index < self.size:
+            raise IndexError(index)
+        index %= self.size
+        if index not in self.made:
+            self.made[index] = self.make(index)
+        return self.made[index]
+
+    def __len__(self) -> int:
+        return self.size
 
 
 def nice_ticks(low: float, high: float, count: int = Y_TICKS) -> tuple[list[float], int]:
@@ -62,28 +95,34 @@ def thinned(centres: Sequence[float], widths: Sequence[float], low: float, high:
             ) -> list[tuple[int, float]]:
     """The x labels shown, as (index, centre): at most MAX_X_LABELS, each kept inside
     `low..high` and at least GAP from its neighbours; the newest point always labelled,
-    the others evenly strided back from it (the smallest stride that fits)."""
+    the others evenly strided back from it (a small stride that fits)."""
     count = len(centres)
-    for stride in range(max(1, math.ceil((count - 1) / max(MAX_X_LABELS - 1, 1))), count):
-        placed = strided(centres, widths, low, high, stride)
+    spacing = (centres[-1] - centres[0]) / (count - 1) if count > 1 else 0.0
+    stride = max(1, math.ceil((count - 1) / max(MAX_X_LABELS - 1, 1)))
+    while stride < count:
+        placed, short = strided(centres, widths, low, high, stride)
         if placed is not None:
             return placed
-    return strided(centres, widths, low, high, max(count, 1)) or []
+        # Two labels overlapped by `short`: the next stride is one that would part them,
+        # not every stride in between (each try formats the dates it places).
+        stride += max(1, math.floor(short / spacing)) if spacing > 0 else 1
+    return strided(centres, widths, low, high, max(count, 1))[0] or []
 
 
 def strided(centres: Sequence[float], widths: Sequence[float], low: float, high: float,
-            stride: int) -> list[tuple[int, float]] | None:
-    """Every `stride`-th label back from the newest, or None when two would touch."""
+            stride: int) -> tuple[list[tuple[int, float]] | None, float]:
+    """Every `stride`-th label back from the newest; or None, and by how much the first
+    two that touch overlap (GAP included)."""
     chosen: list[tuple[int, float]] = []
     left_edge = math.inf
     for i in range(len(centres) - 1, -1, -stride):
         half = widths[i] / 2
         centre = min(max(centres[i], low + half), high - half)
         if centre + half + GAP > left_edge:
-            return None
+            return None, centre + half + GAP - left_edge
         chosen.append((i, centre))
         left_edge = centre - half
-    return sorted(chosen) if len(chosen) <= MAX_X_LABELS else None
+    return (sorted(chosen), 0.0) if len(chosen) <= MAX_X_LABELS else (None, 0.0)
 
 
 def label_width(label: str) -> float:
@@ -138,11 +177,18 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     x_axis(svg, len(values), text, x, width)
     for step in steps:
         step_mark(svg, step, text, x, values)
-    points = " ".join(f"{r(x(i))},{r(y(v))}" for i, v in enumerate(values))
+    for index, label in text.tags:
+        tag_mark(svg, index, label, x, len(values))
+    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
+    # `-0.0` to mend) for the points the line holds, 500 of them a chart.
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
-    for i, v in enumerate(values):
-        ET.SubElement(svg, "circle", {"class": "point", "cx": r(x(i)), "cy": r(y(v)),
-                                      "r": "2.5"})
+    # A dot a point while dots stand apart; closer, they would only blot the line
+    # (500 points on 620 units), so the line alone shows them.
+    if plot_w >= DOT_SPACING * last:
+        for i, v in enumerate(values):
+            ET.SubElement(svg, "circle", {"class": "point", "cx": r(x(i)), "cy": r(y(v)),
+                                          "r": "2.5"})
     # ElementTree escapes every text and attribute taken from the data.
     return Markup(ET.tostring(svg, encoding="unicode", short_empty_elements=True))
 
@@ -164,7 +210,7 @@ def x_axis(svg: ET.Element, count: int, text: ChartText, x: Callable[[float], fl
     group = ET.SubElement(svg, "g", {"class": "x-axis"})
     base = HEIGHT - BOTTOM
     line(group, "axis", LEFT, base, width - RIGHT, base)
-    widths = [label_width(t) for t in text.x_labels]
+    widths = Lazy(count, lambda i: label_width(text.x_labels[i]))
     for i, centre in thinned([x(i) for i in range(count)], widths, LEFT - 8, width):
         line(group, "tick", x(i), base, x(i), base + 4)
         label = ET.SubElement(group, "text", {"x": r(centre), "y": r(base + 6 + FONT),
@@ -186,6 +232,21 @@ def step_mark(svg: ET.Element, step: Step, text: ChartText, x: Callable[[float],
     label = ET.SubElement(group, "text", {"x": r(x1), "y": r(TOP - 8), "text-anchor":
                                           "end" if step.index > len(values) / 2 else "start"})
     label.text = text.step_label(step)
+
+
+def tag_mark(svg: ET.Element, index: int, label: str, x: Callable[[float], float],
+             count: int) -> None:
+    """A labelled commit (a release): a rule at its point, its label at the plot's
+    foot, on the side with room."""
+    group = ET.SubElement(svg, "g", {"class": "tag"})
+    at = x(index)
+    # The axis's colour (class `tick`): a tag is context, not a change of level.
+    line(group, "tick tag-rule", at, TOP, at, HEIGHT - BOTTOM)
+    right = index > count / 2
+    text = ET.SubElement(group, "text", {"x": r(at - 3 if right else at + 3),
+                                         "y": r(HEIGHT - BOTTOM - 4),
+                                         "text-anchor": "end" if right else "start"})
+    text.text = label
 
 
 def line(parent: ET.Element, cls: str, x1: float, y1: float, x2: float, y2: float) -> None:

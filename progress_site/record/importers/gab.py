@@ -27,6 +27,8 @@ PREFIX = "window.BENCHMARK_DATA ="
 RANGE = re.compile(r"(?:±|\+/-)\s*([0-9]+(?:\.[0-9]+)?)")
 # Units as the action writes them, per tool: a time per iteration is a time.
 TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
+# go's bytes and allocations an operation (a count: no unit), rates a second.
+OTHERS = {"B/op": "B", "allocs/op": None, "ops/sec": "ops/s", "iter/sec": "ops/s"}
 
 
 def read(path: Path, display: str) -> list[Result]:
@@ -75,6 +77,13 @@ def plus_minus(text: Any) -> Decimal | None:
 
 
 def unit_of(unit: str) -> str | None:
-    """`ns/iter` and `ns/op` are nanoseconds; other units are kept as written."""
-    base = unit.removesuffix("/iter").removesuffix("/op")
-    return TIMES.get(base, unit or None)
+    """`ns/iter` and `ns/op` are nanoseconds, go's `B/op` bytes and `allocs/op` a count,
+    benchmark.js's `ops/sec` and pytest's `iter/sec` operations a second; other units
+    are kept as written."""
+    # go's first metric carries the rest of its line as its unit before the action's
+    # v1.18 (`ns/op\t  64 B/op\t  2 allocs/op`): its first word is its own.
+    first = unit.split()[0] if unit.strip() else ""
+    base = first.removesuffix("/iter").removesuffix("/op")
+    if first in OTHERS:
+        return OTHERS[first]
+    return TIMES.get(base, first or None)
