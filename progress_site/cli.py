@@ -225,7 +225,8 @@ def build_and_report(config: BuildConfig, gate: bool = False) -> int:
         # Ids come from the data, and the old side from any file: spelled out.
         print("\n".join(["Changes since the previous site:",
                          *("  " + visible_path(x) for x in built.changes)])
-              if built.changes else "No figure or task changed since the previous site.")
+              if built.changes else "No page, figure or task changed since the previous "
+                                    "site.")
     if not gate:
         return 0
     if previous is None:

@@ -124,7 +124,7 @@ def build(config: BuildConfig) -> Built:
     built = finish(config, ready)  # render
     # Before the swap, which replaces the data.json to compare with: nothing may fail
     # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(config.out, built.files["data.json"])
+    lines, found = changes.before_swap(config.out, built.files)
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
