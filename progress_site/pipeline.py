@@ -23,6 +23,7 @@ from progress_site.render.dashboard import dashboard_pages
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
 from progress_site.render.templates import CompiledTemplates
+from progress_site.render.typed import typed_numbers
 from progress_site.validate.rules import validate
 
 
@@ -148,6 +149,7 @@ def prepare(config: BuildConfig) -> Prepared:
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                                  data.site.languages, config.strict)
         problems += found + list(catalogs.problems)
+        problems += typed_numbers(model, source.pages, config.source, config.strict)
         fail_on_errors(problems, config.source)
     pages = source.pages + dashboard_pages(model, source.pages, catalogs)
     return Prepared(model, pages, catalogs, problems)
