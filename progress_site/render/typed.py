@@ -56,8 +56,11 @@ def index(model: Model) -> dict[str, list[Candidate]]:
     every language: each reads a typed number into the same digits (`Numbers.digits`),
     so a text is checked by lookups, and no number is formatted to be compared."""
     found: dict[str, list[Candidate]] = {}
+    rounded: dict[tuple[float, int], str] = {}
     entries = model.namespace.entries
-    for name in sorted(entries, key=lambda n: (n.endswith(TWINS), len(n), n)):
+    # The names of the data's order first, then their twins: a hint names the first.
+    names = [n for n in entries if not n.endswith(TWINS)]
+    for name in [*names, *(n for n in entries if n.endswith(TWINS))]:
         entry = entries[name]
         if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
             continue  # a count's parts are named `.ok` and `.of`
@@ -65,7 +68,10 @@ def index(model: Model) -> dict[str, list[Candidate]]:
         holder = entries.get(name.rpartition(".")[0]) if name.endswith(TWINS) else None
         unit = holder.unit if isinstance(holder, Quantity) else entry.unit
         for value in {entry.low, entry.top}:
-            digits = str(formatting.shown(abs(value), entry.decimals))
+            digits = rounded.get((value, entry.decimals))
+            if digits is None:  # a name and its `.value` twin round the same number
+                digits = rounded[value, entry.decimals] = str(
+                    formatting.shown(abs(value), entry.decimals))
             found.setdefault(digits, []).append((name, unit))
     return found
 
@@ -82,11 +88,9 @@ class Numbers:
     def digits(self, token: str) -> str | None:
         """A typed number as `index` keys it (`1 000,5` in French is `1000.5`); None when
         its groups are not the language's (`2,48` in English)."""
-        group = normal(get_group_symbol(locale=self.lang))
-        decimal = get_decimal_symbol(locale=self.lang)
+        group, decimal, shape = symbols(self.lang)
         token = normal(token)
-        if not re.fullmatch(rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})*(?:{re.escape(decimal)}"
-                            rf"\d+)?|\d+(?:{re.escape(decimal)}\d+)?", token):
+        if not shape.fullmatch(token):
             return None
         return token.replace(group, "").replace(decimal, ".")
 
@@ -100,13 +104,22 @@ class Numbers:
             self.spelled[unit] = frozenset(words)
         return self.spelled[unit]
 
-    def name(self, token: str, word: str) -> str | None:
-        """The name that prints a typed number, in the unit typed after it if any."""
-        digits = self.digits(token)
-        for name, unit in self.printed.get(digits, ()) if digits else ():
+    def name(self, digits: str, word: str) -> str | None:
+        """The name that prints these digits, in the unit typed after them if any."""
+        for name, unit in self.printed.get(digits, ()):
             if unit is None or not word or word in self.unit_words(unit):
                 return name
         return None
+
+
+@functools.cache
+def symbols(lang: str) -> tuple[str, str, re.Pattern[str]]:
+    """A language's group and decimal symbols (Babel's), and the shape of a number
+    written with them: `1,000.5`, `1000.5`, `1 000,5`."""
+    group = normal(get_group_symbol(locale=lang))
+    decimal = get_decimal_symbol(locale=lang)
+    g, d = re.escape(group), re.escape(decimal)
+    return group, decimal, re.compile(rf"\d{{1,3}}(?:{g}\d{{3}})*(?:{d}\d+)?|\d+(?:{d}\d+)?")
 
 
 @functools.cache
@@ -122,7 +135,7 @@ def no_number(text: str, match: re.Match[str], lang: str) -> bool:
     """A match that is a year, a day of a date, a version (two decimal points), or a
     small or round whole number."""
     token = match.group()
-    decimals = token.count(get_decimal_symbol(lang))
+    decimals = token.count(symbols(lang)[1])
     if decimals > 1 or re.fullmatch(r"(19|20)\d\d", token):
         return True
     # Loads, settings and counts are small or round whole numbers (10 bots, 500 players,
@@ -140,10 +153,12 @@ def typed(text: str, numbers: Numbers) -> Iterator[tuple[int, str, str]]:
     """(offset, number, name) for each number of a prose text that the site prints: in
     the same unit, when the text names one after it (`3.5 chunks` is not `3.5 cores`)."""
     for match in NUMBER.finditer(text):
-        if no_number(text, match, numbers.lang):
+        digits = numbers.digits(match.group())
+        if digits is None or digits not in numbers.printed or no_number(
+                text, match, numbers.lang):
             continue
         after = WORD.match(text[match.end():].lstrip())
-        name = numbers.name(match.group(), after.group().lower() if after else "")
+        name = numbers.name(digits, after.group().lower() if after else "")
         if name is not None:
             yield match.start(), match.group(), name
 
@@ -201,7 +216,8 @@ def check_data(model: Model, languages: Mapping[str, Numbers], root: Path, stric
     for text, holder, written_in in texts(model.data):
         for lang, numbers in languages.items():
             words = text.get(lang, default)
-            if not DIGIT.search(words):
+            # Parsed only when a number of its words is one the site prints.
+            if not DIGIT.search(words) or not any(typed(words, numbers)):
                 continue
             for token in prose(inline_tokens(words)):
                 for _, number, name in typed(token.content, numbers):
