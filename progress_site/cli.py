@@ -258,15 +258,17 @@ def print_changes(config: BuildConfig, old_site: Path, form: str = "text",
                   gate: bool = False) -> int:
     """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE (as text or
     Markdown), write nothing; with `gate`, REGRESSED when there is a new regression."""
-    new = make_site(config).files["data.json"]
+    files = make_site(config).files
+    new = files["data.json"]
     old = read_old_site(old_site)
     if form == "markdown":
         print(comment.markdown(old_summary(old_site, lambda: comment.compare(old, new))),
               end="")
     else:
         lines = old_summary(old_site, lambda: changes.lines_between(old, new))
+        lines += changes.pages_line(changes.pages_changed(old_site, files))
         print("\n".join(f"- {visible_path(line)}" for line in lines) if lines else
-              "No figure or task changed.")
+              "No page, figure or task changed.")
     return gate_status(changes.parse_document(old), new) if gate else 0
 
 

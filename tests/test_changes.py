@@ -61,6 +61,7 @@ def test_changes_for_a_pull_request(example_copy: Path, tmp_path: Path) -> None:
         "- figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us",
         "- task roadmaps.meridian.tasks.load-tests: in-progress -> done",
         "- task roadmaps.meridian.tasks.load-tests: 1 new proof(s)",
+        "- 2 pages changed: fr/index.html, index.html",
     ]
     assert not (example_copy / "site").exists(), "--changes publishes nothing"
 
