@@ -24,6 +24,7 @@ from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
 from progress_site.render.templates import CompiledTemplates
 from progress_site.render.typed import typed_numbers
+from progress_site.validate.dates import check_dates
 from progress_site.validate.placeholders import check_placeholders
 from progress_site.validate.rules import validate
 
@@ -144,6 +145,9 @@ def prepare(config: BuildConfig) -> Prepared:
         fail_on_errors(problems, config.source)
         assert source is not None
         data, found = validate(source.data, config.today)
+        # Checked on the data as written: a study's date once, not once per figure.
+        found += with_source_lines(check_dates(source.data, config.today, config.strict),
+                                   config.source)
         problems += found + with_source_lines(check_placeholders(data, config.strict),
                                               config.source)
         fail_on_errors(problems, config.source)

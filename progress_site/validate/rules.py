@@ -185,17 +185,6 @@ def check_done(item: Task | Step, today: dt.date) -> list[Problem]:
     return out
 
 
-def check_date(rec: Any, today: dt.date) -> list[Problem]:
-    """A record's `date:` (a figure's, a study's, a run's, a commit's) is not after the
-    build's today: nothing is measured in the future, and such a date is a slip."""
-    when = getattr(rec, "date", None)
-    if not isinstance(when, dt.date) or when <= today:
-        return []
-    return [problem(rec.where, "date", f"date {when} is in the future (today is {today})",
-                    "use the day it was measured (the build's today is SOURCE_DATE_EPOCH, "
-                    "else the clock)")]
-
-
 def check_repository(repo: Repository) -> list[Problem]:
     """A repository's address starts every pull, issue and commit link: an http(s)
     address with a host and a path (model/links.py)."""
@@ -275,7 +264,6 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
     for keyed in figures(data):
         out += check_figure(keyed.figure, excused.get(keyed.key, frozenset()))
     for rec in records:
-        out += check_date(rec, today)
         if isinstance(rec, (Task, Step)):
             out += check_done(rec, today)
         elif isinstance(rec, Link):
