@@ -225,7 +225,8 @@ def build_and_report(config: BuildConfig, gate: bool = False) -> int:
         # Ids come from the data, and the old side from any file: spelled out.
         print("\n".join(["Changes since the previous site:",
                          *("  " + visible_path(x) for x in built.changes)])
-              if built.changes else "No figure or task changed since the previous site.")
+              if built.changes else "No page, figure or task changed since the previous "
+                                    "site.")
     if not gate:
         return 0
     if previous is None:
@@ -257,15 +258,17 @@ def print_changes(config: BuildConfig, old_site: Path, form: str = "text",
                   gate: bool = False) -> int:
     """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE (as text or
     Markdown), write nothing; with `gate`, REGRESSED when there is a new regression."""
-    new = make_site(config).files["data.json"]
+    files = make_site(config).files
+    new = files["data.json"]
     old = read_old_site(old_site)
     if form == "markdown":
         print(comment.markdown(old_summary(old_site, lambda: comment.compare(old, new))),
               end="")
     else:
         lines = old_summary(old_site, lambda: changes.lines_between(old, new))
+        lines += changes.pages_line(changes.pages_changed(old_site, files))
         print("\n".join(f"- {visible_path(line)}" for line in lines) if lines else
-              "No figure or task changed.")
+              "No page, figure or task changed.")
     return gate_status(changes.parse_document(old), new) if gate else 0
 
 

@@ -23,6 +23,9 @@ from progress_site.render.dashboard import dashboard_pages
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.pages import render
 from progress_site.render.templates import CompiledTemplates
+from progress_site.render.typed import typed_numbers
+from progress_site.validate.dates import check_dates
+from progress_site.validate.placeholders import check_placeholders
 from progress_site.validate.rules import validate
 
 
@@ -124,7 +127,7 @@ def build(config: BuildConfig) -> Built:
     built = finish(config, ready)  # render
     # Before the swap, which replaces the data.json to compare with: nothing may fail
     # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(config.out, built.files["data.json"])
+    lines, found = changes.before_swap(config.out, built.files)
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
@@ -142,12 +145,17 @@ def prepare(config: BuildConfig) -> Prepared:
         fail_on_errors(problems, config.source)
         assert source is not None
         data, found = validate(source.data, config.today)
-        problems += found
+        # Checked on the data as written: a study's date once, not once per figure.
+        found += with_source_lines(check_dates(source.data, config.today, config.strict),
+                                   config.source)
+        problems += found + with_source_lines(check_placeholders(data, config.strict),
+                                              config.source)
         fail_on_errors(problems, config.source)
         model, found = derive(data, config.today, source.history)
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                                  data.site.languages, config.strict)
         problems += found + list(catalogs.problems)
+        problems += typed_numbers(model, source.pages, config.source, config.strict)
         fail_on_errors(problems, config.source)
     pages = source.pages + dashboard_pages(model, source.pages, catalogs)
     return Prepared(model, pages, catalogs, problems)

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.publish.changes import Snapshot, between, describe, number, parse_snapshot
+from progress_site.publish.changes import (
+    Snapshot,
+    between,
+    describe,
+    number,
+    pages_changed,
+    pages_line,
+    parse_snapshot,
+)
 
 from .test_pipeline import run_build
 
@@ -54,6 +62,7 @@ def test_changes_for_a_pull_request(example_copy: Path, tmp_path: Path) -> None:
         "- figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us",
         "- task roadmaps.meridian.tasks.load-tests: in-progress -> done",
         "- task roadmaps.meridian.tasks.load-tests: 1 new proof(s)",
+        "- 2 pages changed: fr/index.html, index.html",
     ]
     assert not (example_copy / "site").exists(), "--changes publishes nothing"
 
@@ -63,7 +72,8 @@ def test_each_build_says_what_changed(example_copy: Path, tmp_path: Path) -> Non
     first = run_build("--source", example_copy, "--out", out)
     assert "previous site" not in first.stdout  # nothing to compare with yet
     again = run_build("--source", example_copy, "--out", out)
-    assert again.stdout.splitlines()[-1] == "No figure or task changed since the previous site."
+    assert again.stdout.splitlines()[-1] == (
+        "No page, figure or task changed since the previous site.")
 
 
 def test_changes_needs_a_published_site(example_copy: Path, tmp_path: Path) -> None:
@@ -126,7 +136,8 @@ def test_each_build_compares_with_the_site_it_replaces(example_copy: Path,
     for value, was in (("7.5", "7.92"), ("7.25", "7.5")):
         edited(example_copy, f"after: {{value: {was}}}", f"after: {{value: {value}}}")
         result = run_build("--source", example_copy, "--out", out)
-        assert result.stdout.splitlines()[-1] == f"  figure {path}: {was} us -> {value} us"
+        assert result.stdout.splitlines()[-2:] == [f"  figure {path}: {was} us -> {value} us",
+                                                   "  2 pages changed: fr/index.html, index.html"]
 
 
 WARNING = ("{out}/data.json: warning: no summary of what changed since the previous site: "
@@ -178,7 +189,7 @@ def test_a_previous_data_json_that_cannot_be_read_is_a_warning(example_copy: Pat
     assert (out / "data.json").read_bytes() == published
     again = run_build("--source", example_copy, "--out", out)
     assert (again.stderr, again.stdout.splitlines()[-1]) == (
-        "", "No figure or task changed since the previous site.")
+        "", "No page, figure or task changed since the previous site.")
 
 
 @pytest.mark.parametrize(("old", "message"), [
@@ -221,3 +232,26 @@ def test_a_distribution_is_compared_part_by_part() -> None:
                                 "(n = 1000)")
     with pytest.raises(ValueError):
         number({**quantity, "parts": {"p50": "19"}})
+
+
+def test_a_text_edited_is_a_change(example_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
+    page = example_copy / "content" / "fr" / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nUne phrase de plus.\n",
+                    encoding="utf-8")
+    again = run_build("--source", example_copy, "--out", out)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[-2:] == [
+        "Changes since the previous site:", "  1 page changed: fr/index.html"]
+
+
+def test_a_summary_names_five_pages_and_counts_the_rest(tmp_path: Path) -> None:
+    files = {f"p{i}/index.html": b"new" for i in range(7)} | {"data.json": b"{}"}
+    (tmp_path / "p0").mkdir()
+    (tmp_path / "p0" / "index.html").write_bytes(b"new")
+    (tmp_path / "p1").mkdir()
+    (tmp_path / "p1" / "index.html").write_bytes(b"newer")  # longer: read no further
+    assert pages_line(pages_changed(tmp_path, files)) == [
+        "6 pages changed: p1/index.html, p2/index.html, p3/index.html, p4/index.html, "
+        "p5/index.html and 1 more"]

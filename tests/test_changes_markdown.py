@@ -172,7 +172,8 @@ def test_without_the_option_a_regression_does_not_fail(
     old = site(tmp_path / "old", data_json())
     made(monkeypatch, data_json(STEP, cpu=8))
     assert cli.main(["--source", str(source), "--changes", str(old)]) == 0
-    assert capsys.readouterr().out == "- figure measurements.cpu: 7.92 us -> 8.00 us\n"
+    assert capsys.readouterr().out == ("- figure measurements.cpu: 7.92 us -> 8.00 us\n"
+                                       "- 1 page changed: index.html\n")
 
 
 def test_a_build_fails_on_a_regression_the_site_it_replaces_did_not_have(

@@ -131,4 +131,5 @@ def test_a_cache_that_is_a_file_means_no_cache(blocker: str, example_copy: Path,
     assert result.stderr == ""
     assert (tmp_path / blocker).read_text() == "not a folder"
     again = run("--source", example_copy, "--out", out, *given)
-    assert again.stdout.splitlines()[-1] == "No figure or task changed since the previous site."
+    assert again.stdout.splitlines()[-1] == (
+        "No page, figure or task changed since the previous site.")

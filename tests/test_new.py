@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from progress_site.cli import main
+from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL, SAMPLE_COMMITS
 from progress_site.scaffold.writer import NotWritten, write
 
 from . import browser
@@ -43,11 +44,33 @@ def new_site(capsys: pytest.CaptureFixture[str], folder: Path, *args: str) -> Pa
     return folder
 
 
-def test_new_site_builds_strict_in_both_languages(tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+# What a build says of a new site until its placeholders and samples are replaced.
+SAMPLES = """\
+data/machines.yaml:9:9: warning: commits[0].id: the sample commits of `progress-site new` \
+(0c1d2e3, 5f6a7b8, a1b2c3d, e4f5a6b) are still here: the figures that cite them are not measured
+      - id: 0c1d2e3
+            ^
+    hint: replace the sample measurements, study, roadmap and commits with your own \
+(`progress-site record`)
+"""
+PLACEHOLDERS = """\
+data/site.yaml:4:10: warning: site.title: 'My project' is the title `progress-site new` wrote
+      title: My project
+             ^
+    hint: write your project's name
+data/site.yaml:16:12: warning: site.repositories[0].url: https://github.com/OWNER/my-project \
+is the placeholder `progress-site new` wrote: its links lead nowhere
+          url: https://github.com/OWNER/my-project
+               ^
+    hint: write your repository's address
+""" + SAMPLES
+
+
+def test_new_site_builds_in_both_languages(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     source = new_site(capsys, tmp_path / "mysite")
-    status, out, err = cli(capsys, "--source", source, "--strict")
-    assert (status, err) == (0, "")
+    status, out, err = cli(capsys, "--source", source)
+    assert (status, err) == (0, PLACEHOLDERS)
     assert out.startswith("Built 2 pages into ")
     english = parse((source / "site" / "index.html").read_bytes())
     french = parse((source / "site" / "fr" / "index.html").read_bytes())
@@ -57,7 +80,67 @@ def test_new_site_builds_strict_in_both_languages(tmp_path: Path,
     assert "starts about 2.71 times faster" in english.text()
     assert "environ 2,71 fois plus vite" in french.text()
     assert english.find(id="trend-memory-figure") is not None
-    assert "1 of 3" in english.find(id="roadmap").parent.text()
+    roadmap = english.find(id="roadmap")
+    assert "1 of 3" in roadmap.parent.text()
+    # One card a comparison, group titles of its own (not a status repeated as a task),
+    # the roadmap titled once.
+    html = (source / "site" / "index.html").read_text("utf-8")
+    assert "bars" not in (source / "content" / "en" / "index.md").read_text("utf-8")
+    assert "Done (validated)" not in html
+    assert [h.text() for h in roadmap.find_all("h3")] == ["Towards a first stable version"]
+
+
+def test_strict_refuses_to_publish_the_placeholders_and_samples(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = new_site(capsys, tmp_path / "mysite")
+    status, out, err = cli(capsys, "--source", source, "--strict")
+    assert (status, out) == (1, "")
+    # Errors print sorted by file: machines.yaml before site.yaml.
+    errors = SAMPLES + PLACEHOLDERS.removesuffix(SAMPLES)
+    assert err == (errors.replace("warning: ", "") + "Aborted with 3 data errors.\n"
+                   "The previous site was left as it was.\n")
+    assert not (source / "site").exists()
+
+
+def test_new_writes_the_name_and_repository_it_is_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = new_site(capsys, tmp_path / "mysite", "--name", 'Horizon: "fast" #1',
+                      "--repo", "https://github.com/horizon-rust/horizon/")
+    site = (source / "data" / "site.yaml").read_text("utf-8")
+    assert '  title: "Horizon: \\"fast\\" #1"\n' in site
+    assert '      url: "https://github.com/horizon-rust/horizon"\n' in site
+    status, _, err = cli(capsys, "--source", source)
+    assert (status, err) == (0, SAMPLES)
+    english = parse((source / "site" / "index.html").read_bytes())
+    assert english.find("title").text().startswith('Horizon: "fast" #1')
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--repo", "github.com/horizon"), "argument --repo: the address is not an http(s) "
+     "address (it starts with 'github.c'); give the repository's web address, such as "
+     "https://github.com/OWNER/NAME"),
+    (("--repo", "https://github.com/OWNER/my-project"), "argument --repo: the address is "
+     "the placeholder; give the repository's web address, such as "
+     "https://github.com/OWNER/NAME"),
+    (("--name", " "), "argument --name: the project's name: up to 100 characters on one "
+     "line, such as 'Meridian'"),
+])
+def test_new_refuses_a_name_or_repository_it_cannot_write(
+        args: tuple[str, str], message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["new", str(tmp_path / "mysite"), *args])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.endswith(f"error: {message}\n")
+    assert not (tmp_path / "mysite").exists()
+
+
+def test_the_skeleton_holds_the_placeholders_a_build_looks_for() -> None:
+    data = REPO / "progress_site" / "scaffold" / "site" / "data"
+    site = (data / "site.yaml").read_text("utf-8")
+    assert f"title: {PLACEHOLDER_TITLE}\n" in site and f"url: {PLACEHOLDER_URL}\n" in site
+    commits = re.findall(r"- id: (\w+)", (data / "machines.yaml").read_text("utf-8"))
+    assert tuple(c for c in commits if not c.isalpha()) == SAMPLE_COMMITS
 
 
 def test_new_site_types_no_number_in_its_pages() -> None:
@@ -73,7 +156,7 @@ def test_new_writes_what_a_repository_needs(tmp_path: Path,
     ignored = (tmp_path / "mysite" / ".gitignore").read_text("utf-8").split()
     assert {"/site/", "/.cache/"} <= set(ignored)
     assert (tmp_path / "mysite" / ".github" / "workflows" / "pages.yml").is_file()
-    assert "  .github/workflows/pages.yml\n" in out and "progress-site --strict" in out
+    assert "  .github/workflows/pages.yml\n" in out and "cd " in out and "--strict" in out
 
 
 def test_new_with_one_language_ignores_the_other_texts(
@@ -84,8 +167,8 @@ def test_new_with_one_language_ignores_the_other_texts(
     # The data keeps its French words ({en: ..., fr: ...}): a site that does not publish
     # French reads past them, without a word.
     assert "fr: Le portable" in (source / "data" / "machines.yaml").read_text("utf-8")
-    status, out, err = cli(capsys, "--source", source, "--strict")
-    assert (status, err) == (0, "")
+    status, out, err = cli(capsys, "--source", source)
+    assert (status, err) == (0, PLACEHOLDERS)
     assert out.startswith("Built 1 page into ")
     assert not (source / "site" / "fr").exists()
 
@@ -158,7 +241,7 @@ def test_cache_dir_keeps_the_caches_elsewhere(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     source = new_site(capsys, tmp_path / "mysite")
     status, _, err = cli(capsys, "--source", source, "--cache-dir", tmp_path / "cache")
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, PLACEHOLDERS)
     assert (tmp_path / "cache" / "charts").is_dir()
     assert not (source / ".cache").exists()
 
@@ -278,7 +361,7 @@ def new_process(*args: str | Path, cwd: Path, drop_rights: bool = False
     if drop_rights and os.geteuid() == 0:
         command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
     return subprocess.run(command, cwd=cwd, capture_output=True, timeout=60, check=False,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+                          stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
 def refused_process(done: subprocess.CompletedProcess[bytes], where: str) -> str:
@@ -369,8 +452,10 @@ def test_a_folder_name_prints_escaped(tmp_path: Path) -> None:
     lines = done.stdout.decode().splitlines()
     assert lines[0] == "Wrote 11 files into x\\nFORGED: Wrote 0 files:\\x1b[2J\\u202e:"
     assert not any(line.startswith("FORGED") for line in lines)
-    assert lines[-1] == "Next: cd the new folder && progress-site --strict, then open " \
-                        "site/index.html."
+    assert lines[-1] == ("Next: cd the new folder && progress-site, then open "
+                         "site/index.html; replace the sample figures (data/) with yours: "
+                         "until then the build warns, and --strict (as the workflows build) "
+                         "refuses to publish them.")
     assert (tmp_path / name / "data" / "site.yaml").is_file()
     (tmp_path / name / "data").rename(tmp_path / name / "kept")
     (tmp_path / name / "data").symlink_to(tmp_path / "outside")
@@ -409,7 +494,7 @@ def screenshot(chromium: Any, url: str, name: str, section: str | None = None) -
 def test_getting_started_screenshots(tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     source = new_site(capsys, tmp_path / "mysite")
-    assert cli(capsys, "--source", source, "--strict")[0] == 0
+    assert cli(capsys, "--source", source)[0] == 0
     with browser.chromium() as chromium, browser.serve(source / "site") as base:
         screenshot(chromium, base, "new-site-en")
         status, out, err = cli(capsys, "record", "measurement", "memory", "--source", source,
@@ -418,6 +503,6 @@ def test_getting_started_screenshots(tmp_path: Path,
                                "--yes")
         assert status == 0, err
         assert "Wrote 1 figure to data/machines.yaml, data/measurements.yaml." in out
-        assert cli(capsys, "--source", source, "--strict")[0] == 0
+        assert cli(capsys, "--source", source)[0] == 0
         screenshot(chromium, base, "new-site-recorded", "memory")
         screenshot(chromium, f"{base}fr/index.html", "new-site-fr")

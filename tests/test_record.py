@@ -410,3 +410,39 @@ def test_comparison_sides_are_recorded_as_distributions(
     assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
                   "--after", "7.92", "--replace", "--yes") == 0, capsys.readouterr().err
     assert "        after: {value: 7.92}\n" in studies.read_text()
+
+
+@pytest.mark.parametrize(("written", "why"), [
+    ("2026-13-01", "month must be in 1..12"),
+    ("2026-02-30", "day is out of range for month"),
+    ("26-1-1", "write it as YYYY-MM-DD, such as 2026-11-08"),
+])
+def test_a_date_that_is_no_day_is_refused_in_words(
+        example_copy: Path, capsys: pytest.CaptureFixture[str], written: str, why: str) -> None:
+    before = hashes(example_copy)
+    with pytest.raises(SystemExit) as stop:
+        record(example_copy, "measurement", "startup", "--value", "12", "--date", written)
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"error: argument --date: '{written}' is not a day of the calendar: {why}\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_date_after_today_is_refused(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(example_copy)
+    assert record(example_copy, "measurement", "startup", "--value", "12",
+                  "--date", "2026-11-30") == 2
+    assert capsys.readouterr().err == (
+        "error: --date 2026-11-30: a day after today (2026-11-29); nothing is measured in "
+        "the future, and the build would refuse it\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_date_of_today_is_recorded(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = record(example_copy, "measurement", "startup", "--value", "12.50", "--unit", "ms",
+                    "--machine", "test-pc", "--commit", "c38a01e", "--title", "Start-up time",
+                    "--date", "2026-11-29")
+    assert status == 0, capsys.readouterr().err
+    assert "date: 2026-11-29" in (example_copy / "data" / "studies.yaml").read_text()

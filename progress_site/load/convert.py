@@ -160,8 +160,19 @@ def shown(value: float) -> str:
     return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
+# Numbers as people type them in prose, which YAML reads as texts: `1,383`, `1.5-1.7`.
+THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+DASHED = re.compile(r"([+-]?\d+(?:\.\d+)?)\s*[-\u2013]\s*(\d+(?:\.\d+)?)")
+
+
 def number_hint(value: Any) -> str:
     """How to fix a value that should have been a number."""
+    if isinstance(value, str) and THOUSANDS.fullmatch(value.strip()):
+        return ("write the number without a thousands separator: "
+                f"{value.strip().replace(',', '')}")
+    dashed = DASHED.fullmatch(value.strip()) if isinstance(value, str) else None
+    if dashed:
+        return f"a range is two numbers: write `range: [{dashed[1]}, {dashed[2]}]`"
     if isinstance(value, str):
         try:
             float(value.replace("_", ""))
@@ -332,10 +343,14 @@ class Converter:
             return self.expected(Text, value, path)
         bad = False
         for lang, words in value.items():
-            if lang not in self.languages and known_language(lang):
-                continue  # a language the site does not publish (now): its words wait
+            # A language the site does not publish (now): its words wait; but not one a
+            # slip away from a language this text lacks (`fra:` for `fr:`), whose words
+            # would be dropped.
+            close = closest(lang, self.languages) if lang not in self.languages else None
+            if lang not in self.languages and known_language(lang) and (
+                    close is None or close in value):
+                continue
             if lang not in self.languages:
-                close = closest(lang, self.languages)
                 hint = f"did you mean '{close}'?" if close else (
                     "the site's languages are " + ", ".join(self.languages))
                 bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
@@ -347,6 +362,20 @@ class Converter:
             if lang not in value:
                 self.missing_language(path, lang, value)
         return Text(tuple((lang, value[lang]) for lang in self.languages if lang in value))
+
+    def split_number(self, value: dict[str, Any], key: str, path: KeyPath) -> str:
+        """`1,383` as written, when `key` is the `383` that a comma in `{value: 1,383}`
+        split off a number as a key of its own; '' otherwise."""
+        keys = list(value)
+        at = keys.index(key)
+        parts = [key]
+        while at > 0 and re.fullmatch(r"\d{3}", keys[at]) and value[keys[at]] is None:
+            at -= 1
+            parts.insert(0, keys[at])
+        number = self.doc.raw.get((*path, keys[at]))
+        if number is None or len(parts) < 2 or not re.fullmatch(r"[+-]?\d{1,3}", number):
+            return ""
+        return ",".join([number, *parts[1:]])
 
     def missing_language(self, path: KeyPath, lang: str, value: dict[str, str]) -> None:
         """A text with no words in one language: an error in --strict, else a warning."""
@@ -367,6 +396,11 @@ class Converter:
                 close = closest(key, declared)
                 hint = (f"did you mean '{close}'?" if close else
                         "known keys: " + ", ".join(declared))
+                number = self.split_number(value, key, path)
+                if number:
+                    hint = (f"YAML read '{number}' as two entries (a comma separates the "
+                            "keys of `{...}`): write the number without a thousands "
+                            f"separator: {number.replace(',', '')}")
                 self.error((*path, key), f"unknown key '{key}'", hint, key=True)
                 ok = False
         args: dict[str, Any] = {}

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 
 from progress_site.errors import Problem
+from progress_site.load.comments import cut_texts
 from progress_site.load.yaml import Document, parse
 
 
@@ -17,7 +18,7 @@ from progress_site.load.yaml import Document, parse
 def _remembered(text: str, display: str) -> tuple[Document, tuple[Problem, ...]]:
     """A parse of this text in this process."""
     doc, problems = parse(text, display)
-    return doc, tuple(problems)
+    return doc, tuple(problems or cut_texts(text, doc))
 
 
 def parse_once(text: str, display: str) -> tuple[Document, list[Problem]]:

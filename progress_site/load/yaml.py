@@ -341,16 +341,7 @@ class _Nodes(_Reader):
             problem = self.too_deep(text)
             node = None if problem else yaml.compose(text, Loader=Loader)
         except yaml.MarkedYAMLError as exc:
-            where = exc.problem_mark or exc.context_mark
-            line, col = (where.line + 1, where.column + 1) if where else (0, 0)
-            # PyYAML 6.0.4's scanner has a nesting limit of its own, which it can reach
-            # while reading ahead, before the events say how deep they are.
-            message, hint = (TOO_DEEP if "nesting depth" in (exc.problem or "") else
-                             (f"YAML syntax error: {exc.problem or exc.context}",
-                              "check the indentation and the quotes on this line or the "
-                              "one above"))
-            return [Problem(Location(self.doc.display, line, col), message, (), hint,
-                            self.doc.line(line))]
+            return [self.syntax_error(exc)]
         except yaml.reader.ReaderError as exc:
             return [self.unacceptable(text, exc)]
         except yaml.YAMLError as exc:
@@ -362,6 +353,30 @@ class _Nodes(_Reader):
         self.doc.data = None if node is None else self.build(node, ())
         return self.problems
 
+    def syntax_error(self, exc: yaml.MarkedYAMLError) -> Problem:
+        """PyYAML's syntax error, at the place to fix: a `{` or `[` left open is found
+        only lines later, where the parser gives up, so the caret goes to the bracket."""
+        where = exc.problem_mark or exc.context_mark
+        opened = exc.context_mark
+        if (opened is not None and where is not None and where.line > opened.line
+                and (exc.context or "").startswith("while parsing a flow")):
+            line, col = opened.line + 1, opened.column + 1
+            bracket = self.doc.line(line)[opened.column:opened.column + 1]
+            closing = {"{": "}", "[": "]"}.get(bracket, "")
+            return Problem(Location(self.doc.display, line, col),
+                           f"YAML syntax error: this '{bracket}' is not closed ({exc.problem} "
+                           f"on line {where.line + 1})", (),
+                           f"close it with '{closing}', and quote a text that holds a ',', "
+                           "':' or a bracket", self.doc.line(line))
+        line, col = (where.line + 1, where.column + 1) if where else (0, 0)
+        # PyYAML 6.0.4's scanner has a nesting limit of its own, which it can reach
+        # while reading ahead, before the events say how deep they are.
+        message, hint = (TOO_DEEP if "nesting depth" in (exc.problem or "") else
+                         (f"YAML syntax error: {exc.problem or exc.context}",
+                          "check the indentation and the quotes on this line or the "
+                          "one above"))
+        return Problem(Location(self.doc.display, line, col), message, (), hint,
+                       self.doc.line(line))
 
     def unacceptable(self, text: str, exc: yaml.reader.ReaderError) -> Problem:
         """PyYAML's refusal of a character, at that character's line and column. The

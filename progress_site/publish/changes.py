@@ -10,6 +10,7 @@ time a user feels (bench/caches.py).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from progress_site.model.keys import published
 from progress_site.regular import NotRegular, read_regular
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
+PAGES_NAMED = 5  # pages a summary names before it counts the rest
 # More than a build prints; an old data.json asking for a million would print a megabyte.
 MAX_DECIMALS = 20
 
@@ -203,20 +205,48 @@ def since_published(previous: bytes | None, published: bytes) -> list[str] | Non
     return None if previous is None else between(previous, published)
 
 
-def before_swap(out: Path, published: bytes) -> tuple[list[str] | None, list[Problem]]:
+def before_swap(out: Path, files: Mapping[str, bytes]
+                ) -> tuple[list[str] | None, list[Problem]]:
     """What changed since the site `out` holds, worked out before the new one replaces
-    it: None when there is no site there yet; a warning when its data.json cannot be
-    read, which never stops the new site from being published."""
+    it (`files`, with its data.json): None when there is no site there yet; a warning
+    when its data.json cannot be read, which never stops the new site from being
+    published."""
     try:
         previous = read_published(out)
     except NotRegular as exc:
         return None, [unreadable(out, f"is {exc.what}, not a regular file")]
     except OSError as exc:
         return None, [unreadable(out, f"cannot be read ({exc.strerror or exc})")]
-    lines = since_published(previous, published)
+    lines = since_published(previous, files["data.json"])
     if previous is not None and lines is None:
         return None, [unreadable(out, "is not a data.json that a build published")]
-    return lines, []
+    return None if lines is None else lines + pages_line(pages_changed(out, files)), []
+
+
+def pages_changed(site: Path, files: Mapping[str, bytes]) -> list[str]:
+    """The pages (`.html`) of `files` that `site` lacks or holds otherwise: a text edited
+    changes no figure, and is a change all the same."""
+    changed = []
+    for name, html in sorted(files.items()):
+        if not name.endswith(".html"):
+            continue
+        try:  # no more than the new page's size: a longer old one differs
+            same = read_regular(site / name, len(html), follow=False) == html
+        except OSError:  # missing, too long, a link, not a file: not this page
+            same = False
+        if not same:
+            changed.append(name)
+    return changed
+
+
+def pages_line(names: list[str]) -> list[str]:
+    """The summary's line for the pages that changed; none when none did."""
+    if not names:
+        return []
+    shown = ", ".join(names[:PAGES_NAMED])
+    more = f" and {len(names) - PAGES_NAMED} more" if len(names) > PAGES_NAMED else ""
+    noun = "page" if len(names) == 1 else "pages"
+    return [f"{len(names)} {noun} changed: {shown}{more}"]
 
 
 def unreadable(out: Path, why: str) -> Problem:

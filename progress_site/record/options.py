@@ -10,6 +10,7 @@ import argparse
 import datetime as dt
 from pathlib import Path
 
+from progress_site.errors import UsageError, visible
 from progress_site.model.schema import Status
 from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT
@@ -44,7 +45,20 @@ def add_made(p: argparse.ArgumentParser) -> None:
     p.add_argument("--machine", help="id of the machine it ran on (see machines:)")
     p.add_argument("--commit", help="the commit measured (declared under commits: if new)")
     p.add_argument("--run", help="id of the test run it comes from (see runs:)")
-    p.add_argument("--date", type=dt.date.fromisoformat, help="YYYY-MM-DD (default: today)")
+    p.add_argument("--date", type=day, help="YYYY-MM-DD (default: today)")
+
+
+def day(text: str) -> dt.date:
+    """--date: a day of the calendar, written YYYY-MM-DD (argparse's own message names a
+    Python function, not the mistake)."""
+    parts = text.split("-")
+    try:
+        if len(parts) != 3 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4:
+            raise ValueError("write it as YYYY-MM-DD, such as 2026-11-08")
+        return dt.date(*map(int, parts))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{visible(text)!r} is not a day of the calendar: {exc}") from None
 
 
 def add_spread(p: argparse.ArgumentParser) -> None:
@@ -103,6 +117,10 @@ def run_command(args: argparse.Namespace, today: dt.date) -> int:
     """Run the handler the command named (importing `record` only now)."""
     import importlib
 
+    if getattr(args, "date", None) is not None and args.date > today:
+        raise UsageError(f"--date {args.date.isoformat()}: a day after today "
+                         f"({today.isoformat()}); nothing is measured in the future, and "
+                         "the build would refuse it")
     module, _, name = args.handler.rpartition(".")
     handlers = importlib.import_module(f"progress_site.record.{module or 'commands'}")
     status: int = getattr(handlers, name)(args, today)

@@ -16,14 +16,14 @@ from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
-from progress_site.errors import Location, Problem
+from progress_site.errors import Location, Problem, closest
 from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.legend import shown, used_in
 from progress_site.render.blocks.measurements import form
-from progress_site.render.blocks.options import BlockError
+from progress_site.render.blocks.options import OWN_OPTIONS, BlockError, close_to
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.i18n import Catalogs
@@ -174,10 +174,9 @@ class PageRenderer:
             template = self.env.get_template(f"blocks/{block.name}.html")
         except jinja2.TemplateNotFound:
             problems.append(Problem(where, f"unknown block '{block.name}'",
-                                    hint=f"write templates/blocks/{block.name}.html, or use "
-                                         "one of the blocks listed in docs/data-format.md"))
+                                    hint=self.block_hint(block.name)))
             return ""
-        problems += self.option_references(block, where)
+        problems += self.unknown_options(block, where) + self.option_references(block, where)
         try:
             return template.render(args=block.args, options=dict(block.options),
                                    page=page, here=self.places[(page.language, page.slug)],
@@ -192,6 +191,28 @@ class PageRenderer:
                                     hint="see its arguments in the table of blocks in "
                                          "docs/data-format.md"))
             return ""
+
+    def block_hint(self, name: str) -> str:
+        """A "did you mean" for a block no template renders (`runs` for `run`), else
+        where to write it."""
+        known = [n.removeprefix("blocks/").removesuffix(".html")
+                 for n in self.env.list_templates(filter_func=lambda n: n.startswith("blocks/"))]
+        close = closest(name, known)
+        return f"did you mean '{close}'?" if close else (
+            f"write templates/blocks/{name}.html, or use one of the blocks listed in "
+            "docs/data-format.md")
+
+    @staticmethod
+    def unknown_options(block: Block, where: Location) -> list[Problem]:
+        """The options an engine block that reads its own (OWN_OPTIONS) does not know:
+        a slip there would be ignored without a word."""
+        known = OWN_OPTIONS.get(block.name)
+        if known is None:
+            return []
+        return [Problem(where, f"{block.name}: unknown option '{name}'",
+                        hint=close_to(name, known, "options") if known else
+                        f"{block.name} takes no options")
+                for name, _ in block.options if name not in known]
 
     def option_references(self, block: Block, where: Location) -> list[Problem]:
         """The references of a block's options that cannot be printed (a caption's)."""

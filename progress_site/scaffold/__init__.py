@@ -2,20 +2,27 @@
 
 The skeleton is a folder of plain files beside this module (`site/`, package data): its
 data, its pages in each language, a `.gitignore` and three GitHub workflows (Pages,
-benchmarks, pull requests). Two things are filled in when it is written: the site's
-languages, and the engine each workflow installs (this one's version, pinned).
+benchmarks, pull requests). Filled in when it is written: the site's languages, the
+engine each workflow installs (this one's version, pinned), and the project's name and
+repository (`--name`, `--repo`, asked for at a terminal). What is left of the
+placeholders and sample figures, a build warns about (validate/placeholders.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shlex
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from progress_site import cache
 from progress_site.errors import UsageError, visible_path
+from progress_site.model.links import repository_problem
+from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL
 from progress_site.scaffold.place import refuse_inside_site
 from progress_site.scaffold.writer import NotWritten, Survey, entries, survey, write
 
@@ -41,6 +48,13 @@ def new_options(p: argparse.ArgumentParser) -> None:
                    help="what the workflows pip install: a release (the default: "
                         "progress-site==THIS_VERSION) or a git URL, such as "
                         "git+https://github.com/OWNER/progress-site@v0.1.0")
+    p.add_argument("--name", type=project_name, default=None,
+                   help="the project's name (asked for at a terminal; else a placeholder "
+                        "that a build warns about)")
+    p.add_argument("--repo", type=repository, default=None, metavar="URL",
+                   help="the project's repository, such as https://github.com/OWNER/NAME "
+                        "(asked for at a terminal; else a placeholder that a build warns "
+                        "about)")
     p.add_argument("--force", action="store_true",
                    help="write into a folder that is not empty: add the files it lacks, "
                         "list the ones that differ and leave them as they are")
@@ -57,6 +71,44 @@ def languages(text: str) -> tuple[str, ...]:
     if len(set(chosen)) != len(chosen):
         raise argparse.ArgumentTypeError("a language is listed twice")
     return chosen
+
+
+def project_name(text: str) -> str:
+    """The --name option, checked: words on one line, written quoted into data/site.yaml."""
+    name = text.strip()
+    if not name or not name.isprintable() or len(name) > 100:
+        raise argparse.ArgumentTypeError(
+            "the project's name: up to 100 characters on one line, such as 'Meridian'")
+    return name
+
+
+def repository(text: str) -> str:
+    """The --repo option, checked as the build checks a repository's address."""
+    url = text.strip().removesuffix("/")
+    why = repository_problem(url)
+    if why or url == PLACEHOLDER_URL:
+        raise argparse.ArgumentTypeError(
+            f"the address {why or 'is the placeholder'}; give the repository's web "
+            "address, such as https://github.com/OWNER/NAME")
+    return url
+
+
+def asked(given: str | None, prompt: str, check: Callable[[str], str]) -> str | None:
+    """An option's value, or the answer typed at a terminal (checked, asked again when
+    wrong); None when there is no terminal, or no answer (the placeholder stays)."""
+    if given is not None or not sys.stdin.isatty():
+        return given
+    while True:
+        try:
+            answer = input(prompt).strip()
+        except EOFError:
+            return None
+        if not answer:
+            return None
+        try:
+            return check(answer)
+        except argparse.ArgumentTypeError as exc:
+            print(f"  {exc}", file=sys.stderr)
 
 
 def engine_spec(text: str) -> str:
@@ -79,9 +131,11 @@ def engine_requirement() -> str:
     return f"progress-site=={found}"
 
 
-def skeleton(chosen: tuple[str, ...], engine: str | None = None) -> dict[str, bytes]:
+def skeleton(chosen: tuple[str, ...], engine: str | None = None, project: str | None = None,
+             repo: str | None = None) -> dict[str, bytes]:
     """Every file of the new site, by its path there, for the languages chosen; its
-    workflows install `engine` (default: this engine's version, pinned)."""
+    workflows install `engine` (default: this engine's version, pinned); the `project`'s
+    name and its `repo` replace the placeholders (quoted: YAML reads them as written)."""
     files: dict[str, bytes] = {}
     for path in sorted(SKELETON.rglob("*")):
         name = path.relative_to(SKELETON).as_posix()
@@ -91,9 +145,14 @@ def skeleton(chosen: tuple[str, ...], engine: str | None = None) -> dict[str, by
         if parts[0] == "content" and parts[1] not in chosen:
             continue
         files[name] = path.read_bytes()
-    site = files["data/site.yaml"].decode("utf-8")
-    files["data/site.yaml"] = SITE_LANGUAGES.sub(
-        f"  languages: [{', '.join(chosen)}]", site, count=1).encode("utf-8")
+    site = SITE_LANGUAGES.sub(f"  languages: [{', '.join(chosen)}]",
+                              files["data/site.yaml"].decode("utf-8"), count=1)
+    if project is not None:
+        site = site.replace(f": {PLACEHOLDER_TITLE}\n",
+                            f": {json.dumps(project, ensure_ascii=False)}\n")
+    if repo is not None:
+        site = site.replace(f"url: {PLACEHOLDER_URL}\n", f"url: {json.dumps(repo)}\n")
+    files["data/site.yaml"] = site.encode("utf-8")
     for name in WORKFLOWS:
         files[name] = files[name].decode("utf-8").replace(
             f"progress-site=={ENGINE_MARK}", engine or engine_requirement()).encode("utf-8")
@@ -101,10 +160,12 @@ def skeleton(chosen: tuple[str, ...], engine: str | None = None) -> dict[str, by
 
 
 def write_site(folder: Path, chosen: tuple[str, ...], force: bool,
-               engine: str | None = None) -> Survey:
+               engine: str | None = None, name: str | None = None,
+               repo: str | None = None) -> Survey:
     """Write the skeleton into `folder`; a file already there is never replaced, and
     nothing is written outside the folder nor through a link (scaffold/writer.py)."""
-    files = skeleton(chosen, engine)  # before any write: a failure leaves the folder as it was
+    # Made before any write: a failure leaves the folder as it was.
+    files = skeleton(chosen, engine, name, repo)
     refuse_inside_site(folder)
     # A fresh clone of an empty repository holds only .git: that is still an empty site.
     if not force and os.path.lexists(folder) and any(n != ".git" for n in entries(folder)):
@@ -121,7 +182,9 @@ def write_site(folder: Path, chosen: tuple[str, ...], force: bool,
 def run_new(args: argparse.Namespace) -> int:
     """`progress-site new DIR`: write the skeleton, say what was written and what next."""
     folder: Path = args.folder
-    done = write_site(folder, args.lang, args.force, args.engine_spec)
+    name = asked(args.name, "The project's name: ", project_name)
+    repo = asked(args.repo, "Its repository (https://github.com/OWNER/NAME): ", repository)
+    done = write_site(folder, args.lang, args.force, args.engine_spec, name, repo)
     count = len(done.new)
     shown = visible_path(str(folder))
     listed = "".join(f"\n  {name}" for name in done.new)
@@ -132,5 +195,7 @@ def run_new(args: argparse.Namespace) -> int:
         print("\n".join(f"  {name}" for name in done.kept))
     # A name the terminal cannot show as typed cannot be pasted back either.
     where = shlex.quote(str(folder)) if shown == str(folder) else "the new folder"
-    print(f"Next: cd {where} && progress-site --strict, then open site/index.html.")
+    print(f"Next: cd {where} && progress-site, then open site/index.html; replace the "
+          "sample figures (data/) with yours: until then the build warns, and --strict "
+          "(as the workflows build) refuses to publish them.")
     return 0

@@ -45,6 +45,13 @@ RANGES = {
     "tolerance": Range(Decimal(0), Decimal(1), words="a share from 0% to 100%"),
     "floor": Range(Decimal(0), Decimal(LARGEST), words=f"a number from 0 to {LARGEST_WORDS}"),
 }
+# The options of the engine's blocks whose templates read `options` themselves (the
+# others read them through `Options`, which checks them): any other is a slip.
+OWN_OPTIONS: dict[str, tuple[str, ...]] = {
+    "bars": (), "budget": (), "comparisons": ("trends",), "dashboard": ("group",),
+    "headlines": (), "legend": (), "machines": (), "measurements": (), "profiles": (),
+    "roadmap": (), "roadmaps": (), "run": (), "series": (), "versions": (),
+}
 FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
                  words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}")
 

@@ -1,0 +1,243 @@
+"""Numbers typed where a reference belongs: a number in a page's prose or a data text
+that equals, as the page prints it, a figure or a derived number of the site.
+
+"Never typed" is the tool's promise: a typed `2.46` beside the ratio it copies stays
+`2.46` when the data changes. Each language's printed numbers are indexed once (the
+same Babel formatting the page uses, `formatting.number`); texts are read through
+markdown-it's tokens, so code spans, fences, links' addresses and references are not
+prose. Years, dates, versions (`1.66.0`) and ids (`cpu-500`, `#7484`) are no numbers.
+A match is a warning naming the reference to write, an error with --strict.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel.numbers import get_decimal_symbol, get_group_symbol
+from markdown_it.token import Token
+
+from progress_site.derive.model import Model
+from progress_site.derive.namespace import texts
+from progress_site.derive.quantity import Quantity
+from progress_site.errors import Location, Problem, source_line
+from progress_site.load.pages import Page
+from progress_site.model.values import Text
+from progress_site.render import formatting
+from progress_site.render.blocklines import Block
+from progress_site.render.markdown import inline_tokens, page_tokens, split_blocks
+from progress_site.render.pages import PageRenderer
+
+# A number as prose writes it, groups and decimals included (`1,000.5`, `1 000,5`); not
+# inside a word, an id, a path, a version or a time (`cpu-500`, `#7484`, `v2`, `12:30`).
+NUMBER = re.compile(r"(?<![\w#@/\\.,:\u2011-])\d+(?:[.,\u202f\u00a0]\d+)*(?![\w/\u2011-]|[.,:]\d)")
+DIGIT = re.compile(r"\d")
+WORD = re.compile(r"[^\W\d_]+")
+# Names that print the same number as a shorter one: the reference to suggest is the other.
+TWINS = (".value", ".ok", ".of")
+
+
+def normal(printed: str) -> str:
+    """A number as printed or typed, its group separator one character (Babel prints a
+    narrow no-break space in French; a writer types a no-break space)."""
+    return printed.replace("\u00a0", "\u202f")
+
+
+# A name that prints a number, and the unit it prints it in.
+Candidate = tuple[str, str | None]
+
+
+def index(model: Model) -> dict[str, list[Candidate]]:
+    """Each number the site prints, by its digits as printed (`2.56`, `1383`: rounded as
+    the page rounds it, `formatting.shown`) -> the names that print it. One index for
+    every language: each reads a typed number into the same digits (`Numbers.digits`),
+    so a text is checked by lookups, and no number is formatted to be compared."""
+    found: dict[str, list[Candidate]] = {}
+    rounded: dict[tuple[float, int], str] = {}
+    entries = model.namespace.entries
+    # The names of the data's order first, then their twins: a hint names the first.
+    names = [n for n in entries if not n.endswith(TWINS)]
+    for name in [*names, *(n for n in entries if n.endswith(TWINS))]:
+        entry = entries[name]
+        if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
+            continue  # a count's parts are named `.ok` and `.of`
+        # A `.value` twin is the same number without its unit: the unit is its holder's.
+        holder = entries.get(name.rpartition(".")[0]) if name.endswith(TWINS) else None
+        unit = holder.unit if isinstance(holder, Quantity) else entry.unit
+        for value in {entry.low, entry.top}:
+            digits = rounded.get((value, entry.decimals))
+            if digits is None:  # a name and its `.value` twin round the same number
+                digits = rounded[value, entry.decimals] = str(
+                    formatting.shown(abs(value), entry.decimals))
+            found.setdefault(digits, []).append((name, unit))
+    return found
+
+
+@dataclass(slots=True)
+class Numbers:
+    """The numbers the site prints, read in one language."""
+
+    printed: Mapping[str, list[Candidate]]
+    lang: str
+    units: Mapping[str, tuple[Text, Text]]  # the site's own units: one, other
+    spelled: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def digits(self, token: str) -> str | None:
+        """A typed number as `index` keys it (`1 000,5` in French is `1000.5`); None when
+        its groups are not the language's (`2,48` in English)."""
+        group, decimal, shape = symbols(self.lang)
+        token = normal(token)
+        if not shape.fullmatch(token):
+            return None
+        return token.replace(group, "").replace(decimal, ".")
+
+    def unit_words(self, unit: str) -> frozenset[str]:
+        """The words a unit is printed as after a number, in this language (and its id)."""
+        if unit not in self.spelled:
+            words = {unit.lower()}
+            for amount in (1.0, 2.0):
+                printed = formatting.with_unit(amount, 0, unit, self.lang, dict(self.units))
+                words.update(w.lower() for w in WORD.findall(printed)[:1])
+            self.spelled[unit] = frozenset(words)
+        return self.spelled[unit]
+
+    def name(self, digits: str, word: str) -> str | None:
+        """The name that prints these digits, in the unit typed after them if any."""
+        for name, unit in self.printed.get(digits, ()):
+            if unit is None or not word or word in self.unit_words(unit):
+                return name
+        return None
+
+
+@functools.cache
+def symbols(lang: str) -> tuple[str, str, re.Pattern[str]]:
+    """A language's group and decimal symbols (Babel's), and the shape of a number
+    written with them: `1,000.5`, `1000.5`, `1 000,5`."""
+    group = normal(get_group_symbol(locale=lang))
+    decimal = get_decimal_symbol(locale=lang)
+    g, d = re.escape(group), re.escape(decimal)
+    return group, decimal, re.compile(rf"\d{{1,3}}(?:{g}\d{{3}})*(?:{d}\d+)?|\d+(?:{d}\d+)?")
+
+
+@functools.cache
+def months(lang: str) -> frozenset[str]:
+    """The names of the months in a language, as Babel spells them (a number beside one
+    is a day of a date)."""
+    names = formatting.locale(lang).months["format"]
+    return frozenset(m.lower().rstrip(".") for width in ("wide", "abbreviated")
+                     for m in names[width].values())
+
+
+def no_number(text: str, match: re.Match[str], lang: str) -> bool:
+    """A match that is a year, a day of a date, a version (two decimal points), or a
+    small or round whole number."""
+    token = match.group()
+    decimals = token.count(symbols(lang)[1])
+    if decimals > 1 or re.fullmatch(r"(19|20)\d\d", token):
+        return True
+    # Loads, settings and counts are small or round whole numbers (10 bots, 500 players,
+    # 4 threads) that some figure prints too; a measured number rarely is.
+    digits = sum(ch.isdigit() for ch in token)
+    if not decimals and (digits < 3 or token.endswith("0")):
+        return True
+    before = WORD.findall(text[:match.start()][-20:])
+    after = WORD.match(text[match.end():].lstrip())
+    return bool((before and before[-1].lower() in months(lang))
+                or (after and after.group().lower().rstrip(".") in months(lang)))
+
+
+def typed(text: str, numbers: Numbers) -> Iterator[tuple[int, str, str]]:
+    """(offset, number, name) for each number of a prose text that the site prints: in
+    the same unit, when the text names one after it (`3.5 chunks` is not `3.5 cores`)."""
+    for match in NUMBER.finditer(text):
+        digits = numbers.digits(match.group())
+        if digits is None or digits not in numbers.printed or no_number(
+                text, match, numbers.lang):
+            continue
+        after = WORD.match(text[match.end():].lstrip())
+        name = numbers.name(digits, after.group().lower() if after else "")
+        if name is not None:
+            yield match.start(), match.group(), name
+
+
+def prose(tokens: tuple[Token, ...]) -> Iterator[Token]:
+    """The tokens of words a reader reads as prose: text, not code, not a reference."""
+    for token in tokens:
+        if token.type == "inline":
+            yield from (c for c in token.children or () if c.type == "text")
+
+
+def warning(where: Location, number: str, name: str, strict: bool, line: str) -> Problem:
+    """The problem of one typed number."""
+    return Problem(where, f"the number {number} is typed, and the site prints it from "
+                   f"{name}", hint=f"write {{{{ {name} }}}}: a typed number stays as it is "
+                   "when the data changes", source_line=line, warning=not strict)
+
+
+def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
+    """The typed numbers of a content page's prose, each at its line and column."""
+    out = []
+    start = 0
+    for part in split_blocks(page.body, page.body_line):
+        if isinstance(part, Block):
+            continue
+        start = page.body.find(part, start)
+        cursor = start
+        for token in prose(page_tokens(part)):
+            found = page.body.find(token.content, cursor)
+            at = found if found >= 0 else cursor
+            for offset, number, name in typed(token.content, numbers):
+                where = PageRenderer.located(page, at + offset, "", "")
+                out.append(warning(where.location, number, name, strict, where.source_line))
+            cursor = at + len(token.content) if found >= 0 else cursor
+        start += len(part)
+    return out
+
+
+def at_number(root: Path, where: Location, number: str) -> tuple[Location, str]:
+    """The place of a number in a data text: found on the text's line or the few after
+    it (a text's value may start on the next line); the text's place otherwise."""
+    for line in range(where.line, where.line + 4):
+        text = source_line(root / where.file, line)
+        column = text.find(number, where.column - 1 if line == where.line else 0)
+        if column >= 0:
+            return Location(where.file, line, column + 1), text
+    return where, source_line(root / where.file, where.line)
+
+
+def check_data(model: Model, languages: Mapping[str, Numbers], root: Path, strict: bool
+               ) -> list[Problem]:
+    """The typed numbers of the data's texts, in every language the site prints."""
+    out, seen = [], set()
+    default = model.data.site.languages[0]
+    for text, holder, written_in in texts(model.data):
+        for lang, numbers in languages.items():
+            words = text.get(lang, default)
+            # Parsed only when a number of its words is one the site prints.
+            if not DIGIT.search(words) or not any(typed(words, numbers)):
+                continue
+            for token in prose(inline_tokens(words)):
+                for _, number, name in typed(token.content, numbers):
+                    where, line = at_number(root, holder.of(written_in), number)
+                    if (where, number) not in seen:
+                        seen.add((where, number))
+                        out.append(warning(where, number, name, strict, line))
+    return out
+
+
+def typed_numbers(model: Model, pages: tuple[Page, ...], root: Path, strict: bool
+                  ) -> list[Problem]:
+    """Every number typed in the pages and the data that the site prints from a name."""
+    printed = index(model)
+    site = model.data.site
+    own = {u.id: (u.one, u.other) for u in site.units} | {
+        u.id: (u.one, u.other) for d in model.namespace.datasets.values() for u in d.units}
+    languages = {lang: Numbers(printed, lang, own) for lang in site.languages}
+    out = check_data(model, languages, root, strict)
+    for page in pages:
+        if page.language in languages and DIGIT.search(page.body):
+            out += check_page(page, languages[page.language], strict)
+    return out

@@ -1,0 +1,27 @@
+"""Dates after the build's today: nothing is measured in the future, so such a date is
+a slip. A warning, an error with --strict: a tool's own clock (an import) or a time zone
+ahead may date a run a day after a reproducible build's SOURCE_DATE_EPOCH."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from progress_site.errors import Problem
+from progress_site.model.schema import Data
+from progress_site.model.values import problem
+from progress_site.model.walk import walk
+
+
+def check_dates(data: Data, today: dt.date, strict: bool) -> list[Problem]:
+    """Each record's `date:` (a figure's, a study's, a run's, a commit's) after `today`,
+    said once where it is written (a study's, not each of its figures')."""
+    out = []
+    for rec in walk(data):
+        when = getattr(rec, "date", None)
+        if isinstance(when, dt.date) and when > today and hasattr(rec, "where"):
+            found = problem(rec.where, "date", f"date {when} is in the future (today is "
+                            f"{today})", "use the day it was measured (the build's today is "
+                            "SOURCE_DATE_EPOCH, else the clock)")
+            out.append(Problem(found.location, found.message, found.key_path, found.hint,
+                               warning=not strict))
+    return out

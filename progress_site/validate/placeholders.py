@@ -1,0 +1,32 @@
+"""A site that still holds what `progress-site new` wrote for its user to replace: a
+warning, an error with --strict, so that no placeholder is published (model/placeholders.py)."""
+
+from __future__ import annotations
+
+from progress_site.errors import Problem
+from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL, SAMPLE_COMMITS
+from progress_site.model.schema import Data
+from progress_site.model.values import problem
+
+
+def check_placeholders(data: Data, strict: bool) -> list[Problem]:
+    """The placeholder title and repository, and the sample commits, where written."""
+    found = []
+    site = data.site
+    if PLACEHOLDER_TITLE in (words for _, words in site.title.by_language):
+        found.append(problem(site.where, "title", f"'{PLACEHOLDER_TITLE}' is the title "
+                             "`progress-site new` wrote", "write your project's name"))
+    for repo in site.repositories:
+        if repo.url == PLACEHOLDER_URL:
+            found.append(problem(repo.where, "url", f"{PLACEHOLDER_URL} is the placeholder "
+                                 "`progress-site new` wrote: its links lead nowhere",
+                                 "write your repository's address"))
+    samples = [c for c in data.commits if c.id in SAMPLE_COMMITS]
+    if samples:
+        found.append(problem(samples[0].where, "id", "the sample commits of `progress-site "
+                             f"new` ({', '.join(c.id for c in samples)}) are still here: "
+                             "the figures that cite them are not measured",
+                             "replace the sample measurements, study, roadmap and commits "
+                             "with your own (`progress-site record`)"))
+    return [Problem(p.location, p.message, p.key_path, p.hint, warning=not strict)
+            for p in found]

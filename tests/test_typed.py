@@ -1,0 +1,63 @@
+"""The lint for typed numbers: which numbers of a prose text the site prints from a name."""
+
+from __future__ import annotations
+
+import pytest
+
+from progress_site.render.markdown import inline_tokens
+from progress_site.render.typed import Candidate, Numbers, prose, typed
+
+RATIO = "comparisons.reqwest.ratio"
+# What `index` makes of a site: the digits each name prints, with its unit.
+PRINTED: dict[str, list[Candidate]] = {
+    "2.48": [(RATIO, None)],
+    "2.46": [("comparisons.hyper.ratio", None)],
+    "1.66": [("measurements.rss", "MB")],
+    "1383": [("measurements.players", None)],
+    "1000.5": [("measurements.big", None)],
+    "2026": [("measurements.year-like", None)],
+    "8.5": [("measurements.eight", None)],
+}
+
+
+def found(text: str, lang: str = "en") -> list[tuple[int, str, str]]:
+    """What the lint finds in the prose of an inline text."""
+    numbers = Numbers(PRINTED, lang, {})
+    return [hit for token in prose(inline_tokens(text)) for hit in typed(token.content, numbers)]
+
+
+@pytest.mark.parametrize(("text", "hits"), [
+    ("2.48 times as fast", [(0, "2.48", RATIO)]),
+    ("about 2.46 times less", [(6, "2.46", "comparisons.hyper.ratio")]),
+    ("held 1,383 players.", [(5, "1,383", "measurements.players")]),
+    ("1.66 MB of memory", [(0, "1.66", "measurements.rss")]),
+])
+def test_a_number_the_site_prints_is_found_with_its_reference(
+        text: str, hits: list[tuple[int, str, str]]) -> None:
+    assert found(text) == hits
+
+
+def test_each_language_reads_its_own_printed_numbers() -> None:
+    assert found("2,48 fois plus vite", "fr") == [(0, "2,48", RATIO)]
+    assert found("1\u202f000,5 et 1\u00a0000,5", "fr") == [
+        (0, "1\u202f000,5", "measurements.big"), (11, "1\u00a0000,5", "measurements.big")]
+    assert found("1,66 Mo de mémoire", "fr") == [(0, "1,66", "measurements.rss")]
+    assert found("2.48 fois plus vite", "fr") == []
+    assert found("2,48 times, 1,000.5", "en") == [(12, "1,000.5", "measurements.big")]
+
+
+@pytest.mark.parametrize("text", [
+    "released in 2026",  # a year
+    "Rust 1.66.0 and 2.48.1",  # versions
+    "measured on 8.5.2026, on November 8.5",  # dates
+    "run `2.48` again, or ``x 2.48``",  # code
+    "2.47 times, 2.5 times, 3.14",  # numbers that match nothing
+    "1.66 chunks a second",  # the same number in another unit
+    "cpu-2.48, v2.48, #2.48, 2.48x",  # ids
+])
+def test_what_is_no_number_of_the_site_is_left_alone(text: str) -> None:
+    assert found(text) == []
+
+
+def test_a_reference_is_no_typed_number() -> None:
+    assert found("{{ comparisons.reqwest.ratio }} times, {{ x:2.48 }}") == []
