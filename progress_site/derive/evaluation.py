@@ -7,7 +7,6 @@ with every one, and min/max/mean/sum gather them, all together or `by=` a field.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -15,8 +14,8 @@ from typing import Any, Literal
 from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
-from progress_site.load.convert import LARGEST, MAX_DECIMALS
 from progress_site.model.dataset import Dataset, Row
+from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 from progress_site.model.schema import Commit
 
 Key = tuple[tuple[str, Any], ...]
@@ -63,7 +62,7 @@ def within(q: Quantity, offset: int) -> None:
     """Refuse a result no page can print: not a number, or beyond the data's limits
     (a product of two large numbers, a division by a tiny one)."""
     for end in (q.low, q.top):
-        if not math.isfinite(end) or abs(end) > LARGEST:
+        if not in_range(end):
             raise ExpressionError(f"the result, {end:g}, is out of range", "results are at "
                                   f"most {LARGEST:.0e}: check what is multiplied or divided",
                                   offset)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import closest
-from progress_site.load.convert import LARGEST, MAX_DECIMALS
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
                    r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')

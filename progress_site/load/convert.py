@@ -18,6 +18,11 @@ from babel import Locale, UnknownLocaleError
 from progress_site.errors import KeyPath, Location, Problem, closest
 from progress_site.load.yaml import Document
 from progress_site.model.declare import hints
+
+# Named here as well for render/blocks/options.py, which another branch is editing; its
+# import moves to model/limits when both are merged.
+from progress_site.model.limits import LARGEST as LARGEST
+from progress_site.model.limits import MAX_DECIMALS as MAX_DECIMALS
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -129,11 +134,6 @@ class Places(Mapping[str, Location]):
 
     def __len__(self) -> int:
         return len(self._names)
-
-
-# Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
-LARGEST = 10**15
-MAX_DECIMALS = 12
 
 
 def written_decimals(raw: str | None) -> int:

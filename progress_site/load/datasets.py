@@ -25,19 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem, closest
-from progress_site.load.convert import (
-    LARGEST,
-    MAX_DECIMALS,
-    Places,
-    describe,
-    found,
-    shown,
-    written_decimals,
-)
+from progress_site.load.convert import Places, describe, found, shown, written_decimals
 from progress_site.load.records import BROKEN, Huge, parse_json_lines, parse_json_list
 from progress_site.load.text import read_text
 from progress_site.load.yaml import Document
 from progress_site.model.dataset import Dataset, RecordField, Row
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem

@@ -27,7 +27,7 @@ from progress_site.load.text import unwanted
 from progress_site.load.yaml import MAX_DEPTH, Document
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
-# Longer than any number a record may hold (see convert.LARGEST), short enough that no
+# Longer than any number a record may hold (see model/limits.LARGEST), short enough that no
 # reading of it is slow: Python refuses to read an integer of more than 4,300 digits.
 MAX_DIGITS = 40
 

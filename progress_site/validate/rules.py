@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 from progress_site.errors import Problem, closest
-from progress_site.load.convert import MAX_DECIMALS
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
+from progress_site.model.limits import MAX_DECIMALS
 from progress_site.model.links import check_url, repository_problem
 from progress_site.model.schema import (
     BudgetItem,
