@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
+from progress_site.derive.expressions import COMPARE, ExpressionError, Node, parse
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
+from progress_site.errors import did_you_mean
 from progress_site.model.dataset import Dataset, Row
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 from progress_site.model.schema import Commit
@@ -235,7 +236,7 @@ class Evaluator:
             raise ExpressionError(f"{name} has no field '{field}'" if field else
                                   f"which field of {name}?", "to subtract, put spaces around "
                                   "'-'" if minus else did_you_mean(field or "", declared,
-                                                                    "fields"), offset)
+                                                                    "known fields"), offset)
         if declared[field].type not in ("number", "whole"):
             raise ExpressionError(f"{name}.{field} holds words, not numbers", offset=offset)
         rows = self.matching(name, conditions, offset)
@@ -263,7 +264,7 @@ class Evaluator:
         """A dataset by its id."""
         if name not in self.ns.datasets:
             raise ExpressionError(f"no dataset '{name}'", did_you_mean(
-                name, self.ns.datasets, "datasets"), offset)
+                name, self.ns.datasets, "known datasets"), offset)
         return self.ns.datasets[name]
 
 
@@ -334,7 +335,7 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
     declared = {f.name: f for f in dataset.fields}
     if field not in declared:
         raise ExpressionError(f"{dataset.id} has no field '{field}'",
-                              did_you_mean(field, declared, "fields"), offset)
+                              did_you_mean(field, declared, "known fields"), offset)
     fld = declared[field]
     if fld.type in ("number", "whole") and not isinstance(value, float):
         raise ExpressionError(f"{field} is a number, got '{value}'", offset=offset)
@@ -342,7 +343,7 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
         return value == "true"
     if fld.choices and str(value) not in {c.value for c in fld.choices}:
         raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
-            str(value), [c.value for c in fld.choices], f"{field}s"), offset)
+            str(value), [c.value for c in fld.choices], f"known {field}s"), offset)
     return value if fld.type in ("number", "whole") else str(value)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from babel import Locale, UnknownLocaleError
 
-from progress_site.errors import KeyPath, Location, Problem, closest
+from progress_site.errors import KeyPath, Location, Problem, did_you_mean
 from progress_site.load.yaml import Document
 from progress_site.model.declare import hints
 
@@ -271,8 +271,7 @@ class Converter:
         """One of a fixed set of words."""
         if value in options:
             return value
-        close = closest(str(value), [str(o) for o in options])
-        hint = f"did you mean '{close}'?" if close else ""
+        hint = did_you_mean(str(value), map(str, options), otherwise="")
         if value == "over-limit":
             hint = "'over the limit' is derived: give the figure a `limit:` and the build marks it"
         return self.error(path, f"expected one of {', '.join(map(str, options))}; "
@@ -335,9 +334,8 @@ class Converter:
             if lang not in self.languages and known_language(lang):
                 continue  # a language the site does not publish (now): its words wait
             if lang not in self.languages:
-                close = closest(lang, self.languages)
-                hint = f"did you mean '{close}'?" if close else (
-                    "the site's languages are " + ", ".join(self.languages))
+                hint = did_you_mean(lang, self.languages, otherwise="the site's languages "
+                                    "are " + ", ".join(self.languages))
                 bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
             elif not isinstance(words, str):
                 bad = self.expected(str, words, (*path, lang))
@@ -364,10 +362,8 @@ class Converter:
         ok = True
         for key in value:
             if key not in declared:
-                close = closest(key, declared)
-                hint = (f"did you mean '{close}'?" if close else
-                        "known keys: " + ", ".join(declared))
-                self.error((*path, key), f"unknown key '{key}'", hint, key=True)
+                self.error((*path, key), f"unknown key '{key}'",
+                           did_you_mean(key, declared, "known keys"), key=True)
                 ok = False
         args: dict[str, Any] = {}
         for name, missing, optional, kind, arg in field_plans(cls):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, closest
+from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.files import inside, source_files, unreadable_name
@@ -108,7 +108,9 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
         if key == "site":
             continue
         if key not in hints(Data):
-            conv.error((key,), f"unknown collection '{key}'", _close(key), key=True)
+            conv.error((key,), f"unknown collection '{key}'", did_you_mean(
+                key, hints(Data), otherwise="known collections: " + ", ".join(
+                    k for k in hints(Data) if k != "site")), key=True)
             continue
         items = conv.convert(hints(Data)[key], value, (key,))
         if items is not INVALID:
@@ -157,13 +159,6 @@ def _languages(site: Any) -> tuple[str, ...]:
     if isinstance(langs, list) and langs and all(isinstance(x, str) for x in langs):
         return tuple(langs)
     return DEFAULT_LANGUAGES
-
-
-def _close(key: str) -> str:
-    """A "did you mean" for an unknown collection, or the known ones."""
-    close = closest(key, hints(Data))
-    return f"did you mean '{close}'?" if close else "known collections: " + ", ".join(
-        k for k in hints(Data) if k != "site")
 
 
 def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:

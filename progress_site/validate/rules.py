@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from progress_site.errors import Problem, closest
+from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
 from progress_site.model.limits import MAX_DECIMALS
@@ -59,13 +59,10 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     by_case = {k.lower(): k for k in known}
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
-    close = closest(value, sorted(known))
-    if close:
-        return f"did you mean '{close}'?"
     if kind == "units":
-        return ("declare it under site.units, or use a known unit: "
-                + ", ".join(sorted(known, key=str.lower)))
-    return f"declare it under `{kind}:`"
+        return did_you_mean(value, sorted(known), otherwise="declare it under site.units, or "
+                            "use a known unit: " + ", ".join(sorted(known, key=str.lower)))
+    return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
 def check_references(data: Data, records: list[Any]) -> list[Problem]:
