@@ -33,7 +33,7 @@ from progress_site.model.schema import (
 )
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
-from progress_site.model.walk import walk
+from progress_site.model.walk import per_class, walk
 from progress_site.validate.provenance import check_holders, complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
@@ -79,15 +79,11 @@ def check_references(data: Data, records: list[Any]) -> list[Problem]:
     return out
 
 
-_REFS: dict[type, tuple[tuple[str, str], ...]] = {}
-
-
+@per_class
 def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
     """(field, collection) for each field of a record class that names another record."""
-    if cls not in _REFS:
-        _REFS[cls] = tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
-                           if f.metadata.get("ref"))
-    return _REFS[cls]
+    return tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
+                 if f.metadata.get("ref"))
 
 
 def check_unique_ids(records: list[Any]) -> list[Problem]:
