@@ -17,7 +17,7 @@ from babel import Locale, UnknownLocaleError
 
 from progress_site.errors import KeyPath, Location, Problem, did_you_mean
 from progress_site.load.yaml import Document
-from progress_site.model.declare import hints
+from progress_site.model.declare import fields, hints
 
 # Named here as well for render/blocks/options.py, which another branch is editing; its
 # import moves to model/limits when both are merged.
@@ -44,11 +44,6 @@ def known_language(code: str) -> bool:
     except (ValueError, UnknownLocaleError):
         return False
     return True
-
-
-def fields(cls: type) -> list[dataclasses.Field[Any]]:
-    """The fields a user writes (not the hidden `where`)."""
-    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 
 
 def describe(tp: Any) -> str:
