@@ -19,7 +19,6 @@ the same as an absent one. A field with a `formula:` is computed while deriving
 from __future__ import annotations
 
 import dataclasses
-import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,10 @@ from progress_site.load.records import BROKEN, Huge, parse_json_lines, parse_jso
 from progress_site.load.text import read_text
 from progress_site.load.yaml import Document
 from progress_site.model.dataset import Dataset, RecordField, Row
+
+# Named here as well for render/blocks/agreement.py, which another branch is editing; its
+# import moves to model/dataset when both are merged.
+from progress_site.model.dataset import records_path as records_path
 from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
@@ -66,12 +69,6 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document]
             problems.append(doc.problem((), "a data file must be a mapping of collections "
                                             "(machines:, studies:, ...)"))
     return dataclasses.replace(data, datasets=tuple(datasets)), problems
-
-
-def records_path(ds: Dataset) -> str:
-    """The records' file as errors print it: beside the file that declares the dataset."""
-    folder = posixpath.dirname(ds.where.location.file)
-    return posixpath.normpath(posixpath.join(folder, ds.records))
 
 
 def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:
