@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 
 from progress_site import cache
 from progress_site.errors import BuildFailed, UsageError, visible, visible_path
+from progress_site.model.base_url import BaseUrlError, check_base_url
 from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes, comment, steps
-from progress_site.publish.outputs import BaseUrlError, check_base_url
 from progress_site.publish.swap import PublishFailed, overlap
 from progress_site.record.options import import_options, record_options, run_command
 from progress_site.scaffold import new_options, run_new

@@ -187,3 +187,14 @@ def closest(word: str, known: Iterable[str]) -> str | None:
 
     close = difflib.get_close_matches(word, list(known), 1)
     return close[0] if close else None
+
+
+def did_you_mean(word: str, known: Iterable[str], listing: str = "known",
+                 otherwise: str | None = None) -> str:
+    """The one "did you mean 'X'?" hint, for the known word closest to `word`; else
+    `otherwise`, or the known words listed after `listing` ("known keys: a, b")."""
+    known = list(known)
+    close = closest(word, known)
+    if close:
+        return f"did you mean '{close}'?"
+    return otherwise if otherwise is not None else f"{listing}: " + ", ".join(known)

@@ -41,6 +41,7 @@ def engine_root() -> Path:
 ENGINE_ROOT = engine_root()
 
 if TYPE_CHECKING:
+    from progress_site.charts.cache import LatestCharts
     from progress_site.charts.spec import ChartSpec  # a build without charts never imports them
 
 
@@ -66,6 +67,8 @@ class BuildConfig:
     # Templates compiled by this process, in memory only (never a file: compiled code
     # runs): the languages of a build and watch mode's rebuilds share them.
     compiled: CompiledTemplates = field(default_factory=CompiledTemplates, compare=False)
+    # The last drawing of each chart, which watch mode's rebuilds show while redrawing it.
+    latest_charts: LatestCharts = field(default_factory=dict, compare=False)
 
     @property
     def cache_dir(self) -> Path | None:
@@ -167,7 +170,8 @@ def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> 
     deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, only=paths, compiled=config.compiled)
+                             deferred, only=paths, compiled=config.compiled,
+                             latest_charts=config.latest_charts)
     fail_on_errors(ready.problems + problems, config.source)
     return files, problems, deferred or []
 
@@ -211,7 +215,7 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), config.cache_dir, config.base_url,
                              deferred, languages, skip=frozenset(done),
-                             compiled=config.compiled)
+                             compiled=config.compiled, latest_charts=config.latest_charts)
     files |= done
     if all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,

@@ -20,9 +20,9 @@ from typing import Any, Literal
 
 import pytest
 
-from progress_site.load.convert import fields, hints
 from progress_site.load.site import load_data
 from progress_site.load.yaml import parse
+from progress_site.model.declare import fields, hints
 from progress_site.model.schema import Data, Figure
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text

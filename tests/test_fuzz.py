@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from progress_site.errors import BuildFailed
-from progress_site.load.convert import fields, hints
 from progress_site.model import schema
+from progress_site.model.declare import fields, hints
 from progress_site.model.values import Number, Text
 from progress_site.pipeline import BuildConfig, make_site
 

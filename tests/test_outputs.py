@@ -15,8 +15,9 @@ import jsonschema
 import pytest
 
 from progress_site.cli import main
+from progress_site.model.base_url import BaseUrlError, check_base_url
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.publish.outputs import BaseUrlError, anchors, check_base_url
+from progress_site.publish.outputs import anchors
 from progress_site.publish.social import SocialCard
 from progress_site.render.i18n import load_catalogs
 from progress_site.render.words import Words

@@ -1,66 +1,62 @@
-"""Parsing is remembered by content, so a watch rebuild re-parses only changed files, and
-an edited file is read again however its size and time look."""
+"""Watch mode's rebuilds load the source again in the same process: what a save changed
+is read again, whatever its size and time, and what it did not change reads the same."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from progress_site.load.parse_cache import parse_once
-from progress_site.load.site import convert_document, load
-
-
-def test_same_text_is_parsed_once_and_each_caller_gets_its_own_document() -> None:
-    first, _ = parse_once("a: 1\n", "x.yaml")
-    first.data = None  # what load.read_yaml does to a file that is not a mapping
-    second, problems = parse_once("a: 1\n", "x.yaml")
-    assert second.data == {"a": 1} and problems == []
-    assert second is not first
-
-
-def test_changed_text_is_parsed_again() -> None:
-    assert parse_once("a: 1\n", "y.yaml")[0].data == {"a": 1}
-    assert parse_once("a: 2\n", "y.yaml")[0].data == {"a": 2}
-
-
-def test_problems_are_remembered_too() -> None:
-    _, problems = parse_once("a: [1\n", "z.yaml")
-    _, again = parse_once("a: [1\n", "z.yaml")
-    assert problems == again and problems[0].message.startswith("YAML syntax error")
-    again.clear()
-    assert parse_once("a: [1\n", "z.yaml")[1] == problems
-
+from progress_site.load.site import load
 
 MACHINES = "machines:\n  - {id: box, name: {en: The box, fr: La boîte}}\n"
 
 
-def test_an_unchanged_file_keeps_its_records_between_rebuilds() -> None:
-    doc, _ = parse_once(MACHINES, "data/m.yaml")
-    first = convert_document(doc, ("en", "fr"), False)
-    again = convert_document(parse_once(MACHINES, "data/m.yaml")[0], ("en", "fr"), False)
-    assert again is first  # the same parsed values: not converted again
-    (key, (machine,)), = first[0]
-    assert key == "machines" and machine.id == "box"
-
-
-def test_records_are_converted_again_for_other_text_languages_or_strictness() -> None:
-    doc, _ = parse_once(MACHINES, "data/m.yaml")
-    english = convert_document(doc, ("en",), False)
-    assert english is not convert_document(doc, ("en", "fr"), False)
-    assert english[1] == ()  # an English-only site reads past the French words
-    assert convert_document(doc, ("en",), True) is not english
-    edited, _ = parse_once(MACHINES.replace("The box", "The new box"), "data/m.yaml")
-    (_, (machine,)), = convert_document(edited, ("en", "fr"), False)[0]
-    assert machine.name.get("en") == "The new box"
-
-
-def site(root: Path, value: str) -> None:
+def site(root: Path, value: str, languages: str = "[en]") -> None:
     """A one-measurement site whose data file says `value`."""
     (root / "data").mkdir(parents=True, exist_ok=True)
     (root / "data" / "site.yaml").write_text(
-        "site: {title: T, tagline: t, languages: [en]}\nmeasurements:\n"
+        f"site: {{title: T, tagline: t, languages: {languages}}}\nmeasurements:\n"
         f"  - {{id: m, title: M, figure: {{value: {value}, unit: ms, status: estimate}}}}\n",
         encoding="utf-8")
+
+
+def test_a_rebuild_shows_the_edit_and_reads_the_unedited_file_the_same(
+        tmp_path: Path) -> None:
+    site(tmp_path, "1.5")
+    (tmp_path / "data" / "machines.yaml").write_text(MACHINES, encoding="utf-8")
+    first, problems = load(tmp_path, strict=False)
+    site(tmp_path, "3.5")
+    second, again = load(tmp_path, strict=False)
+    assert first is not None and second is not None and problems == again == []
+    assert [s.data.measurements[0].figure.value.value for s in (first, second)] == [1.5, 3.5]
+    assert second.data.machines == first.data.machines
+    assert second.data.machines[0].name.get("en") == "The box"
+
+
+def test_the_records_follow_the_sites_languages(tmp_path: Path) -> None:
+    site(tmp_path, "1.5", "[en]")
+    (tmp_path / "data" / "machines.yaml").write_text(MACHINES, encoding="utf-8")
+    english, _ = load(tmp_path, strict=False)
+    site(tmp_path, "1.5", "[en, fr]")
+    both, _ = load(tmp_path, strict=False)
+    assert english is not None and both is not None
+    assert both.data.machines[0].name.get("fr") == "La boîte"
+
+
+def test_a_file_that_is_no_mapping_is_reported_on_every_build(tmp_path: Path) -> None:
+    site(tmp_path, "1.5")
+    (tmp_path / "data" / "x.yaml").write_text("3\n", encoding="utf-8")
+    messages = [[p.message for p in load(tmp_path, strict=False)[1]] for _ in range(2)]
+    assert messages[0] == messages[1] == [
+        "a data file must be a mapping of collections (machines:, studies:, ...)"]
+
+
+def test_problems_are_reported_on_every_build(tmp_path: Path) -> None:
+    site(tmp_path, "1.5")
+    (tmp_path / "data" / "machines.yaml").write_text(MACHINES + "  - {id: box, nam: x}\n",
+                                                     encoding="utf-8")
+    first = [p.render() for p in load(tmp_path, strict=False)[1]]
+    assert first and first == [p.render() for p in load(tmp_path, strict=False)[1]]
 
 
 def test_an_edit_with_the_same_size_and_time_is_seen(tmp_path: Path) -> None:

@@ -30,19 +30,26 @@ from progress_site.charts.allowed import LIMIT, allowed_svg
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
 
+# The last drawing of each chart (id, locale) a process served: what a deferred chart
+# shows while it is redrawn. As many entries as the site has charts; watch mode's builds
+# share one (`BuildConfig.latest_charts`).
+LatestCharts = dict[tuple[str, str], str]
+
 
 class ChartCache:
     """The SVG of charts by spec: from memory, else from disk, else drawn and stored."""
 
-    def __init__(self, directory: Path | None,
-                 deferred: list[ChartSpec] | None = None) -> None:
+    def __init__(self, directory: Path | None, deferred: list[ChartSpec] | None = None,
+                 latest: LatestCharts | None = None) -> None:
         """Keep charts in `directory` (made on first write), or only in memory if None.
 
         With a `deferred` list, a chart not in the cache is not drawn: its spec is added
-        to the list and a stand-in is served (see `stand_in`).
+        to the list and a stand-in is served (see `stand_in`), its drawing in `latest`
+        if an earlier build left one there.
         """
         self.directory = directory
         self.deferred = deferred
+        self.latest: LatestCharts = {} if latest is None else latest
         self.hits = 0  # served from memory or disk
         self.misses = 0  # drawn
         self._memory: dict[str, str] = {}
@@ -59,7 +66,7 @@ class ChartCache:
         markup = self._memory.get(key) or self._read(key)
         if markup is None and self.deferred is not None:
             self.deferred.append(spec)
-            return stand_in(spec)
+            return stand_in(spec, self.latest)
         if markup is None:
             from progress_site.charts.svg import (
                 render_svg,  # here: a build of cached charts draws none
@@ -71,7 +78,7 @@ class ChartCache:
         else:
             self.hits += 1
         self._memory[key] = markup
-        _LATEST[(spec.id, spec.locale)] = markup
+        self.latest[(spec.id, spec.locale)] = markup
         return markup
 
     def _read(self, key: str) -> str | None:
@@ -107,16 +114,14 @@ def _renderer_versions() -> dict[str, str]:
     }
 
 
-# The last drawing of each chart (id, locale) this process served: what a deferred
-# chart shows while it is redrawn. As many entries as the site has charts.
-_LATEST: dict[tuple[str, str], str] = {}
 _REDRAWING = 'class="chart chart-redrawing" aria-busy="true" style="opacity:0.35"'
 
 
-def stand_in(spec: ChartSpec) -> str:
-    """What a deferred chart shows until it is drawn: its last drawing, dimmed and marked
-    busy for assistive technology, or an empty frame of its size named by its title."""
-    last = _LATEST.get((spec.id, spec.locale))
+def stand_in(spec: ChartSpec, latest: LatestCharts | None = None) -> str:
+    """What a deferred chart shows until it is drawn: its last drawing (in `latest`),
+    dimmed and marked busy for assistive technology, or an empty frame of its size named
+    by its title."""
+    last = (latest or {}).get((spec.id, spec.locale))
     if last is not None:
         return last.replace('class="chart"', _REDRAWING, 1)
     from xml.etree import ElementTree as ET  # here: a build with every chart drawn has none

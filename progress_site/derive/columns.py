@@ -22,10 +22,10 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from progress_site.derive.evaluation import evaluate
-from progress_site.derive.expressions import ExpressionError, Node, did_you_mean, parse
+from progress_site.derive.expressions import ExpressionError, Node, parse
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
-from progress_site.errors import Problem
+from progress_site.errors import Problem, did_you_mean
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import Data
 from progress_site.model.values import Number, problem
@@ -94,7 +94,7 @@ def ordered(ds: Dataset, formulas: Mapping[str, RecordField]
                 minus = used.split("-")[0] in declared  # names may hold '-'
                 problems.append(_at_formula(fld, f"{ds.id} has no field '{used}'",
                                             "to subtract, put spaces around '-'" if minus
-                                            else did_you_mean(used, declared, "fields")))
+                                            else did_you_mean(used, declared, "known fields")))
             elif declared[used].type not in NUMERIC:
                 problems.append(_at_formula(fld, f"{used} is a {declared[used].type} field, "
                                             "not a number", "a formula computes with the "

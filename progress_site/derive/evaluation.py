@@ -7,17 +7,17 @@ with every one, and min/max/mean/sum gather them, all together or `by=` a field.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from progress_site.derive.expressions import COMPARE, ExpressionError, Node, did_you_mean, parse
+from progress_site.derive.expressions import COMPARE, ExpressionError, Node, parse
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
-from progress_site.load.convert import LARGEST, MAX_DECIMALS
+from progress_site.errors import did_you_mean
 from progress_site.model.dataset import Dataset, Row
+from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 from progress_site.model.schema import Commit
 
 Key = tuple[tuple[str, Any], ...]
@@ -64,7 +64,7 @@ def within(q: Quantity, offset: int) -> None:
     """Refuse a result no page can print: not a number, or beyond the data's limits
     (a product of two large numbers, a division by a tiny one)."""
     for end in (q.low, q.top):
-        if not math.isfinite(end) or abs(end) > LARGEST:
+        if not in_range(end):
             raise ExpressionError(f"the result, {end:g}, is out of range", "results are at "
                                   f"most {LARGEST:.0e}: check what is multiplied or divided",
                                   offset)
@@ -238,7 +238,7 @@ class Evaluator:
             raise ExpressionError(f"{name} has no field '{field}'" if field else
                                   f"which field of {name}?", "to subtract, put spaces around "
                                   "'-'" if minus else did_you_mean(field or "", declared,
-                                                                    "fields"), offset)
+                                                                    "known fields"), offset)
         if declared[field].type not in ("number", "whole"):
             raise ExpressionError(f"{name}.{field} holds words, not numbers", offset=offset)
         rows = self.matching(name, conditions, offset)
@@ -266,7 +266,7 @@ class Evaluator:
         """A dataset by its id."""
         if name not in self.ns.datasets:
             raise ExpressionError(f"no dataset '{name}'", did_you_mean(
-                name, self.ns.datasets, "datasets"), offset)
+                name, self.ns.datasets, "known datasets"), offset)
         return self.ns.datasets[name]
 
 
@@ -339,7 +339,7 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
     declared = {f.name: f for f in dataset.fields}
     if field not in declared:
         raise ExpressionError(f"{dataset.id} has no field '{field}'",
-                              did_you_mean(field, declared, "fields"), offset)
+                              did_you_mean(field, declared, "known fields"), offset)
     fld = declared[field]
     if fld.type in ("number", "whole") and not isinstance(value, float):
         raise ExpressionError(f"{field} is a number, got '{value}'", offset=offset)
@@ -347,7 +347,7 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
         return value == "true"
     if fld.choices and str(value) not in {c.value for c in fld.choices}:
         raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
-            str(value), [c.value for c in fld.choices], f"{field}s"), offset)
+            str(value), [c.value for c in fld.choices], f"known {field}s"), offset)
     return value if fld.type in ("number", "whole") else str(value)
 
 

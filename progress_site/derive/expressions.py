@@ -37,8 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from progress_site.errors import closest
-from progress_site.load.convert import LARGEST, MAX_DECIMALS
+from progress_site.errors import did_you_mean
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 
 TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+)*)"
                    r'|"(?P<text>[^"]*)"|(?P<op>!=|<=|>=|[-+*/()\[\],|:=<>.]))')
@@ -138,7 +138,7 @@ class Parser:
             name = self.take("name")
             if name.text not in FILTERS:
                 raise ExpressionError(f"unknown filter '{name.text}'", did_you_mean(
-                    name.text, FILTERS, "filters"), name.offset)
+                    name.text, FILTERS, "known filters"), name.offset)
             filters.append(name.text)
         if self.peek(":"):
             self.take()
@@ -197,7 +197,7 @@ class Parser:
             return self.call(name)
         if self.peek("("):
             raise ExpressionError(f"unknown function '{name.text}'", did_you_mean(
-                name.text, FUNCTIONS, "functions"), name.offset)
+                name.text, FUNCTIONS, "known functions"), name.offset)
         if self.peek("["):
             return self.selection(name)
         return Node("name", (name.text,), name.offset)
@@ -297,6 +297,3 @@ def _decimals(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
-def did_you_mean(name: str, known: Any, what: str) -> str:
-    close = closest(name, known)
-    return f"did you mean '{close}'?" if close else f"known {what}: " + ", ".join(known)

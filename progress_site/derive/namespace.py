@@ -18,7 +18,7 @@ from typing import Any
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import BudgetView, FigureView, RoadmapView, StudyView
-from progress_site.errors import closest
+from progress_site.errors import closest, did_you_mean
 from progress_site.model.dataset import Dataset
 from progress_site.model.keys import FigureKey, Keyed
 from progress_site.model.schema import Commit, Data
@@ -105,13 +105,13 @@ class Namespace:
         advice = kind_of(whole).hint(holder, part, whole) if whole is not None else None
         if advice is not None:
             return advice
-        close = closest(name, sorted(self.entries))
-        if close is None and scope:
-            close = closest(name, sorted(n[len(scope) + 1:] for n in self.entries
-                                         if n.startswith(f"{scope}.")))
-        return f"did you mean '{close}'?" if close else (
+        known = sorted(self.entries)
+        if scope and closest(name, known) is None:
+            known = sorted(n[len(scope) + 1:] for n in self.entries
+                           if n.startswith(f"{scope}."))
+        return did_you_mean(name, known, otherwise=(
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
-            "(see docs/data-format.md)")
+            "(see docs/data-format.md)"))
 
 
 def name(entries: dict[str, Entry], key: FigureKey, quantity: Quantity | None) -> None:

@@ -15,9 +15,10 @@ from typing import Any, Literal
 
 from babel import Locale, UnknownLocaleError
 
-from progress_site.errors import KeyPath, Location, Problem, closest
+from progress_site.errors import KeyPath, Location, Problem, closest, did_you_mean
 from progress_site.load.yaml import Document
-from progress_site.model.declare import hints
+from progress_site.model.declare import fields, hints
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -39,11 +40,6 @@ def known_language(code: str) -> bool:
     except (ValueError, UnknownLocaleError):
         return False
     return True
-
-
-def fields(cls: type) -> list[dataclasses.Field[Any]]:
-    """The fields a user writes (not the hidden `where`)."""
-    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 
 
 def describe(tp: Any) -> str:
@@ -129,11 +125,6 @@ class Places(Mapping[str, Location]):
 
     def __len__(self) -> int:
         return len(self._names)
-
-
-# Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
-LARGEST = 10**15
-MAX_DECIMALS = 12
 
 
 def written_decimals(raw: str | None) -> int:
@@ -282,8 +273,7 @@ class Converter:
         """One of a fixed set of words."""
         if value in options:
             return value
-        close = closest(str(value), [str(o) for o in options])
-        hint = f"did you mean '{close}'?" if close else ""
+        hint = did_you_mean(str(value), map(str, options), otherwise="")
         if value == "over-limit":
             hint = "'over the limit' is derived: give the figure a `limit:` and the build marks it"
         return self.error(path, f"expected one of {', '.join(map(str, options))}; "
@@ -351,8 +341,8 @@ class Converter:
                     close is None or close in value):
                 continue
             if lang not in self.languages:
-                hint = f"did you mean '{close}'?" if close else (
-                    "the site's languages are " + ", ".join(self.languages))
+                hint = did_you_mean(lang, self.languages, otherwise="the site's languages "
+                                    "are " + ", ".join(self.languages))
                 bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
             elif not isinstance(words, str):
                 bad = self.expected(str, words, (*path, lang))
@@ -393,9 +383,7 @@ class Converter:
         ok = True
         for key in value:
             if key not in declared:
-                close = closest(key, declared)
-                hint = (f"did you mean '{close}'?" if close else
-                        "known keys: " + ", ".join(declared))
+                hint = did_you_mean(key, declared, "known keys")
                 number = self.split_number(value, key, path)
                 if number:
                     hint = (f"YAML read '{number}' as two entries (a comma separates the "

@@ -19,25 +19,17 @@ the same as an absent one. A field with a `formula:` is computed while deriving
 from __future__ import annotations
 
 import dataclasses
-import posixpath
 import re
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import KeyPath, Location, Problem, closest
-from progress_site.load.convert import (
-    LARGEST,
-    MAX_DECIMALS,
-    Places,
-    describe,
-    found,
-    shown,
-    written_decimals,
-)
+from progress_site.errors import KeyPath, Location, Problem, did_you_mean
+from progress_site.load.convert import Places, describe, found, shown, written_decimals
 from progress_site.load.records import BROKEN, Huge, parse_json_lines, parse_json_list
 from progress_site.load.text import read_text
 from progress_site.load.yaml import Document
-from progress_site.model.dataset import Dataset, RecordField, Row
+from progress_site.model.dataset import Dataset, RecordField, Row, records_path
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
@@ -75,12 +67,6 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document]
     return dataclasses.replace(data, datasets=tuple(datasets)), problems
 
 
-def records_path(ds: Dataset) -> str:
-    """The records' file as errors print it: beside the file that declares the dataset."""
-    folder = posixpath.dirname(ds.where.location.file)
-    return posixpath.normpath(posixpath.join(folder, ds.records))
-
-
 def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:
     """A dataset's declaration makes sense on its own, before any record is read."""
     out = []
@@ -101,7 +87,8 @@ def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:
     computed = {fld.name for fld in ds.fields if fld.formula is not None}
     for key in ds.key:
         if key not in names:
-            out.append(problem(w, "key", f"the key names no field '{key}'", _close(key, names)))
+            out.append(problem(w, "key", f"the key names no field '{key}'",
+                               did_you_mean(key, names)))
         elif key in computed:
             out.append(problem(w, "key", f"the key names '{key}', which a formula computes",
                                "a key tells records apart by what they give"))
@@ -230,14 +217,14 @@ def convert_row(ds: Dataset, fields: dict[str, RecordField], doc: Document,
     note = raw.get(NOTE)
     if note is not None and note not in notes:
         out.append(doc.problem((*path, NOTE), f"unknown note {found(note)}",
-                               _close(str(note), notes) if notes else
+                               did_you_mean(str(note), notes) if notes else
                                "declare it under the dataset's `notes:`"))
     for key, value in raw.items():
         if key == NOTE or value is None:
             continue
         if key not in fields:
             out.append(doc.problem((*path, key), f"unknown field '{key}'",
-                                   _close(key, fields), key=True))
+                                   did_you_mean(key, fields), key=True))
             continue
         if fields[key].formula is not None:
             out.append(doc.problem((*path, key), f"{key} is computed by its formula "
@@ -300,10 +287,9 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
                            "write it in quotes")
     choices = [c.value for c in fld.choices]
     if choices and value not in choices:
-        close = closest(value, choices)
         return doc.problem(path, f"expected one of {', '.join(choices)}; got {found(value)}",
-                           f"did you mean '{close}'?" if close else
-                           f"declare '{value}' under the field's `choices:` if it is new")
+                           did_you_mean(value, choices, otherwise=f"declare '{value}' under "
+                                        "the field's `choices:` if it is new"))
     return value
 
 
@@ -311,6 +297,3 @@ def _plain(value: Any) -> Any:
     return value.value if isinstance(value, Number) else value
 
 
-def _close(name: str, known: Any) -> str:
-    close = closest(name, known)
-    return f"did you mean '{close}'?" if close else "known: " + ", ".join(known)

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, closest
+from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.records import BROKEN, locate_line, parse_json_lines
 from progress_site.load.text import decode, read_text
@@ -149,11 +149,9 @@ class _Lines:
         meant: set[str | None] = set()
         for key in () if KNOWN.issuperset(rec) else rec:  # most lines: known keys only
             if key not in KNOWN:
-                close = closest(key, KEYS)
-                meant.add(close)
+                meant.add(closest(key, KEYS))
                 self.error(index, key, f"unknown key '{key}'",
-                           f"did you mean '{close}'?" if close else "known keys: "
-                           + ", ".join(KEYS), at_key=True)
+                           did_you_mean(key, KEYS, "known keys"), at_key=True)
         for key in REQUIRED:
             if key not in rec and key not in meant:
                 self.error(index, None, f"missing key '{key}'",
@@ -260,10 +258,8 @@ class _Lines:
         out = {}
         for name, number in value.items():
             if name not in STATS:
-                close = closest(name, STATS)
                 self.error(index, "stats", f"unknown statistic '{name}'",
-                           f"did you mean '{close}'?" if close else "known: "
-                           + ", ".join(STATS))
+                           did_you_mean(name, STATS))
                 continue
             got = self.number(index, {"stats": number}, "stats", (name,))
             if got is not None:

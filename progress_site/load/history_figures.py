@@ -13,7 +13,7 @@ import dataclasses
 import datetime as dt
 import statistics
 
-from progress_site.errors import Location, Problem, closest
+from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.model.history import (
     DEFAULT_MIN_CHANGE,
     HistorySeries,
@@ -71,10 +71,9 @@ def _unknown_machines(series: HistorySeries, machines: set[str]) -> list[Problem
     out = []
     for point in series.points:
         if point.machine not in machines:
-            close = closest(point.machine, sorted(machines))
             out.append(problem(point.where, "machine", f"no machine '{point.machine}'",
-                               f"did you mean '{close}'?" if close
-                               else "declare it under `machines:`"))
+                               did_you_mean(point.machine, sorted(machines),
+                                            otherwise="declare it under `machines:`")))
     return out
 
 

@@ -11,6 +11,9 @@ key or a text holding a character no page can hold (`model.characters`: a contro
 character, a direction override, half of a character, a noncharacter such as U+FFFE;
 escapes such as "\u202e", "\ufffe" or "\ud800" are the only way JSON can write one, as
 `load.text` refuses the file that holds one as it is).
+
+`parse_json` is the one JSON reader with these limits: the importers (`record/importers`)
+read a tool's output through it too, and word its refusals as import errors.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from progress_site.load.text import unwanted
 from progress_site.load.yaml import MAX_DEPTH, Document, Positions
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
-# Longer than any number a record may hold (see convert.LARGEST), short enough that no
+# Longer than any number a record may hold (see model/limits.LARGEST), short enough that no
 # reading of it is slow: Python refuses to read an integer of more than 4,300 digits.
 MAX_DIGITS = 40
 
@@ -54,6 +57,31 @@ _DECODER = json.JSONDecoder(parse_int=_whole)
 _NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 BROKEN: Any = object()  # a line that is not JSON: reported, and keeps its record's index
 Position = Callable[[int], tuple[int, int]]  # an offset in the text -> (line, column)
+
+
+class TooDeep(Exception):
+    """JSON whose lists and objects nest more than MAX_DEPTH levels, from `offset` on."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
+def parse_json(text: str, decoder: json.JSONDecoder = _DECODER) -> Any:
+    """One JSON value within the limits: json.JSONDecodeError for what is not JSON, TooDeep
+    for nesting past MAX_DEPTH (whole numbers past MAX_DIGITS are the decoder's to refuse:
+    the default reads them as `Huge`)."""
+    if text.startswith("\ufeff"):  # as json.loads says it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    try:
+        value = decoder.decode(text)
+    except RecursionError:  # deeper than Python's reader goes: past MAX_DEPTH too
+        raise TooDeep(_too_deep(text) or 0) from None
+    # Counting brackets first spares the scan of a text that cannot nest that deep.
+    deep = _too_deep(text) if text.count("[") + text.count("{") > MAX_DEPTH else None
+    if deep is not None:
+        raise TooDeep(deep)
+    return value
 
 
 def _skip(text: str, pos: int) -> int:
@@ -84,15 +112,12 @@ def parse_json_lines(text: str, display: str, *, located: bool = True
         start = len(line) - len(line.lstrip())
         try:
             record = _decoded(line, located)
-            deep = _too_deep(line) if line.count("[") + line.count("{") > MAX_DEPTH else None
         except json.JSONDecodeError as exc:
             problems.append(_syntax(doc, number, exc.colno, exc.msg))
             doc.data.append(BROKEN)
             continue
-        except RecursionError:
-            deep = _too_deep(line) or 0
-        if deep is not None:
-            problems.append(_nested(doc, number, deep + 1))
+        except TooDeep as exc:
+            problems.append(_nested(doc, number, exc.offset + 1))
             doc.data.append(BROKEN)
             continue
         if line[start] != "{":
@@ -138,12 +163,14 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _decoded(line: str, located: bool) -> Any:
     """A line's JSON value; None when it is to be scanned key by key (`located`, or a
     line whose key or text might be refused: an escape, a key written twice)."""
-    if not located and "\\" not in line:
+    # Few brackets: a line that cannot nest past MAX_DEPTH, decoded as it is.
+    if (not located and "\\" not in line and not line.startswith("\ufeff")
+            and line.count("[") + line.count("{") <= MAX_DEPTH):
         try:
             return _PAIRS.decode(line)
         except _Repeated:
             pass
-    _DECODER.decode(line)  # JSONDecodeError for a line that is not JSON
+    parse_json(line)  # JSONDecodeError or TooDeep for a line that is not JSON within limits
     return None
 
 
@@ -160,11 +187,11 @@ def parse_json_list(text: str, display: str) -> tuple[Document | None, list[Prob
         return line, offset - starts[line - 1] + 1
 
     try:
-        value = _DECODER.decode(text)
+        value = parse_json(text)
     except json.JSONDecodeError as exc:
         return None, [_syntax(doc, exc.lineno, exc.colno, exc.msg)]
-    except RecursionError:
-        return None, [_nested(doc, *at(_too_deep(text) or 0))]
+    except TooDeep as exc:
+        return None, [_nested(doc, *at(exc.offset))]
 
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         return None, [_syntax(doc, 1, 1, "expected a list of objects [{...}, ...]")]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, closest
+from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.files import inside, source_files, unreadable_name
@@ -35,23 +36,24 @@ class Source:
 
 
 def read_yaml(path: Path, root: Path, edited: str | None = None
-              ) -> tuple[Document | None, list[Problem]]:
+              ) -> tuple[Document | None, str, list[Problem]]:
     """Parse one YAML file, with every problem located; `edited` is its text as it would
-    be written, read instead of the file's."""
+    be written, read instead of the file's. The text read comes back too: its records
+    are converted by it (`converted`)."""
     display = path.relative_to(root).as_posix()
     problems = unreadable_name(display) or inside(path, root, display)
     if problems:
-        return None, problems
+        return None, "", problems
     text, problems = read_text(path, display) if edited is None else decode(
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
-        return None, problems
+        return None, "", problems
     doc, problems = parse_once(text, display)
     if doc.data is not None and not isinstance(doc.data, (dict, list)):
         problems.append(doc.problem((), "a data file must be a mapping of collections "
                                         "(machines:, studies:, ...)"))
         doc.data = None
-    return doc, problems
+    return doc, text, problems
 
 
 def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
@@ -59,19 +61,21 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     """Read every data file; collections of the same name in several files are joined
     (`edited` texts are read instead of their files, see `load_edited`)."""
     docs: list[Document] = []
+    texts: dict[str, str] = {}  # each document's text, by its display name
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
     edited = {p: t for p, t in (edited or {}).items() if p.suffix in DATA_SUFFIXES}
     paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
     unread = False  # a file refused whole may be the one that holds `site:`
     for path in sorted(paths):
-        doc, found = read_yaml(path, root, edited.get(path))
+        doc, text, found = read_yaml(path, root, edited.get(path))
         problems += found
         unread = unread or doc is None
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
         elif doc is not None and doc.data:
             docs.append(doc)
+            texts[doc.display] = text
     site, site_problems = read_site(docs, strict)
     if unread and not any("site" in d.data for d in docs):
         site_problems = []  # "no `site:`" would only repeat that a file could not be read
@@ -80,8 +84,9 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
         return None, docs, problems
     collected: dict[str, list[Any]] = {}
     for doc in docs:
-        converted, converted_problems = convert_document(doc, site.languages, strict)
-        for key, items in converted:
+        records, converted_problems = converted(texts[doc.display], doc.display,
+                                                site.languages, strict)
+        for key, items in records:
             collected.setdefault(key, []).extend(items)
         problems += converted_problems
     data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
@@ -90,34 +95,35 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
 
 
 Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...]]
-# Watch mode rebuilds after every save, and most files did not change: parse_once hands
-# out the same parsed values for the same text, and their records are the same too.
-# Keyed by the values' id(), which the entry keeps alive (so the id is not reused).
-_CONVERTED: dict[int, tuple[Any, tuple[str, ...], bool, Converted]] = {}
-_REMEMBERED = 256
+
+
+# Watch mode rebuilds after every save, and most files did not change: their records are
+# the same frozen ones as before, as they are a function of the text alone. Remembering
+# them saves most of a large site's load (bench/caches.py, "in this process").
+@functools.lru_cache(maxsize=256)
+def converted(text: str, display: str, languages: tuple[str, ...], strict: bool
+              ) -> Converted:
+    """A data file's collections as records (`site` aside), and the problems found, by
+    the file's text: converted once in this process."""
+    return convert_document(parse_once(text, display)[0], languages, strict)
 
 
 def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) -> Converted:
-    """A data file's collections as records (`site` aside), and the problems found."""
-    known = _CONVERTED.get(id(doc.data))
-    if known is not None and known[0] is doc.data and known[1:3] == (languages, strict):
-        return known[3]
+    """A parsed data file's collections as records (`site` aside), and the problems found."""
     conv = Converter(doc, languages, strict)
-    converted = []
+    records = []
     for key, value in doc.data.items():
         if key == "site":
             continue
         if key not in hints(Data):
-            conv.error((key,), f"unknown collection '{key}'", _close(key), key=True)
+            conv.error((key,), f"unknown collection '{key}'", did_you_mean(
+                key, hints(Data), otherwise="known collections: " + ", ".join(
+                    k for k in hints(Data) if k != "site")), key=True)
             continue
         items = conv.convert(hints(Data)[key], value, (key,))
         if items is not INVALID:
-            converted.append((key, tuple(items)))
-    result = tuple(converted), tuple(conv.problems)
-    if len(_CONVERTED) >= _REMEMBERED:
-        _CONVERTED.clear()
-    _CONVERTED[id(doc.data)] = (doc.data, languages, strict, result)
-    return result
+            records.append((key, tuple(items)))
+    return tuple(records), tuple(conv.problems)
 
 
 def read_site(docs: list[Document], strict: bool) -> tuple[Site | None, list[Problem]]:
@@ -157,13 +163,6 @@ def _languages(site: Any) -> tuple[str, ...]:
     if isinstance(langs, list) and langs and all(isinstance(x, str) for x in langs):
         return tuple(langs)
     return DEFAULT_LANGUAGES
-
-
-def _close(key: str) -> str:
-    """A "did you mean" for an unknown collection, or the known ones."""
-    close = closest(key, hints(Data))
-    return f"did you mean '{close}'?" if close else "known collections: " + ", ".join(
-        k for k in hints(Data) if k != "site")
 
 
 def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:

@@ -9,6 +9,7 @@ agreement) and expressions read them.
 # No `from __future__ import annotations`: field types as objects (see schema.py).
 
 import datetime as dt
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -89,3 +90,10 @@ class Dataset:
     rows: tuple[Row, ...] = field(default=(), kw_only=True, compare=False, repr=False,
                                   metadata={"internal": True})
     where: Where = where()
+
+
+def records_path(ds: Dataset) -> str:
+    """The records' file as errors print it: beside the file that declares the dataset
+    (loading reads it there, the agreement block names it)."""
+    folder = posixpath.dirname(ds.where.location.file)
+    return posixpath.normpath(posixpath.join(folder, ds.records))

@@ -8,6 +8,7 @@ and its datasets all have them (`schema.py`, `dataset.py`).
 
 # No `from __future__ import annotations`: field types as objects (see schema.py).
 
+import dataclasses
 import functools
 import typing
 from dataclasses import MISSING, dataclass, field
@@ -37,6 +38,12 @@ def where() -> Any:
     """The hidden field that remembers where a record was written."""
     return field(default=NOWHERE, kw_only=True, compare=False, repr=False,
                  metadata={"internal": True})
+
+
+def fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields a user writes (not the hidden `where`): loading, data.json and the
+    editors' schema all read a record's fields through this."""
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,11 +1,27 @@
-"""What one chart may hold, in one place: `charts/spec.py` refuses a spec past these, and
-the chart blocks (`render/blocks/charts.py`) report them at the block's line first.
+"""The limits every stage keeps, in one place: how large and how precise a number may be
+(loading, expressions, imports, blocks), and what one chart may hold (`charts/spec.py`
+refuses a spec past these, and the chart blocks report them at the block's line first).
 
-Each limit keeps a chart drawable in a build's time and readable on a page; the figures
-behind them are in docs/security.md.
+Each chart limit keeps a chart drawable in a build's time and readable on a page; the
+figures behind them are in docs/security.md.
 """
 
 from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+# Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
+LARGEST = 10**15
+MAX_DECIMALS = 12
+
+
+def in_range(value: float | Decimal) -> bool:
+    """Whether a number is finite and at most LARGEST either way: one a page can print."""
+    if isinstance(value, Decimal):
+        return value.is_finite() and abs(value) <= LARGEST
+    return math.isfinite(value) and abs(value) <= LARGEST
+
 
 # Every series has a colour, a dash and a marker of its own (charts/style.py): past
 # six, two series would look alike to a reader who tells them apart by any one of them.

@@ -9,47 +9,48 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import types
 import typing
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from progress_site.model.declare import hints
 from progress_site.model.values import Number, Text
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+T = TypeVar("T")
 
 
+def per_class(work: Callable[[type], T]) -> Callable[[type], T]:
+    """functools.cache for what is worked out from a class alone (its declaration, code,
+    not data): once a class, and no table of ours (typed, as mypy takes no class for a
+    Hashable)."""
+    return functools.cache(work)
+
+
+@per_class
 def record_fields(cls: type) -> tuple[str, ...]:
     """The names of the fields a user writes, per record class (computed once)."""
-    if cls not in _FIELDS:
-        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
-                             if not f.metadata.get("internal"))
-    return _FIELDS[cls]
+    return tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal"))
 
 
-# Per class: the fields that may hold a record or a list of them; None for a value that
-# is no record at all. Walks look only there, instead of at every field of everything.
-_HOLDING: dict[type, tuple[str, ...] | None] = {}
 # Values, not records: no check reads them, and they hold no record, so walks neither
 # yield them nor look inside. A field of texts is still one that walks look at:
 # derive/namespace.py's `texts` finds the texts there.
 VALUES = (Number, Text)
 
 
+@per_class
 def holding_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields of a record class whose type may hold records; None if not a record."""
-    if cls not in _HOLDING:
-        if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
-            _HOLDING[cls] = None
-        else:
-            try:
-                declared = hints(cls)
-            except (NameError, TypeError):  # unresolvable: look everywhere
-                declared = {}
-            _HOLDING[cls] = tuple(n for n in record_fields(cls)
-                                  if n not in declared or _may_hold(declared[n]))
-    return _HOLDING[cls]
+    """The fields of a record class whose type may hold records; None if not a record.
+    Walks look only there, instead of at every field of everything."""
+    if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
+        return None
+    try:
+        declared = hints(cls)
+    except (NameError, TypeError):  # unresolvable: look everywhere
+        declared = {}
+    return tuple(n for n in record_fields(cls) if n not in declared or _may_hold(declared[n]))
 
 
 def _may_hold(tp: Any) -> bool:
@@ -77,7 +78,7 @@ def walk(value: Any) -> Iterator[Any]:
             stack.extend(reversed(item))
             continue
         cls = type(item)
-        holding = _HOLDING[cls] if cls in _HOLDING else holding_fields(cls)
+        holding = holding_fields(cls)
         if holding is None:
             continue
         yield item

@@ -23,8 +23,7 @@ from typing import Any, Literal
 from progress_site.derive.kinds import KINDS, kind_of
 from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
-from progress_site.load.convert import fields
-from progress_site.model.declare import hints
+from progress_site.model.declare import fields, hints
 from progress_site.model.keys import FigureKey, published
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
 from progress_site.model.values import Number, Text, plain

@@ -11,9 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from progress_site.model.limits import LARGEST
+
 STATUSES = ("regressed", "improved", "pending")
-# Larger numbers are no measurement, and more digits than a summary's Decimal holds.
-LARGEST = 1e15
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def step_row(entry: Any) -> StepRow | None:
     numbers: list[Any] = [entry.get(k) for k in ("before", "after", "percent", "noise")]
     words = [t for t in texts if type(t) is str]
     values = [float(n) for n in numbers if type(n) in (int, float)
-              and math.isfinite(n) and abs(n) < LARGEST]
+              and math.isfinite(n) and abs(n) < LARGEST]  # larger: no measurement
     if len(words) < len(texts) or len(values) < len(numbers):
         return None
     return StepRow(words[0], entry["status"], words[1], words[2], *values)

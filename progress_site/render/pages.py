@@ -10,20 +10,20 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from progress_site.charts.cache import ChartCache
+from progress_site.charts.cache import ChartCache, LatestCharts
 from progress_site.charts.spec import ChartSpec
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
-from progress_site.errors import Location, Problem, closest
+from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.agreement import Agreements
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.legend import shown, used_in
 from progress_site.render.blocks.measurements import form
-from progress_site.render.blocks.options import OWN_OPTIONS, BlockError, close_to
+from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.i18n import Catalogs
@@ -210,7 +210,7 @@ class PageRenderer:
         if known is None:
             return []
         return [Problem(where, f"{block.name}: unknown option '{name}'",
-                        hint=close_to(name, known, "options") if known else
+                        hint=did_you_mean(name, known, "known options") if known else
                         f"{block.name} takes no options")
                 for name, _ in block.options if name not in known]
 
@@ -269,20 +269,23 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
            cache_dir: Path | None = None, base_url: str | None = None,
            deferred_charts: list[ChartSpec] | None = None,
            languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
-           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None
+           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None,
+           latest_charts: LatestCharts | None = None
            ) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language (or of `languages`), their 404 pages and the assets,
     as {published path: bytes}; with `only`, just the pages published at those paths (no
     404 pages, no assets), and never those at the paths in `skip` (rendered already).
 
-    With `deferred_charts`, charts not in the cache are listed there, not drawn; with
-    `compiled`, templates compiled before in this process are not compiled again."""
+    With `deferred_charts`, charts not in the cache are listed there, not drawn (and
+    stand in as their drawing in `latest_charts`); with `compiled`, templates compiled
+    before in this process are not compiled again."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own). One chart cache a build, shared by
     # the languages.
     loader = template_loader(folders)
     compiled = compiled if compiled is not None else CompiledTemplates()
-    charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts)
+    charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts,
+                        latest_charts)
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}

@@ -38,7 +38,7 @@ class PagePlace:
 
 def public_url(path: str, base_url: str) -> str:
     """The address of a published file (`x/index.html` is served as `x/`); `base_url`
-    is checked already (outputs.check_base_url), the path is percent-encoded here."""
+    is checked already (model/base_url.check_base_url), the path is percent-encoded here."""
     return base_url + quote(path.removesuffix("index.html"), safe="/")
 
 

@@ -18,8 +18,7 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from progress_site.load.convert import fields
-from progress_site.model.declare import hints
+from progress_site.model.declare import fields, hints
 from progress_site.model.schema import Data
 from progress_site.model.values import Number, Text
 from progress_site.tools.editor_schema import inner_record, is_record, record_types, unwrap

@@ -1,7 +1,7 @@
 """The data format published as JSON Schema, so editors check data/*.yaml while typing.
 
 Generated from the declarations in `model/schema.py`, read the way the validator reads
-them (`model.declare.hints` and `load.convert.fields`): the schema and the build cannot
+them (`model.declare.hints` and `model.declare.fields`): the schema and the build cannot
 disagree on which keys exist, which are required, or what type each holds. Rules that
 span records or files (ids that exist, evidence a status needs) stay with the build.
 
@@ -23,8 +23,7 @@ from typing import Any, Literal
 
 import yaml
 
-from progress_site.load.convert import fields
-from progress_site.model.declare import hints
+from progress_site.model.declare import fields, hints
 from progress_site.model.schema import Data, Site
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text

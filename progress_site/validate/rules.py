@@ -11,10 +11,10 @@ import datetime as dt
 import re
 from typing import Any
 
-from progress_site.errors import Problem, closest
-from progress_site.load.convert import MAX_DECIMALS
+from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
+from progress_site.model.limits import MAX_DECIMALS
 from progress_site.model.links import check_url, repository_problem
 from progress_site.model.schema import (
     BudgetItem,
@@ -33,7 +33,7 @@ from progress_site.model.schema import (
 )
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
-from progress_site.model.walk import walk
+from progress_site.model.walk import per_class, walk
 from progress_site.validate.distributions import check_distribution
 from progress_site.validate.provenance import check_holders, complete
 
@@ -60,13 +60,10 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     by_case = {k.lower(): k for k in known}
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
-    close = closest(value, sorted(known))
-    if close:
-        return f"did you mean '{close}'?"
     if kind == "units":
-        return ("declare it under site.units, or use a known unit: "
-                + ", ".join(sorted(known, key=str.lower)))
-    return f"declare it under `{kind}:`"
+        return did_you_mean(value, sorted(known), otherwise="declare it under site.units, or "
+                            "use a known unit: " + ", ".join(sorted(known, key=str.lower)))
+    return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
 def check_references(data: Data, records: list[Any]) -> list[Problem]:
@@ -83,15 +80,11 @@ def check_references(data: Data, records: list[Any]) -> list[Problem]:
     return out
 
 
-_REFS: dict[type, tuple[tuple[str, str], ...]] = {}
-
-
+@per_class
 def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
     """(field, collection) for each field of a record class that names another record."""
-    if cls not in _REFS:
-        _REFS[cls] = tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
-                           if f.metadata.get("ref"))
-    return _REFS[cls]
+    return tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
+                 if f.metadata.get("ref"))
 
 
 def check_unique_ids(records: list[Any]) -> list[Problem]:

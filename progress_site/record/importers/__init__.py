@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from progress_site.load.convert import LARGEST
+from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,
     criterion,
@@ -57,7 +57,7 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
             raise fail(display, f"benchmark '{result.name}' has no number in it",
                        f"give the file exactly as {fmt} wrote it")
         for value in (*result.stats.values(), *result.samples):
-            if not value.is_finite() or abs(value) > LARGEST:
+            if not in_range(value):
                 raise fail(display, f"benchmark '{result.name}': {float(value):g} is out "
                            "of range", f"a result is finite and at most {LARGEST:.0e}")
     return results

@@ -1,5 +1,5 @@
-"""What every importer shares: `Result`, `ImportFailed`, the one JSON reader with limits,
-and the number checks.
+"""What every importer shares: `Result`, `ImportFailed`, a tool's JSON read within the
+limits (by `load.records.parse_json`, the one JSON reader with limits), the number checks.
 
 A tool's file keeps to the data's limits (docs/data-format.md): JSON nested at most
 MAX_DEPTH levels, whole numbers of at most MAX_DIGITS digits, each result finite and at
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem, UsageError
-from progress_site.load.records import MAX_DIGITS
+from progress_site.load.records import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml import MAX_DEPTH
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
@@ -32,7 +32,6 @@ NOT_NEGATIVE = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS)
 # readings alike.
 READINGS = ("mean", "median", "min", "max", "stddev", "user", "system", "times",
             "real_time", "cpu_time", "value", "samples")
-TOO_DEEP: Any = object()  # JSON nested past what Python's reader can hold
 
 
 @dataclass(frozen=True)
@@ -180,8 +179,8 @@ def day_of(text: Any) -> dt.date | None:
 
 
 def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> Any:
-    """A tool's JSON, within the limits: located errors for what is not JSON, nests too
-    deep, or writes a whole number too long to read."""
+    """A tool's JSON, read by `load.records.parse_json` within its limits: located errors
+    for what is not JSON, nests too deep, or writes a whole number too long to read."""
     def whole(digits: str) -> int:
         if len(digits.lstrip("-")) > MAX_DIGITS:
             raise fail(display, f"a whole number of {len(digits.lstrip('-'))} digits is too "
@@ -189,32 +188,12 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
         return int(digits)
 
     try:
-        doc = json.loads(text, parse_float=parse_float, parse_int=whole)
+        return parse_json(text, json.JSONDecoder(parse_float=parse_float, parse_int=whole))
     except json.JSONDecodeError as exc:
         raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
-    except RecursionError:
-        doc = TOO_DEEP
-    if doc is TOO_DEEP or _depth(doc) > MAX_DEPTH:
+    except TooDeep as exc:
         raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
-                   "give the file exactly as the tool wrote it", line)
-    return doc
-
-
-def _depth(value: Any) -> int:
-    """How deep lists and objects nest in a parsed JSON value (counted up to one past
-    MAX_DEPTH, with a stack of its own)."""
-    deepest, stack = 0, [(value, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            deepest = max(deepest, depth + 1)
-            if deepest > MAX_DEPTH:
-                break
-            children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
-
-
+                   "give the file exactly as the tool wrote it", line) from exc
 
 
 def read_text(path: Path, display: str) -> str:

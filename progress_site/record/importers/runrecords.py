@@ -7,7 +7,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from progress_site.load.convert import LARGEST
+from progress_site.model.limits import LARGEST
 from progress_site.record.importers.base import (
     NOT_NEGATIVE,
     Result,

@@ -20,8 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from progress_site.load.datasets import records_path
-from progress_site.model.dataset import Dataset, RecordField, Row
+from progress_site.model.dataset import Dataset, RecordField, Row, records_path
 from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError, Options
 from progress_site.render.blocks.tables import Tables, ordered, plain, spell

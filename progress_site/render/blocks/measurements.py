@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from progress_site.render.blocks.options import BlockError, close_to, only_known
+from progress_site.errors import did_you_mean
+from progress_site.render.blocks.options import BlockError, only_known
 
 FORMS = ("list", "table")  # the first is the default
 OPTIONS = ("form",)
@@ -16,5 +17,5 @@ def form(options: Mapping[str, str]) -> str:
     written = options.get("form", FORMS[0])
     if written not in FORMS:
         raise BlockError(f"measurements form=: expected one of {', '.join(FORMS)}, got "
-                         f"'{written[:40]}'", close_to(written, FORMS, "forms"))
+                         f"'{written[:40]}'", did_you_mean(written, FORMS, "known forms"))
     return written

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from progress_site.charts.spec import MAX_SIZE, MIN_SIZE
-from progress_site.errors import closest
-from progress_site.load.convert import LARGEST, MAX_DECIMALS
+from progress_site.errors import did_you_mean
 from progress_site.model.dataset import Dataset, RecordField
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 
 TRUE, FALSE = ("true", "yes", "on"), ("false", "no", "off")
 ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # an id in the page, like a chart's
@@ -46,11 +46,12 @@ RANGES = {
     "floor": Range(Decimal(0), Decimal(LARGEST), words=f"a number from 0 to {LARGEST_WORDS}"),
 }
 # The options of the engine's blocks whose templates read `options` themselves (the
-# others read them through `Options`, which checks them): any other is a slip.
+# others read them through `Options`, and `legend` and `measurements` check theirs with
+# `only_known`): any other is a slip.
 OWN_OPTIONS: dict[str, tuple[str, ...]] = {
     "bars": (), "budget": (), "comparisons": ("trends",), "dashboard": ("group",),
-    "headlines": (), "legend": (), "machines": (), "measurements": (), "profiles": (),
-    "roadmap": (), "roadmaps": (), "run": (), "series": (), "versions": (),
+    "headlines": (), "machines": (), "profiles": (), "roadmap": (), "roadmaps": (),
+    "run": (), "series": (), "versions": (),
 }
 FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
                  words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}")
@@ -64,20 +65,13 @@ class BlockError(Exception):
         self.hint = hint
 
 
-def close_to(name: str, known: Iterable[str], what: str) -> str:
-    """A 'did you mean' hint, or the list of what is known."""
-    known = list(known)
-    close = closest(name, known)
-    return f"did you mean '{close}'?" if close else f"known {what}: {', '.join(known)}"
-
-
 def only_known(block: str, options: Iterable[str], known: Iterable[str]) -> None:
     """A BlockError for the first option the block does not know."""
     known = list(known)
     for name in options:
         if name not in known:
             raise BlockError(f"{block}: unknown option '{name}'",
-                             close_to(name, known, "options"))
+                             did_you_mean(name, known, "known options"))
 
 
 class Options:
@@ -110,7 +104,7 @@ class Options:
         """One field by its name, checked."""
         if value not in self.fields:
             raise BlockError(f"{self.block} {option}=: {self.dataset.id} has no field "
-                             f"'{value}'", close_to(value, self.fields, "fields"))
+                             f"'{value}'", did_you_mean(value, self.fields, "known fields"))
         fld = self.fields[value]
         if numeric and fld.type not in ("number", "whole"):
             raise BlockError(f"{self.block} {option}=: {value} holds words, not numbers",
@@ -171,5 +165,5 @@ class Options:
         written = self.options.get(name, options[0])
         if written not in options:
             raise BlockError(f"{self.block} {name}=: expected one of {', '.join(options)}, "
-                             f"got '{written}'", close_to(written, options, "values"))
+                             f"got '{written}'", did_you_mean(written, options, "known values"))
         return written

@@ -20,9 +20,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from progress_site.errors import did_you_mean
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.render import formatting
-from progress_site.render.blocks.options import BlockError, Options, close_to
+from progress_site.render.blocks.options import BlockError, Options
 from progress_site.render.words import Words
 
 
@@ -91,7 +92,7 @@ class Tables:
                              + ", ".join(self.datasets))
         if args[0] not in self.datasets:
             raise BlockError(f"no dataset '{args[0]}' in the data",
-                             close_to(args[0], self.datasets, "datasets"))
+                             did_you_mean(args[0], self.datasets, "known datasets"))
         return self.datasets[args[0]]
 
     def header(self, fld: RecordField) -> str:
