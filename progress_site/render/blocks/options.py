@@ -46,10 +46,11 @@ RANGES = {
     "floor": Range(Decimal(0), Decimal(LARGEST), words=f"a number from 0 to {LARGEST_WORDS}"),
 }
 # The options of the engine's blocks whose templates read `options` themselves (the
-# others read them through `Options`, which checks them): any other is a slip.
+# others read them through `Options` or `only_known`, which check them; `legend` and
+# `measurements` do, so listing them here would say each slip twice): any other is a slip.
 OWN_OPTIONS: dict[str, tuple[str, ...]] = {
     "bars": (), "budget": (), "comparisons": ("trends",), "dashboard": ("group",),
-    "headlines": (), "legend": (), "machines": (), "measurements": (), "profiles": (),
+    "headlines": (), "machines": (), "profiles": (),
     "roadmap": (), "roadmaps": (), "run": (), "series": (), "versions": (),
 }
 FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
