@@ -50,6 +50,7 @@ def run(n: int, name: str) -> str:
         "    date: 2026-11-08",
         "    machine: test-pc",
         "    commit: c38a01e",
+        f"    command: ./load --bots {(n + 1) * 100} --ticks 600",
         "    intro:",
         "      en: Bots on the test PC, each test one after the other.",
         "      fr: Des bots sur le PC de test, chaque test l'un après l'autre.",
