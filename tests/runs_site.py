@@ -1,7 +1,8 @@
-"""The example with history (tests/history_site.py) and three pages more (issue #24):
+"""The example with history (tests/history_site.py) and four pages more (issue #24):
 `runs`, three runs of a dozen items each, written in the documented format
 (docs/data-format.md, Runs), to measure how tall such a page is and how its tables read;
-`figures`, measurements as a table; `statuses`, a legend of every status."""
+`figures`, measurements as a table; `statuses`, a legend of every status; `benchmarks`,
+the dashboard under that legend."""
 
 from __future__ import annotations
 
@@ -83,6 +84,9 @@ def runs_source(root: Path) -> Path:
     return root
 
 
-# Measurements with two points of history and more, and one without history.
+# Measurements with two points of history and more, and one without history; a page of
+# every status; the benchmarks dashboard under a legend of them (the author's page in
+# place of the one the build makes).
 OTHER_PAGES = {"figures": "{{< measurements startup render-new players-lost form=table >}}",
-               "statuses": "{{< legend all=true >}}"}
+               "statuses": "{{< legend all=true >}}",
+               "benchmarks": "{{< legend all=true >}}\n\n{{< dashboard >}}"}

@@ -138,6 +138,13 @@ def test_the_legend_lists_the_statuses_the_page_shows(files: dict[str, bytes]) -
     assert legend(files, "fr/statuses/index.html") == list(STATUSES)
 
 
+@pytest.mark.parametrize("path", ["benchmarks/index.html", "fr/benchmarks/index.html"])
+def test_the_dashboard_under_a_legend(files: dict[str, bytes], path: str) -> None:
+    board = page(files, path)
+    assert legend(files, path) == list(STATUSES)
+    assert board.find_all(class_="dashboard") and board.find_all("table", class_="series-table")
+
+
 def test_a_legend_on_a_page_of_measured_figures_only(example_copy: Path) -> None:
     page_md = example_copy / "content" / "en" / "machines.md"
     page_md.write_text("---\ntitle: Machines\n---\n{{< legend >}}\n\n"
