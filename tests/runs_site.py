@@ -51,7 +51,7 @@ def run(n: int, name: str) -> str:
         "    date: 2026-11-08",
         "    machine: test-pc",
         "    commit: c38a01e",
-        f"    command: ./load --bots {(n + 1) * 100} --ticks 600",
+        f"    command: {COMMANDS[n]}",
         "    intro:",
         "      en: Bots on the test PC, each test one after the other.",
         "      fr: Des bots sur le PC de test, chaque test l'un après l'autre.",
@@ -60,6 +60,13 @@ def run(n: int, name: str) -> str:
         "    note: {en: \"Not tested here: many machines.\",",
         "           fr: \"Non testé ici : plusieurs machines.\"}",
     ]) + "\n"
+
+
+# What ran each run: the last one long, with a path no space breaks, as a phone must
+# still show without scrolling sideways.
+COMMANDS = ("./load --bots 100 --ticks 600", "./load --bots 200 --ticks 600",
+            "./load --bots 300 --ticks 600 --out=/var/lib/progress-site/load-tests/"
+            "results-of-the-third-load-test-with-three-hundred-bots.jsonl")
 
 
 PAGE = {"en": "---\ntitle: Load tests\n---\n## The runs {#runs}\n\n",
