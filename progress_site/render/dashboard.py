@@ -132,8 +132,9 @@ class Dashboard:
         steps = view.report.steps if view.report else ()
         unit = view.series.unit
         values = [p.value for p in points]
-        # Points are in date order: without its year, a date of another year would read
-        # as one of this year.
+        # Without its year, a date of another year would read as one of this year; the
+        # first and last points say which years there are (loading refuses lines out of
+        # date order).
         day = (w.short_date if self.day(points[0]).year == self.day(points[-1]).year
                else w.date)
         desc = self.describe(view, values, day)
