@@ -261,12 +261,14 @@ def print_changes(config: BuildConfig, old_site: Path, form: str = "text",
     files = make_site(config).files
     new = files["data.json"]
     old = read_old_site(old_site)
+    pages = changes.pages_changed(old_site, files)
     if form == "markdown":
-        print(comment.markdown(old_summary(old_site, lambda: comment.compare(old, new))),
+        print(comment.markdown(old_summary(old_site,
+                                           lambda: comment.compare(old, new, pages))),
               end="")
     else:
         lines = old_summary(old_site, lambda: changes.lines_between(old, new))
-        lines += changes.pages_line(changes.pages_changed(old_site, files))
+        lines += changes.pages_line(pages)
         print("\n".join(f"- {visible_path(line)}" for line in lines) if lines else
               "No page, figure or task changed.")
     return gate_status(changes.parse_document(old), new) if gate else 0

@@ -1,7 +1,8 @@
-"""The example with history (tests/history_site.py) and three pages more (issue #24):
+"""The example with history (tests/history_site.py) and four pages more (issue #24):
 `runs`, three runs of a dozen items each, written in the documented format
 (docs/data-format.md, Runs), to measure how tall such a page is and how its tables read;
-`figures`, measurements as a table; `statuses`, a legend of every status."""
+`figures`, measurements as a table; `statuses`, a legend of every status; `benchmarks`,
+the dashboard under that legend."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ def run(n: int, name: str) -> str:
         "    date: 2026-11-08",
         "    machine: test-pc",
         "    commit: c38a01e",
+        f"    command: {COMMANDS[n]}",
         "    intro:",
         "      en: Bots on the test PC, each test one after the other.",
         "      fr: Des bots sur le PC de test, chaque test l'un après l'autre.",
@@ -58,6 +60,13 @@ def run(n: int, name: str) -> str:
         "    note: {en: \"Not tested here: many machines.\",",
         "           fr: \"Non testé ici : plusieurs machines.\"}",
     ]) + "\n"
+
+
+# What ran each run: the last one long, with a path no space breaks, as a phone must
+# still show without scrolling sideways.
+COMMANDS = ("./load --bots 100 --ticks 600", "./load --bots 200 --ticks 600",
+            "./load --bots 300 --ticks 600 --out=/var/lib/progress-site/load-tests/"
+            "results-of-the-third-load-test-with-three-hundred-bots.jsonl")
 
 
 PAGE = {"en": "---\ntitle: Load tests\n---\n## The runs {#runs}\n\n",
@@ -82,6 +91,9 @@ def runs_source(root: Path) -> Path:
     return root
 
 
-# Measurements with two points of history and more, and one without history.
+# Measurements with two points of history and more, and one without history; a page of
+# every status; the benchmarks dashboard under a legend of them (the author's page in
+# place of the one the build makes).
 OTHER_PAGES = {"figures": "{{< measurements startup render-new players-lost form=table >}}",
-               "statuses": "{{< legend all=true >}}"}
+               "statuses": "{{< legend all=true >}}",
+               "benchmarks": "{{< legend all=true >}}\n\n{{< dashboard >}}"}

@@ -69,6 +69,31 @@ def test_nothing_changed() -> None:
         "No text changed.\n")
 
 
+PAGES = [f"p{i}/index.html" for i in range(1, 8)]
+
+
+@pytest.mark.parametrize(("pages", "said"), [
+    ([], "No page changed.\n"),
+    (PAGES[:1], "### 1 page changed\n\n- p1\\/index\\.html\n"),
+    (PAGES[:5], "### 5 pages changed\n\n" + "".join(
+        f"- p{i}\\/index\\.html\n" for i in range(1, 6))),
+    (PAGES, "### 7 pages changed\n\n" + "".join(
+        f"- p{i}\\/index\\.html\n" for i in range(1, 6)) + "\nAnd 2 more.\n"),
+])
+def test_the_pages_that_changed_the_first_five_named(pages: list[str], said: str) -> None:
+    same = data_json()
+    assert markdown(compare(same, same, pages)) == (
+        "## Changes to the progress page\n\nNo figure changed.\n\nNo task changed.\n\n"
+        "No text changed.\n\n" + said)
+
+
+def test_a_hostile_page_name_stays_inert() -> None:
+    same = data_json()
+    rendered = html(markdown(compare(same, same, [HOSTILE, "index.html"])))
+    assert "<a " not in rendered and "<img" not in rendered and "<strong" not in rendered
+    assert rendered.count("<li>") == 2
+
+
 def test_a_step_the_old_site_had_is_not_new_but_a_verdict_that_changed_is() -> None:
     pending = {**STEP, "status": "pending"}
     assert new_regressions(steps_in(json.loads(data_json(STEP))),
@@ -152,6 +177,8 @@ def test_changes_fails_on_a_new_regression(
                      "markdown", "--fail-on-regression"]) == status
     out, err = capsys.readouterr()
     assert out.startswith("## Changes to the progress page\n")
+    # The old site has no index.html: the new one's is a page that changed.
+    assert "\n\n### 1 page changed\n\n- index\\.html\n" in out
     assert ("### New regressions" in out) == (status != 0)
     assert err == ("regression: parse-large: +20.0 % between a1b2c3d and e4f5a6b "
                    "(noise 2.0 %)\n" if status else "")

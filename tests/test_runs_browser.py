@@ -1,6 +1,7 @@
 """Runs, profiles and measurements as tables, and the legend, in a real browser (issue
 #24, items 1 and 4): how tall three runs are, tables that reflow on a phone, badges that
-never run into their words, and axe-core on the new pages (tests/browser.py)."""
+never run into their words (on the benchmarks dashboard too), and axe-core on the new
+pages (tests/browser.py)."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ def apart(a: list[float], b: list[float]) -> bool:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("path", ["statuses/index.html", "index.html"])
+@pytest.mark.parametrize("path", ["statuses/index.html", "index.html",
+                                  "benchmarks/index.html"])
 def test_legend_badges_never_run_into_their_words(chromium: Any, base: str, width: str,
                                                   lang: str, path: str) -> None:
     with opened(chromium, base, LANGS[lang] + path, width=width) as (page, seen):
@@ -99,7 +101,7 @@ def test_legend_badges_never_run_into_their_words(chromium: Any, base: str, widt
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("path", ["runs/index.html", "fr/figures/index.html",
-                                  "fr/statuses/index.html"])
+                                  "fr/statuses/index.html", "fr/benchmarks/index.html"])
 def test_new_pages_pass_axe(chromium: Any, base: str, width: str, path: str) -> None:
     with opened(chromium, base, path, width=width) as (page, seen):
         assert browser.axe_violations(page) == []

@@ -38,12 +38,46 @@ def page(files: dict[str, bytes], path: str) -> Node:
 def test_a_run_says_where_its_figures_come_from_once(files: dict[str, bytes]) -> None:
     run = page(files, "runs/index.html").find(id=f"run-{RUNS[0]}")
     assert origin(run) == [("Machine", "The test PC"), ("Date", "November 8, 2026"),
-                           ("Commit", "c38a01e")]
+                           ("Commit", "c38a01e"), ("Command", "./load --bots 100 --ticks 600")]
     rows = run.find("tbody").find_all("tr")
     assert len(rows) == ITEMS
     # Only the last test, measured on another machine, says its own source.
     assert [len(r.find_all(class_="source")) for r in rows] == [0] * (ITEMS - 1) + [1]
     assert "The VPS" in rows[-1].find(class_="source").text()
+
+
+def test_a_runs_command_is_code_in_its_line_in_french(files: dict[str, bytes]) -> None:
+    run = page(files, "fr/runs/index.html").find(id=f"run-{RUNS[1]}")
+    assert origin(run)[-1] == ("Commande", "./load --bots 200 --ticks 600")
+    assert run.find(class_="origin").find_all("code")[-1].text() == "./load --bots 200 --ticks 600"
+
+
+HOSTILE = "</code><script>alert(1)</script> & <b>"
+
+
+def test_a_hostile_command_prints_as_text(example_copy: Path) -> None:
+    runs = example_copy / "data" / "runs.yaml"
+    text = runs.read_text(encoding="utf-8")
+    runs.write_text(text.replace("    commit: c38a01e\n",
+                                 f"    commit: c38a01e\n    command: '{HOSTILE}'\n", 1),
+                    encoding="utf-8")
+    for path in ("index.html", "fr/index.html"):
+        run = page(build(example_copy), path).find(id="run-real-network")
+        code = run.find(class_="origin").find_all("div")[-1].find("code")
+        assert code.children == [HOSTILE]
+        assert not run.find_all("script") and not run.find_all("b")
+
+
+def test_a_run_without_figures_in_common_still_says_its_command(example_copy: Path) -> None:
+    runs = example_copy / "data" / "runs.yaml"
+    runs.write_text(runs.read_text(encoding="utf-8").replace(
+        "runs:\n", "runs:\n  - id: bare\n    title: {en: Bare, fr: Nu}\n"
+        "    command: make bench\n", 1), encoding="utf-8")
+    index = example_copy / "content" / "en" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\n{{< run bare >}}\n",
+                     encoding="utf-8")
+    run = page(build(example_copy), "index.html").find(id="run-bare")
+    assert origin(run) == [("Command", "make bench")]
 
 
 def test_a_row_is_name_value_status_notes(files: dict[str, bytes]) -> None:
@@ -102,6 +136,13 @@ def test_the_legend_lists_the_statuses_the_page_shows(files: dict[str, bytes]) -
         "measured", "watch", "over-limit", "not-judgeable", "shown", "not-shown", "done",
         "in-progress", "planned"]
     assert legend(files, "fr/statuses/index.html") == list(STATUSES)
+
+
+@pytest.mark.parametrize("path", ["benchmarks/index.html", "fr/benchmarks/index.html"])
+def test_the_dashboard_under_a_legend(files: dict[str, bytes], path: str) -> None:
+    board = page(files, path)
+    assert legend(files, path) == list(STATUSES)
+    assert board.find_all(class_="dashboard") and board.find_all("table", class_="series-table")
 
 
 def test_a_legend_on_a_page_of_measured_figures_only(example_copy: Path) -> None:

@@ -4,7 +4,9 @@ description computed from the data; the same bytes on every build."""
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -22,6 +24,7 @@ from progress_site.render.serieschart import (
     SVG,
     ChartText,
     Lazy,
+    extremes,
     label_width,
     nice_ticks,
     series_chart,
@@ -30,7 +33,7 @@ from progress_site.render.serieschart import (
 
 from .conftest import TODAY
 from .dom import Node, parse
-from .history_site import POINTS, STEP_AT, commit, history_source
+from .history_site import POINTS, commit, history_source
 
 PAGES = {"en": "benchmarks/startup/index.html", "fr": "fr/benchmarks/startup/index.html"}
 
@@ -110,21 +113,83 @@ def test_the_noise_band_is_drawn(files: dict[str, bytes]) -> None:
     assert len(svg.find_all("circle", class_="point")) == POINTS
 
 
+def drawn(svg: Node) -> list[float]:
+    """The y of each point the chart's line draws, in order (lower is higher)."""
+    points = svg.find("polyline", class_="line").attrs["points"].split()
+    return [float(p.split(",")[1]) for p in points]
+
+
+DESCRIPTIONS = {
+    "en": "Lowest 98.10\u00a0ms at commit c00000c (October 13), highest 152.85\u00a0ms at "
+          "commit c00001b (October 28), 30 points. Step of +50.2% between commits c000013 "
+          "and c000014.",
+    "fr": "Au plus bas 98,10\u202fms au commit c00000c (13 octobre), au plus haut "
+          "152,85\u202fms au commit c00001b (28 octobre), 30 points. Saut de +50,2\u00a0% "
+          "entre les commits c000013 et c000014.",
+}
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_the_description_holds_the_data(files: dict[str, bytes], model: Model,
-                                        lang: str) -> None:
-    """role=img, a title, and a desc whose numbers are the first and last values and
-    the step's change, between the step's commits."""
-    svg = chart(files, lang)
-    assert svg.attrs["role"] == "img" and svg.attrs["aria-label"] == svg.find("title").text()
+def test_the_description_names_the_lowest_and_highest_drawn(
+        files: dict[str, bytes], model: Model, lang: str) -> None:
+    """role=img, a title, and a desc that names the lowest and the highest point the
+    line draws (not the first and last), each with its commit and date, then the step."""
+    for svg in parse(files[PAGES[lang]]).find("figure", class_="series-chart").find_all("svg"):
+        assert svg.attrs["role"] == "img"
+        assert svg.attrs["aria-label"] == svg.find("title").text()
+        ys = drawn(svg)
+        low, high = ys.index(max(ys)), ys.index(min(ys))
+        assert (commit(low), commit(high)) == ("c00000c", "c00001b")
+        assert svg.find("desc").text() == DESCRIPTIONS[lang]
     (view,) = [v for v in model.series if v.key == "measurements.startup"]
-    desc = svg.find("desc").text()
-    sep = "." if lang == "en" else ","
-    first, last = view.points[0].value, view.points[-1].value
-    assert f"{first:.2f}".replace(".", sep) in desc
-    assert f"{last:.2f}".replace(".", sep) in desc
-    assert commit(STEP_AT - 1) in desc and commit(STEP_AT) in desc
-    assert commit(0) in desc and commit(POINTS - 1) in desc
+    values = [p.value for p in view.points]
+    assert (values[12], values[27]) == (min(values), max(values)) == (98.1, 152.85)
+
+
+@pytest.mark.parametrize(("values", "expected"), [
+    ([5.0], (0, 0)), ([3.0, 1.0, 2.0], (1, 0)), ([1.0, 1.0, 4.0, 4.0], (0, 2)),
+    ([2.0, -1.0, 9.0, 0.5], (1, 2))])
+def test_extremes_are_the_first_lowest_and_highest(values: list[float],
+                                                   expected: tuple[int, int]) -> None:
+    assert extremes(values) == expected
+
+
+@pytest.fixture(scope="module")
+def new_year(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The history site with the startup series moved to cross a new year: its 30 days
+    from December 20, 2025 to January 18, 2026."""
+    source = history_source(tmp_path_factory.mktemp("new-year") / "src")
+    path = source / "data" / "history" / "measurements.startup.jsonl"
+    lines = []
+    for i, text in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        point = json.loads(text)
+        point["date"] = (dt.date(2025, 12, 20) + dt.timedelta(days=i)).isoformat()
+        lines.append(json.dumps(point, ensure_ascii=False, separators=(", ", ": ")) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+
+
+@pytest.mark.parametrize(("lang", "newest", "desc"), [
+    ("en", "January 18, 2026",
+     "Lowest 98.10\u00a0ms at commit c00000c (January 1, 2026), highest 152.85\u00a0ms at "
+     "commit c00001b (January 16, 2026), 30 points."),
+    ("fr", "18 janvier 2026",
+     "Au plus bas 98,10\u202fms au commit c00000c (1 janvier 2026), au plus haut "
+     "152,85\u202fms au commit c00001b (16 janvier 2026), 30 points.")])
+def test_dates_carry_their_year_when_the_points_cross_one(
+        new_year: dict[str, bytes], files: dict[str, bytes], lang: str, newest: str,
+        desc: str) -> None:
+    """Across a new year every x label and the description's dates say their year; the
+    same series within one year says none (its labels: `October 30`)."""
+    for svg in parse(new_year[PAGES[lang]]).find("figure", class_="series-chart").find_all(
+            "svg"):
+        labels = [t.text() for t in svg.find("g", class_="x-axis").find_all("text")]
+        assert labels[-1] == newest
+        assert all(re.search(r"\b202[56]$", label) for label in labels), labels
+        assert any(label.endswith("2025") for label in labels), labels
+        assert svg.find("desc").text().startswith(desc)
+    within = chart(files, lang).find("g", class_="x-axis").find_all("text")
+    assert not any(re.search(r"\b20\d\d$", t.text()) for t in within)
 
 
 def test_the_chart_takes_the_content_width(files: dict[str, bytes]) -> None:

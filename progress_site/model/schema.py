@@ -280,6 +280,7 @@ class Run:
     date: dt.date | None = f("when it ran", None)
     machine: str | None = f("the machine of its figures", None, ref="machines")
     commit: str | None = f("the commit tested", None, ref="commits")
+    command: str | None = f("the command that ran it, shown as code", None)
     intro: Text | None = f("what the run is", None)
     items: tuple[RunItem, ...] = f("what was tested, one by one", ())
     note: Text | None = f("what was and was not tested", None)

@@ -2,7 +2,8 @@
 
 `--changes OLD_SITE --format markdown`: a heading, a table of the figures that changed
 (numbers and percentages formatted by Babel, in English), the tasks, how many texts
-changed, and the regression steps the new site found that the old one had not.
+changed, the pages that changed (the first few named, as the text form does), and the
+regression steps the new site found that the old one had not.
 Everything in it comes from the two data.json files, which a pull request controls: each
 piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention.
 """
@@ -51,10 +52,13 @@ class Comparison:
     tasks: list[str]  # the text lines of the tasks that changed
     texts: int  # how many texts (titles, notes, words of the data) changed
     steps: list[StepRow]  # the new site's steps the old one did not have
+    pages: list[str] | None = None  # the pages that changed; None when not compared
 
 
-def compare(old: bytes, new: bytes) -> Comparison:
-    """The differences from one data.json to another (ValueError when either is not one)."""
+def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Comparison:
+    """The differences from one data.json to another (ValueError when either is not one);
+    `pages`, those of the new site that differ from the old one's (`changes.pages_changed`),
+    when they were compared."""
     first, second = changes.parse_document(old), changes.parse_document(new)
     before = None if first is None else changes.snapshot_or_none(first)
     after = None if second is None else changes.snapshot_or_none(second)
@@ -66,7 +70,7 @@ def compare(old: bytes, new: bytes) -> Comparison:
     changed = sum(1 for p in old_texts.keys() | new_texts.keys()
                   if old_texts.get(p) != new_texts.get(p))
     return Comparison(before, after, tasks, changed,
-                      new_steps(steps_in(first), steps_in(second)))
+                      new_steps(steps_in(first), steps_in(second)), pages)
 
 
 # Not texts a reader reads: ids make the paths, statuses and figures are told apart.
@@ -99,7 +103,8 @@ def name_of(item: Any, place: int) -> Any:
 def markdown(found: Comparison) -> str:
     """The summary as Markdown, ending with a newline."""
     parts = ["## Changes to the progress page", *figures_table(found), *tasks_list(found),
-             texts_line(found.texts), *steps_section("New regressions", found, "regressed"),
+             texts_line(found.texts), *pages_list(found.pages),
+             *steps_section("New regressions", found, "regressed"),
              *steps_section("Improvements", found, "improved"),
              *steps_section("Pending (not judged yet)", found, "pending")]
     return "\n\n".join(parts) + "\n"
@@ -170,6 +175,20 @@ def texts_line(count: int) -> str:
     """How many texts changed."""
     return ("No text changed." if count == 0 else
             "1 text changed." if count == 1 else f"{count:,} texts changed.")
+
+
+def pages_list(pages: list[str] | None) -> list[str]:
+    """The pages that changed, the first few named (a site has hundreds, and a text
+    edited in a shared block changes them all); nothing when they were not compared."""
+    if pages is None:
+        return []
+    if not pages:
+        return ["No page changed."]
+    noun = "page" if len(pages) == 1 else "pages"
+    named = [f"- {md(name)}" for name in pages[:changes.PAGES_NAMED]]
+    rest = len(pages) - changes.PAGES_NAMED
+    return [f"### {len(pages):,} {noun} changed", "\n".join(named),
+            *([f"And {rest:,} more."] if rest > 0 else [])]
 
 
 def steps_section(title: str, found: Comparison, status: str) -> list[str]:

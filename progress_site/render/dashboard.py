@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -21,7 +22,7 @@ from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace
-from progress_site.render.serieschart import NARROW, ChartText, Lazy, series_chart
+from progress_site.render.serieschart import NARROW, ChartText, Lazy, extremes, series_chart
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
@@ -130,25 +131,41 @@ class Dashboard:
         points = view.points
         steps = view.report.steps if view.report else ()
         unit = view.series.unit
-        first, last = points[0], points[-1]
-        desc = w._("From %(first)s at commit %(a)s to %(last)s at commit %(b)s, "
-                   "%(n)s points.", first=self.value_only(view, first), a=first.commit,
-                   last=self.value_only(view, last), b=last.commit, n=w.number(len(points)))
+        values = [p.value for p in points]
+        # Without its year, a date of another year would read as one of this year; the
+        # first and last points say which years there are (loading refuses lines out of
+        # date order).
+        day = (w.short_date if self.day(points[0]).year == self.day(points[-1]).year
+               else w.date)
+        desc = self.describe(view, values, day)
         for step in steps:
             desc += " " + w._("Step of %(percent)s between commits %(a)s and %(b)s.",
                               percent=self.percent(step), a=step.last_before,
                               b=step.first_after)
         text = ChartText(
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
-            x_labels=Lazy(len(points), lambda i: w.short_date(self.day(points[i]))),
+            x_labels=Lazy(len(points), lambda i: day(self.day(points[i]))),
             y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent,
             tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
                        if (label := self.tags.get(p.commit)) is not None))
-        values = [p.value for p in points]
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
         # its labels too small to read.
         return series_chart(values, steps, text) + series_chart(
             values, steps, text, NARROW, "narrow")
+
+    def describe(self, view: SeriesView, values: Sequence[float],
+                 day: Callable[[dt.date], str]) -> str:
+        """The chart's text: its lowest and highest point of all it draws, each with its
+        commit and date (the first and last points say nothing of a peak between)."""
+        points = view.points
+        low, high = extremes(values)
+        return self.words._(
+            "Lowest %(low)s at commit %(a)s (%(a_day)s), highest %(high)s at commit "
+            "%(b)s (%(b_day)s), %(n)s points.",
+            low=self.value_only(view, points[low]), a=points[low].commit,
+            a_day=day(self.day(points[low])), high=self.value_only(view, points[high]),
+            b=points[high].commit, b_day=day(self.day(points[high])),
+            n=self.words.number(len(points)))
 
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""

@@ -130,6 +130,12 @@ def label_width(label: str) -> float:
     return len(label) * CHAR
 
 
+def extremes(values: Sequence[float]) -> tuple[int, int]:
+    """The indexes of the lowest and the highest value (the first of equals)."""
+    indexes = range(len(values))
+    return min(indexes, key=values.__getitem__), max(indexes, key=values.__getitem__)
+
+
 def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, int, float, float]]:
     """Each level between steps: first and last index, median, robust noise (the median
     absolute deviation as a standard deviation: one stray point does not widen it)."""
