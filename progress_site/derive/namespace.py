@@ -105,10 +105,12 @@ class Namespace:
         advice = kind_of(whole).hint(holder, part, whole) if whole is not None else None
         if advice is not None:
             return advice
-        close = closest(name, sorted(self.entries))
-        if close is None and scope:
-            close = closest(name, sorted(n[len(scope) + 1:] for n in self.entries
-                                         if n.startswith(f"{scope}.")))
+        # A neighbour's short name first: `first-version-memory-cots` in a measurement's
+        # formula meant the short `first-version-memory-cost`, which is what it wrote.
+        close = closest(name, sorted(n[len(scope) + 1:] for n in self.entries
+                                     if n.startswith(f"{scope}."))) if scope else None
+        if close is None:
+            close = closest(name, sorted(self.entries))
         return f"did you mean '{close}'?" if close else (
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
             "(see docs/data-format.md)")
