@@ -20,6 +20,7 @@ import pytest
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import REPO, TODAY
+from .done_site import done_source
 from .history_site import history_source
 from .runs_site import runs_source
 from .test_cases import CASES, apply_case, load_case
@@ -75,6 +76,7 @@ def _built(session: Path) -> tuple[Site, ...]:
     sites.append(Site("no-french-home", build(no_french_home)))
     sites.append(Site("history", build(history_source(root / "history"))))
     sites.append(Site("runs", build(runs_source(root / "runs"))))
+    sites.append(Site("done", build(done_source(root / "done"))))
     for folder in sorted(p for p in CASES.iterdir() if p.name.endswith("_ok")):
         case = load_case(folder)
         if case.get("xfail"):

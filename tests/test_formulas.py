@@ -207,6 +207,8 @@ def test_the_change_summary_follows_a_derived_figure(
                                   today=TODAY)).files
     assert changes.lines_between(built["data.json"], files["data.json"]) == [
         "figure headlines.rate: 2000 -> 2100 (measured -> estimate)",
+        # The stated 2 (thousand) still agrees, but summarises an estimate now.
+        "figure headlines.thousands: measured -> estimate",
         "figure measurements.rate: 2000 -> 2100 (measured -> estimate)",
         "figure measurements.rate-per-minute: 120000 -> 126000 (measured -> estimate)",
         "figure measurements.requests: 120000 -> 126000 (measured -> estimate)"]

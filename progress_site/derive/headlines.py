@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from progress_site.derive.evaluation import evaluate
-from progress_site.derive.expressions import ExpressionError
+from progress_site.derive.expressions import ExpressionError, names, parse
+from progress_site.derive.formulas import figure_keys, sureness
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
-from progress_site.derive.views import FigureView, HeadlineView
+from progress_site.derive.views import EffectiveStatus, FigureView, HeadlineView
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import Headline
@@ -120,4 +121,13 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
     refused = disagreement(h, sources)
     if refused is not None:
         return None, [refused]
-    return HeadlineView(h, stated(h), h.status or "measured"), []
+    return HeadlineView(h, stated(h), h.status or summarised_status(h, ns, figures)), []
+
+
+def summarised_status(h: Headline, ns: Namespace, figures: Mapping[FigureKey, FigureView]
+                      ) -> EffectiveStatus:
+    """A stated number is as sure as the least sure figure it summarises, as a derived
+    figure is: a headline over an estimate must not wear the Measured badge."""
+    cited = (name for ref in h.summarises for name, _ in names(parse(ref)))
+    keys = dict.fromkeys(k for name in cited for k in figure_keys(name, "", ns.figures))
+    return sureness(figures[k].status for k in keys)

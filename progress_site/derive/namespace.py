@@ -105,10 +105,10 @@ class Namespace:
         advice = kind_of(whole).hint(holder, part, whole) if whole is not None else None
         if advice is not None:
             return advice
-        known = sorted(self.entries)
-        if scope and closest(name, known) is None:
-            known = sorted(n[len(scope) + 1:] for n in self.entries
-                           if n.startswith(f"{scope}."))
+        # A neighbour's short name first: `first-version-memory-cots` in a measurement's
+        # formula meant the short `first-version-memory-cost`, which is what it wrote.
+        short = sorted(n[len(scope) + 1:] for n in self.entries if n.startswith(f"{scope}."))
+        known = short if scope and closest(name, short) is not None else sorted(self.entries)
         return did_you_mean(name, known, otherwise=(
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
             "(see docs/data-format.md)"))

@@ -339,7 +339,8 @@ class Headline:
     says: Literal["about", "up-to", "at-least"] = f(
         "how the stated value is read: about (within the range of what it summarises, "
         "rounded), up-to (their highest, rounded), at-least (their lowest, rounded)", "about")
-    status: Status | None = f("its evidence status (the figure's when it names one)", None)
+    status: Status | None = f("its evidence status; else its figure's, or the least sure of "
+                              "what it summarises", None)
     detail: Text | None = f("the line after the badge", None)
     where: Where = where()
 
