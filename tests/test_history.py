@@ -117,11 +117,14 @@ def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
 
 @pytest.mark.parametrize("folder", ["", "fr/"])
 def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: str) -> None:
-    """A series' own page lists its points, newest first, each linked to its commit,
-    under its line with the step marked."""
+    """A series' own page lists its newest 20 points, newest first, each linked to its
+    commit, under its line with the step marked, and says where the others are."""
     page = parse(files[f"{folder}benchmarks/startup/index.html"])
     rows = page.find("table", class_="points").find("tbody").find_all("tr")
-    assert len(rows) == POINTS
+    assert len(rows) == 20 < POINTS
+    assert page.find("p", class_="points-note").text() == (
+        "The newest 20 of 30 points; data.json holds every one." if not folder else
+        "Les 20 points les plus récents sur 30 ; data.json les contient tous.")
     assert rows[0].find("td").text() == commit(POINTS - 1)
     assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
     chart = page.find("figure", class_="series-chart").find("svg", class_="wide")
