@@ -103,6 +103,8 @@ def _distinct_in_order(commits: list[str], machines: list[str], dates: list[str]
     """No (commit, machine) twice, and every line's date no earlier than the one before."""
     if len(set(zip(commits, machines, strict=True))) != len(commits):
         return False
+    if all(len(d) == 10 for d in days):  # YYYY-MM-DD sorts as its text
+        return all(map(operator.le, dates, dates[1:]))
     order = {d: in_order(day) for d, day in days.items()}
     keys = [order[d] for d in dates]
     return all(map(operator.le, keys, keys[1:]))
