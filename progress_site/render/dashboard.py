@@ -213,8 +213,12 @@ class Dashboard:
         most 3), so a column of them lines up (150.0 beside 150.6)."""
         found = self.decimals.get(view.key)
         if found is None:
-            found = self.decimals[view.key] = min(3, max(decimals_of(p.value)
-                                                         for p in view.points))
+            found = 0
+            for point in view.points:  # most series reach 3 at their first point
+                found = max(found, decimals_of(point.value))
+                if found >= 3:
+                    break
+            self.decimals[view.key] = found = min(3, found)
         return found
 
     def change(self, new: float, old: float) -> str:
