@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -14,6 +15,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from progress_site.model.history import default_better, default_group
+from progress_site.model.values import NOWHERE
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.record.recorder import check
 
@@ -117,11 +119,14 @@ def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
 
 @pytest.mark.parametrize("folder", ["", "fr/"])
 def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: str) -> None:
-    """A series' own page lists its points, newest first, each linked to its commit,
-    under its line with the step marked."""
+    """A series' own page lists its newest 20 points, newest first, each linked to its
+    commit, under its line with the step marked, and says where the others are."""
     page = parse(files[f"{folder}benchmarks/startup/index.html"])
     rows = page.find("table", class_="points").find("tbody").find_all("tr")
-    assert len(rows) == POINTS
+    assert len(rows) == 20 < POINTS
+    assert page.find("p", class_="points-note").text() == (
+        "The newest 20 of 30 points; data.json holds every one." if not folder else
+        "Les 20 points les plus récents sur 30 ; data.json les contient tous.")
     assert rows[0].find("td").text() == commit(POINTS - 1)
     assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
     chart = page.find("figure", class_="series-chart").find("svg", class_="wide")
@@ -291,3 +296,30 @@ def test_fail_on_regression_sees_a_real_builds_step(tmp_path: Path) -> None:
     assert (f"- measurements\\.startup: 100.050 -> 150.300 (+50.2%) between "
             f"{commit(STEP_AT - 1)} and {commit(STEP_AT)}") in gated.stdout
     assert build("--fail-on-regression").returncode == 0
+
+
+@pytest.mark.parametrize("extra", ['"status": "measured"', '"note": "a note"'])
+def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
+                                                               extra: str) -> None:
+    """A plain history file (checked a column at a time) gives the points the line by
+    line reader gives the same lines with one more key (which it must read line by line)."""
+    from progress_site.load.history import load_history
+
+    folder = tmp_path / "plain" / "data" / "history"
+    folder.mkdir(parents=True)
+    lines = [json.dumps({"commit": f"c{i:03d}", "date": f"2026-11-{1 + i // 3:02d}",
+                         "machine": "ci", "value": 10.5 + i, "unit": "ms", "spread": 0.25,
+                         "n": 10, "tool": "hyperfine"}) for i in range(12)]
+    lines[5] = lines[5].replace(', "spread": 0.25, "n": 10', "")
+    (folder / "measurements.x.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
+    other = tmp_path / "other" / "data" / "history"
+    other.mkdir(parents=True)
+    (other / "measurements.x.jsonl").write_text(
+        "\n".join(x[:-1] + f", {extra}}}" for x in lines) + "\n", "utf-8")
+    (plain,), problems = load_history(tmp_path / "plain")
+    (each,), more = load_history(tmp_path / "other")
+    assert problems == more == []
+    assert plain.unit == each.unit == "ms"
+    assert [dataclasses.replace(p, where=NOWHERE, note=None) for p in each.points] == [
+        dataclasses.replace(p, where=NOWHERE) for p in plain.points]
+    assert [p.where.location for p in plain.points] == [p.where.location for p in each.points]

@@ -532,3 +532,32 @@ def test_data_js_of_every_tool_migrates_and_builds(
         assert f'id="row-benchmarks-{ident}"' in board, ident
     rate = board.split('id="row-benchmarks-ci-benchmarkjs-suite-fib-20"')[1].split("</tr>")[0]
     assert "Higher is better" in rate  # ops/sec is a rate
+
+
+@pytest.mark.parametrize(("tool", "unit", "better", "shown"), [
+    ("customBiggerIsBetter", "ms", "higher", "Higher is better"),
+    ("customSmallerIsBetter", "ops/s", "lower", "Lower is better")])
+def test_data_js_custom_tool_says_which_way_is_better(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, tool: str, unit: str, better: str,
+        shown: str) -> None:
+    """The action's custom tools name the better direction: the new series' entry says
+    it, whatever the unit would make of it, and the dashboard shows it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    runs = [{"commit": {"id": f"{i:x}".ljust(40, "c"), "url": "https://github.com/o/r"},
+             "date": 1790000000000 + i * 86_400_000, "tool": tool,
+             "benches": [{"name": "score", "value": 50 + i, "unit": unit}]} for i in range(3)]
+    data_js = tmp_path / "data.js"
+    data_js.write_text("window.BENCHMARK_DATA = " + json.dumps(
+        {"lastUpdate": 1795219200000, "repoUrl": "https://github.com/o/r",
+         "entries": {"Custom": runs}}), encoding="utf-8")
+    assert run(example_copy, "github-action-benchmark", data_js, "--machine", "test-pc",
+               "--id", "ci") == 0, capsys.readouterr().err
+    yaml = "".join(p.read_text(encoding="utf-8")
+                   for p in sorted((example_copy / "data").glob("*.yaml")))
+    entry = yaml.split("id: ci-score")[1].split("\n  - ")[0]
+    assert f"better: {better}" in entry
+    out_dir = tmp_path / "site"
+    assert main(["--source", str(example_copy), "--out", str(out_dir)]) == 0
+    board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
+    assert shown in board.split('id="row-benchmarks-ci-score"')[1].split("</tr>")[0]

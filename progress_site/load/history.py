@@ -18,6 +18,7 @@ from typing import Any
 
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.files import inside, source_files, unreadable_name
+from progress_site.load.history_plain import in_order, parse_date, plain_points
 from progress_site.load.records import BROKEN, locate_line, parse_json_lines
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
@@ -35,7 +36,6 @@ FOLDER = ("data", "history")
 SUFFIX = ".jsonl"
 STATUSES = ("measured", "watch")
 NAME = re.compile(r"measurements\.([A-Za-z0-9][A-Za-z0-9_.-]*)\.jsonl")
-DATETIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 FORMAT_HINT = "see docs/history-format.md"
 KNOWN = frozenset(KEYS)
 
@@ -112,9 +112,23 @@ class _Lines:
 
     def points(self) -> list[SeriesPoint]:
         """Every line that reads as a point; the order and duplicates checked."""
+        # Most files are plain, and are checked a column at a time; any other is read
+        # line by line, which words each problem.
+        plain = plain_points(self.doc.data, self.place)
+        if plain is not None:
+            self.unit, out = plain
+            last = len(out) - 1
+        else:
+            out, last = self.each()
+        if out:
+            out[-1] = dataclasses.replace(out[-1], where=self.where(last, self.doc.data[last]))
+        return out
+
+    def each(self) -> tuple[list[SeriesPoint], int]:
+        """The points of the lines read one by one, and the newest one's line index."""
         out: list[SeriesPoint] = []
         last = -1  # the newest point's line: its figure needs every field's position
-        newest = _order(dt.date.min)
+        newest = in_order(dt.date.min)
         seen: dict[tuple[str, str], int] = {}
         for index, record in enumerate(self.doc.data):
             if record is BROKEN:
@@ -130,7 +144,7 @@ class _Lines:
                            "one line per (commit, machine): add the new samples to that line")
                 continue
             seen[pair] = line
-            when = _order(point.date)
+            when = in_order(point.date)
             if out and when < newest:
                 self.error(index, "date", f"date {point.date.isoformat()} is before the "
                            f"previous line's ({out[-1].date.isoformat()})",
@@ -138,9 +152,7 @@ class _Lines:
                 continue
             out.append(point)
             last, newest = index, when
-        if out:
-            out[-1] = dataclasses.replace(out[-1], where=self.where(last, self.doc.data[last]))
-        return out
+        return out, last
 
     def point(self, index: int, rec: dict[str, Any]) -> SeriesPoint | None:
         """One line's point, or None after reporting what is wrong with it."""
@@ -181,12 +193,15 @@ class _Lines:
         if len(self.problems) > before or None in (commit, machine, date, value):
             return None
         assert commit and machine and date is not None and value is not None
+        return SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
+                           tool, status or "measured", note, self.place(index))
+
+    def place(self, index: int) -> Where:
+        """Where line `index` is; its machine found only if a problem asks."""
         # Only the machine of an older point is ever reported (an unknown one), and
         # seldom: its position is found then. The newest point's every position is
         # found once the file is read (`points`).
-        where = Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
-        return SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
-                           tool, status or "measured", note, where)
+        return Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
 
     def where(self, index: int, rec: dict[str, Any]) -> Where:
         """The line's position and each of its values'."""
@@ -209,13 +224,9 @@ class _Lines:
         value = rec.get("date")
         if "date" not in rec:
             return None
-        try:
-            if isinstance(value, str) and DATETIME.fullmatch(value):
-                return dt.datetime.fromisoformat(value[:-1]).replace(tzinfo=dt.UTC)
-            if isinstance(value, str) and len(value) == 10:
-                return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
+        found = parse_date(value)
+        if found is not None:
+            return found
         self.error(index, "date", f"date {_shown(value)} is not a date",
                    "write YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ in UTC")
         return None
@@ -300,13 +311,6 @@ class _Machine(Mapping[str, Location]):
 
     def __len__(self) -> int:
         return 1
-
-
-def _order(when: dt.date | dt.datetime) -> dt.datetime:
-    """A date or a time, comparable with either (a date counts as its midnight, UTC)."""
-    if isinstance(when, dt.datetime):
-        return when
-    return dt.datetime(when.year, when.month, when.day, tzinfo=dt.UTC)
 
 
 def _shown(value: Any) -> str:

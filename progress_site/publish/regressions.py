@@ -43,11 +43,23 @@ def point_json(point: SeriesPoint) -> dict[str, Any]:
     """One point as its history line wrote it (absent keys left out)."""
     out: dict[str, Any] = {"commit": point.commit, "date": point.date.isoformat().replace(
         "+00:00", "Z"), "machine": point.machine, "value": point.value}
-    extra = {"spread": point.spread, "n": point.n, "stats": dict(point.stats) or None,
-             "samples": list(point.samples) or None, "tool": point.tool,
-             "status": point.status if point.status != "measured" else None,
-             "note": point.note}
-    return out | {k: v for k, v in extra.items() if v is not None}
+    # Key by key in the line's order, no dict of them all to filter: data.json holds
+    # every point of every series (100,000 at the scale of bench/history_scale.py).
+    if point.spread is not None:
+        out["spread"] = point.spread
+    if point.n is not None:
+        out["n"] = point.n
+    if point.stats:
+        out["stats"] = dict(point.stats)
+    if point.samples:
+        out["samples"] = list(point.samples)
+    if point.tool is not None:
+        out["tool"] = point.tool
+    if point.status != "measured":
+        out["status"] = point.status
+    if point.note is not None:
+        out["note"] = point.note
+    return out
 
 
 def step_json(view: SeriesView, step: Step) -> dict[str, Any]:

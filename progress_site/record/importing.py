@@ -92,7 +92,8 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
 
     def write(final: str) -> None:
         add_all(rec, ident, [*moved, *points], args.replace)
-        yaml_entry(rec, args, ident, args.title or runs[-1].title, str(points[-1]["unit"]))
+        yaml_entry(rec, args, ident, args.title or runs[-1].title, str(points[-1]["unit"]),
+                   runs[-1].better)
 
     return Pending(f"measurements.{ident}", shown, plans[-1][2], suggestion, write)
 

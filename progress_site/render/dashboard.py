@@ -27,7 +27,10 @@ from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
 
 PAGE = "benchmarks"  # the dashboard's own page, unless the content has one of that name
-SHOWN_POINTS = 50  # the newest points in a series' table; data.json has them all
+# The newest points in a series' table; the page says so and data.json has them all.
+# A table of every point would dwarf the chart it repeats, and formatting each row's
+# numbers was the largest part of a 100,000-point build (bench/history_scale.py).
+SHOWN_POINTS = 20
 SPARK_POINTS = 30  # a row's sparkline: 200 rows stay small (docs/data-format.md)
 STATUS = {
     "improved": N_("Improved"),
@@ -54,6 +57,7 @@ class Row:
     spark: Markup
     chart: Markup
     points: tuple[tuple[Markup, str, str, str], ...]  # commit, date, machine, value
+    note: str = ""  # on a series' page whose table leaves older points out: says so
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +116,18 @@ class Dashboard:
                              "name a measurement that has a history file")
         view = found[0]
         return dataclasses.replace(
-            self.row(view), chart=self.chart(view),
+            self.row(view), chart=self.chart(view), note=self.left_out(view),
             points=tuple((self.commit(p.commit), self.date(p), p.machine,
                           self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
+
+    def left_out(self, view: SeriesView) -> str:
+        """The note under a table that shows only the newest points, else ''."""
+        total = len(view.points)
+        if total <= SHOWN_POINTS:
+            return ""
+        return self.words._("The newest %(shown)s of %(total)s points; data.json holds "
+                            "every one.", shown=self.words.number(SHOWN_POINTS),
+                            total=self.words.number(total))
 
     def commit(self, ident: str) -> Markup:
         """A point's commit, linked, with its label when the data gives it one."""
@@ -217,8 +230,12 @@ class Dashboard:
         most 3), so a column of them lines up (150.0 beside 150.6)."""
         found = self.decimals.get(view.key)
         if found is None:
-            found = self.decimals[view.key] = min(3, max(decimals_of(p.value)
-                                                         for p in view.points))
+            found = 0
+            for point in view.points:  # most series reach 3 at their first point
+                found = max(found, decimals_of(point.value))
+                if found >= 3:
+                    break
+            self.decimals[view.key] = found = min(3, found)
         return found
 
     def change(self, new: float, old: float) -> str:

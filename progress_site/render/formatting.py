@@ -13,11 +13,12 @@ import datetime as dt
 import functools
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import cast
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton
 from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import NumberPattern, format_decimal, format_percent, parse_pattern
 from babel.units import format_unit
 
 from progress_site.model.units import CLDR_UNITS, NOT_SYMBOLS, PERCENT, SYMBOL_UNITS
@@ -44,6 +45,15 @@ def decimal_format(decimals: int) -> str:
     return "#,##0" + fraction_digits(decimals)
 
 
+# Babel parses a pattern string again on every call; a site's numbers use a handful of
+# patterns, and a 100,000-point history formats tens of thousands of numbers with them
+# (bench/history_scale.py). Babel's own compiled form is kept, one per decimals.
+@functools.cache
+def decimal_pattern(decimals: int) -> NumberPattern:
+    """`#,##0.00` compiled by Babel once, for `format_decimal` and `format_unit`."""
+    return parse_pattern(decimal_format(decimals))
+
+
 def percent_format(lang: str, decimals: int, sign: bool) -> str:
     """The locale's percent pattern (`#,##0 %` in French), with decimals and a sign."""
     base = locale(lang).percent_formats[None].pattern.split(";")[0]
@@ -61,7 +71,7 @@ def shown(value: float | Decimal, decimals: int) -> Decimal:
 
 def number(value: float, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
-    text: str = format_decimal(shown(value, decimals), format=decimal_format(decimals),
+    text: str = format_decimal(shown(value, decimals), format=decimal_pattern(decimals),
                                locale=locale(lang))
     return text
 
@@ -132,8 +142,11 @@ def known_unit(value: float, decimals: int, unit: str | None, lang: str) -> str:
 def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
     """Babel's short unit (`2.67 ms`, `524 ko`), its words chosen for the number as
     printed, its space no-break, a symbol where CLDR writes a word (`69.10 s`)."""
+    # format_unit hands `format` to format_decimal, which takes a compiled pattern as
+    # well as a string (its annotation names only the string).
+    pattern = cast(str, decimal_pattern(decimals))
     text: str = format_unit(shown(value, decimals), cldr, length="short",
-                            format=decimal_format(decimals), locale=locale(lang))
+                            format=pattern, locale=locale(lang))
     return as_symbol(text.replace(" ", NBSP))
 
 

@@ -169,6 +169,11 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     def y(v: float) -> float:
         return TOP + plot_h - (v - low) / ((high - low) or 1.0) * plot_h
 
+    # Each point's x, worked out once for the axis and the line (a chart has hundreds):
+    # the arithmetic of `x`, written out, gives the same numbers.
+    xs = [LEFT + i / last * plot_w for i in range(len(values))] if len(values) > 1 \
+        else [x(0)]
+
     svg = ET.Element("svg", {"xmlns": SVG, "viewBox": f"0 0 {width} {HEIGHT}",
                              "width": "100%", "role": "img", "class": f"series-svg {name}",
                              "aria-label": text.title, "font-size": str(FONT)})
@@ -180,14 +185,17 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
         x0, x1 = x(max(first - 0.5, 0)), x(min(end + 0.5, last))
         rect(svg, "band", x0, y(mid + noise), x1 - x0, y(mid - noise) - y(mid + noise))
         line(svg, "level", x0, y(mid), x1, y(mid))
-    x_axis(svg, len(values), text, x, width)
+    x_axis(svg, xs, text, width)
     for step in steps:
         step_mark(svg, step, text, x, values)
     for index, label in text.tags:
         tag_mark(svg, index, label, x, len(values))
     # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
     # `-0.0` to mend) for the points the line holds, 500 of them a chart.
-    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+    # `y` written out as well, for the same reason.
+    span = (high - low) or 1.0
+    points = " ".join(f"{at:.1f},{TOP + plot_h - (v - low) / span * plot_h:.1f}"
+                      for at, v in zip(xs, values, strict=True))
     ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
@@ -210,15 +218,14 @@ def y_axis(svg: ET.Element, ticks: list[float], decimals: int, text: ChartText,
         label.text = text.y_label(tick, decimals)
 
 
-def x_axis(svg: ET.Element, count: int, text: ChartText, x: Callable[[float], float],
-           width: int) -> None:
-    """The baseline and the thinned labels of the commits' dates."""
+def x_axis(svg: ET.Element, xs: list[float], text: ChartText, width: int) -> None:
+    """The baseline and the thinned labels of the commits' dates (`xs`: each point's x)."""
     group = ET.SubElement(svg, "g", {"class": "x-axis"})
     base = HEIGHT - BOTTOM
     line(group, "axis", LEFT, base, width - RIGHT, base)
-    widths = Lazy(count, lambda i: label_width(text.x_labels[i]))
-    for i, centre in thinned([x(i) for i in range(count)], widths, LEFT - 8, width):
-        line(group, "tick", x(i), base, x(i), base + 4)
+    widths = Lazy(len(xs), lambda i: label_width(text.x_labels[i]))
+    for i, centre in thinned(xs, widths, LEFT - 8, width):
+        line(group, "tick", xs[i], base, xs[i], base + 4)
         label = ET.SubElement(group, "text", {"x": r(centre), "y": r(base + 6 + FONT),
                                               "text-anchor": "middle"})
         label.text = text.x_labels[i]

@@ -52,6 +52,7 @@ class Result:
     flag: str | None = None  # why the figure is to watch whatever its noise (a dirty tree)
     failed: str | None = None  # why the run failed (refused unless --allow-failed)
     facts: tuple[str, ...] = ()  # the machine it ran on, as the tool describes it
+    better: str | None = None  # "lower" or "higher" when the tool says which way is good
 
     @property
     def value(self) -> Decimal:

@@ -29,6 +29,9 @@ RANGE = re.compile(r"(?:±|\+/-)\s*([0-9]+(?:\.[0-9]+)?)")
 TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
 # go's bytes and allocations an operation (a count: no unit), rates a second.
 OTHERS = {"B/op": "B", "allocs/op": None, "ops/sec": "ops/s", "iter/sec": "ops/s"}
+# The action's two custom tools say which way is good (its own alert compares that way);
+# their units are the user's own, so the unit's default direction may be wrong.
+BETTER = {"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"}
 
 
 def read(path: Path, display: str) -> list[Result]:
@@ -65,8 +68,10 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
     spread = plus_minus(bench.get("range"))
     if spread is not None:
         stats["plus_minus"] = spread
+    tool = entry.get("tool")
     return Result(name, unit, stats, (), 1, when,
-                  ident[:7] if isinstance(ident, str) else None, name)
+                  ident[:7] if isinstance(ident, str) else None, name,
+                  better=BETTER.get(tool) if isinstance(tool, str) else None)
 
 
 def plus_minus(text: Any) -> Decimal | None:
