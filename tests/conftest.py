@@ -68,6 +68,11 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
 # built site, a served folder) are made once; the modules that check the built sites of
 # tests/sites.py share a worker, so those sites are built once too.
 SHARE_SITES = {"test_html_valid", "test_fragments"}
+# Modules of long tests over a site that is quick to build: their tests go to any worker
+# (each builds the module's site once), or one worker would run them all at the end.
+SPREAD = {"test_browser", "test_lighthouse"}
+# The longest groups start first, so that no worker begins one when the others are done.
+FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "test_fuzz")
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
 # own runs. CI runs everything.
@@ -78,10 +83,16 @@ SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_li
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group each test with its module's (or the site checks') for xdist's loadgroup, and
-    mark the slow modules' tests."""
+    """Group each test with its module's (or the site checks') for xdist's loadgroup, but
+    those of the modules to spread, and mark the slow modules' tests."""
+    def module_of(item: pytest.Item) -> str:
+        return item.module.__name__.rpartition(".")[2] if item.module else item.nodeid
+
+    items.sort(key=lambda item: module_of(item) not in FIRST)  # stable: modules stay whole
     for item in items:
-        module = item.module.__name__.rpartition(".")[2] if item.module else item.nodeid
-        item.add_marker(pytest.mark.xdist_group("sites" if module in SHARE_SITES else module))
+        module = module_of(item)
+        if module not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group("sites" if module in SHARE_SITES
+                                                    else module))
         if module in SLOW:
             item.add_marker(pytest.mark.slow)
