@@ -40,7 +40,8 @@ from progress_site.cli import main
 from progress_site.errors import MAX_LINE
 from progress_site.load.files import linked_below
 from progress_site.load.site import load
-from progress_site.load.yaml import MAX_DEPTH, parse
+from progress_site.load.yaml import parse
+from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model import characters, schema
 from progress_site.model.declare import fields, hints
 from progress_site.model.links import check_url

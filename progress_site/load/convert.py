@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import decimal
 import functools
 import math
 import re
 import types
 import typing
-from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from babel import Locale, UnknownLocaleError
 
-from progress_site.errors import KeyPath, Location, Problem, closest, did_you_mean
+from progress_site.errors import KeyPath, Problem, closest, did_you_mean
+from progress_site.load.places import Places
+from progress_site.load.wording import describe, found, number_hint, shown, written_decimals
 from progress_site.load.yaml import Document
 from progress_site.model.declare import fields, hints
 from progress_site.model.limits import LARGEST, MAX_DECIMALS
@@ -40,138 +40,6 @@ def known_language(code: str) -> bool:
     except (ValueError, UnknownLocaleError):
         return False
     return True
-
-
-def describe(tp: Any) -> str:
-    """A type as an error message names it."""
-    if tp is Number or tp is float:
-        return "a number"
-    if tp is int:
-        return "a whole number"
-    if tp is bool:
-        return "true or false"
-    if tp is str:
-        return "a text"
-    if tp is dt.date:
-        return "a date like 2026-11-08"
-    if tp is Text:
-        return "a text, or {en: ..., fr: ...}"
-    if dataclasses.is_dataclass(tp):
-        return "a mapping of keys"
-    origin = typing.get_origin(tp)
-    if origin is tuple:
-        return "a list"
-    if origin is Literal:
-        return "one of " + ", ".join(map(str, typing.get_args(tp)))
-    return str(tp)
-
-
-def found(value: Any) -> str:
-    """What the user wrote, as an error message quotes it."""
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "nothing"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return repr(text)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return shown(value)  # `0xfff...` may be too long for repr
-    return repr(value)
-
-
-class Places(Mapping[str, Location]):
-    """Where each key of a mapping has its value, looked up only when asked for.
-
-    A record remembers where each of its fields was written, for errors found later;
-    few records ever need one, and a Location made for every field of every record is
-    memory a large site holds for nothing (see bench/scale.py)."""
-
-    __slots__ = ("_doc", "_names", "_path")
-
-    def __init__(self, doc: Document, path: KeyPath, names: Mapping[str, Any]) -> None:
-        self._doc = doc
-        self._path = path
-        self._names = names  # the mapping as written: its keys are the fields given
-
-    def __getitem__(self, name: str) -> Location:
-        if name not in self._names:
-            raise KeyError(name)
-        return self._doc.locate((*self._path, name))
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
-
-    def item(self, name: str, index: int) -> Location:
-        """Where one item of a list field was written (`summarises[1]`)."""
-        return self._doc.locate((*self._path, name, index))
-
-    def within(self, name: str, text: str, offset: int, index: int | None = None
-               ) -> Location:
-        """Where the character at `offset` of a field's text (or of one item of it) is,
-        when the text stands as written on its line (plain or quoted, without escapes);
-        else the field's place."""
-        at = self[name] if index is None else self.item(name, index)
-        line = self._doc.line(at.line)
-        start = at.column - 1 + (line[at.column - 1:at.column] in ("'", '"'))
-        if line[start:start + len(text)] != text:
-            return at  # a block scalar, a folded or escaped text: its start will do
-        return Location(at.file, at.line, start + offset + 1)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-
-def written_decimals(raw: str | None) -> int:
-    """How many decimals a number's written form stands for: `6.40` two, `1.0e-29` thirty
-    (an exponent counts); 0 for a form that is not a decimal number."""
-    if raw is None:
-        return 0
-    try:
-        exponent = decimal.Decimal(raw.strip().replace("_", "")).as_tuple().exponent
-    except (decimal.InvalidOperation, ValueError):
-        return 0
-    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
-
-
-def shown(value: float) -> str:
-    """A number as an error quotes it, shortened when it runs long (a whole number too
-    long for Python to write out, from a hexadecimal `0xfff...`, by its count of digits)."""
-    if isinstance(value, int) and abs(value) >= 10**24:
-        digits = len(str(abs(value))) if value.bit_length() < 4000 else int(
-            math.log10(abs(value))) + 1
-        return f"{str(value)[:10]}...({digits} digits)" if value.bit_length() < 4000 \
-            else f"a number of {digits} digits"
-    text = repr(value)
-    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
-
-
-# Numbers as people type them in prose, which YAML reads as texts: `1,383`, `1.5-1.7`.
-THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-DASHED = re.compile(r"([+-]?\d+(?:\.\d+)?)\s*[-\u2013]\s*(\d+(?:\.\d+)?)")
-
-
-def number_hint(value: Any) -> str:
-    """How to fix a value that should have been a number."""
-    if isinstance(value, str) and THOUSANDS.fullmatch(value.strip()):
-        return ("write the number without a thousands separator: "
-                f"{value.strip().replace(',', '')}")
-    dashed = DASHED.fullmatch(value.strip()) if isinstance(value, str) else None
-    if dashed:
-        return f"a range is two numbers: write `range: [{dashed[1]}, {dashed[2]}]`"
-    if isinstance(value, str):
-        try:
-            float(value.replace("_", ""))
-        except ValueError:
-            pass
-        else:
-            return "remove the quotes: a number in quotes is a text"
-    return "write the number alone; the unit goes in `unit:`"
 
 
 # The reader of each plain type, by its method name on Converter.

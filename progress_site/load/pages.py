@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
-from progress_site.load.convert import INVALID, Converter, Places
+from progress_site.load.convert import INVALID, Converter
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.parse_cache import parse_once
+from progress_site.load.places import Places
 from progress_site.load.text import read_text
 
 # A page's name (its file's, without .md) becomes a folder of the site and a link in

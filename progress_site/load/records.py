@@ -28,7 +28,8 @@ from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.text import unwanted
-from progress_site.load.yaml import MAX_DEPTH, Document, Positions
+from progress_site.load.yaml import Document, Positions
+from progress_site.load.yaml_refusals import MAX_DEPTH
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
 # Longer than any number a record may hold (see model/limits.LARGEST), short enough that no

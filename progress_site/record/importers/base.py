@@ -21,7 +21,7 @@ from typing import Any
 from progress_site.errors import Location, Problem, UsageError
 from progress_site.load.records import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
-from progress_site.load.yaml import MAX_DEPTH
+from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.regular import read_regular
 
