@@ -130,7 +130,7 @@ def build(config: BuildConfig) -> Built:
     built = finish(config, ready)  # render
     # Before the swap, which replaces the data.json to compare with: nothing may fail
     # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(config.out, built.files)
+    lines, found = changes.before_swap(config.out, built.files, ready.model)
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
