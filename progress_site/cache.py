@@ -18,7 +18,6 @@ import hashlib
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -28,10 +27,10 @@ ENGINE = Path(__file__).parent  # the engine's code, whose every file keys every
 FOLDER = "progress-site"  # the engine's folder in the user's cache folder
 
 
-def user_folder(environ: Mapping[str, str] = os.environ) -> Path:
+def user_folder() -> Path:
     """The cache's default place: `$XDG_CACHE_HOME/progress-site` (a relative one taken
     from the working folder), else `~/.cache/progress-site`."""
-    base = environ.get("XDG_CACHE_HOME")
+    base = os.environ.get("XDG_CACHE_HOME")
     return (Path(base).absolute() if base else Path.home() / ".cache") / FOLDER
 
 

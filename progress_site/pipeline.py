@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from progress_site.cache import refusal, user_folder
+from progress_site.charts.cache import ChartCache, LatestCharts
 from progress_site.collector import collector_paused
 from progress_site.derive.model import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
@@ -41,8 +43,7 @@ def engine_root() -> Path:
 ENGINE_ROOT = engine_root()
 
 if TYPE_CHECKING:
-    from progress_site.charts.cache import LatestCharts
-    from progress_site.charts.spec import ChartSpec  # a build without charts never imports them
+    from progress_site.charts.spec import ChartSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,6 @@ class Prepared:
 
 
 Rendered = tuple[dict[str, bytes], list[Problem], list["ChartSpec"]]
-NOTHING_YET: Rendered = ({}, [], [])
 
 
 def build(config: BuildConfig) -> Built:
@@ -130,7 +130,7 @@ def build(config: BuildConfig) -> Built:
     built = finish(config, ready)  # render
     # Before the swap, which replaces the data.json to compare with: nothing may fail
     # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(config.out, built.files)
+    lines, found = changes.before_swap(config.out, built.files, ready.model)
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 
@@ -164,27 +164,40 @@ def prepare(config: BuildConfig) -> Prepared:
     return Prepared(model, pages, catalogs, problems)
 
 
-def first_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> Rendered:
-    """Only the pages published at `paths`, ahead of the rest: watch mode shows the pages
-    open in a browser first. BuildFailed if they have errors."""
-    deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
-    files, problems = render(ready.model, ready.pages, ready.catalogs,
-                             config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, only=paths, compiled=config.compiled,
-                             latest_charts=config.latest_charts)
-    fail_on_errors(ready.problems + problems, config.source)
-    return files, problems, deferred or []
-
-
-def finish(config: BuildConfig, ready: Prepared, early: Rendered = NOTHING_YET) -> Built:
-    """The whole site: every page but the `early` ones (rendered already), then the
-    files made from all pages (feeds, data.json...)."""
+def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozenset(),
+           shown: Callable[[dict[str, bytes]], None] | None = None) -> Built:
+    """The whole site: the pages published at `first` ahead of the rest, handed to `shown`
+    (watch mode shows the pages open in a browser first; BuildFailed if they have
+    errors), then every other page and the files made from all pages (feeds, data.json...)."""
+    early: Rendered = ({}, [], [])
+    if first:
+        early = render_pages(config, ready, first)
+        if shown is not None:
+            shown(early[0])
     # Rendering a large site makes many young objects and no cycles (bench/scale.py).
     with collector_paused():
         files, found, deferred = render_site(config, ready, early[0])
     problems = ready.problems + early[1] + found
     fail_on_errors(problems, config.source)
     return Built(files, problems, ready.model, tuple(early[2] + deferred))
+
+
+def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> Rendered:
+    """Only the pages published at `paths`; BuildFailed if they have errors."""
+    charts = chart_cache(config)
+    files, problems = render(ready.model, ready.pages, ready.catalogs,
+                             config.folders("templates"), charts, config.base_url,
+                             only=paths, compiled=config.compiled)
+    fail_on_errors(ready.problems + problems, config.source)
+    return files, problems, charts.deferred or []
+
+
+def chart_cache(config: BuildConfig) -> ChartCache:
+    """The charts of one rendering: from the cache folder, else drawn; with
+    `draw_charts_later`, listed to draw instead (`ChartCache.deferred`)."""
+    folder = config.cache_dir
+    return ChartCache(folder / "charts" if folder else None,
+                      [] if config.draw_charts_later else None, config.latest_charts)
 
 
 def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
@@ -211,17 +224,16 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     """The pages of some languages (but those `done`), then their feeds and 404 pages
     (and the site's data.json, sitemap and robots.txt with the first language); none
     after an error."""
-    deferred: list[ChartSpec] | None = [] if config.draw_charts_later else None
+    charts = chart_cache(config)
     files, problems = render(ready.model, ready.pages, ready.catalogs,
-                             config.folders("templates"), config.cache_dir, config.base_url,
-                             deferred, languages, skip=frozenset(done),
-                             compiled=config.compiled, latest_charts=config.latest_charts)
+                             config.folders("templates"), charts, config.base_url,
+                             languages, skip=frozenset(done), compiled=config.compiled)
     files |= done
     if all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
                              base_url=config.base_url, cache_dir=config.cache_dir,
                              languages=languages)
-    return files, problems, deferred or []
+    return files, problems, charts.deferred or []
 
 
 def fail_on_errors(problems: list[Problem], root: Path) -> None:

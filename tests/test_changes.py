@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish.changes import (
     Snapshot,
     between,
     describe,
+    lines_between,
     number,
+    of_model,
     pages_changed,
     pages_line,
     parse_snapshot,
 )
 
+from .conftest import TODAY
+from .done_site import done_source
+from .runs_site import runs_source
 from .test_pipeline import run_build
 
 BASE = Snapshot(figures={"measurements.m": ("7.92 us", "measured")},
@@ -114,13 +121,28 @@ def test_an_old_data_json_names_its_figures_by_the_same_keys() -> None:
     assert "key" not in old["measurements"][0]["figure"]["derived"]
     assert parse_snapshot(json.dumps(old).encode()) == parse_snapshot(new)
     old["studies"][0]["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 8.5
-    assert between(json.dumps(old).encode(), new) == [
+    assert lines_between(json.dumps(old).encode(), new) == [
         "figure comparisons.cpu-per-packet-500.after: 8.50 us -> 7.92 us"]
 
 
-@pytest.mark.parametrize("old", [b"", b"not json", b"[]", b'"a text"', b"null"])
+@pytest.mark.parametrize("old", [b"", b"not json", b"[]", b'"a text"', b"null",
+                                 b"\xff{}", b"[" * 200 + b"]" * 200])
 def test_an_old_data_json_that_is_not_one_is_unreadable_not_a_crash(old: bytes) -> None:
-    assert between(old, GOLDEN_DATA.read_bytes()) is None
+    new = parse_snapshot(GOLDEN_DATA.read_bytes())
+    assert new is not None and between(old, new) is None
+
+
+@pytest.mark.parametrize("make", [runs_source, done_source])
+def test_a_build_summarises_its_model_as_its_data_json_holds_it(
+        make: Callable[[Path], Path], tmp_path: Path) -> None:
+    """The new side of a build's summary comes from its model, not its data.json parsed
+    again: the same figures, tasks (and steps), contenders."""
+    source = make(tmp_path / "src")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY))
+    assert built.model is not None
+    snap = of_model(built.model)
+    assert snap == parse_snapshot(built.files["data.json"])
+    assert snap.figures and (snap.tasks if make is runs_source else snap.sides)
 
 
 def edited(example_copy: Path, before: str, after: str) -> None:

@@ -154,7 +154,7 @@ def test_the_change_summary_names_the_tools(built: dict[str, bytes]) -> None:
     study["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 27.5
     study["comparisons"][0]["after"]["derived"]["quantity"]["high"] = 27.5
     new = json.dumps(document).encode("utf-8")
-    assert changes.between(old, new) == [
+    assert changes.lines_between(old, new) == [
         "figure comparisons.suite-time.after (cargo nextest 0.9.67): 28.08 s -> 27.50 s"]
     table = comment.markdown(comment.compare(old, new))
     # Escaped as the summary escapes every word of the data: inert Markdown.

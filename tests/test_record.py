@@ -13,7 +13,7 @@ from progress_site.cli import main
 from progress_site.load.site import load
 from progress_site.record.commands import Pending, confirm
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.recorder import Refused, Suggestion, parse_number, significant, suggest
+from progress_site.record.recorder import Refused, Suggestion, parse_number, suggest
 from progress_site.record.yamledit import YamlFile
 
 from .conftest import SOURCE_DATE_EPOCH
@@ -295,13 +295,6 @@ def test_parse_number_keeps_what_was_typed(text: str, written: str) -> None:
 def test_parse_number_refuses_words() -> None:
     with pytest.raises(Exception, match="--value: expected a number, got 'abc'"):
         parse_number("abc", "--value")
-
-
-def test_significant() -> None:
-    from decimal import Decimal
-
-    assert [str(significant(Decimal(x))) for x in ("0.0114975", "106.26", "8115.8", "0")] == [
-        "0.0115", "106", "8116", "0"]
 
 
 def test_edits_keep_comments_and_flow_lists(tmp_path: Path) -> None:

@@ -5,12 +5,14 @@ vl-convert lays text out with the Liberation Sans it bundles, and the charts are
 with fonts of the same metrics (`svg.FONT`), so these widths are the page's too. Vega
 reports no text's width, but a mark's items carry their bounds, which a second mark can
 read: one call measures many texts. The widths of single characters are kept for the
-process, so that wrapping a title needs no call once its letters have been seen.
+process (`functools` caches of what is measured, never a table filled as text comes), so
+that wrapping a title needs no call once its letters have been seen.
 """
 
 from __future__ import annotations
 
 import functools
+from types import MappingProxyType
 from typing import Any
 
 MEASURE_FONT = "Liberation Sans"
@@ -42,28 +44,27 @@ _COMMON = ("".join(chr(c) for c in range(0x20, 0x7F)) + "\u00a0\u202f«»–—�
            + "àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ")
 
 
-@functools.cache  # one table a size and weight, filled as letters come
-def _letters(size: float, bold: bool) -> dict[str, float]:
-    """The widths of the characters measured so far at this size and weight."""
-    letters = sorted(set(_COMMON))
-    return dict(zip(letters, _alone(letters, size, bold), strict=True))
+@functools.cache  # one table a size and weight, never changed
+def _letters(size: float, bold: bool) -> MappingProxyType[str, float]:
+    """The widths of the common characters at this size and weight."""
+    return _alone("".join(sorted(set(_COMMON))), size, bold)
 
 
-def _alone(letters: list[str], size: float, bold: bool) -> list[float]:
+@functools.lru_cache(maxsize=1024)  # the other characters, a text's set of them at once
+def _alone(letters: str, size: float, bold: bool) -> MappingProxyType[str, float]:
     """Each character's advance, spaces included: a text's bounds end at its last ink,
     so each is measured between two letters, whose own width is then taken off."""
     *widths, both = text_widths([f"H{c}H" for c in letters] + ["HH"], size, bold)
-    return [w - both for w in widths]
+    return MappingProxyType({c: w - both for c, w in zip(letters, widths, strict=True)})
 
 
 def width(text: str, size: float, bold: bool = False) -> float:
     """A text's width as the sum of its characters' advances (kerning, which narrows
     pairs such as "Te", aside: tests/test_chart_fit.py measures the lines as drawn)."""
     known = _letters(size, bold)
-    new = sorted(set(text) - known.keys())
-    if new:
-        known.update(zip(new, _alone(new, size, bold), strict=True))
-    return sum(known[c] for c in text)
+    new = "".join(sorted(set(text) - known.keys()))
+    other = _alone(new, size, bold) if new else known
+    return sum(known[c] if c in known else other[c] for c in text)
 
 
 def wrap(text: str, limit: float, size: float, bold: bool = False) -> tuple[str, ...]:

@@ -170,12 +170,11 @@ def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
     return _load(root, strict)
 
 
-def load_edited(root: Path, edited: Mapping[Path, str], strict: bool = False
-                ) -> tuple[Source | None, list[Problem]]:
+def load_edited(root: Path, edited: Mapping[Path, str]) -> tuple[Source | None, list[Problem]]:
     """`load`, as if the data files `edited` names (absolute paths under data/) held
     their texts there; nothing is written (record checks its change this way before
     writing it)."""
-    return _load(root, strict, edited)
+    return _load(root, False, edited)
 
 
 def _load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None

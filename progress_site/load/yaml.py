@@ -336,9 +336,3 @@ def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
         loader.dispose()
     doc = Document(display, doc.lines)  # the careful path reads it afresh
     return doc, _Nodes(doc).document(text)
-
-
-def positions(text: str, display: str) -> tuple[Positions, Positions]:
-    """Where every value and key of a text is written."""
-    doc, _ = parse(text, display)
-    return doc.values, doc.keys

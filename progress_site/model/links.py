@@ -37,11 +37,6 @@ def check_url(url: str) -> str:
     return ""
 
 
-def is_safe(url: str) -> bool:
-    """True for http(s), mailto and relative addresses (markdown-it's validateLink)."""
-    return not check_url(url)
-
-
 # Where Markdown takes a link's address: `[text](URL "title")`, `![alt](URL)`,
 # `[label]: URL` definitions, and `<scheme:...>` autolinks.
 _INLINE = r"\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)"  # one level of (...)

@@ -1,10 +1,10 @@
 """What changed between two published sites: figures, task statuses, proofs.
 
-Both sides are read from `data.json` (the validated, derived data every build
-publishes), so the comparison needs nothing but the two files: the previous `site/`
-before a build, or any old copy for a pull request (`build.py --changes OLD_SITE`).
-Both are parsed at each build: keeping the published side's snapshot in a cache saved no
-time a user feels (bench/caches.py).
+The old side is read from its `data.json` (the validated, derived data every build
+publishes), through the one JSON reader with limits: the previous `site/` before a
+build, or any old copy for a pull request (`build.py --changes OLD_SITE`). A build's
+own summary takes the new side from its model in memory (`of_model`), as its data.json
+holds it: the file just made is not parsed again.
 """
 
 from __future__ import annotations
@@ -17,8 +17,13 @@ from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.derive.kinds.distribution import PARTS
+from progress_site.derive.model import Model
 from progress_site.errors import Location, Problem
+from progress_site.load.records import TooDeep, parse_json
 from progress_site.model.keys import published
+from progress_site.model.schema import Task
+from progress_site.model.values import plain
+from progress_site.publish.datajson import quantity
 from progress_site.regular import NotRegular, read_regular
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
@@ -136,17 +141,53 @@ def contenders(study: Any) -> dict[str, str]:
     comps = study.get("comparisons") if type(study) is dict else None
     for part in ("before", "after"):
         side = study.get(part) if type(study) is dict else None
-        name = side.get("name") if type(side) is dict else None
-        if type(name) is dict:  # one text per language
-            name = name.get("en", next(iter(name.values()), None))
-        if type(name) is not str:
-            continue
-        version = side.get("version") if type(side) is dict else None
-        words = f"{name} {version}" if type(version) is str else name
+        words = side_words(side.get("name"), side.get("version")) if type(side) is dict \
+            else None
         for c in comps if type(comps) is list else ():
-            if type(c) is dict and type(c.get("id")) is str:
+            if words and type(c) is dict and type(c.get("id")) is str:
                 out[f"comparisons.{c['id']}.{part}"] = words
     return out
+
+
+def side_words(name: Any, version: Any) -> str | None:
+    """A contender as the summary names it (`cargo test 1.66.0`), from its name as
+    data.json writes it (one text, or one per language: the English one); None for none."""
+    words = name.get("en", next(iter(name.values()), None)) if type(name) is dict else name
+    if type(words) is not str:
+        return None
+    return f"{words} {version}" if type(version) is str else words
+
+
+def of_model(model: Model) -> Snapshot:
+    """The snapshot of the site a model makes, as its data.json would give it: the file
+    the build just made is not parsed again."""
+    snap = Snapshot({}, {})
+    shown = [(str(k), v.quantity, v.status) for k, v in model.figures.items()]
+    for name, q, status in shown + [(str(h.key), h.quantity, h.status)
+                                     for h in model.headlines]:
+        snap.figures[name] = (number(quantity(q)), str(status))
+        single(quantity(q), name, snap)
+    for roadmap in model.data.roadmaps:
+        at = f"roadmaps.{roadmap.id}"
+        for i, group in enumerate(roadmap.groups):
+            add_tasks(group.tasks, f"{at}.groups.{i}", snap)
+        add_tasks(roadmap.tasks, at, snap)
+    for study in model.data.studies:
+        for part in ("before", "after"):
+            side = getattr(study, part)
+            words = side_words(plain(side.name), side.version)
+            snap.sides.update({f"comparisons.{c.id}.{part}": words
+                               for c in study.comparisons if words})
+    return snap
+
+
+def add_tasks(tasks: tuple[Task, ...], at: str, snap: Snapshot) -> None:
+    """Each task, and each of its steps, by the path data.json gives it."""
+    for task in tasks:
+        path = f"{at}.tasks.{task.id}"
+        snap.tasks[path] = (task.status, len(task.proofs))
+        for i, step in enumerate(task.steps):
+            snap.tasks[f"{path}.steps.{i}"] = (step.status, len(step.proofs))
 
 
 def read_published(site: Path) -> bytes | None:
@@ -165,9 +206,10 @@ def parse_document(data_json: bytes) -> dict[str, Any] | None:
     # collector would scan them over and over for nothing (see bench/scale.py).
     with collector_paused():
         try:
-            document = json.loads(data_json)
-        # Nested too deep, numbers too long, not text: not a data.json.
-        except (ValueError, RecursionError):
+            # The standard decoder: a whole number of more than 4,300 digits is refused.
+            document = parse_json(data_json.decode("utf-8"), json.JSONDecoder())
+        # Not text, not JSON, nested too deep: not a data.json.
+        except (ValueError, TooDeep):
             return None
     return document if type(document) is dict else None
 
@@ -190,25 +232,17 @@ def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
             return None
 
 
-def between(old: bytes, new: bytes) -> list[str] | None:
-    """The changes from one data.json to another; None when the old one is unreadable.
-    The same bytes mean no change."""
-    if old == new:
-        return []
-    before, after = parse_snapshot(old), parse_snapshot(new)
-    return None if before is None or after is None else describe(before, after)
+def between(old: bytes, new: Snapshot) -> list[str] | None:
+    """The changes from an old data.json to a new site; None when the old one is
+    unreadable."""
+    before = parse_snapshot(old)
+    return None if before is None else describe(before, new)
 
 
-def since_published(previous: bytes | None, published: bytes) -> list[str] | None:
-    """What changed from the site about to be replaced (None when there was none, or it
-    is unreadable)."""
-    return None if previous is None else between(previous, published)
-
-
-def before_swap(out: Path, files: Mapping[str, bytes]
+def before_swap(out: Path, files: Mapping[str, bytes], model: Model
                 ) -> tuple[list[str] | None, list[Problem]]:
-    """What changed since the site `out` holds, worked out before the new one replaces
-    it (`files`, with its data.json): None when there is no site there yet; a warning
+    """What changed since the site `out` holds, worked out before the new one (`files`,
+    made from `model`) replaces it: None when there is no site there yet; a warning
     when its data.json cannot be read, which never stops the new site from being
     published."""
     try:
@@ -217,10 +251,13 @@ def before_swap(out: Path, files: Mapping[str, bytes]
         return None, [unreadable(out, f"is {exc.what}, not a regular file")]
     except OSError as exc:
         return None, [unreadable(out, f"cannot be read ({exc.strerror or exc})")]
-    lines = since_published(previous, files["data.json"])
-    if previous is not None and lines is None:
+    if previous is None:
+        return None, []
+    # The same bytes mean no figure or task changed: nothing to parse (a rebuild).
+    lines = [] if previous == files["data.json"] else between(previous, of_model(model))
+    if lines is None:
         return None, [unreadable(out, "is not a data.json that a build published")]
-    return None if lines is None else lines + pages_line(pages_changed(out, files)), []
+    return lines + pages_line(pages_changed(out, files)), []
 
 
 def pages_changed(site: Path, files: Mapping[str, bytes]) -> list[str]:
@@ -292,7 +329,8 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
 def lines_between(old: bytes, new_data_json: bytes) -> list[str]:
     """The changes from one data.json to a new build's (ValueError when the old one is
     not a data.json)."""
-    lines = between(old, new_data_json)
+    new = parse_snapshot(new_data_json)
+    lines = None if new is None else between(old, new)
     if lines is None:
         raise ValueError("it is not a data.json that a build published")
     return lines

@@ -306,13 +306,12 @@ def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -
         raise Refused("nothing written; pass --status to choose the status yourself")
 
 
-def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], today: dt.date,
-           ask: Ask | None = None) -> int:
+def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], today: dt.date
+           ) -> int:
     """Confirm, check the data as edited as the build would, then write (or show) it; a
     change the build would stop on is refused, and nothing is written."""
-    if ask is None and sys.stdin is not None and sys.stdin.isatty():
-        ask = input
-    confirm(pending, args, ask)
+    interactive = sys.stdin is not None and sys.stdin.isatty()
+    confirm(pending, args, input if interactive else None)
     for p in pending:
         p.write(p.status)
     if args.dry_run:

@@ -12,7 +12,7 @@ import datetime as dt
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from progress_site.collector import collector_paused
@@ -66,14 +66,6 @@ def parse_number(text: str, what: str) -> Raw:
     if not value.is_finite():
         raise UsageError(f"{what}: expected a finite number, got {text!r}")
     return Raw(format(value, "f"))
-
-
-def significant(value: Decimal, digits: int = 3) -> Decimal:
-    """A tool's float with `digits` significant digits: 0.0114975 s -> 0.0115."""
-    if value == 0:
-        return Decimal(0)
-    decimals = max(0, digits - 1 - value.adjusted())
-    return value.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
 
 
 def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[Decimal, str | None]:

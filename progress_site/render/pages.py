@@ -10,8 +10,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from progress_site.charts.cache import ChartCache, LatestCharts
-from progress_site.charts.spec import ChartSpec
+from progress_site.charts.cache import ChartCache
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.model import Model
@@ -266,26 +265,19 @@ def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool
 
 
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
-           cache_dir: Path | None = None, base_url: str | None = None,
-           deferred_charts: list[ChartSpec] | None = None,
+           charts: ChartCache, base_url: str | None = None,
            languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
-           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None,
-           latest_charts: LatestCharts | None = None
+           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None
            ) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language (or of `languages`), their 404 pages and the assets,
-    as {published path: bytes}; with `only`, just the pages published at those paths (no
-    404 pages, no assets), and never those at the paths in `skip` (rendered already).
-
-    With `deferred_charts`, charts not in the cache are listed there, not drawn (and
-    stand in as their drawing in `latest_charts`); with `compiled`, templates compiled
-    before in this process are not compiled again."""
+    as {published path: bytes}, their charts from `charts`; with `only`, just the pages
+    published at those paths (no 404 pages, no assets), and never those at the paths in
+    `skip` (rendered already). With `compiled`, templates compiled before in this process
+    are not compiled again."""
     # Each language has its own environment (its own words), which share the compiled
-    # templates (`compiled`, else this build's own). One chart cache a build, shared by
-    # the languages.
+    # templates (`compiled`, else this build's own), and the chart cache.
     loader = template_loader(folders)
     compiled = compiled if compiled is not None else CompiledTemplates()
-    charts = ChartCache(cache_dir / "charts" if cache_dir else None, deferred_charts,
-                        latest_charts)
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}

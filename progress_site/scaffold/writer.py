@@ -30,9 +30,11 @@ LINK = ("a symbolic link: `new` never writes through one",
 NOT_A_FOLDER = ("a file where the new site needs a folder",
                 "move or rename it, or choose another folder; nothing was written")
 RETRY = "check the folder, then run `new` again; nothing was written"
+DENIED = ("permission denied", "give yourself the right to read and write there, or choose "
+                               "another folder; nothing was written")
 REASONS = {
-    errno.EACCES: ("permission denied", "give yourself the right to read and write there, "
-                                        "or choose another folder; nothing was written"),
+    errno.EACCES: DENIED,
+    errno.EPERM: DENIED,
     errno.EROFS: ("the file system is read-only", "choose a folder on a writable disk; "
                                                    "nothing was written"),
     errno.ENAMETOOLONG: ("the name is too long for the file system",
@@ -46,7 +48,6 @@ REASONS = {
     errno.ENOTDIR: NOT_A_FOLDER,
     errno.EEXIST: ("it appeared while the new site was being written", RETRY),
 }
-REASONS[errno.EPERM] = REASONS[errno.EACCES]
 
 
 class NotWritten(UsageError):

@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from progress_site.errors import BuildFailed, visible, visible_path
-from progress_site.pipeline import NOTHING_YET, BuildConfig, Built, finish, first_pages, prepare
+from progress_site.pipeline import BuildConfig, Built, finish, prepare
 from progress_site.publish.swap import PublishFailed, publish, publish_early
 from progress_site.watch.livestate import LiveState, page_url
 
@@ -79,12 +79,8 @@ class Builder:
     def attempt(self, config: BuildConfig, started: float) -> Built | None:
         """One build; None after reporting why it failed."""
         try:
-            ready = prepare(config)
-            early = NOTHING_YET
-            if open_pages := self.open_pages():
-                early = first_pages(config, ready, open_pages)
-                self.show(early[0], config, started)
-            built = finish(config, ready, early)
+            built = finish(config, prepare(config), self.open_pages(),
+                           lambda pages: self.show(pages, config, started))
             publish(built.files, config.out)
             return built
         except BuildFailed as exc:
