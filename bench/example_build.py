@@ -6,6 +6,10 @@ one build with the chart cache emptied and one with an empty cache folder (the f
 build on a new machine) show what the cache saves; they draw every chart, so they are
 off by default.
 
+Beside them, the imports alone, each in a new process: `import progress_site.cli` (what
+`--help` and `--version` load) and `import progress_site.pipeline` (what every build
+loads before it reads a file).
+
     python bench/example_build.py [--runs 20] [--empty-caches]
 """
 
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
+import sys
 import tempfile
 from pathlib import Path
 
@@ -41,6 +46,22 @@ def empty_caches(tmp: Path, warm: Path) -> list[tuple[str, ...]]:
     return rows
 
 
+IMPORTS = ("progress_site.cli", "progress_site.pipeline")
+
+
+def import_rows(runs: int) -> list[tuple[str, ...]]:
+    """The processor time of each of IMPORTS alone, in new processes, beside the builds."""
+    rows = []
+    for module in IMPORTS:
+        cmd = [sys.executable, "-c", f"import {module}"]
+        timed = [run_timed(cmd, {"PYTHONPATH": str(REPO)}) for _ in range(runs)]
+        times = [t.seconds for t in timed]
+        rows.append((f"import {module}", f"{statistics.median(times):.3f}", f"{min(times):.3f}",
+                     middle_half(times), f"{statistics.median(t.cpu for t in timed):.3f}",
+                     str(runs), "-"))
+    return rows
+
+
 def main() -> None:
     """Time the runs, then print the median and the spread beside the target."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -58,6 +79,7 @@ def main() -> None:
         run_timed(build)  # fills the cache; not counted
         runs = [run_timed(build) for _ in range(args.runs)]
         cold = empty_caches(Path(tmp), warm) if args.empty_caches else []
+    imports = import_rows(args.runs)
     times = [r.seconds for r in runs]
     median = statistics.median(times)
     print(table([
@@ -66,6 +88,7 @@ def main() -> None:
         ("example site, warm caches", f"{median:.3f}", f"{min(times):.3f}",
          middle_half(times), f"{statistics.median(r.cpu for r in runs):.3f}", str(args.runs),
          f"<= {TARGET_S}"),
+        *imports,
         *cold,
     ]))
     verdict = "met" if median <= TARGET_S else "MISSED"

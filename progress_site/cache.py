@@ -18,7 +18,6 @@ import hashlib
 import os
 import sys
 import tempfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from progress_site.regular import read_regular
@@ -89,6 +88,10 @@ def read(path: Path, limit: int) -> bytes | None:
 @functools.cache
 def library_version(dist: str) -> str:
     """The installed version of a library, or '' for one not installed as a distribution."""
+    # Here: importlib.metadata brings email, zipfile and csv, which only a build that
+    # draws or looks up a chart needs.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(dist)
     except PackageNotFoundError:

@@ -9,16 +9,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from progress_site import cache
 from progress_site.errors import BuildFailed, UsageError, visible, visible_path
-from progress_site.model.base_url import BaseUrlError, check_base_url
-from progress_site.pipeline import BuildConfig, build, make_site
-from progress_site.publish import changes, comment, steps
-from progress_site.publish.swap import PublishFailed, overlap
 from progress_site.record.options import import_options, record_options, run_command
 from progress_site.scaffold import new_options, run_new
+
+if TYPE_CHECKING:
+    from progress_site.pipeline import BuildConfig
 
 T = TypeVar("T")
 # The exit status of --fail-on-regression: 1 is bad data, 2 a wrong command line.
@@ -27,6 +26,8 @@ REGRESSED = 3
 
 def base_url(text: str) -> str:
     """The --base-url option, checked: an http(s) address."""
+    from progress_site.model.base_url import BaseUrlError, check_base_url
+
     try:
         return check_base_url(text)
     except BaseUrlError as exc:
@@ -111,6 +112,9 @@ def today() -> dt.date:
 
 def config_from(args: argparse.Namespace) -> BuildConfig:
     """The build's settings from the options, checked."""
+    from progress_site.pipeline import BuildConfig
+    from progress_site.publish.swap import overlap
+
     source = args.source
     if not (source / "data").is_dir():
         raise UsageError(f"{visible_path(str(source))}: no data/ folder here; pass --source "
@@ -159,6 +163,9 @@ def plural(count: int, noun: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = parser().parse_args(argv)
+    # Only now: `--help` and `--version` have exited without loading the build.
+    from progress_site.publish.swap import PublishFailed
+
     try:
         return run(args)
     except BuildFailed as exc:
@@ -211,6 +218,8 @@ def run(args: argparse.Namespace) -> int:
 def build_and_report(config: BuildConfig, gate: bool = False) -> int:
     """Build and publish the site, then print its warnings, a summary, and what changed
     since the site it replaced; with `gate`, REGRESSED when it found a new regression."""
+    from progress_site.pipeline import build
+
     previous = previous_document(config.out) if gate else None
     started = time.perf_counter()
     built = build(config)
@@ -238,6 +247,8 @@ def build_and_report(config: BuildConfig, gate: bool = False) -> int:
 def previous_document(out: Path) -> dict[str, Any] | None:
     """The parsed data.json of the site a build replaces; None when there is none, or
     none that reads (the build warns about that itself)."""
+    from progress_site.publish import changes
+
     try:
         old = changes.read_published(out)
     except OSError:
@@ -247,6 +258,8 @@ def previous_document(out: Path) -> dict[str, Any] | None:
 
 def gate_status(old: dict[str, Any] | None, new_data_json: bytes) -> int:
     """REGRESSED, each new regression told on stderr, when the new site has any; else 0."""
+    from progress_site.publish import changes, steps  # --fail-on-regression only
+
     new = changes.parse_document(new_data_json)
     found = steps.regressions_between(old, new) if new is not None else []
     for row in found:
@@ -258,6 +271,9 @@ def print_changes(config: BuildConfig, old_site: Path, form: str = "text",
                   gate: bool = False) -> int:
     """`--changes OLD_SITE`: build in memory, print what differs from OLD_SITE (as text or
     Markdown), write nothing; with `gate`, REGRESSED when there is a new regression."""
+    from progress_site.pipeline import make_site
+    from progress_site.publish import changes, comment  # --changes only
+
     files = make_site(config).files
     new = files["data.json"]
     old = read_old_site(old_site)
@@ -286,6 +302,8 @@ def old_summary(old_site: Path, make: Callable[[], T]) -> T:
 
 def read_old_site(old_site: Path) -> bytes:
     """OLD_SITE's data.json, or a usage error that says why there is none to read."""
+    from progress_site.publish import changes
+
     shown = visible_path(str(old_site))
     try:
         old = changes.read_published(old_site)

@@ -42,10 +42,13 @@ def test_example_build_prints_the_median_and_spread_beside_the_target() -> None:
     header, rows = table(out)
     assert header == ["what", "median (s)", "min (s)", "middle half (s)", "cpu median (s)",
                       "runs", "target (s)"]
-    assert list(rows) == ["example site, warm caches"]
+    assert list(rows) == ["example site, warm caches", "import progress_site.cli",
+                          "import progress_site.pipeline"]
     median, fastest, middle, cpu, runs, target = rows["example site, warm caches"]
     assert 0 < float(fastest) <= float(median) and float(cpu) > 0
     assert runs == "2" and target == "<= 0.3"
+    for imported in ("import progress_site.cli", "import progress_site.pipeline"):
+        assert float(rows[imported][3]) > 0 and rows[imported][4:] == ["2", "-"]
     low, high = spread(middle)
     assert low <= high
     assert re.search(r"^target: the median at most 0\.3 s \((met|MISSED)\)", out, re.M), out

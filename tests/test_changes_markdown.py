@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from progress_site import cli
+from progress_site import cli, pipeline
 from progress_site.pipeline import Built
 from progress_site.publish.comment import compare, markdown, md
 from progress_site.publish.steps import StepRow, new_regressions, steps_in
@@ -159,10 +159,11 @@ def site(folder: Path, data: bytes) -> Path:
 
 
 def made(monkeypatch: pytest.MonkeyPatch, new: bytes) -> None:
-    """Builds make a site whose data.json is `new`."""
+    """Builds make a site whose data.json is `new` (the command line reaches the build
+    through the pipeline, when it builds)."""
     built = Built(files={"index.html": b"", "data.json": new}, changes=[])
-    monkeypatch.setattr(cli, "make_site", lambda config: built)
-    monkeypatch.setattr(cli, "build", lambda config: built)
+    monkeypatch.setattr(pipeline, "make_site", lambda config: built)
+    monkeypatch.setattr(pipeline, "build", lambda config: built)
 
 
 @pytest.mark.parametrize(("new_steps", "status"), [

@@ -17,13 +17,13 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from progress_site.derive.columns import with_columns
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.formulas import derive_formulas
 from progress_site.derive.headlines import derive_headlines
-from progress_site.derive.history import SeriesView, check_claims, derive_series
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
 from progress_site.derive.scopes import scoped
 from progress_site.derive.views import (
@@ -46,6 +46,9 @@ from progress_site.model.keys import FigureKey, figures
 from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Data
 from progress_site.model.values import problem
+
+if TYPE_CHECKING:
+    from progress_site.derive.history import SeriesView
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +106,12 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
     computed, found_in_texts = compute_references(data, namespace)
     namespace = namespace.with_computed(computed)
     problems += found + found_in_texts
-    series = derive_series(history)
-    problems += check_claims(data.headlines, series)
+    series: tuple[SeriesView, ...] = ()
+    if history:  # most sites have none: the analysis and its statistics load only here
+        from progress_site.derive.history import check_claims, derive_series
+
+        series = derive_series(history)
+        problems += check_claims(data.headlines, series)
     model = Model(data, studies, budgets, roadmaps, headlines, MappingProxyType(views),
                   namespace, today, series)
     return model, problems

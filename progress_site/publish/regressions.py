@@ -10,19 +10,21 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
 from markupsafe import Markup
 
-from progress_site.derive.history import SeriesView
 from progress_site.derive.model import Model
-from progress_site.derive.regressions import Step
 from progress_site.model.history import SeriesPoint
 from progress_site.publish.feeds import ATOM, add, identity, plain, stamp
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.places import PagePlace, public_url
 from progress_site.render.words import Words
+
+if TYPE_CHECKING:  # data.json's schema is written by every build, history or not
+    from progress_site.derive.history import SeriesView
+    from progress_site.derive.regressions import Step
 
 FEED = "regressions.xml"
 

@@ -16,10 +16,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from progress_site.collector import collector_paused
-from progress_site.derive.model import derive
 from progress_site.errors import Problem, UsageError, source_line, visible_path
-from progress_site.load.site import load_edited
-from progress_site.validate.rules import validate
 
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
@@ -104,6 +101,12 @@ def keep_unit(label: str, where: str, old: str | None, new: str | None,
 def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Problem]:
     """The errors a build would stop on (load, validate, derive) if the `edited` texts
     were written; they are not, nor is anything else (no site, no cache)."""
+    # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
+    # has no use for a second way into the stages.
+    from progress_site.derive.model import derive
+    from progress_site.load.site import load_edited
+    from progress_site.validate.rules import validate
+
     # As pipeline.prepare does: these stages make many objects and no cycles.
     with collector_paused():
         source, problems = load_edited(root, edited)

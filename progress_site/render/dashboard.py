@@ -10,21 +10,23 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from progress_site.derive.history import SeriesView
 from progress_site.derive.model import Model
-from progress_site.derive.regressions import Step
 from progress_site.load.pages import Page, PageMeta
 from progress_site.model.history import SeriesPoint, decimals_of
 from progress_site.render import formatting
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import PagePlace
-from progress_site.render.serieschart import NARROW, ChartText, Lazy, extremes, series_chart
 from progress_site.render.sparkline import sparkline
 from progress_site.render.words import N_, Words
+
+if TYPE_CHECKING:  # a site without history renders no series: its analysis stays unloaded
+    from progress_site.derive.history import SeriesView
+    from progress_site.derive.regressions import Step
 
 PAGE = "benchmarks"  # the dashboard's own page, unless the content has one of that name
 # The newest points in a series' table; the page says so and data.json has them all.
@@ -140,6 +142,8 @@ class Dashboard:
 
     def chart(self, view: SeriesView) -> Markup:
         """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
+        from progress_site.render.serieschart import NARROW, ChartText, Lazy, series_chart
+
         w = self.words
         points = view.points
         steps = view.report.steps if view.report else ()
@@ -170,6 +174,8 @@ class Dashboard:
                  day: Callable[[dt.date], str]) -> str:
         """The chart's text: its lowest and highest point of all it draws, each with its
         commit and date (the first and last points say nothing of a peak between)."""
+        from progress_site.render.serieschart import extremes
+
         points = view.points
         low, high = extremes(values)
         return self.words._(
