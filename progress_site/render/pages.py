@@ -110,6 +110,26 @@ def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, A
             "legend_statuses": shown, "measurements_form": form}
 
 
+class PageBody:
+    """A page's body as its template prints it: HTML through `__html__`, the protocol
+    Jinja and MarkupSafe read. Printing it copies it once; a Markup made of the joined
+    pieces would have copied a large page once more, beside its pieces."""
+
+    __slots__ = ("html",)
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def __html__(self) -> str:
+        return self.html
+
+    def __str__(self) -> str:
+        return Markup(self.html)  # a filter that reads it as text reads HTML, as before
+
+    def __len__(self) -> int:
+        return len(self.html)
+
+
 class PageRenderer:
     """Renders the pages of one language."""
 
@@ -226,12 +246,12 @@ class PageRenderer:
                                          hint=exc.hint))
         return found
 
-    def joined(self, page: Page, problems: list[Problem]) -> tuple[Markup, list[Traced]]:
+    def joined(self, page: Page, problems: list[Problem]) -> tuple[PageBody, list[Traced]]:
         """The page's body as one piece of HTML, and the ids each piece gives: a large
         page's pieces are gone before its template makes it whole."""
         pieces = self.body(page, problems)
         traced = [(part, element_ids(html)) for part, html in pieces]
-        return Markup("\n".join(html for _, html in pieces)), traced
+        return PageBody("\n".join(html for _, html in pieces)), traced
 
     def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""
