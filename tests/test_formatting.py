@@ -15,6 +15,7 @@ from decimal import InvalidOperation
 import pytest
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations
+from babel.units import format_unit
 
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
@@ -358,3 +359,18 @@ def test_the_plural_category_is_that_of_the_number_as_printed(
     # 1 and 1.0 are equal numbers, but `1 core` and `1.0 cores`: the category is that of
     # the number as printed, asked for again in any order.
     assert formatting.plural_category(value, decimals, "en") == expected
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "cy", "ar", "ru"])
+@pytest.mark.parametrize("unit", ["duration-millisecond", "duration-second", "digital-kilobyte"])
+def test_a_unit_reads_as_babel_writes_it_for_every_plural_category(lang: str, unit: str
+                                                                   ) -> None:
+    # The unit's words are Babel's pattern for the number's category, asked once a
+    # category: every category reads as format_unit would write it.
+    for value, decimals in [(0, 0), (1, 0), (2, 0), (3, 0), (6, 0), (11, 0), (1000000, 0),
+                            (1, 1), (0.5, 2), (21, 0), (101, 0), (2.67, 2)]:
+        fixed = formatting.shown(value, decimals)
+        babel = format_unit(fixed, unit, length="short", format=formatting.decimal_format(
+            decimals), locale=lang)
+        assert formatting.cldr_unit(value, decimals, unit, lang) == formatting.as_symbol(
+            babel.replace(" ", formatting.NBSP))

@@ -15,14 +15,23 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import io
 import json
 import types
 import typing
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from progress_site.derive.kinds import KINDS, kind_of
 from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
+from progress_site.derive.views import (
+    BudgetItemView,
+    ComparisonView,
+    FigureView,
+    HeadlineView,
+    RoadmapView,
+)
 from progress_site.model.declare import fields, hints
 from progress_site.model.keys import FigureKey, published
 from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
@@ -44,36 +53,66 @@ def quantity(q: Quantity | None) -> dict[str, Any] | None:
             "unit": q.unit, "signed": q.signed, **kind_of(q).serialised(q)}
 
 
-def derived_records(model: Model) -> dict[FigureKey, dict[str, Any]]:
-    """What the build derived, by the key of the figure or record it belongs to (a
-    figure's key is its own; a budget item's figure takes the item's)."""
-    out: dict[FigureKey, dict[str, Any]] = {}
-    for key, view in model.figures.items():
-        out[key] = {"key": str(key), "quantity": quantity(view.quantity),
-                    "status": view.status, "stale": view.stale,
-                    "inputs": [str(k) for k in view.inputs]}
-    for study in model.studies:
-        for c in study.comparisons:
-            out[c.key] = {
-                "key": str(c.key), "ratio": quantity(c.ratio), "change": quantity(c.change),
-                "direction": c.direction, "improved": c.improved,
-                "within_allowance": c.within_allowance, "within_noise": c.within_noise}
-            if c.by_part:  # two distributions: each part both give, compared on its own
-                out[c.key]["parts"] = {part: {"ratio": quantity(r), "change": quantity(ch)}
-                                       for part, r, ch in c.by_part}
-    for roadmap in model.roadmaps:
-        out[roadmap.key] = {"key": str(roadmap.key), "done": roadmap.done,
-                            "total": roadmap.total}
-    for headline in model.headlines:
-        out[headline.key] = {"key": str(headline.key), "quantity": quantity(headline.quantity),
-                             "status": headline.status}
+def figure_derived(view: FigureView) -> dict[str, Any]:
+    """What was derived for a figure: its key, number, effective status, inputs."""
+    return {"key": str(view.key), "quantity": quantity(view.quantity), "status": view.status,
+            "stale": view.stale, "inputs": [str(k) for k in view.inputs]}
+
+
+def comparison_derived(c: ComparisonView) -> dict[str, Any]:
+    """What was derived for a comparison: its ratio, change and verdicts."""
+    out = {"key": str(c.key), "ratio": quantity(c.ratio), "change": quantity(c.change),
+           "direction": c.direction, "improved": c.improved,
+           "within_allowance": c.within_allowance, "within_noise": c.within_noise}
+    if c.by_part:  # two distributions: each part both give, compared on its own
+        out["parts"] = {part: {"ratio": quantity(r), "change": quantity(ch)}
+                        for part, r, ch in c.by_part}
     return out
 
 
-def budget_items(model: Model) -> dict[FigureKey, dict[str, Any]]:
-    """What the build derived for each budget item (its figure has the same key)."""
-    return {item.figure.key: {"share": quantity(item.share), "over": item.over}
-            for budget in model.budgets for item in budget.items}
+def roadmap_derived(roadmap: RoadmapView) -> dict[str, Any]:
+    """How many of a roadmap's tasks are done."""
+    return {"key": str(roadmap.key), "done": roadmap.done, "total": roadmap.total}
+
+
+def headline_derived(headline: HeadlineView) -> dict[str, Any]:
+    """A headline's number and status."""
+    return {"key": str(headline.key), "quantity": quantity(headline.quantity),
+            "status": headline.status}
+
+
+def item_derived(item: BudgetItemView) -> dict[str, Any]:
+    """A budget item's share of its limit, and whether it is over it."""
+    return {"share": quantity(item.share), "over": item.over}
+
+
+Derivable = FigureView | ComparisonView | RoadmapView | HeadlineView
+
+
+def derived_views(model: Model) -> dict[FigureKey, Derivable]:
+    """The view each record's `derived` is made from, by the key of the figure or record
+    it belongs to (a figure's key is its own), made JSON only as it is written."""
+    out: dict[FigureKey, Derivable] = dict(model.figures)
+    out.update((c.key, c) for study in model.studies for c in study.comparisons)
+    out.update((roadmap.key, roadmap) for roadmap in model.roadmaps)
+    out.update((headline.key, headline) for headline in model.headlines)
+    return out
+
+
+def derived_json(view: Derivable) -> dict[str, Any]:
+    """A view's `derived`, as its kind of record writes it."""
+    if isinstance(view, FigureView):
+        return figure_derived(view)
+    if isinstance(view, ComparisonView):
+        return comparison_derived(view)
+    if isinstance(view, RoadmapView):
+        return roadmap_derived(view)
+    return headline_derived(view)
+
+
+def budget_items(model: Model) -> dict[FigureKey, BudgetItemView]:
+    """Each budget item's view, by its key (its figure has the same key)."""
+    return {item.figure.key: item for budget in model.budgets for item in budget.items}
 
 
 def task_derived(task: Task) -> dict[str, Any]:
@@ -91,7 +130,7 @@ class Writer:
     """Model values as JSON, each record with what was derived for it, found by its key."""
 
     def __init__(self, model: Model) -> None:
-        self.derived, self.items = derived_records(model), budget_items(model)
+        self.derived, self.items = derived_views(model), budget_items(model)
 
     def to_json(self, value: Any, path: Path) -> Any:
         """A model value as JSON: records as objects of every field, plus what was derived
@@ -128,7 +167,11 @@ class Writer:
         key = published(tuple(reversed(parts)))
         if key is None:
             return None
-        return (self.items if isinstance(record, BudgetItem) else self.derived).get(key)
+        if isinstance(record, BudgetItem):
+            item = self.items.get(key)
+            return None if item is None else item_derived(item)
+        view = self.derived.get(key)
+        return None if view is None else derived_json(view)
 
 
 _AS_IS = frozenset({str, int, float, bool, type(None)})
@@ -136,13 +179,60 @@ _AS_IS = frozenset({str, int, float, bool, type(None)})
 
 def data_json(model: Model) -> bytes:
     """The file's bytes: the version, the day the build counted from, every collection."""
-    body = Writer(model).to_json(model.data, ())
-    document = {"version": VERSION, "today": model.today.isoformat(), **body}
+    writer = Writer(model)
+    document: dict[str, Any] = {"version": VERSION, "today": model.today.isoformat(),
+                                **{name: Collection(writer, getattr(model.data, name), name)
+                                   for name in record_fields(Data)}}
     if model.series:  # a site without history keeps the file it had
         document["series"] = series_json(model)
-    # Compact: without `indent`, json uses its C encoder (large sites: see bench/scale.py).
-    return (json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                       allow_nan=False) + "\n").encode("utf-8")
+    out = io.BytesIO()  # grown in place: no list of every piece, no copy at the end
+    for chunk in chunks(document):
+        out.write(chunk)
+    out.write(b"\n")
+    return out.getvalue()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Collection:
+    """A field of the data, made JSON one record at a time as it is written."""
+
+    writer: Writer
+    value: Any
+    name: str
+
+    def records(self) -> Iterator[Any]:
+        """Its records as JSON, in order; a field that is not a list as one value."""
+        if type(self.value) is not tuple:
+            yield self.writer.to_json(self.value, ((), self.name))
+            return
+        for i, record in enumerate(self.value):
+            yield self.writer.to_json(record, (((), self.name), str(getattr(record, "id", i))))
+
+
+def dumped(value: Any) -> bytes:
+    """One value as compact JSON, keys sorted: what `json.dumps` of the whole document
+    writes for it. Compact: without `indent`, json uses its C encoder."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def chunks(document: dict[str, Any]) -> Iterator[bytes]:
+    """The document's bytes, its collections a record at a time: the JSON of a large
+    site's every record never exists at once, nor the whole file as text."""
+    yield b"{"
+    for i, name in enumerate(sorted(document)):
+        value = document[name]
+        yield (b"," if i else b"") + dumped(name) + b":"
+        if not isinstance(value, Collection):
+            yield dumped(value)
+        elif type(value.value) is not tuple:
+            yield from (dumped(v) for v in value.records())
+        else:
+            yield b"["
+            for j, record in enumerate(value.records()):
+                yield (b"," if j else b"") + dumped(record)
+            yield b"]"
+    yield b"}"
 
 
 # --- its JSON Schema -------------------------------------------------------------------

@@ -69,7 +69,7 @@ def shown(value: float | Decimal, decimals: int) -> Decimal:
     return abs(fixed) if fixed.is_zero() else fixed
 
 
-def number(value: float, decimals: int, lang: str) -> str:
+def number(value: float | Decimal, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
     text: str = format_decimal(shown(value, decimals), format=decimal_pattern(decimals),
                                locale=locale(lang))
@@ -142,12 +142,40 @@ def known_unit(value: float, decimals: int, unit: str | None, lang: str) -> str:
 def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
     """Babel's short unit (`2.67 ms`, `524 ko`), its words chosen for the number as
     printed, its space no-break, a symbol where CLDR writes a word (`69.10 s`)."""
-    # format_unit hands `format` to format_decimal, which takes a compiled pattern as
-    # well as a string (its annotation names only the string).
-    pattern = cast(str, decimal_pattern(decimals))
-    text: str = format_unit(shown(value, decimals), cldr, length="short",
-                            format=pattern, locale=locale(lang))
+    fixed = shown(value, decimals)
+    affixes = unit_affixes(cldr, lang, locale(lang).plural_form(fixed))
+    if affixes is None:
+        # format_unit hands `format` to format_decimal, which takes a compiled pattern
+        # as well as a string (its annotation names only the string).
+        pattern = cast(str, decimal_pattern(decimals))
+        text: str = format_unit(fixed, cldr, length="short", format=pattern,
+                                locale=locale(lang))
+    else:
+        text = affixes[0] + number(fixed, decimals, lang) + affixes[1]
     return as_symbol(text.replace(" ", NBSP))
+
+
+# Numbers of each plural category in the languages Babel knows: `unit_affixes` asks
+# Babel for a unit's words with the first of them whose category is the one wanted.
+SAMPLES = tuple(Decimal(n) for n in ("1", "2", "0", "3", "5", "11", "21", "100",
+                                     "1000000", "0.5", "1.5", "2.5"))
+
+
+# A unit's words depend only on the plural category of its number (CLDR's patterns:
+# format_unit fills one with the number it formats); a large site prints thousands of
+# numbers in a few units, and format_unit looks its pattern up again each time.
+@functools.cache
+def unit_affixes(cldr: str, lang: str, category: str) -> tuple[str, str] | None:
+    """What Babel's short unit writes before and after a number of this plural
+    category (`("", " ms")`); None when no sample number has that category."""
+    rule = locale(lang).plural_form
+    sample = next((n for n in SAMPLES if rule(n) == category), None)
+    if sample is None:
+        return None
+    printed = format_decimal(sample, locale=locale(lang))
+    text: str = format_unit(sample, cldr, length="short", locale=locale(lang))
+    before, found, after = text.partition(printed)
+    return (before, after) if found else None
 
 
 def as_symbol(text: str) -> str:

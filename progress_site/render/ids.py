@@ -30,6 +30,8 @@ ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 # A piece of a page's body and its HTML, in page order (PageRenderer.body).
 Piece = tuple[str | Block, str]
+# A piece of a page's body and the ids of its HTML's elements, in order.
+Traced = tuple[str | Block, list[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +57,10 @@ def element_ids(html: str) -> list[str]:
     return ELEMENT_ID.findall(html)
 
 
-def duplicate_ids(page: Page, pieces: Sequence[Piece], whole: str, model: Model
+def duplicate_ids(page: Page, pieces: Sequence[Traced], whole: str, model: Model
                   ) -> list[Problem]:
-    """Every id given twice on the page (`whole` is its HTML, template included), as a
-    problem at one of the two places, naming the other."""
+    """Every id given twice on the page (`whole` is its HTML, template included; `pieces`
+    the body's, with their ids), as a problem at one of the two places, naming the other."""
     # Each id with the piece that gave it (None: the template); what the pieces are is
     # only worked out for a collision, as it reads the data (see bench/scale.py).
     first: dict[str, int | None] = {}
@@ -66,8 +68,8 @@ def duplicate_ids(page: Page, pieces: Sequence[Piece], whole: str, model: Model
     # that collides with another gives its `-title` id twice too).
     shared: dict[tuple[int | None, int | None], list[str]] = {}
     given: Counter[str] = Counter()
-    for index, (_, html) in enumerate(pieces):
-        for id_ in element_ids(html):
+    for index, (_, ids) in enumerate(pieces):
+        for id_ in ids:
             given[id_] += 1
             if id_ in first:
                 shared.setdefault((first[id_], index), []).append(id_)
@@ -84,7 +86,7 @@ def duplicate_ids(page: Page, pieces: Sequence[Piece], whole: str, model: Model
             for (one, other), ids in shared.items()]
 
 
-def origin(page: Page, pieces: Sequence[Piece], index: int | None, id_: str, model: Model
+def origin(page: Page, pieces: Sequence[Traced], index: int | None, id_: str, model: Model
            ) -> Origin:
     """What gave an id: the piece of the body at `index` (None: the page's template)."""
     if index is None:

@@ -26,7 +26,7 @@ from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.i18n import Catalogs
-from progress_site.render.ids import Piece, duplicate_ids
+from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
 from progress_site.render.inputs import input_link, unlinked
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
 from progress_site.render.memo import Memo, Provenance, shared
@@ -107,6 +107,26 @@ def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, A
     return {"tables": tables, "agreements": Agreements(tables),
             "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model),
             "legend_statuses": shown, "measurements_form": form}
+
+
+class PageBody:
+    """A page's body as its template prints it: HTML through `__html__`, the protocol
+    Jinja and MarkupSafe read. Printing it copies it once; a Markup made of the joined
+    pieces would have copied a large page once more, beside its pieces."""
+
+    __slots__ = ("html",)
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def __html__(self) -> str:
+        return self.html
+
+    def __str__(self) -> str:
+        return Markup(self.html)  # a filter that reads it as text reads HTML, as before
+
+    def __len__(self) -> int:
+        return len(self.html)
 
 
 class PageRenderer:
@@ -225,13 +245,19 @@ class PageRenderer:
                                          hint=exc.hint))
         return found
 
+    def joined(self, page: Page, problems: list[Problem]) -> tuple[PageBody, list[Traced]]:
+        """The page's body as one piece of HTML, and the ids each piece gives: a large
+        page's pieces are gone before its template makes it whole."""
+        pieces = self.body(page, problems)
+        traced = [(part, element_ids(html)) for part, html in pieces]
+        return PageBody("\n".join(html for _, html in pieces)), traced
+
     def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""
         here = self.places[(page.language, page.slug)]
         alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
                       for p in pages if p.slug == page.slug]
-        pieces = self.body(page, problems)
-        body = Markup("\n".join(html for _, html in pieces))
+        body, traced = self.joined(page, problems)
         # A page names its template in its front matter, which nobody trusts: only the
         # templates made to show a page (`page.html`, `page-NAME.html`), never the 404
         # page, a block or a part of a template, which read other names and fail half-way.
@@ -255,7 +281,8 @@ class PageRenderer:
                                pages=[p for p in pages if p.language == page.language
                                       and "/" not in p.slug],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
-        problems += duplicate_ids(page, pieces, html, self.model)
+        del body  # the page holds it now: not kept beside the page's bytes
+        problems += duplicate_ids(page, traced, html, self.model)
         return unlinked(html).encode("utf-8")
 
 
