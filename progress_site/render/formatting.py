@@ -71,8 +71,12 @@ def shown(value: float | Decimal, decimals: int) -> Decimal:
 
 def number(value: float, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
-    text: str = format_decimal(shown(value, decimals), format=decimal_pattern(decimals),
-                               locale=locale(lang))
+    return number_of(shown(value, decimals), decimals, lang)
+
+
+def number_of(fixed: Decimal, decimals: int, lang: str) -> str:
+    """A number already rounded by `shown`, in the language's digits and separators."""
+    text: str = format_decimal(fixed, format=decimal_pattern(decimals), locale=locale(lang))
     return text
 
 
@@ -142,12 +146,35 @@ def known_unit(value: float, decimals: int, unit: str | None, lang: str) -> str:
 def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
     """Babel's short unit (`2.67 ms`, `524 ko`), its words chosen for the number as
     printed, its space no-break, a symbol where CLDR writes a word (`69.10 s`)."""
-    # format_unit hands `format` to format_decimal, which takes a compiled pattern as
-    # well as a string (its annotation names only the string).
-    pattern = cast(str, decimal_pattern(decimals))
-    text: str = format_unit(shown(value, decimals), cldr, length="short",
-                            format=pattern, locale=locale(lang))
-    return as_symbol(text.replace(" ", NBSP))
+    fixed = shown(value, decimals)
+    forms = unit_forms(cldr, lang)
+    if forms is None:  # a unit this Babel keeps no short forms of: its own fallback
+        # format_unit hands `format` to format_decimal, which takes a compiled pattern
+        # as well as a string (its annotation names only the string).
+        pattern = cast(str, decimal_pattern(decimals))
+        text: str = format_unit(fixed, cldr, length="short", format=pattern,
+                                locale=locale(lang))
+        return as_symbol(text.replace(" ", NBSP))
+    # Most short units read the same in every plural (`1 ms`, `2 ms`): then the number's
+    # plural category is not worked out at all.
+    form = forms if isinstance(forms, str) else (
+        forms.get(locale(lang).plural_form(fixed)) or forms["other"])
+    return as_symbol(form.format(number_of(fixed, decimals, lang)).replace(" ", NBSP))
+
+
+# format_unit looks its unit up in the locale's data again on every call, and a long
+# history prints tens of thousands of values in one unit (bench/history_scale.py): the
+# forms are read once a unit and language, and the number goes through `number_of`.
+@functools.cache
+def unit_forms(cldr: str, lang: str) -> str | dict[str, str] | None:
+    """A CLDR unit's short form in a language, `{0}` for the number, as format_unit
+    reads it: one text when every plural category reads the same, else the form of each
+    category; None when Babel has no short form of it."""
+    data = locale(lang)._data["unit_patterns"].get(cldr, {}).get("short", {})
+    forms = {category: data[category] for category in data if data[category]}
+    if "other" not in forms:
+        return None
+    return forms["other"] if len(set(forms.values())) == 1 else forms
 
 
 def as_symbol(text: str) -> str:
