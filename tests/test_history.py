@@ -321,4 +321,7 @@ def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
     assert plain.unit == each.unit == "ms"
     assert [p._replace(where=NOWHERE, note=None) for p in each.points] == [
         p._replace(where=NOWHERE) for p in plain.points]
-    assert [p.where.location for p in plain.points] == [p.where.location for p in each.points]
+    assert [plain.place(i).location for i in range(12)] == [
+        each.place(i).location for i in range(12)]
+    assert [plain.place(i).location.line for i in range(12)] == list(range(1, 13))
+    assert plain.points[-1].where.of("value").line == 12

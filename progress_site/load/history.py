@@ -21,7 +21,7 @@ from progress_site.load.records import BROKEN, locate_line, parse_json_lines
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
 from progress_site.model.history import HistorySeries, SeriesPoint
-from progress_site.model.values import Where
+from progress_site.model.values import NOWHERE, Where
 
 FOLDER = ("data", "history")
 SUFFIX = ".jsonl"
@@ -79,7 +79,7 @@ def read_series(path: Path, root: Path, edited: str | None
                                     hint="add one JSON object a line, or remove the file"))
         return None, problems
     return HistorySeries(f"measurements.{name.group(1)}", reader.unit or "", tuple(points),
-                         file=display), problems
+                         file=display, place=reader.place), problems
 
 
 class _Lines:
@@ -89,6 +89,7 @@ class _Lines:
         self.doc = doc
         self.reader = LineReader(doc)
         self.problems = self.reader.problems
+        self.indexes: list[int] = []  # each point's record
 
     @property
     def unit(self) -> str | None:
@@ -102,18 +103,17 @@ class _Lines:
         newest = in_order(dt.date.min)
         seen: dict[tuple[str, str], int] = {}
         days: dict[str, Day | None] = {}  # each date text read once a file
-        reader, places, display = self.reader, self.doc.values, self.doc.display
+        reader, places = self.reader, self.doc.values
         for index, record in enumerate(self.doc.data):
             if record is BROKEN:
                 continue
-            line, col = places[("records", index)]
+            line = places[("records", index)][0]
             # Only the machine of an older point is ever reported (an unknown one), and
-            # seldom: its position is found then. The newest point's every position is
-            # found once the file is read.
-            where = Where(Location(display, line, col), (), _Machine(self.doc, index))
-            point = plain_point(record, reader.unit, days, where)
+            # seldom: its position is found then (`place`). The newest point's every
+            # position is found once the file is read.
+            point = plain_point(record, reader.unit, days, NOWHERE)
             if point is None:
-                point = reader.point(index, record, where)
+                point = reader.point(index, record, NOWHERE)
                 if point is None:
                     continue
             elif reader.unit is None:
@@ -132,10 +132,17 @@ class _Lines:
                              "lines are appended in date order: move this line up")
                 continue
             out.append(point)
+            self.indexes.append(index)
             last, newest = index, when
         if out:
             out[-1] = out[-1]._replace(where=self.where(last, self.doc.data[last]))
         return out
+
+    def place(self, point: int) -> Where:
+        """Where the line of the series' `point`-th point is; its machine found only if
+        a problem asks."""
+        index = self.indexes[point]
+        return Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
 
     def where(self, index: int, rec: dict[str, Any]) -> Where:
         """The line's position and each of its values'."""

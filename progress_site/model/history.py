@@ -7,8 +7,8 @@ derive turns each into a figure and a regression report.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -61,6 +61,10 @@ class HistorySeries:
     group: str = ""
     min_change: float = DEFAULT_MIN_CHANGE  # percent
     file: str = ""  # data/history/KEY.jsonl, as errors print it
+    # Where the i-th point's line is, found when a problem asks: only the newest point
+    # carries its `where` (its figure's), a long history's others are seldom located.
+    place: Callable[[int], Where] = field(default=lambda _: NOWHERE, compare=False,
+                                          repr=False)
 
     @property
     def id(self) -> str:
