@@ -21,6 +21,7 @@ from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.model.declare import Unit
 from progress_site.model.schema import Site
+from progress_site.model.units import CLDR_UNITS
 from progress_site.model.values import Text
 from progress_site.pipeline import ENGINE_ROOT
 from progress_site.render import formatting
@@ -105,6 +106,21 @@ def test_numbers_read_as_babel_prints_them(decimals: int, lang: str) -> None:
     for value in VALUES:
         assert formatting.number(value, decimals, lang) == babel_number(
             value, decimals, lang), value
+
+
+# Welsh and Polish words a short unit by more plural categories than one and other.
+@pytest.mark.parametrize("lang", ["en", "fr", "cy", "pl"])
+@pytest.mark.parametrize("unit", sorted(set(CLDR_UNITS.values())))
+def test_units_read_as_babel_prints_them(unit: str, lang: str) -> None:
+    """A unit's forms read once a language print what format_unit prints, in every
+    plural category."""
+    for value in [0, 0.5, 1, 2, 3, 6, 11, 21, 101, *VALUES[:200]]:
+        for decimals in range(4):
+            fixed = formatting.shown(value, decimals)
+            expected = format_unit(fixed, unit, length="short", locale=lang,
+                                   format=formatting.decimal_format(decimals))
+            assert formatting.cldr_unit(value, decimals, unit, lang) == formatting.as_symbol(
+                expected.replace(" ", NBSP)), (value, decimals)
 
 
 PERCENT_PATTERNS = {"en": "#,##0{}%", "fr": "#,##0{}\u00a0%"}

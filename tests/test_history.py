@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import gzip
 import json
 import os
@@ -301,7 +300,7 @@ def test_fail_on_regression_sees_a_real_builds_step(tmp_path: Path) -> None:
 @pytest.mark.parametrize("extra", ['"status": "measured"', '"note": "a note"'])
 def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
                                                                extra: str) -> None:
-    """A plain history file (checked a column at a time) gives the points the line by
+    """A plain history file (each line checked in one pass) gives the points the line by
     line reader gives the same lines with one more key (which it must read line by line)."""
     from progress_site.load.history import load_history
 
@@ -320,6 +319,9 @@ def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
     (each,), more = load_history(tmp_path / "other")
     assert problems == more == []
     assert plain.unit == each.unit == "ms"
-    assert [dataclasses.replace(p, where=NOWHERE, note=None) for p in each.points] == [
-        dataclasses.replace(p, where=NOWHERE) for p in plain.points]
-    assert [p.where.location for p in plain.points] == [p.where.location for p in each.points]
+    assert [p._replace(where=NOWHERE, note=None) for p in each.points] == [
+        p._replace(where=NOWHERE) for p in plain.points]
+    assert [plain.place(i).location for i in range(12)] == [
+        each.place(i).location for i in range(12)]
+    assert [plain.place(i).location.line for i in range(12)] == list(range(1, 13))
+    assert plain.points[-1].where.of("value").line == 12

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from progress_site.derive.regressions import Report, analyse
-from progress_site.derive.series import Point, Series
+from progress_site.derive.series import Measured, Point, Series
 from progress_site.errors import Problem
 from progress_site.model.history import HistorySeries, SeriesPoint
 from progress_site.model.schema import Headline
@@ -40,19 +40,22 @@ def view_series(series: HistorySeries) -> SeriesView:
     """One series, analysed on its newest point's machine."""
     machine = series.newest.machine
     points = tuple(p for p in series.points if p.machine == machine)
+    # Loading let through no negative or non-finite value; the analysis needs them above 0.
+    if any(p.value <= 0 for p in points if not p.samples):
+        return SeriesView(series, points, None)
     try:
-        judged = Series(tuple(_point(p) for p in points), series.better,
-                        series.min_change / 100)
+        judged = Series(tuple(map(_point, points)), series.better, series.min_change / 100)
     except ValueError:
         return SeriesView(series, points, None)
     return SeriesView(series, points, analyse(judged))
 
 
-def _point(point: SeriesPoint) -> Point:
-    """The point the analysis reads: the samples when there are some, else the value."""
+def _point(point: SeriesPoint) -> Measured:
+    """The point the analysis reads: the samples when there are some, else the value
+    (a point of one value is read as it is: its `samples` are empty)."""
     if point.samples:
         return Point(point.commit, samples=point.samples)
-    return Point(point.commit, value=point.value, spread=point.spread)
+    return point
 
 
 def check_claims(headlines: tuple[Headline, ...], views: tuple[SeriesView, ...]

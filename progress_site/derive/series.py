@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 Better = Literal["lower", "higher"]
 Basis = Literal["samples", "value", "value and spread"]
@@ -35,12 +35,26 @@ class Point:
             raise ValueError(f"{self.commit}: measurements must be positive finite numbers")
 
 
+class Measured(Protocol):
+    """What the analysis reads of a point: a `Point`, or a history's point of one value
+    (made into a `Point` only when it has samples: a long history has 100,000 points)."""
+
+    @property
+    def commit(self) -> str: ...
+
+    @property
+    def samples(self) -> tuple[float, ...]: ...
+
+    @property
+    def value(self) -> float | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Series:
     """One benchmark's points in commit order, which way is better, and the smallest
     relative change worth reporting (0.05: 5 %)."""
 
-    points: tuple[Point, ...]
+    points: tuple[Measured, ...]
     better: Better = "lower"
     min_change: float = 0.05
 

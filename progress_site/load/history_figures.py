@@ -69,9 +69,9 @@ def attach_history(data: Data, series: tuple[HistorySeries, ...]
 def _unknown_machines(series: HistorySeries, machines: set[str]) -> list[Problem]:
     """A point's machine names one of `machines:`."""
     out = []
-    for point in series.points:
+    for i, point in enumerate(series.points):
         if point.machine not in machines:
-            out.append(problem(point.where, "machine", f"no machine '{point.machine}'",
+            out.append(problem(series.place(i), "machine", f"no machine '{point.machine}'",
                                did_you_mean(point.machine, sorted(machines),
                                             otherwise="declare it under `machines:`")))
     return out

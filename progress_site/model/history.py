@@ -7,8 +7,10 @@ derive turns each into a figure and a regression report.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 from progress_site.model.schema import Better
 from progress_site.model.values import NOWHERE, Where
@@ -21,23 +23,26 @@ REQUIRED = ("commit", "date", "machine", "value", "unit")
 STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
          "p99", "ci_99_low", "ci_99_high")
 MAX_SAMPLES = 10_000
+NO_STATS: Mapping[str, float] = MappingProxyType({})  # a point whose tool gave none
 DEFAULT_MIN_CHANGE = 5.0  # percent
 # Units where more is better: rates.
 HIGHER_UNITS = ("ops/s", "req/s", "MB/s", "GB/s", "KB/s", "Mbit/s", "Gbit/s", "items/s",
                 "msg/s", "/s")
 
 
-@dataclass(frozen=True, slots=True)
-class SeriesPoint:
+class SeriesPoint(NamedTuple):
     """One (commit, machine) measurement of a series."""
 
+    # A named tuple, not a frozen dataclass: a long history makes a point a line, and a
+    # frozen dataclass sets each of its fields through object.__setattr__ where a tuple
+    # is made in one step (bench/history_scale.py).
     commit: str
     date: dt.date | dt.datetime
     machine: str
     value: float
     spread: float | None = None
     n: int | None = None
-    stats: Mapping[str, float] = field(default_factory=dict)
+    stats: Mapping[str, float] = NO_STATS
     samples: tuple[float, ...] = ()
     tool: str | None = None
     status: str = "measured"
@@ -56,6 +61,10 @@ class HistorySeries:
     group: str = ""
     min_change: float = DEFAULT_MIN_CHANGE  # percent
     file: str = ""  # data/history/KEY.jsonl, as errors print it
+    # Where the i-th point's line is, found when a problem asks: only the newest point
+    # carries its `where` (its figure's), a long history's others are seldom located.
+    place: Callable[[int], Where] = field(default=lambda _: NOWHERE, compare=False,
+                                          repr=False)
 
     @property
     def id(self) -> str:

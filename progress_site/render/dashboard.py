@@ -85,6 +85,8 @@ class Dashboard:
         self.model = model
         self.decimals: dict[str, int] = {}
         self.counts: dict[int, str] = {}
+        self.dates: dict[dt.date, str] = {}
+        self.short_dates: dict[dt.date, str] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
         self.by_id = {v.series.id: v for v in model.series}
@@ -111,12 +113,11 @@ class Dashboard:
 
     def detail(self, ident: str) -> Row:
         """One series' page: the `series` block."""
-        found = [v for v in self.model.series if v.series.id == ident]
-        if not found:
+        view = self.by_id.get(ident)
+        if view is None:
             known = ", ".join(v.series.id for v in self.model.series) or "none"
             raise BlockError(f"no series '{ident}' under data/history/ (known: {known})",
                              "name a measurement that has a history file")
-        view = found[0]
         return dataclasses.replace(
             self.row(view), chart=self.chart(view), note=self.left_out(view),
             points=tuple((self.commit(p.commit), self.date(p), p.machine,
@@ -152,8 +153,8 @@ class Dashboard:
         # Without its year, a date of another year would read as one of this year; the
         # first and last points say which years there are (loading refuses lines out of
         # date order).
-        day = (w.short_date if self.day(points[0]).year == self.day(points[-1]).year
-               else w.date)
+        day = (self.short_date if self.day(points[0]).year == self.day(points[-1]).year
+               else self.long_date)
         desc = self.describe(view, values, day)
         for step in steps:
             desc += " " + w._("Step of %(percent)s between commits %(a)s and %(b)s.",
@@ -290,7 +291,22 @@ class Dashboard:
 
     def date(self, point: SeriesPoint) -> str:
         """A point's day, as this language writes dates."""
-        return self.words.date(self.day(point))
+        return self.long_date(self.day(point))
+
+    def long_date(self, day: dt.date) -> str:
+        """A day with its year, formatted once a day (every series of a CI run shares
+        its dates: 200 series' tables and charts print the same few dozen)."""
+        found = self.dates.get(day)
+        if found is None:
+            found = self.dates[day] = self.words.date(day)
+        return found
+
+    def short_date(self, day: dt.date) -> str:
+        """A day without its year, formatted once a day (as `long_date`)."""
+        found = self.short_dates.get(day)
+        if found is None:
+            found = self.short_dates[day] = self.words.short_date(day)
+        return found
 
     @staticmethod
     def day(point: SeriesPoint) -> dt.date:

@@ -71,8 +71,12 @@ def shown(value: float | Decimal, decimals: int) -> Decimal:
 
 def number(value: float | Decimal, decimals: int, lang: str) -> str:
     """`1,000.5` in English, `1 000,5` (narrow no-break space) in French."""
-    text: str = format_decimal(shown(value, decimals), format=decimal_pattern(decimals),
-                               locale=locale(lang))
+    return number_of(shown(value, decimals), decimals, lang)
+
+
+def number_of(fixed: Decimal, decimals: int, lang: str) -> str:
+    """A number already rounded by `shown`, in the language's digits and separators."""
+    text: str = format_decimal(fixed, format=decimal_pattern(decimals), locale=locale(lang))
     return text
 
 
@@ -143,16 +147,19 @@ def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
     """Babel's short unit (`2.67 ms`, `524 ko`), its words chosen for the number as
     printed, its space no-break, a symbol where CLDR writes a word (`69.10 s`)."""
     fixed = shown(value, decimals)
-    affixes = unit_affixes(cldr, lang, locale(lang).plural_form(fixed))
-    if affixes is None:
+    words = cldr_words(cldr, lang)
+    if words is None:
         # format_unit hands `format` to format_decimal, which takes a compiled pattern
         # as well as a string (its annotation names only the string).
         pattern = cast(str, decimal_pattern(decimals))
         text: str = format_unit(fixed, cldr, length="short", format=pattern,
                                 locale=locale(lang))
-    else:
-        text = affixes[0] + number(fixed, decimals, lang) + affixes[1]
-    return as_symbol(text.replace(" ", NBSP))
+        return as_symbol(text.replace(" ", NBSP))
+    # Most short units read the same in every plural (`1 ms`, `2 ms`): then the number's
+    # plural category is not worked out at all.
+    before, after = words if isinstance(words, tuple) else words[
+        locale(lang).plural_form(fixed)]
+    return as_symbol((before + number_of(fixed, decimals, lang) + after).replace(" ", NBSP))
 
 
 # Numbers of each plural category in the languages Babel knows: `unit_affixes` asks
@@ -162,9 +169,23 @@ SAMPLES = tuple(Decimal(n) for n in ("1", "2", "0", "3", "5", "11", "21", "100",
 
 
 # A unit's words depend only on the plural category of its number (CLDR's patterns:
-# format_unit fills one with the number it formats); a large site prints thousands of
-# numbers in a few units, and format_unit looks its pattern up again each time.
+# format_unit fills one with the number it formats); a large site or a long history
+# prints thousands of numbers in a few units, and format_unit looks its pattern up again
+# each time (bench/scale.py, bench/history_scale.py).
 @functools.cache
+def cldr_words(cldr: str, lang: str) -> tuple[str, str] | dict[str, tuple[str, str]] | None:
+    """What Babel's short unit writes around a number: one pair when every plural
+    category reads the same, else the pair of each category; None when a category's
+    words cannot be told (then format_unit is asked for each number)."""
+    rule = locale(lang).plural_form
+    words = {category: unit_affixes(cldr, lang, category)
+             for category in (*sorted(rule.tags), "other")}
+    if any(pair is None for pair in words.values()):
+        return None
+    pairs = cast(dict[str, tuple[str, str]], words)
+    return pairs["other"] if len(set(pairs.values())) == 1 else pairs
+
+
 def unit_affixes(cldr: str, lang: str, category: str) -> tuple[str, str] | None:
     """What Babel's short unit writes before and after a number of this plural
     category (`("", " ms")`); None when no sample number has that category."""
