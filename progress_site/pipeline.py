@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from progress_site.cache import refusal, user_folder
 from progress_site.charts.cache import ChartCache, LatestCharts
 from progress_site.collector import collector_paused
-from progress_site.derive.model import Model, derive
+from progress_site.derive.site import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork
 from progress_site.load.pages import Page

@@ -10,9 +10,9 @@ from babel.support import NullTranslations
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
-from progress_site.derive.model import derive
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
+from progress_site.derive.site import derive
 from progress_site.errors import BuildFailed
 from progress_site.load.site import load
 from progress_site.model.schema import Site

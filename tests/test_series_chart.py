@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.render import formatting
 from progress_site.render.serieschart import (

@@ -17,7 +17,7 @@ from typing import Any
 from progress_site.errors import Location, Problem
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
-from progress_site.load.records import BROKEN, locate_line, parse_json_lines
+from progress_site.load.jsonfiles import BROKEN, locate_line, parse_json_lines
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
 from progress_site.model.history import HistorySeries, SeriesPoint

@@ -17,9 +17,9 @@ from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.derive.kinds.distribution import PARTS
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
-from progress_site.load.records import TooDeep, parse_json
+from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.model.keys import published
 from progress_site.model.schema import Task
 from progress_site.model.values import plain

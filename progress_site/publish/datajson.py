@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from progress_site.derive.kinds import KINDS, kind_of
-from progress_site.derive.model import Model
 from progress_site.derive.quantity import Quantity
+from progress_site.derive.site import Model
 from progress_site.derive.views import (
     BudgetItemView,
     ComparisonView,

@@ -20,8 +20,8 @@ from xml.etree import ElementTree as ET
 
 from markupsafe import Markup, escape
 
-from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
+from progress_site.derive.site import Model
 from progress_site.derive.views import ComparisonView, FigureView
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import (

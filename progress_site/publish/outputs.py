@@ -1,4 +1,4 @@
-"""The files published beside the pages: data.json, feeds, sitemap, robots.txt, cards.
+"""The files published beside the pages, gathered: data.json, feeds, crawlers' files, cards.
 
 They are made from the same model as the pages, after them (the feeds link to the page
 that shows each entry). Absolute addresses need the site's base URL: without one, the
@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from xml.etree import ElementTree as ET
 
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.load.pages import Page
+from progress_site.publish.crawlers import robots, sitemap
 from progress_site.publish.datajson import data_json, data_schema_json
 from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.regressions import FEED, regressions_feed
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs
-from progress_site.render.places import PagePlace, home_page, language_folder, public_url
+from progress_site.render.places import home_page, language_folder
 from progress_site.render.words import Words
 
-SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
-XHTML = "http://www.w3.org/1999/xhtml"
 # `id="` alone: the space before it (not `data-id="`) is checked apart, in `anchors`.
 _ANCHOR = re.compile(rb'id="([^"]+)"')
 _SPACE = b" \t\n\r\f\v"
@@ -73,37 +71,3 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
         if base_url:  # a preview is only shown through og:image, which must be absolute
             out[card_path(lang, default)] = card.png(model, words)
     return out
-
-
-def robots(base_url: str | None) -> bytes:
-    """Crawlers may read everything; the sitemap is named when its address is known."""
-    lines = ["User-agent: *", "Allow: /"]
-    if base_url:
-        lines += ["", f"Sitemap: {base_url}sitemap.xml"]
-    return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-def sitemap(pages: tuple[Page, ...], default: str, base_url: str) -> bytes:
-    """Every page once, with its versions in the other languages as hreflang alternates."""
-    # The namespaces are declared on the root and names written with their prefix, as
-    # the sitemap protocol's examples do, rather than registered in ElementTree's one
-    # registry for the whole process.
-    root = ET.Element("urlset", {"xmlns": SITEMAP, "xmlns:xhtml": XHTML})
-    ordered = sorted(pages, key=lambda p: (p.slug, p.language != default, p.language))
-    for page in ordered:
-        url = ET.SubElement(root, "url")
-        here = PagePlace.of(page.language, page.slug, default)
-        ET.SubElement(url, "loc").text = public_url(here.path, base_url)
-        versions = [p for p in ordered if p.slug == page.slug]
-        if len(versions) < 2:
-            continue
-        for other in versions:
-            href = public_url(PagePlace.of(other.language, other.slug, default).path, base_url)
-            ET.SubElement(url, "xhtml:link", rel="alternate", hreflang=other.language,
-                          href=href)
-        if any(other.language == default for other in versions):
-            home = public_url(PagePlace.of(default, page.slug, default).path, base_url)
-            ET.SubElement(url, "xhtml:link", rel="alternate", hreflang="x-default", href=home)
-    ET.indent(root)
-    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
-    return data + b"\n"

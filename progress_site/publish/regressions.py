@@ -15,7 +15,7 @@ from xml.etree import ElementTree as ET
 
 from markupsafe import Markup
 
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.model.history import SeriesPoint
 from progress_site.publish.feeds import ATOM, add, identity, plain, stamp
 from progress_site.render.dashboard import Dashboard

@@ -19,7 +19,7 @@ from pathlib import Path
 from markupsafe import escape
 
 from progress_site import cache
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.derive.views import HeadlineView
 from progress_site.render.words import Words
 

@@ -103,7 +103,7 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
     were written; they are not, nor is anything else (no site, no cache)."""
     # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
     # has no use for a second way into the stages.
-    from progress_site.derive.model import derive
+    from progress_site.derive.site import derive
     from progress_site.load.site import load_edited
     from progress_site.validate.rules import validate
 

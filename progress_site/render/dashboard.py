@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.load.pages import Page, PageMeta
 from progress_site.model.history import SeriesPoint, decimals_of
 from progress_site.render import formatting

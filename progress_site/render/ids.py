@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
+from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
 from progress_site.load.pages import Page
 from progress_site.model.walk import walk

@@ -13,8 +13,8 @@ from markupsafe import Markup
 from progress_site.charts.cache import ChartCache
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
-from progress_site.derive.model import Model
 from progress_site.derive.namespace import REFERENCE
+from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block

@@ -20,9 +20,9 @@ from pathlib import Path
 from babel.numbers import get_decimal_symbol, get_group_symbol
 from markdown_it.token import Token
 
-from progress_site.derive.model import Model
 from progress_site.derive.namespace import texts
 from progress_site.derive.quantity import Quantity
+from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, source_line
 from progress_site.load.pages import Page
 from progress_site.model.values import Text

@@ -1,5 +1,5 @@
 """What every importer shares: `Result`, `ImportFailed`, a tool's JSON read within the
-limits (by `load.records.parse_json`, the one JSON reader with limits), the number checks.
+limits (by `load.jsonfiles.parse_json`, the one JSON reader with limits), the number checks.
 
 A tool's file keeps to the data's limits (docs/data-format.md): JSON nested at most
 MAX_DEPTH levels, whole numbers of at most MAX_DIGITS digits, each result finite and at
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem, UsageError
-from progress_site.load.records import MAX_DIGITS, TooDeep, parse_json
+from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
@@ -180,7 +180,7 @@ def day_of(text: Any) -> dt.date | None:
 
 
 def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> Any:
-    """A tool's JSON, read by `load.records.parse_json` within its limits: located errors
+    """A tool's JSON, read by `load.jsonfiles.parse_json` within its limits: located errors
     for what is not JSON, nests too deep, or writes a whole number too long to read."""
     def whole(digits: str) -> int:
         if len(digits.lstrip("-")) > MAX_DIGITS:

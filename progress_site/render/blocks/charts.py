@@ -27,7 +27,7 @@ from progress_site.charts.cache import ChartCache
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import FORMAT_LOCALES
 from progress_site.derive.kinds import kind_of
-from progress_site.derive.model import Model
+from progress_site.derive.site import Model
 from progress_site.derive.views import ComparisonView
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import HistoryPoint, Measurement, Study

@@ -1,4 +1,4 @@
-"""Records as harnesses write them in JSON: one object a line (.jsonl), or one list (.json).
+"""JSON files as harnesses and tools write them: one object a line (.jsonl), or one list (.json).
 
 The standard `json` module reads them; each record's keys and values are then found
 again in the text, so that a problem with a value names its line and column like any
