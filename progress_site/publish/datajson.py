@@ -257,9 +257,18 @@ KEY = {"type": "string", "description": "its one name, as texts cite it "
        "(`measurements.ID`, `comparisons.ID.after`), the same in feeds and the change summary"}
 
 
-def _derived(doc: str, **props: Any) -> dict[str, Any]:
+def _derived(doc: str, optional: dict[str, Any] | None = None, **props: Any) -> dict[str, Any]:
+    """The schema of a record's derived numbers: `props` always there, `optional` may be."""
     return {"description": doc, "type": "object", "additionalProperties": False,
-            "required": sorted(props), "properties": props}
+            "required": sorted(props), "properties": props | (optional or {})}
+
+
+# Only comparisons of two distributions have it: not required.
+PARTS = {
+    "description": "two distributions: the ratio and change of each part both sides give",
+    "type": "object", "additionalProperties": {
+        "type": "object", "additionalProperties": False, "required": ["change", "ratio"],
+        "properties": {"ratio": MAYBE_QUANTITY, "change": MAYBE_QUANTITY}}}
 
 
 DERIVED: dict[type, dict[str, Any]] = {
@@ -274,7 +283,7 @@ DERIVED: dict[type, dict[str, Any]] = {
                          key=KEY, ratio=MAYBE_QUANTITY, change=MAYBE_QUANTITY,
                          direction={"enum": ["lower", "higher", "same", "unknown"]},
                          improved=MAYBE_BOOL, within_allowance=MAYBE_BOOL,
-                         within_noise=MAYBE_BOOL),
+                         within_noise=MAYBE_BOOL, optional={"parts": PARTS}),
     BudgetItem: _derived("its share of the limit, in %, and whether it is over it",
                          share=MAYBE_QUANTITY, over={"type": "boolean"}),
     Roadmap: _derived("how many of its tasks are done", key=KEY, done={"type": "integer"},
@@ -284,13 +293,6 @@ DERIVED: dict[type, dict[str, Any]] = {
     Headline: _derived("the number shown and its status",
                        key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS),
 }
-
-# Only comparisons of two distributions have it: not required.
-DERIVED[Comparison]["properties"]["parts"] = {
-    "description": "two distributions: the ratio and change of each part both sides give",
-    "type": "object", "additionalProperties": {
-        "type": "object", "additionalProperties": False, "required": ["change", "ratio"],
-        "properties": {"ratio": MAYBE_QUANTITY, "change": MAYBE_QUANTITY}}}
 
 SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"},
