@@ -21,7 +21,7 @@ from progress_site.errors import Location, Problem, visible_path
 from progress_site.load.pages import PAGE_NAME, TAKEN, suggested_name
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
 
 BASE = Path(__file__).parent / "hostile" / "base"
 
@@ -63,7 +63,7 @@ def test_every_name_the_build_writes_is_taken(tmp_path: Path) -> None:
     adds the sitemap and the preview cards), is refused as a page's name: the list in
     load/pages.py follows the build."""
     config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
-                         base_url="https://example.org/progress/")
+                         base_url="https://example.org/progress/", compiled=TEMPLATES)
     built = make_site(config)
     files = built.files
     assert built.model is not None
