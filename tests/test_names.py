@@ -22,6 +22,7 @@ from progress_site.load.pages import PAGE_NAME, TAKEN, suggested_name
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .test_pipeline import run_build
 
 BASE = Path(__file__).parent / "hostile" / "base"
 
@@ -126,10 +127,10 @@ def test_a_cache_that_is_a_file_means_no_cache(blocker: str, example_copy: Path,
     (tmp_path / blocker).write_text("not a folder")
     out = tmp_path / "out"
     given = ("--cache-dir", tmp_path / "cache", "--base-url", "https://example.org/")
-    result = run("--source", example_copy, "--out", out, *given)
+    result = run_build("--source", example_copy, "--out", out, *given)  # in this process
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert (tmp_path / blocker).read_text() == "not a folder"
-    again = run("--source", example_copy, "--out", out, *given)
+    again = run_build("--source", example_copy, "--out", out, *given)
     assert again.stdout.splitlines()[-1] == (
         "No page, figure or task changed since the previous site.")
