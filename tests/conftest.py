@@ -78,9 +78,11 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
 SHARE_SITES = {"test_html_valid", "test_fragments"}
 # Modules of long tests over a site that is quick to build: their tests go to any worker
 # (each builds the module's site once), or one worker would run them all at the end.
-SPREAD = {"test_browser", "test_lighthouse"}
+# (test_lighthouse audits every page in one browser, in one fixture: it stays whole.)
+SPREAD = {"test_browser"}
 # The longest groups start first, so that no worker begins one when the others are done.
-FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "test_fuzz")
+FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "test_fuzz",
+         "test_lighthouse")
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
 # own runs. CI runs everything.
