@@ -18,6 +18,7 @@ from progress_site.scaffold import new_options, run_new
 
 if TYPE_CHECKING:
     from progress_site.pipeline import BuildConfig
+    from progress_site.render.templates import CompiledTemplates
 
 T = TypeVar("T")
 # The exit status of --fail-on-regression: 1 is bad data, 2 a wrong command line.
@@ -110,8 +111,10 @@ def today() -> dt.date:
     return dt.date.today()
 
 
-def config_from(args: argparse.Namespace) -> BuildConfig:
-    """The build's settings from the options, checked."""
+def config_from(args: argparse.Namespace,
+                compiled: CompiledTemplates | None = None) -> BuildConfig:
+    """The build's settings from the options, checked; with `compiled`, the build reuses
+    templates this process compiled before."""
     from progress_site.pipeline import BuildConfig
     from progress_site.publish.swap import overlap
 
@@ -124,9 +127,10 @@ def config_from(args: argparse.Namespace) -> BuildConfig:
                          "content/en/index.md (content/LANG/ for each language of "
                          "data/site.yaml), or start from `progress-site new DIR`")
     out = args.out if args.out is not None else source / "site"
+    shared: dict[str, Any] = {} if compiled is None else {"compiled": compiled}
     config = BuildConfig(source=source.resolve(), out=out, today=today(), strict=args.strict,
                          base_url=args.base_url, cache=args.cache_dir,
-                         disk_cache=cache_allowed(args.cache_dir, source, out))
+                         disk_cache=cache_allowed(args.cache_dir, source, out), **shared)
     reason = overlap(out, config.source, config.own_folders())
     if reason:  # checked before anything is written, the caches too
         raise UsageError(f"--out {visible_path(str(out))}: refusing to publish there: "
@@ -160,14 +164,15 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+def main(argv: list[str] | None = None, compiled: CompiledTemplates | None = None) -> int:
+    """Run the command line; return the exit status. `compiled`: templates this process
+    compiled before, for a caller that builds many sites in one process (the tests)."""
     args = parser().parse_args(argv)
     # Only now: `--help` and `--version` have exited without loading the build.
     from progress_site.publish.swap import PublishFailed
 
     try:
-        return run(args)
+        return run(args, compiled)
     except BuildFailed as exc:
         print(exc.render(), file=sys.stderr)
         print("The previous site was left as it was.", file=sys.stderr)
@@ -192,13 +197,13 @@ def main(argv: list[str] | None = None) -> int:
         return 70
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> int:
     """The command the options name: record or import, watch, --changes, or a build."""
     if args.command == "new":
         return run_new(args)
     if args.command is not None:  # record, import: they print their own report
         return run_command(args, today())
-    config = config_from(args)
+    config = config_from(args, compiled)
     if args.format != "text" and args.changes is None:
         raise UsageError("--format applies to --changes OLD_SITE; a build prints its "
                          "summary as text")

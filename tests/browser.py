@@ -159,14 +159,23 @@ def keep_screenshot(target: Path, png: bytes) -> None:
         target.write_bytes(png)
 
 
-def axe_violations(page: Any) -> list[str]:
-    """Run axe-core on the page; one line per violation and element, empty when clean."""
-    page.add_script_tag(path=str(axe_script()))
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
+# The axe rules that read colours: all that a page's dark scheme changes (style.css sets
+# colours only under prefers-color-scheme: dark), so a dark page needs these alone.
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+
+
+def axe_violations(page: Any, rules: tuple[str, ...] = ()) -> list[str]:
+    """Run axe-core on the page (only `rules`, if given); one line per violation and
+    element, empty when clean."""
+    if not page.evaluate("typeof axe !== 'undefined'"):  # once a page load
+        page.add_script_tag(path=str(axe_script()))
+    result = page.evaluate("""async (rules) => {
+        const options = {resultTypes: ['violations']};
+        if (rules.length) options.runOnly = {type: 'rule', values: rules};
+        const r = await axe.run(document, options);
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
-    }""")
+    }""", list(rules))
     return [f"{v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"])
             for v in result]
 

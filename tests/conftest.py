@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from progress_site.pipeline import ENGINE_ROOT, BuildConfig, make_site
+from progress_site.render.templates import CompiledTemplates
 
 REPO = ENGINE_ROOT
 # The example's "today": fixed, so tests do not depend on the day they run.
@@ -22,6 +23,12 @@ SOURCE_DATE_EPOCH = "1795910400"  # 2026-11-29T00:00:00Z
 # builds in this process and the processes tests start, never the tester's ~/.cache.
 SESSION_CACHE = Path(tempfile.mkdtemp(prefix="progress-site-tests-"))
 os.environ["XDG_CACHE_HOME"] = str(SESSION_CACHE)
+# The templates this test process compiled, passed to the builds it makes in-process
+# (`BuildConfig(compiled=TEMPLATES)`, `cli.main(argv, TEMPLATES)`), as watch mode's
+# rebuilds share theirs: the tests are about each site's data, not about compiling the
+# same theme again for every one. Jinja keys them by file and source checksum, so a
+# site's own templates/ are compiled for it.
+TEMPLATES = CompiledTemplates()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -32,7 +39,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.fixture(scope="session")
 def example_files() -> dict[str, bytes]:
     """Every file of the example site, built in memory."""
-    config = BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True)
+    config = BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True,
+                         compiled=TEMPLATES)
     return make_site(config).files
 
 
@@ -70,9 +78,11 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
 SHARE_SITES = {"test_html_valid", "test_fragments"}
 # Modules of long tests over a site that is quick to build: their tests go to any worker
 # (each builds the module's site once), or one worker would run them all at the end.
-SPREAD = {"test_browser", "test_lighthouse"}
+# (test_lighthouse audits every page in one browser, in one fixture: it stays whole.)
+SPREAD = {"test_browser"}
 # The longest groups start first, so that no worker begins one when the others are done.
-FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "test_fuzz")
+FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "test_fuzz",
+         "test_lighthouse")
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
 # own runs. CI runs everything.

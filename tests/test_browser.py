@@ -20,7 +20,7 @@ import pytest
 from progress_site.cli import main
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 from .history_site import history_source
 
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -43,7 +43,7 @@ def built(source: Path, out: Path) -> Path:
     err = io.StringIO()
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            code = main(["--source", str(source), "--out", str(out), "--strict"])
+            code = main(["--source", str(source), "--out", str(out), "--strict"], TEMPLATES)
     finally:
         if saved is None:
             del os.environ["SOURCE_DATE_EPOCH"]
@@ -108,25 +108,35 @@ def opened(chromium: Any, base: str, path: str, *, width: str = "desktop",
         page.close()
 
 
+def axe_in_both_schemes(page: Any, path: str, width: str) -> list[str]:
+    """What axe finds on a loaded page, light (every rule), then dark (the rules that read
+    colours: style.css changes colours only, so the rest would find the same again)."""
+    found = []
+    for scheme, rules in (("light", ()), ("dark", browser.COLOUR_RULES)):
+        page.emulate_media(color_scheme=scheme)
+        found += [f"{path} ({scheme}, {width}): {v}"
+                  for v in browser.axe_violations(page, rules)]
+    return found
+
+
 def test_every_page_is_found(site: Path) -> None:
     assert {"index.html", "fr/index.html"} <= set(pages(site))
     assert set(language_pages(site)) == {"en", "fr"}
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("scheme", SCHEMES)
 def test_benchmark_pages_load_cleanly_and_pass_axe(chromium: Any, history_base: str,
-                                                   history: Path, scheme: str,
-                                                   width: str) -> None:
+                                                   history: Path, width: str) -> None:
     """The dashboard and every series' page, chart included: clean loads, no sideways
-    scroll, nothing axe finds, and one chart shown per screen size."""
+    scroll, nothing axe finds in either colour scheme, and one chart shown per screen
+    size."""
     shown = "narrow" if width == "phone" else "wide"
     for path in [p for p in pages(history) if "benchmarks/" in p]:
-        with opened(chromium, history_base, path, width=width, scheme=scheme) as (page, seen):
+        with opened(chromium, history_base, path, width=width) as (page, seen):
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= WIDTHS[width]["width"], f"{path} scrolls sideways ({wide} px)"
-            violations = browser.axe_violations(page)
-            assert violations == [], f"{path} ({scheme}, {width}):\n" + "\n".join(violations)
+            violations = axe_in_both_schemes(page, path, width)
+            assert violations == [], "\n".join(violations)
             assert seen.problems() == [], path
             visible = page.evaluate("[...document.querySelectorAll('svg.series-svg')]"
                                     ".filter(s => s.getBoundingClientRect().width > 0)"
@@ -135,19 +145,19 @@ def test_benchmark_pages_load_cleanly_and_pass_axe(chromium: Any, history_base: 
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_pages_load_cleanly_and_pass_axe(chromium: Any, base: str, site: Path, scheme: str,
+def test_pages_load_cleanly_and_pass_axe(chromium: Any, base: str, site: Path,
                                          width: str) -> None:
-    """No console error, no failed request, nothing from another host; axe finds nothing,
-    with every <details> open so that what they hold is checked too."""
+    """No console error, no failed request, nothing from another host; axe finds nothing
+    in either colour scheme, with every <details> open so that what they hold is checked
+    too."""
     for path in pages(site):
-        with opened(chromium, base, path, width=width, scheme=scheme) as (page, seen):
+        with opened(chromium, base, path, width=width) as (page, seen):
             assert seen.problems() == [], path
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= WIDTHS[width]["width"], f"{path} scrolls sideways ({wide} px)"
-            violations = browser.axe_violations(page)
-            assert violations == [], f"{path} ({scheme}, {width}):\n" + "\n".join(violations)
+            violations = axe_in_both_schemes(page, path, width)
+            assert violations == [], "\n".join(violations)
             assert seen.problems() == [], path
 
 
@@ -179,20 +189,22 @@ def test_skip_link_moves_to_the_content(chromium: Any, base: str, site: Path) ->
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_screenshots(chromium: Any, base: str, site: Path, scheme: str, width: str) -> None:
-    """docs/screenshots/{en,fr}-{phone,desktop}-{light,dark}.png, as the README shows them."""
+def test_screenshots(chromium: Any, base: str, site: Path, width: str) -> None:
+    """docs/screenshots/{en,fr}-{phone,desktop}-{light,dark}.png, as the README shows them:
+    each page loaded once, shown in one scheme, then the other."""
     for lang, path in language_pages(site).items():
-        with opened(chromium, base, path, width=width, scheme=scheme) as (page, seen):
-            background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-            assert (background == "rgb(255, 255, 255)") == (scheme == "light"), background
-            target = SCREENSHOTS / f"{lang}-{width}-{scheme}.png"
-            png = browser.small_png(page.screenshot(full_page=True, animations="disabled",
-                                                    caret="hide"))
-            assert png.startswith(b"\x89PNG") and len(png) < MAX_SCREENSHOT_BYTES, len(png)
-            scroll_width = page.evaluate("document.documentElement.scrollWidth")
-            assert scroll_width <= WIDTHS[width]["width"], f"{path} scrolls sideways"
-            browser.keep_screenshot(target, png)
+        with opened(chromium, base, path, width=width) as (page, seen):
+            for scheme in SCHEMES:
+                page.emulate_media(color_scheme=scheme)
+                background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+                assert (background == "rgb(255, 255, 255)") == (scheme == "light"), background
+                target = SCREENSHOTS / f"{lang}-{width}-{scheme}.png"
+                png = browser.small_png(page.screenshot(full_page=True, animations="disabled",
+                                                        caret="hide"))
+                assert png.startswith(b"\x89PNG") and len(png) < MAX_SCREENSHOT_BYTES, len(png)
+                scroll_width = page.evaluate("document.documentElement.scrollWidth")
+                assert scroll_width <= WIDTHS[width]["width"], f"{path} scrolls sideways"
+                browser.keep_screenshot(target, png)
             assert seen.problems() == []
 
 

@@ -58,6 +58,8 @@ import yaml
 
 from progress_site.cli import main
 
+from .conftest import TEMPLATES
+
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Path(__file__).resolve().parent / "cases"
 BUILD = ROOT / "build.py"
@@ -104,7 +106,7 @@ def run_build(source: Path, out: Path, args: list[str], timeout: float = 120) ->
         patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
         patch.chdir(source.parent)
         try:
-            status = main(["--source", str(source), "--out", str(out), *args])
+            status = main(["--source", str(source), "--out", str(out), *args], TEMPLATES)
         except SystemExit as exc:  # argparse's refusals
             status = exc.code if isinstance(exc.code, int) else 2
     return Result(status, stdout.getvalue(), stderr.getvalue())

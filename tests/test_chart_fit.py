@@ -19,7 +19,7 @@ from progress_site.charts.style import SVG_NS
 from progress_site.pipeline import BuildConfig, make_site
 
 from . import browser
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 
 PAGES = ("index.html", "horizon-four-way/index.html", "fr/index.html",
          "fr/horizon-four-way/index.html")
@@ -139,7 +139,7 @@ def test_no_chart_on_the_examples_pages_only_joins_two_figures(
 def built(source: Path) -> dict[str, bytes]:
     """The files of a site built from `source`, strictly."""
     return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
-                                 strict=True)).files
+                                 strict=True, compiled=TEMPLATES)).files
 
 
 def add_history(source: Path, points: str) -> None:
@@ -216,7 +216,8 @@ def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from .conftest import REPO
 
     out = tmp_path_factory.mktemp("fit") / "site"
-    files = make_site(BuildConfig(source=REPO, out=out, today=TODAY, strict=True)).files
+    files = make_site(BuildConfig(source=REPO, out=out, today=TODAY, strict=True,
+                                  compiled=TEMPLATES)).files
     for path, data in files.items():
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         (out / path).write_bytes(data)

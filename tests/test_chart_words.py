@@ -20,7 +20,7 @@ from progress_site.charts.vega import LABEL_PX
 from progress_site.errors import BuildFailed
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 from .dom import parse
 
 DATA = """\
@@ -112,7 +112,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         (root / "content" / lang / "index.md").write_text(
             PAGE.replace("chart suites x=project y=time kind", "chart cargo x=project y=time "
                          "kind"), "utf-8")
-    files = make_site(BuildConfig(source=root, out=root / "site", today=TODAY)).files
+    files = make_site(BuildConfig(source=root, out=root / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
     return {"en": files["index.html"].decode(), "fr": files["fr/index.html"].decode()}
 
 
@@ -264,7 +265,8 @@ def test_two_values_of_x_labelled_alike_are_refused(tmp_path: Path) -> None:
             "---\ntitle: T\n---\n{{< chart suites x=project y=time series=runner kind=bar >}}\n",
             "utf-8")
     with pytest.raises(BuildFailed) as failed:
-        make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY))
+        make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY,
+                              compiled=TEMPLATES))
     block = "{{< chart suites x=project y=time series=runner kind=bar >}}"
     assert str(failed.value) == "\n".join(
         f"content/{lang}/index.md:4:1: chart: two values of x are labelled 'Tokio'\n"

@@ -12,7 +12,7 @@ import pytest
 from progress_site.errors import BuildFailed
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 from .dom import Node, parse
 
 NBSP, NNBSP = "\u00a0", "\u202f"
@@ -75,7 +75,8 @@ def write_site(root: Path, data: str = DATA, records: list[dict[str, object]] | 
 
 
 def build(root: Path) -> dict[str, bytes]:
-    return make_site(BuildConfig(source=root, out=root / "site", today=TODAY)).files
+    return make_site(BuildConfig(source=root, out=root / "site", today=TODAY,
+                                 compiled=TEMPLATES)).files
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish import changes, comment
 
-from .conftest import REPO, TODAY
+from .conftest import REPO, TEMPLATES, TODAY
 from .dom import Node, parse
 
 TOOLS = """\
@@ -59,7 +59,7 @@ def with_tools(source: Path) -> Path:
 def build(source: Path) -> dict[str, bytes]:
     """The site's files, built in memory as the command line does."""
     return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
-                                 strict=True)).files
+                                 strict=True, compiled=TEMPLATES)).files
 
 
 @pytest.fixture(scope="module")

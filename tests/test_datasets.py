@@ -18,6 +18,8 @@ from progress_site.pipeline import BuildConfig, make_site
 from progress_site.render.blocks.agreement import agrees, check_groups
 from progress_site.render.blocks.tables import ordered
 
+from .conftest import TEMPLATES
+
 SITE = """\
 site:
   title: Bench
@@ -249,14 +251,16 @@ def test_out_of_range_ok(tmp_path: Path, name: str) -> None:
 def test_an_empty_records_file_is_an_error_where_a_number_is_asked(tmp_path: Path) -> None:
     source = write_source(tmp_path, "", content="It is {{ max(runs.mspt) }}.\n")
     with pytest.raises(BuildFailed) as failed:
-        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29),
+                              compiled=TEMPLATES))
     assert failed.value.render().splitlines()[0] == (
         "content/en/index.md:4:14: runs has no records")
 
 
 def test_an_empty_records_file_ok(tmp_path: Path) -> None:
     source = write_source(tmp_path, "\n", content="No number here.\n")
-    make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+    make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29),
+                          compiled=TEMPLATES))
 
 
 @pytest.mark.parametrize(("records", "expected"), BAD_RECORDS)
@@ -427,7 +431,8 @@ def test_agreement_required_stops_the_build(tmp_path: Path) -> None:
                     {"bots": 1, "server": "paper", "mspt": 8.99})
     block = "{{< agreement runs by=bots fields=mspt tolerance=10% floor=1 require=true >}}\n"
     root = write_source(tmp_path, records, content=block)
-    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29),
+                         compiled=TEMPLATES)
     with pytest.raises(BuildFailed) as failed:
         make_site(config)
     assert failed.value.render() == textwrap.dedent("""\
@@ -450,7 +455,7 @@ def test_agreement_required_ok(tmp_path: Path) -> None:
     block = "{{< agreement runs by=bots fields=mspt tolerance=10% require=true >}}\n"
     root = write_source(tmp_path, records, content=block)
     built = make_site(BuildConfig(source=root, out=tmp_path / "site",
-                                  today=dt.date(2026, 11, 29)))
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES))
     html = built.files["index.html"].decode()
     assert '<td class="verdict-cell yes">yes</td>' in html
     assert "they agree when the gap is at most 10% of it." in html
@@ -459,7 +464,8 @@ def test_agreement_required_ok(tmp_path: Path) -> None:
 def test_a_chart_takes_one_point_per_x_and_series(tmp_path: Path) -> None:
     block = "{{< chart runs x=bots y=mspt >}}\n"
     root = write_source(tmp_path, lines(*GOOD), content=block)
-    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    config = BuildConfig(source=root, out=tmp_path / "site", today=dt.date(2026, 11, 29),
+                         compiled=TEMPLATES)
     with pytest.raises(BuildFailed) as failed:
         make_site(config)
     assert failed.value.render() == textwrap.dedent("""\
@@ -478,7 +484,7 @@ def test_a_chart_takes_one_point_per_x_and_series_ok(tmp_path: Path) -> None:
     block = "{{< chart runs x=bots y=mspt series=server >}}\n"
     root = write_source(tmp_path, lines(*GOOD), content=block)
     built = make_site(BuildConfig(source=root, out=tmp_path / "site",
-                                  today=dt.date(2026, 11, 29)))
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES))
     html = built.files["index.html"].decode()
     assert ("MSPT (ms): lowest 10.31\u00a0ms (Paper, where Bots is 1), highest "
             "47.83\u00a0ms (Horizon, where Bots is 50). Paper has no number where Bots is 50: "
@@ -504,7 +510,8 @@ def block_problems(tmp_path: Path, block: str) -> list[str]:
     """The first lines of the build's problems for a page holding one block."""
     source = write_source(tmp_path, lines(*GOOD), content=block + "\n")
     try:
-        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29)))
+        make_site(BuildConfig(source=source, out=tmp_path / "out", today=dt.date(2026, 11, 29),
+                              compiled=TEMPLATES))
     except BuildFailed as exc:
         return [p.render().splitlines()[0] for p in exc.problems
                 if p.location.file == "content/en/index.md"]

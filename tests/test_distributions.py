@@ -17,7 +17,7 @@ from progress_site.model.schema import Distribution, Figure
 from progress_site.model.values import Number
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 from .dom import parse
 from .test_formatting import words_for
 
@@ -107,7 +107,8 @@ def built(tmp_path_factory: pytest.TempPathFactory,
          "commits:\n  - id: 1f2e3d4\n    date: 2026-10-20\n")
     edit(source / "content" / "en" / "index.md", "{{< legend >}}", PROSE_EN)
     edit(source / "content" / "fr" / "index.md", "{{< legend >}}", PROSE_FR)
-    config = BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
+    config = BuildConfig(source=source, out=source / "site", today=TODAY, strict=True,
+                         compiled=TEMPLATES)
     return make_site(config).files
 
 

@@ -15,7 +15,7 @@ from babel.numbers import format_decimal, format_percent
 
 from progress_site.pipeline import BuildConfig, Built, make_site
 
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 from .dom import Node, parse
 from .done_site import NUMBERS, done_source
 
@@ -88,7 +88,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """The site, built once with --strict."""
     root = tmp_path_factory.mktemp("done")
     return make_site(BuildConfig(source=done_source(root / "src"), out=root / "site",
-                                 today=TODAY, strict=True))
+                                 today=TODAY, strict=True, compiled=TEMPLATES))
 
 
 PAGES = {"en": "index.html", "fr": "fr/index.html"}

@@ -21,6 +21,7 @@ from progress_site.pipeline import BuildConfig, make_site
 from progress_site.render.words import Words
 from progress_site.validate.rules import validate
 
+from .conftest import TEMPLATES
 from .test_datasets import lines, write_source
 
 TODAY = dt.date(2026, 11, 29)
@@ -302,7 +303,7 @@ def test_prose_error_points_at_the_statement(tmp_path: Path) -> None:
             "{{ runs[bots=1, server=papr].mspt }}.\n")
     root = write_source(tmp_path, RECORDS, content=page)
     with pytest.raises(BuildFailed) as failed:
-        make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
+        make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY, compiled=TEMPLATES))
     assert failed.value.render().splitlines()[:5] == [
         "content/en/index.md:6:74: no server 'papr' in runs",
         "    Horizon: {{ runs[bots=1, server=horizon].mspt }}, Paper: "
@@ -317,7 +318,8 @@ def test_prose_statement_ok(tmp_path: Path) -> None:
     page = "Horizon's tick is {{ change(runs[bots=1, server=horizon].mspt, " \
            "runs[bots=1, server=paper].mspt) | positive }} longer.\n"
     root = write_source(tmp_path, RECORDS, content=page)
-    built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES))
     assert "<p>Horizon's tick is 33% longer.</p>" in built.files["index.html"].decode()
     assert "Horizon's tick is 33\u00a0% longer." in built.files["fr/index.html"].decode()
 
@@ -340,7 +342,8 @@ def test_a_statement_of_the_data_is_worked_out_once_a_build_an_error_every_time(
     (root / "data" / "m.yaml").write_text(
         "measurements:\n  - id: m\n    title: M\n    figure: {value: 1, status: estimate,"
         " note: '{{ count(runs) + 1000 }} runs'}\n")
-    built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY))
+    built = make_site(BuildConfig(source=root, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES))
     assert "1,005 runs" in built.files["index.html"].decode()
     assert "1\u202f005 runs" in built.files["fr/index.html"].decode()
     assert calls == ["count(runs) + 1000"]

@@ -9,8 +9,10 @@ a tiny tmpfs in a mount namespace of its own (full, then read-only).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
+import io
 import json
 import os
 import random
@@ -27,10 +29,12 @@ from typing import Any
 
 import pytest
 
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from progress_site.cli import main
+
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 
 BASE = Path(__file__).parent / "hostile" / "base"
-KILLS = 24  # eight at each moment: anywhere, while writing, just after the swap
+KILLS = 12  # four at each moment: anywhere, while writing, just after the swap
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
 
 
@@ -42,6 +46,20 @@ def build_command(source: Path, out: Path) -> list[str]:
 def run_build(source: Path, out: Path, **kwargs: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(build_command(source, out), capture_output=True, text=True,
                           env=ENV, timeout=120, check=False, **kwargs)
+
+
+def build_here(source: Path, out: Path | str, cwd: Path | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    """The command line run in this process, from `cwd`: for the tests of what it refuses
+    and where it writes, which a process of its own would only make slower."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with (pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(stdout),
+          contextlib.redirect_stderr(stderr)):
+        patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+        if cwd is not None:
+            patch.chdir(cwd)
+        code = main(["--source", str(source), "--out", str(out)], TEMPLATES)
+    return subprocess.CompletedProcess([], code, stdout.getvalue(), stderr.getvalue())
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -253,7 +271,7 @@ def failed(result: subprocess.CompletedProcess[str]) -> str:
 def test_a_file_where_the_output_folder_should_be(tmp_path: Path) -> None:
     blocker = tmp_path / "public"
     blocker.write_text("not a folder")
-    err = failed(run_build(BASE, blocker / "site"))
+    err = failed(build_here(BASE, blocker / "site"))
     assert err == (f"{blocker}: cannot write the site under this file: it is not a folder\n"
                    "    hint: choose another --out; nothing was changed\n")
     assert blocker.read_text() == "not a folder"
@@ -262,7 +280,7 @@ def test_a_file_where_the_output_folder_should_be(tmp_path: Path) -> None:
 def test_an_output_that_is_a_file_is_not_replaced(tmp_path: Path) -> None:
     target = tmp_path / "notes.txt"
     target.write_text("precious")
-    err = failed(run_build(BASE, target))
+    err = failed(build_here(BASE, target))
     assert err.startswith(f"{target}: refusing to replace this output folder: it is not a "
                           "folder\n")
     assert target.read_text() == "precious"
@@ -297,8 +315,7 @@ def test_an_output_that_would_replace_the_source_is_refused(out: str, reason: st
     (src / "data").symlink_to(tmp_path / "shared" / "data")
     (src / "pages").symlink_to(src / "content")
     before = tree(tmp_path)
-    result = subprocess.run([*build_command(src, Path(out))], cwd=src, capture_output=True,
-                            text=True, env=ENV, timeout=120, check=False)
+    result = build_here(src, out, cwd=src)
     assert (result.returncode, result.stdout) == (2, ""), result.stderr
     assert result.stderr == (f"error: --out {out}: refusing to publish there: {reason}; "
                              "give the site a folder of its own, such as SOURCE/site (the "
@@ -311,8 +328,7 @@ def test_an_output_of_its_own_inside_the_source_is_fine(out: str, tmp_path: Path
     src = tmp_path / "project"
     shutil.copytree(BASE, src, ignore=shutil.ignore_patterns(".cache"))
     before = snapshot(src)
-    result = subprocess.run(build_command(src, Path(out)), cwd=src, capture_output=True,
-                            text=True, env=ENV, timeout=120, check=False)
+    result = build_here(src, out, cwd=src)
     assert result.returncode == 0, result.stderr
     assert (src / out / "index.html").is_file()
     # Nothing but the site: no cache, no lock file beside it.
@@ -327,7 +343,7 @@ def test_a_project_folder_is_never_replaced(where: str, tmp_path: Path) -> None:
     (other / "data").mkdir(parents=True)
     (other / "inner").mkdir()
     before = tree(other)
-    result = run_build(BASE, other, cwd=other / "inner" if where == "cwd" else None)
+    result = build_here(BASE, other, cwd=other / "inner" if where == "cwd" else None)
     reason = ("it holds a project's sources (.git or data/), not a built site"
               if where == "project" else "it holds the current folder")
     assert failed(result).startswith(f"{other}: refusing to replace this output folder: "

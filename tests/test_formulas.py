@@ -22,7 +22,7 @@ from progress_site.model.schema import Figure
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.publish import changes
 
-from .conftest import REPO, TODAY
+from .conftest import REPO, TEMPLATES, TODAY
 from .dom import Node, parse
 
 # Beside the example's data: measured figures, formulas over them (a chain of two, one
@@ -103,7 +103,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, example_files: dict[str, byt
     for name in ("data", "content"):
         shutil.copytree(REPO / name, source / name)
     config = BuildConfig(source=derived_site(source), out=source.parent / "site",
-                         today=TODAY, strict=True)
+                         today=TODAY, strict=True, compiled=TEMPLATES)
     return make_site(config).files
 
 
@@ -204,7 +204,7 @@ def test_the_change_summary_follows_a_derived_figure(
     data = DERIVED.replace("figure: {value: 120000,", "figure: {value: 126000, status: "
                            "estimate,")
     files = make_site(BuildConfig(source=derived_site(tmp_path, data), out=tmp_path / "site",
-                                  today=TODAY)).files
+                                  today=TODAY, compiled=TEMPLATES)).files
     assert changes.lines_between(built["data.json"], files["data.json"]) == [
         "figure headlines.rate: 2000 -> 2100 (measured -> estimate)",
         # The stated 2 (thousand) still agrees, but summarises an estimate now.
@@ -291,7 +291,8 @@ Aborted with 8 data errors."""  # noqa: E501 (the messages as printed)
 
 def test_every_broken_formula_is_a_located_error_all_at_once(example_copy: Path) -> None:
     (example_copy / "data" / "derived.yaml").write_text(BROKEN, encoding="utf-8")
-    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY)
+    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
+                         compiled=TEMPLATES)
     with pytest.raises(BuildFailed) as failed:
         prepare(config)
     assert failed.value.render() == BROKEN_EXPECTED
@@ -332,7 +333,8 @@ Aborted with 4 data errors."""  # noqa: E501 (the messages as printed)
 
 def test_a_formula_beside_a_number_or_a_status_is_refused(example_copy: Path) -> None:
     (example_copy / "data" / "derived.yaml").write_text(RULES, encoding="utf-8")
-    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY)
+    config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
+                         compiled=TEMPLATES)
     with pytest.raises(BuildFailed) as failed:
         prepare(config)
     assert failed.value.render() == RULES_EXPECTED
@@ -351,7 +353,7 @@ def test_the_same_formulas_mended_build(example_copy: Path) -> None:
                             "test-pc, date: 2026-11-08, commit: c38a01e}\n", 1)
     (example_copy / "data" / "derived.yaml").write_text(mended + NEIGHBOURS, encoding="utf-8")
     model = prepare(BuildConfig(source=example_copy, out=example_copy / "site",
-                                today=TODAY)).model
+                                today=TODAY, compiled=TEMPLATES)).model
     assert model.view("measurements.loop-a").quantity.low == 240002
     assert model.view("measurements.per-player").quantity.unit == "KB"
     assert model.view("measurements.count").quantity.unit == "%"
@@ -405,7 +407,8 @@ def test_a_formula_not_on_one_line_is_located_at_its_start(example_copy: Path) -
         "      formula: >-\n        players-lost * 2 /\n        players-lost\n",
         encoding="utf-8")
     with pytest.raises(BuildFailed) as failed:
-        prepare(BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY))
+        prepare(BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
+                            compiled=TEMPLATES))
     [found] = failed.value.problems
     assert (str(found.location), found.message) == ("data/derived.yaml:5:16",
                                                     "division by zero")
@@ -421,7 +424,7 @@ def test_an_input_to_re_measure_makes_the_derived_figure_to_re_measure(
                         "figure: {value: 120000, machine: test-pc, date: 2026-11-25"),
         encoding="utf-8")
     model = prepare(BuildConfig(source=example_copy, out=example_copy / "site",
-                                today=TODAY)).model
+                                today=TODAY, compiled=TEMPLATES)).model
     fresh, old = model.view("measurements.requests"), model.view("measurements.seconds")
     assert (fresh.stale, old.stale) == (False, True)
     rate = model.view("measurements.rate")  # reads both: one is too old

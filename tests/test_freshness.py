@@ -10,6 +10,7 @@ import pytest
 from progress_site.errors import BuildFailed
 from progress_site.pipeline import BuildConfig, make_site
 
+from .conftest import TEMPLATES
 from .dom import parse
 
 SITE = """site:
@@ -39,7 +40,8 @@ def write(tmp_path: Path, rule: str) -> BuildConfig:
     for lang in ("en", "fr"):
         (tmp_path / "content" / lang).mkdir(parents=True)
         (tmp_path / "content" / lang / "index.md").write_text(PAGE.format(title=lang))
-    return BuildConfig(source=tmp_path, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    return BuildConfig(source=tmp_path, out=tmp_path / "site", today=dt.date(2026, 11, 29),
+                       compiled=TEMPLATES)
 
 
 def build(tmp_path: Path, rule: str) -> dict[str, bytes]:

@@ -37,7 +37,7 @@ from progress_site.model.declare import fields, hints
 from progress_site.model.values import Number, Text
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
 
 BASE = Path(__file__).parent / "hostile" / "base"
 # What references may name: the base site's own records below, and one that is missing.
@@ -204,7 +204,8 @@ def build_one(src: Path, name: str, text: str) -> None:
     for lang in ("en", "fr"):
         (src / "content" / lang / "index.md").write_text(page(text), encoding="utf-8")
     try:
-        make_site(BuildConfig(source=src, out=src / "site", today=TODAY, strict=False))
+        make_site(BuildConfig(source=src, out=src / "site", today=TODAY, strict=False,
+                              compiled=TEMPLATES))
     except BuildFailed as exc:  # located: every problem names its file
         assert [p for p in exc.problems if not p.warning]
         assert all(p.location.file for p in exc.problems), exc.render()
@@ -295,7 +296,7 @@ def build_or_located(src: Path) -> None:
     """A build of `src` that succeeds, or fails with located problems only."""
     try:
         make_site(BuildConfig(source=src, out=src / "site", today=TODAY, strict=False,
-                              draw_charts_later=True))
+                              draw_charts_later=True, compiled=TEMPLATES))
     except BuildFailed as exc:
         assert [p for p in exc.problems if not p.warning]
         assert all(p.location.file for p in exc.problems), exc.render()

@@ -18,7 +18,7 @@ from progress_site.model.values import NOWHERE
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.record.recorder import check
 
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 from .dom import Node, parse
 from .history_site import NOISE, POINTS, STEP_AT, commit, history_source, line
 from .test_cases import BUILD, SOURCE_DATE_EPOCH
@@ -33,13 +33,15 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def files(source: Path) -> dict[str, bytes]:
     """Every file of the built site."""
-    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 compiled=TEMPLATES)).files
 
 
 def test_each_series_is_analysed(source: Path) -> None:
     """The slowdown is a regression at its commit; the flat one is noise; two points
     are not enough."""
-    model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+    model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                compiled=TEMPLATES)).model
     reports = {v.key: v.report for v in model.series}
     assert sorted(reports) == ["measurements.parse-small", "measurements.render-new",
                                "measurements.startup"]
@@ -169,7 +171,8 @@ def test_feed_holds_the_regression(files: dict[str, bytes], path: str, lang: str
 
 def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]) -> None:
     """A second build gives the same bytes, file for file."""
-    again = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    again = make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
     assert again == files
 
 
@@ -183,11 +186,13 @@ def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
                        + "\n" for i in range(60))
         (source / "data" / "history" / f"measurements.bench-{k:03}.jsonl").write_text(
             text, encoding="utf-8")
-    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
     assert len(gzip.compress(files["benchmarks/index.html"])) <= 60_000
     assert len(parse(files["benchmarks/index.html"]).find_all("tr", class_="series")) == 203
     assert "fr/benchmarks/bench-199/index.html" in files
-    assert make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files \
+    assert make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 compiled=TEMPLATES)).files \
         == files
 
 
@@ -236,7 +241,8 @@ def test_min_change_and_better_come_from_the_yaml(tmp_path: Path) -> None:
                           ("    better: higher\n", "improved")):
         studies.write_text(text.replace("    group: launch\n", "    group: launch\n" + extra),
                            encoding="utf-8")
-        model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+        model = prepare(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                    compiled=TEMPLATES)).model
         report = {v.key: v.report for v in model.series}["measurements.startup"]
         assert report is not None and report.status == status
 

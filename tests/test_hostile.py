@@ -49,7 +49,7 @@ from progress_site.model.values import Text
 from progress_site.publish.swap import PublishFailed, publish
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 from .dom import Node
 from .dom import parse as parse_html
 from .test_cases import snapshot as published_files
@@ -75,7 +75,7 @@ def build(source: Path, out: Path, *args: str) -> Result:
     env = {"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
     with patched_env(env), contextlib.redirect_stdout(stdout), \
             contextlib.redirect_stderr(stderr):
-        code = main(["--source", str(source), "--out", str(out), *args])
+        code = main(["--source", str(source), "--out", str(out), *args], TEMPLATES)
     return Result(code, stdout.getvalue(), stderr.getvalue())
 
 
@@ -986,7 +986,8 @@ def test_watch_names_changed_files_spelled_out(tmp_path: Path,
     changed = tmp_path / "data" / f"{FORGING}.yaml"
     changed.parent.mkdir()
     changed.write_text("")
-    config = BuildConfig(source=tmp_path, out=tmp_path / "site", today=dt.date(2026, 11, 29))
+    config = BuildConfig(source=tmp_path, out=tmp_path / "site", today=dt.date(2026, 11, 29),
+                         compiled=TEMPLATES)
     reason = describe([changed], config)
     assert reason == f"data/{SPELLED}.yaml changed"
     say(f"{reason}: built 1 pages", error=True)

@@ -19,7 +19,7 @@ import pytest
 
 from . import browser
 from .dom import Node, parse
-from .sites import Site, built_sites
+from .sites import Site, built_sites, ok_cases
 
 CONFIG = Path(__file__).parent / "html-validate.json"
 HTML_VALIDATE = [os.environ.get("HTML_VALIDATE", ""),
@@ -89,7 +89,7 @@ def test_every_page_is_valid_html(written: list[Path], sites: tuple[Site, ...]) 
         pages = {"index.html", "404.html", "fr/404.html"} | (
             set() if site.name == "no-french-home" else {"fr/index.html"})
         assert pages <= set(site.files), site.name
-    assert len(sites) > 30
+    assert {case for site in sites for case in site.cases} == {n for n, _ in ok_cases()}
     assert validate(written) == []
 
 
@@ -124,9 +124,12 @@ def row_widths(group: list[Node]) -> list[int]:
 
 
 def test_every_table_row_is_as_wide_as_its_columns(sites: tuple[Site, ...]) -> None:
-    found = []
+    found, seen = [], set()
     for site in sites:
         for name in sorted(n for n in site.files if n.endswith(".html")):
+            if site.files[name] in seen:  # a page another site publishes byte for byte
+                continue
+            seen.add(site.files[name])
             for table in parse(site.files[name]).find_all("table"):
                 groups = [g for g in table.children if isinstance(g, Node)
                           and g.tag in ("thead", "tbody", "tfoot")]

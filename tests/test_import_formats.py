@@ -21,7 +21,7 @@ import pytest
 from progress_site.cli import main
 from progress_site.record.importers import FORMATS, ImportFailed, read_results
 
-from .conftest import SOURCE_DATE_EPOCH
+from .conftest import SOURCE_DATE_EPOCH, TEMPLATES
 from .test_record import hashes
 
 SAMPLES = Path(__file__).parent / "samples"
@@ -409,7 +409,7 @@ def test_google_benchmark_repetitions_and_aggregates_make_a_distribution(
     point = histories(example_copy)["gb-bm-vectorsum-1024"][0]
     assert point["value"] == point["stats"]["median"] and point["n"] == 5
     files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
-                                  today=TODAY)).files
+                                  today=TODAY, compiled=TEMPLATES)).files
     figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
                   if m["id"] == "gb-bm-vectorsum-1024")
     parts = figure["derived"]["quantity"]["parts"]
@@ -433,7 +433,7 @@ def test_a_value_picked_with_stat_mean_stays_one_number_ok_twin(
         capsys.readouterr().err
     point = histories(example_copy)["gb-bm-vectorsum-1024"][0]
     files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
-                                  today=TODAY)).files
+                                  today=TODAY, compiled=TEMPLATES)).files
     figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
                   if m["id"] == "gb-bm-vectorsum-1024")
     assert figure["distribution"] is None
@@ -526,7 +526,7 @@ def test_data_js_of_every_tool_migrates_and_builds(
     assert units["ci-benchmarkjs-suite-fib-20"] == units["ci-pytest-suite-tests-test-parse-"
                                                          "py-test-small"] == "ops/s"
     out_dir = tmp_path / "site"
-    assert main(["--source", str(example_copy), "--out", str(out_dir)]) == 0
+    assert main(["--source", str(example_copy), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
     for ident in found:
         assert f'id="row-benchmarks-{ident}"' in board, ident
@@ -558,6 +558,6 @@ def test_data_js_custom_tool_says_which_way_is_better(
     entry = yaml.split("id: ci-score")[1].split("\n  - ")[0]
     assert f"better: {better}" in entry
     out_dir = tmp_path / "site"
-    assert main(["--source", str(example_copy), "--out", str(out_dir)]) == 0
+    assert main(["--source", str(example_copy), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
     assert shown in board.split('id="row-benchmarks-ci-score"')[1].split("</tr>")[0]

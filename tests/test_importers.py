@@ -18,7 +18,7 @@ from progress_site.cli import main
 from progress_site.record.importers import ImportFailed, read_results
 from progress_site.record.recorder import scale_time, suggest
 
-from .conftest import SOURCE_DATE_EPOCH
+from .conftest import SOURCE_DATE_EPOCH, TEMPLATES
 from .test_record import hashes
 
 SAMPLES = Path(__file__).parent / "samples"
@@ -475,7 +475,7 @@ def test_an_imported_hyperfine_run_keeps_its_spread_on_the_page(
     page.write_text(page.read_text() + "\nStart-up: {{ measurements.startup-true }}; sd "
                     "{{ measurements.startup-true.sd }}.\n")
     files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
-                                  today=TODAY)).files
+                                  today=TODAY, compiled=TEMPLATES)).files
     stats = point["stats"]
 
     def ms(value: float) -> str:  # as the writer rounded it, printed by Babel
@@ -509,7 +509,7 @@ def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
     rounds = json.loads(pytest_benchmark_json.read_text())["benchmarks"][0]["stats"]["rounds"]
     assert point["n"] == rounds and point["value"] == point["stats"]["median"]
     files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
-                                  today=TODAY)).files
+                                  today=TODAY, compiled=TEMPLATES)).files
     figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
                   if m["id"] == "py-test-sum")
     stats = point["stats"]

@@ -24,7 +24,7 @@ from progress_site.model.links import repository_link
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.render.markdown import Printed, inline_html, markdown_html
 
-from .conftest import REPO, TODAY
+from .conftest import REPO, TEMPLATES, TODAY
 from .dom import Node
 from .dom import parse as parse_html
 
@@ -107,7 +107,7 @@ def make_hostile(source: Path, url: str) -> None:
 def build(source: Path) -> dict[str, bytes]:
     """The site built in memory (every language), failing the test on any error."""
     return make_site(BuildConfig(source=source, out=source.parent / "site", today=TODAY,
-                                 strict=True)).files
+                                 strict=True, compiled=TEMPLATES)).files
 
 
 @pytest.fixture(scope="module", params=HOSTILE_URLS)

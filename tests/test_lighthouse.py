@@ -5,8 +5,10 @@ not the page): bench/page_weight.py measures what the page costs.
 
 Lighthouse comes from npm (`.ci/run` installs it into /opt/lighthouse) and runs Debian's
 Chromium (CHROME_PATH), never a browser it downloads. Each page is audited once, in
-this one module; without Lighthouse or Chromium these tests skip on a developer's
-machine and fail under CI, which must run them.
+this one module, all of them in one Chromium (Lighthouse's Node API, as its docs show
+for several pages; its command line starts a browser for each); without Lighthouse or
+Chromium these tests skip on a developer's machine and fail under CI, which must run
+them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import pytest
 from progress_site.cli import main
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 
 LIGHTHOUSE = [os.environ.get("LIGHTHOUSE", ""), "/opt/lighthouse/node_modules/.bin/lighthouse"]
 CATEGORIES = ("accessibility", "best-practices", "seo")
@@ -53,23 +55,51 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         with contextlib.redirect_stdout(io.StringIO()), pytest.MonkeyPatch.context() as mp:
             mp.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
             code = main(["--source", str(REPO), "--out", str(site), "--strict",
-                         "--base-url", url])
+                         "--base-url", url], TEMPLATES)
         assert code == 0
         yield url
 
 
-def audit(url: str, tmp_path: Path) -> dict[str, Any]:
-    """Lighthouse's report of one page (its JSON output)."""
-    report = tmp_path / "report.json"
+# Every page audited in one Chromium, one after the other; the reports by address.
+AUDIT_JS = """
+import {writeFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {pathToFileURL} from 'node:url';
+const [folder, out, categories, ...urls] = process.argv.slice(2);
+const need = createRequire(folder + '/package.json');
+const load = name => import(pathToFileURL(need.resolve(name)).href);
+const {default: lighthouse} = await load('lighthouse');
+const launcher = await load('chrome-launcher');
+const chrome = await launcher.launch({chromePath: process.env.CHROME_PATH,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu']});
+const reports = {};
+try {
+    for (const url of urls) {
+        const done = await lighthouse(url, {port: chrome.port, output: 'json',
+            logLevel: 'error', onlyCategories: categories.split(',')});
+        reports[url] = JSON.parse(done.report);
+    }
+} finally {
+    await chrome.kill();
+}
+writeFileSync(out, JSON.stringify(reports));
+"""
+
+
+@pytest.fixture(scope="module")
+def reports(served: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Lighthouse's report of every page (its JSON output), by address."""
+    folder = Path(lighthouse()).resolve().parents[1]  # .bin/lighthouse -> lighthouse/cli/
+    root = tmp_path_factory.mktemp("audit")
+    (root / "audit.mjs").write_text(AUDIT_JS, "utf-8")
     done = subprocess.run(
-        [lighthouse(), url, "--quiet", "--output=json", f"--output-path={report}",
-         f"--only-categories={','.join(CATEGORIES)}",
-         "--chrome-flags=--headless --no-sandbox --disable-gpu"],
+        ["node", root / "audit.mjs", folder, root / "reports.json", ",".join(CATEGORIES),
+         *(served + page for page in PAGES)],
         env={**os.environ, "CHROME_PATH": str(browser.CHROMIUM)}, capture_output=True,
-        text=True, timeout=240, check=False)
-    assert done.returncode == 0 and report.is_file(), done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(report.read_text("utf-8"))
-    return result
+        text=True, timeout=600, check=False)
+    assert done.returncode == 0 and (root / "reports.json").is_file(), done.stderr[-2000:]
+    found: dict[str, Any] = json.loads((root / "reports.json").read_text("utf-8"))
+    return found
 
 
 def shortfalls(report: dict[str, Any]) -> list[str]:
@@ -87,7 +117,7 @@ def shortfalls(report: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p or "home")
-def test_lighthouse_scores_100(served: str, page: str, tmp_path: Path) -> None:
-    report = audit(served + page, tmp_path)
+def test_lighthouse_scores_100(served: str, reports: dict[str, Any], page: str) -> None:
+    report = reports[served + page]
     assert report["finalDisplayedUrl"] == served + page
     assert shortfalls(report) == []

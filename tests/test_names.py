@@ -21,7 +21,8 @@ from progress_site.errors import Location, Problem, visible_path
 from progress_site.load.pages import PAGE_NAME, TAKEN, suggested_name
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .test_pipeline import run_build
 
 BASE = Path(__file__).parent / "hostile" / "base"
 
@@ -63,7 +64,7 @@ def test_every_name_the_build_writes_is_taken(tmp_path: Path) -> None:
     adds the sitemap and the preview cards), is refused as a page's name: the list in
     load/pages.py follows the build."""
     config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
-                         base_url="https://example.org/progress/")
+                         base_url="https://example.org/progress/", compiled=TEMPLATES)
     built = make_site(config)
     files = built.files
     assert built.model is not None
@@ -126,10 +127,10 @@ def test_a_cache_that_is_a_file_means_no_cache(blocker: str, example_copy: Path,
     (tmp_path / blocker).write_text("not a folder")
     out = tmp_path / "out"
     given = ("--cache-dir", tmp_path / "cache", "--base-url", "https://example.org/")
-    result = run("--source", example_copy, "--out", out, *given)
+    result = run_build("--source", example_copy, "--out", out, *given)  # in this process
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert (tmp_path / blocker).read_text() == "not a folder"
-    again = run("--source", example_copy, "--out", out, *given)
+    again = run_build("--source", example_copy, "--out", out, *given)
     assert again.stdout.splitlines()[-1] == (
         "No page, figure or task changed since the previous site.")

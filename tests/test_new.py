@@ -20,7 +20,7 @@ from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL,
 from progress_site.scaffold.writer import NotWritten, write
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 from .dom import parse
 
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -33,7 +33,7 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
     """The command line in this process: status, stdout, stderr."""
-    status = main([str(a) for a in args])
+    status = main([str(a) for a in args], TEMPLATES)
     out, err = capsys.readouterr()
     return status, out, err
 

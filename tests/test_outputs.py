@@ -22,7 +22,7 @@ from progress_site.publish.social import SocialCard
 from progress_site.render.i18n import load_catalogs
 from progress_site.render.words import Words
 
-from .conftest import REPO, TODAY
+from .conftest import REPO, TEMPLATES, TODAY
 from .dom import parse
 
 BASE = "https://example.github.io/meridian/"
@@ -35,7 +35,7 @@ XHTML = "{http://www.w3.org/1999/xhtml}"
 def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     """The example site built with a base URL (previews kept in the session's cache)."""
     config = BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True,
-                         base_url=BASE)
+                         base_url=BASE, compiled=TEMPLATES)
     return make_site(config).files
 
 
@@ -114,7 +114,7 @@ def test_feed_entries_name_tasks_and_figures(published: dict[str, bytes]) -> Non
 
 def test_feeds_do_not_depend_on_the_day_of_the_build(published: dict[str, bytes]) -> None:
     later = BuildConfig(source=REPO, out=REPO / "site", today=TODAY + dt.timedelta(days=3),
-                        strict=True, base_url=BASE)
+                        strict=True, base_url=BASE, compiled=TEMPLATES)
     files = make_site(later).files
     assert files["feed.xml"] == published["feed.xml"]
     assert files["fr/feed.xml"] == published["fr/feed.xml"]
@@ -188,7 +188,8 @@ def test_social_preview_is_a_png_drawn_once(published: dict[str, bytes],
                                             tmp_path: Path) -> None:
     assert published["social.png"].startswith(b"\x89PNG\r\n\x1a\n")
     assert published["social.png"] != published["fr/social.png"]
-    model = make_site(BuildConfig(source=REPO, out=REPO / "site", today=TODAY)).model
+    model = make_site(BuildConfig(source=REPO, out=REPO / "site", today=TODAY,
+                                  compiled=TEMPLATES)).model
     assert model is not None
     catalogs = load_catalogs([(REPO / "locales", REPO)], ("en", "fr"), False)
     words = Words("fr", catalogs.translations["fr"], model.data.site, model.namespace)
@@ -310,7 +311,7 @@ def test_feed_keeps_the_newest_entries_only(tmp_path: Path) -> None:
     (tmp_path / "content" / "en").mkdir(parents=True)
     (tmp_path / "content" / "en" / "index.md").write_text(
         "---\ntitle: Many\n---\n{{< measurements >}}\n", "utf-8")
-    config = BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY)
+    config = BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY, compiled=TEMPLATES)
     files = make_site(config).files
     titles = [e.findtext(f"{ATOM}title") for e in
               ET.fromstring(files["feed.xml"]).iter(f"{ATOM}entry")]

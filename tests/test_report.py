@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 from .dom import Node, parse
 
 NBSP, NNBSP = "\u00a0", "\u202f"
@@ -245,7 +245,8 @@ def test_trends_from_history(tmp_path: Path) -> None:
         (tmp_path / "content" / lang).mkdir(parents=True)
         (tmp_path / "content" / lang / "index.md").write_text(
             "---\ntitle: T\n---\n{{< comparisons s >}}\n\n{{< trend measurements start >}}\n")
-    built = make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY))
+    built = make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES))
     page = parse(built.files["index.html"])
     summaries = [f.text() for f in page.find_all("figcaption", class_="chart-summary")]
     assert summaries == [  # over the commits where each point names one, else the dates

@@ -31,7 +31,7 @@ from progress_site.render.serieschart import (
     thinned,
 )
 
-from .conftest import TODAY
+from .conftest import TEMPLATES, TODAY
 from .dom import Node, parse
 from .history_site import POINTS, commit, history_source
 
@@ -47,13 +47,15 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def files(source: Path) -> dict[str, bytes]:
     """Every file of the built site."""
-    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 compiled=TEMPLATES)).files
 
 
 @pytest.fixture(scope="module")
 def model(source: Path) -> Model:
     """The site's model, for the numbers the chart must show."""
-    return prepare(BuildConfig(source=source, out=source / "site", today=TODAY)).model
+    return prepare(BuildConfig(source=source, out=source / "site", today=TODAY,
+                               compiled=TEMPLATES)).model
 
 
 def chart(files: dict[str, bytes], lang: str) -> Node:
@@ -166,7 +168,8 @@ def new_year(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
         point["date"] = (dt.date(2025, 12, 20) + dt.timedelta(days=i)).isoformat()
         lines.append(json.dumps(point, ensure_ascii=False, separators=(", ", ": ")) + "\n")
     path.write_text("".join(lines), encoding="utf-8")
-    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 compiled=TEMPLATES)).files
 
 
 @pytest.mark.parametrize(("lang", "newest", "desc"), [
@@ -202,7 +205,8 @@ def test_the_chart_takes_the_content_width(files: dict[str, bytes]) -> None:
 def test_the_chart_is_the_same_on_every_build(source: Path, files: dict[str, bytes],
                                               tmp_path: Path) -> None:
     """Built again, the series' pages are byte-identical."""
-    again = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY)).files
+    again = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
     assert all(again[p] == files[p] for p in PAGES.values())
 
 
@@ -285,7 +289,8 @@ def test_a_labelled_commit_is_marked_on_the_chart_and_in_the_table(
     machines.write_text(text.replace("commits:\n", "commits:\n  - id: " + commit(25)
                                      + "\n    label: {en: Release 1.0, fr: Version 1.0}\n",
                                      1), encoding="utf-8")
-    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY)).files
+    files = make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
     page = parse(files[PAGES[lang]])
     for svg in page.find("figure", class_="series-chart").find_all("svg"):
         (tag,) = svg.find_all("g", class_="tag")

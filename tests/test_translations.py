@@ -13,7 +13,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.render.i18n import read_catalog
 
-from .conftest import REPO, TODAY
+from .conftest import REPO, TEMPLATES, TODAY
 from .test_pipeline import run_build
 
 PO = Path("locales/fr/LC_MESSAGES/messages.po")
@@ -77,7 +77,7 @@ def test_an_edited_catalog_shows_in_the_next_build_of_the_same_process(
     po.parent.mkdir(parents=True)
     text = (REPO / PO).read_text("utf-8")
     config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
-                         strict=True)
+                         strict=True, compiled=TEMPLATES)
     for words in ("Aller au contenu", "Allez au contenu"):  # same size, same time
         po.write_text(text.replace('msgstr "Aller au contenu"', f'msgstr "{words}"', 1),
                       "utf-8")
