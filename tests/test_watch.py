@@ -86,6 +86,23 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def as_from_a_terminal() -> None:
+    """In the child before it runs: Ctrl-C delivered and not ignored, as a terminal starts
+    a command. The watch leaves an ignored SIGINT alone (`cmd &` in a script), and a test
+    process can hand an ignored or blocked one down to its children."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+def signal_masks(pid: int) -> str:
+    """The process's blocked and ignored signals, as /proc says them (for a failure)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return "no /proc"
+    return ", ".join(line for line in status.splitlines() if line.startswith(("SigBlk", "SigIgn")))
+
+
 class Watch:
     """A `build.py --watch --port 0` process, with its output collected as it comes."""
 
@@ -95,7 +112,7 @@ class Watch:
                    "--cache-dir", str(source.parent / "cache")]
         self.process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True,
-                                        encoding="utf-8")
+                                        encoding="utf-8", preexec_fn=as_from_a_terminal)
         self.lines: list[str] = []
         self.changed = threading.Condition()
         self.reader = threading.Thread(target=self.read, daemon=True)
@@ -134,8 +151,13 @@ class Watch:
 
     def stop(self, number: int = signal.SIGINT) -> int:
         """Send a signal; the exit status."""
+        masks = signal_masks(self.process.pid)
         self.process.send_signal(number)
-        status = self.process.wait(timeout=TIMEOUT)
+        try:
+            status = self.process.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {TIMEOUT:.0f} s after signal {number} "
+                        f"({masks}):\n{self.output()}")
         self.reader.join(timeout=TIMEOUT)
         return status
 
