@@ -11,6 +11,7 @@ editor writes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,16 +85,21 @@ class Document:
     values: Positions = field(default_factory=dict)
     keys: Positions = field(default_factory=dict)
     raw: dict[KeyPath, str] = field(default_factory=dict)  # how each number was written
-    # Set when `values` holds only where each mapping starts and `keys` nothing (a parse
-    # read from the cache): it gives every position, which only a problem asks for.
+    # Set when `values` holds only where each mapping (or JSON line) starts and `keys`
+    # nothing: it gives every position, which only a problem asks for.
     reread: Callable[[], tuple[Positions, Positions]] | None = field(
         default=None, compare=False, repr=False)
+
+    def every_position(self) -> None:
+        """Find every value's and key's position now, if only some were kept."""
+        if self.reread is not None:
+            (self.values, self.keys), self.reread = self.reread(), None
 
     def locate(self, path: KeyPath, *, key: bool = False) -> Location:
         """Location of a value (or of its key), falling back to the nearest parent."""
         table = self.keys if key else self.values
         if path not in table and self.reread is not None:
-            (self.values, self.keys), self.reread = self.reread(), None
+            self.every_position()
             table = self.keys if key else self.values
         probe = path
         while probe and probe not in table:
@@ -178,8 +184,11 @@ class _Events(_Reader):
     """Values and positions from libyaml's events, in one pass; gives up (`_HandOver`)
     on whatever the composed path reads otherwise or words as a problem."""
 
-    def __init__(self, loader: Any, doc: Document) -> None:
+    def __init__(self, loader: Any, doc: Document, *, every: bool = False) -> None:
         super().__init__(doc)
+        # Where each mapping starts is all a record keeps; a key's or a scalar's place
+        # is found only when a problem asks (`every`: a second read for `reread`).
+        self.every = every
         self.next = loader.get_event
         self.resolve = loader.resolve
         # (written text, plain?) -> its value, for scalars read without a problem: keys
@@ -203,8 +212,9 @@ class _Events(_Reader):
         self.count += 1
         if event.anchor is not None or self.count >= MAX_NODES:
             raise _HandOver
-        self.doc.values[path] = mark(event)
         kind = type(event)
+        if self.every or kind is _MAP:
+            self.doc.values[path] = mark(event)
         if kind is _SCALAR:
             return self.keep_raw(path, self.scalar(event, path), event.value)
         if depth == MAX_DEPTH or event.tag is not None or kind not in (_MAP, _SEQ):
@@ -225,7 +235,8 @@ class _Events(_Reader):
             if not isinstance(key, (str, int)) or isinstance(key, bool) or str(key) in out:
                 raise _HandOver
             child = (*path, str(key))
-            self.doc.keys[child] = mark(event)
+            if self.every:
+                self.doc.keys[child] = mark(event)
             out[str(key)] = self.value(self.next(), child, depth + 1)
             event = self.next()
         return out
@@ -329,10 +340,23 @@ def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
     doc = Document(display, text.splitlines())
     loader = Loader(text)
     try:
-        return doc, _Events(loader, doc).document()
+        problems = _Events(loader, doc).document()
+        doc.reread = functools.partial(_every_position, text, display)
+        return doc, problems
     except (_HandOver, yaml.YAMLError):
         pass
     finally:
         loader.dispose()
     doc = Document(display, doc.lines)  # the careful path reads it afresh
     return doc, _Nodes(doc).document(text)
+
+
+def _every_position(text: str, display: str) -> tuple[Positions, Positions]:
+    """Where every value and key of a text the one-pass reader read is: read again."""
+    doc = Document(display, [])
+    loader = Loader(text)
+    try:
+        _Events(loader, doc, every=True).document()
+    finally:
+        loader.dispose()
+    return doc.values, doc.keys
