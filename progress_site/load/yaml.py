@@ -1,10 +1,11 @@
 """Read YAML with the position of every key and value, refusing what would hurt the build.
 
 Plain data is read in one pass over libyaml's events, each value built as its event
-arrives (see bench/scale.py). A file holding what only composed nodes read exactly
-(anchors, aliases, tags, `<<` merge keys, odd or repeated keys, deep nesting, syntax
-errors) is read again by composing its nodes, which words every refusal; both paths give
-the same values and problems. Plain scalars are read by one `Resolver`, which
+arrives, keeping where each mapping starts; every other place is found by reading the
+text again when a problem asks (see bench/scale.py). A file holding what only composed
+nodes read exactly (anchors, aliases, tags, `<<` merge keys, odd or repeated keys, deep
+nesting, syntax errors) is read again by composing its nodes, which words every refusal;
+both paths give the same values and problems. Plain scalars are read by one `Resolver`, which
 record/yamledit asks too (`plain_tag`), so what the build reads as a text is what the
 editor writes.
 """
@@ -13,9 +14,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -75,12 +76,40 @@ def plain_tag(text: str) -> str:
     return str(_READING.resolve(yaml.ScalarNode, text, (True, False)))
 
 
+class Lines(Sequence[str]):
+    """A text's lines, split only when a message first quotes one: most files have no
+    problem, and their text is kept anyway (watch mode remembers parses by it)."""
+
+    __slots__ = ("_lines", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def _split(self) -> list[str]:
+        """The lines, split once."""
+        if self._lines is None:
+            self._lines = self._text.splitlines()
+        return self._lines
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._split()[index]
+
+    def __len__(self) -> int:
+        return len(self._split())
+
+
 @dataclass(slots=True)
 class Document:
     """One parsed file: its values, and where each key path was written."""
 
     display: str  # the path as errors print it, relative to the source folder
-    lines: list[str]
+    lines: Sequence[str]
     data: Any = None
     values: Positions = field(default_factory=dict)
     keys: Positions = field(default_factory=dict)
@@ -250,6 +279,9 @@ class _Events(_Reader):
         if (written, plain) in self.known:
             return self.known[written, plain]
         tag = self.resolve(yaml.ScalarNode, written, event.implicit) if plain else STR_TAG
+        if tag == STR_TAG and not unwanted(written):
+            self.known[written, plain] = written  # a text is as written: no node to build
+            return written
         if tag not in _SCALAR_TAGS:
             raise _HandOver  # tagged, `<<`, `=`: rare, and the composed path words them
         node = yaml.ScalarNode(tag, written, event.start_mark, event.end_mark, event.style)
@@ -337,7 +369,7 @@ class _Nodes(_Reader):
 
 def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
     """Parse YAML text into a Document, with positions; syntax errors become problems."""
-    doc = Document(display, text.splitlines())
+    doc = Document(display, Lines(text))
     loader = Loader(text)
     try:
         problems = _Events(loader, doc).document()
