@@ -20,6 +20,7 @@ def cut_texts(text: str, doc: Document) -> list[Problem]:
     """Every plain text of a parsed document that a ` #word` cut short."""
     if not GLUED.search(text):  # most files: no second parse
         return []
+    doc.every_position()
     paths: dict[tuple[int, int], KeyPath] = {pos: path for path, pos in doc.values.items()}
     found = []
     for event in yaml.parse(text, Loader=Loader):

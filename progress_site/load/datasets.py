@@ -171,8 +171,15 @@ def _prefixed(doc: Document) -> Document:
     def under(table: dict[KeyPath, Any]) -> dict[KeyPath, Any]:
         return {("records", *k): v for k, v in table.items()}
 
-    return Document(doc.display, doc.lines, doc.data, under(doc.values), under(doc.keys),
-                    under(doc.raw))
+    def every() -> tuple[dict[KeyPath, Any], dict[KeyPath, Any]]:
+        """Every position of the list, under `records`, found when a problem asks."""
+        doc.every_position()
+        return under(doc.values), under(doc.keys)
+
+    prefixed = Document(doc.display, doc.lines, doc.data, under(doc.values),
+                        under(doc.keys), under(doc.raw))
+    prefixed.reread = None if doc.reread is None else every
+    return prefixed
 
 
 def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Problem]]:

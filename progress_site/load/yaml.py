@@ -1,20 +1,22 @@
 """Read YAML with the position of every key and value, refusing what would hurt the build.
 
 Plain data is read in one pass over libyaml's events, each value built as its event
-arrives (see bench/scale.py). A file holding what only composed nodes read exactly
-(anchors, aliases, tags, `<<` merge keys, odd or repeated keys, deep nesting, syntax
-errors) is read again by composing its nodes, which words every refusal; both paths give
-the same values and problems. Plain scalars are read by one `Resolver`, which
+arrives, keeping where each mapping starts; every other place is found by reading the
+text again when a problem asks (see bench/scale.py). A file holding what only composed
+nodes read exactly (anchors, aliases, tags, `<<` merge keys, odd or repeated keys, deep
+nesting, syntax errors) is read again by composing its nodes, which words every refusal;
+both paths give the same values and problems. Plain scalars are read by one `Resolver`, which
 record/yamledit asks too (`plain_tag`), so what the build reads as a text is what the
 editor writes.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -74,26 +76,59 @@ def plain_tag(text: str) -> str:
     return str(_READING.resolve(yaml.ScalarNode, text, (True, False)))
 
 
+class Lines(Sequence[str]):
+    """A text's lines, split only when a message first quotes one: most files have no
+    problem, and their text is kept anyway (watch mode remembers parses by it)."""
+
+    __slots__ = ("_lines", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def _split(self) -> list[str]:
+        """The lines, split once."""
+        if self._lines is None:
+            self._lines = self._text.splitlines()
+        return self._lines
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._split()[index]
+
+    def __len__(self) -> int:
+        return len(self._split())
+
+
 @dataclass(slots=True)
 class Document:
     """One parsed file: its values, and where each key path was written."""
 
     display: str  # the path as errors print it, relative to the source folder
-    lines: list[str]
+    lines: Sequence[str]
     data: Any = None
     values: Positions = field(default_factory=dict)
     keys: Positions = field(default_factory=dict)
     raw: dict[KeyPath, str] = field(default_factory=dict)  # how each number was written
-    # Set when `values` holds only where each mapping starts and `keys` nothing (a parse
-    # read from the cache): it gives every position, which only a problem asks for.
+    # Set when `values` holds only where each mapping (or JSON line) starts and `keys`
+    # nothing: it gives every position, which only a problem asks for.
     reread: Callable[[], tuple[Positions, Positions]] | None = field(
         default=None, compare=False, repr=False)
+
+    def every_position(self) -> None:
+        """Find every value's and key's position now, if only some were kept."""
+        if self.reread is not None:
+            (self.values, self.keys), self.reread = self.reread(), None
 
     def locate(self, path: KeyPath, *, key: bool = False) -> Location:
         """Location of a value (or of its key), falling back to the nearest parent."""
         table = self.keys if key else self.values
         if path not in table and self.reread is not None:
-            (self.values, self.keys), self.reread = self.reread(), None
+            self.every_position()
             table = self.keys if key else self.values
         probe = path
         while probe and probe not in table:
@@ -178,8 +213,11 @@ class _Events(_Reader):
     """Values and positions from libyaml's events, in one pass; gives up (`_HandOver`)
     on whatever the composed path reads otherwise or words as a problem."""
 
-    def __init__(self, loader: Any, doc: Document) -> None:
+    def __init__(self, loader: Any, doc: Document, *, every: bool = False) -> None:
         super().__init__(doc)
+        # Where each mapping starts is all a record keeps; a key's or a scalar's place
+        # is found only when a problem asks (`every`: a second read for `reread`).
+        self.every = every
         self.next = loader.get_event
         self.resolve = loader.resolve
         # (written text, plain?) -> its value, for scalars read without a problem: keys
@@ -203,8 +241,9 @@ class _Events(_Reader):
         self.count += 1
         if event.anchor is not None or self.count >= MAX_NODES:
             raise _HandOver
-        self.doc.values[path] = mark(event)
         kind = type(event)
+        if self.every or kind is _MAP:
+            self.doc.values[path] = mark(event)
         if kind is _SCALAR:
             return self.keep_raw(path, self.scalar(event, path), event.value)
         if depth == MAX_DEPTH or event.tag is not None or kind not in (_MAP, _SEQ):
@@ -225,7 +264,8 @@ class _Events(_Reader):
             if not isinstance(key, (str, int)) or isinstance(key, bool) or str(key) in out:
                 raise _HandOver
             child = (*path, str(key))
-            self.doc.keys[child] = mark(event)
+            if self.every:
+                self.doc.keys[child] = mark(event)
             out[str(key)] = self.value(self.next(), child, depth + 1)
             event = self.next()
         return out
@@ -239,6 +279,9 @@ class _Events(_Reader):
         if (written, plain) in self.known:
             return self.known[written, plain]
         tag = self.resolve(yaml.ScalarNode, written, event.implicit) if plain else STR_TAG
+        if tag == STR_TAG and not unwanted(written):
+            self.known[written, plain] = written  # a text is as written: no node to build
+            return written
         if tag not in _SCALAR_TAGS:
             raise _HandOver  # tagged, `<<`, `=`: rare, and the composed path words them
         node = yaml.ScalarNode(tag, written, event.start_mark, event.end_mark, event.style)
@@ -326,13 +369,26 @@ class _Nodes(_Reader):
 
 def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
     """Parse YAML text into a Document, with positions; syntax errors become problems."""
-    doc = Document(display, text.splitlines())
+    doc = Document(display, Lines(text))
     loader = Loader(text)
     try:
-        return doc, _Events(loader, doc).document()
+        problems = _Events(loader, doc).document()
+        doc.reread = functools.partial(_every_position, text, display)
+        return doc, problems
     except (_HandOver, yaml.YAMLError):
         pass
     finally:
         loader.dispose()
     doc = Document(display, doc.lines)  # the careful path reads it afresh
     return doc, _Nodes(doc).document(text)
+
+
+def _every_position(text: str, display: str) -> tuple[Positions, Positions]:
+    """Where every value and key of a text the one-pass reader read is: read again."""
+    doc = Document(display, [])
+    loader = Loader(text)
+    try:
+        _Events(loader, doc, every=True).document()
+    finally:
+        loader.dispose()
+    return doc.values, doc.keys
