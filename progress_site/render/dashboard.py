@@ -143,7 +143,13 @@ class Dashboard:
 
     def chart(self, view: SeriesView) -> Markup:
         """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
-        from progress_site.render.serieschart import NARROW, ChartText, Lazy, series_chart
+        from progress_site.render.serieschart import (
+            NARROW,
+            ChartText,
+            Lazy,
+            scale_of,
+            series_chart,
+        )
 
         w = self.words
         points = view.points
@@ -167,9 +173,11 @@ class Dashboard:
             tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
                        if (label := self.tags.get(p.commit)) is not None))
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
-        # its labels too small to read.
-        return series_chart(values, steps, text) + series_chart(
-            values, steps, text, NARROW, "narrow")
+        # its labels too small to read. Both have the same height: the same levels,
+        # ticks and y of each point.
+        scale = scale_of(values, steps)
+        return series_chart(values, steps, text, scale=scale) + series_chart(
+            values, steps, text, NARROW, "narrow", scale)
 
     def describe(self, view: SeriesView, values: Sequence[float],
                  day: Callable[[dt.date], str]) -> str:

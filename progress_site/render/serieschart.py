@@ -152,15 +152,42 @@ def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, in
     return out
 
 
-def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText,
-                 width: int = WIDTH, name: str = "wide") -> Markup:
-    """The chart of a series' values, its steps and its levels' noise band, `width`
-    units wide (class `name`: the stylesheet shows one size per screen)."""
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """What a series' charts share at every width: its levels, its y ticks, the range
+    they span, and each point's y as the line writes it (the height is the same)."""
+
+    bands: list[tuple[int, int, float, float]]
+    ticks: list[float]
+    decimals: int
+    low: float
+    high: float
+    ys: list[str]
+
+
+def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
+    """The levels, ticks and the line's y of a series' values and steps."""
     bands = levels(values, [s.index for s in steps])
     low = min(min(values), *(m - n for _, _, m, n in bands))
     high = max(max(values), *(m + n for _, _, m, n in bands))
     ticks, decimals = nice_ticks(low, high)
     low, high = min(ticks[0], low), max(ticks[-1], high)
+    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
+    # `-0.0` to mend) for the points the line holds, 500 of them a chart; the arithmetic
+    # of `y` in `series_chart`, written out.
+    plot_h, span = HEIGHT - TOP - BOTTOM, (high - low) or 1.0
+    ys = [f"{TOP + plot_h - (v - low) / span * plot_h:.1f}" for v in values]
+    return Scale(bands, ticks, decimals, low, high, ys)
+
+
+def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText,
+                 width: int = WIDTH, name: str = "wide", scale: Scale | None = None
+                 ) -> Markup:
+    """The chart of a series' values, its steps and its levels' noise band, `width`
+    units wide (class `name`: the stylesheet shows one size per screen); `scale`, when
+    the series' other chart has worked it out already (`scale_of`)."""
+    scale = scale or scale_of(values, steps)
+    bands, ticks, low, high = scale.bands, scale.ticks, scale.low, scale.high
     plot_w, plot_h = width - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     last = max(len(values) - 1, 1)
 
@@ -180,7 +207,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
                              "aria-label": text.title, "font-size": str(FONT)})
     ET.SubElement(svg, "title").text = text.title
     ET.SubElement(svg, "desc").text = text.desc
-    y_axis(svg, ticks, decimals, text, y, width)
+    y_axis(svg, ticks, scale.decimals, text, y, width)
     for first, end, mid, noise in bands:
         # A level of one point has no width: half a step either side shows it.
         x0, x1 = x(max(first - 0.5, 0)), x(min(end + 0.5, last))
@@ -191,12 +218,8 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
         step_mark(svg, step, text, x, values)
     for index, label in text.tags:
         tag_mark(svg, index, label, x, len(values))
-    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
-    # `-0.0` to mend) for the points the line holds, 500 of them a chart.
-    # `y` written out as well, for the same reason.
-    span = (high - low) or 1.0
-    points = " ".join([f"{at},{TOP + plot_h - (v - low) / span * plot_h:.1f}"
-                       for at, v in zip(x_texts(len(values), width), values, strict=True)])
+    points = " ".join([f"{at},{up}" for at, up in zip(x_texts(len(values), width),
+                                                       scale.ys, strict=True)])
     ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
