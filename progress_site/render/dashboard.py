@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -169,7 +170,9 @@ class Dashboard:
         text = ChartText(
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
             x_labels=Lazy(len(points), lambda i: day(self.day(points[i]))),
-            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent,
+            # Both sizes label the same ticks: each formatted once.
+            y_label=functools.cache(lambda v, d: w.with_unit(v, d, unit)),
+            step_label=self.percent,
             tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
                        if (label := self.tags.get(p.commit)) is not None))
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
