@@ -88,6 +88,8 @@ class Dashboard:
         self.counts: dict[int, str] = {}
         self.dates: dict[dt.date, str] = {}
         self.short_dates: dict[dt.date, str] = {}
+        # A series' row is on the dashboard and heads its own page: made once.
+        self.rows: dict[str, Row] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
         self.by_id = {v.series.id: v for v in model.series}
@@ -281,7 +283,14 @@ class Dashboard:
         return words, (key or "not-judged").replace(" ", "-")
 
     def row(self, view: SeriesView) -> Row:
-        """One series' row and section."""
+        """One series' row and section, made once."""
+        found = self.rows.get(view.key)
+        if found is None:
+            found = self.rows[view.key] = self.new_row(view)
+        return found
+
+    def new_row(self, view: SeriesView) -> Row:
+        """One series' row and section, made now."""
         points = view.points
         newest, values = points[-1], [p.value for p in points]
         status, status_class = self.status(view)
