@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from progress_site.derive.regressions import Step
 from progress_site.derive.site import Model
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.render import formatting
@@ -252,6 +253,28 @@ def test_words_from_the_data_are_escaped() -> None:
     """A hostile title is text in the chart, never markup."""
     html = str(series_chart([1.0, 2.0], (), words('<script>alert("x")</script>')))
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+HOSTILE = 'a & b < c > d "e" \'f\'\tg\nh'
+
+
+@pytest.mark.parametrize("label", [HOSTILE, ""])
+def test_every_word_reads_back_as_written(label: str) -> None:
+    """The chart is written as text: its title (an attribute too), description, tick,
+    date, step and tag labels read back through an XML parser exactly as given, an
+    empty label included."""
+    step = Step(last_before="a", first_after="b", index=2, commits=1, before=1.0, after=2.0,
+                before_interval=(1.0, 1.0), after_interval=(2.0, 2.0), noise=0.01,
+                p_value=0.001, samples_p_value=None, points_after=1,
+                direction="regression", status="regressed")
+    text = ChartText(title=HOSTILE, desc=HOSTILE, x_labels=(label, label, label),
+                     y_label=lambda v, d: label, step_label=lambda s: label,
+                     tags=((0, label),))
+    svg = ET.fromstring(str(series_chart([1.0, 1.0, 2.0], (step,), text)))
+    assert svg.get("aria-label") == HOSTILE
+    assert svg.find(f"{{{SVG}}}title").text == svg.find(f"{{{SVG}}}desc").text == HOSTILE
+    texts = [t.text or "" for t in svg.iter(f"{{{SVG}}}text")]
+    assert len(texts) >= 5 and set(texts) == {label}
 
 
 def test_a_long_series_is_a_line_with_few_dates_made() -> None:

@@ -31,36 +31,41 @@ FEED = "regressions.xml"
 
 def series_json(model: Model) -> list[dict[str, Any]]:
     """Every series for data.json: its choices, all its points, its status and steps."""
+    days: dict[dt.date, str] = {}  # every series of a CI run shares its few hundred days
     return [{"key": v.key, "unit": v.series.unit, "better": v.series.better,
              "group": v.series.group, "min_change": v.series.min_change,
              "machine": v.series.newest.machine,
              "status": v.report.status if v.report else None,
-             "points": [point_json(p) for p in v.series.points],
+             "points": [point_json(p, days) for p in v.series.points],
              "steps": [step_json(v, s) for s in (v.report.steps if v.report else ())],
              "outliers": list(v.report.outliers) if v.report else []}
             for v in model.series]
 
 
-def point_json(point: SeriesPoint) -> dict[str, Any]:
-    """One point as its history line wrote it (absent keys left out)."""
-    out: dict[str, Any] = {"commit": point.commit, "date": point.date.isoformat().replace(
-        "+00:00", "Z"), "machine": point.machine, "value": point.value}
+def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
+    """One point as its history line wrote it (absent keys left out); `days`: each
+    date as written, once a date."""
+    commit, date, machine, value, spread, n, stats, samples, tool, status, note, _ = point
+    day = days.get(date)
+    if day is None:
+        day = days[date] = date.isoformat().replace("+00:00", "Z")
+    out: dict[str, Any] = {"commit": commit, "date": day, "machine": machine, "value": value}
     # Key by key in the line's order, no dict of them all to filter: data.json holds
     # every point of every series (100,000 at the scale of bench/history_scale.py).
-    if point.spread is not None:
-        out["spread"] = point.spread
-    if point.n is not None:
-        out["n"] = point.n
-    if point.stats:
-        out["stats"] = dict(point.stats)
-    if point.samples:
-        out["samples"] = list(point.samples)
-    if point.tool is not None:
-        out["tool"] = point.tool
-    if point.status != "measured":
-        out["status"] = point.status
-    if point.note is not None:
-        out["note"] = point.note
+    if spread is not None:
+        out["spread"] = spread
+    if n is not None:
+        out["n"] = n
+    if stats:
+        out["stats"] = dict(stats)
+    if samples:
+        out["samples"] = list(samples)
+    if tool is not None:
+        out["tool"] = tool
+    if status != "measured":
+        out["status"] = status
+    if note is not None:
+        out["note"] = note
     return out
 
 

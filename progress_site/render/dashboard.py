@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -87,6 +88,8 @@ class Dashboard:
         self.counts: dict[int, str] = {}
         self.dates: dict[dt.date, str] = {}
         self.short_dates: dict[dt.date, str] = {}
+        # A series' row is on the dashboard and heads its own page: made once.
+        self.rows: dict[str, Row] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
         self.by_id = {v.series.id: v for v in model.series}
@@ -143,7 +146,13 @@ class Dashboard:
 
     def chart(self, view: SeriesView) -> Markup:
         """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
-        from progress_site.render.serieschart import NARROW, ChartText, Lazy, series_chart
+        from progress_site.render.serieschart import (
+            NARROW,
+            ChartText,
+            Lazy,
+            scale_of,
+            series_chart,
+        )
 
         w = self.words
         points = view.points
@@ -163,13 +172,17 @@ class Dashboard:
         text = ChartText(
             title=w._("%(title)s: every point", title=self.title(view)), desc=desc,
             x_labels=Lazy(len(points), lambda i: day(self.day(points[i]))),
-            y_label=lambda v, d: w.with_unit(v, d, unit), step_label=self.percent,
+            # Both sizes label the same ticks: each formatted once.
+            y_label=functools.cache(lambda v, d: w.with_unit(v, d, unit)),
+            step_label=self.percent,
             tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
                        if (label := self.tags.get(p.commit)) is not None))
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
-        # its labels too small to read.
-        return series_chart(values, steps, text) + series_chart(
-            values, steps, text, NARROW, "narrow")
+        # its labels too small to read. Both have the same height: the same levels,
+        # ticks and y of each point.
+        scale = scale_of(values, steps)
+        return series_chart(values, steps, text, scale=scale) + series_chart(
+            values, steps, text, NARROW, "narrow", scale)
 
     def describe(self, view: SeriesView, values: Sequence[float],
                  day: Callable[[dt.date], str]) -> str:
@@ -270,7 +283,14 @@ class Dashboard:
         return words, (key or "not-judged").replace(" ", "-")
 
     def row(self, view: SeriesView) -> Row:
-        """One series' row and section."""
+        """One series' row and section, made once."""
+        found = self.rows.get(view.key)
+        if found is None:
+            found = self.rows[view.key] = self.new_row(view)
+        return found
+
+    def new_row(self, view: SeriesView) -> Row:
+        """One series' row and section, made now."""
         points = view.points
         newest, values = points[-1], [p.value for p in points]
         status, status_class = self.status(view)

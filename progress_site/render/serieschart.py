@@ -1,8 +1,13 @@
-"""A series' page chart, drawn as SVG with ElementTree: axes, thinned labels, the noise
-band of each level, the detected steps. No vl-convert (a site may have 200 series) and
+"""A series' page chart, written as SVG: axes, thinned labels, the noise band of each
+level, the detected steps. No vl-convert (a site may have 200 series) and
 no JavaScript; colours are CSS classes read from the theme, so dark mode follows.
 
 Every coordinate is rounded to one decimal, so the output is byte-identical across runs.
+The SVG is written as text, not built as an ElementTree first: a site of 200 series has
+800 of these charts, each of a few dozen elements and a line of hundreds of points, and
+building and walking a tree of each cost more than drawing it. What comes from the data
+or the words (titles, labels) is escaped as ElementTree escapes it (`text`, `attribute`),
+so the bytes are those it wrote; every other attribute is the engine's own or a number.
 """
 
 from __future__ import annotations
@@ -10,7 +15,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, overload
@@ -152,15 +156,42 @@ def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, in
     return out
 
 
-def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText,
-                 width: int = WIDTH, name: str = "wide") -> Markup:
-    """The chart of a series' values, its steps and its levels' noise band, `width`
-    units wide (class `name`: the stylesheet shows one size per screen)."""
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """What a series' charts share at every width: its levels, its y ticks, the range
+    they span, and each point's y as the line writes it (the height is the same)."""
+
+    bands: list[tuple[int, int, float, float]]
+    ticks: list[float]
+    decimals: int
+    low: float
+    high: float
+    ys: list[str]
+
+
+def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
+    """The levels, ticks and the line's y of a series' values and steps."""
     bands = levels(values, [s.index for s in steps])
     low = min(min(values), *(m - n for _, _, m, n in bands))
     high = max(max(values), *(m + n for _, _, m, n in bands))
     ticks, decimals = nice_ticks(low, high)
     low, high = min(ticks[0], low), max(ticks[-1], high)
+    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
+    # `-0.0` to mend) for the points the line holds, 500 of them a chart; the arithmetic
+    # of `y` in `series_chart`, written out.
+    plot_h, span = HEIGHT - TOP - BOTTOM, (high - low) or 1.0
+    ys = [f"{TOP + plot_h - (v - low) / span * plot_h:.1f}" for v in values]
+    return Scale(bands, ticks, decimals, low, high, ys)
+
+
+def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText,
+                 width: int = WIDTH, name: str = "wide", scale: Scale | None = None
+                 ) -> Markup:
+    """The chart of a series' values, its steps and its levels' noise band, `width`
+    units wide (class `name`: the stylesheet shows one size per screen); `scale`, when
+    the series' other chart has worked it out already (`scale_of`)."""
+    scale = scale or scale_of(values, steps)
+    bands, ticks, low, high = scale.bands, scale.ticks, scale.low, scale.high
     plot_w, plot_h = width - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     last = max(len(values) - 1, 1)
 
@@ -175,37 +206,31 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     xs = [LEFT + i / last * plot_w for i in range(len(values))] if len(values) > 1 \
         else [x(0)]
 
-    svg = ET.Element("svg", {"xmlns": SVG, "viewBox": f"0 0 {width} {HEIGHT}",
-                             "width": "100%", "role": "img", "class": f"series-svg {name}",
-                             "aria-label": text.title, "font-size": str(FONT)})
-    ET.SubElement(svg, "title").text = text.title
-    ET.SubElement(svg, "desc").text = text.desc
-    y_axis(svg, ticks, decimals, text, y, width)
+    out = [f'<svg xmlns="{SVG}" viewBox="0 0 {width} {HEIGHT}" width="100%" role="img" '
+           f'class="series-svg {name}" aria-label="{attribute(text.title)}" '
+           f'font-size="{FONT}">', f"<title>{escape(text.title)}</title>",
+           f"<desc>{escape(text.desc)}</desc>"]
+    y_axis(out, ticks, scale.decimals, text, y, width)
     for first, end, mid, noise in bands:
         # A level of one point has no width: half a step either side shows it.
         x0, x1 = x(max(first - 0.5, 0)), x(min(end + 0.5, last))
-        rect(svg, "band", x0, y(mid + noise), x1 - x0, y(mid - noise) - y(mid + noise))
-        line(svg, "level", x0, y(mid), x1, y(mid))
-    x_axis(svg, xs, text, width)
+        rect(out, "band", x0, y(mid + noise), x1 - x0, y(mid - noise) - y(mid + noise))
+        line(out, "level", x0, y(mid), x1, y(mid))
+    x_axis(out, xs, text, width)
     for step in steps:
-        step_mark(svg, step, text, x, values)
+        step_mark(out, step, text, x, values)
     for index, label in text.tags:
-        tag_mark(svg, index, label, x, len(values))
-    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
-    # `-0.0` to mend) for the points the line holds, 500 of them a chart.
-    # `y` written out as well, for the same reason.
-    span = (high - low) or 1.0
-    points = " ".join([f"{at},{TOP + plot_h - (v - low) / span * plot_h:.1f}"
-                       for at, v in zip(x_texts(len(values), width), values, strict=True)])
-    ET.SubElement(svg, "polyline", {"class": "line", "points": points, "fill": "none"})
+        tag_mark(out, index, label, x, len(values))
+    points = " ".join([f"{at},{up}" for at, up in zip(x_texts(len(values), width),
+                                                       scale.ys, strict=True)])
+    out.append(f'<polyline class="line" points="{points}" fill="none" />')
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
     if plot_w >= DOT_SPACING * last:
-        for i, v in enumerate(values):
-            ET.SubElement(svg, "circle", {"class": "point", "cx": r(x(i)), "cy": r(y(v)),
-                                          "r": "2.5"})
-    # ElementTree escapes every text and attribute taken from the data.
-    return Markup(ET.tostring(svg, encoding="unicode", short_empty_elements=True))
+        out += [f'<circle class="point" cx="{r(x(i))}" cy="{r(y(v))}" r="2.5" />'
+                for i, v in enumerate(values)]
+    out.append("</svg>")
+    return Markup("".join(out))
 
 
 # Every series of a history as long as another has the same x on a chart as wide: 200
@@ -219,71 +244,86 @@ def x_texts(count: int, width: int) -> tuple[str, ...]:
     return tuple(f"{at:.1f}" for at in xs)
 
 
-def y_axis(svg: ET.Element, ticks: list[float], decimals: int, text: ChartText,
+def y_axis(out: list[str], ticks: list[float], decimals: int, text: ChartText,
            y: Callable[[float], float], width: int) -> None:
     """Grid lines and the ticks' labels, right-aligned left of the plot."""
-    group = ET.SubElement(svg, "g", {"class": "y-axis"})
+    out.append('<g class="y-axis">')
     for tick in ticks:
-        line(group, "grid", LEFT, y(tick), width - RIGHT, y(tick))
-        label = ET.SubElement(group, "text", {"x": r(LEFT - 6), "y": r(y(tick) + FONT * 0.35),
-                                              "text-anchor": "end"})
-        label.text = text.y_label(tick, decimals)
+        line(out, "grid", LEFT, y(tick), width - RIGHT, y(tick))
+        label(out, r(LEFT - 6), r(y(tick) + FONT * 0.35), "end", text.y_label(tick, decimals))
+    out.append("</g>")
 
 
-def x_axis(svg: ET.Element, xs: list[float], text: ChartText, width: int) -> None:
+def x_axis(out: list[str], xs: list[float], text: ChartText, width: int) -> None:
     """The baseline and the thinned labels of the commits' dates (`xs`: each point's x)."""
-    group = ET.SubElement(svg, "g", {"class": "x-axis"})
+    out.append('<g class="x-axis">')
     base = HEIGHT - BOTTOM
-    line(group, "axis", LEFT, base, width - RIGHT, base)
+    line(out, "axis", LEFT, base, width - RIGHT, base)
     widths = Lazy(len(xs), lambda i: label_width(text.x_labels[i]))
     for i, centre in thinned(xs, widths, LEFT - 8, width):
-        line(group, "tick", xs[i], base, xs[i], base + 4)
-        label = ET.SubElement(group, "text", {"x": r(centre), "y": r(base + 6 + FONT),
-                                              "text-anchor": "middle"})
-        label.text = text.x_labels[i]
+        line(out, "tick", xs[i], base, xs[i], base + 4)
+        label(out, r(centre), r(base + 6 + FONT), "middle", text.x_labels[i])
+    out.append("</g>")
 
 
-def step_mark(svg: ET.Element, step: Step, text: ChartText, x: Callable[[float], float],
+def step_mark(out: list[str], step: Step, text: ChartText, x: Callable[[float], float],
               values: Sequence[float]) -> None:
     """A step: a shaded rule over its commit range, and its change in percent."""
     kind = "regression" if step.direction == "regression" else "improvement"
-    group = ET.SubElement(svg, "g", {"class": f"step {kind}"})
+    out.append(f'<g class="step {kind}">')
     # The change happened after the old level's last point, at or before the new one's
     # first: the range spans those two points (`commits` of them may be unmeasured).
     before = max(step.index - 1, 0)
     x0, x1 = x(before), x(step.index)
-    rect(group, "step-range", x0, TOP, max(x1 - x0, 2.0), HEIGHT - TOP - BOTTOM)
-    line(group, "step-rule", x1, TOP, x1, HEIGHT - BOTTOM)
-    label = ET.SubElement(group, "text", {"x": r(x1), "y": r(TOP - 8), "text-anchor":
-                                          "end" if step.index > len(values) / 2 else "start"})
-    label.text = text.step_label(step)
+    rect(out, "step-range", x0, TOP, max(x1 - x0, 2.0), HEIGHT - TOP - BOTTOM)
+    line(out, "step-rule", x1, TOP, x1, HEIGHT - BOTTOM)
+    label(out, r(x1), r(TOP - 8), "end" if step.index > len(values) / 2 else "start",
+          text.step_label(step))
+    out.append("</g>")
 
 
-def tag_mark(svg: ET.Element, index: int, label: str, x: Callable[[float], float],
+def tag_mark(out: list[str], index: int, words: str, x: Callable[[float], float],
              count: int) -> None:
     """A labelled commit (a release): a rule at its point, its label at the plot's
     foot, on the side with room."""
-    group = ET.SubElement(svg, "g", {"class": "tag"})
+    out.append('<g class="tag">')
     at = x(index)
     # The axis's colour (class `tick`): a tag is context, not a change of level.
-    line(group, "tick tag-rule", at, TOP, at, HEIGHT - BOTTOM)
+    line(out, "tick tag-rule", at, TOP, at, HEIGHT - BOTTOM)
     right = index > count / 2
-    text = ET.SubElement(group, "text", {"x": r(at - 3 if right else at + 3),
-                                         "y": r(HEIGHT - BOTTOM - 4),
-                                         "text-anchor": "end" if right else "start"})
-    text.text = label
+    label(out, r(at - 3 if right else at + 3), r(HEIGHT - BOTTOM - 4),
+          "end" if right else "start", words)
+    out.append("</g>")
 
 
-def line(parent: ET.Element, cls: str, x1: float, y1: float, x2: float, y2: float) -> None:
+def label(out: list[str], x: str, y: str, anchor: str, words: str) -> None:
+    """One text at (`x`, `y`), anchored at its `anchor`; an empty one as an empty
+    element, as ElementTree writes it."""
+    opened = f'<text x="{x}" y="{y}" text-anchor="{anchor}"'
+    out.append(f"{opened}>{escape(words)}</text>" if words else opened + " />")
+
+
+def line(out: list[str], cls: str, x1: float, y1: float, x2: float, y2: float) -> None:
     """One line of class `cls`."""
-    ET.SubElement(parent, "line", {"class": cls, "x1": r(x1), "y1": r(y1), "x2": r(x2),
-                                   "y2": r(y2)})
+    out.append(f'<line class="{cls}" x1="{r(x1)}" y1="{r(y1)}" x2="{r(x2)}" y2="{r(y2)}" />')
 
 
-def rect(parent: ET.Element, cls: str, x: float, y: float, w: float, h: float) -> None:
+def rect(out: list[str], cls: str, x: float, y: float, w: float, h: float) -> None:
     """One rectangle of class `cls`."""
-    ET.SubElement(parent, "rect", {"class": cls, "x": r(x), "y": r(y), "width": r(w),
-                                   "height": r(max(h, 0.0))})
+    out.append(f'<rect class="{cls}" x="{r(x)}" y="{r(y)}" width="{r(w)}" '
+               f'height="{r(max(h, 0.0))}" />')
+
+
+def escape(words: str) -> str:
+    """A text as ElementTree writes an element's text: `&`, `<` and `>` escaped."""
+    return words.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def attribute(words: str) -> str:
+    """A text as ElementTree writes an attribute's value: quotes and the white space
+    a parser would fold escaped too."""
+    return (escape(words).replace('"', "&quot;").replace("\r", "&#13;")
+            .replace("\n", "&#10;").replace("\t", "&#09;"))
 
 
 def r(value: float) -> str:
