@@ -86,7 +86,10 @@ FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "te
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
 # own runs. CI runs everything.
+# Tests of other modules that drive a browser or run a tool twenty times are marked where
+# they are written (`@pytest.mark.slow`).
 SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_lighthouse",
+        "test_runs_browser",
         "test_html_valid", "test_fragments", "test_package", "test_workflow", "test_faults",
         "test_fuzz", "test_bench", "test_bench_charts"}
 

@@ -224,6 +224,7 @@ def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow  # a real browser or tool run after run: CI runs it
 def test_in_chromium_every_word_of_a_chart_lies_inside_its_svg(example_site: Path) -> None:
     problems: list[Any] = []
     with browser.chromium() as chromium, browser.serve(example_site) as base:

@@ -928,6 +928,7 @@ def chromium() -> Iterator[Any]:
         yield instance
 
 
+@pytest.mark.slow  # a real browser or tool run after run: CI runs it
 def test_nothing_runs_in_chromium(hostile_site: tuple[Path, Path], chromium: Any) -> None:
     _, out = hostile_site
     with browser.serve(out) as base:

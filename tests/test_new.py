@@ -491,6 +491,7 @@ def screenshot(chromium: Any, url: str, name: str, section: str | None = None) -
     browser.keep_screenshot(SCREENSHOTS / f"{name}.png", png)
 
 
+@pytest.mark.slow  # a real browser or tool run after run: CI runs it
 def test_getting_started_screenshots(tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     source = new_site(capsys, tmp_path / "mysite")
