@@ -10,16 +10,14 @@ import pytest
 
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish.changes import (
-    Snapshot,
     between,
     describe,
     lines_between,
-    number,
-    of_model,
     pages_changed,
     pages_line,
     parse_snapshot,
 )
+from progress_site.publish.snapshot import Snapshot, number, of_model
 
 from .conftest import TODAY
 from .done_site import done_source

@@ -17,6 +17,7 @@ from typing import Any
 
 from progress_site.errors import visible
 from progress_site.publish import changes
+from progress_site.publish.snapshot import Snapshot
 from progress_site.publish.steps import StepRow, new_steps, steps_in
 from progress_site.render.formatting import number, percent, percent_amount
 
@@ -47,8 +48,8 @@ def md(text: str) -> str:
 class Comparison:
     """Two sites' differences, as the Markdown summary shows them."""
 
-    old: changes.Snapshot
-    new: changes.Snapshot
+    old: Snapshot
+    new: Snapshot
     tasks: list[str]  # the text lines of the tasks that changed
     texts: int  # how many texts (titles, notes, words of the data) changed
     steps: list[StepRow]  # the new site's steps the old one did not have
@@ -64,8 +65,8 @@ def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Compariso
     after = None if second is None else changes.snapshot_or_none(second)
     if first is None or second is None or before is None or after is None:
         raise ValueError("it is not a data.json that a build published")
-    tasks = changes.describe(changes.Snapshot({}, before.tasks),
-                             changes.Snapshot({}, after.tasks))
+    tasks = changes.describe(Snapshot({}, before.tasks),
+                             Snapshot({}, after.tasks))
     old_texts, new_texts = texts_of(first), texts_of(second)
     changed = sum(1 for p in old_texts.keys() | new_texts.keys()
                   if old_texts.get(p) != new_texts.get(p))
@@ -78,7 +79,7 @@ NOT_TEXT = frozenset({"id", "status", "derived", "series"})
 
 
 def texts_of(document: dict[str, Any]) -> dict[str, str]:
-    """Every text of a data.json by its path (an explicit stack, as `changes.collect`)."""
+    """Every text of a data.json by its path (an explicit stack, as `collect`)."""
     found: dict[str, str] = {}
     stack: list[tuple[Any, str]] = [(v, k) for k, v in document.items()
                                     if k not in ("version", "today", *NOT_TEXT)]
@@ -132,7 +133,7 @@ def more(count: int, what: str) -> list[str]:
 
 def shown(found: Comparison, side: str, path: str) -> str:
     """One side's figure as the table shows it: Babel's number, its status if it differs."""
-    snap: changes.Snapshot = getattr(found, side)
+    snap: Snapshot = getattr(found, side)
     if path not in snap.figures:
         return "none"
     if path in snap.values:

@@ -1,0 +1,178 @@
+"""What a site shows, as words by key: each figure's printed number and status, each task's
+status and proofs. Made from a published data.json (parsed, untrusted) or from a build's
+model in memory (`of_model`), the same either way, so that two sites compare (changes.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from progress_site.derive.kinds.distribution import PARTS
+from progress_site.derive.site import Model
+from progress_site.model.keys import published
+from progress_site.model.schema import Task
+from progress_site.model.values import plain
+from progress_site.publish.datajson import quantity
+
+TASK_STATUSES = {"done", "in-progress", "planned"}
+# More than a build prints; an old data.json asking for a million would print a megabyte.
+MAX_DECIMALS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The figures and tasks of one site, by a path made of the data's ids."""
+
+    figures: dict[str, tuple[str, str]]  # key (`measurements.ID`) -> (printed number, status)
+    tasks: dict[str, tuple[str, int]]  # path -> (status, number of proofs)
+    # key -> (value, decimals, unit) of each single-valued figure: for its change in %
+    values: dict[str, tuple[float, int, str]] = field(default_factory=dict)
+    # key -> the contender its side names (`cargo test 1.66.0`), for figures of contenders
+    sides: dict[str, str] = field(default_factory=dict)
+
+    def named(self, key: str) -> str:
+        """A figure's key, with its contender when its side names one."""
+        side = self.sides.get(key)
+        return f"{key} ({side})" if side else key
+
+
+def number(quantity: Any) -> str:
+    """A derived quantity as plain text: `7.92 us`, `12.5 to 17.1 packets`, `56 of 56`
+    (ValueError for what no build publishes: the old side may be any file)."""
+    if not quantity or quantity.get("kind") == "none":
+        return "no number"
+    decimals = int(quantity.get("decimals") or 0)
+    if not 0 <= decimals <= MAX_DECIMALS:
+        raise ValueError(f"{decimals} decimals")
+    low, high = (f"{quantity[k]:.{decimals}f}" for k in ("low", "high"))
+    unit = f" {quantity['unit']}" if quantity.get("unit") else ""
+    if quantity["kind"] == "count":
+        return f"{float(quantity['low']):.0f} of {float(quantity['high']):.0f}"
+    if quantity["kind"] == "range":
+        return f"{low} to {high}{unit}"
+    if quantity["kind"] == "distribution":
+        return spread(quantity.get("parts"), decimals, unit)
+    return f"{low}{unit}"
+
+
+def spread(parts: Any, decimals: int, unit: str) -> str:
+    """A distribution's parts in their order, so a tail that moved shows:
+    `p50 19.03 us · p99 65.00 us (n = 1000)` (ValueError for what no build writes)."""
+    if type(parts) is not dict or any(type(v) not in (int, float) for v in parts.values()):
+        raise ValueError("a distribution's parts are numbers by name")
+    shown = " · ".join(f"{name} {parts[name]:.{decimals}f}{unit}" for name in PARTS
+                       if name in parts and name != "n")
+    return shown + (f" (n = {parts['n']:.0f})" if "n" in parts else "")
+
+
+def collect(value: Any, path: str, snap: Snapshot) -> None:
+    """Record every figure and task under `value` (parsed JSON), with an explicit stack:
+    a site of 10,000 figures nests a few levels, but holds a million values."""
+    figures, tasks = snap.figures, snap.tasks
+    stack: list[tuple[Any, tuple[str, ...]]] = [(value, (path,) if path else ())]
+    while stack:
+        value, parts = stack.pop()
+        if type(value) is list:
+            for i, item in enumerate(value):
+                if type(item) is dict or type(item) is list:
+                    # A list item's part of a path: its id when it has one, else its place.
+                    name = item.get("id", i) if type(item) is dict else i
+                    stack.append((item, (*parts, str(name))))
+            continue
+        derived = value.get("derived")
+        if type(derived) is dict and "quantity" in derived:
+            name = figure_name(derived, parts)
+            figures[name] = (number(derived["quantity"]), str(derived.get("status")))
+            single(derived["quantity"], name, snap)
+        if value.get("status") in TASK_STATUSES and "proofs" in value:
+            tasks[".".join(parts)] = (value["status"], len(value.get("proofs") or ()))
+        for key, child in value.items():
+            if key != "derived" and (type(child) is dict or type(child) is list):
+                stack.append((child, (*parts, key)))
+
+
+def figure_name(derived: dict[str, Any], parts: tuple[str, ...]) -> str:
+    """A figure's key as texts cite it (`measurements.startup`): written in `derived` by
+    this engine; an older data.json's figure is named by where it stands
+    (`measurements.startup.figure`), which gives the same key."""
+    key = derived.get("key")
+    if type(key) is str:
+        return key
+    found = published(parts)
+    return str(found) if found is not None else ".".join(parts)
+
+
+def single(quantity: Any, key: str, snap: Snapshot) -> None:
+    """Keep a single-valued figure's number (`number` has checked its decimals)."""
+    if quantity and quantity.get("kind") not in ("none", "count", "range"):
+        snap.values[key] = (float(quantity["low"]), int(quantity.get("decimals") or 0),
+                             str(quantity.get("unit") or ""))
+
+
+def snapshot(document: dict[str, Any]) -> Snapshot:
+    """The figures and tasks of a parsed data.json."""
+    snap = Snapshot({}, {})
+    for key, value in document.items():
+        if key not in ("site", "version", "today") and type(value) in (dict, list):
+            collect(value, key, snap)
+    studies = document.get("studies")
+    for study in studies if type(studies) is list else ():
+        snap.sides.update(contenders(study))
+    return snap
+
+
+def contenders(study: Any) -> dict[str, str]:
+    """`comparisons.C.before` -> `cargo test 1.66.0` for each side of a study that names a
+    contender (in English, as the summary is); nothing for sides that are commits."""
+    out: dict[str, str] = {}
+    comps = study.get("comparisons") if type(study) is dict else None
+    for part in ("before", "after"):
+        side = study.get(part) if type(study) is dict else None
+        words = side_words(side.get("name"), side.get("version")) if type(side) is dict \
+            else None
+        for c in comps if type(comps) is list else ():
+            if words and type(c) is dict and type(c.get("id")) is str:
+                out[f"comparisons.{c['id']}.{part}"] = words
+    return out
+
+
+def side_words(name: Any, version: Any) -> str | None:
+    """A contender as the summary names it (`cargo test 1.66.0`), from its name as
+    data.json writes it (one text, or one per language: the English one); None for none."""
+    words = name.get("en", next(iter(name.values()), None)) if type(name) is dict else name
+    if type(words) is not str:
+        return None
+    return f"{words} {version}" if type(version) is str else words
+
+
+def of_model(model: Model) -> Snapshot:
+    """The snapshot of the site a model makes, as its data.json would give it: the file
+    the build just made is not parsed again."""
+    snap = Snapshot({}, {})
+    shown = [(str(k), v.quantity, v.status) for k, v in model.figures.items()]
+    for name, q, status in shown + [(str(h.key), h.quantity, h.status)
+                                     for h in model.headlines]:
+        snap.figures[name] = (number(quantity(q)), str(status))
+        single(quantity(q), name, snap)
+    for roadmap in model.data.roadmaps:
+        at = f"roadmaps.{roadmap.id}"
+        for i, group in enumerate(roadmap.groups):
+            add_tasks(group.tasks, f"{at}.groups.{i}", snap)
+        add_tasks(roadmap.tasks, at, snap)
+    for study in model.data.studies:
+        for part in ("before", "after"):
+            side = getattr(study, part)
+            words = side_words(plain(side.name), side.version)
+            snap.sides.update({f"comparisons.{c.id}.{part}": words
+                               for c in study.comparisons if words})
+    return snap
+
+
+def add_tasks(tasks: tuple[Task, ...], at: str, snap: Snapshot) -> None:
+    """Each task, and each of its steps, by the path data.json gives it."""
+    for task in tasks:
+        path = f"{at}.tasks.{task.id}"
+        snap.tasks[path] = (task.status, len(task.proofs))
+        for i, step in enumerate(task.steps):
+            snap.tasks[f"{path}.steps.{i}"] = (step.status, len(step.proofs))
