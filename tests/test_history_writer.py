@@ -56,7 +56,6 @@ def significant_digits(text: str) -> int:
     return len(digits)
 
 
-@pytest.mark.slow  # a real browser or tool run after run: CI runs it
 def test_twenty_imports_make_twenty_lines_in_order(
         example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
