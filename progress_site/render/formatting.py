@@ -155,8 +155,8 @@ def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
         text: str = format_unit(fixed, cldr, length="short", format=pattern,
                                 locale=locale(lang))
         return as_symbol(text.replace(" ", NBSP))
-    # Most short units read the same in every plural (`1 ms`, `2 ms`): then the number's
-    # plural category is not worked out at all.
+    # Most short units read the same in every plural category: then the number's
+    # category is not worked out at all.
     before, after = words if isinstance(words, tuple) else words[
         locale(lang).plural_form(fixed)]
     return as_symbol((before + number_of(fixed, decimals, lang) + after).replace(" ", NBSP))
