@@ -42,11 +42,13 @@ def test_example_build_prints_the_median_and_spread_beside_the_target() -> None:
     header, rows = table(out)
     assert header == ["what", "median (s)", "min (s)", "middle half (s)", "cpu median (s)",
                       "runs", "target (s)"]
-    assert list(rows) == ["example site, warm caches", "import progress_site.cli",
+    assert list(rows) == ["example site, nothing changed",
+                          "example site, one content file edited", "import progress_site.cli",
                           "import progress_site.pipeline"]
-    median, fastest, middle, cpu, runs, target = rows["example site, warm caches"]
+    median, fastest, middle, cpu, runs, target = rows["example site, nothing changed"]
     assert 0 < float(fastest) <= float(median) and float(cpu) > 0
     assert runs == "2" and target == "<= 0.3"
+    assert rows["example site, one content file edited"][4:] == ["2", "-"]
     for imported in ("import progress_site.cli", "import progress_site.pipeline"):
         assert float(rows[imported][3]) > 0 and rows[imported][4:] == ["2", "-"]
     low, high = spread(middle)
