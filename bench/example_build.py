@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import BUILD, REPO, middle_half, run_timed, table
+from common import BUILD, REPO, add_line, middle_half, run_timed, table
 
 TARGET_S = 0.3
 
@@ -75,8 +75,7 @@ def edited_rows(tmp: Path, warm: Path, runs: int) -> tuple[str, ...]:
     page = source / "content" / "en" / "index.md"
     timed = []
     for run in range(runs):
-        with page.open("a", encoding="utf-8") as file:
-            file.write(f"\nA line added for run {run + 1}.\n")
+        add_line(page, run + 1)
         timed.append(run_timed(build))
     times = [t.seconds for t in timed]
     return ("example site, one content file edited", f"{statistics.median(times):.3f}",

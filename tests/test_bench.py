@@ -81,14 +81,17 @@ def test_mkdocs_peer_prints_both_medians_and_their_ratio() -> None:
     header, rows = table(out)
     assert header == ["build", "median (s)", "min (s)", "middle half (s)", "cpu median (s)",
                       "runs", "target"]
-    ours, theirs = rows
-    assert ours == "progress-site: 6 figures, 3 tasks, en + fr"
+    ours, edited, theirs = rows
+    assert ours == "progress-site: 6 figures, 3 tasks, en + fr, nothing changed"
+    assert edited == "progress-site: 6 figures, 3 tasks, en + fr, one page edited"
     assert re.fullmatch(r"MkDocs 1\.6\.\d+: 6 figures, 3 tasks, en \+ fr", theirs), theirs
-    assert rows[ours][-2:] == ["1", "<= MkDocs"] and rows[theirs][-2:] == ["1", "-"]
+    assert rows[ours][-2:] == ["1", "<= 0.6 x MkDocs (cpu)"]
+    assert rows[edited][-2:] == rows[theirs][-2:] == ["1", "-"]
     for row in rows.values():
         assert 0 < float(row[1]) <= float(row[0]) and float(row[3]) > 0
-    ratio = re.search(r"ratio progress-site / MkDocs: (\d+\.\d\d) \(target: <= 1\.00, "
-                      r"(met|MISSED)\); of the processor times: \d+\.\d\d", out)
+    ratio = re.search(r"ratio progress-site / MkDocs, processor time: nothing changed "
+                      r"(\d+\.\d\d) \(target: <= 0\.60, (met|MISSED)\), one page edited "
+                      r"\d+\.\d\d; wall time: \d+\.\d\d, \d+\.\d\d", out)
     assert ratio is not None and float(ratio.group(1)) > 0, out
 
 
