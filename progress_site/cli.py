@@ -91,7 +91,7 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    help="where drawn charts are kept between builds, outside the source "
                         "and the output (default: $XDG_CACHE_HOME/progress-site, else "
                         "~/.cache/progress-site; safe to delete)")
-    p.add_argument("--force", action="store_true",
+    p.add_argument("--force", action="store_true", dest="force_build",  # `new` has its own
                    help="build even when the sources, options and engine are those of the "
                         "last build into the output and it holds what that build left "
                         "(then a build does nothing and says so)")
@@ -232,7 +232,7 @@ def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> 
         return run_command(args, today())
     last = last_build(args)
     if last is not None:
-        done = None if args.force else last.unchanged()
+        done = None if args.force_build else last.unchanged()
         if done is not None:
             return replay(done, last.out)
         last.forget()
@@ -264,8 +264,11 @@ def last_build(args: argparse.Namespace) -> lastbuild.LastBuild | None:
         return None  # config_from says why
     # Every option (but --force) and "today": an option added later is in it by itself.
     options = {name: os.path.realpath(value) if isinstance(value, Path) else value
-               for name, value in vars(args).items() if name != "force"}
-    options["today"] = today().isoformat()
+               for name, value in vars(args).items() if name != "force_build"}
+    try:
+        options["today"] = today().isoformat()
+    except UsageError:  # config_from says so, after what it checks first
+        return None
     return lastbuild.LastBuild.of(folder, args.source, out, options)
 
 
