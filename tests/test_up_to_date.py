@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
@@ -116,25 +115,37 @@ def edit_value(site: Path) -> None:
     path.write_text(path.read_text("utf-8").replace("value: 2.39", "value: 2.47", 1), "utf-8")
 
 
-CHANGES: dict[str, Callable[[Path], tuple[str, ...]]] = {
-    "a data value": lambda s: (edit_value(s), ())[1],
-    "a file added to data/": lambda s: ((s / "data" / "notes.txt").write_text("x"), ())[1],
-    "a file removed from content/": lambda s: ((s / "content/fr/horizon-four-way.md").unlink(),
-                                               ())[1],
-    "a file of site/ edited": lambda s: ((s / "site/index.html").write_text("edited"), ())[1],
-    "a file of site/ deleted": lambda s: ((s / "site/feed.xml").unlink(), ())[1],
-    "a file added to site/": lambda s: ((s / "site/extra.html").write_text("x"), ())[1],
-    "a folder added to site/": lambda s: ((s / "site/extra").mkdir(), ())[1],
-    "another --out": lambda s: ("--out", str(s.parent / "elsewhere")),
-    "--strict": lambda s: ("--strict",),
-    "--base-url": lambda s: ("--base-url", "https://example.org/meridian/"),
-    "--force": lambda s: ("--force",),
+# Each change to the sources, the output or the command line, and the options it adds.
+CHANGES: dict[str, tuple[str, ...]] = {
+    "a data value": (), "a file added to data/": (), "a file removed from content/": (),
+    "a file of site/ edited": (), "a file of site/ deleted": (), "a file added to site/": (),
+    "a folder added to site/": (), "another --out": ("--out", "OUT"), "--strict": ("--strict",),
+    "--base-url": ("--base-url", "https://example.org/meridian/"), "--force": ("--force",),
 }
+
+
+def make(change: str, site: Path) -> tuple[str, ...]:
+    """Make one of CHANGES to the built `site`; the options of the build after it."""
+    if change == "a data value":
+        edit_value(site)
+    elif change == "a file added to data/":
+        (site / "data" / "notes.txt").write_text("not read by the build, counted all the same")
+    elif change == "a file removed from content/":
+        (site / "content" / "fr" / "horizon-four-way.md").unlink()
+    elif change == "a file of site/ edited":
+        (site / "site" / "index.html").write_text("edited")
+    elif change == "a file of site/ deleted":
+        (site / "site" / "feed.xml").unlink()
+    elif change == "a file added to site/":
+        (site / "site" / "extra.html").write_text("x")
+    elif change == "a folder added to site/":
+        (site / "site" / "extra").mkdir()
+    return tuple(str(site.parent / "elsewhere") if a == "OUT" else a for a in CHANGES[change])
 
 
 @pytest.mark.parametrize("change", CHANGES)
 def test_any_change_builds_again(change: str, site: Path) -> None:
-    args = CHANGES[change](site)
+    args = make(change, site)
     again = build(site, *args)
     if change == "--strict":  # the typed number is an error then: nothing is published
         assert again.status == 1 and "Aborted with 1 data error." in again.stderr
@@ -142,12 +153,14 @@ def test_any_change_builds_again(change: str, site: Path) -> None:
     assert again.status == 0 and again.built, (again.stdout, again.stderr)
     args = tuple(a for a in args if a != "--force")  # the same build, not forced
     out = Path(args[1]) if args[:1] == ("--out",) else site / "site"
-    # The site is what the sources make: built again, it holds the same files.
-    expected = dict((p.relative_to(out).as_posix(), p.read_bytes())
-                    for p in sorted(out.rglob("*")) if p.is_file())
-    assert build(site, *args).built is False
-    assert "extra.html" not in expected and "extra" not in expected
+    # The site is put right: no stray file, the deleted one back, the edited one rebuilt.
+    expected = {p.relative_to(out).as_posix(): p.read_bytes()
+                for p in sorted(out.rglob("*")) if p.is_file()}
+    assert "extra.html" not in expected and not (out / "extra").exists()
     assert "feed.xml" in expected and expected["index.html"] != b"edited"
+    assert ("fr/horizon-four-way/index.html" in expected) == (
+        change != "a file removed from content/")
+    assert not build(site, *args).built  # and the same build again does nothing
     if change == "a data value":
         assert "2.47" in expected["index.html"].decode()
     if change == "--base-url":
