@@ -47,6 +47,13 @@ def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> Timed:
     return Timed(elapsed, cpu)
 
 
+def add_line(page: Path, run: int) -> None:
+    """Edit a Markdown page as its author does, with a line added: the next build is a
+    real one (a build with nothing changed does nothing, and is timed as such)."""
+    with page.open("a", encoding="utf-8") as file:
+        file.write(f"\nA line added for run {run}.\n")
+
+
 def peak_rss_kib(cmd: list[str]) -> int:
     """Peak resident memory of one run, measured by wrapping it in its own process."""
     code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "

@@ -147,8 +147,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "src", Path(tmp) / "out"
         generate(src, args.commits, args.benchmarks)
+        # --force: the same build again would find nothing changed, and do nothing.
         cmd = [*BUILD, "--source", str(src), "--out", str(out),
-               "--cache-dir", str(Path(tmp) / "cache")]
+               "--cache-dir", str(Path(tmp) / "cache"), "--force"]
         first = build(cmd)
         first_digest = digest(out)
         warm = [build(cmd) for _ in range(args.runs)]

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from progress_site import cache
 from progress_site.errors import BuildFailed, UsageError, visible, visible_path
-from progress_site.record.options import import_options, record_options, run_command
-from progress_site.scaffold import new_options, run_new
+from progress_site.publish import lastbuild
 
 if TYPE_CHECKING:
     from progress_site.pipeline import BuildConfig
@@ -46,9 +45,11 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The options of `python build.py` (and `python -m progress_site`); with no command,
-    it builds the site."""
+    it builds the site. A command's own options are added only when `argv` names it:
+    `record` and `import` load the data format, which a build that finds nothing changed
+    never needs."""
     p = argparse.ArgumentParser(
         prog="progress-site",
         description="Build a project's page of progress, tests and benchmarks from its data.",
@@ -90,13 +91,35 @@ def parser() -> argparse.ArgumentParser:
                    help="where drawn charts are kept between builds, outside the source "
                         "and the output (default: $XDG_CACHE_HOME/progress-site, else "
                         "~/.cache/progress-site; safe to delete)")
+    p.add_argument("--force", action="store_true", dest="force_build",  # `new` has its own
+                   help="build even when the sources, options and engine are those of the "
+                        "last build into the output and it holds what that build left "
+                        "(then a build does nothing and says so)")
     p.add_argument("--version", action=Version, nargs=0, help="show the version and exit")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
-    record_options(commands.add_parser("record", help="add or update one figure of the data"))
-    import_options(commands.add_parser(
-        "import", help="turn a benchmark tool's output into measurements"))
-    new_options(commands.add_parser("new", help="start a new site in a folder of its own"))
+    named = set(sys.argv[1:] if argv is None else argv)
+    for name, what in COMMANDS:
+        command = commands.add_parser(name, help=what)
+        if name in named:
+            command_options(name, command)
     return p
+
+
+COMMANDS = (("record", "add or update one figure of the data"),
+            ("import", "turn a benchmark tool's output into measurements"),
+            ("new", "start a new site in a folder of its own"))
+
+
+def command_options(name: str, command: argparse.ArgumentParser) -> None:
+    """The options of one command, imported only for a command line that names it."""
+    if name == "new":
+        from progress_site.scaffold import new_options
+
+        new_options(command)
+        return
+    from progress_site.record.options import import_options, record_options
+
+    (record_options if name == "record" else import_options)(command)
 
 
 def today() -> dt.date:
@@ -167,7 +190,7 @@ def plural(count: int, noun: str) -> str:
 def main(argv: list[str] | None = None, compiled: CompiledTemplates | None = None) -> int:
     """Run the command line; return the exit status. `compiled`: templates this process
     compiled before, for a caller that builds many sites in one process (the tests)."""
-    args = parser().parse_args(argv)
+    args = parser(argv).parse_args(argv)
     # Only now: `--help` and `--version` have exited without loading the build.
     from progress_site.publish.swap import PublishFailed
 
@@ -200,9 +223,19 @@ def main(argv: list[str] | None = None, compiled: CompiledTemplates | None = Non
 def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> int:
     """The command the options name: record or import, watch, --changes, or a build."""
     if args.command == "new":
+        from progress_site.scaffold import run_new
+
         return run_new(args)
     if args.command is not None:  # record, import: they print their own report
+        from progress_site.record.options import run_command
+
         return run_command(args, today())
+    last = last_build(args)
+    if last is not None:
+        done = None if args.force_build else last.unchanged()
+        if done is not None:
+            return replay(done, last.out)
+        last.forget()
     config = config_from(args, compiled)
     if args.format != "text" and args.changes is None:
         raise UsageError("--format applies to --changes OLD_SITE; a build prints its "
@@ -217,12 +250,44 @@ def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> 
         return status
     if args.changes is not None:
         return print_changes(config, args.changes, args.format, args.fail_on_regression)
-    return build_and_report(config, args.fail_on_regression)
+    return build_and_report(config, args.fail_on_regression, last)
 
 
-def build_and_report(config: BuildConfig, gate: bool = False) -> int:
+def last_build(args: argparse.Namespace) -> lastbuild.LastBuild | None:
+    """What the last build of this source into this output left, to compare this one's
+    inputs with; None for a watch, --changes, or no cache folder to keep it in."""
+    if args.watch or args.changes is not None or args.format != "text":
+        return None
+    out = args.out if args.out is not None else args.source / "site"
+    folder = args.cache_dir if args.cache_dir is not None else cache.user_folder()
+    if cache.refusal(folder, args.source, out):
+        return None  # config_from says why
+    # Every option (but --force) and "today": an option added later is in it by itself.
+    options = {name: os.path.realpath(value) if isinstance(value, Path) else value
+               for name, value in vars(args).items() if name != "force_build"}
+    try:
+        options["today"] = today().isoformat()
+    except UsageError:  # config_from says so, after what it checks first
+        return None
+    return lastbuild.LastBuild.of(folder, args.source, out, options)
+
+
+def replay(record: lastbuild.Record, out: Path) -> int:
+    """A build that found nothing changed: the last build's warnings again, and one line."""
+    for warning in record.warnings:
+        print("\n".join(visible(line) for line in warning.split("\n")), file=sys.stderr)
+    counts = plural(record.pages, "page") + (
+        f", {plural(len(record.warnings), 'warning')}" if record.warnings else "")
+    print(f"Nothing changed since the last build: {visible_path(str(out))} was left as it "
+          f"was ({counts}); --force builds it again.")
+    return 0
+
+
+def build_and_report(config: BuildConfig, gate: bool = False,
+                     last: lastbuild.LastBuild | None = None) -> int:
     """Build and publish the site, then print its warnings, a summary, and what changed
-    since the site it replaced; with `gate`, REGRESSED when it found a new regression."""
+    since the site it replaced; with `gate`, REGRESSED when it found a new regression.
+    With `last`, a build that exits 0 is remembered: the same build again does nothing."""
     from progress_site.pipeline import build
 
     previous = previous_document(config.out) if gate else None
@@ -241,12 +306,17 @@ def build_and_report(config: BuildConfig, gate: bool = False) -> int:
                          *("  " + visible_path(x) for x in built.changes)])
               if built.changes else "No page, figure or task changed since the previous "
                                     "site.")
-    if not gate:
-        return 0
-    if previous is None:
-        print("warning: --fail-on-regression: no previous site to compare with, so no "
-              "regression is new", file=sys.stderr)
-    return gate_status(previous, built.files["data.json"])
+    status = 0
+    if gate:
+        if previous is None:
+            print("warning: --fail-on-regression: no previous site to compare with, so no "
+                  "regression is new", file=sys.stderr)
+        status = gate_status(previous, built.files["data.json"])
+    if last is not None and status == 0:
+        # A warning about the site this one replaced is not met again by the next build.
+        last.remember(pages, [w.render() for w in built.warnings
+                              if not Path(w.location.file).is_relative_to(config.out)])
+    return status
 
 
 def previous_document(out: Path) -> dict[str, Any] | None:

@@ -42,11 +42,13 @@ def test_example_build_prints_the_median_and_spread_beside_the_target() -> None:
     header, rows = table(out)
     assert header == ["what", "median (s)", "min (s)", "middle half (s)", "cpu median (s)",
                       "runs", "target (s)"]
-    assert list(rows) == ["example site, warm caches", "import progress_site.cli",
+    assert list(rows) == ["example site, nothing changed",
+                          "example site, one content file edited", "import progress_site.cli",
                           "import progress_site.pipeline"]
-    median, fastest, middle, cpu, runs, target = rows["example site, warm caches"]
+    median, fastest, middle, cpu, runs, target = rows["example site, nothing changed"]
     assert 0 < float(fastest) <= float(median) and float(cpu) > 0
     assert runs == "2" and target == "<= 0.3"
+    assert rows["example site, one content file edited"][4:] == ["2", "-"]
     for imported in ("import progress_site.cli", "import progress_site.pipeline"):
         assert float(rows[imported][3]) > 0 and rows[imported][4:] == ["2", "-"]
     low, high = spread(middle)
@@ -79,14 +81,17 @@ def test_mkdocs_peer_prints_both_medians_and_their_ratio() -> None:
     header, rows = table(out)
     assert header == ["build", "median (s)", "min (s)", "middle half (s)", "cpu median (s)",
                       "runs", "target"]
-    ours, theirs = rows
-    assert ours == "progress-site: 6 figures, 3 tasks, en + fr"
+    ours, edited, theirs = rows
+    assert ours == "progress-site: 6 figures, 3 tasks, en + fr, nothing changed"
+    assert edited == "progress-site: 6 figures, 3 tasks, en + fr, one page edited"
     assert re.fullmatch(r"MkDocs 1\.6\.\d+: 6 figures, 3 tasks, en \+ fr", theirs), theirs
-    assert rows[ours][-2:] == ["1", "<= MkDocs"] and rows[theirs][-2:] == ["1", "-"]
+    assert rows[ours][-2:] == ["1", "<= 0.6 x MkDocs (cpu)"]
+    assert rows[edited][-2:] == rows[theirs][-2:] == ["1", "-"]
     for row in rows.values():
         assert 0 < float(row[1]) <= float(row[0]) and float(row[3]) > 0
-    ratio = re.search(r"ratio progress-site / MkDocs: (\d+\.\d\d) \(target: <= 1\.00, "
-                      r"(met|MISSED)\); of the processor times: \d+\.\d\d", out)
+    ratio = re.search(r"ratio progress-site / MkDocs, processor time: nothing changed "
+                      r"(\d+\.\d\d) \(target: <= 0\.60, (met|MISSED)\), one page edited "
+                      r"\d+\.\d\d; wall time: \d+\.\d\d, \d+\.\d\d", out)
     assert ratio is not None and float(ratio.group(1)) > 0, out
 
 

@@ -76,7 +76,7 @@ def test_each_build_says_what_changed(example_copy: Path, tmp_path: Path) -> Non
     out = tmp_path / "out"
     first = run_build("--source", example_copy, "--out", out)
     assert "previous site" not in first.stdout  # nothing to compare with yet
-    again = run_build("--source", example_copy, "--out", out)
+    again = run_build("--source", example_copy, "--out", out, "--force")
     assert again.stdout.splitlines()[-1] == (
         "No page, figure or task changed since the previous site.")
 
@@ -207,7 +207,7 @@ def test_a_previous_data_json_that_cannot_be_read_is_a_warning(example_copy: Pat
     assert result.returncode == 0, result.stderr
     assert result.stderr == WARNING.format(out=out, why="is a folder, not a regular file")
     assert (out / "data.json").read_bytes() == published
-    again = run_build("--source", example_copy, "--out", out)
+    again = run_build("--source", example_copy, "--out", out, "--force")
     assert (again.stderr, again.stdout.splitlines()[-1]) == (
         "", "No page, figure or task changed since the previous site.")
 

@@ -247,7 +247,8 @@ def test_a_second_build_waits_for_the_first(tmp_path: Path) -> None:
     lock = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        proc = subprocess.Popen(build_command(BASE, out), env=ENV, text=True,
+        # --force: the same build again would find nothing changed, and do nothing.
+        proc = subprocess.Popen([*build_command(BASE, out), "--force"], env=ENV, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(1.5)
         assert proc.poll() is None, "the build did not wait for the lock"

@@ -131,6 +131,6 @@ def test_a_cache_that_is_a_file_means_no_cache(blocker: str, example_copy: Path,
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert (tmp_path / blocker).read_text() == "not a folder"
-    again = run_build("--source", example_copy, "--out", out, *given)
+    again = run_build("--source", example_copy, "--out", out, "--force", *given)
     assert again.stdout.splitlines()[-1] == (
         "No page, figure or task changed since the previous site.")
