@@ -19,6 +19,7 @@ from progress_site.fork import Forked, can_fork
 from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.publish import changes
+from progress_site.publish.lastbuild import theme_root
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.dashboard import dashboard_pages
@@ -30,17 +31,7 @@ from progress_site.validate.dates import check_dates
 from progress_site.validate.placeholders import check_placeholders
 from progress_site.validate.rules import validate
 
-
-def engine_root() -> Path:
-    """The folder that holds the engine's own templates/ and locales/ (the theme a site's
-    own folders override): progress_site/theme/ in an installed wheel (pyproject.toml maps
-    it from the repository's top-level folders), else the checkout beside this package."""
-    package = Path(__file__).resolve().parent
-    installed = package / "theme"
-    return installed if (installed / "templates").is_dir() else package.parent
-
-
-ENGINE_ROOT = engine_root()
+ENGINE_ROOT = theme_root()
 
 if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec

@@ -100,8 +100,9 @@ class LastBuild:
 
 
 def theme_root() -> Path:
-    """The engine's theme, as `pipeline.engine_root` finds it (the test checks they
-    agree): progress_site/theme/ in a wheel, else the checkout beside the package."""
+    """The folder that holds the engine's own templates/ and locales/ (the theme a site's
+    own folders override): progress_site/theme/ in an installed wheel (pyproject.toml maps
+    it from the repository's top-level folders), else the checkout beside the package."""
     package = Path(__file__).resolve().parents[1]
     installed = package / "theme"
     return installed if (installed / "templates").is_dir() else package.parent
