@@ -14,6 +14,7 @@ from progress_site import cli, pipeline
 from progress_site.pipeline import Built
 from progress_site.publish.comment import compare, markdown, md
 from progress_site.publish.steps import StepRow, new_regressions, steps_in
+from progress_site.report import REGRESSED
 
 STEP = {"key": "parse-large", "status": "regressed", "last_before": "a1b2c3d",
         "first_after": "e4f5a6b", "before": 1.25, "after": 1.5, "percent": 20.0,
@@ -167,7 +168,7 @@ def made(monkeypatch: pytest.MonkeyPatch, new: bytes) -> None:
 
 
 @pytest.mark.parametrize(("new_steps", "status"), [
-    ((), 0), ((STEP,), cli.REGRESSED), (({**STEP, "status": "pending"},), 0),
+    ((), 0), ((STEP,), REGRESSED), (({**STEP, "status": "pending"},), 0),
     (({**STEP, "status": "improved"},), 0)])
 def test_changes_fails_on_a_new_regression(
         new_steps: tuple[dict[str, Any], ...], status: int, source: Path, tmp_path: Path,
@@ -210,7 +211,7 @@ def test_a_build_fails_on_a_regression_the_site_it_replaces_did_not_have(
     out = site(tmp_path / "out", data_json())
     made(monkeypatch, data_json(STEP))
     args = ["--source", str(source), "--out", str(out), "--fail-on-regression"]
-    assert cli.main(args) == cli.REGRESSED
+    assert cli.main(args) == REGRESSED
     assert "regression: parse-large" in capsys.readouterr().err
     (out / "data.json").write_bytes(data_json(STEP))  # as the build would have published
     assert cli.main(args) == 0
@@ -261,7 +262,7 @@ def test_an_empty_old_side_makes_everything_new_and_no_regression(
     old = site(tmp_path / "old", b"{}\n")
     made(monkeypatch, data_json(STEP))
     assert cli.main(["--source", str(source), "--changes", str(old), "--format",
-                     "markdown", "--fail-on-regression"]) == cli.REGRESSED
+                     "markdown", "--fail-on-regression"]) == REGRESSED
     out = capsys.readouterr().out
     assert "| measurements\\.cpu | none -> 7.92 us |  |" in out
     assert "### New regressions" in out
