@@ -90,7 +90,7 @@ def _nests_too_deep(value: Any) -> bool:
     level = [value] if isinstance(value, (dict, list)) else []
     for _ in range(MAX_DEPTH):
         level = [inner for outer in level
-                 for inner in (outer.values() if type(outer) is dict else outer)
+                 for inner in (outer.values() if isinstance(outer, dict) else outer)
                  if isinstance(inner, (dict, list))]
         if not level:
             return False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from progress_site.derive.site import Model
@@ -56,16 +56,19 @@ class Collection:
             yield self.writer.to_json(record, (((), self.name), str(getattr(record, "id", i))))
 
 
-def dumped(value: Any) -> bytes:
+def encoder() -> Callable[[Any], bytes]:
     """One value as compact JSON, keys sorted: what `json.dumps` of the whole document
-    writes for it. Compact: without `indent`, json uses its C encoder."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    writes for it. Compact: without `indent`, json uses its C encoder. One encoder for
+    the file, not one made for each of its thousands of records."""
+    encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False).encode
+    return lambda value: encode(value).encode("utf-8")
 
 
 def chunks(document: dict[str, Any]) -> Iterator[bytes]:
     """The document's bytes, its collections a record at a time: the JSON of a large
     site's every record never exists at once, nor the whole file as text."""
+    dumped = encoder()
     yield b"{"
     for i, name in enumerate(sorted(document)):
         value = document[name]
