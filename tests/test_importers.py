@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from progress_site.cli import main
+from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.record.importers import ImportFailed, read_results
 from progress_site.record.recorder import scale_time, suggest
 
@@ -170,6 +171,24 @@ def test_limits_ok_twin(tmp_path: Path) -> None:
         '}, {"command": "b", "mean": 0.000000000001, "n": ' + "9" * 40 + "}]}")
     results = read_results("hyperfine", tmp_path / "x.json", "x.json")
     assert [float(r.value) for r in results] == [1e15, 1e-12]
+
+
+@pytest.mark.parametrize(("text", "offset"), [
+    ("[" * 64 + "]" * 64, None),
+    ("[" * 65 + "]" * 65, 64),
+    ('{"a": ' * 65 + "1" + "}" * 65, 6 * 64),
+    ('[{"k": "' + "[" * 200 + '"}]', None),  # brackets in a text nest nothing
+    ('[[1], ' + "[" * 65 + "]" * 65 + "]", 6 + 63),
+])
+def test_nesting_limit_of_the_json_reader(text: str, offset: int | None) -> None:
+    """The limit is on the decoded lists and objects; a refusal names the first bracket
+    past it."""
+    if offset is None:
+        assert parse_json(text) is not None
+        return
+    with pytest.raises(TooDeep) as caught:
+        parse_json(text)
+    assert caught.value.offset == offset
 
 
 def points(source: Path, ident: str) -> list[dict[str, Any]]:

@@ -17,6 +17,8 @@ import pytest
 from progress_site.cli import main
 from progress_site.model.base_url import BaseUrlError, check_base_url
 from progress_site.pipeline import BuildConfig, make_site
+from progress_site.publish.datarecords import DERIVED_RECORDS
+from progress_site.publish.dataschema import DERIVED
 from progress_site.publish.outputs import anchors
 from progress_site.publish.social import SocialCard
 from progress_site.render.i18n import load_catalogs
@@ -72,6 +74,11 @@ def test_data_json_holds_the_derived_numbers(published: dict[str, bytes]) -> Non
     assert roadmap["derived"]["total"] >= roadmap["derived"]["done"] >= 1
     headline = data["headlines"][0]
     assert headline["derived"]["quantity"]["low"] == 2.5
+
+
+def test_the_schema_declares_derived_for_the_records_that_carry_it() -> None:
+    """data.json's writer and its schema name the same records as carrying `derived`."""
+    assert set(DERIVED) == DERIVED_RECORDS
 
 
 def test_a_broken_data_json_fails_its_schema(published: dict[str, bytes]) -> None:

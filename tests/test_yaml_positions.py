@@ -4,6 +4,8 @@ line and column as a file read by composing its nodes."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from progress_site.errors import Location
@@ -48,6 +50,25 @@ def test_one_pass_and_composed_read_the_same_values_and_written_numbers() -> Non
     composed, _ = parse(COMPOSED, "data/x.yaml")
     assert one.data == composed.data
     assert one.raw == composed.raw == {("site", "count"): "3", ("site", "items", 0): "1.50"}
+
+
+MIXED = """\
+a: 3
+b: "3"
+c: [3, '3', 2026-11-08, "2026-11-08", 0x1f, yes]
+383: {d: 3, e: {f: '3'}}
+"""
+
+
+def test_a_written_form_reads_by_its_style_in_both_paths() -> None:
+    """A text read once is remembered by its style: `3` is a number, `"3"` a word, in a
+    mapping's values as in a list's items and keys, as the composed path reads them."""
+    one, _ = parse(MIXED, "data/x.yaml")
+    composed, _ = parse(MIXED.replace("a: 3", "a: &n 3"), "data/x.yaml")
+    assert one.data == composed.data == {
+        "a": 3, "b": "3", "c": [3, "3", dt.date(2026, 11, 8), "2026-11-08", 31, "yes"],
+        "383": {"d": 3, "e": {"f": "3"}}}
+    assert one.raw == composed.raw
 
 
 def test_a_problem_quotes_its_line() -> None:

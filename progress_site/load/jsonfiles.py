@@ -78,11 +78,23 @@ def parse_json(text: str, decoder: json.JSONDecoder = _DECODER) -> Any:
         value = decoder.decode(text)
     except RecursionError:  # deeper than Python's reader goes: past MAX_DEPTH too
         raise TooDeep(_too_deep(text) or 0) from None
-    # Counting brackets first spares the scan of a text that cannot nest that deep.
-    deep = _too_deep(text) if text.count("[") + text.count("{") > MAX_DEPTH else None
-    if deep is not None:
-        raise TooDeep(deep)
+    # The decoded containers are walked, not the text: a long file's every string would
+    # be scanned for brackets; the text is read only to place a refusal.
+    if _nests_too_deep(value):
+        raise TooDeep(_too_deep(text) or 0)
     return value
+
+
+def _nests_too_deep(value: Any) -> bool:
+    """Whether lists and objects nest more than MAX_DEPTH levels in a decoded value."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(MAX_DEPTH):
+        level = [inner for outer in level
+                 for inner in (outer.values() if isinstance(outer, dict) else outer)
+                 if isinstance(inner, (dict, list))]
+        if not level:
+            return False
+    return True
 
 
 def _skip(text: str, pos: int) -> int:

@@ -47,6 +47,8 @@ Positions = dict[KeyPath, tuple[int, int]]
 # The events the one-pass reader meets most, looked up once (it meets one per value).
 _SCALAR, _MAP, _SEQ = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
 _MAP_END, _SEQ_END = yaml.MappingEndEvent, yaml.SequenceEndEvent
+_NUMBERS = (int, float)  # exact types: true and false are not numbers here
+_UNKNOWN: Any = object()  # a scalar not read yet
 
 
 class Resolver(yaml.resolver.BaseResolver):
@@ -220,9 +222,10 @@ class _Events(_Reader):
         self.every = every
         self.next = loader.get_event
         self.resolve = loader.resolve
-        # (written text, plain?) -> its value, for scalars read without a problem: keys
-        # and words repeat thousands of times, and their values cannot change.
-        self.known: dict[tuple[str, bool], Any] = {}
+        # Written text -> its value, for scalars read without a problem, plain and quoted
+        # apart: keys and words repeat thousands of times, and their values cannot change.
+        self.plain: dict[str, Any] = {}
+        self.quoted: dict[str, Any] = {}
 
     def document(self) -> list[Problem]:
         """The one document of the stream (or none), read to the end of the stream."""
@@ -242,31 +245,58 @@ class _Events(_Reader):
         if event.anchor is not None or self.count >= MAX_NODES:
             raise _HandOver
         kind = type(event)
-        if self.every or kind is _MAP:
-            self.doc.values[path] = mark(event)
         if kind is _SCALAR:
-            return self.keep_raw(path, self.scalar(event, path), event.value)
+            return self.leaf(event, path)
         if depth == MAX_DEPTH or event.tag is not None or kind not in (_MAP, _SEQ):
             raise _HandOver  # too deep, tagged, or an alias
         if kind is _SEQ:
-            items: list[Any] = []
+            if self.every:
+                self.doc.values[path] = mark(event)
+            return self.sequence(path, depth)
+        self.doc.values[path] = mark(event)  # where a record starts: all it keeps
+        return self.mapping(path, depth)
+
+    def leaf(self, event: Any, path: KeyPath) -> Any:
+        """A scalar's value at `path`, remembering how a number was written."""
+        if self.every:
+            self.doc.values[path] = mark(event)
+        value = self.scalar(event, path)
+        if type(value) in _NUMBERS:  # `6.40`, `0x1f`: as written, for decimals and ids
+            self.doc.raw[path] = event.value
+        return value
+
+    def sequence(self, path: KeyPath, depth: int) -> list[Any]:
+        """A sequence's items, up to its end."""
+        items: list[Any] = []
+        event = self.next()
+        while type(event) is not _SEQ_END:
+            items.append(self.value(event, (*path, len(items)), depth + 1))
             event = self.next()
-            while type(event) is not _SEQ_END:
-                items.append(self.value(event, (*path, len(items)), depth + 1))
-                event = self.next()
-            return items
+        return items
+
+    def mapping(self, path: KeyPath, depth: int) -> dict[str, Any]:
+        """A mapping's keys and values, up to its end; scalar values read here, without
+        a call each (most values are)."""
         out: dict[str, Any] = {}
         event = self.next()
         while type(event) is not _MAP_END:
             if type(event) is not _SCALAR or event.anchor is not None:
                 raise _HandOver
             key = self.scalar(event, path)
-            if not isinstance(key, (str, int)) or isinstance(key, bool) or str(key) in out:
-                raise _HandOver
-            child = (*path, str(key))
+            if type(key) is not str and type(key) is not int:
+                raise _HandOver  # not a word (true, a date...): the composed path words it
+            name = str(key)
+            if name in out:
+                raise _HandOver  # a key twice
+            child = (*path, name)
             if self.every:
                 self.doc.keys[child] = mark(event)
-            out[str(key)] = self.value(self.next(), child, depth + 1)
+            event = self.next()
+            if type(event) is _SCALAR and event.anchor is None and self.count < MAX_NODES - 1:
+                self.count += 1
+                out[name] = self.leaf(event, child)
+            else:
+                out[name] = self.value(event, child, depth + 1)
             event = self.next()
         return out
 
@@ -274,13 +304,15 @@ class _Events(_Reader):
         """A scalar's value, read once per distinct written form and style."""
         if event.tag is not None:
             raise _HandOver
-        plain = event.implicit[0]
         written = event.value
-        if (written, plain) in self.known:
-            return self.known[written, plain]
-        tag = self.resolve(yaml.ScalarNode, written, event.implicit) if plain else STR_TAG
+        known = self.plain if event.implicit[0] else self.quoted
+        value = known.get(written, _UNKNOWN)
+        if value is not _UNKNOWN:
+            return value
+        tag = self.resolve(yaml.ScalarNode, written, event.implicit) if event.implicit[0] \
+            else STR_TAG
         if tag == STR_TAG and not unwanted(written):
-            self.known[written, plain] = written  # a text is as written: no node to build
+            known[written] = written  # a text is as written: no node to build
             return written
         if tag not in _SCALAR_TAGS:
             raise _HandOver  # tagged, `<<`, `=`: rare, and the composed path words them
@@ -288,7 +320,7 @@ class _Events(_Reader):
         before = len(self.problems)
         value = self.read(node, path)
         if len(self.problems) == before:
-            self.known[written, plain] = value
+            known[written] = value
         return value
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from progress_site.derive.site import Model
 from progress_site.load.pages import Page
 from progress_site.publish.crawlers import robots, sitemap
-from progress_site.publish.datajson import data_json, data_schema_json
+from progress_site.publish.datajson import data_json
+from progress_site.publish.dataschema import data_schema_json
 from progress_site.publish.feeds import atom_feed, newest
 from progress_site.publish.regressions import FEED, regressions_feed
 from progress_site.publish.social import SocialCard, card_path

@@ -13,7 +13,7 @@ from progress_site.derive.site import Model
 from progress_site.model.keys import published
 from progress_site.model.schema import Task
 from progress_site.model.values import plain
-from progress_site.publish.datajson import quantity
+from progress_site.publish.datarecords import quantity
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # More than a build prints; an old data.json asking for a million would print a megabyte.

@@ -1,0 +1,162 @@
+"""The records of data.json: every field of each record, and what was derived for it.
+
+Every record is written with all of its fields (null when not given) in the order the
+data format declares them, and the records the build derives something from carry it
+under `derived`: a figure its key, number and effective status, a comparison its ratio
+and change, a budget item its share, a roadmap its counts. A figure's `key` is the name
+texts cite it by (`model/keys.py`), and the change summary compares figures by it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from progress_site.derive.kinds import kind_of
+from progress_site.derive.quantity import Quantity
+from progress_site.derive.site import Model
+from progress_site.derive.views import (
+    BudgetItemView,
+    ComparisonView,
+    FigureView,
+    HeadlineView,
+    RoadmapView,
+)
+from progress_site.model.keys import FigureKey, published
+from progress_site.model.schema import BudgetItem, Comparison, Figure, Headline, Roadmap, Task
+from progress_site.model.values import Number, Text, plain
+from progress_site.model.walk import record_fields
+
+# The records that carry `derived` (the schema says what each holds: dataschema.py).
+DERIVED_RECORDS = frozenset({Figure, Comparison, BudgetItem, Roadmap, Task, Headline})
+
+
+def quantity(q: Quantity | None) -> dict[str, Any] | None:
+    """A derived number: its kind, both ends, decimals shown, unit; and what its kind
+    adds (a distribution's parts)."""
+    if q is None:
+        return None
+    return {"kind": q.kind, "low": q.low, "high": q.top, "decimals": q.decimals,
+            "unit": q.unit, "signed": q.signed, **kind_of(q).serialised(q)}
+
+
+def figure_derived(view: FigureView) -> dict[str, Any]:
+    """What was derived for a figure: its key, number, effective status, inputs."""
+    return {"key": str(view.key), "quantity": quantity(view.quantity), "status": view.status,
+            "stale": view.stale, "inputs": [str(k) for k in view.inputs]}
+
+
+def comparison_derived(c: ComparisonView) -> dict[str, Any]:
+    """What was derived for a comparison: its ratio, change and verdicts."""
+    out = {"key": str(c.key), "ratio": quantity(c.ratio), "change": quantity(c.change),
+           "direction": c.direction, "improved": c.improved,
+           "within_allowance": c.within_allowance, "within_noise": c.within_noise}
+    if c.by_part:  # two distributions: each part both give, compared on its own
+        out["parts"] = {part: {"ratio": quantity(r), "change": quantity(ch)}
+                        for part, r, ch in c.by_part}
+    return out
+
+
+def roadmap_derived(roadmap: RoadmapView) -> dict[str, Any]:
+    """How many of a roadmap's tasks are done."""
+    return {"key": str(roadmap.key), "done": roadmap.done, "total": roadmap.total}
+
+
+def headline_derived(headline: HeadlineView) -> dict[str, Any]:
+    """A headline's number and status."""
+    return {"key": str(headline.key), "quantity": quantity(headline.quantity),
+            "status": headline.status}
+
+
+def item_derived(item: BudgetItemView) -> dict[str, Any]:
+    """A budget item's share of its limit, and whether it is over it."""
+    return {"share": quantity(item.share), "over": item.over}
+
+
+Derivable = FigureView | ComparisonView | RoadmapView | HeadlineView
+
+
+def derived_views(model: Model) -> dict[FigureKey, Derivable]:
+    """The view each record's `derived` is made from, by the key of the figure or record
+    it belongs to (a figure's key is its own), made JSON only as it is written."""
+    out: dict[FigureKey, Derivable] = dict(model.figures)
+    out.update((c.key, c) for study in model.studies for c in study.comparisons)
+    out.update((roadmap.key, roadmap) for roadmap in model.roadmaps)
+    out.update((headline.key, headline) for headline in model.headlines)
+    return out
+
+
+def derived_json(view: Derivable) -> dict[str, Any]:
+    """A view's `derived`, as its kind of record writes it."""
+    if isinstance(view, FigureView):
+        return figure_derived(view)
+    if isinstance(view, ComparisonView):
+        return comparison_derived(view)
+    if isinstance(view, RoadmapView):
+        return roadmap_derived(view)
+    return headline_derived(view)
+
+
+def budget_items(model: Model) -> dict[FigureKey, BudgetItemView]:
+    """Each budget item's view, by its key (its figure has the same key)."""
+    return {item.figure.key: item for budget in model.budgets for item in budget.items}
+
+
+def task_derived(task: Task) -> dict[str, Any]:
+    """How many of a task's steps are done: the task's own, it needs no key."""
+    return {"steps_done": sum(s.status == "done" for s in task.steps),
+            "steps_total": len(task.steps)}
+
+
+# Where a value is: (the path of what holds it, its field's name or list item's id),
+# made in constant time for every value written; `()` at the top.
+Path = tuple[Any, ...]
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+
+
+class Writer:
+    """Model values as JSON, each record with what was derived for it, found by its key."""
+
+    def __init__(self, model: Model) -> None:
+        self.derived, self.items = derived_views(model), budget_items(model)
+
+    def to_json(self, value: Any, path: Path) -> Any:
+        """A model value as JSON: records as objects of every field, plus what was derived
+        (`path`: the field names and list items' ids that lead to it)."""
+        kind = type(value)
+        if kind in _AS_IS:  # most values: tested first, by exact type
+            return value
+        if kind is tuple:
+            return [self.to_json(v, (path, str(getattr(v, "id", i))))
+                    for i, v in enumerate(value)]
+        if isinstance(value, (Text, Number)):
+            return plain(value)
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        if not hasattr(kind, "__dataclass_fields__"):
+            return value
+        out = {}
+        for name in record_fields(kind):
+            field = getattr(value, name)
+            # Most fields are plain values: written as they are, without a path made.
+            out[name] = field if type(field) in _AS_IS else self.to_json(field, (path, name))
+        if kind in DERIVED_RECORDS:
+            out["derived"] = self.derived_of(value, path)
+        return out
+
+    def derived_of(self, record: Any, path: Path) -> dict[str, Any] | None:
+        """What was derived for the record at `path`."""
+        if isinstance(record, Task):
+            return task_derived(record)
+        parts: list[str] = []
+        while path:
+            path, name = path
+            parts.append(name)
+        key = published(tuple(reversed(parts)))
+        if key is None:
+            return None
+        if isinstance(record, BudgetItem):
+            item = self.items.get(key)
+            return None if item is None else item_derived(item)
+        view = self.derived.get(key)
+        return None if view is None else derived_json(view)
