@@ -80,23 +80,9 @@ def drawing(spec: ChartSpec) -> str:
     draws faster without a locale to set up on each call (see bench/charts.py)."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
-    _start_engine()
     # The data is inline: nothing may be fetched while drawing.
     raw: str = vl_convert.vega_to_svg(vega_spec(spec), allowed_base_urls=[])
     return raw
-
-
-@functools.cache  # once a process
-def _start_engine() -> None:
-    """Start vl-convert's JavaScript engine in a thread and import Altair meanwhile: the
-    engine lets go of the interpreter while it starts (see bench/charts.py)."""
-    import threading
-
-    import vl_convert
-
-    blank = {"width": 1, "height": 1}
-    threading.Thread(target=vl_convert.vega_to_svg, args=(blank,), daemon=True).start()
-    import altair  # noqa: F401  (imported now, while the engine starts)
 
 
 @dataclass(frozen=True, slots=True)
