@@ -32,6 +32,7 @@ from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
 from progress_site.charts.vega import PAD, TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
+    from progress_site.charts.shapes import Shapes
     from progress_site.charts.spec import ChartSpec
 
 # Text is measured with the Liberation Sans that vl-convert bundles, so the layout does
@@ -51,10 +52,11 @@ _GEOMETRY_ATTRIBUTES = ("d", "transform")
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def render_svg(spec: ChartSpec) -> str:
+def render_svg(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False) -> str:
     """One chart in one language: its neutral drawing, cleaned once for all languages,
-    with the language's words set into its axes."""
-    drawn = cleaned(drawing(neutral(spec)), f"chart-{spec.id}", FONT)
+    with the language's words set into its axes; its shape's Vega spec from `shapes` if
+    kept there (unless `fresh`: compiled again)."""
+    drawn = cleaned(drawing(neutral(spec), shapes, fresh), f"chart-{spec.id}", FONT)
     heading = wrap(spec.title, drawn.width - 2 * PAD, TITLE_PX, bold=True)
     root = copy.deepcopy(drawn.root)  # the cleaned drawing is shared by the languages
     _put_axis_words(root, spec)
@@ -74,14 +76,14 @@ def neutral(spec: ChartSpec) -> ChartSpec:
 
 
 @functools.lru_cache(maxsize=1024)  # a chart's languages share it: drawn once a process
-def drawing(spec: ChartSpec) -> str:
+def drawing(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False) -> str:
     """vl-convert's SVG of a neutral spec, its numbers in d3's default (English) format:
     every language's signs are put in afterwards (`_translate_numbers`), and vl-convert
     draws faster without a locale to set up on each call (see bench/charts.py)."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
     # The data is inline: nothing may be fetched while drawing.
-    raw: str = vl_convert.vega_to_svg(vega_spec(spec), allowed_base_urls=[])
+    raw: str = vl_convert.vega_to_svg(vega_spec(spec, shapes, fresh), allowed_base_urls=[])
     return raw
 
 
