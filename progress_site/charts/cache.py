@@ -83,20 +83,20 @@ class ChartCache:
         """Draw a chart, its shape's Vega spec from the cache folder when kept there
         (`shapes.py`). A kept shape that cannot be drawn, or whose drawing is not of the
         kind ours are, is compiled afresh, and replaced."""
-        from progress_site.charts.svg import render_svg  # here: a build of cached charts draws none
+        # Here: a build of cached charts draws none.
+        from progress_site.charts.svg import ForeignDrawing, render_svg
 
         if self.directory is None:
             return render_svg(spec)
         shapes = Shapes(self.directory / "shapes",
                         json.dumps(_renderer_versions(), sort_keys=True))
         try:
-            markup = render_svg(spec, shapes)
+            return render_svg(spec, shapes)
+        except ForeignDrawing:
+            return render_svg(spec, shapes, fresh=True)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             _absorb_failure()
             return render_svg(spec, shapes, fresh=True)
-        if allowed_svg(markup.encode("utf-8")) is None:
-            return render_svg(spec, shapes, fresh=True)
-        return markup
 
     def _read(self, key: str) -> str | None:
         """The stored chart with this key, if it is a drawing of the kind ours are."""

@@ -8,7 +8,7 @@ it, the legend's columns, and what compiles it: the versions of Altair and vl-co
 the engine's code, as a drawn chart's name does (`cache.py`). An entry is read back only
 as JSON within limits; nothing is fetched while drawing (`svg.drawing`), and a chart drawn
 from a stored shape is checked as a cached chart is (`allowed.py`) before it reaches a
-page: anything else is compiled again and its entry replaced (`ChartCache.svg`).
+page (`svg.render_svg`): anything else is compiled again, its entry replaced (`ChartCache._draw`).
 """
 
 from __future__ import annotations
