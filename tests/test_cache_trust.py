@@ -335,6 +335,11 @@ PLANTED_SHAPES = {
     "not-drawable": '{"width": 9, "marks": [{"type": "text", "encode": {"enter": '
                     '{"href": {"value": "javascript:alert(1)"}}}}]}',
     "not-a-shape": '{"data": 5, "scales": "x"}',
+    # Work no chart of ours asks for: refused as read, never drawn.
+    "a-billion-points": '{"data": [{"name": "n", "transform": [{"type": "sequence", '
+                        '"start": 0, "stop": 1000000000}]}]}',
+    "a-billion-ticks": '{"signals": [{"name": "n", "update": "length(sequence(0, 1e9))"}], '
+                       '"axes": [{"scale": "x", "orient": "bottom", "tickCount": 1000000000}]}',
     "not-an-object": "[1, 2]",
     "not-json": "{width: 9",
 }

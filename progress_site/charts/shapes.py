@@ -16,9 +16,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from progress_site import cache
 from progress_site.load.jsonfiles import TooDeep, parse_json
@@ -27,6 +28,16 @@ if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec
 
 LIMIT = 1024 * 1024  # bytes; a shape's Vega spec is a few kilobytes
+# What the shapes Vega-Lite compiles for our charts (lines, bars, points, a rule, a
+# legend) call and transform with, and how large their numbers get (sizes, tick counts).
+# A kept shape that asks for more (a sequence of a billion numbers, a density estimate,
+# a billion ticks) asks for work no chart of ours needs, and is compiled again instead: a
+# new kind of chart that needs more is compiled each time until it is listed here,
+# slower, never wrong.
+CALLS = frozenset({"bandwidth", "ceil", "isFinite", "isValid", "max", "toNumber", "var"})
+TRANSFORMS = frozenset({"filter", "formula", "stack"})
+LARGEST = 100_000
+CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +61,36 @@ class Shapes:
             return None
         try:
             text = data.decode("utf-8")
-            return text if isinstance(parse_json(text), dict) else None
+            value = parse_json(text)
         except (UnicodeDecodeError, ValueError, TooDeep):
             return None
+        return text if isinstance(value, dict) and ours(value) else None
 
     def store(self, shape: ChartSpec, columns: int, text: str) -> None:
         """Keep a shape's Vega spec, whole or not at all (a folder that cannot be written
         means the next build compiles it again)."""
         cache.store(self.path(shape, columns), text.encode("utf-8"))
+
+
+def ours(value: Any) -> bool:
+    """Whether a shape asks only for what the shapes of our charts ask for (CALLS,
+    TRANSFORMS, numbers within LARGEST)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            steps = item.get("transform", [])
+            if not isinstance(steps, list) or not all(
+                    isinstance(step, dict) and step.get("type") in TRANSFORMS for step in steps):
+                return False
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            if not set(CALL.findall(item)) <= CALLS:
+                return False
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif not isinstance(item, (int, float)) or not abs(item) <= LARGEST:
+            return False  # a whole number too long to read, or past what ours hold
+    return True
