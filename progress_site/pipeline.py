@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import functools
@@ -9,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import jinja2
 
 from progress_site.cache import refusal, user_folder
 from progress_site.charts.cache import ChartCache, LatestCharts
@@ -22,11 +25,14 @@ from progress_site.publish import changes
 from progress_site.publish.lastbuild import theme_root
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
+from progress_site.render.blocklines import Block
 from progress_site.render.dashboard import dashboard_pages
 from progress_site.render.i18n import Catalogs, load_catalogs
-from progress_site.render.pages import render
-from progress_site.render.templates import CompiledTemplates
+from progress_site.render.markdown import split_blocks
+from progress_site.render.pages import make_environment, render
+from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.typed import typed_numbers
+from progress_site.render.words import Words
 from progress_site.validate.dates import check_dates
 from progress_site.validate.placeholders import check_placeholders
 from progress_site.validate.rules import validate
@@ -199,7 +205,9 @@ def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) ->
     records = len(ready.model.figures) + len(ready.model.series)
     if len(languages) == 1 or not config.parallel or not can_fork(records):
         return render_languages(config, ready, languages, done)
-    # A large site renders its other languages in a forked process (bench/scale.py).
+    # A large site renders its other languages in a forked process (bench/scale.py),
+    # which finds the templates compiled rather than compiling each again.
+    compile_templates(config, ready)
     child = Forked(functools.partial(render_languages, config, ready, languages[1:], done))
     try:
         files, problems, deferred = render_languages(config, ready, languages[:1], done)
@@ -208,6 +216,23 @@ def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) ->
         raise
     their_files, their_problems, their_deferred = child.result()
     return files | their_files, problems + their_problems, deferred + their_deferred
+
+
+def compile_templates(config: BuildConfig, ready: Prepared) -> None:
+    """The templates the pages will use compiled into `config.compiled`, as the first
+    language's environment compiles them: every one but the blocks no page names. One
+    that does not compile is left to the page that uses it, which reports it as before."""
+    lang = ready.model.data.site.languages[0]
+    translations = ready.catalogs.translations[lang]
+    words = Words(lang, translations, ready.model.data.site, ready.model.namespace)
+    env = make_environment(template_loader(config.folders("templates")), config.compiled,
+                           translations, words, ready.model)
+    named = {f"blocks/{part.name}.html" for page in ready.pages
+             for part in split_blocks(page.body, page.body_line) if isinstance(part, Block)}
+    for name in env.list_templates(extensions=["html"]):
+        if name in named or not name.startswith("blocks/"):
+            with contextlib.suppress(jinja2.TemplateError):
+                env.get_template(name)
 
 
 def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str, ...],

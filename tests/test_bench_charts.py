@@ -1,5 +1,6 @@
 """bench/charts.py runs and prints its table: the first builds (empty cache) of a
-generated site and of the example beside their warm builds and targets (tiny settings:
+generated site and of the example beside their warm builds and targets, then the example
+redrawing an edited chart with its shape kept and without (tiny settings:
 no time is asserted, bench/README.md has the figures of full runs)."""
 
 from __future__ import annotations
@@ -23,3 +24,7 @@ def test_charts_bench_prints_first_and_warm_builds_beside_the_targets() -> None:
                         r"charts within 6\.0 s \(at 200 charts\) and of the example within "
                         r"1\.2 s: generated (met|MISSED), example (met|MISSED)$", out, re.M)
     assert verdict is not None, out
+    header, rows = table(out.split("\n\n", 2)[2])
+    assert header == ["example, one chart edited", "build (s)", "cpu (s)"]
+    assert list(rows) == ["shape kept", "shape compiled again"]
+    assert all(float(cell) > 0 for row in rows.values() for cell in row)

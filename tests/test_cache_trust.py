@@ -294,3 +294,70 @@ def test_a_restored_cache_is_used_on_a_fresh_machine(example_copy: Path, tmp_pat
     # Without the cache, the same build must draw, and cannot: the block is real.
     third = run(checkout, tmp_path / "out-c", home_env(tmp_path / "c", PYTHONPATH=path))
     assert third.returncode != 0
+
+
+BLOCK_ALTAIR = BLOCK_VL_CONVERT.replace('("vl_convert", "altair")', '("altair",)')
+
+
+def drawings_gone(home: Path) -> Path:
+    """The home's folder of kept shapes, once every drawn chart beside it is deleted (as
+    after an edit that changes every chart's numbers)."""
+    charts = home / ".cache" / "progress-site" / "charts"
+    for drawn in charts.glob("*.svg"):
+        drawn.unlink()
+    assert list((charts / "shapes").glob("*.json")), "the example's shapes were kept"
+    return charts / "shapes"
+
+
+def test_a_chart_redrawn_in_a_kept_shape_needs_no_altair(example_copy: Path, tmp_path: Path,
+                                                         example_files: dict[str, bytes]
+                                                         ) -> None:
+    """A chart whose drawing is gone but whose shape was compiled before is drawn from the
+    kept shape: the build runs with Altair unusable, and publishes the same pages."""
+    warm_home(tmp_path / "home")
+    env = home_env(tmp_path / "home")
+    assert run(example_copy, tmp_path / "clean", env).returncode == 0
+    drawings_gone(tmp_path / "home")
+    (tmp_path / "blocker").mkdir()
+    (tmp_path / "blocker" / "sitecustomize.py").write_text(BLOCK_ALTAIR, "utf-8")
+    path = os.pathsep.join([str(tmp_path / "blocker"), str(REPO)])
+    done = run(example_copy, tmp_path / "out", home_env(tmp_path / "home", PYTHONPATH=path))
+    assert done.returncode == 0, done.stderr
+    assert pages(tmp_path / "out") == pages(tmp_path / "clean")
+
+
+# Shapes an attacker may leave in a cache folder: each is compiled again, and replaced.
+PLANTED_SHAPES = {
+    # vl-convert draws it, as an <image>: a drawing not of the kind ours are.
+    "draws-an-image": '{"width": 9, "height": 9, "marks": [{"type": "image", "encode": '
+                      '{"enter": {"url": {"value": "data:image/png;base64,iVBORw0KGgo="}, '
+                      '"width": {"value": 5}, "height": {"value": 5}}}}]}',
+    "not-drawable": '{"width": 9, "marks": [{"type": "text", "encode": {"enter": '
+                    '{"href": {"value": "javascript:alert(1)"}}}}]}',
+    "not-a-shape": '{"data": 5, "scales": "x"}',
+    # Work no chart of ours asks for: refused as read, never drawn.
+    "a-billion-points": '{"data": [{"name": "n", "transform": [{"type": "sequence", '
+                        '"start": 0, "stop": 1000000000}]}]}',
+    "a-billion-ticks": '{"signals": [{"name": "n", "update": "length(sequence(0, 1e9))"}], '
+                       '"axes": [{"scale": "x", "orient": "bottom", "tickCount": 1000000000}]}',
+    "not-an-object": "[1, 2]",
+    "not-json": "{width: 9",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED_SHAPES))
+def test_a_planted_shape_never_reaches_the_page(name: str, example_copy: Path,
+                                                tmp_path: Path,
+                                                example_files: dict[str, bytes]) -> None:
+    warm_home(tmp_path / "home")
+    env = home_env(tmp_path / "home")
+    assert run(example_copy, tmp_path / "clean", env).returncode == 0
+    shapes = drawings_gone(tmp_path / "home")
+    for shape in shapes.glob("*.json"):
+        shape.write_text(PLANTED_SHAPES[name], "utf-8")
+    done = run(example_copy, tmp_path / "out", env)
+    assert done.returncode == 0, done.stderr
+    assert pages(tmp_path / "out") == pages(tmp_path / "clean")
+    # The example's shapes were compiled again and replaced (the session's cache holds
+    # other tests' shapes too, planted alike and left unused).
+    assert any(s.read_text("utf-8") != PLANTED_SHAPES[name] for s in shapes.glob("*.json"))

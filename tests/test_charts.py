@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import pickle
@@ -242,11 +243,16 @@ def test_second_cache_reads_the_same_bytes_from_disk(cache_dir: Path, svgs: dict
 
 
 def test_cache_holds_one_whole_file_per_chart(cache_dir: Path, svgs: dict[str, str]) -> None:
-    names = sorted(path.name for path in cache_dir.iterdir())
+    names = sorted(path.name for path in cache_dir.iterdir() if path.is_file())
     assert len(names) == len(SPECS)  # no temporary file left behind
     assert all(re.fullmatch(r"[0-9a-f]{64}\.svg", name) for name in names)
     stored = {(disk.read(cache_dir / name, LIMIT) or b"").decode("utf-8") for name in names}
     assert stored == set(svgs.values())
+    # Beside them, one whole JSON object a shape of chart (shapes.py).
+    assert [p.name for p in cache_dir.iterdir() if not p.is_file()] == ["shapes"]
+    shapes = sorted((cache_dir / "shapes").iterdir())
+    assert shapes and all(re.fullmatch(r"[0-9a-f]{64}\.json", p.name) for p in shapes)
+    assert all(isinstance(json.loads(p.read_text("utf-8")), dict) for p in shapes)
 
 
 def test_memory_only_cache(svgs: dict[str, str]) -> None:

@@ -7,6 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from progress_site import fork as parallel
@@ -46,6 +47,28 @@ def test_a_forked_build_writes_the_same_files(example_copy: Path, forking: None,
     assert len(children) == 1
     assert forked.files == alone.files
     assert forked.warnings == alone.warnings
+
+
+def test_the_child_compiles_no_template_the_parent_compiled(example_copy: Path, forking: None,
+                                                           tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """Templates are compiled before the fork: the child renders its language with the
+    parent's code (a template only another template names, as roadmap.html, aside)."""
+    log = tmp_path / "compiled"
+    real = jinja2.Environment.compile
+
+    def logged(self: jinja2.Environment, source: str, name: str | None = None,
+               *args: object, **kwargs: object) -> object:
+        with log.open("a") as file:
+            file.write(f"{os.getpid()} {name}\n")
+        return real(self, source, name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.Environment, "compile", logged)
+    make_site(config(example_copy, parallel=True))
+    by_child = [line.split()[1] for line in log.read_text().splitlines()
+                if int(line.split()[0]) != os.getpid()]
+    assert by_child == ["blocks/roadmap.html"]
 
 
 def test_errors_of_the_other_language_come_back_in_order(example_copy: Path,

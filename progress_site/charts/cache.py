@@ -18,6 +18,7 @@ empty frame. The page with its new numbers is out at once; the charts follow.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -27,6 +28,7 @@ from pathlib import Path
 from progress_site import cache
 from progress_site.cache import library_version as version
 from progress_site.charts.allowed import LIMIT, allowed_svg
+from progress_site.charts.shapes import Shapes
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
 
@@ -68,18 +70,33 @@ class ChartCache:
             self.deferred.append(spec)
             return stand_in(spec, self.latest)
         if markup is None:
-            from progress_site.charts.svg import (
-                render_svg,  # here: a build of cached charts draws none
-            )
-
             self.misses += 1
-            markup = render_svg(spec)
+            markup = self._draw(spec)
             self._write(key, markup)
         else:
             self.hits += 1
         self._memory[key] = markup
         self.latest[(spec.id, spec.locale)] = markup
         return markup
+
+    def _draw(self, spec: ChartSpec) -> str:
+        """Draw a chart, its shape's Vega spec from the cache folder when kept there
+        (`shapes.py`). A kept shape that cannot be drawn, or whose drawing is not of the
+        kind ours are, is compiled afresh, and replaced."""
+        # Here: a build of cached charts draws none.
+        from progress_site.charts.svg import ForeignDrawing, render_svg
+
+        if self.directory is None:
+            return render_svg(spec)
+        shapes = Shapes(self.directory / "shapes",
+                        json.dumps(_renderer_versions(), sort_keys=True))
+        try:
+            return render_svg(spec, shapes)
+        except ForeignDrawing:
+            return render_svg(spec, shapes, fresh=True)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+            _absorb_failure()
+            return render_svg(spec, shapes, fresh=True)
 
     def _read(self, key: str) -> str | None:
         """The stored chart with this key, if it is a drawing of the kind ours are."""
@@ -92,6 +109,16 @@ class ChartCache:
         """Store a chart whole or not at all: a killed build leaves no half-written file."""
         if self.directory is not None:
             cache.store(self.directory / f"{key}.svg", markup.encode("utf-8"))
+
+
+def _absorb_failure() -> None:
+    """After vl-convert failed to draw, a blank drawing: the engine hands a failed
+    drawing's error to the call after it too (vl-convert-python 1.9.0.post1), which
+    would otherwise be the chart's own."""
+    import vl_convert
+
+    with contextlib.suppress(ValueError):
+        vl_convert.vega_to_svg({"width": 1, "height": 1})
 
 
 def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:

@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
+from progress_site.charts.allowed import allowed_svg
 from progress_site.charts.measure import wrap
 from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
 from progress_site.charts.vega import PAD, TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
+    from progress_site.charts.shapes import Shapes
     from progress_site.charts.spec import ChartSpec
 
 # Text is measured with the Liberation Sans that vl-convert bundles, so the layout does
@@ -51,15 +53,25 @@ _GEOMETRY_ATTRIBUTES = ("d", "transform")
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def render_svg(spec: ChartSpec) -> str:
+class ForeignDrawing(Exception):
+    """A shape read from the cache folder drew what our charts never hold."""
+
+
+def render_svg(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False) -> str:
     """One chart in one language: its neutral drawing, cleaned once for all languages,
-    with the language's words set into its axes."""
-    drawn = cleaned(drawing(neutral(spec)), f"chart-{spec.id}", FONT)
+    with the language's words set into its axes; its shape's Vega spec from `shapes` if
+    kept there (unless `fresh`: compiled again). ForeignDrawing when a kept shape drew
+    anything but what a chart read back from the cache may hold (`allowed.py`)."""
+    raw, kept = drawing(neutral(spec), shapes, fresh)
+    drawn = cleaned(raw, f"chart-{spec.id}", FONT)
     heading = wrap(spec.title, drawn.width - 2 * PAD, TITLE_PX, bold=True)
     root = copy.deepcopy(drawn.root)  # the cleaned drawing is shared by the languages
     _put_axis_words(root, spec)
     inner = "".join(ET.tostring(child, encoding="unicode") for child in root)
-    return _compose(drawn, inner, spec.title, heading)
+    markup = _compose(drawn, inner, spec.title, heading)
+    if kept and allowed_svg(markup.encode("utf-8")) is None:
+        raise ForeignDrawing(spec.id)
+    return markup
 
 
 def neutral(spec: ChartSpec) -> ChartSpec:
@@ -74,29 +86,18 @@ def neutral(spec: ChartSpec) -> ChartSpec:
 
 
 @functools.lru_cache(maxsize=1024)  # a chart's languages share it: drawn once a process
-def drawing(spec: ChartSpec) -> str:
+def drawing(spec: ChartSpec, shapes: Shapes | None = None,
+            fresh: bool = False) -> tuple[str, bool]:
     """vl-convert's SVG of a neutral spec, its numbers in d3's default (English) format:
     every language's signs are put in afterwards (`_translate_numbers`), and vl-convert
-    draws faster without a locale to set up on each call (see bench/charts.py)."""
+    draws faster without a locale to set up on each call (see bench/charts.py). True
+    beside it when its shape was read from the cache folder (`vega_spec`)."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
-    _start_engine()
+    vega, kept = vega_spec(spec, shapes, fresh)
     # The data is inline: nothing may be fetched while drawing.
-    raw: str = vl_convert.vega_to_svg(vega_spec(spec), allowed_base_urls=[])
-    return raw
-
-
-@functools.cache  # once a process
-def _start_engine() -> None:
-    """Start vl-convert's JavaScript engine in a thread and import Altair meanwhile: the
-    engine lets go of the interpreter while it starts (see bench/charts.py)."""
-    import threading
-
-    import vl_convert
-
-    blank = {"width": 1, "height": 1}
-    threading.Thread(target=vl_convert.vega_to_svg, args=(blank,), daemon=True).start()
-    import altair  # noqa: F401  (imported now, while the engine starts)
+    raw: str = vl_convert.vega_to_svg(vega, allowed_base_urls=[])
+    return raw, kept
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from progress_site.charts.style import MARKERS
 if TYPE_CHECKING:
     import altair as alt
 
+    from progress_site.charts.shapes import Shapes
     from progress_site.charts.spec import ChartSpec
 
 # Text sizes, in px, that the layout is measured with.
@@ -45,22 +46,35 @@ _RULE_DASH = (5, 4)
 _MAX_SHAPES = 256
 
 
-def vega_spec(spec: ChartSpec) -> str:
-    """The Vega spec of a chart, as JSON: its shape's, with its own words and points."""
+def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
+              fresh: bool = False) -> tuple[str, bool]:
+    """The Vega spec of a chart, as JSON: its shape's, with its own words and points; the
+    shape read from `shapes` if kept there (unless `fresh`), else compiled and kept.
+    True beside it when the shape was read from `shapes`."""
     columns = _legend_columns([s.name for s in spec.series], spec.width)
     shape = _shape(spec)
-    vega = json.loads(_compiled(shape, columns))
+    text, kept = _compiled(shape, columns, shapes, fresh)
+    vega = json.loads(text)
     _fill(vega, shape, spec)
-    return json.dumps(vega, ensure_ascii=False)
+    return json.dumps(vega, ensure_ascii=False), kept
 
 
 @functools.lru_cache(maxsize=_MAX_SHAPES)  # immutable JSON text, copied by each json.loads
-def _compiled(shape: ChartSpec, columns: int) -> str:
-    """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text."""
+def _compiled(shape: ChartSpec, columns: int, shapes: Shapes | None,
+              fresh: bool) -> tuple[str, bool]:
+    """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text: read
+    from `shapes` when kept there and not `fresh` (then True beside it), else compiled
+    and kept there."""
+    kept = None if shapes is None or fresh else shapes.read(shape, columns)
+    if kept is not None:
+        return kept, True
     import vl_convert
 
-    return json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, columns)),
+    text = json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, columns)),
                       ensure_ascii=False)
+    if shapes is not None:
+        shapes.store(shape, columns, text)
+    return text, False
 
 
 def _shape(spec: ChartSpec) -> ChartSpec:

@@ -55,6 +55,9 @@ def new_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | Non
         # An environment lasts one build, which renders each template as it read it:
         # no need to look at the file again at each use.
         auto_reload=False,
+        # Jinja's optimizer folds constant expressions while compiling; our templates
+        # have next to none, and compiling is most of what a small site's build does.
+        optimized=False,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
