@@ -11,6 +11,7 @@ import datetime as dt
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
@@ -43,6 +44,7 @@ STATUS = {
     None: N_("Not judged"),
 }
 BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
+_COMMIT = attrgetter("commit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +123,14 @@ class Dashboard:
             known = ", ".join(v.series.id for v in self.model.series) or "none"
             raise BlockError(f"no series '{ident}' under data/history/ (known: {known})",
                              "name a measurement that has a history file")
+        row = self.row(view)
+        shown = view.points[:-SHOWN_POINTS - 1:-1]
+        # The newest point's value is the row's, formatted already.
+        values = [row.latest, *(self.value(view, p) for p in shown[1:])]
         return dataclasses.replace(
-            self.row(view), chart=self.chart(view), note=self.left_out(view),
-            points=tuple((self.commit(p.commit), self.date(p), p.machine,
-                          self.value(view, p)) for p in reversed(view.points[-SHOWN_POINTS:])))
+            row, chart=self.chart(view), note=self.left_out(view),
+            points=tuple((self.commit(p.commit), self.date(p), p.machine, value)
+                         for p, value in zip(shown, values, strict=True)))
 
     def left_out(self, view: SeriesView) -> str:
         """The note under a table that shows only the newest points, else ''."""
@@ -175,14 +181,20 @@ class Dashboard:
             # Both sizes label the same ticks: each formatted once.
             y_label=functools.cache(lambda v, d: w.with_unit(v, d, unit)),
             step_label=self.percent,
-            tags=tuple((i, label.get(w.lang)) for i, p in enumerate(points)
-                       if (label := self.tags.get(p.commit)) is not None))
+            tags=tuple((i, self.tags[commit].get(w.lang)) for i, commit in self.tagged(view)))
         # Two sizes, one shown per screen: a viewBox scaled down to a phone would make
         # its labels too small to read. Both have the same height: the same levels,
         # ticks and y of each point.
         scale = scale_of(values, steps)
         return series_chart(values, steps, text, scale=scale) + series_chart(
             values, steps, text, NARROW, "narrow", scale)
+
+    def tagged(self, view: SeriesView) -> list[tuple[int, str]]:
+        """The series' labelled commits (a release) and their points' indexes, in order."""
+        commits = list(map(_COMMIT, view.points))
+        # A view's commits are distinct (one machine): each labelled one is found once,
+        # looked up among a few labels rather than each point looked up among them.
+        return sorted((commits.index(c), c) for c in self.tags.keys() & set(commits))
 
     def describe(self, view: SeriesView, values: Sequence[float],
                  day: Callable[[dt.date], str]) -> str:

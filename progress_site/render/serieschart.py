@@ -201,10 +201,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     def y(v: float) -> float:
         return TOP + plot_h - (v - low) / ((high - low) or 1.0) * plot_h
 
-    # Each point's x, worked out once for the axis and the line (a chart has hundreds):
-    # the arithmetic of `x`, written out, gives the same numbers.
-    xs = [LEFT + i / last * plot_w for i in range(len(values))] if len(values) > 1 \
-        else [x(0)]
+    xs = x_positions(len(values), width)
 
     out = [f'<svg xmlns="{SVG}" viewBox="0 0 {width} {HEIGHT}" width="100%" role="img" '
            f'class="series-svg {name}" aria-label="{attribute(text.title)}" '
@@ -221,8 +218,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
         step_mark(out, step, text, x, values)
     for index, label in text.tags:
         tag_mark(out, index, label, x, len(values))
-    points = " ".join([f"{at},{up}" for at, up in zip(x_texts(len(values), width),
-                                                       scale.ys, strict=True)])
+    points = " ".join(map(",".join, zip(x_texts(len(values), width), scale.ys, strict=True)))
     out.append(f'<polyline class="line" points="{points}" fill="none" />')
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
@@ -234,14 +230,21 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
 
 
 # Every series of a history as long as another has the same x on a chart as wide: 200
-# series of 500 points would write the same 500 numbers 200 times.
+# series of 500 points would work out and write the same 500 numbers 200 times.
+@functools.lru_cache(maxsize=64)
+def x_positions(count: int, width: int) -> tuple[float, ...]:
+    """Each of `count` points' x on a chart `width` units wide (the arithmetic of
+    `series_chart`'s `x`, written out: the same numbers)."""
+    plot_w, last = width - LEFT - RIGHT, max(count - 1, 1)
+    if count > 1:
+        return tuple(LEFT + i / last * plot_w for i in range(count))
+    return (LEFT + plot_w / 2,)
+
+
 @functools.lru_cache(maxsize=64)
 def x_texts(count: int, width: int) -> tuple[str, ...]:
     """Each of `count` points' x on a chart `width` units wide, as the line writes it."""
-    plot_w, last = width - LEFT - RIGHT, max(count - 1, 1)
-    xs = [LEFT + i / last * plot_w for i in range(count)] if count > 1 else [
-        LEFT + plot_w / 2]
-    return tuple(f"{at:.1f}" for at in xs)
+    return tuple(f"{at:.1f}" for at in x_positions(count, width))
 
 
 def y_axis(out: list[str], ticks: list[float], decimals: int, text: ChartText,
@@ -254,7 +257,7 @@ def y_axis(out: list[str], ticks: list[float], decimals: int, text: ChartText,
     out.append("</g>")
 
 
-def x_axis(out: list[str], xs: list[float], text: ChartText, width: int) -> None:
+def x_axis(out: list[str], xs: Sequence[float], text: ChartText, width: int) -> None:
     """The baseline and the thinned labels of the commits' dates (`xs`: each point's x)."""
     out.append('<g class="x-axis">')
     base = HEIGHT - BOTTOM
