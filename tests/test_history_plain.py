@@ -33,7 +33,6 @@ def text(*rows: str) -> str:
 BASE = lines()
 PLAIN = {
     "as record writes": text(*BASE),
-    "compact": text(*(json.dumps(json.loads(x), separators=(",", ":")) for x in BASE)),
     "crlf": "\r\n".join(BASE) + "\r\n",
     "no last newline": "\n".join(BASE),
     "no optional key": text(*(json.dumps({k: v for k, v in json.loads(x).items()
@@ -54,6 +53,9 @@ PLAIN = {
     "non-ASCII words": text(*lines(machine="büro", tool="hyperfine ✓")),
 }
 NOT_PLAIN = {
+    "compact": text(*(json.dumps(json.loads(x), separators=(",", ":")) for x in BASE)),
+    "commit twice on two machines": text(BASE[0], BASE[1].replace('"ci"', '"pc"'),
+                                         BASE[0].replace("2026-11-01", "2026-11-03")),
     "escape": text(BASE[0].replace("c000", "c\\u0030"), *BASE[1:]),
     "line separator in a text": text(BASE[0].replace("c000", "c\u2028000"), *BASE[1:]),
     "next line in a text": text(BASE[0].replace("c000", "c\x85000"), *BASE[1:]),

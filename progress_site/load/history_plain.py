@@ -25,9 +25,6 @@ from progress_site.load.history_line import Day, day_of
 from progress_site.model.history import NO_STATS, SeriesPoint
 from progress_site.model.values import NOWHERE
 
-# The separators json.dumps writes, by default (", ", ": ") or compact (",", ":"); a
-# line spaced otherwise is read by the line reader.
-_S = " ?"
 # A text with no escape and no character that ends a line (str.splitlines' list): JSON
 # reads it as written. Empty texts are left to the line reader, which words them.
 _DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
@@ -40,8 +37,9 @@ _COUNT = r"([1-9][0-9]{0,17})"
 
 
 def _field(key: str, value: str, first: bool = False) -> str:
-    """`"key": value`, after a comma unless it is the line's first."""
-    return ("" if first else f",{_S}") + f'"{key}":{_S}{value}'
+    """`"key": value`, after a comma unless it is the line's first: the separators
+    `record` and json.dumps write (a line spaced otherwise is the line reader's)."""
+    return ("" if first else ", ") + f'"{key}": {value}'
 
 
 PLAIN_LINE = re.compile(
@@ -66,20 +64,29 @@ def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] |
             or not all(map(operator.le, dates, dates[1:]))
             or not all(map(str.strip, commits)) or not all(map(str.strip, set(machines)))
             or not all(map(str.strip, set(tools) - {""}))
-            or len(set(zip(commits, machines, strict=True))) != len(commits)):
+            or _repeated(commits, machines)):
         return None
     days = _days(dates)
     numbers = list(map(float, values))
     spread = _column(spreads, float)
     if days is None or not _finite(numbers) or not _finite([x for x in spread if x]):
         return None
-    # Each machine and tool text once in memory, not once a line.
-    points = list(map(SeriesPoint._make, zip(
+    # Each machine and tool text once in memory, not once a line; each point made from
+    # its tuple of fields in one call (SeriesPoint._make is a Python call a point).
+    fields = zip(
         commits, days, map(sys.intern, machines), numbers, spread, _column(counts, int),
         repeat(NO_STATS), repeat(()),
         [sys.intern(t) if t else None for t in tools] if any(tools) else repeat(None),
-        repeat("measured"), repeat(None), repeat(NOWHERE))))
+        repeat("measured"), repeat(None), repeat(NOWHERE))
+    points: list[SeriesPoint] = list(map(tuple.__new__, repeat(SeriesPoint), fields))
     return points, unit
+
+
+def _repeated(commits: tuple[str, ...], machines: tuple[str, ...]) -> bool:
+    """Whether a (commit, machine) pair is written twice."""
+    if len(set(machines)) == 1:  # most files: one machine, and its commits each once
+        return len(set(commits)) != len(commits)
+    return len(set(zip(commits, machines, strict=True))) != len(commits)
 
 
 def _days(texts: tuple[str, ...]) -> list[Day] | None:
