@@ -159,14 +159,14 @@ def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, in
 @dataclass(frozen=True, slots=True)
 class Scale:
     """What a series' charts share at every width: its levels, its y ticks, the range
-    they span, and each point's y as the line writes it (the height is the same)."""
+    they span, and each point's y (the height is the same)."""
 
     bands: list[tuple[int, int, float, float]]
     ticks: list[float]
     decimals: int
     low: float
     high: float
-    ys: list[str]
+    ys: tuple[float, ...]
 
 
 def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
@@ -176,11 +176,10 @@ def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
     high = max(max(values), *(m + n for _, _, m, n in bands))
     ticks, decimals = nice_ticks(low, high)
     low, high = min(ticks[0], low), max(ticks[-1], high)
-    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
-    # `-0.0` to mend) for the points the line holds, 500 of them a chart; the arithmetic
-    # of `y` in `series_chart`, written out.
+    # The arithmetic of `y` in `series_chart`, written out, for the points the line
+    # holds (500 of them a chart): the same numbers.
     plot_h, span = HEIGHT - TOP - BOTTOM, (high - low) or 1.0
-    ys = [f"{TOP + plot_h - (v - low) / span * plot_h:.1f}" for v in values]
+    ys = tuple([TOP + plot_h - (v - low) / span * plot_h for v in values])
     return Scale(bands, ticks, decimals, low, high, ys)
 
 
@@ -218,7 +217,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
         step_mark(out, step, text, x, values)
     for index, label in text.tags:
         tag_mark(out, index, label, x, len(values))
-    points = " ".join(map(",".join, zip(x_texts(len(values), width), scale.ys, strict=True)))
+    points = line_points(len(values), width) % scale.ys
     out.append(f'<polyline class="line" points="{points}" fill="none" />')
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
@@ -242,9 +241,11 @@ def x_positions(count: int, width: int) -> tuple[float, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def x_texts(count: int, width: int) -> tuple[str, ...]:
-    """Each of `count` points' x on a chart `width` units wide, as the line writes it."""
-    return tuple(f"{at:.1f}" for at in x_positions(count, width))
+def line_points(count: int, width: int) -> str:
+    """The line's `points` on a chart `width` units wide: each x written, each y a `%.1f`
+    to fill in (one formatting of the series' ys a chart, not one a point). Inside the
+    plot every coordinate is positive, so `.1f` writes what `r` would (no `-0.0`)."""
+    return " ".join(f"{at:.1f},%.1f" for at in x_positions(count, width))
 
 
 def y_axis(out: list[str], ticks: list[float], decimals: int, text: ChartText,
