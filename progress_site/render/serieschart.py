@@ -24,6 +24,7 @@ from markupsafe import Markup
 from progress_site.derive.cuts import MAD_TO_SD
 from progress_site.derive.regressions import Step
 from progress_site.derive.series import median
+from progress_site.render.svgtext import attribute, escape
 
 SVG = "http://www.w3.org/2000/svg"
 WIDTH, HEIGHT = 720, 300  # the viewBox; the figure takes the content width
@@ -316,18 +317,6 @@ def rect(out: list[str], cls: str, x: float, y: float, w: float, h: float) -> No
     """One rectangle of class `cls`."""
     out.append(f'<rect class="{cls}" x="{r(x)}" y="{r(y)}" width="{r(w)}" '
                f'height="{r(max(h, 0.0))}" />')
-
-
-def escape(words: str) -> str:
-    """A text as ElementTree writes an element's text: `&`, `<` and `>` escaped."""
-    return words.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def attribute(words: str) -> str:
-    """A text as ElementTree writes an attribute's value: quotes and the white space
-    a parser would fold escaped too."""
-    return (escape(words).replace('"', "&quot;").replace("\r", "&#13;")
-            .replace("\n", "&#10;").replace("\t", "&#09;"))
 
 
 def r(value: float) -> str:
