@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import progress_site.load.history as history
 from progress_site.errors import Problem
 from progress_site.load.history_plain import plain_points
 from progress_site.model.history import HistorySeries
+from progress_site.record.history import line
 
 LINE = {"commit": "c000", "date": "2026-11-01", "machine": "ci", "value": 10.5, "unit": "ms",
         "spread": 0.25, "n": 10, "tool": "hyperfine"}
@@ -143,6 +145,17 @@ def test_plain_files_are_read_a_column_at_a_time(name: str) -> None:
     """What record and import write, and its near kin, take the column reader."""
     written = PLAIN[name].removeprefix("\ufeff")
     assert plain_points(written, written.splitlines()) is not None
+
+
+def test_what_record_writes_is_plain() -> None:
+    """A point as `record` and `import` write it (values as Decimals, a small one in
+    exponent form) is read a column at a time."""
+    written = text(*(line({**json.loads(x), "value": Decimal(v), "spread": Decimal("1E-7")})
+                     for x, v in zip(BASE, ("10.5", "0.00001", "12", "1E+3", "0.25", "7.125"),
+                                     strict=True)))
+    found = plain_points(written, written.splitlines())
+    assert found is not None
+    assert [p.value for p in found[0]] == [10.5, 0.00001, 12.0, 1000.0, 0.25, 7.125]
 
 
 @pytest.mark.parametrize("name", NOT_PLAIN)
