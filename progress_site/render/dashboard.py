@@ -124,7 +124,7 @@ class Dashboard(SeriesWords):
             better=self.words._(BETTER[view.series.better]), status=status,
             status_class=status_class, spark=sparkline(recent, self.words._(
                 "%(title)s: the last %(n)s points", title=title,
-                n=self.words.number(len(recent))), marks=recent_marks),
+                n=self.count(len(recent))), marks=recent_marks),
             chart=Markup(), points=())
 
 

@@ -42,8 +42,8 @@ def left_out(board: SeriesWords, view: SeriesView) -> str:
     if total <= SHOWN_POINTS:
         return ""
     return board.words._("The newest %(shown)s of %(total)s points; data.json holds "
-                         "every one.", shown=board.words.number(SHOWN_POINTS),
-                         total=board.words.number(total))
+                         "every one.", shown=board.count(SHOWN_POINTS),
+                         total=board.count(total))
 
 
 def commit(board: SeriesWords, ident: str) -> Markup:
@@ -117,4 +117,4 @@ def describe(board: SeriesWords, view: SeriesView, values: Sequence[float],
         low=board.value_only(view, points[low]), a=points[low].commit,
         a_day=day(board.day(points[low])), high=board.value_only(view, points[high]),
         b=points[high].commit, b_day=day(board.day(points[high])),
-        n=board.words.number(len(points)))
+        n=board.count(len(points)))

@@ -97,8 +97,9 @@ class SeriesWords:
         return formatting.percent_amount((new / old - 1) * 100, 1, self.words.lang, sign=True)
 
     def count(self, n: int) -> str:
-        """A point's count of readings: formatted once a count (a tool runs every
-        benchmark the same number of times, so a table repeats one count)."""
+        """A whole number, formatted once a number: a point's count of readings (a tool
+        runs every benchmark the same number of times, so a table repeats one count), a
+        series' count of points (a CI run gives each series as many)."""
         found = self.counts.get(n)
         if found is None:
             found = self.counts[n] = self.words.number(n)
