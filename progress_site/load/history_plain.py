@@ -1,5 +1,5 @@
 """A history file as CI writes it, read a column at a time: one pattern over the whole
-text, then each column checked and converted in one pass of C code.
+text, then each column checked and converted at once (a map, a set, a sort check).
 
 A plain file is what `import` and `record` write (docs/history-format.md): every line
 one object of the known keys in their order (commit, date, machine, value, unit, then
@@ -25,9 +25,11 @@ from progress_site.load.history_line import Day, day_of
 from progress_site.model.history import NO_STATS, SeriesPoint
 from progress_site.model.values import NOWHERE
 
+# The two forms of a date `parse_date` reads, in ASCII digits: their texts sort as their
+# days and times do.
+_DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
 # A text with no escape and no character that ends a line (str.splitlines' list): JSON
 # reads it as written. Empty texts are left to the line reader, which words them.
-_DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
 _TEXT = r'"([^"\\\x00-\x1f\x85\u2028\u2029]*)"'
 _WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]+)"'
 # A JSON number without a sign, as `float` reads it; a whole number short enough that
