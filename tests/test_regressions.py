@@ -23,6 +23,8 @@ from progress_site.derive.ranks import (
     mann_whitney_p,
     normal_p,
     rank,
+    tie_term,
+    tied_pairs,
 )
 from progress_site.derive.regressions import Report, analyse
 from progress_site.derive.series import Point, median, median_interval, summarise
@@ -121,6 +123,22 @@ def test_the_exact_count_is_the_count_of_orderings(small: int, large: int) -> No
 def test_ranks_share_ties() -> None:
     ranked = rank([3.0, 1.0, 3.0, 2.0, 3.0])
     assert ranked.ranks == (4.0, 1.0, 4.0, 2.0, 4.0) and ranked.ties == 24.0
+
+
+@pytest.mark.parametrize("values", [[], [1.0], [1.0, 2.0], [3.0, 1.0, 3.0, 2.0, 3.0],
+                                    [2.0, 2.0, 5.0, 5.0, 5.0, 5.0, 1.0]])
+def test_tie_term_is_the_ranks(values: list[float]) -> None:
+    """The tie term worked out without ranking is the ranking's."""
+    assert tie_term(values) == rank(values).ties and type(tie_term(values)) is float
+
+
+@pytest.mark.parametrize(("first", "second"), [([], [1.0]), ([1.0, 2.0, 2.0], [2.0]),
+                                               ([2.0], [1.0, 2.0, 2.0, 3.0, 2.0]),
+                                               ([1.0, 1.0, 4.0], [1.0, 4.0, 4.0, 5.0])])
+def test_tied_pairs_count_equal_pairs_across(first: list[float], second: list[float]) -> None:
+    """Every equal pair across the groups, whichever group is the smaller."""
+    pairs = float(sum(x == y for x in first for y in second))
+    assert tied_pairs(first, second) == tied_pairs(second, first) == pairs
 
 
 # --- steps on planted series ----------------------------------------------------------

@@ -7,6 +7,7 @@ is judged on the machine of its newest point (the one its figure shows).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from progress_site.derive.regressions import Report, analyse
 from progress_site.derive.series import Measured, Point, Series
@@ -14,6 +15,8 @@ from progress_site.errors import Problem
 from progress_site.model.history import HistorySeries, SeriesPoint
 from progress_site.model.schema import Headline
 from progress_site.model.values import problem
+
+_MACHINE, _SAMPLES, _VALUE = attrgetter("machine"), attrgetter("samples"), attrgetter("value")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +42,18 @@ def derive_series(history: tuple[HistorySeries, ...]) -> tuple[SeriesView, ...]:
 def view_series(series: HistorySeries) -> SeriesView:
     """One series, analysed on its newest point's machine."""
     machine = series.newest.machine
-    points = tuple(p for p in series.points if p.machine == machine)
+    points = series.points
+    # Most files hold one machine and no samples: their points are analysed as loaded.
+    if not all(map(machine.__eq__, map(_MACHINE, points))):
+        points = tuple(p for p in points if p.machine == machine)
+    sampled = any(map(_SAMPLES, points))
     # Loading let through no negative or non-finite value; the analysis needs them above 0.
-    if any(p.value <= 0 for p in points if not p.samples):
+    if (any(p.value <= 0 for p in points if not p.samples) if sampled
+            else min(map(_VALUE, points)) <= 0):
         return SeriesView(series, points, None)
     try:
-        judged = Series(tuple(map(_point, points)), series.better, series.min_change / 100)
+        judged = Series(tuple(map(_point, points)) if sampled else points, series.better,
+                        series.min_change / 100)
     except ValueError:
         return SeriesView(series, points, None)
     return SeriesView(series, points, analyse(judged))

@@ -14,7 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat
 
 # An exact p-value counts the ways the smaller group can rank. The normal approximation
 # is far too cautious in the tails for a small group (3 newest commits against 500: a
@@ -141,8 +141,16 @@ def mann_whitney(first: Sequence[float], second: Sequence[float], worth_below: f
 
 def tied_pairs(first: Sequence[float], second: Sequence[float]) -> float:
     """How many pairs across the two groups are equal."""
-    counts = Counter(first)
-    return float(sum(counts[y] for y in second))
+    # The smaller group counted, the larger looked up: the newest few commits against
+    # hundreds count three values, not hundreds.
+    small, large = (first, second) if len(first) <= len(second) else (second, first)
+    counts = Counter(small)
+    return float(sum(map(counts.get, large, repeat(0))))
+
+
+def tie_term(values: Sequence[float]) -> float:
+    """sum(t^3 - t) over the groups of t equal values (`Ranked.ties`), without ranking."""
+    return float(sum(t**3 - t for t in Counter(values).values() if t > 1))
 
 
 @dataclass(frozen=True, slots=True)

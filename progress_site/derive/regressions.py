@@ -37,7 +37,7 @@ from progress_site.derive.cuts import (
     robust_sigma,
     samples_agree,
 )
-from progress_site.derive.ranks import mann_whitney_p, rank, rank_scan, tied_pairs
+from progress_site.derive.ranks import mann_whitney_p, rank_scan, tie_term, tied_pairs
 from progress_site.derive.series import Series, median, median_interval
 
 SeriesStatus = Literal["improved", "regressed", "within noise", "not enough points"]
@@ -162,7 +162,7 @@ def tail_cut(values: Sequence[float], settings: Settings) -> int | None:
     looks = settings.tail_looks
     if len(values) - looks < settings.min_points:
         return None
-    ties = rank(values).ties if len(set(values)) < len(values) else 0.0
+    ties = tie_term(values) if len(set(values)) < len(values) else 0.0
     base = sorted(values[:len(values) - looks])
     worth = settings.alpha / looks
     best, best_p = None, worth

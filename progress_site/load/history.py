@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
-from progress_site.load.jsonfiles import BROKEN, locate_line, parse_json_lines
+from progress_site.load.history_plain import newest_record, plain_points
+from progress_site.load.jsonfiles import BROKEN, locate_line, located_later, parse_json_lines
 from progress_site.load.text import decode, read_text
 from progress_site.load.yaml import Document
 from progress_site.model.history import HistorySeries, SeriesPoint
@@ -65,6 +67,10 @@ def read_series(path: Path, root: Path, edited: str | None
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, problems
+    lines = text.splitlines()
+    plain = plain_points(text, lines)
+    if plain is not None:
+        return _plain_series(name.group(1), display, lines, *plain), problems
     doc, problems = parse_json_lines(text, display, located=False)
     assert doc is not None
     reader = _Lines(doc)
@@ -82,6 +88,22 @@ def read_series(path: Path, root: Path, edited: str | None
                          file=display, place=reader.place), problems
 
 
+def _plain_series(ident: str, display: str, lines: list[str], points: list[SeriesPoint],
+                  unit: str) -> HistorySeries:
+    """The series of a plain file (`load/history_plain.py`): a record a line, from the
+    first column, each point's line found as the line reader finds it."""
+    count = len(lines)
+    starts = zip(range(1, count + 1), repeat(1))
+    records = zip(repeat("records"), range(count))
+    doc = located_later(Document(display, lines, None, dict(zip(records, starts, strict=True))))
+    reader = _Lines(doc)
+    reader.indexes = range(len(points))
+    last = len(points) - 1
+    points[last] = points[last]._replace(where=reader.where(last, newest_record(lines)))
+    return HistorySeries(f"measurements.{ident}", unit, tuple(points), file=display,
+                         place=reader.place)
+
+
 class _Lines:
     """Reads a history file's records into points, in order, collecting every problem."""
 
@@ -89,7 +111,7 @@ class _Lines:
         self.doc = doc
         self.reader = LineReader(doc)
         self.problems = self.reader.problems
-        self.indexes: list[int] = []  # each point's record
+        self.indexes: Sequence[int] = []  # each point's record
 
     @property
     def unit(self) -> str | None:
@@ -99,6 +121,8 @@ class _Lines:
     def points(self) -> list[SeriesPoint]:
         """Every line that reads as a point; the order and duplicates checked."""
         out: list[SeriesPoint] = []
+        indexes: list[int] = []
+        self.indexes = indexes
         last = -1  # the newest point's line: its figure needs every field's position
         newest = in_order(dt.date.min)
         seen: dict[tuple[str, str], int] = {}
@@ -132,7 +156,7 @@ class _Lines:
                              "lines are appended in date order: move this line up")
                 continue
             out.append(point)
-            self.indexes.append(index)
+            indexes.append(index)
             last, newest = index, when
         if out:
             out[-1] = out[-1]._replace(where=self.where(last, self.doc.data[last]))

@@ -118,7 +118,7 @@ def parse_json_lines(text: str, display: str, *, located: bool = True
     doc = Document(display, text.splitlines(), [])
     problems: list[Problem] = []
     if not located:
-        doc.reread = functools.partial(_positions, doc)
+        located_later(doc)
     for number, line in enumerate(doc.lines, start=1):
         if not line.strip():
             continue
@@ -144,6 +144,13 @@ def parse_json_lines(text: str, display: str, *, located: bool = True
             doc.values[("records", len(doc.data))] = (number, start + 1)
         doc.data.append(record)
     return doc, problems
+
+
+def located_later(doc: Document) -> Document:
+    """`doc`, a JSON-lines file whose `values` hold where each record starts, made to
+    find where each of their keys and values is only when a problem asks."""
+    doc.reread = functools.partial(_positions, doc)
+    return doc
 
 
 def locate_line(doc: Document, index: int) -> None:

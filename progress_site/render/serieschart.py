@@ -24,6 +24,7 @@ from markupsafe import Markup
 from progress_site.derive.cuts import MAD_TO_SD
 from progress_site.derive.regressions import Step
 from progress_site.derive.series import median
+from progress_site.render.svgtext import attribute, escape
 
 SVG = "http://www.w3.org/2000/svg"
 WIDTH, HEIGHT = 720, 300  # the viewBox; the figure takes the content width
@@ -159,14 +160,14 @@ def levels(values: Sequence[float], starts: Sequence[int]) -> list[tuple[int, in
 @dataclass(frozen=True, slots=True)
 class Scale:
     """What a series' charts share at every width: its levels, its y ticks, the range
-    they span, and each point's y as the line writes it (the height is the same)."""
+    they span, and each point's y (the height is the same)."""
 
     bands: list[tuple[int, int, float, float]]
     ticks: list[float]
     decimals: int
     low: float
     high: float
-    ys: list[str]
+    ys: tuple[float, ...]
 
 
 def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
@@ -176,11 +177,10 @@ def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
     high = max(max(values), *(m + n for _, _, m, n in bands))
     ticks, decimals = nice_ticks(low, high)
     low, high = min(ticks[0], low), max(ticks[-1], high)
-    # Inside the plot every coordinate is positive, so `.1f` writes what `r` would (no
-    # `-0.0` to mend) for the points the line holds, 500 of them a chart; the arithmetic
-    # of `y` in `series_chart`, written out.
+    # The arithmetic of `y` in `series_chart`, written out, for the points the line
+    # holds (500 of them a chart): the same numbers.
     plot_h, span = HEIGHT - TOP - BOTTOM, (high - low) or 1.0
-    ys = [f"{TOP + plot_h - (v - low) / span * plot_h:.1f}" for v in values]
+    ys = tuple([TOP + plot_h - (v - low) / span * plot_h for v in values])
     return Scale(bands, ticks, decimals, low, high, ys)
 
 
@@ -201,10 +201,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     def y(v: float) -> float:
         return TOP + plot_h - (v - low) / ((high - low) or 1.0) * plot_h
 
-    # Each point's x, worked out once for the axis and the line (a chart has hundreds):
-    # the arithmetic of `x`, written out, gives the same numbers.
-    xs = [LEFT + i / last * plot_w for i in range(len(values))] if len(values) > 1 \
-        else [x(0)]
+    xs = x_positions(len(values), width)
 
     out = [f'<svg xmlns="{SVG}" viewBox="0 0 {width} {HEIGHT}" width="100%" role="img" '
            f'class="series-svg {name}" aria-label="{attribute(text.title)}" '
@@ -221,8 +218,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
         step_mark(out, step, text, x, values)
     for index, label in text.tags:
         tag_mark(out, index, label, x, len(values))
-    points = " ".join([f"{at},{up}" for at, up in zip(x_texts(len(values), width),
-                                                       scale.ys, strict=True)])
+    points = line_points(len(values), width) % scale.ys
     out.append(f'<polyline class="line" points="{points}" fill="none" />')
     # A dot a point while dots stand apart; closer, they would only blot the line
     # (500 points on 620 units), so the line alone shows them.
@@ -234,14 +230,23 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
 
 
 # Every series of a history as long as another has the same x on a chart as wide: 200
-# series of 500 points would write the same 500 numbers 200 times.
+# series of 500 points would work out and write the same 500 numbers 200 times.
 @functools.lru_cache(maxsize=64)
-def x_texts(count: int, width: int) -> tuple[str, ...]:
-    """Each of `count` points' x on a chart `width` units wide, as the line writes it."""
+def x_positions(count: int, width: int) -> tuple[float, ...]:
+    """Each of `count` points' x on a chart `width` units wide (the arithmetic of
+    `series_chart`'s `x`, written out: the same numbers)."""
     plot_w, last = width - LEFT - RIGHT, max(count - 1, 1)
-    xs = [LEFT + i / last * plot_w for i in range(count)] if count > 1 else [
-        LEFT + plot_w / 2]
-    return tuple(f"{at:.1f}" for at in xs)
+    if count > 1:
+        return tuple(LEFT + i / last * plot_w for i in range(count))
+    return (LEFT + plot_w / 2,)
+
+
+@functools.lru_cache(maxsize=64)
+def line_points(count: int, width: int) -> str:
+    """The line's `points` on a chart `width` units wide: each x written, each y a `%.1f`
+    to fill in (one formatting of the series' ys a chart, not one a point). Inside the
+    plot every coordinate is positive, so `.1f` writes what `r` would (no `-0.0`)."""
+    return " ".join(f"{at:.1f},%.1f" for at in x_positions(count, width))
 
 
 def y_axis(out: list[str], ticks: list[float], decimals: int, text: ChartText,
@@ -254,7 +259,7 @@ def y_axis(out: list[str], ticks: list[float], decimals: int, text: ChartText,
     out.append("</g>")
 
 
-def x_axis(out: list[str], xs: list[float], text: ChartText, width: int) -> None:
+def x_axis(out: list[str], xs: Sequence[float], text: ChartText, width: int) -> None:
     """The baseline and the thinned labels of the commits' dates (`xs`: each point's x)."""
     out.append('<g class="x-axis">')
     base = HEIGHT - BOTTOM
@@ -312,18 +317,6 @@ def rect(out: list[str], cls: str, x: float, y: float, w: float, h: float) -> No
     """One rectangle of class `cls`."""
     out.append(f'<rect class="{cls}" x="{r(x)}" y="{r(y)}" width="{r(w)}" '
                f'height="{r(max(h, 0.0))}" />')
-
-
-def escape(words: str) -> str:
-    """A text as ElementTree writes an element's text: `&`, `<` and `>` escaped."""
-    return words.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def attribute(words: str) -> str:
-    """A text as ElementTree writes an attribute's value: quotes and the white space
-    a parser would fold escaped too."""
-    return (escape(words).replace('"', "&quot;").replace("\r", "&#13;")
-            .replace("\n", "&#10;").replace("\t", "&#09;"))
 
 
 def r(value: float) -> str:

@@ -1,0 +1,149 @@
+"""How the benchmarks' series read in one language: their titles, values, changes and
+dates, each formatted once (by Babel, through `Words`), for the dashboard's rows, a
+series' page and the list of steps alike.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from progress_site.derive.site import Model
+from progress_site.model.history import SeriesPoint, decimals_of
+from progress_site.render import formatting
+from progress_site.render.words import N_, Words
+
+if TYPE_CHECKING:  # a site without history renders no series: its analysis stays unloaded
+    from progress_site.derive.history import SeriesView
+    from progress_site.derive.regressions import Step
+
+PAGE = "benchmarks"  # the dashboard's own page, unless the content has one of that name
+STATUS = {
+    "improved": N_("Improved"),
+    "regressed": N_("Regressed"),
+    "within noise": N_("Within noise"),
+    "not enough points": N_("Not enough points"),
+    None: N_("Not judged"),
+}
+BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One series as its dashboard row shows it (and its page: `chart`, `points`)."""
+
+    slug: str
+    title: str
+    latest: str
+    previous: str
+    baseline: str
+    better: str
+    status: str
+    status_class: str
+    spark: Markup
+    chart: Markup
+    points: tuple[tuple[Markup, str, str, str], ...]  # commit, date, machine, value
+    note: str = ""  # on a series' page whose table leaves older points out: says so
+
+
+class SeriesWords:
+    """A language's words for the series, each number and date formatted once."""
+
+    def __init__(self, words: Words, model: Model) -> None:
+        self.words = words
+        self.model = model
+        self.decimals: dict[str, int] = {}
+        self.counts: dict[int, str] = {}
+        self.dates: dict[dt.date, str] = {}
+        self.short_dates: dict[dt.date, str] = {}
+        # A lookup a row, a step and a chart each make: once, not a scan each time.
+        self.titles = {m.id: m.title for m in model.data.measurements}
+        self.by_id = {v.series.id: v for v in model.series}
+        # Commits with a label (a release): marked on charts and in tables.
+        self.tags = {c.id: c.label for c in model.data.commits if c.label is not None}
+
+    def title(self, view: SeriesView) -> str:
+        """The measurement's title in this language, or the series' id."""
+        found = self.titles.get(view.series.id)
+        return found.get(self.words.lang) if found else view.series.id
+
+    def value(self, view: SeriesView, point: SeriesPoint) -> str:
+        """A point's value in its unit, with its spread and count when it has them."""
+        w = self.words
+        unit = view.series.unit
+        value = w.with_unit(point.value, self.digits(view), unit)
+        if point.spread is not None:
+            spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
+            value = w._("%(value)s ± %(spread)s", value=value, spread=spread)
+        if point.n is not None:
+            value = w._("%(value)s (n = %(n)s)", value=value, n=self.count(point.n))
+        return value
+
+    def value_only(self, view: SeriesView, point: SeriesPoint) -> str:
+        """A point's value in its unit, without its spread."""
+        return self.words.with_unit(point.value, self.digits(view), view.series.unit)
+
+    def percent(self, step: Step) -> str:
+        """`+44.4 %`: a step's change, as this language writes it."""
+        return formatting.percent_amount(step.percent, 1, self.words.lang, sign=True)
+
+    def change(self, new: float, old: float) -> str:
+        """`+3.1 %`: the change from `old` to `new`."""
+        if old == 0:
+            return "–"
+        return formatting.percent_amount((new / old - 1) * 100, 1, self.words.lang, sign=True)
+
+    def count(self, n: int) -> str:
+        """A whole number, formatted once a number: a point's count of readings (a tool
+        runs every benchmark the same number of times, so a table repeats one count), a
+        series' count of points (a CI run gives each series as many)."""
+        found = self.counts.get(n)
+        if found is None:
+            found = self.counts[n] = self.words.number(n)
+        return found
+
+    def digits(self, view: SeriesView) -> int:
+        """The decimals of a series' values: the most any point was written with (at
+        most 3), so a column of them lines up (150.0 beside 150.6)."""
+        found = self.decimals.get(view.key)
+        if found is None:
+            found = 0
+            for point in view.points:  # most series reach 3 at their first point
+                found = max(found, decimals_of(point.value))
+                if found >= 3:
+                    break
+            self.decimals[view.key] = found = min(3, found)
+        return found
+
+    def date(self, point: SeriesPoint) -> str:
+        """A point's day, as this language writes dates."""
+        return self.long_date(self.day(point))
+
+    def long_date(self, day: dt.date) -> str:
+        """A day with its year, formatted once a day (every series of a CI run shares
+        its dates: 200 series' tables and charts print the same few dozen)."""
+        found = self.dates.get(day)
+        if found is None:
+            found = self.dates[day] = self.words.date(day)
+        return found
+
+    def short_date(self, day: dt.date) -> str:
+        """A day without its year, formatted once a day (as `long_date`)."""
+        found = self.short_dates.get(day)
+        if found is None:
+            found = self.short_dates[day] = self.words.short_date(day)
+        return found
+
+    @staticmethod
+    def day(point: SeriesPoint) -> dt.date:
+        """A point's day, without its time."""
+        day = point.date
+        return day.date() if isinstance(day, dt.datetime) else day
+
+
+def series_slug(view: SeriesView) -> str:
+    """Where a series' own page is: `benchmarks/ID`."""
+    return f"{PAGE}/{view.series.id}"

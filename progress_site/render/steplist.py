@@ -1,0 +1,53 @@
+"""The list of steps, in one language: each step found in a series, as the dashboard
+and the regressions feed show it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from progress_site.render import formatting
+from progress_site.render.serieswords import STATUS, SeriesWords, series_slug
+
+if TYPE_CHECKING:  # a site without history renders no series: its analysis stays unloaded
+    from progress_site.derive.history import SeriesView
+    from progress_site.derive.regressions import Step
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One step as the list of steps shows it."""
+
+    slug: str
+    title: str
+    range: Markup
+    ratio: str
+    percent: str
+    noise: str
+    p_value: str
+    status: str
+    status_class: str
+
+
+def step_row(board: SeriesWords, view: SeriesView, step: Step) -> StepRow:
+    """One step's line."""
+    w = board.words
+    lang = w.lang
+    words, status_class = w._(STATUS[step.status if step.status != "pending" else (
+        "regressed" if step.direction == "regression" else "improved")]), step.status
+    if step.status == "pending":
+        words = w._("%(status)s, pending", status=words)
+    span = f"{step.last_before}..{step.first_after}"
+    href = w.address(None, "compare", f"{step.last_before}...{step.first_after}")
+    code = Markup("<code>{}</code>").format(span)
+    shown = Markup('<a href="{}">{}</a>').format(href, code) if href else code
+    p_value = (w._("p < %(p)s", p=w.number(0.0001, 4)) if step.p_value < 0.0001
+               else w._("p = %(p)s", p=w.number(step.p_value, 4)))
+    return StepRow(
+        slug=series_slug(view), title=board.title(view), range=shown,
+        ratio=w._("%(ratio)s times", ratio=w.number(step.ratio, 2)),
+        percent=board.percent(step),
+        noise=formatting.percent_amount(step.noise * 100, 1, lang),
+        p_value=p_value, status=words, status_class=status_class)
