@@ -96,7 +96,7 @@ def newest(model: Model) -> list[Candidate]:
 
 def task_entries(model: Model) -> Iterator[Candidate]:
     """Each done task, on the day it was validated."""
-    for task in walk(model.data):
+    for task in walk(model.data.roadmaps):  # where tasks are: not the whole data
         if isinstance(task, Task) and task.status == "done" and task.validated:
             yield task.validated, f"tasks/{task.id}", partial(task_entry, task, task.validated)
 
