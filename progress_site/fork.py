@@ -1,4 +1,5 @@
-"""Work done in a forked process, beside the build's own: the other languages' pages.
+"""Work done in a forked process, beside the build's own: the other languages' pages,
+and the parsing of a large site's old data.json (`publish/changes.Previous`).
 
 Each language renders from the same model and writes its own files, so on two cores a
 large site renders both of its languages at once (see bench/scale.py). The child is a
@@ -30,7 +31,12 @@ def can_fork(records: int) -> bool:
     mid-step), nor once vl-convert is loaded: its JavaScript engine runs threads of its
     own that Python does not list, and a child drawing a chart would wait on them forever.
     """
-    return (hasattr(os, "fork") and records >= MIN_RECORDS and cpus() > 1
+    return records >= MIN_RECORDS and fork_safe()
+
+
+def fork_safe() -> bool:
+    """Whether a fork is safe here (see `can_fork`) and has a second core to run on."""
+    return (hasattr(os, "fork") and cpus() > 1
             and threading.active_count() == 1 and "vl_convert" not in sys.modules)
 
 

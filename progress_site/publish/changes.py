@@ -12,16 +12,21 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
+from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.publish.snapshot import Snapshot, of_model, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
+# About the data.json of the 400 figures from which fork.py forks a build: below this,
+# parsing it costs about what starting a child does.
+FORK_BYTES = 256 * 1024
 
 
 def read_published(site: Path) -> bytes | None:
@@ -73,25 +78,68 @@ def between(old: bytes, new: Snapshot) -> list[str] | None:
     return None if before is None else describe(before, new)
 
 
-def before_swap(out: Path, files: Mapping[str, bytes], model: Model
+class Previous:
+    """The site a build replaces, read as the build starts: its data.json's bytes (or
+    why they cannot be read), and their snapshot, parsed in a forked process beside the
+    build when the file is large, so that the summary at the end waits for nothing."""
+
+    def __init__(self, out: Path, parallel: bool = True) -> None:
+        self.out, self.data, self.problem = out, None, None
+        self.parsing: Forked[Snapshot | None] | None = None
+        try:
+            self.data = read_published(out)
+        except NotRegular as exc:
+            self.problem = unreadable(out, f"is {exc.what}, not a regular file")
+        except OSError as exc:
+            self.problem = unreadable(out, f"cannot be read ({exc.strerror or exc})")
+        data = self.data
+        if data is not None and parallel and len(data) >= FORK_BYTES and fork_safe():
+            self.parsing = Forked(lambda: parse_snapshot(data))
+
+    def snapshot(self) -> Snapshot | None:
+        """The old data.json's snapshot: the child's, else parsed here."""
+        if self.parsing is None:
+            return None if self.data is None else parse_snapshot(self.data)
+        parsing, self.parsing = self.parsing, None
+        try:
+            return parsing.result()
+        except Exception:  # tried again here, to fail (or not) as it does unforked
+            return parse_snapshot(self.data) if self.data is not None else None
+
+    def close(self) -> None:
+        """Stop the child if it still runs (the build failed, or needs no snapshot)."""
+        if self.parsing is not None:
+            self.parsing.cancel()
+            self.parsing = None
+
+    def __enter__(self) -> Previous:
+        """The build's own."""
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        """The child stopped, whatever the build's end."""
+        self.close()
+
+
+def before_swap(previous: Previous, files: Mapping[str, bytes], model: Model
                 ) -> tuple[list[str] | None, list[Problem]]:
-    """What changed since the site `out` holds, worked out before the new one (`files`,
-    made from `model`) replaces it: None when there is no site there yet; a warning
-    when its data.json cannot be read, which never stops the new site from being
-    published."""
-    try:
-        previous = read_published(out)
-    except NotRegular as exc:
-        return None, [unreadable(out, f"is {exc.what}, not a regular file")]
-    except OSError as exc:
-        return None, [unreadable(out, f"cannot be read ({exc.strerror or exc})")]
-    if previous is None:
+    """What changed since the site `previous` read, worked out before the new one
+    (`files`, made from `model`) replaces it: None when there is no site there yet; a
+    warning when its data.json cannot be read, which never stops the new site from
+    being published."""
+    if previous.problem is not None:
+        return None, [previous.problem]
+    if previous.data is None:
         return None, []
-    # The same bytes mean no figure or task changed: nothing to parse (a rebuild).
-    lines = [] if previous == files["data.json"] else between(previous, of_model(model))
+    lines: list[str] | None = []
+    # The same bytes mean no figure or task changed: nothing to compare (a rebuild).
+    if previous.data != files["data.json"]:
+        before = previous.snapshot()
+        lines = None if before is None else describe(before, of_model(model))
     if lines is None:
-        return None, [unreadable(out, "is not a data.json that a build published")]
-    return lines + pages_line(pages_changed(out, files)), []
+        return None, [unreadable(previous.out, "is not a data.json that a build published")]
+    return lines + pages_line(pages_changed(previous.out, files)), []
 
 
 def pages_changed(site: Path, files: Mapping[str, bytes]) -> list[str]:

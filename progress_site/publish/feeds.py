@@ -96,7 +96,7 @@ def newest(model: Model) -> list[Candidate]:
 
 def task_entries(model: Model) -> Iterator[Candidate]:
     """Each done task, on the day it was validated."""
-    for task in walk(model.data):
+    for task in walk(model.data.roadmaps):  # where tasks are: not the whole data
         if isinstance(task, Task) and task.status == "done" and task.validated:
             yield task.validated, f"tasks/{task.id}", partial(task_entry, task, task.validated)
 
@@ -266,14 +266,20 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
     def cited() -> dict[str, tuple[str, ...]]:
         return citations(model)
 
+    def shown_by(e: Entry) -> Iterator[str]:
+        """The ids of the elements that show an entry, best first: its own, then (only
+        looked up when none of those is on a page) those of the texts citing it."""
+        yield from e.anchors
+        if e.name:
+            yield from cited().get(e.name, ())
+
     def target(e: Entry) -> tuple[str | None, str]:
         """The page an entry links to, and the id of its element there: on a page of
         this language, else of the site's (a page not translated yet)."""
         for lang in dict.fromkeys((words.lang, site.languages[0])):
-            for anchors in (e.anchors, cited().get(e.name, ()) if e.name else ()):
-                for anchor in anchors:
-                    if (lang, anchor) in pages:
-                        return href(pages[(lang, anchor)]), anchor
+            for anchor in shown_by(e):
+                if (lang, anchor) in pages:
+                    return href(pages[(lang, anchor)]), anchor
         return (href(home) if home else None), ""
 
     entries = [write(words) for _, _, write in news]

@@ -153,8 +153,9 @@ def of_model(model: Model) -> Snapshot:
     shown = [(str(k), v.quantity, v.status) for k, v in model.figures.items()]
     for name, q, status in shown + [(str(h.key), h.quantity, h.status)
                                      for h in model.headlines]:
-        snap.figures[name] = (number(quantity(q)), str(status))
-        single(quantity(q), name, snap)
+        written = quantity(q)  # as data.json writes it: made once a figure
+        snap.figures[name] = (number(written), str(status))
+        single(written, name, snap)
     for roadmap in model.data.roadmaps:
         at = f"roadmaps.{roadmap.id}"
         for i, group in enumerate(roadmap.groups):

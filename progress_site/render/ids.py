@@ -57,10 +57,11 @@ def element_ids(html: str) -> list[str]:
     return ELEMENT_ID.findall(html)
 
 
-def duplicate_ids(page: Page, pieces: Sequence[Traced], whole: str, model: Model
-                  ) -> list[Problem]:
+def duplicate_ids(page: Page, pieces: Sequence[Traced], whole: str, model: Model,
+                  body: tuple[int, int] | None = None) -> list[Problem]:
     """Every id given twice on the page (`whole` is its HTML, template included; `pieces`
-    the body's, with their ids), as a problem at one of the two places, naming the other."""
+    the body's, with their ids; `body`, where the body stands in `whole` when it is
+    there), as a problem at one of the two places, naming the other."""
     # Each id with the piece that gave it (None: the template); what the pieces are is
     # only worked out for a collision, as it reads the data (see bench/scale.py).
     first: dict[str, int | None] = {}
@@ -76,7 +77,7 @@ def duplicate_ids(page: Page, pieces: Sequence[Traced], whole: str, model: Model
             else:
                 first[id_] = index
     # What the template gives: the ids of the whole page that the body did not.
-    for id_ in (Counter(element_ids(whole)) - given).elements():
+    for id_ in (Counter(page_ids(whole, pieces, body)) - given).elements():
         if id_ in first:
             shared.setdefault((first[id_], None), []).append(id_)
         else:
@@ -84,6 +85,17 @@ def duplicate_ids(page: Page, pieces: Sequence[Traced], whole: str, model: Model
     return [collision(ids, origin(page, pieces, one, ids[0], model),
                       origin(page, pieces, other, ids[0], model))
             for (one, other), ids in shared.items()]
+
+
+def page_ids(whole: str, pieces: Sequence[Traced], body: tuple[int, int] | None
+             ) -> list[str]:
+    """The ids of the whole page, in order: only the template's part is read again when
+    the body's place is known (the body's ids are its pieces')."""
+    if body is None:
+        return element_ids(whole)
+    start, end = body
+    return [*element_ids(whole[:start]), *(i for _, ids in pieces for i in ids),
+            *element_ids(whole[end:])]
 
 
 def origin(page: Page, pieces: Sequence[Traced], index: int | None, id_: str, model: Model

@@ -281,8 +281,10 @@ class PageRenderer:
                                pages=[p for p in pages if p.language == page.language
                                       and "/" not in p.slug],
                                place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        at = html.find(body.html)  # its ids are known: the template's are read alone
+        place = (at, at + len(body.html)) if at >= 0 else None
         del body  # the page holds it now: not kept beside the page's bytes
-        problems += duplicate_ids(page, traced, html, self.model)
+        problems += duplicate_ids(page, traced, html, self.model, place)
         return unlinked(html).encode("utf-8")
 
 
