@@ -34,7 +34,6 @@ class TooBig(OSError):
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(errno.EFBIG, f"it holds {size:,} bytes, over the {limit:,} limit")
         self.size = size
-        self.limit = limit
 
 
 def _kind(mode: int) -> str:

@@ -14,7 +14,7 @@ from progress_site.derive.views import EffectiveStatus, FigureView, HeadlineView
 from progress_site.errors import Problem
 from progress_site.model.keys import FigureKey
 from progress_site.model.schema import Headline
-from progress_site.model.values import item_problem, problem
+from progress_site.model.values import problem, text_problem
 
 
 def derive_headlines(headlines: tuple[Headline, ...], ns: Namespace,
@@ -114,8 +114,8 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
             sources.append(summarised(ref, ns))
         except ExpressionError as exc:
             said = exc.message if f"'{ref}'" in exc.message else f"'{ref}': {exc.message}"
-            out.append(item_problem(h.where, "summarises", index, said, exc.hint, ref,
-                                    exc.offset))
+            out.append(text_problem(h.where, "summarises", ref, exc.offset, said, exc.hint,
+                                    index))
     if out:
         return None, out
     refused = disagreement(h, sources)

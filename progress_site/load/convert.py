@@ -23,12 +23,8 @@ from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
 
+# A language code as a maintainer reads it, in a message (the code itself otherwise).
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
-
-
-def language_name(code: str) -> str:
-    """A language code as a maintainer reads it."""
-    return LANGUAGE_NAMES.get(code, code)
 
 
 def known_language(code: str) -> bool:
@@ -237,7 +233,7 @@ class Converter:
 
     def missing_language(self, path: KeyPath, lang: str, value: dict[str, str]) -> None:
         """A text with no words in one language: an error in --strict, else a warning."""
-        name = language_name(lang)
+        name = LANGUAGE_NAMES.get(lang, lang)
         problem = self.doc.problem(path, f"no {name} text ({lang}:)",
                                    f"add `{lang}: ...` beside `{next(iter(value), 'en')}:`",
                                    warning=not self.strict)

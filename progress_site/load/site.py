@@ -59,7 +59,7 @@ def read_yaml(path: Path, root: Path, edited: str | None = None
 def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
               ) -> tuple[Data | None, list[Document], list[Problem]]:
     """Read every data file; collections of the same name in several files are joined
-    (`edited` texts are read instead of their files, see `load_edited`)."""
+    (`edited` texts are read instead of their files, see `load`)."""
     docs: list[Document] = []
     texts: dict[str, str] = {}  # each document's text, by its display name
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
@@ -165,21 +165,12 @@ def _languages(site: Any) -> tuple[str, ...]:
     return DEFAULT_LANGUAGES
 
 
-def load(root: Path, strict: bool) -> tuple[Source | None, list[Problem]]:
-    """Read the whole source folder; None when the data could not be read at all."""
-    return _load(root, strict)
-
-
-def load_edited(root: Path, edited: Mapping[Path, str]) -> tuple[Source | None, list[Problem]]:
-    """`load`, as if the data files `edited` names (absolute paths under data/) held
-    their texts there; nothing is written (record checks its change this way before
-    writing it)."""
-    return _load(root, False, edited)
-
-
-def _load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
-          ) -> tuple[Source | None, list[Problem]]:
-    """`load` or `load_edited`: the data, then the pages in its languages."""
+def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
+         ) -> tuple[Source | None, list[Problem]]:
+    """Read the whole source folder, the data then the pages in its languages; None when
+    the data could not be read at all. The data files `edited` names (absolute paths under
+    data/) are read as holding its texts; nothing is written (record checks its change
+    this way before writing it)."""
     data, docs, problems = load_data(root, strict, edited)
     if data is None:
         return None, problems

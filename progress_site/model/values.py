@@ -69,25 +69,14 @@ NOWHERE = Where()
 
 
 def text_problem(where: Where, name: str, text: str, offset: int, message: str,
-                 hint: str = "") -> Problem:
-    """A problem at a character of a field's text (an expression's), where it can be
-    found; else at the field."""
+                 hint: str = "", index: int | None = None) -> Problem:
+    """A problem at a character of a field's text (an expression's), or of its item
+    `index`, where it can be found; else at the field (a record made by the build)."""
     within = getattr(where.fields, "within", None)
     if within is None or name not in where.fields:
         return problem(where, name, message, hint)
-    return Problem(within(name, text, offset), message, (*where.path, name), hint)
-
-
-def item_problem(where: Where, name: str, index: int, message: str, hint: str = "",
-                 text: str = "", offset: int = 0) -> Problem:
-    """A problem at one item of a list field, at the character `offset` of its `text`
-    where it can be found (at the field, when its items are not located: a record made
-    by the build)."""
-    within = getattr(where.fields, "within", None)
-    if within is None or name not in where.fields:
-        return problem(where, name, message, hint)
-    return Problem(within(name, text, offset, index), message, (*where.path, name, index),
-                   hint)
+    path = (*where.path, name) if index is None else (*where.path, name, index)
+    return Problem(within(name, text, offset, index), message, path, hint)
 
 
 def problem(where: Where, name: str, message: str, hint: str = "") -> Problem:

@@ -89,7 +89,6 @@ class SocialCard:
 
     def __init__(self, directory: Path | None) -> None:
         self.directory = directory
-        self.converted = 0  # how many were drawn by vl-convert in this build
 
     def png(self, model: Model, words: Words) -> bytes:
         """The card of one language, as PNG bytes."""
@@ -103,7 +102,6 @@ class SocialCard:
         import vl_convert  # only on a cache miss: it starts a JavaScript engine
 
         data: bytes = vl_convert.svg_to_png(svg)
-        self.converted += 1
         if path is not None:
             cache.store(path, data)
         return data

@@ -250,12 +250,12 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
             # `p50=16,p95=65,n=10`: what a tool reported, as a distribution.
             value = (distribution_parts(text) if "=" in text
                      else parse_number(text, f"--{side}"))
-            pending.append(comparison_side(rec, args, file, comp, f"{study_id}/{comp_id}",
+            pending.append(comparison_side(args, file, comp, f"{study_id}/{comp_id}",
                                            side, value, suggestion))
     return finish(rec, args, pending, today)
 
 
-def comparison_side(rec: DataFiles, args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
+def comparison_side(args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
                     name: str, side: str, value: Raw | dict[str, Raw],
                     suggestion: Suggestion | None) -> Pending:
     """One side of a comparison: its number replaced, its other keys kept."""

@@ -104,12 +104,12 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
     # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
     # has no use for a second way into the stages.
     from progress_site.derive.site import derive
-    from progress_site.load.site import load_edited
+    from progress_site.load.site import load
     from progress_site.validate.rules import validate
 
     # As pipeline.prepare does: these stages make many objects and no cycles.
     with collector_paused():
-        source, problems = load_edited(root, edited)
+        source, problems = load(root, False, edited)
         if source is None or any(not p.warning for p in problems):
             return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
         data, found = validate(source.data, today)

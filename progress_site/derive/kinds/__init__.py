@@ -29,9 +29,6 @@ def kind_of(q: Quantity) -> Kind:
 
 
 def figure_quantity(fig: Figure) -> Quantity:
-    """The quantity a figure states, in whichever way it was written."""
-    for kind in KINDS:
-        q = kind.compute(fig)
-        if q is not None:
-            return q
-    return Quantity("none")
+    """The quantity a figure states, in whichever way it was written (none, the last kind
+    tried, reads every figure)."""
+    return next(q for kind in KINDS if (q := kind.compute(fig)) is not None)

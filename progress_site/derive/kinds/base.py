@@ -33,35 +33,44 @@ class Printer(Protocol):
 
 
 class Kind(Protocol):
-    """One kind of number: how it computes, compares, prints and is published."""
+    """One kind of number: how it computes, compares, prints and is published. A kind
+    subclasses it and keeps the defaults that fit: one citable part, `.value`; no advice;
+    no number to compute or compare with; no ends; nothing more in data.json."""
 
     name: str
     # data.json's `quantity` properties of this kind beyond the ones all kinds write.
-    schema: Mapping[str, Any]
+    schema: Mapping[str, Any] = {}
 
     def compute(self, fig: Figure) -> Quantity | None:
         """The figure's quantity when the figure is written this kind's way, else None."""
 
     def parts(self, q: Quantity) -> dict[str, Quantity]:
         """The names cited after the figure's own (`value`, `p95`, `share`), by part."""
+        return {"value": q.bare()}
 
     def hint(self, holder: str, part: str, q: Quantity) -> str | None:
         """What to write instead of a part this kind does not have (None: no advice)."""
+        return None
 
     def number(self, q: Quantity) -> float | None:
         """The one number arithmetic takes (None: it is not one number)."""
+        return None
 
     def compared(self, q: Quantity) -> float | None:
         """The number a before/after ratio and change take (None: none is computed)."""
+        return None
 
     def compared_parts(self, q: Quantity) -> dict[str, float]:
         """Parts compared one by one besides the whole (a distribution's p99), by name."""
+        return {}
 
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """Its lowest and highest, for telling sides apart without a ratio; and for bars."""
+        return None
 
     def printed(self, q: Quantity, p: Printer) -> str:
         """The quantity as a reader reads it, in the printer's language."""
 
     def serialised(self, q: Quantity) -> dict[str, Any]:
         """What data.json writes of it beyond kind, low, high, decimals, unit, signed."""
+        return {}

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from progress_site.derive.kinds.base import Printer
+from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.model.schema import Figure
 
 
-class Count:
-    """`low` is what passed, `high` the whole."""
+class Count(Kind):
+    """`low` is what passed, `high` the whole (in data.json too). Counts are not
+    compared by ratio, and which of two is better is not told by their ends."""
 
     name = "count"
-    schema: Mapping[str, Any] = {}
 
     def compute(self, fig: Figure) -> Quantity | None:
         """`ok: 56` with `of: 56`."""
@@ -44,25 +41,9 @@ class Count:
         """What passed, as `.ok`."""
         return q.low
 
-    def compared(self, q: Quantity) -> float | None:
-        """Counts are not compared by ratio."""
-        return None
-
-    def compared_parts(self, q: Quantity) -> dict[str, float]:
-        """None."""
-        return {}
-
-    def ends(self, q: Quantity) -> tuple[float, float] | None:
-        """None: which of two counts is better is not told by their ends."""
-        return None
-
     def printed(self, q: Quantity, p: Printer) -> str:
         """`56 of 56`."""
         return p._("%(ok)s of %(total)s", ok=p.number(q.low), total=p.number(q.top))
-
-    def serialised(self, q: Quantity) -> dict[str, Any]:
-        """Nothing more: `low` passed of `high`."""
-        return {}
 
 
 KIND = Count()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from progress_site.derive.kinds.base import Printer
+from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Part, Quantity
 from progress_site.model.schema import Distribution, Figure
 from progress_site.model.walk import record_fields
@@ -32,7 +32,7 @@ def headline(parts: dict[str, tuple[float, int]]) -> tuple[float, int]:
     return 0.0, 0
 
 
-class DistributionKind:
+class DistributionKind(Kind):
     """Parts as `Quantity.parts`; `low` and `high` both the headline."""
 
     name = "distribution"

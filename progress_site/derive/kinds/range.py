@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from progress_site.derive.kinds.base import Printer
+from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Quantity
 from progress_site.model.schema import Figure
 
 
-class Range:
-    """Two ends; a range whose ends meet is a value."""
+class Range(Kind):
+    """Two ends; a range whose ends meet is a value. Not one number: arithmetic refuses
+    it, and no ratio is taken between ranges (only which side is lower, by their ends,
+    when they do not overlap). `low` and `high` are its ends in data.json."""
 
     name = "range"
-    schema: Mapping[str, Any] = {}
 
     def compute(self, fig: Figure) -> Quantity | None:
         """`range: [12.5, 17.1]` or `samples: [...]` (their lowest and highest)."""
@@ -25,26 +23,6 @@ class Range:
         decimals = max(n.decimals for n in numbers)
         return Quantity("range" if low != high else "value", low, high, decimals, fig.unit)
 
-    def parts(self, q: Quantity) -> dict[str, Quantity]:
-        """`.value`: both ends without the unit."""
-        return {"value": q.bare()}
-
-    def hint(self, holder: str, part: str, q: Quantity) -> str | None:
-        """No advice beyond the nearest name."""
-        return None
-
-    def number(self, q: Quantity) -> float | None:
-        """Not one number: arithmetic refuses it."""
-        return None
-
-    def compared(self, q: Quantity) -> float | None:
-        """No ratio between ranges: only which side is lower, when they do not overlap."""
-        return None
-
-    def compared_parts(self, q: Quantity) -> dict[str, float]:
-        """None."""
-        return {}
-
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """Its two ends."""
         return q.low, q.top
@@ -53,10 +31,6 @@ class Range:
         """`12.5 to 17.1 packets`: the unit once, after the higher end."""
         return p._("%(low)s to %(high)s", low=p.number(q.low, q.decimals),
                    high=p.with_unit(q.top, q.decimals, q.unit))
-
-    def serialised(self, q: Quantity) -> dict[str, Any]:
-        """Nothing more: `low` and `high` are its ends."""
-        return {}
 
 
 KIND = Range()

@@ -2,33 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from progress_site.derive.kinds.base import Printer
+from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Quantity
 from progress_site.model.schema import Figure
 
 
-class Value:
-    """One number, measured or computed."""
+class Value(Kind):
+    """One number, measured or computed: compared whole."""
 
     name = "value"
-    schema: Mapping[str, Any] = {}
 
     def compute(self, fig: Figure) -> Quantity | None:
         """`value: 2.62`."""
         if fig.value is None:
             return None
         return Quantity("value", fig.value.value, decimals=fig.value.decimals, unit=fig.unit)
-
-    def parts(self, q: Quantity) -> dict[str, Quantity]:
-        """`.value`: the number without its unit."""
-        return {"value": q.bare()}
-
-    def hint(self, holder: str, part: str, q: Quantity) -> str | None:
-        """No advice beyond the nearest name."""
-        return None
 
     def number(self, q: Quantity) -> float | None:
         """The value itself."""
@@ -37,10 +25,6 @@ class Value:
     def compared(self, q: Quantity) -> float | None:
         """The value itself."""
         return q.low
-
-    def compared_parts(self, q: Quantity) -> dict[str, float]:
-        """None: a value is compared whole."""
-        return {}
 
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """The value, at both ends."""
@@ -51,10 +35,6 @@ class Value:
         if q.unit == "%" and q.signed:
             return p.signed_percent(q.low, q.decimals)
         return p.with_unit(q.low, q.decimals, q.unit)
-
-    def serialised(self, q: Quantity) -> dict[str, Any]:
-        """Nothing more."""
-        return {}
 
 
 KIND = Value()
