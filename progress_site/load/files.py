@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
-from progress_site.load.text import unwanted
+from progress_site.model.characters import first_forbidden
 
 
-def source_files(folder: Path, root: Path, suffixes: tuple[str, ...]) -> list[Path]:
+def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     """Entries under `folder` with one of `suffixes`, sorted, so builds are reproducible;
     hidden ones (`.github/`, `.git/`, `.#x.yaml`) left out. Every entry but a folder is
     listed, a FIFO or a device too: reading it refuses it with a located error, so the
@@ -63,7 +63,7 @@ def unreadable_name(display: str) -> list[Problem]:
     the name is printed in messages, and a page's becomes a link."""
     if any("\udc80" <= ch <= "\udcff" for ch in display):  # bytes os.fsdecode kept
         what = "is not UTF-8 text"
-    elif found := unwanted(display):
+    elif found := first_forbidden(display):
         what = f"holds {found}"
     else:
         return []

@@ -34,7 +34,7 @@ def history_paths(root: Path, edited: Mapping[Path, str]) -> list[Path]:
     """Every history file: those on disk and those an edit would write."""
     folder = root.joinpath(*FOLDER)
     extra = [p for p in edited if p.suffix == SUFFIX and p.parent == folder]
-    return sorted({*source_files(folder, root, (SUFFIX,)), *extra})
+    return sorted({*source_files(folder, (SUFFIX,)), *extra})
 
 
 def load_history(root: Path, edited: Mapping[Path, str] | None = None

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.text import unwanted
 from progress_site.load.yaml import Document, Positions
 from progress_site.load.yaml_refusals import MAX_DEPTH
+from progress_site.model.characters import first_forbidden
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
 # Longer than any number a record may hold (see model/limits.LARGEST), short enough that no
@@ -261,7 +261,7 @@ def _scan(doc: Document, text: str, pos: int, path: KeyPath, at: Position,
 def _refuse_unwanted(doc: Document, text: str, path: KeyPath, place: tuple[int, int],
                      problems: list[Problem], what: str) -> None:
     """A key or text that holds a character no page or terminal should show, reported."""
-    wrong = unwanted(text)
+    wrong = first_forbidden(text)
     if wrong:
         line, col = place
         problems.append(Problem(Location(doc.display, line, col),

@@ -83,7 +83,7 @@ def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list
     pages: list[Page] = []
     problems: list[Problem] = []
     for lang in languages:
-        for path in source_files(root / "content" / lang, root, (".md",)):
+        for path in source_files(root / "content" / lang, (".md",)):
             refused = misnamed(path, root, lang, languages)
             if refused:
                 problems += refused

@@ -65,7 +65,7 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
     problems: list[Problem] = []
     edited = {p: t for p, t in (edited or {}).items() if p.suffix in DATA_SUFFIXES}
-    paths = {*source_files(root / "data", root, DATA_SUFFIXES), *edited}
+    paths = {*source_files(root / "data", DATA_SUFFIXES), *edited}
     unread = False  # a file refused whole may be the one that holds `site:`
     for path in sorted(paths):
         doc, text, found = read_yaml(path, root, edited.get(path))

@@ -11,7 +11,7 @@ import unicodedata
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
-from progress_site.model.characters import BIDI_CONTROLS, first_forbidden, maybe_in, named, offsets
+from progress_site.model.characters import BIDI_CONTROLS, maybe_in, named, offsets
 from progress_site.regular import NotRegular, TooBig, read_regular
 
 # Large enough for 100,000 measurements; a bigger file is almost surely a mistake.
@@ -79,10 +79,3 @@ def located_character(ch: str, display: str, line: int, col: int, source: str) -
     return Problem(where, f"this file holds {named(ch)}, which no page can hold", (),
                    f"delete it (an editor's 'show invisibles' reveals U+{ord(ch):04X})",
                    source)
-
-
-def unwanted(text: str) -> str:
-    """The first character a value must not hold, named; '' when there is none. Only an
-    escape in double quotes ("\\e", "\\uFFFE") or in JSON puts one in a value: `decode`
-    refuses a file holding one as it is."""
-    return first_forbidden(text)

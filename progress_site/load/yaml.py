@@ -21,7 +21,6 @@ from typing import Any, overload
 import yaml
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.text import unwanted
 from progress_site.load.yaml_refusals import (
     MAX_DEPTH,
     MAX_NODES,
@@ -30,6 +29,7 @@ from progress_site.load.yaml_refusals import (
     too_big,
     unacceptable,
 )
+from progress_site.model.characters import first_forbidden
 
 # A whole number Python can write out in decimal (at most 4,300 digits): a longer one,
 # read from `0x...`, `0o...` or `0b...`, would fail where a message quotes it.
@@ -170,7 +170,7 @@ class _Reader:
             value = self.constructor.construct_object(node)
             if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
                 raise ValueError  # `0xfff...`: read, but too long for Python to write out
-            wrong = unwanted(value) if isinstance(value, str) else ""
+            wrong = first_forbidden(value) if isinstance(value, str) else ""
             if wrong:  # reported here; the value is kept so that no other error follows
                 self.report(node, path, f"this text holds {wrong}, which no page should show",
                             "remove the escape (\\e, \\x.., \\u....) from the text")
@@ -311,7 +311,7 @@ class _Events(_Reader):
             return value
         tag = self.resolve(yaml.ScalarNode, written, event.implicit) if event.implicit[0] \
             else STR_TAG
-        if tag == STR_TAG and not unwanted(written):
+        if tag == STR_TAG and not first_forbidden(written):
             known[written] = written  # a text is as written: no node to build
             return written
         if tag not in _SCALAR_TAGS:

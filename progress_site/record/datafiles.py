@@ -26,7 +26,7 @@ class DataFiles:
                              "--source with the folder that holds data/")
         self.root = root
         self.files = {p: YamlFile(p, self.display(p))
-                      for p in source_files(root / "data", root, DATA_SUFFIXES)}
+                      for p in source_files(root / "data", DATA_SUFFIXES)}
         self.series: dict[Path, SeriesFile] = {}  # history files opened, by path
         self.declared: set[str] = set()  # commits and machines declared by this recording
         self.unchanged: set[str] = set()  # figures whose points were all recorded already
