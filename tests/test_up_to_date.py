@@ -267,9 +267,22 @@ def test_the_theme_is_part_of_the_key(site: Path, tmp_path: Path) -> None:
 
 
 def test_the_libraries_are_read_without_importing_them() -> None:
-    found = lastbuild.library_versions()
+    found = cache.library_versions(lastbuild.LIBRARIES)
+    for name in (*lastbuild.LIBRARIES, "progress-site"):
+        assert cache.library_version(name) == version(name)
     for name in ("jinja2", "babel", "markdown-it-py", "pyyaml", "altair", "vl-convert-python"):
         assert found[name] == version(name)
+    assert cache.library_version("no-such-library") == ""
+
+
+def test_a_source_trees_metadata_without_a_version_is_not_the_installed_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python build.py` puts its checkout first on sys.path, where `pip install -e`
+    leaves a `progress_site.egg-info` whose name holds no version."""
+    installed = version("jinja2")
+    (tmp_path / "jinja2.egg-info").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert cache.library_versions(("jinja2",)) == {"jinja2": installed}
 
 
 # Where each field of BuildConfig comes from, and so how the key holds it: a field added

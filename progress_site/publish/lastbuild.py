@@ -27,7 +27,6 @@ import hashlib
 import json
 import os
 import stat
-import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,7 +111,8 @@ def inputs_key(source: Path, options: Mapping[str, object]) -> str | None:
     """The hash of everything a build of `source` with `options` reads; None when a file
     cannot be read (the build then says why)."""
     digest = hashlib.sha256(json.dumps(
-        {"format": FORMAT, "engine": cache.engine_stamp(), "libraries": library_versions(),
+        {"format": FORMAT, "engine": cache.engine_stamp(),
+         "libraries": cache.library_versions(LIBRARIES),
          "options": options, "environment": {n: os.environ.get(n) for n in ENVIRONMENT}},
         sort_keys=True, default=str).encode())
     roots = [(f"source/{n}", source / n) for n in SOURCE_FOLDERS]
@@ -178,29 +178,6 @@ def file_hash(path: Path) -> bytes:
         while chunk := file.read(CHUNK):
             digest.update(chunk)
     return digest.hexdigest().encode()
-
-
-def library_versions() -> dict[str, str]:
-    """Each of LIBRARIES' installed name and version, from the first folder of sys.path
-    whose metadata names it ('' for one not installed there)."""
-    wanted = {normal(name): name for name in LIBRARIES}
-    found: dict[str, str] = {}
-    for folder in sys.path:
-        try:
-            names = sorted(os.listdir(folder or "."))
-        except OSError:
-            continue
-        for entry in names:
-            stem, dot, kind = entry.rpartition(".")
-            library, _, version = stem.partition("-")
-            if dot and kind in ("dist-info", "egg-info") and normal(library) in wanted:
-                found.setdefault(wanted[normal(library)], version)
-    return {name: found.get(name, "") for name in LIBRARIES}
-
-
-def normal(name: str) -> str:
-    """A distribution's name as its metadata folder may spell it, made comparable."""
-    return name.lower().replace("-", "_").replace(".", "_")
 
 
 def record_path(folder: Path, source: Path, out: Path) -> Path:
