@@ -176,6 +176,7 @@ def test_output_is_the_same_on_every_build(source: Path, files: dict[str, bytes]
     assert again == files
 
 
+@pytest.mark.slow  # a site of 12,000 points built twice: CI runs it
 def test_dashboard_of_200_series_stays_small(tmp_path: Path) -> None:
     """200 series of 60 points: the dashboard page is at most 60 KB once gzipped, and
     each series has a page of its own; a second build (its other language forked, as

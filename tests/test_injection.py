@@ -265,6 +265,7 @@ def test_the_check_sees_what_the_old_placeholders_made() -> None:
     assert markup(old) == ["onerror"]
 
 
+@pytest.mark.slow  # fuzzing, 1,500 texts: CI runs it
 @settings(max_examples=1500, derandomize=True, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
 def test_any_markdown_prints_a_reference_s_words_as_text(source: str) -> None:
