@@ -95,8 +95,9 @@ FIRST = ("test_lighthouse", "test_fragments", "test_html_valid", "test_package",
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
 # own runs. CI runs everything.
-# Tests of other modules that drive a browser or run a tool twenty times are marked where
-# they are written (`@pytest.mark.slow`).
+# Tests of other modules that drive a browser, run a real tool (go, git, actionlint, an
+# import twenty times), fuzz, check a size at scale, or are the rarer of many alike cases
+# are marked where they are written (`@pytest.mark.slow`).
 SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_lighthouse",
         "test_runs_browser",
         "test_html_valid", "test_fragments", "test_package", "test_workflow", "test_faults",
