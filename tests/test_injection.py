@@ -127,6 +127,12 @@ def pages(files: dict[str, bytes]) -> dict[str, Node]:
     return {name: parse_html(data) for name, data in files.items() if name.endswith(".html")}
 
 
+@pytest.fixture(scope="module")
+def parsed(hostile: tuple[str, dict[str, bytes]]) -> dict[str, Node]:
+    """Every HTML page of the hostile site, parsed once for the tests that read it."""
+    return pages(hostile[1])
+
+
 def strings(page: Node) -> list[str]:
     """Every attribute value and every element's text."""
     return [s for node in page.iter() for s in (*node.attrs.values(), node.text())]
@@ -140,9 +146,8 @@ def test_every_construct_and_text_option_is_walked() -> None:
     assert {option for _, option in BLOCKS} == TEXT
 
 
-def test_no_handler_script_or_unsafe_address(hostile: tuple[str, dict[str, bytes]]) -> None:
-    _, files = hostile
-    for name, page in pages(files).items():
+def test_no_handler_script_or_unsafe_address(parsed: dict[str, Node]) -> None:
+    for name, page in parsed.items():
         for node in page.iter():
             assert node.tag != "script", name
             assert not [a for a in node.attrs if a.lower().startswith("on")], (name, node)
@@ -164,39 +169,37 @@ def test_no_handler_script_or_unsafe_address(hostile: tuple[str, dict[str, bytes
     *(m for c in BLOCKS.values() for m in re.findall(r"([a-z-]+-mark) R", c)),
 ])
 def test_the_reference_is_printed_in_each_construct(
-        mark: str, hostile: tuple[str, dict[str, bytes]]) -> None:
-    _, files = hostile
+        mark: str, parsed: dict[str, Node]) -> None:
     for name in ("injection/index.html", "fr/injection/index.html"):
-        found = [s for s in strings(pages(files)[name]) if mark in s]
+        found = [s for s in strings(parsed[name]) if mark in s]
         assert found, (name, mark)
         assert not [s for s in found if "{{" in s], (name, mark, found)
         assert any("160" in s and "57930e6" in s for s in found), (name, mark, found)
-    assert any(PRINTED.search(s) for s in strings(pages(files)["injection/index.html"])
+    assert any(PRINTED.search(s) for s in strings(parsed["injection/index.html"])
                if mark in s)
 
 
 @pytest.mark.parametrize("mark", re.findall(r"([a-z-]+-mark) R", FOOTER + " " + PROOF))
 def test_the_reference_is_printed_in_data_texts(
-        mark: str, hostile: tuple[str, dict[str, bytes]]) -> None:
-    _, files = hostile
-    found = [s for s in strings(pages(files)["index.html"]) if mark in s]
+        mark: str, parsed: dict[str, Node]) -> None:
+    found = [s for s in strings(parsed["index.html"]) if mark in s]
     assert any(PRINTED.search(s) for s in found), (mark, found)
     assert not [s for s in found if "{{" in s], (mark, found)
 
 
-def test_a_fence_s_info_string_is_plain_words(hostile: tuple[str, dict[str, bytes]]) -> None:
-    _, files = hostile
-    fence = next(c for c in pages(files)["injection/index.html"].find_all("code")
+def test_a_fence_s_info_string_is_plain_words(parsed: dict[str, Node]) -> None:
+    fence = next(c for c in parsed["injection/index.html"].find_all("code")
                  if "fence-mark" in c.text())
     assert fence.attrs["class"] == "language-pull"
 
 
-def test_links_made_from_the_address_are_quoted(hostile: tuple[str, dict[str, bytes]]) -> None:
-    url, files = hostile
+def test_links_made_from_the_address_are_quoted(hostile: tuple[str, dict[str, bytes]],
+                                                parsed: dict[str, Node]) -> None:
+    url, _ = hostile
     base = repository_link(url)
     assert not set(base) & set("\"'<> "), base
     made = {repository_link(url, "pull", "160"), repository_link(url, "commit", "57930e6")}
-    hrefs = {a.attrs.get("href", "") for page in pages(files).values()
+    hrefs = {a.attrs.get("href", "") for page in parsed.values()
              for a in page.find_all("a")}
     assert made <= hrefs
     for href in hrefs:
@@ -206,9 +209,8 @@ def test_links_made_from_the_address_are_quoted(hostile: tuple[str, dict[str, by
 
 
 def test_a_table_row_does_not_split_at_a_reference_s_pipe(
-        hostile: tuple[str, dict[str, bytes]]) -> None:
-    _, files = hostile
-    row = next(tr for tr in pages(files)["injection/index.html"].find_all("tr")
+        parsed: dict[str, Node]) -> None:
+    row = next(tr for tr in parsed["injection/index.html"].find_all("tr")
                if "cell-mark" in tr.text())
     cells = row.find_all("td")
     assert len(cells) == 2
@@ -263,6 +265,7 @@ def test_the_check_sees_what_the_old_placeholders_made() -> None:
     assert markup(old) == ["onerror"]
 
 
+@pytest.mark.slow  # fuzzing, 1,500 texts: CI runs it
 @settings(max_examples=1500, derandomize=True, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
 def test_any_markdown_prints_a_reference_s_words_as_text(source: str) -> None:

@@ -77,12 +77,14 @@ def test_texts_with_markdown_or_quotes_are_parsed(text: str) -> None:
     assert inline_html(text) == PARSER.renderInline(text)
 
 
+@pytest.mark.slow  # fuzzing, 2,000 texts: CI runs it
 @settings(max_examples=2000, derandomize=True, deadline=None)
 @given(st.text(alphabet=st.sampled_from(ALPHABET), max_size=30))
 def test_any_text_reads_as_the_parser_prints_it(text: str) -> None:
     assert inline_html(text) == PARSER.renderInline(text)
 
 
+@pytest.mark.slow  # fuzzing, 2,000 texts: CI runs it
 @settings(max_examples=2000, derandomize=True, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
 def test_markdown_like_texts_read_as_the_parser_prints_them(text: str) -> None:

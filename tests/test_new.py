@@ -483,8 +483,7 @@ def screenshot(chromium: Any, url: str, name: str, section: str | None = None) -
             const box = start.parentElement.getBoundingClientRect();
             return {x: box.left - 8, y: top, width: box.width + 16, height: bottom - top};
         }""", section)
-        png = browser.small_png(page.screenshot(full_page=True, clip=clip,
-                                                animations="disabled", caret="hide"))
+        png = page.screenshot(full_page=True, clip=clip, animations="disabled", caret="hide")
         assert seen.problems() == []
     finally:
         page.close()

@@ -51,9 +51,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", root / "dist", REPO,
         cwd=root)
     wheel = next((root / "dist").glob("progress_site-*.whl"))
-    run(sys.executable, "-m", "venv", root / "venv", cwd=root)
+    # No pip of its own (ensurepip takes longer than the install): this pip installs into
+    # it. Nothing is compiled ahead: the builds below compile what they import.
+    run(sys.executable, "-m", "venv", "--without-pip", root / "venv", cwd=root)
     bin_dir = root / "venv" / "bin"
-    run(bin_dir / "python", "-m", "pip", "install", "-q", wheel, cwd=root)
+    run(sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "-q",
+        "--no-compile", wheel, cwd=root)
     yield bin_dir
 
 

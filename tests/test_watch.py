@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -110,9 +111,11 @@ class Watch:
         command = [sys.executable, str(REPO / "build.py"), "--watch", "--port", str(port),
                    "--source", str(source), "--out", str(source / "site"),
                    "--cache-dir", str(source.parent / "cache")]
+        # A group of its own: `close` stops the chart drawer it starts with it.
         self.process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True,
-                                        encoding="utf-8", preexec_fn=as_from_a_terminal)
+                                        encoding="utf-8", preexec_fn=as_from_a_terminal,
+                                        start_new_session=True)
         self.lines: list[str] = []
         self.changed = threading.Condition()
         self.reader = threading.Thread(target=self.read, daemon=True)
@@ -162,9 +165,10 @@ class Watch:
         return status
 
     def close(self) -> None:
-        """Make sure the process is gone and its pipe closed."""
-        if self.process.poll() is None:
-            self.process.kill()
+        """Make sure the process is gone and its pipe closed; its chart drawer too, which
+        would otherwise finish its charts (and hold the pipe open) after a kill."""
+        with contextlib.suppress(ProcessLookupError):  # the group is gone already
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=TIMEOUT)
         self.reader.join(timeout=TIMEOUT)
         assert self.process.stdout is not None
@@ -234,9 +238,11 @@ def test_edit_is_served_with_its_derived_figures(source: Path, watch: Callable[[
 
 
 def test_changed_charts_follow_the_page_and_match_a_full_build(
-        source: Path, watch: Callable[[Path], Watch], tmp_path: Path) -> None:
+        source: Path, watch: Callable[[Path], Watch], tmp_path: Path,
+        request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
     """The page with the new number is out first, its redrawn charts right after; the
-    final files are those `build.py` writes from the same data."""
+    final files are those `build.py` writes from the same data (with the charts of the
+    example as they were before the edit: it draws the changed ones itself)."""
     process = watch(source)
     process.wait_for("Serving")
     edit(studies(source), OLD_VALUE, NEW_VALUE)
@@ -246,8 +252,10 @@ def test_changed_charts_follow_the_page_and_match_a_full_build(
                              r"reloading open pages\.")
     assert int(quick.group(1)) == int(drawn.group(1)) >= 2  # a trend chart, in en and fr
     full = tmp_path / "full"
+    shutil.copytree(warm_cache(request.config, tmp_path_factory), tmp_path / "full-cache")
     subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
-                    "--out", str(full)], cwd=REPO, check=True, capture_output=True)
+                    "--out", str(full), "--cache-dir", str(tmp_path / "full-cache")],
+                   cwd=REPO, check=True, capture_output=True)
     for page in ("index.html", "fr/index.html"):
         written = (source / "site" / page).read_bytes()
         assert b"chart-redrawing" not in written
