@@ -94,12 +94,12 @@ FIRST = ("test_lighthouse", "test_fragments", "test_html_valid", "test_package",
          "test_pipeline", "test_chart_fit", "test_bench_charts", "test_formatting")
 # What an everyday run leaves out (`pytest -m "not slow"`, README): real browsers and
 # Node tools, the wheel in a fresh virtualenv, killed builds, fuzzing, the benches'
-# own runs. CI runs everything.
+# own runs, the watch processes that serve the open page first. CI runs everything.
 # Tests of other modules that drive a browser, run a real tool (go, git, actionlint, an
 # import twenty times), fuzz, check a size at scale, or are the rarer of many alike cases
 # are marked where they are written (`@pytest.mark.slow`).
 SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_lighthouse",
-        "test_runs_browser",
+        "test_runs_browser", "test_watch_first",
         "test_html_valid", "test_fragments", "test_package", "test_workflow", "test_faults",
         "test_fuzz", "test_bench", "test_bench_charts"}
 

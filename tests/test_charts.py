@@ -326,6 +326,7 @@ sys.stdout.buffer.write(svgs[-1].encode("utf-8"))
 """
 
 
+@pytest.mark.slow  # new processes drawing again: CI's; the quick run keeps the in-process checks
 def test_same_spec_same_bytes_in_any_process(svgs: dict[str, str]) -> None:
     # One process draws another chart first: nothing it leaves behind may show in the next.
     after_bar = run_python(FRESH_RENDER, stdin=pickle.dumps([BAR, LINE]))
