@@ -10,7 +10,8 @@ import re
 import yaml
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.yaml import STR_TAG, Document, Loader, plain_tag
+from progress_site.load.document import Document
+from progress_site.load.yaml_scalars import STR_TAG, Loader, plain_tag
 
 # A comment glued to the word after it, right after a word: what a cut text looks like.
 GLUED = re.compile(r"[^\s#] #[^\s#]")

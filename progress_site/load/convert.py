@@ -14,9 +14,9 @@ from typing import Any, Literal
 from babel import Locale, UnknownLocaleError
 
 from progress_site.errors import KeyPath, Problem, closest, did_you_mean
+from progress_site.load.document import Document
 from progress_site.load.places import Places
 from progress_site.load.wording import describe, found, number_hint, shown, written_decimals
-from progress_site.load.yaml import Document
 from progress_site.model.declare import fields, hints
 from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Text, Where

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem, did_you_mean
+from progress_site.load.document import Document
 from progress_site.load.jsonfiles import BROKEN, Huge, parse_json_lines, parse_json_list
 from progress_site.load.places import Places
 from progress_site.load.text import read_text
 from progress_site.load.wording import describe, found, shown, written_decimals
-from progress_site.load.yaml import Document
 from progress_site.model.dataset import Dataset, RecordField, Row, records_path
 from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.schema import Data

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem
+from progress_site.load.document import Document
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
 from progress_site.load.history_plain import newest_record, plain_points
 from progress_site.load.jsonfiles import BROKEN, locate_line, located_later, parse_json_lines
 from progress_site.load.text import decode, read_text
-from progress_site.load.yaml import Document
 from progress_site.model.history import HistorySeries, SeriesPoint
 from progress_site.model.values import NOWHERE, Where
 

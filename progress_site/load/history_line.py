@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from progress_site.errors import Problem, closest, did_you_mean
-from progress_site.load.yaml import Document
+from progress_site.load.document import Document
 from progress_site.model.history import (
     KEYS,
     MAX_SAMPLES,

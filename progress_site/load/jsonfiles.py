@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
-from progress_site.load.yaml import Document, Positions
+from progress_site.load.document import Document, Positions
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.characters import first_forbidden
 

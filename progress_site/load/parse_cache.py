@@ -11,7 +11,8 @@ import functools
 
 from progress_site.errors import Problem
 from progress_site.load.comments import cut_texts
-from progress_site.load.yaml import Document, parse
+from progress_site.load.document import Document
+from progress_site.load.yaml import parse
 
 
 @functools.lru_cache(maxsize=256)

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from progress_site.errors import KeyPath, Location
-from progress_site.load.yaml import Document
+from progress_site.load.document import Document
 
 
 class Places(Mapping[str, Location]):

@@ -11,13 +11,13 @@ from typing import Any
 from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
+from progress_site.load.document import Document
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history import load_history
 from progress_site.load.history_figures import attach_history
 from progress_site.load.pages import Page, check_page_set, load_pages
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.text import decode, read_text
-from progress_site.load.yaml import Document
 from progress_site.model.declare import hints
 from progress_site.model.history import HistorySeries
 from progress_site.model.schema import Data, Site

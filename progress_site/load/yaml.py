@@ -5,22 +5,19 @@ arrives, keeping where each mapping starts; every other place is found by readin
 text again when a problem asks (see bench/scale.py). A file holding what only composed
 nodes read exactly (anchors, aliases, tags, `<<` merge keys, odd or repeated keys, deep
 nesting, syntax errors) is read again by composing its nodes, which words every refusal;
-both paths give the same values and problems. Plain scalars are read by one `Resolver`, which
-record/yamledit asks too (`plain_tag`), so what the build reads as a text is what the
-editor writes.
+both paths give the same values and problems. Each scalar is read as `yaml_scalars`
+says; the result is a `Document` (`document.py`).
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any
 
 import yaml
 
 from progress_site.errors import KeyPath, Location, Problem
+from progress_site.load.document import Document, Lines, Positions
 from progress_site.load.yaml_refusals import (
     MAX_DEPTH,
     MAX_NODES,
@@ -29,21 +26,17 @@ from progress_site.load.yaml_refusals import (
     too_big,
     unacceptable,
 )
+from progress_site.load.yaml_scalars import (
+    PLAIN_TAGS,
+    SCALAR_TAGS,
+    STR_TAG,
+    YAML_TAG,
+    Loader,
+    Reader,
+    mark,
+)
 from progress_site.model.characters import first_forbidden
 
-# A whole number Python can write out in decimal (at most 4,300 digits): a longer one,
-# read from `0x...`, `0o...` or `0b...`, would fail where a message quotes it.
-MAX_INT_BITS = 14_000
-YAML_TAG = "tag:yaml.org,2002:"
-STR_TAG = YAML_TAG + "str"
-BOOL_TAG = YAML_TAG + "bool"
-# The tags of plain values, which the one-pass reader builds; `<<` merge keys and any
-# other tag are the composed path's, which refuses every tag but these and `merge`.
-_SCALAR_TAGS = frozenset(YAML_TAG + n for n in ("str", "int", "float", "bool", "null",
-                                                "timestamp"))
-PLAIN_TAGS = _SCALAR_TAGS | {YAML_TAG + n for n in ("map", "seq", "merge")}
-
-Positions = dict[KeyPath, tuple[int, int]]
 # The events the one-pass reader meets most, looked up once (it meets one per value).
 _SCALAR, _MAP, _SEQ = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
 _MAP_END, _SEQ_END = yaml.MappingEndEvent, yaml.SequenceEndEvent
@@ -51,167 +44,11 @@ _NUMBERS = (int, float)  # exact types: true and false are not numbers here
 _UNKNOWN: Any = object()  # a scalar not read yet
 
 
-class Resolver(yaml.resolver.BaseResolver):
-    """How a plain scalar reads: YAML 1.1's numbers, dates and nulls, and YAML 1.2's
-    booleans only (`no`, `on` and `yes` stay words: `fr: non` is not false)."""
-
-
-Resolver.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != BOOL_TAG]
-    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()}
-Resolver.add_implicit_resolver(
-    BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-_READING: Any = Resolver()  # PyYAML types `resolve` loosely
-
-
-_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class Loader(_BaseLoader):  # type: ignore[misc]
-    """libyaml's parser, reading plain scalars as `Resolver` does."""
-
-    yaml_implicit_resolvers = Resolver.yaml_implicit_resolvers
-
-
-def plain_tag(text: str) -> str:
-    """The tag the build gives `text` written unquoted: `57930e6` is a text, `0x1f` an int."""
-    return str(_READING.resolve(yaml.ScalarNode, text, (True, False)))
-
-
-class Lines(Sequence[str]):
-    """A text's lines, split only when a message first quotes one: most files have no
-    problem, and their text is kept anyway (watch mode remembers parses by it)."""
-
-    __slots__ = ("_lines", "_text")
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self._lines: list[str] | None = None
-
-    def _split(self) -> list[str]:
-        """The lines, split once."""
-        if self._lines is None:
-            self._lines = self._text.splitlines()
-        return self._lines
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._split()[index]
-
-    def __len__(self) -> int:
-        return len(self._split())
-
-
-@dataclass(slots=True)
-class Document:
-    """One parsed file: its values, and where each key path was written."""
-
-    display: str  # the path as errors print it, relative to the source folder
-    lines: Sequence[str]
-    data: Any = None
-    values: Positions = field(default_factory=dict)
-    keys: Positions = field(default_factory=dict)
-    raw: dict[KeyPath, str] = field(default_factory=dict)  # how each number was written
-    # Set when `values` holds only where each mapping (or JSON line) starts and `keys`
-    # nothing: it gives every position, which only a problem asks for.
-    reread: Callable[[], tuple[Positions, Positions]] | None = field(
-        default=None, compare=False, repr=False)
-
-    def every_position(self) -> None:
-        """Find every value's and key's position now, if only some were kept."""
-        if self.reread is not None:
-            (self.values, self.keys), self.reread = self.reread(), None
-
-    def locate(self, path: KeyPath, *, key: bool = False) -> Location:
-        """Location of a value (or of its key), falling back to the nearest parent."""
-        table = self.keys if key else self.values
-        if path not in table and self.reread is not None:
-            self.every_position()
-            table = self.keys if key else self.values
-        probe = path
-        while probe and probe not in table:
-            probe = probe[:-1]
-        return Location(self.display, *table.get(probe, self.values.get((), (0, 0))))
-
-    def line(self, number: int) -> str:
-        """The source text of a 1-based line number."""
-        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
-
-    def problem(self, path: KeyPath, message: str, hint: str = "", *, key: bool = False,
-                warning: bool = False) -> Problem:
-        """A problem located at a key path of this document."""
-        loc = self.locate(path, key=key)
-        return Problem(loc, message, path, hint, self.line(loc.line), warning)
-
-
-def mark(node: Any) -> tuple[int, int]:
-    """A node's or an event's 1-based line and column."""
-    return node.start_mark.line + 1, node.start_mark.column + 1
-
-
-class _Reader:
-    """Reads one document's scalars into values, collecting its problems."""
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-        self.problems: list[Problem] = []
-        self.count = 0
-        # Its own constructor: PyYAML's remembers every node it built (a shared one kept
-        # each file's nodes alive for the whole process).
-        self.constructor = yaml.constructor.SafeConstructor()
-
-    def read(self, node: yaml.Node, path: KeyPath) -> Any:
-        """A scalar's value; tags we do not know are refused, never constructed."""
-        try:
-            value = self.constructor.construct_object(node)
-            if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-                raise ValueError  # `0xfff...`: read, but too long for Python to write out
-            wrong = first_forbidden(value) if isinstance(value, str) else ""
-            if wrong:  # reported here; the value is kept so that no other error follows
-                self.report(node, path, f"this text holds {wrong}, which no page should show",
-                            "remove the escape (\\e, \\x.., \\u....) from the text")
-            return value
-        except yaml.YAMLError as exc:
-            self.report(node, path, f"cannot read this value: {exc}")
-        except (ValueError, OverflowError):  # 2026-02-30; an int of 5,000 digits
-            kind = node.tag.rsplit(":", 1)[-1]
-            if kind == "timestamp":
-                self.report(node, path, f"{node.value} is not a day of the calendar",
-                            "write a real date")
-            elif kind == "int":
-                self.report(node, path, f"a whole number of {len(node.value):,} characters "
-                            "is too long to read", "check the number of digits")
-                return 0  # a stand-in: the build stops at this error
-            else:
-                self.report(node, path, "cannot read this value", "quote it to keep it a text")
-        return None
-
-    def report(self, node: Any, path: KeyPath, message: str, hint: str = "") -> None:
-        """A problem at a node (a key's own place, not its mapping's)."""
-        self.problems.append(self.at(node, message, hint, path))
-
-    def keep_raw(self, path: KeyPath, value: Any, written: str) -> Any:
-        """`value`, remembering how it was written if it is a number (`6.40`, `0x1f`)."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            self.doc.raw[path] = written
-        return value
-
-    def at(self, node: Any, message: str, hint: str, path: KeyPath = ()) -> Problem:
-        """A problem at a node's or a parser mark's place."""
-        line, col = mark(node)
-        return Problem(Location(self.doc.display, line, col), message, path, hint,
-                       self.doc.line(line))
-
-
 class _HandOver(Exception):
     """The file holds something only the composed path reads exactly."""
 
 
-class _Events(_Reader):
+class _Events(Reader):
     """Values and positions from libyaml's events, in one pass; gives up (`_HandOver`)
     on whatever the composed path reads otherwise or words as a problem."""
 
@@ -314,7 +151,7 @@ class _Events(_Reader):
         if tag == STR_TAG and not first_forbidden(written):
             known[written] = written  # a text is as written: no node to build
             return written
-        if tag not in _SCALAR_TAGS:
+        if tag not in SCALAR_TAGS:
             raise _HandOver  # tagged, `<<`, `=`: rare, and the composed path words them
         node = yaml.ScalarNode(tag, written, event.start_mark, event.end_mark, event.style)
         before = len(self.problems)
@@ -324,7 +161,7 @@ class _Events(_Reader):
         return value
 
 
-class _Nodes(_Reader):
+class _Nodes(Reader):
     """Values and positions from composed nodes: the careful path, which refuses."""
 
     def build(self, node: yaml.Node, path: KeyPath) -> Any:
@@ -398,6 +235,7 @@ class _Nodes(_Reader):
             return [problem]
         self.doc.data = None if node is None else self.build(node, ())
         return self.problems
+
 
 def parse(text: str, display: str) -> tuple[Document, list[Problem]]:
     """Parse YAML text into a Document, with positions; syntax errors become problems."""

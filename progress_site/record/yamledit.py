@@ -6,7 +6,7 @@ original at the edited entry only. Dumping the whole tree instead would rewrite 
 ruamel does not reproduce exactly (indentation, some flow sequences), which a reviewer
 then has to read past in the diff.
 
-ruamel reads plain scalars as the build does (load.yaml.plain_tag), not as YAML 1.2
+ruamel reads plain scalars as the build does (load.yaml_scalars.plain_tag), not as YAML 1.2
 does: `57930e6` is a text to both, `0x1f` and `010` numbers kept as written, so an id
 is found where the build finds it, and a text the build would read otherwise is quoted.
 """
@@ -28,7 +28,7 @@ from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
 from progress_site.errors import UsageError
-from progress_site.load.yaml import YAML_TAG, plain_tag
+from progress_site.load.yaml_scalars import YAML_TAG, plain_tag
 from progress_site.record.recorder import Raw
 from progress_site.regular import read_regular
 
