@@ -285,15 +285,21 @@ def test_a_restored_cache_is_used_on_a_fresh_machine(example_copy: Path, tmp_pat
     (tmp_path / "a" / ".cache" / "progress-site").rename(
         tmp_path / "b" / ".cache" / "progress-site")
     checkout = shutil.copytree(example_copy, tmp_path / "elsewhere" / "checkout")
-    (tmp_path / "blocker").mkdir()
-    (tmp_path / "blocker" / "sitecustomize.py").write_text(BLOCK_VL_CONVERT, "utf-8")
-    path = os.pathsep.join([str(tmp_path / "blocker"), str(REPO)])
+    path = blocking(tmp_path / "blocker", BLOCK_VL_CONVERT)
     second = run(checkout, tmp_path / "out-b", home_env(tmp_path / "b", PYTHONPATH=path))
     assert second.returncode == 0, second.stderr
     assert pages(tmp_path / "out-b") == pages(tmp_path / "out-a")
     # Without the cache, the same build must draw, and cannot: the block is real.
     third = run(checkout, tmp_path / "out-c", home_env(tmp_path / "c", PYTHONPATH=path))
     assert third.returncode != 0
+
+
+def blocking(folder: Path, code: str) -> str:
+    """A PYTHONPATH whose sitecustomize runs `code` in a build's process (the engine's
+    checkout after it)."""
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(code, "utf-8")
+    return os.pathsep.join([str(folder), str(REPO)])
 
 
 BLOCK_ALTAIR = BLOCK_VL_CONVERT.replace('("vl_convert", "altair")', '("altair",)')
@@ -318,9 +324,7 @@ def test_a_chart_redrawn_in_a_kept_shape_needs_no_altair(example_copy: Path, tmp
     env = home_env(tmp_path / "home")
     assert run(example_copy, tmp_path / "clean", env).returncode == 0
     drawings_gone(tmp_path / "home")
-    (tmp_path / "blocker").mkdir()
-    (tmp_path / "blocker" / "sitecustomize.py").write_text(BLOCK_ALTAIR, "utf-8")
-    path = os.pathsep.join([str(tmp_path / "blocker"), str(REPO)])
+    path = blocking(tmp_path / "blocker", BLOCK_ALTAIR)
     done = run(example_copy, tmp_path / "out", home_env(tmp_path / "home", PYTHONPATH=path))
     assert done.returncode == 0, done.stderr
     assert pages(tmp_path / "out") == pages(tmp_path / "clean")
