@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from progress_site import cache
 from progress_site.errors import BuildFailed, UsageError, visible, visible_path
+from progress_site.outcome import REGRESSED, build_and_report, print_changes, replay
 from progress_site.publish import lastbuild
-from progress_site.report import REGRESSED, build_and_report, print_changes, replay
 
 if TYPE_CHECKING:
     from progress_site.pipeline import BuildConfig

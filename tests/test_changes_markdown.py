@@ -11,10 +11,10 @@ import pytest
 from markdown_it import MarkdownIt
 
 from progress_site import cli, pipeline
+from progress_site.outcome import REGRESSED
 from progress_site.pipeline import Built
 from progress_site.publish.comment import compare, markdown, md
 from progress_site.publish.steps import StepRow, new_regressions, steps_in
-from progress_site.report import REGRESSED
 
 STEP = {"key": "parse-large", "status": "regressed", "last_before": "a1b2c3d",
         "first_after": "e4f5a6b", "before": 1.25, "after": 1.5, "percent": 20.0,

@@ -1,7 +1,7 @@
 """The engine's imports form no circle and go only down the stages of the pipeline.
 
 The stages, bottom first: model < load < validate < derive < charts < render < publish
-< pipeline < record, watch, scaffold, report < cli (and tools/, for the repository's own
+< pipeline < record, watch, scaffold, outcome < cli (and tools/, for the repository's own
 docs and editors). errors, cache, collector, fork and regular are helpers every stage may use; they
 import only the model and each other. Every import counts, also one inside a function
 or under `if TYPE_CHECKING:`: it is still a dependency a reader has to follow.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "progress_site"
 STAGES = ("model", "load", "validate", "derive", "charts", "render", "publish", "pipeline",
-          ("record", "watch", "scaffold", "report"), ("cli", "tools", "progress_site"), "__main__")
+          ("record", "watch", "scaffold", "outcome"), ("cli", "tools", "progress_site"), "__main__")
 SHARED = ("errors", "cache", "collector", "fork", "regular")
 
 
