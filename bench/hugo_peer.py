@@ -14,12 +14,13 @@ templates format every number and date for the language (`lang.FormatNumber`,
 
 What Hugo does less: no check of the data (no schema, no evidence rules, no located
 errors), no derived number (the ratios are typed, the count of validated tasks is a
-`len`), no data.json nor its schema, no change summary. What it does more: an RSS feed
-and a sitemap per language. Hugo builds every page each time; ours with nothing changed
-finds its inputs and output those of its last build and does nothing, so that row is
-printed beside the others and labelled as such, never as a build. The real builds are
-the ones after an edit: one measured value changed in both projects' data, as
-bench/scale.py edits it.
+`len`), no data.json nor its schema, no change summary, and its RSS feed a language
+lists no item where ours lists validated tasks and new measurements. What it does more:
+a sitemap a language and their index, and a page at en/ that sends to the English one.
+Hugo builds every page each time; ours with nothing changed finds its inputs and output
+those of its last build and does nothing, so that row is printed beside the others and
+labelled as such, never as a build. The real builds are the ones after an edit: one
+measured value changed in both projects' data, as bench/scale.py edits it.
 
 Each run is a new process, runs alternate between the four builds (a busy moment of the
 machine hits them alike), and ours builds with warm caches (the first build, which fills
@@ -30,7 +31,8 @@ its children (user + sys); the wall time is printed too. The target, issue #25: 
 10,000 figures, ours after an edit at most 1.5 times Hugo's processor time.
 
     python bench/hugo_peer.py [--runs 10] [--figures 30] [--tasks 13]
-    python bench/hugo_peer.py --figures 10000 --runs 5     # 1,000 tasks, as scale.py
+    python bench/hugo_peer.py --figures 10000 --runs 8     # 1,000 tasks, as scale.py
+    HUGO=/path/to/hugo python bench/hugo_peer.py           # another Hugo binary
 """
 
 from __future__ import annotations
