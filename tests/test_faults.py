@@ -353,6 +353,29 @@ def test_a_project_folder_is_never_replaced(where: str, tmp_path: Path) -> None:
     assert tree(other) == before
 
 
+def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path: Path) -> None:
+    """`--out ~` once deleted a home folder: it has neither .git nor data/, and the old
+    output is deleted after the swap."""
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    (home / ".bashrc").write_text("export PATH")
+    before = tree(home)
+    assert failed(build_here(BASE, home)) == (
+        f"{home}: refusing to replace this output folder: it is not empty and holds no "
+        ".nojekyll, as every built site does\n    hint: publish into a folder of its own "
+        "(the default is SOURCE/site); nothing was changed\n")
+    assert tree(home) == before
+
+
+def test_an_empty_folder_or_a_built_site_is_replaced_ok(tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    out.mkdir()
+    assert build_here(BASE, out).returncode == 0
+    (out / "stale.html").write_text("from an older build")
+    assert build_here(BASE, out).returncode == 0
+    assert (out / "index.html").is_file() and not (out / "stale.html").exists()
+
+
 def test_a_file_size_limit_stops_the_write(tmp_path: Path) -> None:
     """Writes that fail half-way (RLIMIT_FSIZE: EFBIG, as a full disk gives ENOSPC)."""
     out = tmp_path / "site"

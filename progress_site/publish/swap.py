@@ -108,6 +108,10 @@ def refuse(out: Path) -> None:
         reason = "it holds the current folder"
     elif (out / ".git").exists() or (out / "data").is_dir():
         reason = "it holds a project's sources (.git or data/), not a built site"
+    elif out.is_dir() and not (out / ".nojekyll").is_file() and any(out.iterdir()):
+        # Every site a build publishes holds .nojekyll: without it, `--out ~` or
+        # `--out /etc` would be deleted after the swap.
+        reason = "it is not empty and holds no .nojekyll, as every built site does"
     if reason:
         raise PublishFailed(Problem(Location(str(out)), f"refusing to replace this output "
                                     f"folder: {reason}", hint="publish into a folder of its "
@@ -183,8 +187,8 @@ def publish_early(files: dict[str, bytes], out: Path) -> None:
     mode shows the pages open in a browser before the rest of the site is built, and
     `publish` then swaps in the whole site as usual."""
     out = out.absolute()
-    if outside(files) or not out.is_dir():
-        return  # publish() refuses such names, and a first build has no site to update
+    if outside(files) or not (out / ".nojekyll").is_file():
+        return  # publish() refuses such names and folders; a first build has no site
     try:
         with locked(out):
             recover(out)
