@@ -226,6 +226,26 @@ def test_force_adds_what_is_missing_and_lists_what_differs(
     assert site.read_bytes() == edited
 
 
+def test_a_language_added_later_is_told_a_template_that_exists(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A site made by `new` has no locales/ of its own: the hint's command must name the
+    engine's messages.pot, and running it must give the language its catalog."""
+    site = new_site(capsys, tmp_path / "site")
+    settings = site / "data" / "site.yaml"
+    settings.write_text(settings.read_text().replace("[en, fr]", "[en, fr, de]"))
+    shutil.copytree(site / "content" / "en", site / "content" / "de")
+    status, _, err = cli(capsys, "--source", site)
+    assert status == 0, err
+    command = re.search(r"no catalog for 'de'.*\n    hint: run `([^`]+)`", err)
+    assert command is not None, err
+    words = command[1].split()
+    assert words[:2] == ["pybabel", "init"] and Path(words[3]).is_file(), command[1]
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", *words[1:]], cwd=site,
+                   check=True, capture_output=True)
+    status, _, err = cli(capsys, "--source", site)
+    assert status == 0 and "no catalog for 'de'" not in err, err
+
+
 def test_a_site_without_pages_names_the_file_to_write(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = new_site(capsys, tmp_path / "mysite")
