@@ -162,7 +162,7 @@ class PageRenderer:
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
         Each reference is checked here, where its place in the page is known, and
-        printed by the Markdown renderer, in its context (markdown.Renderer)."""
+        printed by the Markdown renderer, in its context (references.Renderer)."""
         for match in REFERENCE.finditer(text):
             try:
                 evaluate(match.group(1), self.model.namespace)
