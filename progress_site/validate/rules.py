@@ -13,23 +13,22 @@ from typing import Any
 
 from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
+from progress_site.model.figure import Figure
 from progress_site.model.keys import figures
 from progress_site.model.limits import MAX_DECIMALS
 from progress_site.model.links import check_url, repository_problem
+from progress_site.model.roadmap import Step, Task
 from progress_site.model.schema import (
     BudgetItem,
     Claim,
     Commit,
     Comparison,
     Data,
-    Figure,
     Limit,
     Repository,
     RunItem,
     Side,
     Site,
-    Step,
-    Task,
 )
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
