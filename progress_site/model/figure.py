@@ -3,7 +3,7 @@
 Every record that shows a number holds a `Figure` (a measurement, both sides of a
 comparison, a claim, a budget's item, a run's result); how the number is written (a
 value, a range, samples, ok of, a distribution, a formula) makes its kind
-(derive/kinds/), and its status says what it must name (validate/rules.py). Earlier
+(derive/kinds/), and its status says what it must name (validate/figures.py). Earlier
 values of what holds it are `HistoryPoint`s.
 """
 
