@@ -30,7 +30,6 @@ class HistoryPoint:
     where: Where = where()
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Distribution:
     p50: Number | None = f("the median: half the readings lie below it", None)
@@ -44,7 +43,6 @@ class Distribution:
     sd: Number | None = f("their standard deviation (with mean)", None)
     n: int | None = f("how many readings (samples, runs, rounds) it summarises", None)
     where: Where = where()
-
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,4 +71,3 @@ class Figure:
     proof: Link | None = f("where the raw results are", None)
     note: Text | None = f("a line under the figure", None)
     where: Where = where()
-

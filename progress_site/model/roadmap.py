@@ -54,4 +54,3 @@ class Roadmap:
     groups: tuple[TaskGroup, ...] = f("groups of your own; without them, grouped by status", ())
     tasks: tuple[Task, ...] = f("tasks grouped by status (when there are no groups)", ())
     where: Where = where()
-

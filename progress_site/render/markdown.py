@@ -138,7 +138,6 @@ def refused_links(source: str) -> list[Refused]:
             for at, written, why in refused_in(page_tokens(source), piped(source), piped)]
 
 
-
 def markdown_html(source: str, refer: Refer | None = None) -> str:
     """A chunk of a page's Markdown as HTML, each reference printed by `refer`."""
     md = shared_parser()
