@@ -27,9 +27,10 @@ from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.blocklines import Block
 from progress_site.render.dashboard import dashboard_pages
+from progress_site.render.environment import make_environment
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.markdown import split_blocks
-from progress_site.render.pages import make_environment, render
+from progress_site.render.pages import render
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.typed import typed_numbers
 from progress_site.render.words import Words

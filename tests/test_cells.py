@@ -8,7 +8,7 @@ import datetime as dt
 import jinja2
 import pytest
 
-from progress_site.model.schema import Figure
+from progress_site.model.figure import Figure
 from progress_site.model.values import Text
 from progress_site.render.memo import Memo, Provenance
 

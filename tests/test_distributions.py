@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from progress_site.derive.kinds import figure_quantity
-from progress_site.model.schema import Distribution, Figure
+from progress_site.model.figure import Distribution, Figure
 from progress_site.model.values import Number
 from progress_site.pipeline import BuildConfig, make_site
 

@@ -23,7 +23,8 @@ import pytest
 from progress_site.load.site import load_data
 from progress_site.load.yaml import parse
 from progress_site.model.declare import fields, hints
-from progress_site.model.schema import Data, Figure
+from progress_site.model.figure import Figure
+from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
 from progress_site.tools import docs_reference as reference

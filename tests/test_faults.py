@@ -353,27 +353,26 @@ def test_a_project_folder_is_never_replaced(where: str, tmp_path: Path) -> None:
     assert tree(other) == before
 
 
-def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path: Path) -> None:
-    """`--out ~` once deleted a home folder: it has neither .git nor data/, and the old
-    output is deleted after the swap."""
-    home = tmp_path / "home"
-    (home / ".config").mkdir(parents=True)
-    (home / ".bashrc").write_text("export PATH")
-    before = tree(home)
-    assert failed(build_here(BASE, home)) == (
-        f"{home}: refusing to replace this output folder: it is not empty and holds no "
-        ".nojekyll, as every built site does\n    hint: publish into a folder of its own "
-        "(the default is SOURCE/site); nothing was changed\n")
-    assert tree(home) == before
-
-
-def test_an_empty_folder_or_a_built_site_is_replaced_ok(tmp_path: Path) -> None:
-    out = tmp_path / "public"
-    out.mkdir()
-    assert build_here(BASE, out).returncode == 0
-    (out / "stale.html").write_text("from an older build")
-    assert build_here(BASE, out).returncode == 0
-    assert (out / "index.html").is_file() and not (out / "stale.html").exists()
+@pytest.mark.parametrize("what", ["home", "docs"])
+def test_a_folder_that_holds_no_site_is_never_replaced(what: str, tmp_path: Path) -> None:
+    """`--out ~` or `--out ../docs`: a folder of someone's files, neither a project nor a
+    site a build published, is left exactly as it was; an empty one, or a site published
+    before, is the build's to replace."""
+    other = tmp_path / what
+    (other / ".config").mkdir(parents=True)
+    (other / ".config" / "settings").write_text("precious")
+    (other / "index.html").write_text("<p>written by hand</p>")  # yet no data.json
+    before = tree(other)
+    assert failed(build_here(BASE, other)).startswith(
+        f"{other}: refusing to replace this output folder: it is not empty and holds no "
+        "site a build published (index.html and data.json)\n")
+    assert tree(other) == before
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert build_here(BASE, empty).returncode == 0
+    (empty / "stray.txt").write_text("left by hand")
+    assert build_here(BASE, empty).returncode == 0  # a site a build published: replaced
+    assert not (empty / "stray.txt").exists()
 
 
 def test_a_file_size_limit_stops_the_write(tmp_path: Path) -> None:

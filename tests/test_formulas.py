@@ -17,8 +17,8 @@ from progress_site.derive.formula_units import unit_problem
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.errors import BuildFailed
+from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey
-from progress_site.model.schema import Figure
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.publish import changes
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from progress_site.model.links import repository_link
 from progress_site.pipeline import BuildConfig, make_site
-from progress_site.render.markdown import Printed, inline_html, markdown_html
+from progress_site.render.markdown import inline_html, markdown_html
+from progress_site.render.references import Printed
 
 from .conftest import REPO, TEMPLATES, TODAY
 from .dom import Node

@@ -99,8 +99,7 @@ def test_failed_build_leaves_the_previous_site(example_copy: Path, tmp_path: Pat
 
 def test_successful_build_replaces_the_whole_site(example_copy: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    out.mkdir()
-    (out / ".nojekyll").write_text("")  # every built site has one: an old build's
+    assert run_build("--source", example_copy, "--out", out).returncode == 0
     (out / "stale.html").write_text("left over from an old build")
     assert run_build("--source", example_copy, "--out", out).returncode == 0
     assert not (out / "stale.html").exists()
@@ -124,8 +123,8 @@ def test_a_rebuild_of_unchanged_sources_leaves_the_site_as_it_is(
     assert snapshot(out) == files
 
 
-SITE = {"index.html": b"<p>home", "fr/index.html": b"<p>accueil", "assets/style.css": b"p{}",
-        ".nojekyll": b""}
+SITE = {"index.html": b"<p>home", "data.json": b"{}", "fr/index.html": b"<p>accueil",
+        "assets/style.css": b"p{}"}
 
 
 @pytest.mark.parametrize("change", ["a file's bytes", "an extra file", "an extra folder",
@@ -151,7 +150,7 @@ def test_a_site_that_differs_in_any_way_is_replaced(change: str, tmp_path: Path)
     publish(SITE, out)
     assert snapshot(out) == SITE
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
-        ".nojekyll", "assets", "assets/style.css", "fr", "fr/index.html", "index.html"]
+        "assets", "assets/style.css", "data.json", "fr", "fr/index.html", "index.html"]
     assert not (out / "assets" / "style.css").is_symlink()
 
 

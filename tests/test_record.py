@@ -12,7 +12,7 @@ import pytest
 
 from progress_site.cli import main
 from progress_site.load.site import load
-from progress_site.record.commands import Pending, confirm
+from progress_site.record.pending import Pending, confirm
 from progress_site.record.recorder import Refused, Suggestion, parse_number, suggest
 from progress_site.record.yamledit import YamlFile
 

@@ -1,40 +1,23 @@
 """Computing a parsed `{{ ... }}` statement against the derived numbers and the datasets.
 
 The numbers of a selection are keyed by the records they come from (the dataset's `key:`
-fields the conditions leave open); arithmetic pairs them by key, a single number goes
-with every one, and min/max/mean/sum gather them, all together or `by=` a field.
+fields the conditions leave open: selection.py); arithmetic pairs them by key, a single
+number goes with every one, and min/max/mean/sum gather them, all together or `by=` a
+field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from progress_site.derive.expressions import COMPARE, ExpressionError, Node, parse
+from progress_site.derive.expressions import ExpressionError, Node, parse
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
-from progress_site.errors import did_you_mean
-from progress_site.model.dataset import Dataset, Row
+from progress_site.derive.selection import Key, Numbers, records, select, spell
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 from progress_site.model.schema import Commit
-
-Key = tuple[tuple[str, Any], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Numbers:
-    """What an expression computes: numbers keyed by the records they come from."""
-
-    items: tuple[tuple[Key, float], ...]
-    decimals: int
-    unit: str | None
-
-    @classmethod
-    def one(cls, value: float, decimals: int = 0, unit: str | None = None) -> Numbers:
-        """A single number, tied to no record: it pairs with every one."""
-        return cls((((), value),), decimals, unit)
 
 
 def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
@@ -90,7 +73,7 @@ class Evaluator:
                 return entry  # a derived number as it is: a range or a count prints whole
         numbers = self.numbers(node)
         if len(numbers.items) != 1:
-            keys = "; ".join(_spell(k) for k, _ in numbers.items)
+            keys = "; ".join(spell(k) for k, _ in numbers.items)
             raise ExpressionError(f"this gives {len(numbers.items)} numbers ({keys})",
                                   "select one record, or wrap it in min(), max(), mean() or "
                                   "range()", node.offset)
@@ -113,12 +96,12 @@ class Evaluator:
                                   offset=node.offset)
         if node.kind == "select":
             dataset, conditions, field = node.parts
-            return self.select(dataset, conditions, field, node.offset)
+            return select(self.ns.datasets, dataset, conditions, field, node.offset)
         name = node.parts[0]
         entry = self.ns.lookup(name, self.scope)
         dataset, _, field = name.partition(".")
         if entry is None and dataset in self.ns.datasets:  # `DATASET.FIELD`: every record
-            return self.select(dataset, (), field or None, node.offset)
+            return select(self.ns.datasets, dataset, (), field or None, node.offset)
         if entry is None:
             raise ExpressionError(f"no number named '{name}'", self.ns.hint(name, self.scope),
                                   node.offset)
@@ -172,7 +155,7 @@ class Evaluator:
             raise ExpressionError("range() gives two numbers: use it outermost",
                                   offset=node.offset)
         if name == "count":
-            return Numbers.one(sum(len(self.records(a)) for a in values))
+            return Numbers.one(sum(len(records(self.ns.datasets, a)) for a in values))
         if name == "round":
             return self.rounded(values, node.offset)
         gathered = [self.numbers(a) for a in values]
@@ -201,74 +184,6 @@ class Evaluator:
         return Numbers(tuple(i for p in parts for i in p.items), max(p.decimals for p in parts),
                        next((p.unit for p in parts if p.unit), None))
 
-    def records(self, node: Node) -> list[Row]:
-        """The records a selection (or a dataset's name) matches, for count()."""
-        if node.kind == "select":
-            return self.matching(node.parts[0], node.parts[1], node.offset)
-        if node.kind == "name" and node.parts[0] in self.ns.datasets:
-            return list(self.ns.datasets[node.parts[0]].rows)
-        raise ExpressionError("count() takes a dataset or a selection", offset=node.offset)
-
-    def matching(self, name: str, conditions: tuple[Any, ...], offset: int) -> list[Row]:
-        """The records of a dataset that meet every condition (one at least)."""
-        dataset = self.dataset(name, offset)
-        rows = list(dataset.rows)
-        for field, op, value, at in conditions:
-            value = _condition_value(dataset, field, value, at)
-            kept = [r for r in rows if r.get(field) is not None
-                    and COMPARE[op](_plain(r.get(field)), value)]
-            if not kept:
-                have = [_show(v) for v in sorted({_plain(r.get(field)) for r in rows
-                                                  if r.get(field) is not None})]
-                raise ExpressionError(f"no record of {name} has {field}{op}{_show(value)}"
-                                      + (" with the conditions before it"
-                                         if len(rows) < len(dataset.rows) else ""),
-                                      f"{field} is {', '.join(have) or 'never given'} there",
-                                      at)
-            rows = kept
-        return rows
-
-    def select(self, name: str, conditions: tuple[Any, ...], field: str | None,
-               offset: int) -> Numbers:
-        """A field of the matching records, keyed by the key fields left open."""
-        dataset = self.dataset(name, offset)
-        declared = {f.name: f for f in dataset.fields}
-        if field not in declared:
-            minus = field and field.split("-")[0] in declared
-            raise ExpressionError(f"{name} has no field '{field}'" if field else
-                                  f"which field of {name}?", "to subtract, put spaces around "
-                                  "'-'" if minus else did_you_mean(field or "", declared,
-                                                                    "known fields"), offset)
-        if declared[field].type not in ("number", "whole"):
-            raise ExpressionError(f"{name}.{field} holds words, not numbers", offset=offset)
-        rows = self.matching(name, conditions, offset)
-        pinned = {c[0] for c in conditions if c[1] == "="}
-        open_key = [k for k in dataset.key if k not in pinned] if dataset.key else ["#"]
-        items = tuple((tuple((k, r.index if k == "#" else _plain(r.get(k))) for k in open_key),
-                       float(value)) for r in rows if (value := _number(r.get(field)))
-                      is not None)
-        if not rows:
-            raise ExpressionError(f"{name} has no records", "add them to its records file",
-                                  offset)
-        if not items:
-            why = "; ".join(sorted({_note(dataset, r) for r in rows} - {""}))
-            key = tuple((k, _plain(rows[0].get(k))) for k in dataset.key)
-            which = (f"the record {_spell(key)}" if len(rows) == 1 and dataset.key
-                     else "no record of that selection")
-            raise ExpressionError(f"{which} gives no {field}" + (f" ({why})" if why else ""),
-                                  offset=offset)
-        fld = declared[field]
-        decimals = fld.decimals if fld.decimals is not None else max(
-            _number_decimals(r.get(field)) for r in rows)
-        return Numbers(items, decimals, fld.unit)
-
-    def dataset(self, name: str, offset: int) -> Dataset:
-        """A dataset by its id."""
-        if name not in self.ns.datasets:
-            raise ExpressionError(f"no dataset '{name}'", did_you_mean(
-                name, self.ns.datasets, "known datasets"), offset)
-        return self.ns.datasets[name]
-
 
 def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> Numbers:
     """min, max, mean or sum of every number, or of each group of `by`."""
@@ -279,7 +194,7 @@ def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> N
         for key, value in part.items:
             if by is not None and by not in dict(key):
                 raise ExpressionError(f"cannot group by '{by}' here: the numbers are keyed by "
-                                      f"{_spell(key) or 'nothing'}", offset=offset)
+                                      f"{spell(key) or 'nothing'}", offset=offset)
             group = ((by, dict(key)[by]),) if by is not None else ()
             groups.setdefault(group, []).append(value)
     return Numbers(tuple((k, how[name](v)) for k, v in groups.items()),
@@ -327,56 +242,8 @@ def _pairs(left: Numbers, right: Numbers, offset: int) -> list[tuple[Key, float,
                               f"the other per {per[1]}", "select the same records on both "
                               "sides", offset)
     if set(other) != {k for k, _ in left.items}:
-        only = [_spell(k) for k, _ in left.items if k not in other] or [
-            _spell(k) for k in other if k not in dict(left.items)]
+        only = [spell(k) for k, _ in left.items if k not in other] or [
+            spell(k) for k in other if k not in dict(left.items)]
         raise ExpressionError(f"the two sides do not pair up: {only[0]} is on one side only",
                               "select the same records on both sides", offset)
     return [(k, a, other[k]) for k, a in left.items]
-
-
-def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> Any:
-    """A condition's value, checked against the field it compares."""
-    declared = {f.name: f for f in dataset.fields}
-    if field not in declared:
-        raise ExpressionError(f"{dataset.id} has no field '{field}'",
-                              did_you_mean(field, declared, "known fields"), offset)
-    fld = declared[field]
-    if fld.type in ("number", "whole") and not isinstance(value, float):
-        raise ExpressionError(f"{field} is a number, got '{value}'", offset=offset)
-    if fld.type == "bool":
-        return value == "true"
-    if fld.choices and str(value) not in {c.value for c in fld.choices}:
-        raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
-            str(value), [c.value for c in fld.choices], f"known {field}s"), offset)
-    return value if fld.type in ("number", "whole") else str(value)
-
-
-def _number(value: Any) -> float | None:
-    """A record's number as a float; None for a word or a missing value."""
-    return None if value is None or isinstance(value, (str, bool)) else float(value)
-
-
-def _number_decimals(value: Any) -> int:
-    """The decimals a record wrote its number with."""
-    return int(getattr(value, "decimals", 0))
-
-
-def _plain(value: Any) -> Any:
-    """A record's value as a plain float, word or bool (what conditions compare)."""
-    return float(value) if _number(value) is not None else value
-
-
-def _show(value: Any) -> str:
-    """A value as a message writes it: `10`, not `10.0`."""
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _spell(key: Key) -> str:
-    """The records a key names: `bots=1, server=paper`."""
-    return ", ".join(f"{k}={_show(v)}" for k, v in key)
-
-
-def _note(dataset: Dataset, row: Row) -> str:
-    """Why a record lacks its figures, in words."""
-    labels = {n.name: n.label.get("en") for n in dataset.notes}
-    return labels.get(row.note or "", "")

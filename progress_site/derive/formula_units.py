@@ -15,7 +15,7 @@ from progress_site.derive.expressions import Node
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.errors import Problem
-from progress_site.model.schema import Figure
+from progress_site.model.figure import Figure
 from progress_site.model.values import problem
 
 # A unit found: (over, under); ("", "") is a plain number; None is not known.

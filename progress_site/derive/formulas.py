@@ -24,8 +24,8 @@ from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import EffectiveStatus, FigureView
 from progress_site.errors import Problem
+from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey, Keyed
-from progress_site.model.schema import Figure
 from progress_site.model.values import problem, text_problem
 
 # The names every figure computed so far gives (model.py makes them from the views).

@@ -16,18 +16,10 @@ from typing import Literal
 from progress_site.derive.kinds import figure_quantity, kind_of
 from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.errors import Problem
+from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey
-from progress_site.model.schema import (
-    Budget,
-    BudgetItem,
-    Comparison,
-    Data,
-    Figure,
-    Headline,
-    Roadmap,
-    Study,
-    Task,
-)
+from progress_site.model.roadmap import Roadmap, Task
+from progress_site.model.schema import Budget, BudgetItem, Comparison, Data, Headline, Study
 from progress_site.model.values import Text, problem
 
 EffectiveStatus = Literal["measured", "watch", "over-limit", "estimate", "not-judgeable"]

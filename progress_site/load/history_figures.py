@@ -14,6 +14,7 @@ import datetime as dt
 import statistics
 
 from progress_site.errors import Location, Problem, did_you_mean
+from progress_site.model.figure import Distribution, Figure
 from progress_site.model.history import (
     DEFAULT_MIN_CHANGE,
     HistorySeries,
@@ -22,7 +23,7 @@ from progress_site.model.history import (
     default_better,
     default_group,
 )
-from progress_site.model.schema import Commit, Data, Distribution, Figure, Measurement
+from progress_site.model.schema import Commit, Data, Measurement
 from progress_site.model.values import Number, Text, Where, problem
 
 FROM_HISTORY = ("value", "range", "samples", "distribution", "ok", "of", "machine", "date",

@@ -3,7 +3,7 @@
 `f` gives a field its documentation (read by the validator's messages, the JSON Schema
 and docs/data-format.md), `where` the hidden field that remembers where a record was
 written. A unit and a link are declared here because the site, its figures, its tasks
-and its datasets all have them (`schema.py`, `dataset.py`).
+and its datasets all have them (`schema.py`, `figure.py`, `roadmap.py`, `dataset.py`).
 """
 
 # No `from __future__ import annotations`: field types as objects (see schema.py).

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
-from progress_site.model.schema import Better
+from progress_site.model.figure import Better
 from progress_site.model.values import NOWHERE, Where
 
 # The keys of a line, in the order every line writes them (docs/history-format.md).

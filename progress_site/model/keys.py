@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from progress_site.model.schema import Data, Figure
+from progress_site.model.figure import Figure
+from progress_site.model.schema import Data
 
 
 @dataclass(frozen=True, slots=True, order=True)

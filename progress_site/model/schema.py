@@ -4,8 +4,9 @@ Every YAML file under data/ is a mapping whose top-level keys are the fields of 
 below. The validator reads these classes (types and `doc=`) to check the YAML, and
 `tools/editor_schema.py` publishes the same declaration as JSON Schema. No I/O here.
 
-The records of a report's datasets are declared in `dataset.py`; how a field is
-declared, and the unit and link records every part uses, in `declare.py`.
+The figure every collection's numbers are held in is declared in `figure.py`, the
+roadmaps' tasks in `roadmap.py`, the records of a report's datasets in `dataset.py`; how
+a field is declared, and the unit and link records every part uses, in `declare.py`.
 """
 
 # No `from __future__ import annotations` in this module: the field types are made once,
@@ -17,12 +18,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from progress_site.model.dataset import Dataset
-from progress_site.model.declare import Link, Unit, f, where
+from progress_site.model.declare import Unit, f, where
+from progress_site.model.figure import Better, Figure, HistoryPoint, Status
+from progress_site.model.roadmap import Roadmap
 from progress_site.model.values import Number, Text, Where
 
-Status = Literal["measured", "watch", "estimate", "not-judgeable"]
-TaskStatus = Literal["done", "in-progress", "planned"]
-Better = Literal["lower", "higher"]
 Show = Literal["ratio", "change", "range"]
 
 
@@ -78,59 +78,6 @@ class Commit:
     merged: bool = f("whether that pull request is merged", False)
     repository: str | None = f("its repository, when not the site's own", None,
                                ref="repositories")
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HistoryPoint:
-    value: Number = f("the number measured then, in the unit of what holds it")
-    date: dt.date | None = f("when it was measured", None)
-    commit: str | None = f("the commit measured", None, ref="commits")
-    label: Text | None = f("how the chart names this point; the commit or date when absent",
-                           None)
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Distribution:
-    p50: Number | None = f("the median: half the readings lie below it", None)
-    p90: Number | None = f("the 90th percentile", None)
-    p95: Number | None = f("the 95th percentile", None)
-    p99: Number | None = f("the 99th percentile", None)
-    p999: Number | None = f("the 99.9th percentile", None)
-    min: Number | None = f("the lowest reading", None)
-    max: Number | None = f("the highest reading", None)
-    mean: Number | None = f("the mean of the readings", None)
-    sd: Number | None = f("their standard deviation (with mean)", None)
-    n: int | None = f("how many readings (samples, runs, rounds) it summarises", None)
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Figure:
-    value: Number | None = f("the number measured or estimated", None)
-    range: tuple[Number, ...] | None = f("lowest and highest, instead of value", None)
-    samples: tuple[Number, ...] | None = f("every reading; the range is derived from them", None)
-    ok: int | None = f("with `of`: how many passed", None)
-    of: int | None = f("with `ok`: how many there were", None)
-    formula: str | None = f("computed from other figures instead of measured: "
-                            "`requests / seconds` (see Derived figures)", None)
-    distribution: Distribution | None = f("percentiles, mean and spread, count of readings: "
-                                          "shown by its median (p50), else its mean", None)
-    unit: str | None = f("unit of value or range (us, ms, s, KB, MB, GB, %, or your own)", None,
-                         ref="units")
-    decimals: int | None = f("with `formula`: decimals to print (as computed when absent)", None)
-    text: Text | None = f("words after the number ('ok', 'per player')", None)
-    status: Status = f("measured, watch (measured, to watch), estimate, not-judgeable",
-                       "measured")
-    reason: Text | None = f("why it is not judgeable (required then)", None)
-    machine: str | None = f("machine it was measured on", None, ref="machines")
-    date: dt.date | None = f("when it was measured", None)
-    commit: str | None = f("the commit measured", None, ref="commits")
-    run: str | None = f("the test run it comes from", None, ref="runs")
-    method: Text | None = f("how it was measured", None)
-    proof: Link | None = f("where the raw results are", None)
-    note: Text | None = f("a line under the figure", None)
     where: Where = where()
 
 
@@ -284,46 +231,6 @@ class Run:
     intro: Text | None = f("what the run is", None)
     items: tuple[RunItem, ...] = f("what was tested, one by one", ())
     note: Text | None = f("what was and was not tested", None)
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Step:
-    title: Text = f("the step")
-    status: TaskStatus = f("done, in-progress or planned")
-    proofs: tuple[Link, ...] = f("public proof that it is done", ())
-    validated: dt.date | None = f("when it was validated (required when done)", None)
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Task:
-    id: str = f("name used in references")
-    title: Text = f("the task")
-    status: TaskStatus = f("done, in-progress or planned")
-    description: Text | None = f("what it is", None)
-    proofs: tuple[Link, ...] = f("public proof (required when done)", ())
-    validated: dt.date | None = f("when it was validated (required when done)", None)
-    steps: tuple[Step, ...] = f("its steps, in order", ())
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TaskGroup:
-    title: Text = f("the group's title")
-    intro: Text | None = f("a line under the title", None)
-    tasks: tuple[Task, ...] = f("its tasks")
-    where: Where = where()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Roadmap:
-    id: str = f("name used in links (`#ID`)")
-    title: Text = f("the roadmap's title")
-    intro: Text | None = f("a line under the title", None)
-    counted: bool = f("show 'N of M validated' above it", False)
-    groups: tuple[TaskGroup, ...] = f("groups of your own; without them, grouped by status", ())
-    tasks: tuple[Task, ...] = f("tasks grouped by status (when there are no groups)", ())
     where: Where = where()
 
 

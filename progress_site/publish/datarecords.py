@@ -22,8 +22,10 @@ from progress_site.derive.views import (
     HeadlineView,
     RoadmapView,
 )
+from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey, published
-from progress_site.model.schema import BudgetItem, Comparison, Figure, Headline, Roadmap, Task
+from progress_site.model.roadmap import Roadmap, Task
+from progress_site.model.schema import BudgetItem, Comparison, Headline
 from progress_site.model.values import Number, Text, plain
 from progress_site.model.walk import record_fields
 

@@ -13,7 +13,9 @@ from typing import Any, Literal
 
 from progress_site.derive.kinds import KINDS
 from progress_site.model.declare import fields, hints
-from progress_site.model.schema import BudgetItem, Comparison, Data, Figure, Headline, Roadmap, Task
+from progress_site.model.figure import Figure
+from progress_site.model.roadmap import Roadmap, Task
+from progress_site.model.schema import BudgetItem, Comparison, Data, Headline
 from progress_site.model.values import Number, Text
 from progress_site.publish.datajson import VERSION
 from progress_site.publish.regressions import SERIES_SCHEMA

@@ -24,16 +24,15 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.derive.views import ComparisonView, FigureView
 from progress_site.model.keys import FigureKey
+from progress_site.model.roadmap import Roadmap, Task
 from progress_site.model.schema import (
     Budget,
     Comparison,
     Headline,
     Measurement,
     Profile,
-    Roadmap,
     Run,
     Study,
-    Task,
 )
 from progress_site.model.values import Text
 from progress_site.model.walk import holding_fields, walk

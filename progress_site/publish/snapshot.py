@@ -11,7 +11,7 @@ from typing import Any
 from progress_site.derive.kinds.distribution import PARTS
 from progress_site.derive.site import Model
 from progress_site.model.keys import published
-from progress_site.model.schema import Task
+from progress_site.model.roadmap import Task
 from progress_site.model.values import plain
 from progress_site.publish.datarecords import quantity
 

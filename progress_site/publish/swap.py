@@ -93,6 +93,15 @@ def locked(out: Path) -> Iterator[None]:
         os.close(fd)  # and with it the lock
 
 
+def is_published(folder: Path) -> bool:
+    """Whether a folder is a site a build published: data.json beside index.html (either
+    may be damaged since: the next build replaces it)."""
+    try:
+        return all(os.path.lexists(folder / name) for name in ("data.json", "index.html"))
+    except (OSError, ValueError):
+        return False
+
+
 def refuse(out: Path) -> None:
     """Stop before replacing a folder that is not a site: the old `out` is deleted after
     the swap, so `--out .` must not cost anyone their project."""
@@ -108,10 +117,10 @@ def refuse(out: Path) -> None:
         reason = "it holds the current folder"
     elif (out / ".git").exists() or (out / "data").is_dir():
         reason = "it holds a project's sources (.git or data/), not a built site"
-    elif out.is_dir() and not (out / ".nojekyll").is_file() and any(out.iterdir()):
-        # Every site a build publishes holds .nojekyll: without it, `--out ~` or
-        # `--out /etc` would be deleted after the swap.
-        reason = "it is not empty and holds no .nojekyll, as every built site does"
+    elif out.is_dir() and any(out.iterdir()) and not is_published(out):
+        # Only a site a build published is replaced (as Hugo's --cleanDestinationDir
+        # asks first): `--out ~` or `--out ../docs` must not cost anyone a folder.
+        reason = "it is not empty and holds no site a build published (index.html and data.json)"
     if reason:
         raise PublishFailed(Problem(Location(str(out)), f"refusing to replace this output "
                                     f"folder: {reason}", hint="publish into a folder of its "
@@ -187,8 +196,8 @@ def publish_early(files: dict[str, bytes], out: Path) -> None:
     mode shows the pages open in a browser before the rest of the site is built, and
     `publish` then swaps in the whole site as usual."""
     out = out.absolute()
-    if outside(files) or not (out / ".nojekyll").is_file():
-        return  # publish() refuses such names and folders; a first build has no site
+    if outside(files) or not is_published(out):
+        return  # publish() refuses such names and folders; a first build has no site yet
     try:
         with locked(out):
             recover(out)

@@ -3,8 +3,8 @@
 Each command gathers every figure to write, refuses to overwrite one without
 `--replace`, shows the evidence status the run's noise suggests and asks to confirm it,
 checks the data as edited as a build would (`recorder.check`), and writes only a change
-the build accepts: a refused one leaves every file as it was. Errors become exit codes
-in `cli.main`, like the build's.
+the build accepts: a refused one leaves every file as it was (pending.py, the end every
+command shares). Errors become exit codes in `cli.main`, like the build's.
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ import argparse
 import datetime as dt
 import re
 import statistics
-import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -27,31 +24,17 @@ from progress_site.record import appending as history_points
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import json_number
 from progress_site.record.moving import old_points
+from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import (
     NUMBER_KEYS,
     Raw,
     Refused,
     Suggestion,
-    check,
     keep_unit,
     parse_number,
-    refuse,
     suggest,
 )
 from progress_site.record.yamledit import YamlFile
-
-Ask = Callable[[str], str]
-
-
-@dataclass
-class Pending:
-    """One figure about to be written, and what to say about it."""
-
-    label: str  # `measurements.parse` or `comparisons.cpu.after`
-    shown: str  # the number as written, with its unit
-    status: str
-    suggestion: Suggestion | None
-    write: Callable[[str], None]  # writes the figure with the (confirmed) status
 
 
 def slug(text: str) -> str:
@@ -286,53 +269,3 @@ def comparison_side(args: argparse.Namespace, file: YamlFile, comp: CommentedMap
              else str(value))
     return Pending(f"comparisons.{name.split('/')[1]}.{side}", shown, status, suggestion,
                    write)
-
-
-def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -> None:
-    """Show each figure and its status; ask once when a status was only suggested."""
-    for p in pending:
-        why = f" ({p.suggestion.reason})" if p.suggestion else ""
-        # The id, unit and status may come from a tool's file: spelled out.
-        print(f"{visible_path(p.label)}: {visible_path(p.shown)}, status "
-              f"{visible_path(p.status)}{why}")
-    if not any(p.suggestion for p in pending) or args.yes or args.dry_run:
-        return
-    if ask is None:
-        print("note: no terminal to confirm on; keeping the suggested statuses (pass --yes "
-              "to accept them, or --status to choose)", file=sys.stderr)
-        return
-    answer = ask("Write with these statuses? [Y/n] ").strip().lower()
-    if answer not in ("", "y", "yes"):
-        raise Refused("nothing written; pass --status to choose the status yourself")
-
-
-def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], today: dt.date
-           ) -> int:
-    """Confirm, check the data as edited as the build would, then write (or show) it; a
-    change the build would stop on is refused, and nothing is written."""
-    interactive = sys.stdin is not None and sys.stdin.isatty()
-    confirm(pending, args, input if interactive else None)
-    for p in pending:
-        p.write(p.status)
-    if args.dry_run:
-        # A diff's lines hold the data's words: each spelled out, none split in two.
-        diff = rec.diff().removesuffix("\n")
-        print("\n".join(map(visible, diff.split("\n"))) if diff else "nothing would change")
-    problems = check(rec.root, today, rec.edited())
-    for problem in problems:
-        print(problem.render(), file=sys.stderr)
-    if problems:
-        raise refuse(problems)
-    if args.dry_run:
-        return 0
-    written = rec.write()
-    for note in rec.notes:
-        print(note)
-    figures = sum(1 for p in pending if p.label not in rec.unchanged)
-    if written:
-        print(f"Wrote {figures} figure{'s' if figures != 1 else ''} to "
-              f"{', '.join(written)}.")
-    else:
-        print("Nothing written: every point is recorded already.")
-    print("The data is valid.")
-    return 0

@@ -1,5 +1,5 @@
 """`import FORMAT FILE`: a tool's results written as points of each figure's history
-(`appending`), through the checks of `record` (commands.finish): nothing is written
+(`appending`), through the checks of `record` (pending.finish): nothing is written
 unless the data as changed builds.
 
 What a result carries beyond its figure decides how it is written: a failed run is
@@ -21,18 +21,13 @@ from progress_site.record.appending import (
     when,
     yaml_entry,
 )
-from progress_site.record.commands import (
-    Pending,
-    finish,
-    provenance,
-    recorded_unit,
-    slug,
-)
+from progress_site.record.commands import provenance, recorded_unit, slug
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import json_number
 from progress_site.record.importers import Result, read_results
 from progress_site.record.importers.base import fail
 from progress_site.record.moving import old_points
+from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
 
 

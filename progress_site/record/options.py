@@ -11,7 +11,7 @@ import datetime as dt
 from pathlib import Path
 
 from progress_site.errors import UsageError, visible
-from progress_site.model.schema import Status
+from progress_site.model.figure import Status
 from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from progress_site.model.declare import Link
-from progress_site.model.schema import Figure
+from progress_site.model.figure import Figure
 from progress_site.model.values import Text
 
 

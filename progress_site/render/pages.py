@@ -1,11 +1,13 @@
-"""Render stage: every page in every language, returned in memory as {path: bytes}."""
+"""Render stage: every page in every language, returned in memory as {path: bytes}.
+
+Each language's environment (its words, filters, `lookup`) is made in environment.py;
+here, each page's Markdown and blocks are rendered into its template, their problems
+located in the page."""
 
 from __future__ import annotations
 
 import re
-from gettext import NullTranslations
 from pathlib import Path
-from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -18,95 +20,17 @@ from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block
-from progress_site.render.blocks.agreement import Agreements
-from progress_site.render.blocks.charts import Charts
-from progress_site.render.blocks.legend import shown, used_in
-from progress_site.render.blocks.measurements import form
+from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
-from progress_site.render.blocks.tables import Tables
-from progress_site.render.dashboard import Dashboard
+from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
-from progress_site.render.inputs import input_link, unlinked
+from progress_site.render.inputs import unlinked
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
-from progress_site.render.memo import Memo, Provenance, shared
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
-from progress_site.render.templates import CompiledTemplates, new_environment, template_loader
-from progress_site.render.words import STATUS_WORDS, Words
-
-
-def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | None,
-                     translations: NullTranslations, words: Words, model: Model
-                     ) -> jinja2.Environment:
-    """The Jinja environment of one language (templates.py), with the model and its words."""
-    env = new_environment(loader, compiled, translations)
-    env.globals.update(model=model, w=words, lang=words.lang, site=model.data.site,
-                       statuses=STATUS_WORDS, lookup=Lookup(model))
-    # Filters, not globals, where a large page calls them for every figure: Jinja calls
-    # a filter directly, a global through a much slower generic call.
-    env.filters.update(q=words.quantity, t=words.text, date=words.date,
-                       short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenance.of, shared=shared,
-                       memo=Memo(), input_link=input_link)
-    return env
-
-
-# What a block may name: the collection, the attribute holding the record (for derived
-# views), and the singular used in messages.
-COLLECTIONS = {
-    "studies": ("study", "study"),
-    "budgets": ("budget", "budget"),
-    "roadmaps": ("roadmap", "roadmap"),
-    "headlines": ("headline", "headline"),
-    "machines": ("", "machine"),
-    "commits": ("", "commit"),
-    "runs": ("", "run"),
-    "datasets": ("", "dataset"),
-    "profiles": ("", "profile"),
-    "measurements": ("", "measurement"),
-}
-
-
-class Lookup:
-    """What a block names (`{{< bars optimisation >}}`), or a located error."""
-
-    def __init__(self, model: Model) -> None:
-        self.model = model
-        self.index: dict[str, dict[str, Any]] = {}  # kind -> id -> item, made on first use
-
-    def __call__(self, kind: str, key: str) -> Any:
-        if kind not in COLLECTIONS:
-            raise BlockError(f"unknown collection '{kind}'")
-        inner, singular = COLLECTIONS[kind]
-        if kind not in self.index:
-            self.index[kind] = {(getattr(i, inner) if inner else i).id: i
-                                for i in reversed(self.collection(kind))}
-        found = self.index[kind].get(key)
-        if found is not None:
-            return found
-        known = ", ".join(sorted(self.index[kind]))
-        raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
-
-    def each(self, kind: str, keys: list[str]) -> list[Any]:
-        """Several items of one collection, in the order named."""
-        return [self(kind, key) for key in keys]
-
-    def collection(self, kind: str) -> tuple[Any, ...]:
-        """A collection by name: derived views where there are some, else the data's."""
-        derived = getattr(self.model, kind, None)
-        if derived is not None:
-            return tuple(derived)
-        return tuple(getattr(self.model.data, kind, ()))
-
-
-def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, Any]:
-    """The helpers of one language's table, agreement and chart blocks, as the block
-    templates call them; `charts` is the build's, shared by the languages."""
-    tables = Tables(words, model.namespace.datasets)
-    return {"tables": tables, "agreements": Agreements(tables),
-            "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model),
-            "legend_statuses": shown, "measurements_form": form}
+from progress_site.render.templates import CompiledTemplates, template_loader
+from progress_site.render.words import Words
 
 
 class PageBody:
@@ -162,7 +86,7 @@ class PageRenderer:
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
         Each reference is checked here, where its place in the page is known, and
-        printed by the Markdown renderer, in its context (markdown.Renderer)."""
+        printed by the Markdown renderer, in its context (references.Renderer)."""
         for match in REFERENCE.finditer(text):
             try:
                 evaluate(match.group(1), self.model.namespace)

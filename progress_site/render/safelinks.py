@@ -113,7 +113,7 @@ def refused(tokens: list[Token]) -> list[Token]:
 def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
                ) -> list[Refused]:
     """Every refused address of a parsed text, with its offset in `text`, in order;
-    `piped` escapes the pipes of references as `text` has them (markdown.piped)."""
+    `piped` escapes the pipes of references as `text` has them (references.piped)."""
     # Lines as markdown-it counts them (its `normalize` reads `\r` as a line break too).
     breaks = list(NEWLINE.finditer(text))
     starts = [0, *(b.end() for b in breaks)]

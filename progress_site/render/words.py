@@ -20,7 +20,8 @@ from progress_site.model.links import repository_link
 from progress_site.model.schema import Commit, Side, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
-from progress_site.render.markdown import Printed, inline_html, plain
+from progress_site.render.markdown import inline_html
+from progress_site.render.references import Printed, plain
 
 
 def N_(message: str) -> str:

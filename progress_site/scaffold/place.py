@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from progress_site.errors import UsageError, visible_path
+from progress_site.publish.swap import is_published
 
 SITE_FOLDERS = ("data", "content", "templates", "locales", "site")
 HINT = ("start the new site in a folder of its own, outside any other site (beside it, "
@@ -41,12 +42,6 @@ def holds(folder: Path, name: str, test: Callable[[int], bool]) -> bool:
 def is_site(folder: Path) -> bool:
     """Whether a folder is a site's source: it holds data/ and content/."""
     return holds(folder, "data", stat.S_ISDIR) and holds(folder, "content", stat.S_ISDIR)
-
-
-def is_published(folder: Path) -> bool:
-    """Whether a folder is a site a build published: data.json beside index.html."""
-    return holds(folder, "data.json", stat.S_ISREG) and holds(folder, "index.html",
-                                                             stat.S_ISREG)
 
 
 def inside_site(folder: Path) -> str | None:

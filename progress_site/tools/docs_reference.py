@@ -133,8 +133,8 @@ def data_format_markdown() -> str:
     """The generated field reference: one section per record type."""
     records = record_types(Data)
     held = holders(records)
-    notice = (f"_Generated from `progress_site/schema.py` (and `datasetschema.py`, "
-              f"`declare.py`) by `{COMMAND}`; "
+    notice = (f"_Generated from `progress_site/model/schema.py` (and `figure.py`, "
+              f"`roadmap.py`, `dataset.py`, `declare.py`) by `{COMMAND}`; "
               "edit the declarations there, not this section._\n")
     return "\n".join([notice, *(section(cls, held[cls]) for cls in records)])
 

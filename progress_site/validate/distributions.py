@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from progress_site.errors import Problem
-from progress_site.model.schema import Distribution
+from progress_site.model.figure import Distribution
 from progress_site.model.values import Number, problem
 
 PERCENTILES = ("p50", "p90", "p95", "p99", "p999")

@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from progress_site.errors import Problem
+from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey, figures
-from progress_site.model.schema import Data, Figure, Run, Study
+from progress_site.model.schema import Data, Run, Study
 from progress_site.model.values import problem
 
 # What a measured figure needs and may take from its study or run.

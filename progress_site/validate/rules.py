@@ -1,4 +1,5 @@
-"""Validate stage: cross-references, unique ids and the evidence rules, all at once.
+"""Validate stage: cross-references, unique ids and the evidence rules, all at once (a
+figure's own rules in figures.py).
 
 It also hands each figure the provenance of what holds it (a study's machine and
 commits, a run's date), so later stages see every figure complete.
@@ -14,27 +15,24 @@ from typing import Any
 from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
-from progress_site.model.limits import MAX_DECIMALS
 from progress_site.model.links import check_url, repository_problem
+from progress_site.model.roadmap import Step, Task
 from progress_site.model.schema import (
     BudgetItem,
     Claim,
     Commit,
     Comparison,
     Data,
-    Figure,
     Limit,
     Repository,
     RunItem,
     Side,
     Site,
-    Step,
-    Task,
 )
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Where, problem
 from progress_site.model.walk import per_class, walk
-from progress_site.validate.distributions import check_distribution
+from progress_site.validate.figures import check_figure
 from progress_site.validate.provenance import check_holders, complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
@@ -107,83 +105,6 @@ def check_unique_ids(records: list[Any]) -> list[Problem]:
                                f"{first})", "give each one its own id"))
         else:
             seen[key] = rec.where
-    return out
-
-
-def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Problem]:
-    """A figure says what it is in one way, and has the evidence its status needs
-    (`excused`: what it need not name itself: what its study or run was reported for
-    lacking, or the commit of a side that names none)."""
-    w = fig.where
-    given = [n for n in ("value", "range", "samples", "distribution")
-             if getattr(fig, n) is not None]
-    if fig.ok is not None or fig.of is not None:
-        given.append("ok")
-    if fig.formula is not None or fig.decimals is not None:
-        return check_formula(fig, given)
-    out = []
-    if fig.status == "not-judgeable":
-        # It may keep a number: the load that was tried ("2,000 players: not judgeable").
-        if fig.reason is None:
-            out.append(problem(w, "status", "a not-judgeable figure needs a `reason:`",
-                               "say why it cannot be judged"))
-        return out + (check_shape(fig) if len(given) == 1 else [])
-    if len(given) != 1:
-        what = "gives no number" if not given else "gives both " + " and ".join(given)
-        out.append(problem(w, given[-1] if given else "status", f"the figure {what}",
-                           "give one of value, range, samples, distribution, or ok with of"))
-    out += check_shape(fig)
-    if fig.status in ("measured", "watch"):
-        missing = [n for n in ("machine", "date")
-                   if getattr(fig, n) is None and n not in excused]
-        if fig.commit is None and fig.run is None and "commit" not in excused:
-            missing.append("commit or run")
-        if missing:
-            them = "it" if len(missing) == 1 else "them"
-            out.append(problem(w, "status", f"a measured figure needs its {', '.join(missing)}",
-                               f"name {them} on the figure, or on the study or run that holds "
-                               "it; or mark it `status: estimate`"))
-    return out
-
-
-def check_formula(fig: Figure, given: list[str]) -> list[Problem]:
-    """A derived figure gives its formula and no number; its status comes from its
-    inputs, so it is not written (derive computes both)."""
-    w = fig.where
-    if fig.formula is None:
-        return [problem(w, "decimals", "`decimals:` is for a figure with a `formula:`",
-                        "a number prints with the decimals typed: write `6.40` for two")]
-    out = []
-    if given:
-        out.append(problem(w, given[0], f"the figure gives both a formula and {given[0]}",
-                           "keep the formula, or the number measured"))
-    if "status" in w.fields:
-        out.append(problem(w, "status", "a formula's status comes from its inputs",
-                           "remove `status:`: a derived figure is as sure as its least "
-                           "sure input"))
-    if fig.decimals is not None and not 0 <= fig.decimals <= MAX_DECIMALS:
-        out.append(problem(w, "decimals", f"decimals must be 0 to {MAX_DECIMALS}",
-                           "write how many decimals the page prints"))
-    return out
-
-
-def check_shape(fig: Figure) -> list[Problem]:
-    """A range has two ends in order; `ok` is not above `of`."""
-    w = fig.where
-    out = []
-    if fig.range is not None and (len(fig.range) != 2 or fig.range[0].value > fig.range[1].value):
-        out.append(problem(w, "range", "a range is [lowest, highest]",
-                           "write two numbers, the lower first"))
-    if fig.distribution is not None:
-        out += check_distribution(fig.distribution)
-    if fig.samples is not None and not fig.samples:
-        out.append(problem(w, "samples", "samples is empty", "list the readings"))
-    if (fig.ok is None) != (fig.of is None):
-        name = "ok" if fig.ok is not None else "of"
-        out.append(problem(w, name, "`ok` and `of` go together", "give both"))
-    elif fig.ok is not None and fig.of is not None and not 0 <= fig.ok <= fig.of:
-        out.append(problem(w, "ok", f"ok ({fig.ok}) must be between 0 and of ({fig.of})",
-                           "count what passed out of what ran"))
     return out
 
 

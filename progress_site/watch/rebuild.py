@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec
 
 # Published files that no page loads: a change to anything else (a stylesheet, an image)
-# makes open tabs reload for real rather than swap in the new page (server.SCRIPT).
+# makes open tabs reload for real rather than swap in the new page (livereload.SCRIPT).
 NOT_LOADED = (".html", ".xml", ".json", ".txt")
 
 

@@ -4,7 +4,7 @@ Each kind keeps the protocol of `base.Kind`: it computes its quantity from a fig
 names its citable parts, says which number it computes and compares with, prints itself
 in a language and adds what data.json writes for it. Everything else finds a quantity's
 kind here (`kind_of`) instead of switching on its name: adding a kind is its module, its
-line below, its field of `model.schema.Figure`, its rules in validate/, and its docs.
+line below, its field of `model.figure.Figure`, its rules in validate/, and its docs.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from progress_site.derive.kinds import count, distribution, none, value
 from progress_site.derive.kinds import range as range_kind
 from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Quantity
-from progress_site.model.schema import Figure
+from progress_site.model.figure import Figure
 
 # In the order a figure is tried: the first kind that reads it is its kind; none is last.
 KINDS: tuple[Kind, ...] = (value.KIND, range_kind.KIND, count.KIND, distribution.KIND,

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from progress_site.derive.quantity import Quantity
-from progress_site.model.schema import Figure
+from progress_site.model.figure import Figure
 
 
 class Printer(Protocol):

@@ -13,7 +13,7 @@ from typing import Any
 
 from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Part, Quantity
-from progress_site.model.schema import Distribution, Figure
+from progress_site.model.figure import Distribution, Figure
 from progress_site.model.walk import record_fields
 
 # The parts, in the order they print and publish (the record's declared order).

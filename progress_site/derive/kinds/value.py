@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from progress_site.derive.kinds.base import Kind, Printer
 from progress_site.derive.quantity import Quantity
-from progress_site.model.schema import Figure
+from progress_site.model.figure import Figure
 
 
 class Value(Kind):

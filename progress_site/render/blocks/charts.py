@@ -30,7 +30,8 @@ from progress_site.derive.kinds import kind_of
 from progress_site.derive.site import Model
 from progress_site.derive.views import ComparisonView
 from progress_site.model.dataset import Dataset, RecordField, Row
-from progress_site.model.schema import HistoryPoint, Measurement, Study
+from progress_site.model.figure import HistoryPoint
+from progress_site.model.schema import Measurement, Study
 from progress_site.render.blocks.lines import (
     FEWER_MOMENTS,
     Line,
