@@ -457,6 +457,26 @@ def test_a_name_of_the_longest_id_ok(example_copy: Path, tmp_path: Path,
     assert (example_copy / "data" / "history" / f"measurements.{'b' * 222}.jsonl").is_file()
 
 
+def test_a_history_folder_that_links_outside_is_named_as_such(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The new history files are no links, their folder is: not 'a link that leads to no
+    file'. Nothing is written, there or here."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (example_copy / "data" / "history").symlink_to(elsewhere)
+    before = hashes(example_copy)
+    status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
+                   str(example_copy), "--id", "hf", "--machine", "test-pc", "--commit",
+                   "c38a01e", "--yes"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert ("/measurements.hf-python3-c-pass.jsonl: this file links to a place outside the "
+            "source folder\n    hint: copy the file into the folder instead of linking to "
+            "it\n") in err, err
+    assert "leads to no file" not in err
+    assert hashes(example_copy) == before and not any(elsewhere.iterdir())
+
+
 def test_a_series_keeps_its_unit(
         example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
