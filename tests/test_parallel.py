@@ -120,7 +120,7 @@ def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_watch_mode_builds_without_forking() -> None:
-    from progress_site.watch.loop import Builder
+    from progress_site.watch.rebuild import Builder
 
     built = Builder(config(Path("."), True), state=None)  # type: ignore[arg-type]
     assert not built.config.parallel and not built.quick.parallel

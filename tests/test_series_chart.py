@@ -1,6 +1,6 @@
-"""A series' page chart (render/serieschart.py): y ticks in each language's numbers,
-thinned x labels that never touch, the step marked with its percent, the noise band, a
-description computed from the data; the same bytes on every build."""
+"""A series' page chart (render/serieschart.py, serieslayout.py): y ticks in each
+language's numbers, thinned x labels that never touch, the step marked with its percent,
+the noise band, a description computed from the data; the same bytes on every build."""
 
 from __future__ import annotations
 
@@ -18,17 +18,15 @@ from progress_site.derive.regressions import Step
 from progress_site.derive.site import Model
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.render import formatting
-from progress_site.render.serieschart import (
+from progress_site.render.serieschart import SVG, ChartText, series_chart
+from progress_site.render.serieslayout import (
     CHAR,
     GAP,
     MAX_X_LABELS,
-    SVG,
-    ChartText,
     Lazy,
     extremes,
     label_width,
     nice_ticks,
-    series_chart,
     thinned,
 )
 

@@ -1,9 +1,9 @@
 """The data format of a report's datasets: records read from a file, field by field.
 
 A dataset (under `datasets:` in a data file) names a file of records beside it and
-declares their fields; `load/datasets.py` reads the records into `Row`s, derive adds the
-fields a `formula:` computes (derive/columns.py), and the report blocks (tables, charts,
-agreement) and expressions read them.
+declares their fields; `load/datasets.py` reads the records and `load/rows.py` makes
+them `Row`s, derive adds the fields a `formula:` computes (derive/columns.py), and the
+report blocks (tables, charts, agreement) and expressions read them.
 """
 
 # No `from __future__ import annotations`: field types as objects (see schema.py).

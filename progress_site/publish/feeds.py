@@ -1,29 +1,24 @@
-"""Atom feeds, one per language: tasks as they are validated, figures as they are measured.
+"""Atom feeds, one per language, of the news news.py chooses: tasks as they are
+validated, figures as they are measured.
 
-Every date comes from the data (a task's `validated:`, a figure's `date:`), never from
-the clock, and every id is derived from the record's own id, so rebuilding the same data
-gives the same feed and a re-measured figure updates its entry instead of adding one.
+Every id is derived from the record's own id and every date comes from the data, never
+from the clock, so rebuilding the same data gives the same feed. Each entry links to the
+element of a page that shows it, or else to one showing a text that cites it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import heapq
 import posixpath
 import re
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from markupsafe import Markup, escape
-
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
-from progress_site.derive.views import ComparisonView, FigureView
-from progress_site.model.keys import FigureKey
 from progress_site.model.roadmap import Roadmap, Task
 from progress_site.model.schema import (
     Budget,
@@ -32,15 +27,14 @@ from progress_site.model.schema import (
     Measurement,
     Profile,
     Run,
-    Study,
 )
 from progress_site.model.values import Text
 from progress_site.model.walk import holding_fields, walk
+from progress_site.publish.news import Candidate, Entry, plain
 from progress_site.render.places import public_url
 from progress_site.render.words import Words
 
 ATOM = "http://www.w3.org/2005/Atom"
-MAX_ENTRIES = 50  # the most recent; the page and data.json hold the rest
 # The records that the blocks show as an element with an id of their own, and that id
 # (templates/blocks/): where an entry links when its own element is on no page.
 ELEMENT_IDS: dict[type, Callable[[Any], str]] = {
@@ -51,123 +45,6 @@ ELEMENT_IDS: dict[type, Callable[[Any], str]] = {
 }
 # The `kind.id` a reference starts with: `measurements.players-lost` of `...lost.value`.
 CITED = re.compile(r"\b([a-z]+\.[A-Za-z0-9][\w-]*)")
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One item of news, before it is written as XML."""
-
-    key: str  # stable within the site: `tasks/ID`, `measurements/ID`, ...
-    updated: dt.date
-    title: str  # plain text
-    content: str  # HTML
-    anchors: tuple[str, ...]  # the `id=` of the page elements that show it, best first
-    name: str = ""  # how texts cite it (`measurements.ID`): they show it too
-
-
-# An entry before it is written: its date and key, which decide whether a feed keeps it
-# (MAX_ENTRIES of maybe thousands), and how to write it in a language. The same for
-# every language, so the newest are chosen once and only those are ever formatted.
-Candidate = tuple[dt.date, str, Callable[[Words], Entry]]
-
-
-def plain(markup: Markup) -> str:
-    """Text without its tags, as a feed title must be."""
-    return markup.striptags()
-
-
-def labelled(words: Words, what: str, figure: str) -> str:
-    """`What: figure`, with the language's punctuation (`Quoi : chiffre` in French)."""
-    return words.gettext("%(what)s: %(figure)s") % {"what": what, "figure": figure}
-
-
-def figure_words(words: Words, view: FigureView) -> str:
-    """A figure as one line: its number, its words and its status."""
-    text = f" {plain(words.text(view.figure.text))}" if view.figure.text else ""
-    return f"{words.quantity(view.quantity)}{text} ({words.status(view.status)})"
-
-
-def newest(model: Model) -> list[Candidate]:
-    """The MAX_ENTRIES most recent entries, newest first (the same day: by key)."""
-    return heapq.nsmallest(MAX_ENTRIES, [*task_entries(model), *figure_entries(model)],
-                           key=lambda c: (-c[0].toordinal(), c[1]))
-
-
-def task_entries(model: Model) -> Iterator[Candidate]:
-    """Each done task, on the day it was validated."""
-    for task in walk(model.data.roadmaps):  # where tasks are: not the whole data
-        if isinstance(task, Task) and task.status == "done" and task.validated:
-            yield task.validated, f"tasks/{task.id}", partial(task_entry, task, task.validated)
-
-
-def task_entry(task: Task, day: dt.date, words: Words) -> Entry:
-    """A validated task: its description and its proofs."""
-    content = f"<p>{words.text(task.description)}</p>" if task.description else ""
-    if task.proofs:
-        label = words.ngettext("Proof:", "Proofs:", len(task.proofs))
-        links = ", ".join(words.link(p) for p in task.proofs)
-        content += f"<p>{escape(label)} {links}</p>"
-    title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
-    return Entry(f"tasks/{task.id}", day, title, content, (f"task-{task.id}",))
-
-
-def figure_entries(model: Model) -> Iterator[Candidate]:
-    """Each dated figure of the data, under the title(s) of what holds it."""
-    def one(key: FigureKey, titles: tuple[Text | None, ...], *anchors: str
-            ) -> Iterator[Candidate]:
-        day = model.view(key).figure.date
-        if day is not None:
-            # The entry's permanent id is made from the key's parts (`measurements/ID`).
-            path = "/".join(key.parts)
-            yield day, path, partial(figure_entry, model, key, day, titles, anchors)
-
-    for m in model.data.measurements:
-        yield from one(FigureKey.of("measurements", m.id), (m.title,), f"measurement-{m.id}")
-    for study in model.studies:
-        for c in study.comparisons:
-            day = c.after.figure.date or c.before.figure.date
-            if day is not None:
-                yield day, "/".join(c.key.parts), partial(comparison_entry, c, study.study,
-                                                          day)
-    for p in model.data.profiles:
-        for claim in p.claims:
-            yield from one(FigureKey.of("profiles", p.id, claim.id), (p.title,),
-                           f"profile-{p.id}")
-    for b in model.data.budgets:
-        for item in b.items:
-            yield from one(FigureKey.of("budgets", b.id, item.id), (b.title, item.title),
-                           f"budget-{b.id}")
-    for run in model.data.runs:
-        for run_item in run.items:
-            yield from one(FigureKey.of("runs", run.id, run_item.id),
-                           (run.title, run_item.title), f"run-{run.id}-{run_item.id}",
-                           f"run-{run.id}")
-
-
-def figure_entry(model: Model, key: FigureKey, day: dt.date, titles: tuple[Text | None, ...],
-                 anchors: tuple[str, ...], words: Words) -> Entry:
-    """One figure: `What: number words (status)`; `Budget: item: ...` for two titles."""
-    what = plain(words.text(titles[0]))
-    for title in titles[1:]:
-        what = labelled(words, what, plain(words.text(title)))
-    line = figure_words(words, model.view(key))
-    # Texts cite what holds it by its first two parts (`runs.R` of `runs.R.ITEM`).
-    return Entry("/".join(key.parts), day, labelled(words, what, line),
-                 f"<p>{escape(line)}</p>", anchors, str(FigureKey(key.parts[:2])))
-
-
-def comparison_entry(c: ComparisonView, study: Study, day: dt.date, words: Words) -> Entry:
-    """A comparison: `What (context): before → after, change`; each side named first
-    when it is a contender (`cargo test 1.66.0 69.10 s → ...`)."""
-    comp = c.comparison
-    what = plain(words.text(comp.title)) + (
-        f" ({plain(words.text(comp.context))})" if comp.context else "")
-    before, after = (" ".join(filter(None, (words.contender_words(side),
-                                            figure_words(words, view))))
-                     for side, view in ((study.before, c.before), (study.after, c.after)))
-    line = f"{before} → {after}" + (f", {words.quantity(c.change)}" if c.change else "")
-    return Entry("/".join(c.key.parts), day, labelled(words, what, line),
-                 f"<p>{escape(line)}</p>", (comp.id, f"bars-{comp.id}"), str(c.key))
 
 
 def citations(model: Model) -> dict[str, tuple[str, ...]]:

@@ -17,7 +17,8 @@ from progress_site.load.pages import Page
 from progress_site.publish.crawlers import robots, sitemap
 from progress_site.publish.datajson import data_json
 from progress_site.publish.dataschema import data_schema_json
-from progress_site.publish.feeds import atom_feed, newest
+from progress_site.publish.feeds import atom_feed
+from progress_site.publish.news import newest
 from progress_site.publish.regressions import FEED, regressions_feed
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs

@@ -17,7 +17,8 @@ from markupsafe import Markup
 
 from progress_site.derive.site import Model
 from progress_site.model.history import SeriesPoint
-from progress_site.publish.feeds import ATOM, add, identity, plain, stamp
+from progress_site.publish.feeds import ATOM, add, identity, stamp
+from progress_site.publish.news import plain
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.places import PagePlace, public_url
 from progress_site.render.words import Words

@@ -57,13 +57,8 @@ def commit(board: SeriesWords, ident: str) -> Markup:
 
 def chart(board: SeriesWords, view: SeriesView) -> Markup:
     """The series' page chart: axes, levels' noise band, steps (render/serieschart.py)."""
-    from progress_site.render.serieschart import (
-        NARROW,
-        ChartText,
-        Lazy,
-        scale_of,
-        series_chart,
-    )
+    from progress_site.render.serieschart import ChartText, series_chart
+    from progress_site.render.serieslayout import NARROW, Lazy, scale_of
 
     w = board.words
     points = view.points
@@ -107,7 +102,7 @@ def describe(board: SeriesWords, view: SeriesView, values: Sequence[float],
              day: Callable[[dt.date], str]) -> str:
     """The chart's text: its lowest and highest point of all it draws, each with its
     commit and date (the first and last points say nothing of a peak between)."""
-    from progress_site.render.serieschart import extremes
+    from progress_site.render.serieslayout import extremes
 
     points = view.points
     low, high = extremes(values)

@@ -1,0 +1,147 @@
+"""A dataset's records as `Row`s, each checked against the dataset's declared fields.
+
+Each record is checked like the YAML data, with its line and column: unknown fields (with
+"did you mean"), missing ones, wrong types, words outside a field's `choices`, two
+records with the same `key`. A record may carry `"note": NAME` (one of the dataset's
+`notes`): it may then lack figures, and tables print the note instead. A `null` value is
+the same as an absent one. A field with a `formula:` is computed while deriving
+(derive/columns.py): no record gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from progress_site.errors import KeyPath, Problem, did_you_mean
+from progress_site.load.document import Document
+from progress_site.load.jsonfiles import BROKEN, Huge
+from progress_site.load.places import Places
+from progress_site.load.wording import describe, found, shown, written_decimals
+from progress_site.model.dataset import Dataset, RecordField, Row
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
+from progress_site.model.values import Number, Where
+
+NOTE = "note"  # the one key a record may hold besides its fields
+
+
+def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Problem]]:
+    """Every record checked against the declared fields; the records without error."""
+    problems: list[Problem] = []
+    rows = []
+    seen: dict[tuple[Any, ...], int] = {}
+    fields = {f.name: f for f in ds.fields}
+    for index, raw in enumerate(doc.data or []):
+        path: KeyPath = ("records", index)
+        if raw is BROKEN:
+            continue
+        if not isinstance(raw, dict):
+            problems.append(doc.problem(path, f"expected a record {{name: value, ...}}, got "
+                                              f"{found(raw)}"))
+            continue
+        row, found_here = convert_row(ds, fields, doc, raw, path, index)
+        problems += found_here
+        if row is None:
+            continue
+        identity = tuple(_plain(row.get(k)) for k in ds.key)
+        if ds.key and identity in seen:
+            spelled = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                                for k, v in zip(ds.key, identity, strict=True))
+            first = doc.locate(("records", seen[identity]))
+            problems.append(doc.problem(path, f"a second record with {spelled} (the first is "
+                                              f"at line {first.line})", "keep one run per "
+                                              "key, or add the field that tells them apart "
+                                              "to `key:`"))
+        seen.setdefault(identity, index)
+        rows.append(row)
+    return tuple(rows), problems
+
+
+def convert_row(ds: Dataset, fields: dict[str, RecordField], doc: Document,
+                raw: dict[str, Any], path: KeyPath, index: int
+                ) -> tuple[Row | None, list[Problem]]:
+    """One record: known keys only (`fields`: the dataset's, by name), each value of its
+    field's type, nothing required lacking."""
+    notes = [n.name for n in ds.notes]
+    out = []
+    values: dict[str, Number | str | bool] = {}
+    note = raw.get(NOTE)
+    if note is not None and note not in notes:
+        out.append(doc.problem((*path, NOTE), f"unknown note {found(note)}",
+                               did_you_mean(str(note), notes) if notes else
+                               "declare it under the dataset's `notes:`"))
+    for key, value in raw.items():
+        if key == NOTE or value is None:
+            continue
+        if key not in fields:
+            out.append(doc.problem((*path, key), f"unknown field '{key}'",
+                                   did_you_mean(key, fields), key=True))
+            continue
+        if fields[key].formula is not None:
+            out.append(doc.problem((*path, key), f"{key} is computed by its formula "
+                                   f"({fields[key].formula}), not given by a record",
+                                   f"leave \"{key}\" out of the records", key=True))
+            continue
+        converted = convert_value(fields[key], value, doc, (*path, key))
+        if isinstance(converted, Problem):
+            out.append(converted)
+        else:
+            values[key] = converted
+    for fld in ds.fields:
+        needed = (fld.required and note is None and fld.formula is None) or fld.name in ds.key
+        if needed and raw.get(fld.name) is None:
+            out.append(doc.problem(path, f"missing field '{fld.name}' "
+                                         f"({fld.label.get('en')})",
+                                   f"add \"{fld.name}\": ..., or a \"note\" that says why "
+                                   "the record has no figures" if fld.name not in ds.key
+                                   else f"add \"{fld.name}\": ... (it is part of the key)"))
+    if out:
+        return None, out
+    # Each field's place is looked up when a problem asks for it (most rows have none).
+    where = Where(doc.locate(path), path, Places(doc, path, raw))
+    return Row(index=index, values=values, note=note, where=where), []
+
+
+def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
+                  ) -> Number | str | bool | Problem:
+    """A value of the field's type, or the problem with it."""
+    if fld.type in ("number", "whole"):
+        wanted: Any = Number if fld.type == "number" else int
+        if isinstance(value, Huge):
+            return doc.problem(path, f"{value!r} is too large to be a measurement",
+                               "check the number of digits")
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok or (fld.type == "whole" and not float(value).is_integer()):
+            return doc.problem(path, f"expected {describe(wanted)}, got {found(value)}",
+                               "write the number alone, without quotes; the field's unit "
+                               "is declared once, in its `unit:`")
+        if value != value or abs(value) == float("inf"):
+            return doc.problem(path, f"expected a finite number, got {found(value)}",
+                               "leave the field out, and give the record a `note` saying why")
+        if abs(value) > LARGEST:
+            return doc.problem(path, f"{shown(value)} is too large to be a measurement",
+                               "check the number of digits")
+        if fld.type == "whole":
+            return Number(float(value), 0)
+        raw = doc.raw.get(path)
+        if written_decimals(raw) > MAX_DECIMALS:
+            return doc.problem(path, f"{written_decimals(raw)} decimals is more than a "
+                               "measurement can tell",
+                               f"round it to {MAX_DECIMALS} decimals or fewer")
+        return Number.of(value, raw)
+    if fld.type == "bool":
+        if isinstance(value, bool):
+            return value
+        return doc.problem(path, f"expected true or false, got {found(value)}")
+    if not isinstance(value, str):
+        return doc.problem(path, f"expected a text, got {found(value)}",
+                           "write it in quotes")
+    choices = [c.value for c in fld.choices]
+    if choices and value not in choices:
+        return doc.problem(path, f"expected one of {', '.join(choices)}; got {found(value)}",
+                           did_you_mean(value, choices, otherwise=f"declare '{value}' under "
+                                        "the field's `choices:` if it is new"))
+    return value
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Number) else value
