@@ -124,6 +124,9 @@ def test_new_writes_the_name_and_repository_it_is_given(
      "https://github.com/OWNER/NAME"),
     (("--name", " "), "argument --name: the project's name: up to 100 characters on one "
      "line, such as 'Meridian'"),
+    (("--name", "Mer\u202eidian"), "argument --name: the project's name holds U+202E (a "
+     "direction override), which no page should show; write it without, such as "
+     "'Meridian'"),
 ])
 def test_new_refuses_a_name_or_repository_it_cannot_write(
         args: tuple[str, str], message: str, tmp_path: Path,
