@@ -449,6 +449,20 @@ def test_a_name_that_makes_no_history_file_is_refused(
     assert hashes(example_copy) == before
 
 
+def test_two_names_that_make_one_id_are_both_named(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another --id prefix would not part them: the message names both, not a prefix."""
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text("".join(json.dumps({"id": name, "value": 3, "unit": "ms"}) + "\n"
+                            for name in ("sort 10", "sort/10")))
+    before = hashes(example_copy)
+    assert run_import(example_copy, runs) == 1
+    assert capsys.readouterr().err == (
+        f"error: {runs}: benchmark 'sort/10' and benchmark 'sort 10' both make the id "
+        "'sort-10'; rename one of them\n")
+    assert hashes(example_copy) == before
+
+
 def test_a_name_of_the_longest_id_ok(example_copy: Path, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     runs = tmp_path / "runs.jsonl"

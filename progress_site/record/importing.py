@@ -64,10 +64,10 @@ def by_series(results: list[Result], prefix: str, display: str) -> dict[str, lis
             raise Refused(f"{name} makes an id of {len(ident)} characters, too long for "
                           f"the name of its history file (at most {NAME_MAX - TEMPORARY} "
                           "bytes); rename the benchmark")
-        if any(o.name != r.name for o in series.get(ident, ())):
-            raise Refused(f"two results of {visible_path(display)} make the id "
-                          f"'{visible_path(ident)}'; pass --id "
-                          "with another prefix, or rename the benchmarks")
+        other = next((o.name for o in series.get(ident, ()) if o.name != r.name), None)
+        if other is not None:  # a prefix is the same for both: only a name tells them apart
+            raise Refused(f"{name} and benchmark '{visible_path(other)}' both make the id "
+                          f"'{visible_path(ident)}'; rename one of them")
         series.setdefault(ident, []).append(r)
     return series
 
