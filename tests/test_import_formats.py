@@ -206,6 +206,10 @@ def test_data_js_migrates_every_point(
         "ci-rust-benchmark-sort": [("57930e6", "2026-11-01", 815, "ns"),
                                    ("c38a01e", "2026-11-20", 790, "ns")],
         "ci-go-benchmark-benchmarkjoin": [("c38a01e", "2026-11-20", 74.23, "ns")]}
+    # cargo's `± 412` is kept beside the value (in the series' unit), not as its spread.
+    assert [(p.get("stats"), p.get("spread")) for p in histories(example_copy)[
+        "ci-rust-benchmark-fib-20"]] == [({"plus_minus": 0.412}, None),
+                                         ({"plus_minus": 0.38}, None)]
     written = hashes(example_copy)
     assert run(example_copy, "github-action-benchmark", SAMPLES / "gab-data.js",
                "--machine", "test-pc", "--id", "ci") == 0

@@ -431,6 +431,66 @@ def run_import(source: Path, path: Path, *args: str) -> int:
                  "test-pc", "--commit", "c38a01e", "--replace", "--yes", *args])
 
 
+@pytest.mark.parametrize(("name", "message"), [
+    ("\u00e9\u00e8", "makes no id: its name has no letter a-z or digit; pass --id PREFIX"),
+    ("b" * 223, "makes an id of 223 characters, too long for the name of its history file "
+                "(at most 241 bytes); rename the benchmark"),
+])
+def test_a_name_that_makes_no_history_file_is_refused(
+        name: str, message: str, example_copy: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One result, so not 'two results make the id', and no file system error."""
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text(json.dumps({"id": name, "value": 3, "unit": "ms"}) + "\n")
+    before = hashes(example_copy)
+    assert run_import(example_copy, runs) == 1
+    assert capsys.readouterr().err == (
+        f"error: {runs}: benchmark '{name}' {message}\n")
+    assert hashes(example_copy) == before
+
+
+def test_two_names_that_make_one_id_are_both_named(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another --id prefix would not part them: the message names both, not a prefix."""
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text("".join(json.dumps({"id": name, "value": 3, "unit": "ms"}) + "\n"
+                            for name in ("sort 10", "sort/10")))
+    before = hashes(example_copy)
+    assert run_import(example_copy, runs) == 1
+    assert capsys.readouterr().err == (
+        f"error: {runs}: benchmark 'sort/10' and benchmark 'sort 10' both make the id "
+        "'sort-10'; rename one of them\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_name_of_the_longest_id_ok(example_copy: Path, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text(json.dumps({"id": "b" * 222, "value": 3, "unit": "ms"}) + "\n")
+    assert run_import(example_copy, runs) == 0, capsys.readouterr().err
+    assert (example_copy / "data" / "history" / f"measurements.{'b' * 222}.jsonl").is_file()
+
+
+def test_a_history_folder_that_links_outside_is_named_as_such(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The new history files are no links, their folder is: not 'a link that leads to no
+    file'. Nothing is written, there or here."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (example_copy / "data" / "history").symlink_to(elsewhere)
+    before = hashes(example_copy)
+    status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
+                   str(example_copy), "--id", "hf", "--machine", "test-pc", "--commit",
+                   "c38a01e", "--yes"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert ("/measurements.hf-python3-c-pass.jsonl: this file links to a place outside the "
+            "source folder\n    hint: copy the file into the folder instead of linking to "
+            "it\n") in err, err
+    assert "leads to no file" not in err
+    assert hashes(example_copy) == before and not any(elsewhere.iterdir())
+
+
 def test_a_series_keeps_its_unit(
         example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -124,6 +124,9 @@ def test_new_writes_the_name_and_repository_it_is_given(
      "https://github.com/OWNER/NAME"),
     (("--name", " "), "argument --name: the project's name: up to 100 characters on one "
      "line, such as 'Meridian'"),
+    (("--name", "Mer\u202eidian"), "argument --name: the project's name holds U+202E (a "
+     "direction override), which no page should show; write it without, such as "
+     "'Meridian'"),
 ])
 def test_new_refuses_a_name_or_repository_it_cannot_write(
         args: tuple[str, str], message: str, tmp_path: Path,
@@ -224,6 +227,26 @@ def test_force_adds_what_is_missing_and_lists_what_differs(
     assert "Left as they were (they differ from the new site's; compare them by hand):\n" \
            "  data/site.yaml\n" in out
     assert site.read_bytes() == edited
+
+
+def test_a_language_added_later_is_told_a_template_that_exists(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A site made by `new` has no locales/ of its own: the hint's command must name the
+    engine's messages.pot, and running it must give the language its catalog."""
+    site = new_site(capsys, tmp_path / "site")
+    settings = site / "data" / "site.yaml"
+    settings.write_text(settings.read_text().replace("[en, fr]", "[en, fr, de]"))
+    shutil.copytree(site / "content" / "en", site / "content" / "de")
+    status, _, err = cli(capsys, "--source", site)
+    assert status == 0, err
+    command = re.search(r"no catalog for 'de'.*\n    hint: run `([^`]+)`", err)
+    assert command is not None, err
+    words = command[1].split()
+    assert words[:2] == ["pybabel", "init"] and Path(words[3]).is_file(), command[1]
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", *words[1:]], cwd=site,
+                   check=True, capture_output=True)
+    status, _, err = cli(capsys, "--source", site)
+    assert status == 0 and "no catalog for 'de'" not in err, err
 
 
 def test_a_site_without_pages_names_the_file_to_write(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -337,6 +338,27 @@ def test_what_a_recording_names_prints_spelled_out(
     assert b"\nFORGED" not in err
     assert err.startswith(b"data/n\\x1b[2J\\u202e.yaml:")
     assert hashes(example_copy) == before
+
+
+@pytest.mark.parametrize("file", ["data/../../x.yaml", "../x.yaml", "data/../site.yaml"])
+def test_a_file_outside_data_is_refused_by_name(
+        file: str, example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`data/../../x.yaml` is outside data/ as `../x.yaml` is: the same usage error, not a
+    'link that leads to no file'."""
+    before = hashes(example_copy)
+    status = record(example_copy, "measurement", "x", "--value", "1", "--unit", "ms",
+                    "--status", "estimate", "--file", file)
+    outside = os.path.normpath(example_copy / file)
+    assert (status, capsys.readouterr().err) == (2, f"error: --file {outside}: expected a "
+                                                 f".yaml file under {example_copy / 'data'}\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_file_under_data_ok(example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = record(example_copy, "measurement", "x", "--value", "1", "--unit", "ms",
+                    "--status", "estimate", "--file", "data/sub/../new.yaml")
+    assert status == 0, capsys.readouterr().err
+    assert "id: x" in (example_copy / "data" / "new.yaml").read_text()
 
 
 def test_replace_keeps_a_figures_unit_unless_unit_changes_it(

@@ -4,6 +4,7 @@ print in a message or an address."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
@@ -31,15 +32,18 @@ def inside(path: Path, root: Path, display: str) -> list[Problem]:
     """Refuse a file that a symbolic link takes outside the source folder, or nowhere."""
     if not linked_below(path, root):
         return []
+    outside = [Problem(Location(display), "this file links to a place outside the source "
+                       "folder", hint="copy the file into the folder instead of linking to it")]
     try:
         target = path.resolve(strict=True)
     except (OSError, RuntimeError):  # no such file, or links in a loop (RuntimeError)
+        # A file `record` or `import` is about to write is no link: a folder on its way is.
+        if not path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(
+                root.resolve()):
+            return outside
         return [Problem(Location(display), "this file is a link that leads to no file",
                         hint="delete the link, or copy the file it meant into the folder")]
-    if target.is_relative_to(root.resolve()):
-        return []
-    return [Problem(Location(display), "this file links to a place outside the source folder",
-                    hint="copy the file into the folder instead of linking to it")]
+    return [] if target.is_relative_to(root.resolve()) else outside
 
 
 def linked_below(path: Path, root: Path) -> bool:

@@ -161,6 +161,8 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
         return None, problems
     front, body, body_line = split_front_matter(text)
     doc, problems = parse_once(front, display)
+    if doc.data is None and problems:
+        return None, problems  # a front matter that did not parse: its title is unknown
     meta_values = doc.data if doc.data is not None else {}
     slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
     if not isinstance(meta_values, dict) or "title" not in meta_values:

@@ -66,11 +66,12 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     problems: list[Problem] = []
     edited = {p: t for p, t in (edited or {}).items() if p.suffix in DATA_SUFFIXES}
     paths = {*source_files(root / "data", DATA_SUFFIXES), *edited}
-    unread = False  # a file refused whole may be the one that holds `site:`
+    unread = False  # a file refused whole or not parsed may be the one with `site:`
     for path in sorted(paths):
         doc, text, found = read_yaml(path, root, edited.get(path))
         problems += found
-        unread = unread or doc is None
+        # A file that did not parse may be the one that holds `site:` too.
+        unread = unread or doc is None or (doc.data is None and bool(found))
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc
         elif doc is not None and doc.data:

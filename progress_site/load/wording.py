@@ -11,6 +11,7 @@ import re
 import typing
 from typing import Any, Literal
 
+from progress_site.load.yaml_scalars import STR_TAG, plain_tag
 from progress_site.model.values import Number, Text
 
 
@@ -97,5 +98,23 @@ def number_hint(value: Any) -> str:
         except ValueError:
             pass
         else:
-            return "remove the quotes: a number in quotes is a text"
+            return exponent_hint(value.strip()) or ("remove the quotes: a number in "
+                                                    "quotes is a text")
     return "write the number alone; the unit goes in `unit:`"
+
+
+EXPONENT = re.compile(r"([+-]?[0-9_]*)(\.[0-9_]*)?[eE]([+-]?)([0-9]+)")
+
+
+def exponent_hint(text: str) -> str:
+    """How to write `1e-3`, which YAML 1.1 reads as a text even unquoted: its numbers
+    with an exponent need a dot and a sign (`1.0e-3`); '' for any other text."""
+    found = EXPONENT.fullmatch(text)
+    if found is None or plain_tag(text) != STR_TAG:
+        return ""
+    mantissa, fraction, sign, digits = found.groups()
+    written = f"{mantissa or '0'}{fraction or '.0'}e{sign or '+'}{digits}"
+    if plain_tag(written) == STR_TAG:
+        return ""
+    return (f"YAML reads {text} as a text, not a number: write {written} (YAML 1.1 "
+            "needs a dot and the exponent's sign)")

@@ -19,9 +19,10 @@ from progress_site.model.values import NOWHERE, Where
 KEYS = ("commit", "date", "machine", "value", "unit", "spread", "n", "stats", "samples",
         "tool", "status", "note")
 REQUIRED = ("commit", "date", "machine", "value", "unit")
-# What a tool may report beside the value.
+# What a tool may report beside the value; `plus_minus` is cargo's `± N` (as
+# github-action-benchmark keeps it), not a standard deviation.
 STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
-         "p99", "ci_99_low", "ci_99_high")
+         "p99", "ci_99_low", "ci_99_high", "plus_minus")
 MAX_SAMPLES = 10_000
 NO_STATS: Mapping[str, float] = MappingProxyType({})  # a point whose tool gave none
 DEFAULT_MIN_CHANGE = 5.0  # percent

@@ -39,7 +39,8 @@ class DataFiles:
 
     def open(self, path: Path) -> YamlFile:
         """A file to write into, opened once (a new one when it does not exist yet)."""
-        path = path if path.is_absolute() else self.root / path
+        # Lexically normal first: `data/../../x.yaml` is not under data/.
+        path = Path(os.path.normpath(path if path.is_absolute() else self.root / path))
         if path not in self.files:
             if path.suffix not in DATA_SUFFIXES or not path.is_relative_to(self.root / "data"):
                 raise UsageError(f"--file {visible_path(str(path))}: expected a .yaml file "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from pathlib import Path
 
 from progress_site.errors import visible_path
 from progress_site.record.appending import (
@@ -29,6 +30,10 @@ from progress_site.record.importers.base import fail
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
+from progress_site.record.series import series_path
+
+NAME_MAX = 255  # bytes in a file name: ext4, APFS and NTFS take no more
+TEMPORARY = 14  # what a write adds to it first: `.NAME.12345678.tmp`
 
 
 def run_import(args: argparse.Namespace, today: dt.date) -> int:
@@ -51,10 +56,18 @@ def by_series(results: list[Result], prefix: str, display: str) -> dict[str, lis
     series: dict[str, list[Result]] = {}
     for r in results:
         ident = "-".join(filter(None, (slug(prefix), slug(r.name))))
-        if not ident or any(o.name != r.name for o in series.get(ident, ())):
-            raise Refused(f"two results of {visible_path(display)} make the id "
-                          f"'{visible_path(ident)}'; pass --id "
-                          "with another prefix, or rename the benchmarks")
+        name = f"{visible_path(display)}: benchmark '{visible_path(r.name)}'"
+        if not ident:
+            raise Refused(f"{name} makes no id: its name has no letter a-z or digit; pass "
+                          "--id PREFIX")
+        if len(series_path(Path(), ident).name.encode()) > NAME_MAX - TEMPORARY:
+            raise Refused(f"{name} makes an id of {len(ident)} characters, too long for "
+                          f"the name of its history file (at most {NAME_MAX - TEMPORARY} "
+                          "bytes); rename the benchmark")
+        other = next((o.name for o in series.get(ident, ()) if o.name != r.name), None)
+        if other is not None:  # a prefix is the same for both: only a name tells them apart
+            raise Refused(f"{name} and benchmark '{visible_path(other)}' both make the id "
+                          f"'{visible_path(ident)}'; rename one of them")
         series.setdefault(ident, []).append(r)
     return series
 

@@ -9,6 +9,7 @@ do not use (domains, lazy strings).
 from __future__ import annotations
 
 import io
+import shlex
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
@@ -18,7 +19,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
-from progress_site.errors import Location, Problem
+from progress_site.errors import Location, Problem, visible_path
 from progress_site.regular import open_regular
 
 
@@ -116,6 +117,17 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
     return merged, problems
 
 
+def template_path(folders: list[tuple[Path, Path]]) -> str:
+    """The messages.pot a new catalog starts from, as the user can type it: a site made
+    by `new` has none of its own, the engine's theme has."""
+    for folder, root in folders:
+        pot = folder / "messages.pot"
+        if pot.is_file():
+            return (pot.relative_to(root).as_posix() if pot.is_relative_to(root)
+                    else shlex.quote(visible_path(str(pot))))
+    return "locales/messages.pot"
+
+
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
                   strict: bool) -> Catalogs:
     """Each language's translations, read from the .po files of `folders` (each with the
@@ -128,8 +140,8 @@ def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
         if merged is None and lang != languages[0]:
             where = Location(f"locales/{lang}/LC_MESSAGES/messages.po")
             problems.append(Problem(where, f"no catalog for '{lang}': template words stay "
-                                    "in English", hint=f"run `pybabel init -i locales/messages.pot"
-                                    f" -d locales -l {lang}` and translate it",
-                                    warning=not strict))
+                                    "in English", hint=f"run `pybabel init -i "
+                                    f"{template_path(folders)} -d locales -l {lang}` and "
+                                    "translate it", warning=not strict))
         translations[lang] = merged or NullTranslations()
     return Catalogs(translations, tuple(problems))

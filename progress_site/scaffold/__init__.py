@@ -21,6 +21,7 @@ from pathlib import Path
 
 from progress_site import cache
 from progress_site.errors import UsageError, visible_path
+from progress_site.model.characters import first_forbidden
 from progress_site.model.links import repository_problem
 from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL
 from progress_site.scaffold.place import refuse_inside_site
@@ -76,6 +77,10 @@ def languages(text: str) -> tuple[str, ...]:
 def project_name(text: str) -> str:
     """The --name option, checked: words on one line, written quoted into data/site.yaml."""
     name = text.strip()
+    if first_forbidden(name):  # a direction override is short and on one line
+        raise argparse.ArgumentTypeError(
+            f"the project's name holds {first_forbidden(name)}, which no page should show; "
+            "write it without, such as 'Meridian'")
     if not name or not name.isprintable() or len(name) > 100:
         raise argparse.ArgumentTypeError(
             "the project's name: up to 100 characters on one line, such as 'Meridian'")

@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from progress_site.errors import Problem, did_you_mean
+from progress_site.errors import Problem, closest, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
 from progress_site.model.links import check_url, repository_problem
@@ -59,8 +59,12 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
     if kind == "units":
-        return did_you_mean(value, sorted(known), otherwise="declare it under site.units, or "
-                            "use a known unit: " + ", ".join(sorted(known, key=str.lower)))
+        # A unit near a known one may be one of its own (`requests` is not `req/s`).
+        close = closest(value, sorted(known))
+        if close:
+            return f"did you mean '{close}'? A unit of its own is declared under site.units"
+        return ("declare it under site.units, or use a known unit: "
+                + ", ".join(sorted(known, key=str.lower)))
     return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
