@@ -28,14 +28,20 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
 
 
+def smallest_site(folder: Path) -> Path:
+    """The smallest valid site (tests/hostile/base) with the example's machines and
+    commits, in `folder`/small: for the tests of what one recording writes and reads back,
+    where `record` reading every data file of the example again and again is not the
+    point."""
+    shutil.copytree(HOSTILE_BASE, folder / "small")
+    shutil.copy(ENGINE_ROOT / "data" / "machines.yaml", folder / "small" / "data")
+    return folder / "small"
+
+
 @pytest.fixture
 def small_site(tmp_path: Path) -> Path:
-    """The smallest valid site (tests/hostile/base) with the example's machines and
-    commits: for the tests of what one recording writes and reads back, where `record`
-    reading every data file of the example again and again is not the point."""
-    shutil.copytree(HOSTILE_BASE, tmp_path / "small")
-    shutil.copy(ENGINE_ROOT / "data" / "machines.yaml", tmp_path / "small" / "data")
-    return tmp_path / "small"
+    """The smallest site with the example's machines and commits (`smallest_site`)."""
+    return smallest_site(tmp_path)
 
 
 def record(source: Path, *args: str) -> int:
