@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from progress_site.publish.changes import (
 )
 from progress_site.publish.snapshot import Snapshot, number, of_model
 
-from .conftest import TODAY
+from .conftest import REPO, TODAY
 from .done_site import done_source
 from .runs_site import runs_source
 from .test_pipeline import run_build
@@ -166,6 +167,19 @@ WARNING = ("{out}/data.json: warning: no summary of what changed since the previ
            "with it\n")
 
 
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory,
+              example_files: dict[str, bytes]) -> tuple[Path, Path]:
+    """A copy of the example and the site a build of it published, made once for the tests
+    below: each builds the same source again over a copy of that site, its data.json
+    spoiled (the source is only read; the outputs are the tests' own)."""
+    folder = tmp_path_factory.mktemp("published")
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, folder / "src" / name)
+    assert run_build("--source", folder / "src", "--out", folder / "out").returncode == 0
+    return folder / "src", folder / "out"
+
+
 @pytest.mark.parametrize("old", [
     pytest.param(b'{"studies": {"derived": {"quantity": 5}}}', id="figure not a mapping"),
     pytest.param(b'{"studies": {"derived": {"quantity": {"kind": "value", "decimals": "a", '
@@ -180,34 +194,32 @@ WARNING = ("{out}/data.json: warning: no summary of what changed since the previ
     pytest.param(b"\xff\xfe not even text", id="not text"),
 ])
 def test_a_previous_site_that_cannot_be_compared_is_still_replaced(
-        old: bytes, example_copy: Path, tmp_path: Path) -> None:
+        old: bytes, published: tuple[Path, Path], tmp_path: Path) -> None:
     """The summary is worked out before the swap; one that cannot be made is a warning,
     and the new site is published (exit 0), never a traceback over a published site."""
-    out = tmp_path / "out"
-    assert run_build("--source", example_copy, "--out", out).returncode == 0
-    published = (out / "data.json").read_bytes()
+    source, out = published[0], shutil.copytree(published[1], tmp_path / "out")
+    data = (out / "data.json").read_bytes()
     (out / "data.json").write_bytes(old)
-    result = run_build("--source", example_copy, "--out", out)
+    result = run_build("--source", source, "--out", out)
     assert result.returncode == 0, result.stderr
     assert result.stderr == WARNING.format(out=out, why="is not a data.json that a build "
                                                         "published")
     assert result.stdout.startswith("Built 4 pages into ")
     assert result.stdout.endswith(" (1 warning).\n")
-    assert (out / "data.json").read_bytes() == published
+    assert (out / "data.json").read_bytes() == data
 
 
-def test_a_previous_data_json_that_cannot_be_read_is_a_warning(example_copy: Path,
+def test_a_previous_data_json_that_cannot_be_read_is_a_warning(published: tuple[Path, Path],
                                                                tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    assert run_build("--source", example_copy, "--out", out).returncode == 0
-    published = (out / "data.json").read_bytes()
+    source, out = published[0], shutil.copytree(published[1], tmp_path / "out")
+    data = (out / "data.json").read_bytes()
     (out / "data.json").unlink()
     (out / "data.json").mkdir()
-    result = run_build("--source", example_copy, "--out", out)
+    result = run_build("--source", source, "--out", out)
     assert result.returncode == 0, result.stderr
     assert result.stderr == WARNING.format(out=out, why="is a folder, not a regular file")
-    assert (out / "data.json").read_bytes() == published
-    again = run_build("--source", example_copy, "--out", out, "--force")
+    assert (out / "data.json").read_bytes() == data
+    again = run_build("--source", source, "--out", out, "--force")
     assert (again.stderr, again.stdout.splitlines()[-1]) == (
         "", "No page, figure or task changed since the previous site.")
 

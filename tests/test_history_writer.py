@@ -18,7 +18,7 @@ from progress_site.cli import main
 from progress_site.record.history import line, make, rounded
 
 from .conftest import SOURCE_DATE_EPOCH
-from .test_record import hashes
+from .test_record import hashes, smallest_site
 
 pytestmark = pytest.mark.skipif(shutil.which("hyperfine") is None, reason="no hyperfine")
 HISTORY = Path("data") / "history" / "measurements.hf-true.jsonl"
@@ -26,17 +26,35 @@ HISTORY = Path("data") / "history" / "measurements.hf-true.jsonl"
 NOISE = re.compile(r"(?<![\w.])-?(?:0\.0*)?[1-9]\d*\.?\d*(?:[eE][-+]?\d+)?")
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """20 real hyperfine runs of a trivial command, --export-json each."""
-    folder = tmp_path_factory.mktemp("hyperfine")
+def hyperfine_runs(folder: Path, first: int, count: int) -> list[Path]:
+    """`count` real hyperfine runs of a trivial command, --export-json each, numbered
+    from `first`."""
     out = []
-    for i in range(20):
+    for i in range(first, first + count):
         path = folder / f"run{i}.json"
         subprocess.run(["hyperfine", "-N", "--runs", "3", "--export-json", str(path), "true"],
                        check=True, capture_output=True, timeout=60)
         out.append(path)
     return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """4 real hyperfine runs: as many as a test below imports."""
+    return hyperfine_runs(tmp_path_factory.mktemp("hyperfine"), 0, 4)
+
+
+@pytest.fixture(scope="module")
+def twenty_runs(runs: list[Path]) -> list[Path]:
+    """20 real hyperfine runs: the 4 above and 16 more (for the slow test alone)."""
+    return runs + hyperfine_runs(runs[0].parent, len(runs), 20 - len(runs))
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """The smallest site with the example's machine and commits: an import reads every
+    data file of its source, and these tests are about the history file it writes."""
+    return smallest_site(tmp_path)
 
 
 def imported(source: Path, run: Path, commit: str, day: str, *more: str) -> int:
@@ -58,10 +76,10 @@ def significant_digits(text: str) -> int:
 
 @pytest.mark.slow  # a real tool run twenty times: CI runs it
 def test_twenty_imports_make_twenty_lines_in_order(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        example_copy: Path, twenty_runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    for i, run in enumerate(runs):
+    for i, run in enumerate(twenty_runs):
         assert imported(example_copy, run, f"c{i:06d}", f"2026-10-{i + 1:02d}") == 0, \
             capsys.readouterr().err
     out = capsys.readouterr().out
@@ -70,7 +88,7 @@ def test_twenty_imports_make_twenty_lines_in_order(
     found = points(example_copy)
     assert [p["commit"] for p in found] == [f"c{i:06d}" for i in range(20)]
     assert [p["date"] for p in found] == sorted(p["date"] for p in found)
-    for p, run in zip(found, runs, strict=True):
+    for p, run in zip(found, twenty_runs, strict=True):
         times = json.loads(run.read_text())["results"][0]["times"]
         assert p["n"] == len(p["samples"]) == len(times) == 3
         assert p["value"] == sorted(p["samples"])[1]  # the median of three
@@ -80,7 +98,7 @@ def test_twenty_imports_make_twenty_lines_in_order(
     assert max(significant_digits(n) for n in NOISE.findall(text)) <= 6
     # The last run imported again: nothing changes, and it says so.
     before = hashes(example_copy)
-    assert imported(example_copy, runs[-1], "c000019", "2026-10-20") == 0
+    assert imported(example_copy, twenty_runs[-1], "c000019", "2026-10-20") == 0
     assert "1 point already recorded (now 20 points)" in capsys.readouterr().out
     assert hashes(example_copy) == before
 
@@ -91,19 +109,19 @@ def make_back(point: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_rerun_of_a_commit_adds_its_readings_to_that_line(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        source: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert imported(example_copy, runs[0], "a000001", "2026-11-01") == 0
-    assert imported(example_copy, runs[1], "a000002", "2026-11-02") == 0
-    first = (example_copy / HISTORY).read_text().splitlines()
-    assert imported(example_copy, runs[2], "a000001", "2026-11-01") == 0, \
+    assert imported(source, runs[0], "a000001", "2026-11-01") == 0
+    assert imported(source, runs[1], "a000002", "2026-11-02") == 0
+    first = (source / HISTORY).read_text().splitlines()
+    assert imported(source, runs[2], "a000001", "2026-11-01") == 0, \
         capsys.readouterr().err
     assert "1 point given more readings (a re-run of its commit) (now 2 points)" in \
         capsys.readouterr().out
-    after = (example_copy / HISTORY).read_text().splitlines()
+    after = (source / HISTORY).read_text().splitlines()
     assert after[1] == first[1]  # only the commit's own line changed
-    point = points(example_copy)[0]
+    point = points(source)[0]
     old = json.loads(first[0])["samples"]
     assert point["n"] == 6 and point["samples"][:3] == old
     # The median of the six, to the precision their spread allows.
@@ -113,60 +131,60 @@ def test_a_rerun_of_a_commit_adds_its_readings_to_that_line(
     assert point["stats"]["min"] == pytest.approx(min(point["samples"]),
                                                   abs=point["spread"] / 100)
     # --replace: the commit's point is the new run's alone.
-    assert imported(example_copy, runs[3], "a000001", "2026-11-01", "--replace") == 0
+    assert imported(source, runs[3], "a000001", "2026-11-01", "--replace") == 0
     assert "1 point replaced (now 2 points)" in capsys.readouterr().out
-    assert points(example_copy)[0]["n"] == 3
+    assert points(source)[0]["n"] == 3
 
 
 def test_an_older_commit_after_a_newer_one_is_refused(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        source: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert imported(example_copy, runs[0], "b000002", "2026-11-10") == 0
+    assert imported(source, runs[0], "b000002", "2026-11-10") == 0
     capsys.readouterr()
-    before = hashes(example_copy)
-    assert imported(example_copy, runs[1], "b000001", "2026-11-09") == 1
+    before = hashes(source)
+    assert imported(source, runs[1], "b000001", "2026-11-09") == 1
     assert capsys.readouterr().err == (
         "error: data/history/measurements.hf-true.jsonl: commit b000001 is dated "
         "2026-11-09, before the newest point (commit b000002, 2026-11-10, line 1): a "
         "history is written in date order; pass --date with the commit's own date (runs "
         "of older commits go in before newer ones)\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
     # The ok twin: the same day is in order.
-    assert imported(example_copy, runs[1], "b000001", "2026-11-10") == 0
+    assert imported(source, runs[1], "b000001", "2026-11-10") == 0
 
 
 def test_dry_run_shows_the_new_line_and_writes_nothing(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        source: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
-    assert imported(example_copy, runs[0], "d000001", "2026-11-01", "--dry-run") == 0
+    before = hashes(source)
+    assert imported(source, runs[0], "d000001", "2026-11-01", "--dry-run") == 0
     out = capsys.readouterr().out
     assert "+++ b/data/history/measurements.hf-true.jsonl\n" in out
     assert '+{"commit": "d000001", "date": "2026-11-01", "machine": "test-pc", ' in out
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 def test_a_refused_import_leaves_every_file_byte_identical(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        source: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A point of a unit the series does not have: its file and every other untouched."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert imported(example_copy, runs[0], "e000001", "2026-11-01") == 0
+    assert imported(source, runs[0], "e000001", "2026-11-01") == 0
     capsys.readouterr()
-    before = hashes(example_copy)
+    before = hashes(source)
     # The series takes the unit its first run reads best in: `true` runs in about a
     # millisecond, so that is ms or us depending on the machine. The other one is refused.
-    other = "ms" if points(example_copy)[0]["unit"] == "us" else "us"
-    assert imported(example_copy, runs[1], "e000002", "2026-11-02", "--unit", other) == 1
+    other = "ms" if points(source)[0]["unit"] == "us" else "us"
+    assert imported(source, runs[1], "e000002", "2026-11-02", "--unit", other) == 1
     assert capsys.readouterr().err.startswith(
         "error: data/history/measurements.hf-true.jsonl is in ")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 def test_the_docs_run_record_is_written_without_float_noise(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/ecosystem.md's JSON lines example: the readings as given, nothing invented,
     no 15-decimal median or mean."""
@@ -175,9 +193,9 @@ def test_the_docs_run_record_is_written_without_float_noise(
         '{"id": "parse-small", "title": "Parse a small file", "samples": [12.1, 12.4, 12.2], '
         '"unit": "ms", "commit": "c38a01e", "date": "2026-11-20"}\n')
     assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source",
-                 str(example_copy), "--machine", "test-pc", "--yes"]) == 0, \
+                 str(source), "--machine", "test-pc", "--yes"]) == 0, \
         capsys.readouterr().err
-    text = (example_copy / "data" / "history" / "measurements.parse-small.jsonl").read_text()
+    text = (source / "data" / "history" / "measurements.parse-small.jsonl").read_text()
     assert text == (
         '{"commit": "c38a01e", "date": "2026-11-20", "machine": "test-pc", "value": 12.2, '
         '"unit": "ms", "n": 3, "samples": [12.1, 12.4, 12.2], "tool": "jsonl"}\n')
@@ -186,9 +204,9 @@ def test_the_docs_run_record_is_written_without_float_noise(
         '{"id": "parse-small", "samples": [12.3, 12.2, 12.2], "unit": "ms", '
         '"commit": "c38a01e"}\n')
     assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source",
-                 str(example_copy), "--machine", "test-pc", "--yes"]) == 0, \
+                 str(source), "--machine", "test-pc", "--yes"]) == 0, \
         capsys.readouterr().err
-    text = (example_copy / "data" / "history" / "measurements.parse-small.jsonl").read_text()
+    text = (source / "data" / "history" / "measurements.parse-small.jsonl").read_text()
     assert text == (
         '{"commit": "c38a01e", "date": "2026-11-20", "machine": "test-pc", "value": 12.2, '
         '"unit": "ms", "spread": 0.103, "n": 6, "stats": {"mean": 12.233, "median": 12.2, '
@@ -221,20 +239,20 @@ def test_a_value_without_samples_and_another_make_samples() -> None:
 
 
 def test_a_replacement_out_of_date_order_is_refused(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        source: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert imported(example_copy, runs[0], "f000001", "2026-11-01") == 0
-    assert imported(example_copy, runs[1], "f000002", "2026-11-05") == 0
+    assert imported(source, runs[0], "f000001", "2026-11-01") == 0
+    assert imported(source, runs[1], "f000002", "2026-11-05") == 0
     capsys.readouterr()
-    before = hashes(example_copy)
-    assert imported(example_copy, runs[2], "f000001", "2026-11-09", "--replace") == 1
+    before = hashes(source)
+    assert imported(source, runs[2], "f000001", "2026-11-09", "--replace") == 1
     assert capsys.readouterr().err == (
         "error: data/history/measurements.hf-true.jsonl:1: the new point of commit f000001 "
         "is dated 2026-11-09, out of the date order of its neighbours; pass --date with the "
         "commit's own date\n")
-    assert hashes(example_copy) == before
-    assert imported(example_copy, runs[2], "f000001", "2026-11-02", "--replace") == 0
+    assert hashes(source) == before
+    assert imported(source, runs[2], "f000001", "2026-11-02", "--replace") == 0
 
 
 @pytest.mark.parametrize(("text", "why"), [
@@ -248,13 +266,13 @@ def test_a_replacement_out_of_date_order_is_refused(
      "from a unicode string"),
 ])
 def test_a_broken_history_file_is_a_located_error(
-        example_copy: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
+        source: Path, runs: list[Path], capsys: pytest.CaptureFixture[str],
         text: str, why: str) -> None:
-    (example_copy / HISTORY).parent.mkdir(parents=True)
-    (example_copy / HISTORY).write_text(text)
-    before = hashes(example_copy)
-    assert imported(example_copy, runs[0], "g000001", "2026-11-01") == 1
+    (source / HISTORY).parent.mkdir(parents=True)
+    (source / HISTORY).write_text(text)
+    before = hashes(source)
+    assert imported(source, runs[0], "g000001", "2026-11-01") == 1
     assert capsys.readouterr().err == (
         f"error: data/history/measurements.hf-true.jsonl:1: not a point of a history ({why}); "
         "fix the line (docs/history-format.md), then import again\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before

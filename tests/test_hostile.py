@@ -52,6 +52,7 @@ from . import browser
 from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 from .dom import Node
 from .dom import parse as parse_html
+from .test_cases import deadline
 from .test_cases import snapshot as published_files
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -76,6 +77,21 @@ def build(source: Path, out: Path, *args: str) -> Result:
     with patched_env(env), contextlib.redirect_stdout(stdout), \
             contextlib.redirect_stderr(stderr):
         code = main(["--source", str(source), "--out", str(out), *args], TEMPLATES)
+    return Result(code, stdout.getvalue(), stderr.getvalue())
+
+
+def within(seconds: float, *argv: str | Path) -> Result:
+    """The command line in this process, as `build`, for a test of a file that a read
+    would wait on: a wait longer than `seconds` fails the test (Hung), and the test
+    process goes on (the build reads its sources in this thread)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with patched_env({"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}), \
+            contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), \
+            deadline(seconds):
+        try:
+            code = main([str(a) for a in argv], TEMPLATES)
+        except SystemExit as exc:  # argparse's refusals
+            code = exc.code if isinstance(exc.code, int) else 2
     return Result(code, stdout.getvalue(), stderr.getvalue())
 
 
@@ -337,7 +353,7 @@ def test_special_files_are_refused_without_waiting(base: Path, tmp_path: Path) -
     (base / "data" / "zero.yaml").symlink_to("/dev/zero")  # endless
     (base / "data" / "loop.yaml").symlink_to(base / "data" / "loop.yaml")
     (base / "data" / "dangling.yaml").symlink_to(base / "nowhere.yaml")
-    err = refused(build_process(base, tmp_path / "out", timeout=30), tmp_path / "out")
+    err = refused(within(30, "--source", base, "--out", tmp_path / "out"), tmp_path / "out")
     assert err == """\
 content/en/fifo.md: this is a FIFO (named pipe), not a regular file: the build reads \
 nothing else
@@ -385,26 +401,21 @@ def test_fifos_in_the_caches_templates_and_catalogs_are_not_waited_on(
 def test_record_refuses_a_fifo_among_the_data_files(base: Path) -> None:
     """`record` opens every data file to edit: a FIFO there is refused, not waited on."""
     os.mkfifo(base / "data" / "fifo.yaml")
-    done = subprocess.run([sys.executable, "-m", "progress_site", "record", "measurement",
-                           "m", "--value", "1", "--unit", "ms", "--title", "M", "--source",
-                           str(base)], capture_output=True, text=True, timeout=30,
-                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
-    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    done = within(30, "record", "measurement", "m", "--value", "1", "--unit", "ms",
+                  "--title", "M", "--source", base)
+    assert (done.code, done.out) == (1, ""), done.err
     assert "data/fifo.yaml: cannot read it: it is a FIFO (named pipe), not a regular " \
-           "file; remove it" in done.stderr
+           "file; remove it" in done.err
 
 
 def test_import_refuses_a_fifo_as_the_tools_output(base: Path, tmp_path: Path) -> None:
     """`import hyperfine FIFO`: refused at once, not waited on."""
     os.mkfifo(tmp_path / "out.json")
-    done = subprocess.run([sys.executable, "-m", "progress_site", "import", "hyperfine",
-                           str(tmp_path / "out.json"), "--source", str(base), "--id", "h",
-                           "--machine", "m", "--commit", "abc1234", "--yes"],
-                          capture_output=True, text=True, timeout=30,
-                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
-    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    done = within(30, "import", "hyperfine", tmp_path / "out.json", "--source", base,
+                  "--id", "h", "--machine", "m", "--commit", "abc1234", "--yes")
+    assert (done.code, done.out) == (1, ""), done.err
     assert "out.json: cannot read the file: it is a FIFO (named pipe), not a regular " \
-           "file" in done.stderr, done.stderr
+           "file" in done.err, done.err
 
 
 def test_a_fifo_of_records_is_refused(base: Path, tmp_path: Path) -> None:
@@ -412,7 +423,7 @@ def test_a_fifo_of_records_is_refused(base: Path, tmp_path: Path) -> None:
     write(base / "data" / "runs.yaml", "datasets:\n  - id: runs\n    title: Runs\n"
           "    records: runs.jsonl\n    fields: [{name: n, label: N, type: whole}]\n")
     os.mkfifo(base / "data" / "runs.jsonl")
-    err = refused(build_process(base, tmp_path / "out", timeout=30), tmp_path / "out")
+    err = refused(within(30, "--source", base, "--out", tmp_path / "out"), tmp_path / "out")
     assert err.startswith("data/runs.jsonl: this is a FIFO (named pipe), not a regular "
                           "file: the build reads nothing else\n    hint: remove it from "
                           "the folder\n"), err
@@ -425,7 +436,7 @@ def test_a_fifo_as_the_old_sites_data_json(base: Path, tmp_path: Path) -> None:
     assert build(base, out).code == 0
     (out / "data.json").unlink()
     os.mkfifo(out / "data.json")
-    result = build_process(base, out, timeout=30)
+    result = within(30, "--source", base, "--out", out)
     assert result.code == 0, result.err
     assert result.err == (f"{out}/data.json: warning: no summary of what changed since "
                           "the previous site: this file is a FIFO (named pipe), not a "
@@ -439,7 +450,7 @@ def test_a_fifo_as_the_data_json_of_changes(base: Path, tmp_path: Path) -> None:
     old = tmp_path / "old"
     old.mkdir()
     os.mkfifo(old / "data.json")
-    result = build_process(base, tmp_path / "out", "--changes", str(old), timeout=30)
+    result = within(30, "--source", base, "--out", tmp_path / "out", "--changes", old)
     assert (result.code, result.out) == (2, "")
     assert result.err.endswith(f"{old}: cannot read its data.json: it is a FIFO (named "
                                "pipe), not a regular file\n"), result.err

@@ -22,11 +22,19 @@ from progress_site.cli import main
 from progress_site.record.importers import FORMATS, ImportFailed, read_results
 
 from .conftest import SOURCE_DATE_EPOCH, TEMPLATES
-from .test_record import hashes
+from .test_record import hashes, smallest_site
 
 SAMPLES = Path(__file__).parent / "samples"
 ASV = SAMPLES / "asv" / "results" / "vm" / \
     "dd92e12d-existing-py_tmp_imp_asv_venv_bin_python3.json"
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """The smallest site with the example's machines and commits: an import reads every
+    data file of its source, and the tests that take it are about what one import writes
+    or refuses, not the example's other data."""
+    return smallest_site(tmp_path)
 
 
 def run(source: Path, fmt: str, path: Path, *args: str) -> int:
@@ -122,15 +130,15 @@ def test_asv_without_benchmarks_json_guesses_units_by_name(tmp_path: Path) -> No
     assert results[0].facts == ()  # no machine.json beside it
 
 
-def test_asv_has_no_mean_to_pick(example_copy: Path, capsys: pytest.CaptureFixture[str],
+def test_asv_has_no_mean_to_pick(source: Path, capsys: pytest.CaptureFixture[str],
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
-    assert run(example_copy, "asv", ASV, "--stat", "mean") == 1
+    before = hashes(source)
+    assert run(source, "asv", ASV, "--stat", "mean") == 1
     assert capsys.readouterr().err == (
         "error: --stat mean: asv gives no mean of 'bench.TimeSuite.time_sum(10)' and no "
         "readings to compute it from (it gives: ci_99_high, ci_99_low, median, q1, q3)\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 # -- criterion.rs ----------------------------------------------------------------------------
@@ -182,11 +190,11 @@ def test_data_js_returns_the_whole_history() -> None:
 
 
 def test_data_js_migrates_every_point(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """One import of data.js: every entry of every suite a point at its own commit."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    status = run(example_copy, "github-action-benchmark", SAMPLES / "gab-data.js",
+    status = run(source, "github-action-benchmark", SAMPLES / "gab-data.js",
                  "--machine", "test-pc", "--id", "ci")
     out = capsys.readouterr()
     assert status == 0, out.err
@@ -199,7 +207,7 @@ def test_data_js_migrates_every_point(
         "dashboard benchmarks/index.html#ci-rust-benchmark-sort" in out.out
     # 57930e6 is under `commits:` (dated 2026-11-01): the data's date wins over the file's.
     found = {ident: [(p["commit"], p["date"], p["value"], p["unit"]) for p in points]
-             for ident, points in histories(example_copy).items()}
+             for ident, points in histories(source).items()}
     assert found == {
         "ci-rust-benchmark-fib-20": [("57930e6", "2026-11-01", 24.031, "us"),
                                      ("c38a01e", "2026-11-20", 23.987, "us")],
@@ -207,13 +215,13 @@ def test_data_js_migrates_every_point(
                                    ("c38a01e", "2026-11-20", 790, "ns")],
         "ci-go-benchmark-benchmarkjoin": [("c38a01e", "2026-11-20", 74.23, "ns")]}
     # cargo's `± 412` is kept beside the value (in the series' unit), not as its spread.
-    assert [(p.get("stats"), p.get("spread")) for p in histories(example_copy)[
+    assert [(p.get("stats"), p.get("spread")) for p in histories(source)[
         "ci-rust-benchmark-fib-20"]] == [({"plus_minus": 0.412}, None),
                                          ({"plus_minus": 0.38}, None)]
-    written = hashes(example_copy)
-    assert run(example_copy, "github-action-benchmark", SAMPLES / "gab-data.js",
+    written = hashes(source)
+    assert run(source, "github-action-benchmark", SAMPLES / "gab-data.js",
                "--machine", "test-pc", "--id", "ci") == 0
-    assert hashes(example_copy) == written  # a migration run again adds nothing
+    assert hashes(source) == written  # a migration run again adds nothing
 
 
 def histories(source: Path) -> dict[str, list[dict[str, Any]]]:
@@ -238,29 +246,29 @@ FAILED_HINT = ("    hint: fix the command and measure again, or pass --allow-fai
                "its times anyway; nothing was written")
 
 
-def test_hyperfine_failed_command_is_refused(example_copy: Path,
+def test_hyperfine_failed_command_is_refused(source: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    before = hashes(example_copy)
+    before = hashes(source)
     path = SAMPLES / "hyperfine-failed.json"
-    assert run(example_copy, "hyperfine", path, "--machine", "test-pc", "--commit",
+    assert run(source, "hyperfine", path, "--machine", "test-pc", "--commit",
                "c38a01e") == 1
     assert capsys.readouterr().err == (
         f"error: {path}: benchmark 'false': the command exited with code 1 in 3 of 3 runs\n"
         f"{FAILED_HINT}\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 def test_hyperfine_failed_command_allowed_ok_twin(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert run(example_copy, "hyperfine", SAMPLES / "hyperfine-failed.json", "--machine",
+    assert run(source, "hyperfine", SAMPLES / "hyperfine-failed.json", "--machine",
                "test-pc", "--commit", "c38a01e", "--allow-failed", "--id", "f") == 0, \
         capsys.readouterr().err
     assert capsys.readouterr().out.splitlines()[1].endswith(
         "status watch (the command exited with code 1 in 3 of 3 runs, recorded under "
         "--allow-failed)")
-    (point,) = histories(example_copy)["f-false"]
+    (point,) = histories(source)["f-false"]
     assert (point["status"], point["note"]) == (
         "watch", "the command exited with code 1 in 3 of 3 runs, recorded under "
         "--allow-failed")
@@ -291,7 +299,7 @@ DIRTY_BENCHMARK = "def test_sum(benchmark):\n    benchmark(sum, range(100))\n"
 
 @pytest.mark.slow  # a real git checkout and pytest-benchmark run: CI runs it
 def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A real run of pytest-benchmark in a git checkout with an uncommitted change."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
@@ -312,25 +320,25 @@ def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
         env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads((repo / "out.json").read_text())["commit_info"]["dirty"] is True
-    assert run(example_copy, "pytest-benchmark", repo / "out.json", "--machine", "test-pc",
+    assert run(source, "pytest-benchmark", repo / "out.json", "--machine", "test-pc",
                "--commit", "c38a01e", "--id", "d") == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == (
         "measurements.d-test-sum: " + out.split(": ", 1)[1].split(",")[0] + ", status watch "
         "(measured with uncommitted changes (commit_info.dirty): the commit does not name "
         "exactly what ran)")
-    assert {p[0]["status"] for p in histories(example_copy).values()} == {"watch"}
+    assert {p[0]["status"] for p in histories(source).values()} == {"watch"}
 
 
 # -- machines ---------------------------------------------------------------------------------
 
 def test_a_new_machine_is_written_with_the_tools_facts(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    machines = example_copy / "data" / "machines.yaml"
+    machines = source / "data" / "machines.yaml"
     before = machines.read_text()
-    assert run(example_copy, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "ci-box",
+    assert run(source, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "ci-box",
                "--commit", "c38a01e", "--id", "go") == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert ("declared machine ci-box under `machines:` in data/machines.yaml, with the 2 "
@@ -342,12 +350,12 @@ def test_a_new_machine_is_written_with_the_tools_facts(
 
 
 def test_an_existing_machine_is_never_changed_ok_twin(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    machines = example_copy / "data" / "machines.yaml"
+    machines = source / "data" / "machines.yaml"
     before = machines.read_text()
-    assert run(example_copy, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "test-pc",
+    assert run(source, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "test-pc",
                "--commit", "c38a01e", "--id", "go") == 0, capsys.readouterr().err
     assert "declared machine" not in capsys.readouterr().out
     assert machines.read_text() == before
@@ -363,44 +371,44 @@ def test_import_help_lists_every_format(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_asv_import_fills_its_machine_and_commit(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """asv names its machine and commit itself: both are declared, the figures written."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert run(example_copy, "asv", ASV, "--id", "asv") == 0, capsys.readouterr().err
+    assert run(source, "asv", ASV, "--id", "asv") == 0, capsys.readouterr().err
     out = capsys.readouterr().out.splitlines()
     assert out[3:6] == [
         "measurements.asv-bench-mem-list: 8056 B, status measured",
         "measurements.asv-bench-track-answer: 42, status measured",
         "declared machine vm under `machines:` in data/machines.yaml, with the 3 facts the "
         "tool recorded"]
-    assert {(p[0]["commit"], p[0]["machine"]) for p in histories(example_copy).values()} \
+    assert {(p[0]["commit"], p[0]["machine"]) for p in histories(source).values()} \
         == {("dd92e12", "vm")}
     assert "  - id: vm\n    name: vm\n    facts:\n      - AMD EPYC, 2 CPUs\n" in \
-        (example_copy / "data" / "machines.yaml").read_text()
+        (source / "data" / "machines.yaml").read_text()
 
 
 def test_a_hostile_fact_never_reaches_the_terminal_nor_the_data(
-        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        source: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A `cpu:` line is input: the new machine's facts go through the build's check."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
+    before = hashes(source)
     text = (SAMPLES / "gotest-bench.txt").read_text()
     (tmp_path / "go.txt").write_text(text.replace("cpu: AMD EPYC", "cpu: EPYC\x1b[2J\u202e"))
-    status = run(example_copy, "go-test", tmp_path / "go.txt", "--machine", "new-box",
+    status = run(source, "go-test", tmp_path / "go.txt", "--machine", "new-box",
                  "--commit", "c38a01e")
     out, err = capsysbinary.readouterr()
     assert status == 1
     assert b"\x1b[" not in out + err and "\u202e".encode() not in out + err
     assert b"invisible control character U+202E" in err
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 # -- the spread a tool measured, kept to the page --------------------------------------------
 
 def test_google_benchmark_repetitions_and_aggregates_make_a_distribution(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Its median aggregate is the headline; mean, stddev and the repetitions (min, max,
     n) come with it, in data.json and on the page."""
@@ -409,12 +417,12 @@ def test_google_benchmark_repetitions_and_aggregates_make_a_distribution(
     from .conftest import TODAY
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert run(example_copy, "google-benchmark", SAMPLES / "google-benchmark.json", "--id",
+    assert run(source, "google-benchmark", SAMPLES / "google-benchmark.json", "--id",
                "gb", "--machine", "test-pc", "--commit", "c38a01e") == 0, \
         capsys.readouterr().err
-    point = histories(example_copy)["gb-bm-vectorsum-1024"][0]
+    point = histories(source)["gb-bm-vectorsum-1024"][0]
     assert point["value"] == point["stats"]["median"] and point["n"] == 5
-    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+    files = make_site(BuildConfig(source=source, out=tmp_path / "site",
                                   today=TODAY, compiled=TEMPLATES)).files
     figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
                   if m["id"] == "gb-bm-vectorsum-1024")
@@ -426,7 +434,7 @@ def test_google_benchmark_repetitions_and_aggregates_make_a_distribution(
 
 
 def test_a_value_picked_with_stat_mean_stays_one_number_ok_twin(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`--stat mean`: the figure shows the number asked for, not a median beside it."""
     from progress_site.pipeline import BuildConfig, make_site
@@ -434,11 +442,11 @@ def test_a_value_picked_with_stat_mean_stays_one_number_ok_twin(
     from .conftest import TODAY
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    assert run(example_copy, "google-benchmark", SAMPLES / "google-benchmark.json", "--id",
+    assert run(source, "google-benchmark", SAMPLES / "google-benchmark.json", "--id",
                "gb", "--machine", "test-pc", "--commit", "c38a01e", "--stat", "mean") == 0, \
         capsys.readouterr().err
-    point = histories(example_copy)["gb-bm-vectorsum-1024"][0]
-    files = make_site(BuildConfig(source=example_copy, out=tmp_path / "site",
+    point = histories(source)["gb-bm-vectorsum-1024"][0]
+    files = make_site(BuildConfig(source=source, out=tmp_path / "site",
                                   today=TODAY, compiled=TEMPLATES)).files
     figure = next(m["figure"] for m in json.loads(files["data.json"])["measurements"]
                   if m["id"] == "gb-bm-vectorsum-1024")
@@ -509,18 +517,18 @@ def gab_data_js(commits: int) -> str:
 
 
 def test_data_js_of_every_tool_migrates_and_builds(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """One import of a data.js holding every tool's shape, 30 runs each, gives a history
     of 30 points per bench, and the site builds a dashboard row for each."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     data_js = tmp_path / "data.js"
     data_js.write_text(gab_data_js(30), encoding="utf-8")
-    status = run(example_copy, "github-action-benchmark", data_js, "--machine", "test-pc",
+    status = run(source, "github-action-benchmark", data_js, "--machine", "test-pc",
                  "--id", "ci")
     out = capsys.readouterr()
     assert status == 0, out.err
-    found = histories(example_copy)
+    found = histories(source)
     assert len(found) == sum(len(b) for b in GAB_TOOLS.values())
     assert all(len(points) == 30 for points in found.values()), {
         k: len(v) for k, v in found.items()}
@@ -532,7 +540,7 @@ def test_data_js_of_every_tool_migrates_and_builds(
     assert units["ci-benchmarkjs-suite-fib-20"] == units["ci-pytest-suite-tests-test-parse-"
                                                          "py-test-small"] == "ops/s"
     out_dir = tmp_path / "site"
-    assert main(["--source", str(example_copy), "--out", str(out_dir)], TEMPLATES) == 0
+    assert main(["--source", str(source), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
     for ident in found:
         assert f'id="row-benchmarks-{ident}"' in board, ident
@@ -544,7 +552,7 @@ def test_data_js_of_every_tool_migrates_and_builds(
     ("customBiggerIsBetter", "ms", "higher", "Higher is better"),
     ("customSmallerIsBetter", "ops/s", "lower", "Lower is better")])
 def test_data_js_custom_tool_says_which_way_is_better(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch, tool: str, unit: str, better: str,
         shown: str) -> None:
     """The action's custom tools name the better direction: the new series' entry says
@@ -557,13 +565,13 @@ def test_data_js_custom_tool_says_which_way_is_better(
     data_js.write_text("window.BENCHMARK_DATA = " + json.dumps(
         {"lastUpdate": 1795219200000, "repoUrl": "https://github.com/o/r",
          "entries": {"Custom": runs}}), encoding="utf-8")
-    assert run(example_copy, "github-action-benchmark", data_js, "--machine", "test-pc",
+    assert run(source, "github-action-benchmark", data_js, "--machine", "test-pc",
                "--id", "ci") == 0, capsys.readouterr().err
     yaml = "".join(p.read_text(encoding="utf-8")
-                   for p in sorted((example_copy / "data").glob("*.yaml")))
+                   for p in sorted((source / "data").glob("*.yaml")))
     entry = yaml.split("id: ci-score")[1].split("\n  - ")[0]
     assert f"better: {better}" in entry
     out_dir = tmp_path / "site"
-    assert main(["--source", str(example_copy), "--out", str(out_dir)], TEMPLATES) == 0
+    assert main(["--source", str(source), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
     assert shown in board.split('id="row-benchmarks-ci-score"')[1].split("</tr>")[0]

@@ -20,7 +20,7 @@ from progress_site.record.importers import ImportFailed, read_results
 from progress_site.record.recorder import scale_time, suggest
 
 from .conftest import SOURCE_DATE_EPOCH, TEMPLATES
-from .test_record import hashes
+from .test_record import hashes, smallest_site
 
 SAMPLES = Path(__file__).parent / "samples"
 TINY_BENCHMARK = """
@@ -49,6 +49,14 @@ def pytest_benchmark_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
         env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
     assert done.returncode == 0, done.stdout + done.stderr
     return out
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """The smallest site with the example's machines and commits: an import reads every
+    data file of its source, and the tests that take it are about the files an import
+    writes or refuses, not the example's."""
+    return smallest_site(tmp_path)
 
 
 def test_pytest_benchmark(pytest_benchmark_json: Path) -> None:
@@ -237,11 +245,11 @@ def test_import_writes_points_the_build_accepts(
 
 
 def test_import_hyperfine_suggests_watch_for_the_noisy_command(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
-                   str(example_copy), "--id", "cli", "--machine", "test-pc", "--commit",
+                   str(source), "--id", "cli", "--machine", "test-pc", "--commit",
                    "c38a01e", "--date", "2026-11-20"])
     out = capsys.readouterr()
     assert status == 0, out.err
@@ -251,34 +259,34 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
         "measurements.cli-python3-c-pass: 104.33 ms, status watch (the runs vary by 9.4 % "
         "(coefficient of variation), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
-    (point,) = points(example_copy, "cli-python3-c-pass")
+    (point,) = points(source, "cli-python3-c-pass")
     assert {k: point[k] for k in ("commit", "date", "machine", "value", "unit", "status")} \
         == {"commit": "c38a01e", "date": "2026-11-20", "machine": "test-pc", "value": 104.33,
             "unit": "ms", "status": "watch"}
-    assert "status" not in points(example_copy, "cli-sleep-0-01")[0]
+    assert "status" not in points(source, "cli-sleep-0-01")[0]
 
 
 def test_a_refused_import_leaves_every_file_byte_identical(
-        example_copy: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
+    before = hashes(source)
     # Two history files to make, for a machine the data does not have: none is made.
     status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
-                   str(example_copy), "--id", "cli", "--machine", "test-pcc", "--commit",
+                   str(source), "--id", "cli", "--machine", "test-pcc", "--commit",
                    "abc1234", "--yes"])
     assert status == 1
     assert capsys.readouterr().err == (
         "error: machine 'test-pcc' is not under `machines:`; add it there (an id and a "
         "name), then import again\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 def test_a_bad_file_is_an_error_message_not_a_traceback(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "bad.json").write_text("{\n  oops\n}\n")
     status = main(["import", "hyperfine", str(tmp_path / "bad.json"), "--source",
-                   str(example_copy)])
+                   str(source)])
     assert status == 1
     assert capsys.readouterr().err == (
         f"error: {tmp_path / 'bad.json'}:2:1: not JSON: Expecting property name enclosed "
@@ -286,10 +294,10 @@ def test_a_bad_file_is_an_error_message_not_a_traceback(
 
 
 def test_a_data_file_ruamel_cannot_read_is_an_error(
-        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (example_copy / "data" / "dup.yaml").write_text("commits:\n  - id: a\n    id: b\n")
+        source: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (source / "data" / "dup.yaml").write_text("commits:\n  - id: a\n    id: b\n")
     status = main(["record", "measurement", "x", "--value", "1", "--status", "estimate",
-                   "--source", str(example_copy)])
+                   "--source", str(source)])
     assert status == 1
     err = capsys.readouterr().err
     assert err == ('error: data/dup.yaml:3:5: cannot read it as YAML: found duplicate key '
@@ -315,15 +323,15 @@ def import_bytes(capsysbinary: pytest.CaptureFixture[bytes], source: Path, fmt: 
 
 
 def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
-        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        source: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
+    before = hashes(source)
     doc = json.loads((SAMPLES / "google-benchmark.json").read_text())
     for bench in doc["benchmarks"]:
         bench["time_unit"] = HOSTILE
     (tmp_path / "gb.json").write_text(json.dumps(doc))
-    status, out, err = import_bytes(capsysbinary, example_copy, "google-benchmark",
+    status, out, err = import_bytes(capsysbinary, source, "google-benchmark",
                                     tmp_path / "gb.json")
     assert status == 1
     assert not RAW.search(out + err), out + err
@@ -333,30 +341,30 @@ def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
                    b"holds U+001B (a control character); give the file as the tool wrote it\n")
     (tmp_path / "runs.jsonl").write_text(json.dumps({"id": "a\nFORGED", "value": 1,
                                                      "unit": HOSTILE}) + "\n")
-    status, out, err = import_bytes(capsysbinary, example_copy, "jsonl",
+    status, out, err = import_bytes(capsysbinary, source, "jsonl",
                                     tmp_path / "runs.jsonl", "--unit", "ms")
     assert status == 2 and out == b""  # the option asks what the file cannot give
     assert err == (b"error: --unit ms: the results are in \\x1b[2J\\u202e\\x9b, which "
                    b"converts to no other unit\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 def test_a_command_name_shows_escaped_in_a_dry_run(
-        example_copy: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+        source: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """hyperfine's command names a series by its slug: the diff spells out the rest."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
-    before = hashes(example_copy)
+    before = hashes(source)
     doc = json.loads((SAMPLES / "hyperfine.json").read_text())
     doc["results"][0]["command"] = f"sleep {HOSTILE}\nFORGED: Wrote 0 figures"
     (tmp_path / "hf.json").write_text(json.dumps(doc))
-    status, out, err = import_bytes(capsysbinary, example_copy, "hyperfine",
+    status, out, err = import_bytes(capsysbinary, source, "hyperfine",
                                     tmp_path / "hf.json", "--dry-run")
     assert not RAW.search(out + err), out + err
     assert not any(line.startswith(b"FORGED") for line in out.splitlines())
     assert status == 0, err
     assert b"+{\"commit\": \"c38a01e\"" in out  # the diff of the new history file
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 # -- values no tool measures, units a replacement would change ----------------------------
@@ -403,16 +411,16 @@ def test_a_negative_time_or_size_is_refused(tmp_path: Path, fmt: str, text: str,
 
 
 def test_a_negative_time_is_refused_and_nothing_written(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = hashes(example_copy)
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = hashes(source)
     (tmp_path / "hf.json").write_text(hyperfine_with(mean=-0.106))
     status = main(["import", "hyperfine", str(tmp_path / "hf.json"), "--source",
-                   str(example_copy), "--machine", "test-pc", "--commit", "c38a01e", "--yes"])
+                   str(source), "--machine", "test-pc", "--commit", "c38a01e", "--yes"])
     out, err = capsys.readouterr()
     assert (status, out) == (1, "")
     assert err == (f"error: {tmp_path / 'hf.json'}: benchmark 'python3 -c pass': mean is "
                    f"-0.106, a negative time or size\n{NEGATIVE_HINT}\n")
-    assert hashes(example_copy) == before
+    assert hashes(source) == before
 
 
 def test_negative_values_that_may_be_ok_twin(tmp_path: Path) -> None:
@@ -509,19 +517,19 @@ def test_a_series_keeps_its_unit(
 
 
 def test_a_duration_is_written_in_the_unit_its_series_has(
-        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The ok twin: 1.5 s after a point in ms is 1500 ms, no unit changed."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     (tmp_path / "new.jsonl").write_text('{"id": "boot", "value": 120, "unit": "ms"}\n')
-    assert run_import(example_copy, tmp_path / "new.jsonl") == 0, capsys.readouterr().err
+    assert run_import(source, tmp_path / "new.jsonl") == 0, capsys.readouterr().err
     capsys.readouterr()
     (tmp_path / "runs.jsonl").write_text('{"id": "boot", "value": 1.5, "unit": "s"}\n')
     assert main(["import", "jsonl", str(tmp_path / "runs.jsonl"), "--source",
-                 str(example_copy), "--machine", "test-pc", "--commit", "d00d00d",
+                 str(source), "--machine", "test-pc", "--commit", "d00d00d",
                  "--yes"]) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.startswith("measurements.boot: 1500 ms, status measured")
-    assert [(p["commit"], p["value"], p["unit"]) for p in points(example_copy, "boot")] == [
+    assert [(p["commit"], p["value"], p["unit"]) for p in points(source, "boot")] == [
         ("c38a01e", 120, "ms"), ("d00d00d", 1500, "ms")]
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from progress_site.errors import Location, Problem, visible_path
 from progress_site.load.pages import PAGE_NAME, TAKEN, suggested_name
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .conftest import REPO, TEMPLATES, TODAY
 from .test_pipeline import run_build
 
 BASE = Path(__file__).parent / "hostile" / "base"
@@ -79,27 +77,21 @@ def test_every_name_the_build_writes_is_taken(tmp_path: Path) -> None:
         assert beside <= set(TAKEN), f"{folder}: {sorted(beside - set(TAKEN))} not taken"
 
 
-def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """`python build.py ARGS`, with the example's 'today'."""
-    return subprocess.run([sys.executable, str(REPO / "build.py"), *map(str, args)],
-                          capture_output=True, text=True, timeout=120, cwd=cwd,
-                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
-                          check=False)
-
-
 def test_the_command_line_prints_folder_names_escaped(tmp_path: Path) -> None:
     missing = tmp_path / "a\nerror: forged"
     missing.mkdir()
-    result = run("--source", missing)
+    result = run_build("--source", missing)
     assert result.returncode == 2
     assert result.stderr == (f"error: {tmp_path}/a\\nerror: forged: no data/ folder here; "
                              "pass --source with the folder that holds data/ and content/\n")
 
 
-def test_an_output_inside_the_data_is_printed_escaped(tmp_path: Path) -> None:
+def test_an_output_inside_the_data_is_printed_escaped(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     source = tmp_path / "src"
     shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
-    result = run("--source", source, "--out", "data/\x1b[2J", cwd=source)
+    monkeypatch.chdir(source)  # --out is relative to the working folder
+    result = run_build("--source", source, "--out", "data/\x1b[2J")
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.startswith("error: --out data/\\x1b[2J: refusing to publish there: "
                                     "it is inside the source's data/ folder;")
@@ -110,7 +102,7 @@ def test_a_data_file_whose_name_is_not_utf8_is_refused(tmp_path: Path) -> None:
     source = tmp_path / "src"
     shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
     (source / "data" / os.fsdecode(b"m\xe9chines.yaml")).write_text("machines: []\n")
-    result = run("--source", source, "--out", tmp_path / "out")
+    result = run_build("--source", source, "--out", tmp_path / "out")
     assert result.returncode == 1
     assert result.stderr.splitlines()[:2] == [
         "data/m\\xe9chines.yaml: this file's name is not UTF-8 text",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 from importlib.metadata import version
@@ -33,27 +34,34 @@ def run_build(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(list(args), code, stdout.getvalue(), stderr.getvalue())
 
 
-def process_build(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    """`python build.py ARGS` in a new process, as a user runs it."""
-    return subprocess.run([sys.executable, str(REPO / "build.py"), *map(str, args)],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
-
-
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under a folder, by relative path."""
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_build_py_with_no_options_builds_the_current_folder(example_copy: Path) -> None:
-    result = subprocess.run([sys.executable, str(REPO / "build.py")], cwd=example_copy,
+@pytest.fixture(scope="module")
+def built_alone(tmp_path_factory: pytest.TempPathFactory,
+                example_files: dict[str, bytes]) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """A copy of the example built by `python build.py`, with no options, in a new process
+    from its folder: the folder and what the process did (one build for the two tests
+    below; the example's charts are in the session's cache)."""
+    folder = tmp_path_factory.mktemp("alone") / "src"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, folder / name)
+    result = subprocess.run([sys.executable, str(REPO / "build.py")], cwd=folder,
                             capture_output=True, text=True, timeout=120,
                             env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    return folder, result
+
+
+def test_build_py_with_no_options_builds_the_current_folder(
+        built_alone: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    folder, result = built_alone
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Built 4 pages into site in ")
-    assert (example_copy / "site" / "index.html").is_file()
-    assert (example_copy / "site" / "fr" / "feed.xml").is_file()
+    assert (folder / "site" / "index.html").is_file()
+    assert (folder / "site" / "fr" / "feed.xml").is_file()
 
 
 def test_python_m_progress_site_prints_its_version() -> None:
@@ -63,12 +71,14 @@ def test_python_m_progress_site_prints_its_version() -> None:
     assert result.stdout == f"progress-site {version('progress-site')}\n"
 
 
-def test_same_input_gives_byte_identical_output(example_copy: Path, tmp_path: Path) -> None:
-    first, second = tmp_path / "one", tmp_path / "two"
+def test_same_input_gives_byte_identical_output(
+        built_alone: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+    folder, alone = built_alone
+    assert alone.returncode == 0, alone.stderr
+    first, second = tmp_path / "one", folder / "site"
     # Two processes: each its own hash seed, its own order of sets and dicts (this one's
     # builds share its compiled templates and parsed files; a new one starts cold).
-    assert run_build("--source", example_copy, "--out", first).returncode == 0
-    assert process_build("--source", example_copy, "--out", second).returncode == 0
+    assert run_build("--source", folder, "--out", first).returncode == 0
     assert snapshot(first) == snapshot(second)
     assert "index.html" in snapshot(first) and "fr/index.html" in snapshot(first)
 

@@ -6,23 +6,43 @@ import argparse
 import hashlib
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from progress_site.cli import main
 from progress_site.load.site import load
+from progress_site.pipeline import ENGINE_ROOT
 from progress_site.record.pending import Pending, confirm
 from progress_site.record.recorder import Refused, Suggestion, parse_number, suggest
 from progress_site.record.yamledit import YamlFile
 
 from .conftest import SOURCE_DATE_EPOCH
 
+HOSTILE_BASE = Path(__file__).parent / "hostile" / "base"
+
 
 @pytest.fixture(autouse=True)
 def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
     """'Today' is 2026-11-29 for every recording."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+
+
+def smallest_site(folder: Path) -> Path:
+    """The smallest valid site (tests/hostile/base) with the example's machines and
+    commits, in `folder`/small: for the tests of what one recording writes and reads back,
+    where `record` reading every data file of the example again and again is not the
+    point."""
+    shutil.copytree(HOSTILE_BASE, folder / "small")
+    shutil.copy(ENGINE_ROOT / "data" / "machines.yaml", folder / "small" / "data")
+    return folder / "small"
+
+
+@pytest.fixture
+def small_site(tmp_path: Path) -> Path:
+    """The smallest site with the example's machines and commits (`smallest_site`)."""
+    return smallest_site(tmp_path)
 
 
 def record(source: Path, *args: str) -> int:
@@ -169,22 +189,22 @@ QUICK_SCALARS = {"57930e6", "0x1f2e3d4", "1_000", "yes", "null", "12:30", "2026-
     pytest.param(text, marks=() if text in QUICK_SCALARS else pytest.mark.slow)
     for text in SCALARS])
 def test_a_text_is_written_and_read_back_as_given(
-        text: str, example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        text: str, small_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     made = ["--value", "1", "--unit", "ms", "--machine", "test-pc", "--title", text,
             *(["--commit", text] if text not in NOT_IDS else ["--status", "estimate"])]
-    assert record(example_copy, "measurement", "first", *made) == 0, capsys.readouterr().err
+    assert record(small_site, "measurement", "first", *made) == 0, capsys.readouterr().err
     declared = capsys.readouterr().out.count(f"declared commit {text} under `commits:`")
     assert declared == (text not in (*NOT_IDS, "57930e6"))  # the example's is found
-    assert record(example_copy, "measurement", "second", *made) == 0, capsys.readouterr().err
+    assert record(small_site, "measurement", "second", *made) == 0, capsys.readouterr().err
     # Not declared again: record's reader (DataFiles.find) found the commit it wrote.
     assert "declared commit" not in capsys.readouterr().out
-    source, problems = load(example_copy, strict=True)
-    assert source is not None and not [p for p in problems if not p.warning]
-    written = {m.id: m for m in source.data.measurements if m.id in ("first", "second")}
+    loaded, problems = load(small_site, strict=True)
+    assert loaded is not None and not [p for p in problems if not p.warning]
+    written = {m.id: m for m in loaded.data.measurements if m.id in ("first", "second")}
     assert [m.title.get("en") for m in written.values()] == [text, text]
     if text not in NOT_IDS:
         assert [m.figure.commit for m in written.values()] == [text, text]
-        assert [c.id for c in source.data.commits].count(text) == 1
+        assert [c.id for c in loaded.data.commits].count(text) == 1
 
 
 @pytest.mark.parametrize("commit", NOT_IDS)
@@ -200,12 +220,12 @@ def test_a_commit_that_is_no_id_is_refused(
 @pytest.mark.parametrize("commit", ["57930e6", "1e10", "0x1f", "0o17", "010", "yes", "on",
                                     "1_000", "0x1f2e3d4"])
 def test_a_commit_written_unquoted_by_hand_is_found(
-        commit: str, example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    machines = example_copy / "data" / "machines.yaml"
+        commit: str, small_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    machines = small_site / "data" / "machines.yaml"
     if commit != "57930e6":
         machines.write_text(machines.read_text() + f"  - id: {commit}\n")
     before = machines.read_bytes()
-    status = record(example_copy, "measurement", "x", "--value", "1", "--unit", "ms",
+    status = record(small_site, "measurement", "x", "--value", "1", "--unit", "ms",
                     "--machine", "test-pc", "--commit", commit)
     out = capsys.readouterr()
     assert status == 0, out.err

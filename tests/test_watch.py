@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import io
 import os
 import re
 import shutil
@@ -20,8 +21,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from progress_site.cli import main
 from progress_site.watch.livestate import LiveState
 from progress_site.watch.server import open_server, url_of
+
+from .conftest import TEMPLATES
 
 REPO = Path(__file__).resolve().parent.parent
 TIMEOUT = 60.0  # seconds: a bound, not a speed (a busy machine draws charts slowly)
@@ -56,22 +60,38 @@ def warm_cache(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
     """A cache folder with the example's charts, drawn once per test session (each test
     takes a copy: a chart one test's edit drew must not be a hit in another's)."""
     # A cold first build draws every chart (seconds); each test would pay for it again.
+    # It starts from the charts this session drew already (those of the example, when a
+    # test asked for `example_files` first), so it draws only what the history adds; and
+    # it runs in this process: the processes under test are the watches, not this build.
     if WARM not in config.stash:
         source = copy_example(factory.mktemp("warm"))
-        done = subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
-                               "--out", str(source / "site"), "--cache-dir",
-                               str(source.parent / "cache")], cwd=REPO, capture_output=True,
-                              text=True, timeout=120)
-        if done.returncode != 0:
-            pytest.fail(f"the example site does not build:\n{done.stderr}")
-        config.stash[WARM] = source.parent / "cache"
+        cache = source.parent / "cache"
+        session = Path(os.environ["XDG_CACHE_HOME"]) / "progress-site"
+        if session.is_dir():
+            shutil.copytree(session, cache)
+        done = build_here(source, source / "site", cache)
+        if done[0] != 0:
+            pytest.fail(f"the example site does not build:\n{done[1]}")
+        config.stash[WARM] = cache
     return config.stash[WARM]
+
+
+def build_here(source: Path, out: Path, cache: Path) -> tuple[int, str]:
+    """`build.py --source SOURCE --out OUT --cache-dir CACHE`, run in this process (its
+    compiled templates shared, as conftest says): the exit status and what it printed on
+    stderr."""
+    errors = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors):
+        status = main(["--source", str(source), "--out", str(out), "--cache-dir", str(cache)],
+                      TEMPLATES)
+    return status, errors.getvalue()
 
 
 @pytest.fixture
 def source(request: pytest.FixtureRequest, tmp_path: Path,
-           tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the example site to edit, its caches warm."""
+           tmp_path_factory: pytest.TempPathFactory, example_files: dict[str, bytes]) -> Path:
+    """A copy of the example site to edit, its caches warm (`example_files` first: the
+    warm cache starts from the charts it drew)."""
     return copy_example(tmp_path, warm_cache(request.config, tmp_path_factory))
 
 
@@ -253,9 +273,7 @@ def test_changed_charts_follow_the_page_and_match_a_full_build(
     assert int(quick.group(1)) == int(drawn.group(1)) >= 2  # a trend chart, in en and fr
     full = tmp_path / "full"
     shutil.copytree(warm_cache(request.config, tmp_path_factory), tmp_path / "full-cache")
-    subprocess.run([sys.executable, str(REPO / "build.py"), "--source", str(source),
-                    "--out", str(full), "--cache-dir", str(tmp_path / "full-cache")],
-                   cwd=REPO, check=True, capture_output=True)
+    assert build_here(source, full, tmp_path / "full-cache") == (0, "")
     for page in ("index.html", "fr/index.html"):
         written = (source / "site" / page).read_bytes()
         assert b"chart-redrawing" not in written
@@ -480,16 +498,17 @@ def test_the_drawer_draws_in_its_own_process_and_reports(tmp_path: Path) -> None
     assert len(list(tmp_path.glob("*.svg"))) == 2
 
 
-@pytest.fixture
-def preview(tmp_path: Path) -> Iterator[tuple[str, LiveState]]:
-    """A preview server on 127.0.0.1 over a small built site: its address and state."""
-    root = tmp_path / "site"
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[tuple[str, LiveState]]:
+    """A preview server on 127.0.0.1 over a small built site in `folder`: its address and
+    state, while the block runs."""
+    root = folder / "site"
     (root / "fr").mkdir(parents=True)
     for name in ("index.html", "fr/index.html", "404.html"):
         (root / name).write_text(f"<!doctype html><body><p>{name}</p></body>", "utf-8")
-    (tmp_path / "secret.txt").write_text("not for the browser", "utf-8")
-    (root / "leak.txt").symlink_to(tmp_path / "secret.txt")
-    (root / "out").symlink_to(tmp_path, target_is_directory=True)
+    (folder / "secret.txt").write_text("not for the browser", "utf-8")
+    (root / "leak.txt").symlink_to(folder / "secret.txt")
+    (root / "out").symlink_to(folder, target_is_directory=True)
     state = LiveState()
     server = open_server("127.0.0.1", 0, root, state)
     thread = server.start()
@@ -497,6 +516,21 @@ def preview(tmp_path: Path) -> Iterator[tuple[str, LiveState]]:
         yield url_of(server), state
     finally:
         server.stop(thread)
+
+
+@pytest.fixture
+def preview(tmp_path: Path) -> Iterator[tuple[str, LiveState]]:
+    """A preview server whose state has heard of no build but its first."""
+    with serving(tmp_path) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def answering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of one preview server for the tests of requests, which leave its state
+    alone (each server's stop waits out a turn of its loop)."""
+    with serving(tmp_path_factory.mktemp("answering")) as (url, _):
+        yield url
 
 
 def raw_request(url: str, request_line: bytes) -> bytes:
@@ -540,17 +574,17 @@ def status_line(answer: bytes) -> tuple[str, int]:
     (b"\xff\xfe \x00 HTTP/1.1", 501),  # a method it does not know
     (b"GET / HTTP/9.9", 505),
 ], ids=lambda value: repr(value)[:48] if isinstance(value, bytes) else None)
-def test_every_request_is_answered(preview: tuple[str, LiveState], line: bytes, code: int,
+def test_every_request_is_answered(answering: str, line: bytes, code: int,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     """Whatever the request line, a status line comes back, and the log stays quiet."""
-    answer = raw_request(preview[0], line)
+    answer = raw_request(answering, line)
     assert status_line(answer) == ("HTTP/1.0", code)
     assert b"not for the browser" not in answer
     assert capsys.readouterr().err == ""
 
 
-def test_a_folder_redirect_keeps_its_path_quoted(preview: tuple[str, LiveState]) -> None:
-    answer = raw_request(preview[0], b'GET /fr?a=<b>"c HTTP/1.1')
+def test_a_folder_redirect_keeps_its_path_quoted(answering: str) -> None:
+    answer = raw_request(answering, b'GET /fr?a=<b>"c HTTP/1.1')
     assert status_line(answer)[1] == 301
     assert b'\r\nLocation: /fr/?a=%3Cb%3E%22c\r\n' in answer
 
