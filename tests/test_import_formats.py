@@ -151,6 +151,26 @@ def test_criterion_one_file() -> None:
     assert fib.name == "fib/20" and fib.pick("mean") == fib.stats["mean"]
 
 
+def test_criterion_keeps_its_spread_in_history_and_data_json(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """criterion's median_abs_dev and slope are kept beside the value, as every tool's
+    statistics are (`stats.mad`, `stats.slope`, in the series' unit), and reach data.json."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "criterion", SAMPLES / "criterion", "--machine", "test-pc",
+               "--id", "rs", "--commit", "c38a01e") == 0, capsys.readouterr().err
+    found = {ident: points[0]["stats"] for ident, points in histories(example_copy).items()}
+    assert found == {
+        "rs-fib-20": {"mean": 24.0464, "median": 24.0156, "stddev": 0.0749, "mad": 0.0387,
+                      "slope": 24.0209},
+        "rs-sort": {"mean": 812.4, "median": 810.2, "stddev": 15.2, "mad": 6.1}}  # no slope
+    out = tmp_path / "out"
+    assert main(["--source", str(example_copy), "--out", str(out)], TEMPLATES) == 0
+    series = json.loads((out / "data.json").read_bytes())["series"]
+    published = {s["key"]: s["points"][0]["stats"] for s in series if "rs-" in s["key"]}
+    assert published == {f"measurements.{k}": v for k, v in found.items()}
+
+
 def test_criterion_not_estimates(tmp_path: Path) -> None:
     (tmp_path / "estimates.json").write_text('{"median": 1}')
     with pytest.raises(ImportFailed) as caught:
