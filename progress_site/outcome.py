@@ -127,7 +127,9 @@ def old_summary(old_site: Path, make: Callable[[], T]) -> T:
         return make()
     except ValueError as exc:
         raise UsageError(f"{visible_path(str(old_site))}/data.json: {exc}; pass a folder "
-                         "that a build of progress-site published") from exc
+                         "that a build of progress-site published (before there is one, "
+                         'a data.json of {"version": 1, "today": "YYYY-MM-DD"} is a site '
+                         "with nothing on it)") from exc
 
 
 def read_old_site(old_site: Path) -> bytes:

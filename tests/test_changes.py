@@ -224,30 +224,65 @@ def test_a_previous_data_json_that_cannot_be_read_is_a_warning(published: tuple[
         "", "No page, figure or task changed since the previous site.")
 
 
-@pytest.mark.parametrize(("old", "message"), [
-    (b"[]", "{old}/data.json: it is not a data.json that a build published; pass a folder "
-            "that a build of progress-site published"),
-    (None, "{old}: cannot read its data.json: it is a folder, not a regular file"),
+NOT_ONE = ("{old}/data.json: it is not a data.json that a build published{why}; pass a "
+           "folder that a build of progress-site published (before there is one, a "
+           'data.json of {{"version": 1, "today": "YYYY-MM-DD"}} is a site with nothing on it)')
+DAY = '"today": "2026-11-08"'
+
+
+@pytest.mark.parametrize(("old", "why"), [
+    (b"[]", ""),
+    (b"{}", " (version: expected 1, got missing)"),
+    (b'{"version": 99, ' + DAY.encode() + b"}", " (version: expected 1, got 99)"),
+    (b'{"version": true, ' + DAY.encode() + b"}", " (version: expected 1, got true)"),
+    (b'{"version": 1}', " (today: expected a date (YYYY-MM-DD), got missing)"),
+    (b'{"version": 1, "today": "2026-13-01"}',
+     ' (today: expected a date (YYYY-MM-DD), got "2026-13-01")'),
+    (b'{"version": 1, ' + DAY.encode() + b', "measurements": {}}',
+     " (measurements: expected a list, got dict)"),
+    (b'{"version": 1, ' + DAY.encode() + b', "site": []}',
+     " (site: expected an object, got list)"),
 ])
-def test_changes_against_a_site_that_cannot_be_read(old: bytes | None, message: str,
-                                                    example_copy: Path,
-                                                    tmp_path: Path) -> None:
+def test_changes_against_a_file_that_is_not_a_published_data_json(
+        old: bytes, why: str, example_copy: Path, tmp_path: Path) -> None:
+    """`--changes OLD_SITE` is the user's argument: a file no build published is refused
+    (exit 2) and says why, never read as a site with nothing on it."""
     site = tmp_path / "old"
     site.mkdir()
-    if old is None:
-        (site / "data.json").mkdir()
-    else:
-        (site / "data.json").write_bytes(old)
+    (site / "data.json").write_bytes(old)
     result = run_build("--source", example_copy, "--changes", site)
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == "error: " + message.format(old=site) + "\n"
+    assert result.stderr == "error: " + NOT_ONE.format(old=site, why=why) + "\n"
+
+
+def test_changes_against_a_site_with_nothing_on_it(example_copy: Path,
+                                                    tmp_path: Path) -> None:
+    """The `_ok` twin: the smallest data.json (what pull-request.yml writes for a base
+    with no site yet) makes every figure new."""
+    site = tmp_path / "old"
+    site.mkdir()
+    (site / "data.json").write_bytes(b'{"version": 1, ' + DAY.encode() + b"}")
+    result = run_build("--source", example_copy, "--changes", site)
+    assert result.returncode == 0, result.stderr
+    assert "- new figure measurements.players-lost: " in result.stdout
+
+
+def test_changes_against_a_site_that_cannot_be_read(example_copy: Path,
+                                                    tmp_path: Path) -> None:
+    site = tmp_path / "old"
+    (site / "data.json").mkdir(parents=True)
+    result = run_build("--source", example_copy, "--changes", site)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (f"error: {site}: cannot read its data.json: it is a folder, "
+                             "not a regular file\n")
 
 
 def test_summary_lines_are_spelled_out(example_copy: Path, tmp_path: Path) -> None:
     """Ids of the old side may hold anything: an escape sequence is printed as text."""
     old = tmp_path / "old"
     old.mkdir()
-    (old / "data.json").write_text('{"roadmaps": [{"id": "r\\u001b[2J", "tasks": [{"id": '
+    (old / "data.json").write_text('{"version": 1, "today": "2026-11-08", "roadmaps": '
+                                   '[{"id": "r\\u001b[2J", "tasks": [{"id": '
                                    '"t\\nforged", "status": "done", "proofs": []}]}]}')
     result = run_build("--source", example_copy, "--changes", old)
     assert result.returncode == 0, result.stderr

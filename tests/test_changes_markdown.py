@@ -31,7 +31,7 @@ def data_json(*steps: dict[str, Any], cpu: float = 7.92, title: str = "Proxy",
               task: str = "in-progress") -> bytes:
     """A small data.json: one figure, one task, one text, and the steps given."""
     document: dict[str, Any] = {
-        "version": 1, "site": {"title": title},
+        "version": 1, "today": "2026-11-08", "site": {"title": title},
         "measurements": [{"id": "cpu", **figure(cpu)}],
         "roadmaps": [{"id": "r", "tasks": [{"id": "t", "status": task, "proofs": []}]}]}
     if steps:  # as publish/regressions.py writes them: under each series
@@ -231,6 +231,10 @@ def test_markdown_is_for_changes(source: Path, capsys: pytest.CaptureFixture[str
     assert "--format applies to --changes" in capsys.readouterr().err
 
 
+EMPTY_SITE = (' (before there is one, a data.json of {"version": 1, "today": "YYYY-MM-DD"} '
+              "is a site with nothing on it)")
+
+
 def test_an_old_site_that_is_not_one_is_a_usage_error_in_markdown(
         source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -240,7 +244,7 @@ def test_an_old_site_that_is_not_one_is_a_usage_error_in_markdown(
                      "markdown"]) == 2
     assert capsys.readouterr() == ("", f"error: {old}/data.json: it is not a data.json "
                                    "that a build published; pass a folder that a build "
-                                   "of progress-site published\n")
+                                   "of progress-site published" + EMPTY_SITE + "\n")
 
 
 def test_a_long_summary_is_cut_with_a_count() -> None:
@@ -255,11 +259,11 @@ def test_a_long_summary_is_cut_with_a_count() -> None:
     assert "And 1,051 more figures (`--changes OLD_SITE` lists them all)." in text
 
 
-def test_an_empty_old_side_makes_everything_new_and_no_regression(
+def test_an_empty_old_site_makes_everything_new_and_every_regression(
         source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """pull-request.yml's base side before the base branch has a site: `{}`."""
-    old = site(tmp_path / "old", b"{}\n")
+    """pull-request.yml's base side before the base branch has a site."""
+    old = site(tmp_path / "old", b'{"version": 1, "today": "2026-11-08"}\n')
     made(monkeypatch, data_json(STEP))
     assert cli.main(["--source", str(source), "--changes", str(old), "--format",
                      "markdown", "--fail-on-regression"]) == REGRESSED

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -17,11 +18,13 @@ from progress_site.model.history import default_better, default_group
 from progress_site.model.values import NOWHERE
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.record.recorder import check
+from progress_site.render.ids import element_ids
 
 from .conftest import TEMPLATES, TODAY
 from .dom import Node, parse
 from .history_site import NOISE, POINTS, STEP_AT, commit, history_source, line
 from .test_cases import BUILD, SOURCE_DATE_EPOCH, Result, run_build
+from .test_fragments import links, target
 
 
 @pytest.fixture(scope="module")
@@ -331,3 +334,71 @@ def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
         each.place(i).location for i in range(12)]
     assert [plain.place(i).location.line for i in range(12)] == list(range(1, 13))
     assert plain.points[-1].where.of("value").line == 12
+
+
+def with_benchmarks_page(source: Path, root: Path, body: str) -> Path:
+    """A copy of the history site whose content has a page named `benchmarks` in each
+    language, holding `body`."""
+    copy = root / "src"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("site"))
+    for lang in ("en", "fr"):
+        (copy / "content" / lang / "benchmarks.md").write_text(
+            f"---\ntitle: Benchmarks {lang}\n---\nHow we measure.\n\n{body}", encoding="utf-8")
+    return copy
+
+
+UNLINKED = (
+    "content/{lang}/benchmarks.md:1:1: {kind}this page takes the place of the benchmarks "
+    "dashboard, but no page of its language shows the dashboard of {n} series: their pages "
+    "are linked from nowhere ({pages})\n"
+    "    ---\n    ^\n"
+    "    hint: place `{{{{< dashboard >}}}}` in this page (or in any page; `group=NAME` for "
+    "one group), or give this page another name to keep the dashboard at benchmarks/\n")
+
+
+@pytest.mark.parametrize(("body", "pages"), [
+    ("", "benchmarks/parse-small/, benchmarks/render-new/, benchmarks/startup/"),
+    ("{{< dashboard group=launch >}}\n", "benchmarks/parse-small/, benchmarks/render-new/"),
+])
+def test_a_benchmarks_page_without_the_dashboard_is_told(
+        source: Path, tmp_path: Path, body: str, pages: str) -> None:
+    """A content page named `benchmarks` replaces the dashboard: when no page shows it,
+    the series' pages would be reached from nowhere, and the build says so, at the page."""
+    copy = with_benchmarks_page(source, tmp_path, body)
+    n = pages.count("/,") + 1
+    result = run_build(copy, tmp_path / "out", [])
+    assert (result.status, result.stderr) == (0, "".join(
+        UNLINKED.format(lang=lang, kind="warning: ", n=n, pages=pages) for lang in ("en", "fr")))
+    strict = run_build(copy, tmp_path / "out", ["--strict"])
+    assert strict.status == 1
+    assert strict.stderr == "".join(
+        UNLINKED.format(lang=lang, kind="", n=n, pages=pages) for lang in ("en", "fr")
+    ) + "Aborted with 2 data errors.\nThe previous site was left as it was.\n"
+
+
+def test_a_benchmarks_page_with_the_dashboard_links_every_series(
+        source: Path, tmp_path: Path) -> None:
+    """The `_ok` twin: the dashboard placed in the page, every link of every built page
+    resolves (to a file built, and an id of it), and each series' page is linked."""
+    copy = with_benchmarks_page(source, tmp_path, "{{< dashboard >}}\n")
+    result = run_build(copy, tmp_path / "out", [])
+    assert (result.status, result.stderr) == (0, "")
+    built = {p.relative_to(tmp_path / "out").as_posix(): p.read_bytes()
+             for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    broken, linked = [], set()
+    for name, data in sorted(built.items()):
+        for href in links(name, data):
+            found = target(name, href, None)
+            if found is None:
+                continue
+            path, fragment = found
+            linked.add(path)
+            if path not in built or (fragment and fragment not in element_ids(
+                    built[path].decode("utf-8"))):
+                broken.append(f"{name}: {href}")
+    assert broken == []
+    for folder in ("", "fr/"):
+        page = parse(built[f"{folder}benchmarks/index.html"])
+        assert page.find("h1").text() == f"Benchmarks {folder[:2] or 'en'}"
+        for ident in ("parse-small", "render-new", "startup"):
+            assert f"{folder}benchmarks/{ident}/index.html" in linked

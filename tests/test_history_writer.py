@@ -83,8 +83,8 @@ def test_twenty_imports_make_twenty_lines_in_order(
         assert imported(example_copy, run, f"c{i:06d}", f"2026-10-{i + 1:02d}") == 0, \
             capsys.readouterr().err
     out = capsys.readouterr().out
-    assert ("measurements.hf-true: 1 point added (now 20 points), on the dashboard "
-            "benchmarks/index.html#hf-true") in out
+    assert ("measurements.hf-true: 1 point added (now 20 points), on its page "
+            "benchmarks/hf-true/index.html") in out
     found = points(example_copy)
     assert [p["commit"] for p in found] == [f"c{i:06d}" for i in range(20)]
     assert [p["date"] for p in found] == sorted(p["date"] for p in found)

@@ -1015,7 +1015,8 @@ def test_changes_spell_out_the_old_sites_ids(base: Path, tmp_path: Path) -> None
     old = tmp_path / "old"
     old.mkdir()
     (old / "data.json").write_text(
-        '{"roadmaps": [{"id": "r\\u001b[2J", "tasks": [{"id": "t\\u202e\\nFORGED", '
+        '{"version": 1, "today": "2026-11-08", '
+        '"roadmaps": [{"id": "r\\u001b[2J", "tasks": [{"id": "t\\u202e\\nFORGED", '
         '"status": "done", "proofs": []}, {"id": "t\\\\x1b[2J", "status": "done", '
         '"proofs": []}]}]}')
     result = build(base, tmp_path / "out", "--changes", str(old))

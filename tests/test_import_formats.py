@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -159,6 +160,30 @@ def test_criterion_one_file() -> None:
     assert fib.name == "fib/20" and fib.pick("mean") == fib.stats["mean"]
 
 
+def test_criterion_keeps_its_spread_in_history_and_data_json(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """criterion's median_abs_dev and slope are kept beside the value, as every tool's
+    statistics are (`stats.mad`, `stats.slope`, in the series' unit), and reach data.json."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(example_copy, "criterion", SAMPLES / "criterion", "--machine", "test-pc",
+               "--id", "rs", "--commit", "c38a01e") == 0, capsys.readouterr().err
+    told = re.findall(r"on its page (\S+)", capsys.readouterr().out)
+    found = {ident: points[0]["stats"] for ident, points in histories(example_copy).items()}
+    assert found == {
+        "rs-fib-20": {"mean": 24.0464, "median": 24.0156, "stddev": 0.0749, "mad": 0.0387,
+                      "slope": 24.0209},
+        "rs-sort": {"mean": 812.4, "median": 810.2, "stddev": 15.2, "mad": 6.1}}  # no slope
+    out = tmp_path / "out"
+    assert main(["--source", str(example_copy), "--out", str(out)], TEMPLATES) == 0
+    series = json.loads((out / "data.json").read_bytes())["series"]
+    published = {s["key"]: s["points"][0]["stats"] for s in series if "rs-" in s["key"]}
+    assert published == {f"measurements.{k}": v for k, v in found.items()}
+    # The page each series' line names is built (a dashboard row's anchor may not be).
+    assert told == ["benchmarks/rs-fib-20/index.html", "benchmarks/rs-sort/index.html"]
+    assert all((out / page).is_file() for page in told)
+
+
 def test_criterion_not_estimates(tmp_path: Path) -> None:
     (tmp_path / "estimates.json").write_text('{"median": 1}')
     with pytest.raises(ImportFailed) as caught:
@@ -203,8 +228,8 @@ def test_data_js_migrates_every_point(
         "measured",
         "measurements.ci-rust-benchmark-sort: 790 ns (the newest of 2 runs), status measured",
         "measurements.ci-go-benchmark-benchmarkjoin: 74.23 ns, status measured"]
-    assert "measurements.ci-rust-benchmark-sort: 2 points added (now 2 points), on the " \
-        "dashboard benchmarks/index.html#ci-rust-benchmark-sort" in out.out
+    assert "measurements.ci-rust-benchmark-sort: 2 points added (now 2 points), on its " \
+        "page benchmarks/ci-rust-benchmark-sort/index.html" in out.out
     # 57930e6 is under `commits:` (dated 2026-11-01): the data's date wins over the file's.
     found = {ident: [(p["commit"], p["date"], p["value"], p["unit"]) for p in points]
              for ident, points in histories(source).items()}

@@ -223,8 +223,8 @@ def test_import_writes_points_the_build_accepts(
         assert (point["commit"], point["date"], point["machine"], point["tool"]) == (
             "abc1234", day, "test-pc", "pytest-benchmark")
         assert point["n"] == len(point["samples"]) >= 5
-        assert (f"measurements.{ident}: 1 point added (now 1 point), on the dashboard "
-                f"benchmarks/index.html#{ident}") in out.out
+        assert (f"measurements.{ident}: 1 point added (now 1 point), on its page "
+                f"benchmarks/{ident}/index.html") in out.out
     # The points are the history files' only; the YAML gains each new series' id, title
     # and unit, nothing else, and no other file changes.
     changed = {k for k, v in hashes(example_copy).items() if before.get(k) != v}

@@ -11,6 +11,7 @@ script as actionlint would.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
+from progress_site.publish.changes import published_document
 from progress_site.scaffold import (
     ENGINE_MARK,
     WORKFLOW,
@@ -245,7 +247,8 @@ def test_the_install_line_is_the_documented_one(tmp_path: Path) -> None:
 
 
 def test_a_pull_request_that_adds_the_site_compares_with_nothing(tmp_path: Path) -> None:
-    """Before the base branch has a site, its side is an empty data.json: every figure
+    """Before the base branch has a site, its side is a data.json of a site with nothing
+    on it (one that `--changes` accepts, as it refuses `{}`): every figure
     of the pull request is new, and so is every regression it holds
     (test_changes_markdown.py runs `--changes` against it)."""
     path = tmp_path / "new" / ".github" / "workflows" / "pull-request.yml"
@@ -262,7 +265,11 @@ def test_a_pull_request_that_adds_the_site_compares_with_nothing(tmp_path: Path)
                           cwd=tmp_path / "work", capture_output=True, text=True, env=env,
                           timeout=60)
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "runner" / "base-site" / "data.json").read_text() == "{}\n"
+    empty = (tmp_path / "runner" / "base-site" / "data.json").read_bytes()
+    stamp = int(git("log", "-1", "--format=%ct", cwd=tmp_path / "work"))
+    day = datetime.datetime.fromtimestamp(stamp, datetime.UTC).date().isoformat()
+    assert empty == b'{"version": 1, "today": "' + day.encode() + b'"}\n'
+    assert published_document(empty) == {"version": 1, "today": day}
     assert (tmp_path / "github-env").read_text().startswith("SOURCE_DATE_EPOCH=")
 
 

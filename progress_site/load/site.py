@@ -159,10 +159,12 @@ def read_site(docs: list[Document], strict: bool) -> tuple[Site | None, list[Pro
 
 
 def _languages(site: Any) -> tuple[str, ...]:
-    """The declared languages, read before the rest so texts can be checked against them."""
+    """The declared languages, read before the rest so texts can be checked against them:
+    the valid codes only, for a code refused is one error, not a "no ... text" warning
+    for every text that lacks it."""
     langs = site.get("languages") if isinstance(site, dict) else None
     if isinstance(langs, list) and langs and all(isinstance(x, str) for x in langs):
-        return tuple(langs)
+        return tuple(x for x in langs if known_language(x))
     return DEFAULT_LANGUAGES
 
 

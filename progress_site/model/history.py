@@ -20,9 +20,11 @@ KEYS = ("commit", "date", "machine", "value", "unit", "spread", "n", "stats", "s
         "tool", "status", "note")
 REQUIRED = ("commit", "date", "machine", "value", "unit")
 # What a tool may report beside the value; `plus_minus` is cargo's `± N` (as
-# github-action-benchmark keeps it), not a standard deviation.
+# github-action-benchmark keeps it), not a standard deviation; `mad` and `slope` are
+# criterion's median absolute deviation and its linear regression's time per iteration.
+# New names go last: a history line writes its stats in this order.
 STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
-         "p99", "ci_99_low", "ci_99_high", "plus_minus")
+         "p99", "ci_99_low", "ci_99_high", "plus_minus", "mad", "slope")
 MAX_SAMPLES = 10_000
 NO_STATS: Mapping[str, float] = MappingProxyType({})  # a point whose tool gave none
 DEFAULT_MIN_CHANGE = 5.0  # percent

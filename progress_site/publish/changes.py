@@ -9,7 +9,9 @@ holds it: the file just made is not parsed again.
 
 from __future__ import annotations
 
+import datetime
 import json
+import typing
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -20,6 +22,9 @@ from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
 from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
+from progress_site.model.schema import Data
+from progress_site.model.walk import record_fields
+from progress_site.publish.datajson import VERSION
 from progress_site.publish.snapshot import Snapshot, of_model, snapshot
 from progress_site.regular import NotRegular, read_regular
 
@@ -53,11 +58,54 @@ def parse_document(data_json: bytes) -> dict[str, Any] | None:
     return document if type(document) is dict else None
 
 
+def frame_problem(document: dict[str, Any]) -> str | None:
+    """Why a parsed data.json is not one a build published, judged by its frame (its
+    `version`, its `today`, the shape of each collection); None when it could be one.
+    Without this, any object (`{}`) would read as a site with nothing on it."""
+    version = document.get("version")
+    if type(version) is not int or version != VERSION:
+        found = json.dumps(version)[:40] if "version" in document else "missing"
+        return f"version: expected {VERSION}, got {found}"
+    today = document.get("today")
+    if type(today) is not str or not is_date(today):
+        found = json.dumps(today)[:40] if "today" in document else "missing"
+        return f"today: expected a date (YYYY-MM-DD), got {found}"
+    hints = typing.get_type_hints(Data)
+    for name in (*record_fields(Data), "series"):
+        many = name == "series" or typing.get_origin(hints[name]) is tuple
+        if name in document and type(document[name]) is not (list if many else dict):
+            return f"{name}: expected {'a list' if many else 'an object'}, got " \
+                   f"{type(document[name]).__name__}"
+    return None
+
+
+def is_date(text: str) -> bool:
+    """Whether `text` is a day as data.json writes it (`2026-11-08`)."""
+    try:
+        return datetime.date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
+
+
+def published_document(data_json: bytes) -> dict[str, Any]:
+    """A data.json's bytes parsed, when they are one a build published (ValueError that
+    says why not: the old side of `--changes` is a user's argument)."""
+    document = parse_document(data_json)
+    if document is None:
+        raise ValueError("it is not a data.json that a build published")
+    why = frame_problem(document)
+    if why is not None:
+        raise ValueError(f"it is not a data.json that a build published ({why})")
+    return document
+
+
 def parse_snapshot(data_json: bytes) -> Snapshot | None:
     """The snapshot of a data.json's bytes, or None when they are not JSON, or not the
     object a build publishes (the old side of a comparison may be any file)."""
     document = parse_document(data_json)
-    return None if document is None else snapshot_or_none(document)
+    if document is None or frame_problem(document) is not None:
+        return None
+    return snapshot_or_none(document)
 
 
 def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
@@ -212,7 +260,7 @@ def lines_between(old: bytes, new_data_json: bytes) -> list[str]:
     """The changes from one data.json to a new build's (ValueError when the old one is
     not a data.json)."""
     new = parse_snapshot(new_data_json)
-    lines = None if new is None else between(old, new)
-    if lines is None:
+    before = snapshot_or_none(published_document(old))
+    if new is None or before is None:
         raise ValueError("it is not a data.json that a build published")
-    return lines
+    return describe(before, new)

@@ -60,7 +60,7 @@ def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Compariso
     """The differences from one data.json to another (ValueError when either is not one);
     `pages`, those of the new site that differ from the old one's (`changes.pages_changed`),
     when they were compared."""
-    first, second = changes.parse_document(old), changes.parse_document(new)
+    first, second = changes.published_document(old), changes.parse_document(new)
     before = None if first is None else changes.snapshot_or_none(first)
     after = None if second is None else changes.snapshot_or_none(second)
     if first is None or second is None or before is None or after is None:

@@ -25,7 +25,10 @@ from progress_site.record.history import Point, joined, make
 from progress_site.record.recorder import TIME_UNITS, Refused, scale_time
 from progress_site.record.series import SeriesFile, date_of
 
-DASHBOARD = "benchmarks/index.html"  # where the dashboard shows each series, by its id
+# Each series' own page (render/serieswords.py's `series_slug`): built for every series,
+# where the dashboard's row (`#row-benchmarks-ID`) is not when a content page named
+# `benchmarks` takes the dashboard's place.
+SERIES_PAGE = "benchmarks/{}/index.html"
 
 
 @dataclass
@@ -150,14 +153,14 @@ def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool) 
 
 
 def told(ident: str, series: SeriesFile, done: Added) -> str:
-    """`measurements.ID: 1 point added (now 12 points), on the dashboard ...`."""
+    """`measurements.ID: 1 point added (now 12 points), on its page benchmarks/ID/...`."""
     parts = [f"{n} point{'s' if n != 1 else ''} {what}" for n, what in (
         (done.added, "added"), (done.joined, "given more readings (a re-run of its commit)"),
         (done.replaced, "replaced"), (done.known, "already recorded")) if n]
     total = series.count()
     return (f"measurements.{visible_path(ident)}: {', '.join(parts)} (now {total} "
-            f"point{'s' if total != 1 else ''}), on the dashboard "
-            f"{DASHBOARD}#{visible_path(ident)}")
+            f"point{'s' if total != 1 else ''}), on its page "
+            f"{SERIES_PAGE.format(visible_path(ident))}")
 
 
 def point(reading: Reading, unit: str | None, prov: dict[str, Any], tool: str | None,

@@ -8,14 +8,18 @@ lay it out.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
+from progress_site.errors import Location, Problem
 from progress_site.load.pages import Page, PageMeta
+from progress_site.render.blocklines import Block
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
+from progress_site.render.markdown import split_blocks
 from progress_site.render.places import PagePlace
 from progress_site.render.seriespage import series_page
 from progress_site.render.serieswords import BETTER, PAGE, STATUS, Row, SeriesWords, series_slug
@@ -28,6 +32,7 @@ if TYPE_CHECKING:  # a site without history renders no series: its analysis stay
     from progress_site.derive.regressions import Step
 
 SPARK_POINTS = 30  # a row's sparkline: 200 rows stay small (docs/data-format.md)
+NAMED = 5  # series pages a warning names before it counts the rest
 
 
 class Dashboard(SeriesWords):
@@ -145,3 +150,41 @@ def dashboard_pages(model: Model, pages: tuple[Page, ...], catalogs: Catalogs
         Page(lang, series_slug(v), PageMeta(title=titles[v.series.id].get(lang)),
              f"{{{{< series {v.series.id} >}}}}\n", 1, v.series.file)
         for lang in languages for v in model.series)
+
+
+def unlinked_series(model: Model, pages: tuple[Page, ...], strict: bool) -> list[Problem]:
+    """A warning (an error in --strict) at a content page named `benchmarks`, which takes
+    the dashboard's place, when no page of its language shows the dashboard of every
+    series: the pages of the others (`benchmarks/ID/`) would be linked from nowhere."""
+    problems = []
+    for page in pages:
+        if page.slug != PAGE or not model.series:
+            continue
+        groups = shown_groups(p for p in pages if p.language == page.language)
+        hidden = [series_slug(v) for v in model.series
+                  if groups is not None and v.series.group not in groups]
+        if not hidden:
+            continue
+        more = f" and {len(hidden) - NAMED} more" if len(hidden) > NAMED else ""
+        problems.append(Problem(
+            Location(page.display, 1, 1),
+            "this page takes the place of the benchmarks dashboard, but no page of its "
+            f"language shows the dashboard of {len(hidden)} series: their pages are linked "
+            f"from nowhere ({', '.join(s + '/' for s in hidden[:NAMED])}{more})",
+            hint="place `{{< dashboard >}}` in this page (or in any page; `group=NAME` for "
+                 "one group), or give this page another name to keep the dashboard at "
+                 f"{PAGE}/", warning=not strict))
+    return problems
+
+
+def shown_groups(pages: Iterator[Page]) -> set[str] | None:
+    """The groups whose dashboard the pages show; None when one shows every group."""
+    groups: set[str] = set()
+    for page in pages:
+        for part in split_blocks(page.body, page.body_line):
+            if isinstance(part, Block) and part.name == "dashboard":
+                group = dict(part.options).get("group")
+                if group is None:
+                    return None
+                groups.add(group)
+    return groups
