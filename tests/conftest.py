@@ -32,7 +32,10 @@ TEMPLATES = CompiledTemplates()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Remove the session's cache folder."""
+    """Stop the browser the tests shared, and remove the session's cache folder."""
+    from .browser import close_chromium
+
+    close_chromium()
     shutil.rmtree(SESSION_CACHE, ignore_errors=True)
 
 
@@ -69,6 +72,16 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
         yield source, process
     finally:
         process.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """The test process's headless Debian Chromium (tests/browser.py: one for every module,
+    started once); what a module opened in it is closed after the module."""
+    from .browser import chromium
+
+    with chromium() as instance:
+        yield instance
 
 
 # The suite runs on every core (pytest-xdist, `-n auto --dist loadgroup` in

@@ -67,11 +67,6 @@ def history_base(history: Path) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser.chromium() as instance:
-        yield instance
-
 
 @pytest.fixture(scope="module")
 def base(site: Path) -> Iterator[str]:
