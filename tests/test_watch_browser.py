@@ -29,23 +29,18 @@ CLEAN = ("(text) => document.body.textContent.includes(text)"
          " && !document.querySelector('[role=alert]')")
 
 
-
-def open_page(chromium: Any, url: str) -> Any:
+def open_page(chromium: Any, url: str, errors: list[str] | None = None) -> Any:
     """A new tab on `url`, its window and its body marked: a new page swapped in drops
-    the body's mark, a real reload drops both."""
+    the body's mark, a real reload drops both. What it logs as an error goes to `errors`."""
     page = chromium.new_page(viewport={"width": 1000, "height": 600})
     page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text)
-            if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    ERRORS[id(page)] = errors
+    if errors is not None:
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
     page.evaluate("() => { window.sameWindow = true; document.body.dataset.old = 'yes'; }")
     return page
-
-
-ERRORS: dict[int, list[str]] = {}  # what each tab logged as an error, by id(page)
 
 
 def body_replaced(page: Any) -> bool:
@@ -61,8 +56,9 @@ def window_kept(page: Any) -> bool:
 def test_every_open_page_refreshes_in_place_after_a_good_save(
         chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    english = open_page(chromium, process.url)
-    french = open_page(chromium, process.url + "fr/")
+    logged: list[str] = []  # what either tab logs as an error
+    english = open_page(chromium, process.url, logged)
+    french = open_page(chromium, process.url + "fr/", logged)
     assert english.evaluate(SHOWS, OLD_EN)
     english.evaluate("() => window.scrollTo(0, 900)")
     title = english.title()
@@ -88,7 +84,7 @@ def test_every_open_page_refreshes_in_place_after_a_good_save(
     assert window_kept(english)
     # Nothing failed on the way, not even a request for an icon the site does not have.
     english.wait_for_timeout(500)
-    assert ERRORS[id(english)] == [] and ERRORS[id(french)] == []
+    assert logged == []
     english.close()
     french.close()
 
