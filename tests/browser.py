@@ -50,51 +50,21 @@ def axe_script() -> Path:
 
 @contextlib.contextmanager
 def chromium() -> Iterator[Any]:
-    """This test process's headless Debian Chromium; what was opened in it is closed on
-    exit (each page of `browser.new_page` is a context of its own, with its own storage).
+    """A headless Debian Chromium, closed on exit.
 
-    One Chromium serves every test of a process (an xdist worker), started at its first
-    use and stopped when the session ends (`close_chromium`, from conftest): starting one
-    a module cost more than many of the tests it served. It has to be one: Playwright's
-    synchronous API runs one instance a thread, so a second, started beside it, fails."""
+    Not one for the whole session: while Playwright runs, its driver holds a thread
+    (asyncio's waitpid), and a build in this process does not fork beside other threads
+    (progress_site/fork.py): the tests after it would no longer build as a user's does."""
     if not CHROMIUM.is_file():
         unavailable(f"{CHROMIUM} (apt-get install chromium)")
-    _, browser = _started()
-    if not browser.is_connected():  # it crashed in an earlier test: this one gets a new one
-        close_chromium()
-        _, browser = _started()
-    before = set(browser.contexts)
-    try:
-        yield browser
-    finally:
-        for context in browser.contexts:
-            if context not in before:
-                context.close()
-
-
-@functools.cache
-def _started() -> tuple[Any, Any]:
-    """Playwright and the Chromium it launched, once a process."""
     from playwright.sync_api import sync_playwright
 
-    playwright = sync_playwright().start()
-    try:
-        return playwright, playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                      args=CHROMIUM_ARGS)
-    except BaseException:
-        playwright.stop()
-        raise
-
-
-def close_chromium() -> None:
-    """Stop this process's Chromium and Playwright, if a test started them."""
-    if _started.cache_info().currsize:
-        playwright, browser = _started()
-        _started.cache_clear()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            browser.close()
+            yield browser
         finally:
-            playwright.stop()
+            browser.close()
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -33,10 +33,7 @@ TEMPLATES = CompiledTemplates()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Stop the browser the tests shared, and remove the session's cache folder."""
-    from .browser import close_chromium
-
-    close_chromium()
+    """Remove the session's cache folder."""
     shutil.rmtree(SESSION_CACHE, ignore_errors=True)
 
 
@@ -77,8 +74,7 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """The test process's headless Debian Chromium (tests/browser.py: one for every module,
-    started once); what a module opened in it is closed after the module."""
+    """A headless Debian Chromium for the module's tests (tests/browser.py)."""
     from .browser import chromium
 
     with chromium() as instance:
