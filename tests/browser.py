@@ -50,7 +50,11 @@ def axe_script() -> Path:
 
 @contextlib.contextmanager
 def chromium() -> Iterator[Any]:
-    """A headless Debian Chromium, closed on exit."""
+    """A headless Debian Chromium, closed on exit.
+
+    Not one for the whole session: while Playwright runs, its driver holds a thread
+    (asyncio's waitpid), and a build in this process does not fork beside other threads
+    (progress_site/fork.py): the tests after it would no longer build as a user's does."""
     if not CHROMIUM.is_file():
         unavailable(f"{CHROMIUM} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
@@ -151,13 +155,19 @@ def small_png(png: bytes, colours: int = 32) -> bytes:
     return out.getvalue()
 
 
+def screenshots_wanted() -> bool:
+    """Whether this run writes the screenshots of docs/ (UPDATE_SCREENSHOTS=1), as the
+    golden files are: fonts differ between machines, and a test run must not change the
+    checkout."""
+    return os.environ.get("UPDATE_SCREENSHOTS") == "1"
+
+
 def keep_screenshot(target: Path, png: bytes, limit: int | None = None) -> None:
-    """Write a screenshot of docs/ only when asked (UPDATE_SCREENSHOTS=1), as the golden
-    files are: fonts differ between machines, and a test run must not change the checkout.
-    What is written is the screenshot in few colours (`small_png`), at most `limit` bytes;
-    a run that writes nothing does not make it."""
+    """Write a screenshot of docs/ only when asked (`screenshots_wanted`). What is written
+    is the screenshot in few colours (`small_png`), at most `limit` bytes; a run that
+    writes nothing does not make it."""
     assert png.startswith(b"\x89PNG"), png[:8]
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+    if screenshots_wanted():
         small = small_png(png)
         assert limit is None or len(small) < limit, (target.name, len(small))
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from xdist.scheduler import LoadGroupScheduling
 
 from progress_site.pipeline import ENGINE_ROOT, BuildConfig, make_site
 from progress_site.render.templates import CompiledTemplates
@@ -71,6 +72,15 @@ def watched(request: pytest.FixtureRequest, tmp_path: Path,
         process.close()
 
 
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """A headless Debian Chromium for the module's tests (tests/browser.py)."""
+    from .browser import chromium
+
+    with chromium() as instance:
+        yield instance
+
+
 # The suite runs on every core (pytest-xdist, `-n auto --dist loadgroup` in
 # pyproject.toml). A test module's tests go to one worker, so its module fixtures (a
 # built site, a served folder) are made once; the modules that check the built sites of
@@ -106,8 +116,7 @@ SLOW = {"test_browser", "test_injection_browser", "test_watch_browser", "test_li
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group each test with its module's (or the site checks') for xdist's loadgroup, but
-    those of the modules to spread, and mark the slow modules' tests."""
+    """Put the longest modules first, and mark the slow modules' tests."""
     def module_of(item: pytest.Item) -> str:
         return item.module.__name__.rpartition(".")[2] if item.module else item.nodeid
 
@@ -117,9 +126,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     items.sort(key=rank)  # stable: modules stay whole, in their order
     for item in items:
-        module = module_of(item)
-        if module not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group("sites" if module in SHARE_SITES
-                                                    else module))
-        if module in SLOW:
+        if module_of(item) in SLOW:
             item.add_marker(pytest.mark.slow)
+
+
+def group_of(nodeid: str) -> str:
+    """The work unit a test is sent to a worker in: its module's (the site checks share
+    one), or the test alone for the modules to spread."""
+    module = nodeid.partition("::")[0].rpartition("/")[2].removesuffix(".py")
+    if module in SPREAD:
+        return nodeid
+    return "sites" if module in SHARE_SITES else module
+
+
+class ByGroup(LoadGroupScheduling):
+    """xdist's loadgroup, the group of each test read from its node id (`group_of`).
+
+    xdist's own reads a suffix that its workers write into each marked test's id, which
+    pytest 9.2's ids no longer take (pytest-xdist#1386): nothing failed, but every test
+    went to any worker, and each worker built the module fixtures again (Lighthouse's
+    audit, the wheel's virtualenv, the test sites)."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return group_of(nodeid)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ByGroup | None:
+    """With `--dist loadgroup` (pyproject.toml), the groups of `group_of`."""
+    return ByGroup(config, log) if config.getvalue("dist") == "loadgroup" else None

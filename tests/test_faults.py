@@ -34,7 +34,7 @@ from progress_site.cli import main
 from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
 
 BASE = Path(__file__).parent / "hostile" / "base"
-KILLS = 12  # four at each moment: anywhere, while writing, just after the swap
+KILLS = 6  # two at each moment: anywhere, while writing, just after the swap
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
 
 
@@ -154,26 +154,29 @@ def test_killed_builds_leave_a_whole_site(sites: dict[str, Path], tmp_path: Path
                                           expected: dict[str, dict[str, str]]) -> None:
     """SIGKILL at random moments (seeded): a third anywhere in the build, a third while it
     writes the new site, a third just after the swap. After each, the site is exactly the
-    old build or exactly the new one."""
+    old build or exactly the new one: the old one while the new one was being written
+    (its half-written copy left beside it), the new one once the swap was seen."""
     out = tmp_path / "site"
     assert run_build(sites["A"], out).returncode == 0
     full, publishing = timed_build(warm_build(sites["B"], out), out)  # a whole replacement
     assert snapshot(out) == expected["B"]
     rng = random.Random(20261129)
     state, mid_publish, replaced = "B", 0, 0
+    mid_write = 0  # kills that left a half-written new site (of their own) beside the old
     ready = {v: warm_build(sites[v], out) for v in "AB"}
     try:
         for attempt in range(KILLS):
             target = "B" if state == "A" else "A"
             proc = ready[target]
             ready[target] = warm_build(sites[target], out)
-            inode = out.stat().st_ino
+            inode, left = out.stat().st_ino, set(leftovers(out))
             started = go(proc)
             if attempt % 3 == 0:  # anywhere: loading, rendering, writing, swapping
                 time.sleep(max(0.0, started + rng.uniform(0, 1.2 * full) - time.monotonic()))
             elif attempt % 3 == 1 and wait_for_publish(out, proc, timeout=30):
                 time.sleep(rng.uniform(0, publishing))  # while the new site is written
-            elif attempt % 3 == 2 and wait_for_swap(out, inode, proc, timeout=30):
+            swapped = attempt % 3 == 2 and wait_for_swap(out, inode, proc, timeout=30)
+            if swapped:
                 time.sleep(rng.uniform(0, 0.02))  # while the old site is removed
             proc.send_signal(signal.SIGKILL)
             proc.wait()
@@ -182,6 +185,8 @@ def test_killed_builds_leave_a_whole_site(sites: dict[str, Path], tmp_path: Path
             now = snapshot(out)
             assert now in (expected["A"], expected["B"]), f"attempt {attempt}: a mix"
             new_state = "A" if now == expected["A"] else "B"
+            assert not swapped or new_state == target, f"attempt {attempt}: swapped, yet old"
+            mid_write += new_state == state and bool(set(leftovers(out)) - left)
             replaced += new_state != state
             state = new_state
     finally:
@@ -192,6 +197,7 @@ def test_killed_builds_leave_a_whole_site(sites: dict[str, Path], tmp_path: Path
             idle.wait()
     # The kills did land mid-way: while publishing, and both before and after the swap.
     assert mid_publish >= KILLS // 3, mid_publish
+    assert mid_write >= 1, "no kill landed while the new site was being written"
     assert KILLS // 6 <= replaced < KILLS, replaced
     # The next build finishes what the killed ones left: the new site, no leftovers.
     assert run_build(sites["B"], out).returncode == 0

@@ -4,7 +4,6 @@ hostile repository address) runs no script, whatever a reader does on its pages.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +18,6 @@ from .test_injection import HOSTILE_URLS, build, make_hostile
 
 PAGES = ["index.html", "injection/index.html", "fr/injection/index.html"]
 
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser.chromium() as instance:
-        yield instance
 
 
 def ran(page: Any) -> str:

@@ -46,11 +46,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built(runs_source(root / "src"), root / "site")
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser.chromium() as instance:
-        yield instance
-
 
 @pytest.fixture(scope="module")
 def base(site: Path) -> Iterator[str]:

@@ -6,13 +6,10 @@ under CI, which must run them).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from . import browser
 from .test_watch import (
     BROKEN,
     NEW_EN,
@@ -26,50 +23,24 @@ from .test_watch import (
     studies,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-AXE = Path(os.environ.get("AXE_CORE_JS", "/opt/axe-core/node_modules/axe-core/axe.min.js"))
 WAIT_MS = 15_000  # every browser wait is bounded
 SHOWS = "(text) => document.body.textContent.includes(text)"
 CLEAN = ("(text) => document.body.textContent.includes(text)"
          " && !document.querySelector('[role=alert]')")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A headless Debian Chromium for the whole module."""
-    if not CHROMIUM.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing, and CI must run the browser tests")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def open_page(browser: Any, url: str) -> Any:
+def open_page(chromium: Any, url: str, errors: list[str] | None = None) -> Any:
     """A new tab on `url`, its window and its body marked: a new page swapped in drops
-    the body's mark, a real reload drops both."""
-    page = browser.new_page(viewport={"width": 1000, "height": 600})
+    the body's mark, a real reload drops both. What it logs as an error goes to `errors`."""
+    page = chromium.new_page(viewport={"width": 1000, "height": 600})
     page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text)
-            if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    ERRORS[id(page)] = errors
+    if errors is not None:
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
     page.evaluate("() => { window.sameWindow = true; document.body.dataset.old = 'yes'; }")
     return page
-
-
-ERRORS: dict[int, list[str]] = {}  # what each tab logged as an error, by id(page)
 
 
 def body_replaced(page: Any) -> bool:
@@ -83,10 +54,11 @@ def window_kept(page: Any) -> bool:
 
 
 def test_every_open_page_refreshes_in_place_after_a_good_save(
-        browser: Any, watched: tuple[Path, Watch]) -> None:
+        chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    english = open_page(browser, process.url)
-    french = open_page(browser, process.url + "fr/")
+    logged: list[str] = []  # what either tab logs as an error
+    english = open_page(chromium, process.url, logged)
+    french = open_page(chromium, process.url + "fr/", logged)
     assert english.evaluate(SHOWS, OLD_EN)
     english.evaluate("() => window.scrollTo(0, 900)")
     title = english.title()
@@ -112,16 +84,16 @@ def test_every_open_page_refreshes_in_place_after_a_good_save(
     assert window_kept(english)
     # Nothing failed on the way, not even a request for an icon the site does not have.
     english.wait_for_timeout(500)
-    assert ERRORS[id(english)] == [] and ERRORS[id(french)] == []
+    assert logged == []
     english.close()
     french.close()
 
 
 def test_report_pages_refresh_when_their_records_change(
-        browser: Any, watched: tuple[Path, Watch]) -> None:
+        chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    english = open_page(browser, process.url + "horizon-four-way/")
-    french = open_page(browser, process.url + "fr/horizon-four-way/")
+    english = open_page(chromium, process.url + "horizon-four-way/")
+    french = open_page(chromium, process.url + "fr/horizon-four-way/")
     cell = "(text) => document.body.innerHTML.includes(text)"
     assert english.evaluate(cell, ">43.4<") and not english.evaluate(cell, ">44.6<")
 
@@ -137,10 +109,10 @@ def test_report_pages_refresh_when_their_records_change(
 
 
 def test_a_tab_whose_page_did_not_change_stays_as_it_is(
-        browser: Any, watched: tuple[Path, Watch]) -> None:
+        chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    report = open_page(browser, process.url + "horizon-four-way/")  # no studies figure
-    progress = open_page(browser, process.url)
+    report = open_page(chromium, process.url + "horizon-four-way/")  # no studies figure
+    progress = open_page(chromium, process.url)
 
     edit(studies(source), OLD_VALUE, NEW_VALUE)
 
@@ -153,9 +125,9 @@ def test_a_tab_whose_page_did_not_change_stays_as_it_is(
 
 
 def test_a_tab_on_a_missing_page_shows_it_once_written(
-        browser: Any, watched: tuple[Path, Watch]) -> None:
+        chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    page = open_page(browser, process.url + "notes/")
+    page = open_page(chromium, process.url + "notes/")
     assert page.evaluate(SHOWS, "Page not found")
 
     # A "not found" page refreshes after any build: it cannot tell which page is new.
@@ -169,9 +141,9 @@ def test_a_tab_on_a_missing_page_shows_it_once_written(
 
 
 def test_a_stylesheet_change_reloads_the_page_for_real(
-        browser: Any, watched: tuple[Path, Watch]) -> None:
+        chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    page = open_page(browser, process.url)
+    page = open_page(chromium, process.url)
     engine_css = (REPO / "templates" / "assets" / "style.css").read_text(encoding="utf-8")
     theme = source / "templates" / "assets"
     theme.mkdir(parents=True)
@@ -186,9 +158,9 @@ def test_a_stylesheet_change_reloads_the_page_for_real(
 
 
 def test_a_broken_save_shows_the_error_over_the_page_until_fixed(
-        browser: Any, watched: tuple[Path, Watch]) -> None:
+        chromium: Any, watched: tuple[Path, Watch]) -> None:
     source, process = watched
-    page = open_page(browser, process.url)
+    page = open_page(chromium, process.url)
     good = studies(source).read_text(encoding="utf-8")
 
     with studies(source).open("a", encoding="utf-8") as fh:
@@ -201,7 +173,7 @@ def test_a_broken_save_shows_the_error_over_the_page_until_fixed(
     assert page.evaluate(SHOWS, OLD_EN)  # the last good page is still there, under it
     assert overlay_violations(page) == []
     # A tab opened while the build is broken shows the error too.
-    late = open_page(browser, process.url)
+    late = open_page(chromium, process.url)
     assert "YAML syntax error" in late.locator("[role=alert]").inner_text()
 
     studies(source).write_text(good.replace(OLD_VALUE, NEW_VALUE), encoding="utf-8")
@@ -213,10 +185,8 @@ def test_a_broken_save_shows_the_error_over_the_page_until_fixed(
 
 
 def overlay_violations(page: Any) -> list[str]:
-    """axe-core's violations inside the error overlay (skipped when axe is not here)."""
-    if not AXE.is_file():
-        return []
-    page.add_script_tag(path=str(AXE))
+    """axe-core's violations inside the error overlay."""
+    page.add_script_tag(path=str(browser.axe_script()))
     found: list[str] = page.evaluate("""async () => {
         const r = await axe.run({include: [['#progress-site-error']]},
                                 {resultTypes: ['violations']});
