@@ -402,3 +402,21 @@ def test_a_benchmarks_page_with_the_dashboard_links_every_series(
         assert page.find("h1").text() == f"Benchmarks {folder[:2] or 'en'}"
         for ident in ("parse-small", "render-new", "startup"):
             assert f"{folder}benchmarks/{ident}/index.html" in linked
+
+
+def test_a_sparklines_title_counts_its_points_in_each_language(
+        source: Path, tmp_path: Path) -> None:
+    """One point is "the last point", not "the last 1 points"; two are counted."""
+    copy = tmp_path / "src"
+    shutil.copytree(source, copy)
+    (copy / "data" / "history" / "measurements.single.jsonl").write_text(
+        line(0, 7.5) + "\n", encoding="utf-8")
+    built = make_site(BuildConfig(source=copy, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for page, expected in (
+            ("benchmarks/index.html", {"single: the last point",
+                                       "render-new: the last 2 points"}),
+            ("fr/benchmarks/index.html", {"single : le dernier point",
+                                          "render-new : les 2 derniers points"})):
+        titles = {t.text() for t in parse(built[page].decode("utf-8")).find_all("title")}
+        assert expected <= titles, sorted(titles)
