@@ -420,3 +420,12 @@ def test_a_sparklines_title_counts_its_points_in_each_language(
                                           "render-new : les 2 derniers points"})):
         titles = {t.text() for t in parse(built[page].decode("utf-8")).find_all("title")}
         assert expected <= titles, sorted(titles)
+
+
+def test_a_series_points_name_their_machine_in_each_language(
+        files: dict[str, bytes]) -> None:
+    """The table of a series' points names the machine as machines: does, not by id."""
+    for page, name in (("benchmarks/startup/index.html", "The test PC"),
+                       ("fr/benchmarks/startup/index.html", "Le PC de test")):
+        rows = parse(files[page].decode("utf-8")).find("table", class_="points").find_all("tr")
+        assert {r.find_all("td")[2].text() for r in rows[1:]} == {name}
