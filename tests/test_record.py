@@ -409,7 +409,7 @@ def test_a_distribution_is_recorded_as_the_tool_reported_it(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.startswith(
-        "measurements.startup: p50=55.1, mean=55.4, sd=2.8, n=10 ms, status watch (the runs "
+        "measurements.startup: p50=55.1 ms, mean=55.4 ms, sd=2.8 ms, n=10, status watch (the runs "
         "vary by 5.1 % (coefficient of variation), over 5 %)\n")
     assert (example_copy / "data" / "new.yaml").read_text() == (
         "measurements:\n  - id: startup\n    title: startup\n    figure: {distribution: "
