@@ -166,6 +166,10 @@ def test_in_a_table_too_its_source_shows_the_formula_and_its_inputs(
         assert [n.text() for n in source.find_all("dt")] == words
         assert source.find("code").text() == "requests / seconds"
         assert len(source.find_all("li")) == 2
+    # Its `history:` ends at 1,800, the figure is 2,000: +11.1% since the previous point.
+    changes = [parse(built[page]).find("tr", id="measurement-rate").find(
+        "td", class_="change").text() for page in ("table/index.html", "fr/table/index.html")]
+    assert [c.rsplit(":", 1)[1].strip() for c in changes] == ["+11.1%", "+11,1\u00a0%"]
 
 
 def test_texts_headlines_and_budgets_read_derived_figures(built: dict[str, bytes]) -> None:
