@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import textwrap
 from decimal import Decimal
 from pathlib import Path
@@ -554,3 +555,17 @@ def test_block_options_out_of_range(tmp_path: Path, block: str, message: str) ->
 ])
 def test_block_options_out_of_range_ok(tmp_path: Path, block: str) -> None:
     assert block_problems(tmp_path, block) == []
+
+
+def test_an_agreement_beside_a_table_of_its_records_is_captioned_apart(
+        tmp_path: Path) -> None:
+    """Two regions named alike are one landmark to a screen reader (axe's
+    landmark-unique): the agreement's own caption is not the table's."""
+    source = write_source(tmp_path, lines(*GOOD), content="{{< table runs >}}\n\n"
+                          + AGREEMENT % "tolerance=10%" + "\n")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    for page, captions in (("index.html", ["Runs", "Agreement: Runs"]),
+                           ("fr/index.html", ["Passages", "Concordance : Passages"])):
+        html = built[page].decode("utf-8")
+        assert re.findall(r"<caption[^>]*>([^<]*)</caption>", html) == captions

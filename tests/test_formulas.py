@@ -92,6 +92,8 @@ def derived_site(source: Path, data: str = DERIVED) -> Path:
                                      f"{{{{< measurements {SHOWN} >}}}}\n\n"
                                      "{{< trend measurements rate >}}\n\n"
                                      "{{< budget derived >}}"), encoding="utf-8")
+        (source / "content" / lang / "table.md").write_text(
+            "---\ntitle: Table\n---\n{{< measurements rate form=table >}}\n", encoding="utf-8")
     return source
 
 
@@ -153,6 +155,21 @@ def test_its_source_shows_the_formula_and_links_each_input_the_page_shows(
     ids = {n.attrs["id"] for n in en.iter() if "id" in n.attrs}
     links = [a.attrs["href"][1:] for a in en.find_all("a", class_="input")]
     assert links and set(links) <= ids
+
+
+def test_in_a_table_too_its_source_shows_the_formula_and_its_inputs(
+        built: dict[str, bytes]) -> None:
+    for page, words in (("table/index.html", ["Formula", "Computed from"]),
+                        ("fr/table/index.html", ["Formule", "Calculé à partir de"])):
+        row = parse(built[page]).find("tr", id="measurement-rate")
+        source = row.find("td", class_="remarks").find("details", class_="source")
+        assert [n.text() for n in source.find_all("dt")] == words
+        assert source.find("code").text() == "requests / seconds"
+        assert len(source.find_all("li")) == 2
+    # Its `history:` ends at 1,800, the figure is 2,000: +11.1% since the previous point.
+    changes = [parse(built[page]).find("tr", id="measurement-rate").find(
+        "td", class_="change").text() for page in ("table/index.html", "fr/table/index.html")]
+    assert [c.rsplit(":", 1)[1].strip() for c in changes] == ["+11.1%", "+11,1\u00a0%"]
 
 
 def test_texts_headlines_and_budgets_read_derived_figures(built: dict[str, bytes]) -> None:

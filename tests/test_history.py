@@ -402,3 +402,30 @@ def test_a_benchmarks_page_with_the_dashboard_links_every_series(
         assert page.find("h1").text() == f"Benchmarks {folder[:2] or 'en'}"
         for ident in ("parse-small", "render-new", "startup"):
             assert f"{folder}benchmarks/{ident}/index.html" in linked
+
+
+def test_a_sparklines_title_counts_its_points_in_each_language(
+        source: Path, tmp_path: Path) -> None:
+    """One point is "the last point", not "the last 1 points"; two are counted."""
+    copy = tmp_path / "src"
+    shutil.copytree(source, copy)
+    (copy / "data" / "history" / "measurements.single.jsonl").write_text(
+        line(0, 7.5) + "\n", encoding="utf-8")
+    built = make_site(BuildConfig(source=copy, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for page, expected in (
+            ("benchmarks/index.html", {"single: the last point",
+                                       "render-new: the last 2 points"}),
+            ("fr/benchmarks/index.html", {"single : le dernier point",
+                                          "render-new : les 2 derniers points"})):
+        titles = {t.text() for t in parse(built[page].decode("utf-8")).find_all("title")}
+        assert expected <= titles, sorted(titles)
+
+
+def test_a_series_points_name_their_machine_in_each_language(
+        files: dict[str, bytes]) -> None:
+    """The table of a series' points names the machine as machines: does, not by id."""
+    for page, name in (("benchmarks/startup/index.html", "The test PC"),
+                       ("fr/benchmarks/startup/index.html", "Le PC de test")):
+        rows = parse(files[page].decode("utf-8")).find("table", class_="points").find_all("tr")
+        assert {r.find_all("td")[2].text() for r in rows[1:]} == {name}

@@ -409,7 +409,7 @@ def test_a_distribution_is_recorded_as_the_tool_reported_it(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.startswith(
-        "measurements.startup: p50=55.1, mean=55.4, sd=2.8, n=10 ms, status watch (the runs "
+        "measurements.startup: p50=55.1 ms, mean=55.4 ms, sd=2.8 ms, n=10, status watch (the runs "
         "vary by 5.1 % (coefficient of variation), over 5 %)\n")
     assert (example_copy / "data" / "new.yaml").read_text() == (
         "measurements:\n  - id: startup\n    title: startup\n    figure: {distribution: "
@@ -486,3 +486,31 @@ def test_a_date_of_today_is_recorded(
                     "--date", "2026-11-29")
     assert status == 0, capsys.readouterr().err
     assert "date: 2026-11-29" in (example_copy / "data" / "studies.yaml").read_text()
+
+
+def test_a_change_that_leaves_a_page_citing_a_part_no_longer_given_is_refused(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A page cites the p99 of a distribution; recording a plain value in its place
+    would fail the next build at that page, so it is refused, as the docs promise."""
+    assert record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                  "--before", "p50=20.31,p99=44.0,n=1000", "--after",
+                  "p50=7.92,p99=16.25,n=1000", "--replace", "--yes") == 0
+    for lang in ("en", "fr"):
+        page = example_copy / "content" / lang / "index.md"
+        page.write_text(page.read_text(encoding="utf-8")
+                        + "\nTail: {{ comparisons.cpu-per-packet-500.after.p99 }}.\n",
+                        encoding="utf-8")
+    capsys.readouterr()
+    before = hashes(example_copy)
+    status = record(example_copy, "comparison", "optimisation/cpu-per-packet-500",
+                    "--after", "7.92", "--replace", "--yes")
+    err = capsys.readouterr().err
+    assert status == 1
+    located = [line.split(": ", 1)[0] for line in err.splitlines()
+               if line.startswith("content/")]
+    assert [where.rsplit(":", 2)[0] for where in located] == [
+        "content/en/index.md", "content/fr/index.md"]
+    assert "no number named 'comparisons.cpu-per-packet-500.after.p99'" in err
+    assert err.endswith("error: nothing written: the data as changed would not build "
+                        "(2 errors, above)\n")
+    assert hashes(example_copy) == before

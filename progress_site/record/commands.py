@@ -119,8 +119,10 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
         rec.declare_commit(prov["commit"], file)
 
     require_evidence(status, prov)
-    shown = (", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict)
-             else ", ".join(value) if isinstance(value, list) else value) + f" {unit or ''}"
+    # A distribution's parts each in the unit, but its count: "n=10 ms" read as a time.
+    shown = (", ".join(f"{k}={v}" + (f" {unit}" if unit and k != "n" else "")
+                       for k, v in value.items()) if isinstance(value, dict)
+             else (", ".join(value) if isinstance(value, list) else value) + f" {unit or ''}")
     return Pending(f"measurements.{ident}", shown.strip(), status, suggestion, write)
 
 

@@ -99,12 +99,14 @@ def keep_unit(label: str, where: str, old: str | None, new: str | None,
 
 
 def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Problem]:
-    """The errors a build would stop on (load, validate, derive) if the `edited` texts
-    were written; they are not, nor is anything else (no site, no cache)."""
+    """The errors a build would stop on (load, validate, derive, the pages' references)
+    if the `edited` texts were written; they are not, nor is anything else (no site,
+    no cache)."""
     # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
     # has no use for a second way into the stages.
     from progress_site.derive.site import derive
     from progress_site.load.site import load
+    from progress_site.render.pages import page_references
     from progress_site.validate.rules import validate
 
     # As pipeline.prepare does: these stages make many objects and no cycles.
@@ -114,7 +116,11 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
             return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
         data, found = validate(source.data, today)
         if not any(not p.warning for p in found):
-            found += derive(data, today, source.history)[1]
+            model, derived = derive(data, today, source.history)
+            # The pages cite parts of figures (`.p999`) that a new figure may not give.
+            found += derived
+            if not any(not p.warning for p in derived):
+                found += page_references(model, source.pages)
     # Problems found after loading are shown with their line, as the file would have it.
     texts = {doc.display: doc for doc in source.documents}
     found = [p if p.source_line or not p.location.line else dataclasses.replace(

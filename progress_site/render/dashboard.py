@@ -127,9 +127,10 @@ class Dashboard(SeriesWords):
             previous=self.change(newest.value, points[-2].value) if len(points) > 1 else "–",
             baseline=self.change(newest.value, points[0].value) if len(points) > 1 else "–",
             better=self.words._(BETTER[view.series.better]), status=status,
-            status_class=status_class, spark=sparkline(recent, self.words._(
-                "%(title)s: the last %(n)s points", title=title,
-                n=self.count(len(recent))), marks=recent_marks),
+            status_class=status_class, spark=sparkline(recent, self.words.ngettext(
+                "%(title)s: the last point", "%(title)s: the last %(n)s points",
+                len(recent)) % {"title": title, "n": self.count(len(recent))},
+                marks=recent_marks),
             chart=Markup(), points=())
 
 

@@ -87,12 +87,7 @@ class PageRenderer:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
         Each reference is checked here, where its place in the page is known, and
         printed by the Markdown renderer, in its context (references.Renderer)."""
-        for match in REFERENCE.finditer(text):
-            try:
-                evaluate(match.group(1), self.model.namespace)
-            except ExpressionError as exc:
-                at = start + match.start(1) + exc.offset
-                problems.append(self.located(page, at, exc.message, exc.hint))
+        problems += prose_references(text, page, self.model, start)
         for at, url, why in refused_links(text):
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
@@ -210,6 +205,34 @@ class PageRenderer:
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
         return unlinked(html).encode("utf-8")
+
+
+def prose_references(text: str, page: Page, model: Model, start: int = 0
+                     ) -> list[Problem]:
+    """The `{{ references }}` of a Markdown chunk (at offset `start` of the page's body)
+    that name no number, each located in the page."""
+    found = []
+    for match in REFERENCE.finditer(text):
+        try:
+            evaluate(match.group(1), model.namespace)
+        except ExpressionError as exc:
+            at = start + match.start(1) + exc.offset
+            found.append(PageRenderer.located(page, at, exc.message, exc.hint))
+    return found
+
+
+def page_references(model: Model, pages: tuple[Page, ...]) -> list[Problem]:
+    """The references of the pages' prose that name no number, as rendering finds them,
+    without rendering (`record` checks a change with them)."""
+    found = []
+    for page in pages:
+        start = 0
+        for part in split_blocks(page.body, page.body_line):
+            if not isinstance(part, Block):
+                start = page.body.find(part, start)
+                found += prose_references(part, page, model, start)
+                start += len(part)
+    return found
 
 
 def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:

@@ -130,8 +130,11 @@ class Agreements:
             cells = tuple(self.agreement_cell(ds, fields, found.get(m)) for m in members)
             rows.append((self.tables.value(by, check.members[0][0].get(by.name)), cells,
                          check.agrees))
+        # Not the dataset's title alone: a table of the same records takes that caption,
+        # and two regions of one name are one landmark to a screen reader.
         caption = Markup(self.w.inline(opts.text("caption"))) if opts.text("caption") else (
-            self.w.text(ds.title))
+            Markup.escape(self.w.gettext("Agreement: %(title)s"))
+            % {"title": self.w.text(ds.title)})
         return AgreementView(
             opts.text("id", f"agreement-{ds.id}"), caption, self.tables.header(by),
             tuple(self.tables.value(across, m) for m in members),
