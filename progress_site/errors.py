@@ -85,7 +85,13 @@ def format_key_path(path: KeyPath) -> str:
 
 def excerpt(line: str, column: int) -> tuple[str, int]:
     """A source line as printed (spelled out, cut around `column`) and the caret's offset."""
-    caret = len(visible(line[: max(column - 1, 0)]))
+    # Each character prints as one or more, so MAX_LINE of them on each side of the column
+    # are all that can show (one more tells that the line goes on): a line of 10 MB costs
+    # each of its errors no more than a short one (spelling it all out took minutes).
+    at = max(column - 1, 0)
+    low = max(at - MAX_LINE - 1, 0)
+    line = line[low:at + MAX_LINE + 1]
+    caret = len(visible(line[: at - low]))
     shown = visible(line)
     if len(shown) <= MAX_LINE:
         return shown, caret
