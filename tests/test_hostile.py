@@ -573,6 +573,21 @@ def test_a_record_of_many_unknown_keys_is_told_in_a_few_errors(
     assert len(err) < 10_000
 
 
+def test_a_file_of_many_broken_lines_prints_its_first_problems(base: Path,
+                                                               tmp_path: Path) -> None:
+    """2,000 broken history lines are 12,000 problems: the first hundred are printed, the
+    rest counted in one line, and the closing line counts them all."""
+    write(base / "data/history/measurements.many.jsonl", '{"x": 1}\n' * 2000)
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    lines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert len(lines) == 100 + 3
+    assert lines[0] == "data/history/measurements.many.jsonl:1:1: missing key 'commit'"
+    assert lines[-3:] == [
+        "data/history/measurements.many.jsonl: and 11,900 more problems in this file (fix "
+        "those above first)", "Aborted with 12,000 data errors.",
+        "The previous site was left as it was."]
+
+
 def test_terminal_escapes_in_keys_are_spelled_out(base: Path, tmp_path: Path) -> None:
     write(base / "data" / "keys.yaml",
           'machines:\n  - {id: m, name: M, "\\e]0;pwned\\a\\e[2J": 1}\n')
