@@ -17,6 +17,8 @@ KeyPath = tuple[str | int, ...]
 MAX_KEY = 60
 MAX_MESSAGE = 400
 MAX_LINE = 200
+# Problems printed a file: a file of 500,000 broken lines printed 3,000,000 (460 MB).
+MAX_SHOWN = 100
 
 
 def visible(text: str) -> str:
@@ -85,7 +87,13 @@ def format_key_path(path: KeyPath) -> str:
 
 def excerpt(line: str, column: int) -> tuple[str, int]:
     """A source line as printed (spelled out, cut around `column`) and the caret's offset."""
-    caret = len(visible(line[: max(column - 1, 0)]))
+    # Each character prints as one or more, so MAX_LINE of them on each side of the column
+    # are all that can show (one more tells that the line goes on): a line of 10 MB costs
+    # each of its errors no more than a short one (spelling it all out took minutes).
+    at = max(column - 1, 0)
+    low = max(at - MAX_LINE - 1, 0)
+    line = line[low:at + MAX_LINE + 1]
+    caret = len(visible(line[: at - low]))
     shown = visible(line)
     if len(shown) <= MAX_LINE:
         return shown, caret
@@ -155,11 +163,20 @@ class BuildFailed(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        """Every problem, then one closing line, as MkDocs does."""
+        """Every problem (the first MAX_SHOWN of a file, the rest counted), then one
+        closing line, as MkDocs does."""
         errors = [p for p in self.problems if not p.warning]
-        body = "\n".join(p.render() for p in self.problems)
+        shown: dict[str, int] = {}
+        lines = []
+        for problem in self.problems:
+            count = shown[problem.location.file] = shown.get(problem.location.file, 0) + 1
+            if count <= MAX_SHOWN:
+                lines.append(problem.render())
+        lines += [f"{visible_path(name)}: and {count - MAX_SHOWN:,} more problems in this "
+                  "file (fix those above first)"
+                  for name, count in shown.items() if count > MAX_SHOWN]
         noun = "error" if len(errors) == 1 else "errors"
-        return f"{body}\nAborted with {len(errors)} {self.what} {noun}."
+        return "\n".join(lines) + f"\nAborted with {len(errors):,} {self.what} {noun}."
 
 
 class UsageError(Exception):

@@ -6,12 +6,20 @@ the next one."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import pytest
 from babel.messages.catalog import Catalog
 from babel.support import Translations
 
 from progress_site.pipeline import ENGINE_ROOT
-from progress_site.render.i18n import compile_catalog, mo_bytes, po_path, read_catalog
+from progress_site.render.i18n import (
+    compile_catalog,
+    language_catalog,
+    mo_bytes,
+    po_path,
+    read_catalog,
+)
 
 COUNTS = [0, 1, 2, 3, 5, 21, 1000000, 2000000, 1000001]
 
@@ -53,3 +61,56 @@ def test_a_catalog_falls_back_to_the_next_one() -> None:
     ours.add_fallback(compile_catalog(second))
     assert (ours.gettext("Done"), ours.gettext("Planned"), ours.gettext("Other")) == (
         "Fait", "Prévu", "Other")
+
+
+ENGINE_PO = po_path(ENGINE_ROOT / "locales", "fr").read_text("utf-8")
+RULE = "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;"
+
+
+def site_catalog(tmp_path: Path, old: str, new: str) -> tuple[object, list[str]]:
+    """The engine's French catalog with one edit, read from a site's locales/: what
+    the build keeps of it, and its problems' first lines."""
+    assert old in ENGINE_PO
+    path = po_path(tmp_path / "locales", "fr")
+    path.parent.mkdir(parents=True)
+    path.write_text(ENGINE_PO.replace(old, new, 1), "utf-8")
+    merged, problems = language_catalog([(tmp_path / "locales", tmp_path)], "fr", False)
+    return merged, [p.render().splitlines()[0] for p in problems]
+
+
+PO = "locales/fr/LC_MESSAGES/messages.po"
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    (RULE, "nplurals=3; plural=(n>1;", "15:2: the Plural-Forms header cannot be read: "
+                                       "unbalanced parenthesis in plural form"),
+    (RULE, 'nplurals=3; plural=__import__(\\"os\\").system(\\"x\\");',
+     "15:2: the Plural-Forms header cannot be read: invalid token in plural form: "
+     "__import__"),
+    (RULE, "nplurals=3; plural=" + "(" * 600 + "n" + ")" * 600 + ";",
+     "15:2: the Plural-Forms header cannot be read: plural form expression is too long"),
+    (RULE, "nplurals=3; plural=n % (n - n);",
+     "15:2: the Plural-Forms rule divides by zero for 0"),
+    (RULE, "nplurals=3; plural=n + 2;",
+     "15:2: the Plural-Forms rule picks form 3 for 1, and there are 3 (nplurals)"),
+    ('msgstr "%(allowed)s permis"', 'msgstr "%(nope)s permis"',
+     "22:1: unknown named placeholder 'nope'"),
+    ('#, python-format\nmsgid "%(allowed)s allowed"\nmsgstr "%(allowed)s permis"',
+     'msgid "%(allowed)s allowed"\nmsgstr "%(allowed)s permis %(x)s"',
+     "21:1: unknown named placeholder 'x'"),
+])
+def test_a_catalog_that_would_fail_a_page_is_a_located_error(
+        tmp_path: Path, old: str, new: str, expected: str) -> None:
+    """A Plural-Forms rule gettext refuses or that fails for a count, and a placeholder
+    the template does not pass, are each located: no page's render meets them."""
+    merged, problems = site_catalog(tmp_path, old, new)
+    assert merged is None
+    assert [p for p in problems if "is not translated" not in p] == [f"{PO}:{expected}"]
+
+
+def test_a_catalog_that_would_fail_a_page_is_a_located_error_ok(tmp_path: Path) -> None:
+    merged, problems = site_catalog(tmp_path, RULE, "nplurals=3; plural=(n > 1) ? 2 : n;")
+    assert merged is not None
+    assert merged.ngettext("%(num)s of %(total)s validated",
+                           "%(num)s of %(total)s validated", 5) != ""
+    assert problems == []

@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import io
+import json
 import os
 import re
 import shutil
@@ -552,6 +553,39 @@ def test_extremely_long_lines_are_cut_in_errors(base: Path, tmp_path: Path) -> N
     assert lines[1] == "    …" + "x" * (MAX_LINE - 16) + "', colour: red}]"
     assert lines[2] == "    " + " " * (1 + MAX_LINE - 16 + 3) + "^"
     assert len(err) < 1000
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("data/many.yaml", "machines: [{id: m, name: M, "
+     + ", ".join(f"k{i}: 1" for i in range(20_000)) + "}]\n"),
+    ("data/history/measurements.many.jsonl",
+     json.dumps({f"k{i}": i for i in range(20_000)}) + "\n"),
+])
+def test_a_record_of_many_unknown_keys_is_told_in_a_few_errors(
+        name: str, text: str, base: Path, tmp_path: Path) -> None:
+    """A record or history line of 20,000 unknown keys: ten are told, the rest counted
+    (each key's error spelt out its whole line: minutes, and megabytes of terminal)."""
+    write(base / name, text)
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    told = {line.rsplit(": ", 1)[1] for line in err.splitlines() if "unknown key" in line}
+    assert told == {f"unknown key 'k{i}'" for i in range(10)} | {
+        "and 19,990 more unknown keys"}, err
+    assert len(err) < 10_000
+
+
+def test_a_file_of_many_broken_lines_prints_its_first_problems(base: Path,
+                                                               tmp_path: Path) -> None:
+    """2,000 broken history lines are 12,000 problems: the first hundred are printed, the
+    rest counted in one line, and the closing line counts them all."""
+    write(base / "data/history/measurements.many.jsonl", '{"x": 1}\n' * 2000)
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    lines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert len(lines) == 100 + 3
+    assert lines[0] == "data/history/measurements.many.jsonl:1:1: missing key 'commit'"
+    assert lines[-3:] == [
+        "data/history/measurements.many.jsonl: and 11,900 more problems in this file (fix "
+        "those above first)", "Aborted with 12,000 data errors.",
+        "The previous site was left as it was."]
 
 
 def test_terminal_escapes_in_keys_are_spelled_out(base: Path, tmp_path: Path) -> None:

@@ -157,6 +157,10 @@ def test_jsonl_sample() -> None:
      "hyperfine.json: a benchmark's name or unit is not text: 'a', 3"),
     ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
      "hyperfine.json:1:1: a whole number of 400 digits is too large"),
+    ("hyperfine", '{"results": [{"command": "a", "mean": 1, "mean": 1.2, "times": [1]}]}',
+     "hyperfine.json: key 'mean' appears twice in one object"),
+    ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": -0, "value": 2}\n',
+     "hyperfine.json:2:1: key 'value' appears twice in one object"),
 ])
 def test_malformed_files_are_located_errors(tmp_path: Path, fmt: str, text: str,
                                             message: str) -> None:

@@ -215,3 +215,19 @@ def test_an_edited_template_is_used_by_the_next_build_in_the_same_process(
         (override / "legend.html").write_text(f"<p>{marker}</p>\n{original}", "utf-8")
         page = make_site(config).files["index.html"]
         assert f"<p>{marker}</p>".encode() in page
+
+
+@pytest.mark.parametrize("epoch", ["99999999999999999999", "9223372036854775808",
+                                   "253402300800", "-99999999999", "１７００００００００",
+                                   " 1700000000", "1e9", "0x10"])
+def test_a_source_date_epoch_that_is_no_day_is_a_usage_error(
+        epoch: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    code = main(["--source", str(REPO), "--out", str(tmp_path / "out")], TEMPLATES)
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"error: SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 (a day of "
+        f"the years 1 to 9999), got {epoch!r}; write it as `git log -1 --format=%ct` "
+        f"prints it\n")
+    assert not (tmp_path / "out").exists()

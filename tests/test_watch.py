@@ -533,12 +533,12 @@ def answering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def raw_request(url: str, request_line: bytes) -> bytes:
+def raw_request(url: str, request_line: bytes, host: bytes = b"localhost") -> bytes:
     """Send one request line (and an empty header block); everything answered."""
     parts = urlsplit(url)
     with socket.create_connection((parts.hostname or "", parts.port or 0),
                                   timeout=TIMEOUT) as sock:
-        sock.sendall(request_line + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+        sock.sendall(request_line + b"\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
@@ -583,6 +583,25 @@ def test_every_request_is_answered(answering: str, line: bytes, code: int,
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.parametrize("host", [b"localhost:8000", b"127.0.0.1", b"[::1]:80",
+                                  b"192.168.1.5:8000", b"app.localhost"])
+def test_a_request_for_this_machine_is_served(answering: str, host: bytes) -> None:
+    assert status_line(raw_request(answering, b"GET / HTTP/1.1", host))[1] == 200
+
+
+@pytest.mark.parametrize("host", [b"evil.example", b"evil.example:8000", b"127.0.0.1.nip.io",
+                                  b"localhost.evil.example", b"[::1", b""])
+@pytest.mark.parametrize("line", [b"GET / HTTP/1.1", b"HEAD / HTTP/1.1",
+                                  b"GET /__progress_site/events HTTP/1.1"])
+def test_a_request_for_another_host_is_refused(answering: str, line: bytes,
+                                               host: bytes) -> None:
+    """DNS rebinding: a page of evil.example whose name is made to resolve to 127.0.0.1
+    reads nothing of the preview, its event stream included."""
+    answer = raw_request(answering, line, host)
+    assert status_line(answer)[1] == 403
+    assert b"index.html" not in answer
+
+
 def test_a_folder_redirect_keeps_its_path_quoted(answering: str) -> None:
     answer = raw_request(answering, b'GET /fr?a=<b>"c HTTP/1.1')
     assert status_line(answer)[1] == 301
@@ -611,7 +630,7 @@ def test_an_odd_since_is_ignored_and_the_stream_lives(
                                   timeout=TIMEOUT) as sock:
         query = since.format(prefix=prefix)
         sock.sendall(f"GET /__progress_site/events?since={query}&page=/ HTTP/1.1\r\n"
-                     "Host: x\r\n\r\n".encode())
+                     "Host: localhost\r\n\r\n".encode())
         stream = sock.makefile("rb")
         assert stream.readline() == b"HTTP/1.0 200 OK\r\n"
         assert next_event(stream) == "reload"  # absent: what the state is now

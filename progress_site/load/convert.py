@@ -18,7 +18,7 @@ from progress_site.load.document import Document
 from progress_site.load.places import Places
 from progress_site.load.wording import describe, found, number_hint, shown, written_decimals
 from progress_site.model.declare import fields, hints
-from progress_site.model.limits import LARGEST, MAX_DECIMALS
+from progress_site.model.limits import LARGEST, MAX_DECIMALS, MAX_UNKNOWN
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -244,17 +244,19 @@ class Converter:
         if not isinstance(value, dict):
             return self.expected(cls, value, path)
         declared, located_class = declared_fields(cls)
-        ok = True
-        for key in value:
-            if key not in declared:
-                hint = did_you_mean(key, declared, "known keys")
-                number = self.split_number(value, key, path)
-                if number:
-                    hint = (f"YAML read '{number}' as two entries (a comma separates the "
-                            "keys of `{...}`): write the number without a thousands "
-                            f"separator: {number.replace(',', '')}")
-                self.error((*path, key), f"unknown key '{key}'", hint, key=True)
-                ok = False
+        unknown = [key for key in value if key not in declared]
+        ok = not unknown
+        for key in unknown[:MAX_UNKNOWN]:
+            hint = did_you_mean(key, declared, "known keys")
+            number = self.split_number(value, key, path)
+            if number:
+                hint = (f"YAML read '{number}' as two entries (a comma separates the "
+                        "keys of `{...}`): write the number without a thousands "
+                        f"separator: {number.replace(',', '')}")
+            self.error((*path, key), f"unknown key '{key}'", hint, key=True)
+        if len(unknown) > MAX_UNKNOWN:
+            self.error(path, f"and {len(unknown) - MAX_UNKNOWN:,} more unknown keys",
+                       "known keys: " + ", ".join(declared))
         args: dict[str, Any] = {}
         for name, missing, optional, kind, arg in field_plans(cls):
             if name not in value:

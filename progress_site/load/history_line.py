@@ -25,6 +25,7 @@ from progress_site.model.history import (
     STATS,
     SeriesPoint,
 )
+from progress_site.model.limits import MAX_UNKNOWN
 from progress_site.model.values import Where
 
 STATUSES = ("measured", "watch")
@@ -115,11 +116,15 @@ class LineReader:
         before = len(self.problems)
         # A misspelt key is reported once, as unknown, not also as missing.
         meant: set[str | None] = set()
-        for key in () if KNOWN.issuperset(rec) else rec:  # most lines: known keys only
-            if key not in KNOWN:
-                meant.add(closest(key, KEYS))
-                self.error(index, key, f"unknown key '{key}'",
-                           did_you_mean(key, KEYS, "known keys"), at_key=True)
+        # Most lines hold known keys only; of a line of a million, the first few are told.
+        unknown = [] if KNOWN.issuperset(rec) else [k for k in rec if k not in KNOWN]
+        for key in unknown[:MAX_UNKNOWN]:
+            meant.add(closest(key, KEYS))
+            self.error(index, key, f"unknown key '{key}'",
+                       did_you_mean(key, KEYS, "known keys"), at_key=True)
+        if len(unknown) > MAX_UNKNOWN:
+            self.error(index, None, f"and {len(unknown) - MAX_UNKNOWN:,} more unknown keys",
+                       f"a line holds only known keys: {', '.join(KEYS)}")
         for key in REQUIRED:
             if key not in rec and key not in meant:
                 self.error(index, None, f"missing key '{key}'",

@@ -14,6 +14,9 @@ from decimal import Decimal
 # Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
 LARGEST = 10**15
 MAX_DECIMALS = 12
+# Unknown keys told one by one in a record or a history line; the rest are counted in one
+# more error (a line of a million keys took minutes, each key's hint looking at them all).
+MAX_UNKNOWN = 10
 
 
 def in_range(value: float | Decimal) -> bool:

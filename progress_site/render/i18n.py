@@ -8,19 +8,24 @@ do not use (domains, lazy strings).
 
 from __future__ import annotations
 
+import contextlib
 import io
+import itertools
 import shlex
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
-from progress_site.errors import Location, Problem, visible_path
-from progress_site.regular import open_regular
+from progress_site.errors import Location, Problem, visible, visible_path
+from progress_site.regular import open_regular, read_regular
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class Gap(NamedTuple):
@@ -80,6 +85,67 @@ def gap_problems(gaps: tuple[Gap, ...], display: str, strict: bool) -> list[Prob
             for gap in gaps]
 
 
+def translation_problems(catalog: Catalog, display: str) -> list[Problem]:
+    """Translations whose placeholders or plural forms do not match their msgid (Babel's
+    checkers): a `%(name)s` the template does not pass would fail the page's render. A
+    msgid with a placeholder is checked even when its `#, python-format` flag is gone."""
+    for message in catalog:
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        if any("%(" in str(part) for part in ids):
+            message.flags.add("python-format")
+    return [Problem(Location(display, message.lineno or 0, 1), f"{visible(str(error))}",
+                    hint="write the msgid's placeholders, each as it is, `%(name)s`, "
+                         "and one msgstr[i] for each plural form")
+            for message, errors in catalog.check() for error in errors]
+
+
+def plural_problem(translation: GNUTranslations, catalog: Catalog,
+                   where: Location) -> Problem | None:
+    """A plural rule that fails or picks a form the catalog has not, for a count of 0 to
+    1,000 or a power of ten up to 10^9 (gettext evaluates it for every count a page
+    prints, where a failure would be an internal error)."""
+    forms = catalog.num_plurals
+    # gettext sets `plural` from the header as it reads the catalog; typeshed omits it.
+    rule: Callable[[int], int] = translation.plural  # type: ignore[attr-defined]
+    hint = "write the rule of the language as gettext's manual gives it"
+    for count in itertools.chain(range(1001), (10**k for k in range(4, 10))):
+        try:
+            form = rule(count)
+        except ZeroDivisionError:
+            return Problem(where, f"the Plural-Forms rule divides by zero for {count}",
+                           hint=hint)
+        if not 0 <= form < forms:
+            return Problem(where, f"the Plural-Forms rule picks form {form} for {count}, "
+                                  f"and there are {forms} (nplurals)", hint=hint)
+    return None
+
+
+def header_line(path: Path, display: str) -> Location:
+    """Where the catalog's Plural-Forms header is written (else its first line)."""
+    with contextlib.suppress(OSError):
+        for number, line in enumerate(read_regular(path).split(b"\n"), 1):
+            if b"Plural-Forms:" in line:
+                return Location(display, number, line.index(b"Plural-Forms:") + 1)
+    return Location(display, 1, 1)
+
+
+def compiled(catalog: Catalog, path: Path, display: str
+             ) -> tuple[GNUTranslations | None, list[Problem]]:
+    """The catalog compiled, or the problems that keep it from being used."""
+    problems = translation_problems(catalog, display)
+    where = header_line(path, display)
+    try:
+        translation = compile_catalog(catalog)
+    except ValueError as exc:  # gettext refuses the Plural-Forms rule
+        return None, [*problems, Problem(
+            where, f"the Plural-Forms header cannot be read: {visible(str(exc))}",
+            hint="write the rule of the language as gettext's manual gives it, e.g. "
+                 "`nplurals=2; plural=(n > 1);`")]
+    plural = plural_problem(translation, catalog, where)
+    problems += [plural] if plural else []
+    return (None if problems else translation), problems
+
+
 def mo_bytes(catalog: Catalog) -> bytes:
     """The catalog compiled as gettext reads it, in memory (no .mo beside the .po)."""
     buffer = io.BytesIO()
@@ -110,7 +176,10 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
             continue
         if folder == folders[0][0] or len(folders) == 1:
             problems += gap_problems(catalog_gaps(catalog), display, strict)
-        translation = compile_catalog(catalog)
+        translation, found = compiled(catalog, path, display)
+        problems += found
+        if translation is None:
+            continue
         if merged is not None:
             translation.add_fallback(merged)
         merged = translation

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import ipaddress
 import socket
 import socketserver
 import sys
@@ -18,7 +19,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 from progress_site.errors import visible
 from progress_site.watch.livereload import EVENTS_PATH, event_message, inject
@@ -51,6 +52,7 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], root: Path, state: LiveState) -> None:
         self.root = root
         self.state = state
+        self.host_name = address[0].lower()  # as given to --host, before it is resolved
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
         super().__init__(address, PreviewHandler)
@@ -127,6 +129,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         """Serve a file, or the event stream."""
+        if not self.host_allowed():
+            return
         if target(self.path)[0] == EVENTS_PATH:
             self.stream_events()
         else:
@@ -134,7 +138,19 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def do_HEAD(self) -> None:
         """Serve a file's headers."""
-        self.serve_file(with_body=False)
+        if self.host_allowed():
+            self.serve_file(with_body=False)
+
+    def host_allowed(self) -> bool:
+        """Whether the request names this server; else answer 403. A page of another
+        site whose name is made to resolve to 127.0.0.1 (DNS rebinding) would otherwise
+        read the preview, and the overlay's source lines, as its own origin."""
+        host = self.headers.get("Host")
+        if host is None or local_host(host, self.preview.host_name):
+            return True
+        self.send_error(403, "this preview answers only requests for localhost, an IP "
+                             "address or the --host it serves on")
+        return False
 
     def log_message(self, format: str, *args: Any) -> None:
         """Stay quiet: the terminal is for build results."""
@@ -215,6 +231,19 @@ def open_server(host: str, port: int, root: Path, state: LiveState) -> PreviewSe
     """Bind the preview server (port 0 picks a free port); OSError when that fails."""
     kind = PreviewServer6 if ":" in host else PreviewServer
     return kind((host, port), root, state)
+
+
+def local_host(header: str, served: str) -> bool:
+    """Whether a Host header names this machine: localhost, an IP address (which no DNS
+    answer can rebind) or the name the server was asked to serve on."""
+    try:
+        name = urlsplit(f"//{header}").hostname or ""
+    except ValueError:
+        return False
+    with contextlib.suppress(ValueError):
+        ipaddress.ip_address(name)
+        return True
+    return name in ("localhost", served) or name.endswith(".localhost")
 
 
 def url_of(server: PreviewServer) -> str:

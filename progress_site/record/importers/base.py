@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, UsageError
+from progress_site.errors import Location, Problem, UsageError, visible
 from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml_refusals import MAX_DEPTH
@@ -188,8 +188,20 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
                        "large", "check what wrote the file", line)
         return int(digits)
 
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        # json keeps the last of a key written twice, quietly: which one the tool meant
+        # is not ours to guess.
+        out: dict[str, Any] = {}
+        for key, value in items:
+            if key in out:
+                raise fail(display, f"key '{visible(key)}' appears twice in one object",
+                           "give the file exactly as the tool wrote it", line)
+            out[key] = value
+        return out
+
     try:
-        return parse_json(text, json.JSONDecoder(parse_float=parse_float, parse_int=whole))
+        return parse_json(text, json.JSONDecoder(parse_float=parse_float, parse_int=whole,
+                                                 object_pairs_hook=pairs))
     except json.JSONDecodeError as exc:
         raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
     except TooDeep as exc:
