@@ -151,6 +151,22 @@ def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
     return out
 
 
+def untitled(text: str, meta: object, display: str) -> Problem:
+    """Why a page has no title, told by what its first lines hold: a front matter never
+    closed, one that is not `key: value` lines, or none at all, each with its own fix."""
+    where = Location(display, 1, 1)
+    opened = text.split("\n", 1)[0].strip() == "---"
+    if opened and not split_front_matter(text)[0]:
+        return Problem(where, "the page's front matter is not closed: no '---' line ends it",
+                       hint="add a line '---' after its last 'key: value' line")
+    if opened and meta is not None and not isinstance(meta, dict):
+        return Problem(where, "the page's front matter is not 'key: value' lines",
+                       hint="write it as 'title: ...' and the page's other keys, one a line")
+    return Problem(where, "the page has no title", hint="start the file with "
+                   "'---', 'title: ...', '---'" if not opened else
+                   "add 'title: ...' between the two '---' lines")
+
+
 def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Problem]]:
     """One Markdown page: its front matter checked, its body kept for rendering."""
     display = path.relative_to(root).as_posix()
@@ -166,9 +182,7 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     meta_values = doc.data if doc.data is not None else {}
     slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
     if not isinstance(meta_values, dict) or "title" not in meta_values:
-        where = Location(display, 1, 1)
-        problems.append(Problem(where, "the page has no title", hint="start the file with "
-                                "'---', 'title: ...', '---'"))
+        problems.append(untitled(text, meta_values, display))
         return None, problems
     conv = Converter(doc, (lang,), strict=True)
     meta = conv.convert(PageMeta, meta_values, ())
