@@ -157,7 +157,7 @@ def prepare(config: BuildConfig) -> Prepared:
         model, found = derive(data, config.today, source.history)
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                                  data.site.languages, config.strict)
-        problems += found + list(catalogs.problems)
+        problems += with_source_lines(found, config.source) + list(catalogs.problems)
         problems += typed_numbers(model, source.pages, config.source, config.strict)
         fail_on_errors(problems, config.source)
     pages = source.pages + dashboard_pages(model, source.pages, catalogs)

@@ -6,6 +6,11 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+# A number and what goes with it, parted by a space a line may break at: `n = 10`,
+# `p < 0.0001`, `± 2.8`, `2.46 times`, `p99 65`, `mean 9`, `30 days`. The page binds each
+# pair with a no-break space, so `(n =` never ends a line above its number.
+BREAKABLE = re.compile(r"\S [=<±]|[=<±] \S|\d (?:times|fois|days|jours)\b"
+                       r"|\bp\d+(?:[.,]\d+)? \d|\b(?:mean|moyenne|noise|bruit) \d")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
 
@@ -87,3 +92,10 @@ def parse(html: str | bytes) -> Node:
     builder.feed(html.decode("utf-8") if isinstance(html, bytes) else html)
     builder.close()
     return builder.root
+
+
+def breakable(nodes: list[Node]) -> list[str]:
+    """Each number parted from its label or unit by a breakable space, in these
+    elements' text (see BREAKABLE), with the text it is in."""
+    return [f"{m.group()!r} in {node.text()!r}" for node in nodes
+            for m in BREAKABLE.finditer(node.text())]

@@ -23,7 +23,7 @@ from .conftest import TEMPLATES, TODAY
 
 PAGES = ("index.html", "horizon-four-way/index.html", "fr/index.html",
          "fr/horizon-four-way/index.html")
-SVG = re.compile(r"<svg [^>]*class=\"chart\".*?</svg>", re.S)
+SVG = re.compile(r"<svg [^>]*class=\"chart[ \"].*?</svg>", re.S)
 FIGURE = re.compile(r'<figure class="chart-figure[^"]*" id="([^"]+)">(.*?)</figure>', re.S)
 Matrix = tuple[float, float, float, float, float, float]  # a b c d e f, as SVG writes it
 IDENTITY: Matrix = (1, 0, 0, 1, 0, 0)
@@ -92,7 +92,8 @@ def overflow(svg: str) -> list[str]:
 def test_every_word_of_the_examples_charts_lies_inside_its_svg(
         example_files: dict[str, bytes]) -> None:
     charts = chart_svgs(example_files)
-    assert len(charts) == 6  # the four-way page's three charts, in each language
+    # The four-way page's three charts, in each language, each drawn wide and narrow.
+    assert len(charts) == 12
     for page, svg in charts:
         assert overflow(svg) == [], page
 
@@ -105,16 +106,19 @@ def test_a_title_too_long_for_one_line_is_wrapped_not_cut(
     page.write_text(page.read_text("utf-8").replace(
         "Average tick (MSPT) by number of bots", long), "utf-8")
     files = built(example_copy)
-    [svg] = [s for s in SVG.findall(files["horizon-four-way/index.html"].decode())
-             if "mspt" in s]
-    heading = ET.fromstring(svg).find(f"{{{SVG_NS}}}g[@class='chart-title']")
-    assert heading is not None and len(heading) == 2
-    assert " ".join(t.text or "" for t in heading) == long
-    assert overflow(svg) == []
+    wide, narrow = [s for s in SVG.findall(files["horizon-four-way/index.html"].decode())
+                    if "mspt" in s]
+    for svg, lines in ((wide, 2), (narrow, 3)):  # the phone's drawing is 320 px wide
+        heading = ET.fromstring(svg).find(f"{{{SVG_NS}}}g[@class='chart-title']")
+        assert heading is not None and len(heading) == lines
+        assert " ".join(t.text or "" for t in heading) == long
+        assert overflow(svg) == []
 
 
 def test_a_title_that_fits_is_one_line_ok(example_files: dict[str, bytes]) -> None:
     for _, svg in chart_svgs(example_files):
+        if 'class="chart narrow"' in svg:
+            continue  # drawn for a phone: its title may take two lines
         heading = ET.fromstring(svg).find(f"{{{SVG_NS}}}g[@class='chart-title']")
         assert heading is not None and len(heading) == 1
 
@@ -238,3 +242,57 @@ def test_in_chromium_every_word_of_a_chart_lies_inside_its_svg(example_site: Pat
                              or y2 > height + 0.5]
         page.close()
     assert problems == []
+
+
+# In Chromium: every word of every chart shown, with the size it is drawn at on the screen
+# (its font size times the scale the SVG is shown at); and how many drawings each chart's
+# figure shows.
+SHOWN_WORDS = """() => [...document.querySelectorAll('svg.chart text')]
+  .filter(t => t.getClientRects().length > 0).map(t => {
+    const m = t.getScreenCTM();
+    return [t.closest('figure').id, t.textContent,
+            parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)];
+  })"""
+SHOWN_DRAWINGS = """() => [...document.querySelectorAll('figure.chart-figure')].map(f =>
+  [f.id, [...f.querySelectorAll('svg.chart')].filter(s => s.getClientRects().length).length])"""
+PHONE_NARROW = {"width": 375, "height": 812}
+
+
+def trend_site(source: Path) -> Path:
+    """The example with a comparison's trend and a trend over two tools' versions on its
+    home pages, built on disk beside its source."""
+    from .test_contenders import with_tools
+
+    add_history(source, "[{value: 24.5, commit: 57930e6, label: {en: May, fr: Mai}}]")
+    with_tools(source)
+    out = source.parent / "site"
+    for path, data in built(source).items():
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_bytes(data)
+    return out
+
+
+@pytest.mark.slow  # a real browser: CI runs it
+def test_every_chart_word_reads_at_10px_or_more_on_a_phone_and_a_desktop(
+        example_site: Path, example_copy: Path) -> None:
+    sites = {example_site: PAGES[1::2], trend_site(example_copy): PAGES[0::2]}
+    small, shown = [], []
+    with browser.chromium() as chromium:
+        for site, paths in sites.items():
+            with browser.serve(site) as base:
+                for viewport in (PHONE_NARROW, browser.PHONE, browser.DESKTOP):
+                    for scheme in ("light", "dark"):
+                        page = chromium.new_page(viewport=viewport, color_scheme=scheme)
+                        for path in paths:
+                            page.goto(f"{base}{path}")
+                            where = (path, viewport["width"], scheme)
+                            small += [(*where, figure, text, round(px, 1)) for figure,
+                                      text, px in page.evaluate(SHOWN_WORDS) if px < 9.95]
+                            shown += [(*where, figure, count) for figure, count
+                                      in page.evaluate(SHOWN_DRAWINGS)]
+                        page.close()
+    assert small == []
+    # Each chart shows one drawing at every width: the trends on the home pages (two),
+    # the four-way page's three charts.
+    assert {count for *_, count in shown} == {1}
+    assert len(shown) == 2 * 3 * (3 * 2 + 2 * 2)

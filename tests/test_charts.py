@@ -647,7 +647,7 @@ def test_a_chart_at_the_points_limit_is_drawn_with_its_table(tmp_path: Path) -> 
     result = run_build(source, tmp_path / "out", [], timeout=60)
     assert (result.status, result.stderr) == (0, "")
     page = (tmp_path / "out" / "many" / "index.html").read_text("utf-8")
-    root = ET.fromstring(re.findall(r"<svg [^>]*class=\"chart\".*?</svg>", page, re.S)[0])
+    root = ET.fromstring(re.findall(r"<svg [^>]*class=\"chart[ \"].*?</svg>", page, re.S)[0])
     assert list(legend(root)) == ["s0", "s1", "s2", "s3"]
     assert page.count("<tr>") == MAX_POINTS // 4 + 1  # a row an x, under the header's
 

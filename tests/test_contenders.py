@@ -94,8 +94,8 @@ def test_the_versions_block_names_each_tool_and_its_version(built: dict[str, byt
 
 
 @pytest.mark.parametrize(("page", "verdict"), [
-    ("index.html", "2.46 times less time"),
-    ("fr/index.html", "2,46 fois moins de temps"),
+    ("index.html", "2.46\u00a0times less time"),
+    ("fr/index.html", "2,46\u00a0fois moins de temps"),
 ])
 def test_comparisons_and_bars_name_the_tools(built: dict[str, bytes], page: str,
                                              verdict: str) -> None:

@@ -20,6 +20,7 @@ from progress_site.render.blocks.agreement import agrees, check_groups
 from progress_site.render.blocks.tables import ordered
 
 from .conftest import TEMPLATES
+from .dom import parse
 
 SITE = """\
 site:
@@ -565,7 +566,60 @@ def test_an_agreement_beside_a_table_of_its_records_is_captioned_apart(
                           + AGREEMENT % "tolerance=10%" + "\n")
     built = make_site(BuildConfig(source=source, out=tmp_path / "out",
                                   today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
-    for page, captions in (("index.html", ["Runs", "Agreement: Runs"]),
-                           ("fr/index.html", ["Passages", "Concordance : Passages"])):
+    for page, captions in (("index.html", ["Runs", "Agreement: Runs (MSPT)"]),
+                           ("fr/index.html", ["Passages", "Concordance : Passages (MSPT)"])):
         html = built[page].decode("utf-8")
         assert re.findall(r"<caption[^>]*>([^<]*)</caption>", html) == captions
+
+
+# Two tables and two checks of one dataset on a page, none with a caption of its own.
+TWO_OF_EACH = ("{{< table runs rows=bots,server columns=mspt >}}\n\n"
+               "{{< table runs rows=bots,server columns=chunks >}}\n\n"
+               + AGREEMENT % "tolerance=10%" + "\n\n"
+               "{{< agreement runs by=bots fields=chunks across=server tolerance=10% "
+               "id=chunks-agree >}}\n")
+
+
+def region_names(html: str) -> list[str]:
+    """The name of each region of a page: the text its aria-labelledby points at."""
+    root = parse(html)
+    texts = {n.attrs["id"]: n.text() for n in root.iter() if "id" in n.attrs}
+    return [" ".join(texts[i] for i in n.attrs["aria-labelledby"].split())
+            for n in root.iter() if n.attrs.get("role") == "region"
+            or (n.tag == "section" and "aria-labelledby" in n.attrs)]
+
+
+@pytest.fixture()
+def two_of_each(tmp_path: Path) -> dict[str, bytes]:
+    """The files of a site whose page shows TWO_OF_EACH."""
+    source = write_source(tmp_path, lines(*GOOD), content=TWO_OF_EACH)
+    return make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                 today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+
+
+def test_two_tables_of_one_dataset_are_regions_of_their_own_names(
+        two_of_each: dict[str, bytes]) -> None:
+    """Without a caption, a table or a check that shows some of a dataset's fields is
+    named by them too: two regions of one name are one landmark to a screen reader."""
+    assert region_names(two_of_each["index.html"].decode()) == [
+        "Runs (MSPT)", "Runs (Chunks)", "Agreement: Runs (MSPT)", "Agreement: Runs (Chunks)"]
+    assert region_names(two_of_each["fr/index.html"].decode()) == [
+        "Passages (MSPT)", "Passages (Chunks)", "Concordance : Passages (MSPT)",
+        "Concordance : Passages (Chunks)"]
+
+
+@pytest.mark.slow  # a real browser: CI runs it
+def test_two_tables_of_one_dataset_pass_axe(two_of_each: dict[str, bytes],
+                                            tmp_path: Path) -> None:
+    from . import browser
+
+    site = tmp_path / "site"
+    for path, data in two_of_each.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_bytes(data)
+    with browser.chromium() as chromium, browser.serve(site) as base:
+        for path in ("index.html", "fr/index.html"):
+            page = chromium.new_page(viewport=browser.DESKTOP)
+            page.goto(f"{base}{path}")
+            assert browser.axe_violations(page) == [], path
+            page.close()

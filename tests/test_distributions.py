@@ -18,7 +18,7 @@ from progress_site.model.values import Number
 from progress_site.pipeline import BuildConfig, make_site
 
 from .conftest import TEMPLATES, TODAY
-from .dom import parse
+from .dom import breakable, parse
 from .test_formatting import words_for
 
 NBSP, NNBSP = "\u00a0", "\u202f"
@@ -52,19 +52,19 @@ def part(value: float, decimals: int = 0) -> Number:
 
 @pytest.mark.parametrize(("dist", "unit", "lang", "expected"), [
     (Distribution(p50=part(16), p95=part(65), n=10), "us", "en",
-     f"p50 16{NBSP}{MU} · p95 65{NBSP}{MU} (n = 10)"),
+     f"p50{NBSP}16{NBSP}{MU} · p95{NBSP}65{NBSP}{MU} (n{NBSP}={NBSP}10)"),
     (Distribution(p50=part(16), p95=part(65), n=10), "us", "fr",
-     f"p50 16{NNBSP}{MU} · p95 65{NNBSP}{MU} (n = 10)"),
+     f"p50{NBSP}16{NNBSP}{MU} · p95{NBSP}65{NNBSP}{MU} (n{NBSP}={NBSP}10)"),
     (Distribution(mean=part(55.4, 1), sd=part(2.8, 1), n=10), "ms", "en",
-     f"55.4{NBSP}ms ± 2.8{NBSP}ms (n = 10)"),
+     f"55.4{NBSP}ms{NBSP}±{NBSP}2.8{NBSP}ms (n{NBSP}={NBSP}10)"),
     (Distribution(mean=part(55.4, 1), sd=part(2.8, 1), n=10), "ms", "fr",
-     f"55,4{NNBSP}ms ± 2,8{NNBSP}ms (n = 10)"),
+     f"55,4{NNBSP}ms{NBSP}±{NBSP}2,8{NNBSP}ms (n{NBSP}={NBSP}10)"),
     (Distribution(p50=part(1.5, 1), p999=part(1200), n=12000), "ms", "en",
-     f"p50 1.5{NBSP}ms · p99.9 1,200{NBSP}ms (n = 12,000)"),
+     f"p50{NBSP}1.5{NBSP}ms · p99.9{NBSP}1,200{NBSP}ms (n{NBSP}={NBSP}12,000)"),
     (Distribution(p50=part(1.5, 1), p999=part(1200), n=12000), "ms", "fr",
-     f"p50 1,5{NNBSP}ms · p99,9 1{NNBSP}200{NNBSP}ms (n = 12{NNBSP}000)"),
-    (Distribution(mean=part(3.25, 2)), None, "fr", "moyenne 3,25"),
-    (Distribution(p50=part(7), mean=part(9)), None, "en", "p50 7 · mean 9"),
+     f"p50{NBSP}1,5{NNBSP}ms · p99,9{NBSP}1{NNBSP}200{NNBSP}ms (n{NBSP}={NBSP}12{NNBSP}000)"),
+    (Distribution(mean=part(3.25, 2)), None, "fr", f"moyenne{NBSP}3,25"),
+    (Distribution(p50=part(7), mean=part(9)), None, "en", f"p50{NBSP}7 · mean{NBSP}9"),
 ])
 def test_a_distribution_prints_compactly(dist: Distribution, unit: str | None, lang: str,
                                          expected: str) -> None:
@@ -122,19 +122,20 @@ def paragraph(files: dict[str, bytes], page: str, start: str) -> str:
 def test_parts_are_cited_and_compared_by_the_median_in_english(
         built: dict[str, bytes]) -> None:
     assert paragraph(built, "index.html", "Latency:") == (
-        f"Latency: p50 19.03{NBSP}{MU} · p95 41.2{NBSP}{MU} · p99 65.0{NBSP}{MU} "
-        f"(n = 1,000) before, p99 30.25{NBSP}{MU} after (65.0{NBSP}{MU} before), "
-        f"2.35 times less at the median, 2.15 at p99, p95 -69.7%; start-up p50 55.1{NBSP}ms · "
-        f"55.4{NBSP}ms ± 2.8{NBSP}ms (n = 10), sd 2.8{NBSP}ms, 10 runs, "
-        f"median twice 110.2{NBSP}ms, to no decimal p50 55{NBSP}ms · 55{NBSP}ms ± 3{NBSP}ms "
-        f"(n = 10), bare 55.1, within 55.1{NBSP}ms.")
+        f"Latency: p50{NBSP}19.03{NBSP}{MU} · p95{NBSP}41.2{NBSP}{MU} · p99{NBSP}65.0{NBSP}{MU} "
+        f"(n{NBSP}={NBSP}1,000) before, p99 30.25{NBSP}{MU} after (65.0{NBSP}{MU} before), "
+        f"2.35 times less at the median, 2.15 at p99, p95 -69.7%; start-up p50{NBSP}55.1{NBSP}ms · "
+        f"55.4{NBSP}ms{NBSP}±{NBSP}2.8{NBSP}ms (n{NBSP}={NBSP}10), sd 2.8{NBSP}ms, 10 runs, "
+        f"median twice 110.2{NBSP}ms, to no decimal p50{NBSP}55{NBSP}ms · "
+        f"55{NBSP}ms{NBSP}±{NBSP}3{NBSP}ms (n{NBSP}={NBSP}10), bare 55.1, within 55.1{NBSP}ms.")
 
 
 def test_parts_are_cited_in_french(built: dict[str, bytes]) -> None:
     assert paragraph(built, "fr/index.html", "Latence") == (
-        f"Latence : p50 19,03{NNBSP}{MU} · p95 41,2{NNBSP}{MU} · p99 65,0{NNBSP}{MU} "
-        f"(n = 1{NNBSP}000) avant, p99 30,25{NNBSP}{MU} après ; démarrage "
-        f"p50 55,1{NNBSP}ms · 55,4{NNBSP}ms ± 2,8{NNBSP}ms (n = 10).")
+        f"Latence : p50{NBSP}19,03{NNBSP}{MU} · p95{NBSP}41,2{NNBSP}{MU} · "
+        f"p99{NBSP}65,0{NNBSP}{MU} "
+        f"(n{NBSP}={NBSP}1{NNBSP}000) avant, p99 30,25{NNBSP}{MU} après ; démarrage "
+        f"p50{NBSP}55,1{NNBSP}ms · 55,4{NNBSP}ms{NBSP}±{NBSP}2,8{NNBSP}ms (n{NBSP}={NBSP}10).")
 
 
 def test_data_json_holds_the_parts_and_the_ratio_of_medians(built: dict[str, bytes]) -> None:
@@ -179,9 +180,9 @@ def test_bars_draw_each_distribution_as_a_strip_over_its_median(
               r.find("span", class_="bar-value").text()) for r in rows]
     assert drawn == [
         ("width: 46.2%", "left: 46.2%; width: 53.8%",
-         f"p50 20.31{NBSP}{MU} · p95 31.5{NBSP}{MU} · p99 44.0{NBSP}{MU}"),
+         f"p50{NBSP}20.31{NBSP}{MU} · p95{NBSP}31.5{NBSP}{MU} · p99{NBSP}44.0{NBSP}{MU}"),
         ("width: 18.0%", "left: 18.0%; width: 18.9%",
-         f"p50 7.92{NBSP}{MU} · p95 11.0{NBSP}{MU} · p99 16.25{NBSP}{MU}")]
+         f"p50{NBSP}7.92{NBSP}{MU} · p95{NBSP}11.0{NBSP}{MU} · p99{NBSP}16.25{NBSP}{MU}")]
     # The headline that summarises this ratio still agrees: it is a ratio of medians.
     assert "2.56" in card.find("p", class_="verdict").text()
 
@@ -207,3 +208,14 @@ def test_a_budget_takes_a_distributions_median_for_its_share(built: dict[str, by
     item = next(i for i in data["budgets"][0]["items"] if i["id"] == "processor")
     assert item["derived"]["share"]["low"] == pytest.approx(32.75)
     assert item["derived"]["over"] is False
+
+
+@pytest.mark.parametrize("page", ["index.html", "fr/index.html"])
+def test_no_number_parts_from_its_label_at_a_lines_end(built: dict[str, bytes],
+                                                       page: str) -> None:
+    """`p99 65.0 μs (n = 1,000)`, `55.4 ms ± 2.8 ms`, `2.35 times less`: each number keeps
+    its label, sign and unit on its line, in figures, bars and verdicts."""
+    nodes = [n for n in parse(built[page]).iter()
+             if {"value", "bar-value", "verdict"} & set(n.attrs.get("class", "").split())]
+    assert len(nodes) > 20
+    assert breakable(nodes) == []

@@ -52,9 +52,9 @@ def three_significant(value: float) -> int:
 
 def distribution(side: str, lang: str) -> str:
     """A distribution as the page prints it: each percentile, then the count."""
-    parts = " · ".join(f"{p} {typed(f'{side}_{p}', lang)}{SEP[lang]}ms"
+    parts = " · ".join(f"{p}\u00a0{typed(f'{side}_{p}', lang)}{SEP[lang]}ms"
                        for p in ("p50", "p95", "p99"))
-    return f"{parts} (n = {typed('n', lang)})"
+    return f"{parts} (n\u00a0=\u00a0{typed('n', lang)})"
 
 
 def expected(lang: str) -> dict[str, Any]:
@@ -119,7 +119,8 @@ def test_every_figure_shows_the_number_computed_from_the_data(built: Built, lang
     assert texts(page, "span", "value") == want["values"]
     assert texts(page, "p", "share")[0].startswith(want["share"] + " ")
     verdicts = texts(page, "p", "verdict")
-    assert [v.split(" ")[0] for v in verdicts] == want["ratios"]
+    # Each ratio is bound to its "times" by a no-break space: they never part at a line's end.
+    assert [v.split("\u00a0")[0] for v in verdicts] == want["ratios"]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

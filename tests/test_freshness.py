@@ -62,8 +62,8 @@ def stale(files: dict[str, bytes], page: str) -> dict[str, str]:
 def test_figures_older_than_the_age_are_to_remeasure(tmp_path: Path) -> None:
     files = build(tmp_path, "stale_after_days: 30")
     assert stale(files, "index.html") == {
-        "old": "Measured more than 30 days ago.", "new": "", "guess": ""}  # estimates age not
-    assert stale(files, "fr/index.html")["old"] == "Mesuré il y a plus de 30 jours."
+        "old": "Measured more than 30\u00a0days ago.", "new": "", "guess": ""}  # estimates age not
+    assert stale(files, "fr/index.html")["old"] == "Mesuré il y a plus de 30\u00a0jours."
 
 
 def test_figures_measured_before_a_commit_are_to_remeasure(tmp_path: Path) -> None:

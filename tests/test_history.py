@@ -21,7 +21,7 @@ from progress_site.record.recorder import check
 from progress_site.render.ids import element_ids
 
 from .conftest import TEMPLATES, TODAY
-from .dom import Node, parse
+from .dom import Node, breakable, parse
 from .history_site import NOISE, POINTS, STEP_AT, commit, history_source, line
 from .test_cases import BUILD, SOURCE_DATE_EPOCH, Result, run_build
 from .test_fragments import links, target
@@ -84,10 +84,10 @@ def test_measurement_cites_the_newest_value(files: dict[str, bytes], lang: str, 
 DASHBOARD = {
     "en": ("benchmarks/index.html", {
         "startup": "Regressed", "parse-small": "Within noise",
-        "render-new": "Not enough points"}, "+50.2%", "1.50 times"),
+        "render-new": "Not enough points"}, "+50.2%", "1.50\u00a0times"),
     "fr": ("fr/benchmarks/index.html", {
         "startup": "Dégradé", "parse-small": "Dans le bruit",
-        "render-new": "Pas assez de points"}, "+50,2\u00a0%", "1,50 fois"),
+        "render-new": "Pas assez de points"}, "+50,2\u00a0%", "1,50\u00a0fois"),
 }
 
 
@@ -111,8 +111,8 @@ def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
     row = page.find("tr", id="row-benchmarks-startup")
     assert row.find("a").attrs["href"] == "startup/index.html"
     latest = row.find(class_="latest").text()
-    assert latest == ("151.35\u00a0ms ± 2.8\u00a0ms (n = 10)" if lang == "en"
-                      else "151,35\u202fms ± 2,8\u202fms (n = 10)")
+    assert latest == ("151.35\u00a0ms\u00a0±\u00a02.8\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
+                      else "151,35\u202fms\u00a0±\u00a02,8\u202fms (n\u00a0=\u00a010)")
 
 
 def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
@@ -138,8 +138,9 @@ def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: 
     # Every value with the series' decimals: 150.0 lines up with 151.35.
     at_step = rows[POINTS - 1 - STEP_AT].find_all("td")
     assert at_step[0].text() == commit(STEP_AT)
-    assert at_step[3].text() == ("150.00\u00a0ms ± 2.8\u00a0ms (n = 10)" if not folder
-                                 else "150,00\u202fms ± 2,8\u202fms (n = 10)")
+    assert at_step[3].text() == (
+        "150.00\u00a0ms\u00a0±\u00a02.8\u00a0ms (n\u00a0=\u00a010)" if not folder
+        else "150,00\u202fms\u00a0±\u00a02,8\u202fms (n\u00a0=\u00a010)")
 
 
 def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:
@@ -429,3 +430,17 @@ def test_a_series_points_name_their_machine_in_each_language(
                        ("fr/benchmarks/startup/index.html", "Le PC de test")):
         rows = parse(files[page].decode("utf-8")).find("table", class_="points").find_all("tr")
         assert {r.find_all("td")[2].text() for r in rows[1:]} == {name}
+
+
+@pytest.mark.parametrize("folder", ["", "fr/"])
+def test_no_number_parts_from_its_label_at_a_lines_end(files: dict[str, bytes],
+                                                       folder: str) -> None:
+    """`151.35 ms ± 2.8 ms (n = 10)`, `1.50 times`, `p < 0.0001`: each number keeps its
+    sign, label and unit on its line, in the dashboard's and the series' tables."""
+    pages = [p for p in files if p.startswith(f"{folder}benchmarks/") and p.endswith(".html")
+             and (folder or not p.startswith("fr/"))]
+    assert len(pages) == 4
+    cells = [n for page in pages for n in parse(files[page]).iter()
+             if n.tag == "td" or "latest" in n.attrs.get("class", "").split()]
+    assert len(cells) > 100
+    assert breakable(cells) == []

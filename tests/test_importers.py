@@ -574,8 +574,8 @@ def test_an_imported_hyperfine_run_keeps_its_spread_on_the_page(
 
     found = [p.text() for p in parse(files["index.html"]).find_all("p")
              if p.text().startswith("Start-up:")]
-    assert found == [f"Start-up: p50 {ms(stats['median'])} · {ms(stats['mean'])} ± "
-                     f"{ms(stats['stddev'])} (n = 10); sd {ms(stats['stddev'])}."]
+    assert found == [f"Start-up: p50\u00a0{ms(stats['median'])} · {ms(stats['mean'])}\u00a0±\u00a0"
+                     f"{ms(stats['stddev'])} (n\u00a0=\u00a010); sd {ms(stats['stddev'])}."]
     figure = json.loads(files["data.json"])["measurements"][-1]["figure"]
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],

@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from progress_site.charts.style import FORMAT_LOCALES
+from progress_site.charts.style import FORMAT_LOCALES, LABEL_PX
 from progress_site.model.limits import MAX_CATEGORIES, MAX_POINTS, MAX_SERIES, MAX_WORDS
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 # A chart's side, in px: past MAX_SIZE the chart engine runs out of memory drawing it
 # (100000000 px wide), and no page shows more.
 MIN_SIZE, MAX_SIZE = 50, 4000
+# A chart wider than a phone's text column is drawn twice (`narrow`): as asked, and
+# NARROW px wide, for a phone (343 px of text at 375 px wide, 309 px in a card: its labels
+# shown at 10 px or more). The page shows the narrow one wherever the wide one would be
+# scaled down past READABLE_PX (`wide_from`; style.css, `.wide-from-N`).
+NARROW = 320
+READABLE_PX = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +133,19 @@ def _is_number(value: object) -> bool:
         return False
     return math.isfinite(value)
 
+
+
+def narrow(spec: ChartSpec) -> ChartSpec | None:
+    """The same chart drawn for a phone's width (NARROW), or None when the chart is
+    about that narrow already."""
+    if spec.width * READABLE_PX <= NARROW * LABEL_PX:
+        return None
+    return replace(spec, id=f"{spec.id}-narrow", width=NARROW)
+
+
+def wide_from(spec: ChartSpec) -> int:
+    """The least width, in rem, of a column that shows the wide drawing with its labels
+    at READABLE_PX or more: a step of style.css's (every 4 rem from 24 to 56; a chart
+    wider than 56 rem shows its wide drawing on a 56 rem column, scaled down)."""
+    needed = spec.width * READABLE_PX / LABEL_PX / 16
+    return min(max(24, 4 * math.ceil(needed / 4)), 56)

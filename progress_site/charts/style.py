@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 SVG_NS = "http://www.w3.org/2000/svg"
+# The size of a chart's axis and legend words, in px of its drawing.
+LABEL_PX = 11
 
 # Per series (model/limits.MAX_SERIES of them): vega's name for the marker on the plot,
 # and the same marker drawn in the legend's [-1, 1] box, where a line through it also

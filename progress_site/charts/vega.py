@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from progress_site.charts.measure import MEASURE_FONT, width
-from progress_site.charts.style import MARKERS
+from progress_site.charts.style import LABEL_PX, MARKERS
 
 if TYPE_CHECKING:
     import altair as alt
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec
 
 # Text sizes, in px, that the layout is measured with.
-TITLE_PX, TITLE_LINE_PX, LABEL_PX = 14, 18, 11
+TITLE_PX, TITLE_LINE_PX = 14, 18
 PAD = 5  # vega's padding around a chart, kept around the title too
 # The least room between two labels of an axis of categories: vega's default of none
 # kept labels that touched ("October 1October 15" read as one).

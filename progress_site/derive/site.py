@@ -26,6 +26,7 @@ from progress_site.derive.formulas import derive_formulas
 from progress_site.derive.headlines import derive_headlines
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
 from progress_site.derive.scopes import scoped
+from progress_site.derive.verdicts import check_wordings
 from progress_site.derive.views import (
     BudgetView,
     FigureView,
@@ -97,7 +98,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
     # A budget's figure over its limit is over it everywhere it is shown.
     views |= {item.figure.key: item.figure for b in budgets for item in b.items}
     studies = studies_of(data, views)
-    problems += check_controls(studies)
+    problems += check_controls(studies) + check_wordings(studies)
     for b in data.budgets:
         problems += check_budget_units(b)
     namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps)

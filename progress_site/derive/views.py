@@ -61,6 +61,17 @@ class ComparisonView:
         """`comparisons.ID`: its figures and numbers are parts of it."""
         return FigureKey.of("comparisons", self.comparison.id)
 
+    @property
+    def says_ratio(self) -> bool:
+        """Whether its verdict is its ratio (macros.html, `verdict`): it has one, and no
+        verdict of its own, no side not judgeable, no change shown instead, and it is
+        not a control inside its noise."""
+        comp = self.comparison
+        return (self.ratio is not None and comp.verdict is None
+                and "not-judgeable" not in (self.before.status, self.after.status)
+                and not (comp.control and self.within_noise)
+                and not (comp.show == "change" and self.change is not None))
+
 
 @dataclass(frozen=True, slots=True)
 class StudyView:

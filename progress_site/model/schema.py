@@ -113,7 +113,8 @@ class Comparison:
     unit: str | None = f("unit of both figures", None, ref="units")
     better: Better = f("which direction is better: lower or higher", "lower")
     show: Show = f("the verdict: ratio (2.56 times less), change (+1.5 %), range", "ratio")
-    wording: Text | None = f("after 'N times': 'less processor'", None)
+    wording: Text | None = f("after 'N times', when the after is better: 'less processor'",
+                             None)
     verdict: Text | None = f("the verdict in your words, with {{ references }}", None)
     decimals: int | None = f("decimals of its ratio and change (default: a ratio keeps three "
                              "significant digits, a change one decimal)", None)

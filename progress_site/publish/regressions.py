@@ -130,7 +130,7 @@ def regressions_feed(model: Model, words: Words, folder: str, base_url: str | No
         page = PagePlace.of(words.lang, row.slug, site.languages[0]).path
         add(entry, "link", rel="alternate", type="text/html", href=href(page))
         content = Markup("<p>{} · {} · {} · {} · {}</p>").format(
-            row.ratio, row.percent, words._("noise %(noise)s", noise=row.noise),
+            row.ratio, row.percent, words._("noise\u00a0%(noise)s", noise=row.noise),
             row.p_value, row.status)
         add(entry, "content", str(content), type="html")
     ET.indent(feed)

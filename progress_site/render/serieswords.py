@@ -77,9 +77,9 @@ class SeriesWords:
         value = w.with_unit(point.value, self.digits(view), unit)
         if point.spread is not None:
             spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
-            value = w._("%(value)s ± %(spread)s", value=value, spread=spread)
+            value = w._("%(value)s\u00a0±\u00a0%(spread)s", value=value, spread=spread)
         if point.n is not None:
-            value = w._("%(value)s (n = %(n)s)", value=value, n=self.count(point.n))
+            value = w._("%(value)s (n\u00a0=\u00a0%(n)s)", value=value, n=self.count(point.n))
         return value
 
     def value_only(self, view: SeriesView, point: SeriesPoint) -> str:

@@ -43,11 +43,11 @@ def step_row(board: SeriesWords, view: SeriesView, step: Step) -> StepRow:
     href = w.address(None, "compare", f"{step.last_before}...{step.first_after}")
     code = Markup("<code>{}</code>").format(span)
     shown = Markup('<a href="{}">{}</a>').format(href, code) if href else code
-    p_value = (w._("p < %(p)s", p=w.number(0.0001, 4)) if step.p_value < 0.0001
-               else w._("p = %(p)s", p=w.number(step.p_value, 4)))
+    p_value = (w._("p\u00a0<\u00a0%(p)s", p=w.number(0.0001, 4)) if step.p_value < 0.0001
+               else w._("p\u00a0=\u00a0%(p)s", p=w.number(step.p_value, 4)))
     return StepRow(
         slug=series_slug(view), title=board.title(view), range=shown,
-        ratio=w._("%(ratio)s times", ratio=w.number(step.ratio, 2)),
+        ratio=w._("%(ratio)s\u00a0times", ratio=w.number(step.ratio, 2)),
         percent=board.percent(step),
         noise=formatting.percent_amount(step.noise * 100, 1, lang),
         p_value=p_value, status=words, status_class=status_class)

@@ -92,22 +92,22 @@ class DistributionKind(Kind):
     def printed(self, q: Quantity, p: Printer) -> str:
         """Percentiles, then mean ± sd, then the count: the part a reader needs first."""
         given = {n: (v, d) for n, v, d in q.parts}
-        shown = [p._("p%(rank)s %(value)s", rank=p.number(rank, int(rank % 1 != 0)),
+        shown = [p._("p%(rank)s\u00a0%(value)s", rank=p.number(rank, int(rank % 1 != 0)),
                      value=p.with_unit(*given[n], q.unit))
                  for n, rank in RANKS.items() if n in given]
         if "mean" in given:
             mean = p.with_unit(*given["mean"], q.unit)
             if "sd" in given:
-                shown.append(p._("%(value)s ± %(spread)s", value=mean,
+                shown.append(p._("%(value)s\u00a0±\u00a0%(spread)s", value=mean,
                                  spread=p.with_unit(*given["sd"], q.unit)))
             else:
-                shown.append(p._("mean %(value)s", value=mean))
+                shown.append(p._("mean\u00a0%(value)s", value=mean))
         if not shown and "min" in given and "max" in given:
             shown.append(p._("%(low)s to %(high)s", low=p.number(*given["min"]),
                              high=p.with_unit(*given["max"], q.unit)))
         text = " · ".join(shown)
         if "n" in given:
-            text = p._("%(value)s (n = %(n)s)", value=text, n=p.number(given["n"][0]))
+            text = p._("%(value)s (n\u00a0=\u00a0%(n)s)", value=text, n=p.number(given["n"][0]))
         return text
 
     def serialised(self, q: Quantity) -> dict[str, Any]:

@@ -132,9 +132,11 @@ class Agreements:
                          check.agrees))
         # Not the dataset's title alone: a table of the same records takes that caption,
         # and two regions of one name are one landmark to a screen reader.
+        numeric = [f for f in ds.fields if f.type in ("number", "whole")
+                   and f.name not in (by.name, across.name)]
         caption = Markup(self.w.inline(opts.text("caption"))) if opts.text("caption") else (
             Markup.escape(self.w.gettext("Agreement: %(title)s"))
-            % {"title": self.w.text(ds.title)})
+            % {"title": self.tables.named(ds, fields, numeric)})
         return AgreementView(
             opts.text("id", f"agreement-{ds.id}"), caption, self.tables.header(by),
             tuple(self.tables.value(across, m) for m in members),

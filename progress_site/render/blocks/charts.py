@@ -24,7 +24,7 @@ from typing import Any, Literal
 from markupsafe import Markup
 
 from progress_site.charts.cache import ChartCache
-from progress_site.charts.spec import ChartSpec
+from progress_site.charts.spec import ChartSpec, narrow, wide_from
 from progress_site.charts.style import FORMAT_LOCALES
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.site import Model
@@ -51,6 +51,8 @@ class ChartView:
 
     id: str
     svg: Markup
+    narrow: Markup | None  # the drawing a phone shows, for a chart wider than one
+    wide_from: int  # the least width, in rem, that shows `svg` (style.css: wide-from-N)
     summary: str
     x_header: str
     series: tuple[str, ...]
@@ -162,18 +164,28 @@ class Charts:
         return self.w.with_unit(float(value), decimals, fld.unit)
 
     def view(self, spec: ChartSpec, lines: list[Line], x_header: str) -> ChartView:
-        """The drawn chart with its sentence and its table."""
+        """The drawn chart (and its phone's drawing) with its sentence and its table."""
+        figure = f"{spec.id}-figure"
+        small = narrow(spec)
+        svg = self.drawn(spec, figure, "wide" if small else "")
+        xs = every_x(lines)
+        rows = tuple((text, tuple(p.y_text if (p := line.at(x)) else "" for line in lines))
+                     for x, text in xs)
+        phone = self.drawn(small, figure, "narrow") if small else None
+        return ChartView(figure, svg, phone,
+                         wide_from(spec), self.summary(spec.title, lines, x_header, xs),
+                         x_header, tuple(line.name for line in lines), rows)
+
+    def drawn(self, spec: ChartSpec, figure: str, size: str) -> Markup:
+        """A chart's SVG, described by its figure's sentence, of class `size` besides
+        `chart` (the stylesheet shows one size a column width)."""
         try:
             svg = self.cache.svg(spec)
         except ValueError as exc:
             raise BlockError(str(exc)) from None
-        figure = f"{spec.id}-figure"
-        svg = svg.replace("<svg ", f'<svg aria-describedby="{figure}-summary" ', 1)
-        xs = every_x(lines)
-        rows = tuple((text, tuple(p.y_text if (p := line.at(x)) else "" for line in lines))
-                     for x, text in xs)
-        return ChartView(figure, Markup(svg), self.summary(spec.title, lines, x_header, xs),
-                         x_header, tuple(line.name for line in lines), rows)
+        if size:
+            svg = svg.replace('class="chart', f'class="chart {size}', 1)
+        return Markup(svg.replace("<svg ", f'<svg aria-describedby="{figure}-summary" ', 1))
 
     def summary(self, title: str, lines: list[Line], x_header: str,
                 xs: list[tuple[float | str, str]]) -> str:

@@ -102,6 +102,18 @@ class Tables:
             return label
         return f"{label} ({self.unit(fld.unit)})"
 
+    def named(self, ds: Dataset, shown: Sequence[RecordField],
+              every: Sequence[RecordField]) -> Markup:
+        """What a block of a dataset is called without a caption of its own: the dataset's
+        title, and the fields it shows when they are not `every` one (`Runs (MSPT and
+        P95)`): two tables or checks of one dataset on a page are two regions, which a
+        screen reader lists by name, and each must have its own."""
+        title = self.w.text(ds.title)
+        if [f.name for f in shown] == [f.name for f in every]:
+            return title
+        fields = formatting.word_list([f.label.get(self.w.lang) for f in shown], self.w.lang)
+        return Markup("{} ({})").format(title, fields)
+
     def unit(self, unit: str) -> str:
         """A unit alone, as this language writes it after a number (`Go`, `chunks/s`)."""
         return formatting.unit_words(2, 0, unit, self.w.lang, self.w.units)
@@ -153,8 +165,9 @@ class Tables:
                                  self.note(ds, row), noted))
         if rows:
             groups.append(tuple(rows))
+        default = [f for f in ds.fields if f.name not in names]
         caption = Markup(self.w.inline(opts.text("caption"))) if opts.text("caption") else (
-            self.w.text(ds.title))
+            self.named(ds, columns, default))
         return TableView(opts.text("id", f"table-{ds.id}-{columns[0].name}"), caption,
                          tuple(self.header(f) for f in heads),
                          tuple(self.header(f) for f in columns), numbers, tuple(groups))
