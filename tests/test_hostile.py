@@ -226,7 +226,7 @@ def links_outside(src: Path) -> None:
     (src / "data" / "secret.yaml").symlink_to(outside / "secret.yaml")
     (src / "data" / "passwd.yaml").symlink_to("/etc/passwd")
     (src / "content" / "en" / "secret.md").symlink_to(outside / "page.md")
-    # Folders that link outside are not followed at all, so they cost nothing:
+    # Folders that link outside are not followed at all (a warning names them):
     (src / "data" / "more").symlink_to(outside, target_is_directory=True)
 
 
@@ -272,6 +272,9 @@ Aborted with 3 data errors.
     "symbolic links out of the source folder": (links_outside, """\
 content/en/secret.md: this file links to a place outside the source folder
     hint: copy the file into the folder instead of linking to it
+data/more: warning: this folder is a symbolic link, which the build does not follow: no \
+file in it is read
+    hint: move the files into the folder itself, or delete the link
 data/passwd.yaml: this file links to a place outside the source folder
     hint: copy the file into the folder instead of linking to it
 data/secret.yaml: this file links to a place outside the source folder
@@ -325,6 +328,35 @@ def test_links_inside_the_source_are_followed(base: Path, tmp_path: Path) -> Non
     result = build(base, tmp_path / "out")
     assert result.code == 1  # read twice, once through the link: a second machine 'm'
     assert "id 'm' is used twice" in result.err
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_linked_folder_is_named_and_not_followed(base: Path, tmp_path: Path,
+                                                   strict: bool) -> None:
+    """A folder that a link puts among the data or the pages, inside the source or out of
+    it, is not read: a warning says so (an error under --strict) rather than silence."""
+    outside = tmp_path / "outside"
+    write(outside / "secret.yaml", "machines: [{id: secret, name: Secret}]\n")
+    write(base / "shared" / "page.md", "---\ntitle: Shared\n---\nshared\n")
+    (base / "data" / "more").symlink_to(outside, target_is_directory=True)
+    (base / "content" / "en" / "shared").symlink_to(base / "shared", target_is_directory=True)
+    (base / "data" / ".hidden").symlink_to(outside, target_is_directory=True)  # not read
+    result = build(base, tmp_path / "out", *(("--strict",) if strict else ()))
+    problems = """\
+content/en/shared: {}this folder is a symbolic link, which the build does not follow: no \
+file in it is read
+    hint: move the files into the folder itself, or delete the link
+data/more: {}this folder is a symbolic link, which the build does not follow: no file in \
+it is read
+    hint: move the files into the folder itself, or delete the link
+""".format(*(("",) * 2 if strict else ("warning: ",) * 2))
+    if strict:
+        assert refused(result, tmp_path / "out") == problems + (
+            "Aborted with 2 data errors.\nThe previous site was left as it was.\n")
+    else:
+        assert result.code == 0  # the warnings in the order found: data first
+        assert sorted(result.err.splitlines()) == sorted(problems.splitlines())
+        assert b"Secret" not in (tmp_path / "out" / "data.json").read_bytes()
 
 
 def test_only_links_below_the_root_are_resolved(tmp_path: Path) -> None:

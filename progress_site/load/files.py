@@ -22,6 +22,25 @@ def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
                   and not hidden(p, folder) and (p.is_symlink() or not p.is_dir()))
 
 
+def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list[Problem]:
+    """A warning (an error under --strict) for each folder that a symbolic link puts among
+    the data or the pages: the walk does not follow it, as it may lead out of the source
+    folder, so no file in it is read; it should not be left out without a word."""
+    out = []
+    for folder in (root / "data", *(root / "content" / lang for lang in languages)):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            # data/history/ is read through its own walk, a file of it at a time.
+            if (path.is_symlink() and path.is_dir() and not hidden(path, folder)
+                    and path != root / "data" / "history"):
+                out.append(Problem(
+                    Location(path.relative_to(root).as_posix()), "this folder is a symbolic "
+                    "link, which the build does not follow: no file in it is read", hint="move "
+                    "the files into the folder itself, or delete the link", warning=not strict))
+    return out
+
+
 def hidden(path: Path, folder: Path) -> bool:
     """Whether `path`, or a folder it is in below `folder`, is hidden (its name starts
     with a dot): another tool's files, such as a site's own `.github/` workflows."""
