@@ -23,11 +23,27 @@ MAX_SHOWN = 100
 
 def visible(text: str) -> str:
     """Text safe to print to a terminal: control and invisible characters spelled out
-    (an escape sequence or a direction override in the input must not act on the screen)."""
-    if text.isprintable():
-        return text
-    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN or is_forbidden(ch)
-                   else ch for ch in text)
+    (an escape sequence or a direction override in the input must not act on the screen),
+    and no workflow command for the CI that reads the output (`inert`)."""
+    if not text.isprintable():
+        text = "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN
+                       or is_forbidden(ch) else ch for ch in text)
+    return inert(text)
+
+
+def inert(text: str) -> str:
+    """`text` that GitHub Actions cannot read as a workflow command: its runner acts on
+    a line that starts with `::` once blanks are stripped (`::error::`, `::add-mask::`,
+    `::stop-commands::`) and on `##[` anywhere in a line (the older form), so a `:` and
+    a `#` of these are spelled out (`\\x3a:error::`, `#\\x23[error]`). Input may start a
+    printed line (a source line under its error), so any text that opens with `::` is."""
+    if "##[" in text:
+        text = text.replace("##[", "#\\x23[")
+    stripped = text.lstrip()
+    if stripped.startswith("::"):
+        blanks = len(text) - len(stripped)
+        text = text[:blanks] + "\\x3a" + text[blanks + 1:]
+    return text
 
 
 # Controls, formatting (zero-width, direction), line separators, lone surrogates; and
