@@ -123,16 +123,18 @@ def today() -> dt.date:
     """The build's 'today': SOURCE_DATE_EPOCH when set (reproducible builds), else the clock."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
-        # ASCII digits only, as the reproducible-builds spec says: int() would also take
-        # '１７' or ' 17 '; a day past year 9999 overflows datetime (or time_t) instead.
+        # ASCII digits only, as the reproducible-builds spec says ("a non-negative
+        # integer", as `date +%s` prints it): int() would also take '１７', ' 17 ' or
+        # '-1'; a day past year 9999 overflows datetime (or time_t) instead.
         try:
-            if not re.fullmatch(r"-?[0-9]{1,20}", epoch):
+            if not re.fullmatch(r"[0-9]{1,20}", epoch):
                 raise ValueError(epoch)
             return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date()
         except (ValueError, OverflowError, OSError) as exc:
             raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since "
-                             f"1970 (a day of the years 1 to 9999), got {epoch!r}; write "
-                             f"it as `git log -1 --format=%ct` prints it") from exc
+                             f"1970, digits only (a day of the years 1970 to 9999), got "
+                             f"{epoch!r}; write it as `git log -1 --format=%ct` prints it"
+                             ) from exc
     return dt.date.today()
 
 

@@ -23,11 +23,27 @@ MAX_SHOWN = 100
 
 def visible(text: str) -> str:
     """Text safe to print to a terminal: control and invisible characters spelled out
-    (an escape sequence or a direction override in the input must not act on the screen)."""
-    if text.isprintable():
-        return text
-    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN or is_forbidden(ch)
-                   else ch for ch in text)
+    (an escape sequence or a direction override in the input must not act on the screen),
+    and no workflow command for the CI that reads the output (`inert`)."""
+    if not text.isprintable():
+        text = "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN
+                       or is_forbidden(ch) else ch for ch in text)
+    return inert(text)
+
+
+def inert(text: str) -> str:
+    """`text` that GitHub Actions cannot read as a workflow command: its runner acts on
+    a line that starts with `::` once blanks are stripped (`::error::`, `::add-mask::`,
+    `::stop-commands::`) and on `##[` anywhere in a line (the older form), so a `:` and
+    a `#` of these are spelled out (`\\x3a:error::`, `#\\x23[error]`). Input may start a
+    printed line (a source line under its error), so any text that opens with `::` is."""
+    if "##[" in text:
+        text = text.replace("##[", "#\\x23[")
+    stripped = text.lstrip()
+    if stripped.startswith("::"):
+        blanks = len(text) - len(stripped)
+        text = text[:blanks] + "\\x3a" + text[blanks + 1:]
+    return text
 
 
 # Controls, formatting (zero-width, direction), line separators, lone surrogates; and
@@ -177,6 +193,21 @@ class BuildFailed(Exception):
                   for name, count in shown.items() if count > MAX_SHOWN]
         noun = "error" if len(errors) == 1 else "errors"
         return "\n".join(lines) + f"\nAborted with {len(errors):,} {self.what} {noun}."
+
+
+def read_no_further(problems: list[Problem], display: str, line: int, source: str
+                    ) -> list[Problem]:
+    """A file's problems before `line`, where its reader stopped (fewer than MAX_SHOWN:
+    before the line of the first one past them), then one saying so: reading on would
+    only find problems no one is shown (a file of 500,000 broken lines took seconds)."""
+    kept = [p for p in sorted(problems, key=Problem.sort_key) if p.location.line < line]
+    if len(kept) >= MAX_SHOWN:
+        line = kept[MAX_SHOWN - 1].location.line
+        kept = [p for p in kept if p.location.line < line]
+    return [*kept, Problem(Location(display, line, 1), f"stopped reading this file here, "
+                           f"after {len(kept):,} problems", (),
+                           "fix those first, then build again: the rest of the file is "
+                           "checked then", source)]
 
 
 class UsageError(Exception):

@@ -36,6 +36,11 @@ BASE = Path(__file__).parent / "hostile" / "base"
     (os.fsdecode(b"caf\xe9.md"), "caf\\xe9.md"),  # not UTF-8: the byte as it is
     ("back\\slash", "back\\\\slash"),  # doubled, so `\x1b` above cannot be forged
     ("half \ud800", "half \\ud800"),
+    # What GitHub Actions reads as a workflow command: `::` opening a line, `##[` in it.
+    ("::error title=x::merged", "\\x3a:error title=x::merged"),
+    ("\u00a0 ::add-mask::x", "\u00a0 \\x3a:add-mask::x"),
+    ("a ##[error]b ###[c", "a #\\x23[error]b ##\\x23[c"),
+    ("a::b", "a::b"),
 ])
 def test_file_names_are_printed_as_repr_spells_them(name: str, shown: str) -> None:
     assert visible_path(name) == shown
@@ -108,6 +113,26 @@ def test_a_data_file_whose_name_is_not_utf8_is_refused(tmp_path: Path) -> None:
         "data/m\\xe9chines.yaml: this file's name is not UTF-8 text",
         "    hint: rename the file with letters, digits, '-' and '_'"]
     assert not (tmp_path / "out").exists()
+
+
+def test_a_data_file_name_in_decomposed_unicode_is_refused(tmp_path: Path) -> None:
+    """`café.yaml` written as `e` and a combining accent prints as its composed twin: it
+    is refused, spelled out, with the name to give it; the composed one is read."""
+    source = tmp_path / "src"
+    shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
+    (source / "data" / "caf\u00e9.yaml").write_text("machines: [{id: a, name: A}]\n")
+    (source / "data" / "cafe\u0301.yaml").write_text("machines: [{id: b, name: B}]\n")
+    result = run_build("--source", source, "--out", tmp_path / "out")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "data/cafe\u0301.yaml: this file's name is written in decomposed Unicode "
+        "(data/cafe\\u0301.yaml), which prints like data/caf\u00e9.yaml but is another name\n"
+        "    hint: rename it to data/caf\u00e9.yaml (git mv), its composed (NFC) spelling\n"
+        "Aborted with 1 data error.\nThe previous site was left as it was.\n")
+    assert not (tmp_path / "out").exists()
+    (source / "data" / "cafe\u0301.yaml").unlink()
+    result = run_build("--source", source, "--out", tmp_path / "out")
+    assert (result.returncode, result.stderr) == (0, "")
 
 
 @pytest.mark.parametrize("blocker", ["cache", "cache/charts", "cache/social"])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from progress_site.cli import main
+from progress_site.cli import main, today
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish.swap import publish
 
@@ -219,7 +219,9 @@ def test_an_edited_template_is_used_by_the_next_build_in_the_same_process(
 
 @pytest.mark.parametrize("epoch", ["99999999999999999999", "9223372036854775808",
                                    "253402300800", "-99999999999", "１７００００００００",
-                                   " 1700000000", "1e9", "0x10"])
+                                   " 1700000000", "1e9", "0x10", "-1", "-0", "-86400",
+                                   "1700000000.5", "1700000000\n", "+1700000000",
+                                   "1_700_000_000"])
 def test_a_source_date_epoch_that_is_no_day_is_a_usage_error(
         epoch: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -227,7 +229,16 @@ def test_a_source_date_epoch_that_is_no_day_is_a_usage_error(
     code = main(["--source", str(REPO), "--out", str(tmp_path / "out")], TEMPLATES)
     assert code == 2
     assert capsys.readouterr().err == (
-        f"error: SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 (a day of "
-        f"the years 1 to 9999), got {epoch!r}; write it as `git log -1 --format=%ct` "
-        f"prints it\n")
+        f"error: SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, digits "
+        f"only (a day of the years 1970 to 9999), got {epoch!r}; write it as `git log -1 "
+        f"--format=%ct` prints it\n")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("epoch", "day"), [("0", "1970-01-01"), ("86399", "1970-01-01"),
+                                            ("253402300799", "9999-12-31"),
+                                            ("01795910400", "2026-11-29")])
+def test_a_source_date_epoch_of_digits_is_the_builds_day(
+        epoch: str, day: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert today().isoformat() == day

@@ -19,12 +19,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import KeyPath, Location, Problem, did_you_mean
+from progress_site.errors import KeyPath, Location, Problem, did_you_mean, read_no_further
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import parse_json_lines, parse_json_list
 from progress_site.load.rows import NOTE, convert_rows
 from progress_site.load.text import read_text
-from progress_site.model.dataset import Dataset, RecordField, records_path
+from progress_site.model.dataset import Dataset, RecordField, Row, records_path
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import problem
@@ -48,17 +48,26 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document]
             datasets.append(ds)
             continue
         doc, found_here = read_records(root, ds, display, lists)
-        problems += found_here
         if doc is not None:
-            rows, found_here = convert_rows(ds, doc)
-            problems += found_here
+            rows, found_here = _checked_rows(ds, doc, found_here)
             ds = dataclasses.replace(ds, rows=rows)
+        problems += found_here
         datasets.append(ds)
     for display, doc in sorted(lists.items()):
         if display not in claimed:
             problems.append(doc.problem((), "a data file must be a mapping of collections "
                                             "(machines:, studies:, ...)"))
     return dataclasses.replace(data, datasets=tuple(datasets)), problems
+
+
+def _checked_rows(ds: Dataset, doc: Document, found: list[Problem]
+                  ) -> tuple[tuple[Row, ...], list[Problem]]:
+    """The records of `doc` as rows, and every problem of its file (`found` on reading
+    it); no rows and the first problems only, when there were too many to read on."""
+    rows, more = convert_rows(ds, doc)
+    if not doc.unread:
+        return rows, found + more
+    return (), read_no_further(found + more, doc.display, doc.unread, doc.line(doc.unread))
 
 
 def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:

@@ -50,6 +50,8 @@ class Document:
     values: Positions = field(default_factory=dict)
     keys: Positions = field(default_factory=dict)
     raw: dict[KeyPath, str] = field(default_factory=dict)  # how each number was written
+    # The first line not read, when its reader stopped at MAX_SHOWN problems; else 0.
+    unread: int = 0
     # Set when `values` holds only where each mapping (or JSON line) starts and `keys`
     # nothing: it gives every position, which only a problem asks for.
     reread: Callable[[], tuple[Positions, Positions]] | None = field(
@@ -60,10 +62,11 @@ class Document:
         if self.reread is not None:
             (self.values, self.keys), self.reread = self.reread(), None
 
-    def locate(self, path: KeyPath, *, key: bool = False) -> Location:
-        """Location of a value (or of its key), falling back to the nearest parent."""
+    def locate(self, path: KeyPath, *, key: bool = False, reread: bool = True) -> Location:
+        """Location of a value (or of its key), falling back to the nearest parent; with
+        `reread=False`, among the positions found so far."""
         table = self.keys if key else self.values
-        if path not in table and self.reread is not None:
+        if path not in table and self.reread is not None and reread:
             self.every_position()
             table = self.keys if key else self.values
         probe = path

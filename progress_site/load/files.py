@@ -5,6 +5,7 @@ print in a message or an address."""
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
@@ -20,6 +21,25 @@ def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
         return []
     return sorted(p for p in folder.rglob("*") if p.suffix in suffixes
                   and not hidden(p, folder) and (p.is_symlink() or not p.is_dir()))
+
+
+def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list[Problem]:
+    """A warning (an error under --strict) for each folder that a symbolic link puts among
+    the data or the pages: the walk does not follow it, as it may lead out of the source
+    folder, so no file in it is read; it should not be left out without a word."""
+    out = []
+    for folder in (root / "data", *(root / "content" / lang for lang in languages)):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            # data/history/ is read through its own walk, a file of it at a time.
+            if (path.is_symlink() and path.is_dir() and not hidden(path, folder)
+                    and path != root / "data" / "history"):
+                out.append(Problem(
+                    Location(path.relative_to(root).as_posix()), "this folder is a symbolic "
+                    "link, which the build does not follow: no file in it is read", hint="move "
+                    "the files into the folder itself, or delete the link", warning=not strict))
+    return out
 
 
 def hidden(path: Path, folder: Path) -> bool:
@@ -63,13 +83,28 @@ def linked_below(path: Path, root: Path) -> bool:
 
 
 def unreadable_name(display: str) -> list[Problem]:
-    """Refuse a file whose name is not UTF-8 or holds a control or direction character:
-    the name is printed in messages, and a page's becomes a link."""
+    """Refuse a file whose name is not UTF-8, holds a control or direction character, or
+    is not in Unicode's composed form (NFC): the name is printed in messages, and a page's
+    becomes a link."""
     if any("\udc80" <= ch <= "\udcff" for ch in display):  # bytes os.fsdecode kept
         what = "is not UTF-8 text"
     elif found := first_forbidden(display):
         what = f"holds {found}"
+    elif not unicodedata.is_normalized("NFC", display):
+        return [_decomposed(display)]
     else:
         return []
     return [Problem(Location(display), f"this file's name {what}",
                     hint="rename the file with letters, digits, '-' and '_'")]
+
+
+def _decomposed(display: str) -> Problem:
+    """A name written in decomposed Unicode (`e` then a combining U+0301, as macOS and
+    some tools write `é`): it prints as its composed twin, so two files would read alike
+    in every message; the characters NFC would change are spelled out."""
+    spelled = "".join(f"\\u{ord(ch):04x}" if unicodedata.combining(ch)
+                      or not unicodedata.is_normalized("NFC", ch) else ch for ch in display)
+    composed = unicodedata.normalize("NFC", display)
+    return Problem(Location(display), f"this file's name is written in decomposed Unicode "
+                   f"({spelled}), which prints like {composed} but is another name",
+                   hint=f"rename it to {composed} (git mv), its composed (NFC) spelling")

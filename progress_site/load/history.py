@@ -15,7 +15,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem
+from progress_site.errors import MAX_SHOWN, Location, Problem, read_no_further
 from progress_site.load.document import Document
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
@@ -76,6 +76,8 @@ def read_series(path: Path, root: Path, edited: str | None
     reader = _Lines(doc)
     points = reader.points()
     problems += reader.problems
+    if doc.unread:  # the file is refused: none of it is used
+        return None, read_no_further(problems, display, doc.unread, doc.line(doc.unread))
     # Only positions may still be asked of the file (a point's machine, when unknown):
     # its lines stay, the records read from them go.
     doc.data = None
@@ -119,7 +121,8 @@ class _Lines:
         return self.reader.unit
 
     def points(self) -> list[SeriesPoint]:
-        """Every line that reads as a point; the order and duplicates checked."""
+        """Every line that reads as a point; the order and duplicates checked. Reading
+        stops (`doc.unread`) at MAX_SHOWN problems."""
         out: list[SeriesPoint] = []
         indexes: list[int] = []
         self.indexes = indexes
@@ -132,6 +135,9 @@ class _Lines:
             if record is BROKEN:
                 continue
             line = places[("records", index)][0]
+            if len(self.problems) >= MAX_SHOWN:
+                self.doc.unread = line  # before where parsing stopped, if it did
+                break
             # Only the machine of an older point is ever reported (an unknown one), and
             # seldom: its position is found then (`place`). The newest point's every
             # position is found once the file is read.

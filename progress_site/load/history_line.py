@@ -17,6 +17,7 @@ from typing import Any
 
 from progress_site.errors import Problem, closest, did_you_mean
 from progress_site.load.document import Document
+from progress_site.load.jsonfiles import locate_line
 from progress_site.model.history import (
     KEYS,
     MAX_SAMPLES,
@@ -102,12 +103,17 @@ class LineReader:
         self.doc = doc
         self.problems: list[Problem] = []
         self.unit: str | None = None
+        self.scanned: set[int] = set()  # the lines whose positions were found
 
     def error(self, index: int, key: str | None, message: str, hint: str = FORMAT_HINT,
               *, at_key: bool = False) -> None:
         """A problem at one value (or key) of line `index`."""
         path = ("records", index, *((key,) if key else ()))
-        loc = self.doc.locate(path, key=at_key)
+        if self.doc.reread is not None and index not in self.scanned:
+            # This line's positions only: the file's every line was a second read of it.
+            locate_line(self.doc, index)
+            self.scanned.add(index)
+        loc = self.doc.locate(path, key=at_key, reread=False)
         self.problems.append(Problem(loc, message, (key,) if key else (), hint,
                                      self.doc.line(loc.line)))
 

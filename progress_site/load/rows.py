@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from progress_site.errors import KeyPath, Problem, did_you_mean
+from progress_site.errors import MAX_SHOWN, KeyPath, Problem, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import BROKEN, Huge
 from progress_site.load.places import Places
@@ -25,7 +25,8 @@ NOTE = "note"  # the one key a record may hold besides its fields
 
 
 def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Problem]]:
-    """Every record checked against the declared fields; the records without error."""
+    """Every record checked against the declared fields; the records without error.
+    Reading stops (`doc.unread`) at MAX_SHOWN problems."""
     problems: list[Problem] = []
     rows = []
     seen: dict[tuple[Any, ...], int] = {}
@@ -34,6 +35,9 @@ def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Prob
         path: KeyPath = ("records", index)
         if raw is BROKEN:
             continue
+        if len(problems) >= MAX_SHOWN:  # before where parsing stopped, if it did
+            doc.unread = doc.locate(path).line
+            break
         if not isinstance(raw, dict):
             problems.append(doc.problem(path, f"expected a record {{name: value, ...}}, got "
                                               f"{found(raw)}"))

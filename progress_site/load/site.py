@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, did_you_mean
+from progress_site.errors import Location, Problem, did_you_mean, read_no_further
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records
 from progress_site.load.document import Document
-from progress_site.load.files import inside, source_files, unreadable_name
+from progress_site.load.files import inside, linked_folders, source_files, unreadable_name
 from progress_site.load.history import load_history
 from progress_site.load.history_figures import attach_history
 from progress_site.load.pages import Page, check_page_set, load_pages
@@ -124,6 +124,9 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
         items = conv.convert(hints(Data)[key], value, (key,))
         if items is not INVALID:
             records.append((key, tuple(items)))
+    if conv.unread:
+        return (), tuple(read_no_further(conv.problems, doc.display, conv.unread,
+                                         doc.line(conv.unread)))
     return tuple(records), tuple(conv.problems)
 
 
@@ -180,6 +183,7 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     series, found = load_history(root, edited)
     data, series, attached = attach_history(data, series)
     problems += found + attached
+    problems += linked_folders(root, data.site.languages, strict)
     pages, page_problems = load_pages(root, data.site.languages)
     # No pages at all is a data-only build (data.json, feeds); a page that failed to read
     # has been reported already.
