@@ -355,6 +355,23 @@ def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
     assert {p[0]["status"] for p in histories(source).values()} == {"watch"}
 
 
+def test_a_few_slow_rounds_do_not_coarsen_the_median(
+        source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-benchmark on a CI runner: 5 slow rounds of 40 put the standard deviation at
+    30 times the median; the median and the readings keep what the readings tell."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    sample = SAMPLES / "pytest-benchmark-pauses.json"
+    stats = json.loads(sample.read_text())["benchmarks"][0]["stats"]
+    assert stats["stddev"] > 25 * stats["median"]  # the run is what the test is about
+    assert run(source, "pytest-benchmark", sample, "--machine", "test-pc",
+               "--commit", "c38a01e", "--id", "p") == 0
+    [point] = histories(source)["p-test-sum-with-pauses"]
+    assert point["unit"] == "us"
+    assert point["value"] == pytest.approx(stats["median"] * 1e6, rel=1e-3)
+    assert sorted(point["samples"]) == pytest.approx(
+        sorted(x * 1e6 for x in stats["data"]), rel=1e-3)
+
+
 # -- machines ---------------------------------------------------------------------------------
 
 def test_a_new_machine_is_written_with_the_tools_facts(
