@@ -372,6 +372,32 @@ def test_a_few_slow_rounds_do_not_coarsen_the_median(
         sorted(x * 1e6 for x in stats["data"]), rel=1e-3)
 
 
+FULL_SHA = "c38a01e9f8e7d6c5b4a392817069f5e4d3c2b1a0"
+
+
+def test_a_full_sha_is_written_as_the_short_id_the_tools_get(
+        source: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks.yml passes `--commit "$GITHUB_SHA"`, 40 characters; data.js, asv and
+    pytest-benchmark name the same commit by its 7: one commit keeps one point."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    sample = SAMPLES / "pytest-benchmark-pauses.json"
+    for commit in (FULL_SHA, FULL_SHA[:7]):
+        assert run(source, "pytest-benchmark", sample, "--machine", "test-pc",
+                   "--commit", commit, "--id", "p") == 0
+    [point] = histories(source)["p-test-sum-with-pauses"]
+    assert point["commit"] == "c38a01e"
+    assert "1 point already recorded" in capsys.readouterr().out
+
+
+def test_a_commit_id_that_is_not_a_full_sha_is_kept_ok_twin(
+        source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(source, "pytest-benchmark", SAMPLES / "pytest-benchmark-pauses.json",
+               "--machine", "test-pc", "--commit", "c38a01e9f8", "--id", "p") == 0
+    assert histories(source)["p-test-sum-with-pauses"][0]["commit"] == "c38a01e9f8"
+
+
 # -- machines ---------------------------------------------------------------------------------
 
 def test_a_new_machine_is_written_with_the_tools_facts(
