@@ -123,6 +123,32 @@ def test_asv_results_file() -> None:
     assert first.cv is not None  # from its quartiles: asv gives no standard deviation
 
 
+ASV_HISTORY = SAMPLES / "asv-history" / "results"
+
+
+@pytest.mark.parametrize("folder", [ASV_HISTORY, ASV_HISTORY / "vm"])
+def test_an_asv_results_folder_migrates_oldest_first(
+        source: Path, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Four commits' results, whose file names (by hash) are not in date order: one
+    import writes them all, oldest first, as data.js migrates."""
+    assert [p.name[:7] for p in sorted((ASV_HISTORY / "vm").glob("*-*.json"))] == [
+        "1675e92", "481d7c4", "7ab0629", "be9cf10"]
+    assert run(source, "asv", folder, "--id", "asv") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert [(p["commit"], p["date"]) for p in found["asv-bench-time-sorted"]] == [
+        ("be9cf10", "2026-11-01"), ("481d7c4", "2026-11-03"), ("7ab0629", "2026-11-05"),
+        ("1675e92", "2026-11-08")]
+    assert {p["machine"] for p in found["asv-bench-track-answer"]} == {"vm"}
+    assert run(source, "asv", folder, "--id", "asv") == 0  # again: nothing new
+    assert histories(source) == found
+
+
+def test_a_folder_without_asv_results_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ImportFailed) as caught:
+        read_results("asv", tmp_path, "results")
+    assert str(caught.value).startswith("results: no asv results file")
+
+
 def test_asv_without_benchmarks_json_guesses_units_by_name(tmp_path: Path) -> None:
     (tmp_path / "vm").mkdir()
     shutil.copy(ASV, tmp_path / "vm" / "r.json")
