@@ -631,8 +631,8 @@ def test_data_js_of_every_tool_migrates_and_builds(
     assert units["ci-go-suite-benchmarkjoin"] == "ns"
     assert units["ci-go-suite-benchmarkjoin-b-op"] == "B"
     assert units["ci-go-suite-benchmarkjoin-allocs-op"] == ""
-    assert units["ci-benchmarkjs-suite-fib-20"] == units["ci-pytest-suite-tests-test-parse-"
-                                                         "py-test-small"] == "ops/s"
+    assert units["ci-benchmarkjs-suite-fib-20"] == "ops/s"
+    assert units["ci-pytest-suite-test-small"] == "us"  # 1234.5 iter/sec: 810.05 us a run
     out_dir = tmp_path / "site"
     assert main(["--source", str(source), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
@@ -640,6 +640,37 @@ def test_data_js_of_every_tool_migrates_and_builds(
         assert f'id="row-benchmarks-{ident}"' in board, ident
     rate = board.split('id="row-benchmarks-ci-benchmarkjs-suite-fib-20"')[1].split("</tr>")[0]
     assert "Higher is better" in rate  # ops/sec is a rate
+
+
+def gab_pytest_entry(commit: str, day: int, rate: float) -> dict[str, Any]:
+    """An entry the action's `pytest` tool writes for the benchmark of the pauses sample."""
+    return {"commit": {"id": commit * 5, "message": "m", "timestamp":
+                       f"2026-11-{day:02d}T10:00:00Z", "url": "https://example.com/c"},
+            "date": None, "tool": "pytest",
+            "benches": [{"name": "test_pauses.py::test_sum_with_pauses", "value": rate,
+                         "unit": "iter/sec", "range": f"stddev: {2.5 / rate}",
+                         "extra": f"mean: {1e6 / rate} usec\nrounds: 40"}]}
+
+
+def test_a_migrated_pytest_history_goes_on_in_the_same_series(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """data.js of the action's `pytest` tool (1 / mean as iter/sec, the test's full name),
+    then the workflow's own pytest-benchmark run: one series, in one unit."""
+    doc = {"entries": {"Benchmark": [gab_pytest_entry(commit, day, rate) for commit, day, rate
+                                     in (("aaaaaaaa", 1, 3600.0), ("bbbbbbbb", 2, 3550.0))]}}
+    (tmp_path / "data.js").write_text("window.BENCHMARK_DATA = " + json.dumps(doc))
+    assert run(source, "github-action-benchmark", tmp_path / "data.js", "--machine",
+               "test-pc", "--id", "py") == 0, capsys.readouterr().err
+    assert run(source, "pytest-benchmark", SAMPLES / "pytest-benchmark-pauses.json",
+               "--machine", "test-pc", "--id", "py", "--commit", "c38a01e",
+               "--date", "2026-12-01", "--stat", "mean") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert list(found) == ["py-test-sum-with-pauses"]
+    points = found["py-test-sum-with-pauses"]
+    assert [(p["commit"], p["unit"]) for p in points] == [
+        ("aaaaaaa", "us"), ("bbbbbbb", "us"), ("c38a01e", "us")]
+    assert [p["value"] for p in points[:2]] == [278, 282]  # 1e6 / 3600, 1e6 / 3550 us
+    assert points[0]["n"] == 40 and points[0]["stats"]["stddev"] == 694  # 2.5 / 3600 s
 
 
 @pytest.mark.parametrize(("tool", "unit", "better", "shown"), [
