@@ -424,6 +424,30 @@ def test_a_commit_id_that_is_not_a_full_sha_is_kept_ok_twin(
     assert histories(source)["p-test-sum-with-pauses"][0]["commit"] == "c38a01e9f8"
 
 
+def test_a_rerun_imported_with_stat_mean_keeps_the_mean(
+        source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A series kept as means (a migrated data.js holds no median): a re-run of a commit
+    joins its readings, and the point stays their mean, not a switch to the median."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    for samples in ("[10, 11, 30]", "[10, 12, 32]"):
+        (tmp_path / "runs.jsonl").write_text(
+            f'{{"id": "x", "samples": {samples}, "unit": "ms", "commit": "c38a01e"}}\n')
+        assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc",
+                   "--stat", "mean") == 0
+    [point] = histories(source)["x"]
+    assert (point["n"], point["value"]) == (6, 17.5)  # the median would be 11.5
+
+
+def test_a_rerun_imported_without_stat_keeps_the_median_ok_twin(
+        source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    for samples in ("[10, 11, 30]", "[10, 12, 32]"):
+        (tmp_path / "runs.jsonl").write_text(
+            f'{{"id": "x", "samples": {samples}, "unit": "ms", "commit": "c38a01e"}}\n')
+        assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc") == 0
+    assert histories(source)["x"][0]["value"] == 11.5
+
+
 # -- machines ---------------------------------------------------------------------------------
 
 def test_a_new_machine_is_written_with_the_tools_facts(

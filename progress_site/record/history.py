@@ -125,15 +125,16 @@ def contains(old: Iterable[Decimal], new: Iterable[Decimal]) -> bool:
     return True
 
 
-def joined(old: Point, new: Point) -> Point | None:
-    """The point of a commit after another run of it: the readings of both, the value and
-    the statistics computed again; None when the run is already in it."""
+def joined(old: Point, new: Point, stat: str | None = None) -> Point | None:
+    """The point of a commit after another run of it: the readings of both, the value
+    (their median, or the statistic --stat picked) and the statistics computed again;
+    None when the run is already in it."""
     before, added = readings(old), readings(new)
     if contains(before, added):
         return None
     samples = before + added
     stats = summary(samples)
-    fields = {**old, "value": stats["median"], "spread": stats.get("stddev"),
+    fields = {**old, "value": stats[stat or "median"], "spread": stats.get("stddev"),
               "n": len(samples), "stats": stats,
               "samples": samples if len(samples) <= MAX_SAMPLES else None}
     if new.get("status") == "watch" or old.get("status") == "watch":
