@@ -63,6 +63,17 @@ def test_the_summary_tells_figures_tasks_texts_and_new_steps() -> None:
         "against a noise of 2.0%\n")
 
 
+def test_a_step_names_its_levels_in_the_series_unit() -> None:
+    """A CI history in microseconds: the levels read as the figures do, unit and all."""
+    step = {**STEP, "before": 516.75, "after": 570.0, "percent": 10.3, "noise": 0.011}
+    new = json.loads(data_json(step))
+    new["series"][0]["unit"] = "us"
+    lines = markdown(compare(data_json(), json.dumps(new).encode())).splitlines()
+    assert lines[lines.index("### New regressions") + 2] == (
+        "- parse\\-large: 516.8 us -> 570.0 us (+10.3%) between a1b2c3d and e4f5a6b, "
+        "judged against a noise of 1.1%")
+
+
 def test_nothing_changed() -> None:
     same = data_json(STEP)
     assert markdown(compare(same, same)) == (

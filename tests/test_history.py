@@ -302,7 +302,7 @@ def test_fail_on_regression_sees_a_real_builds_step(tmp_path: Path) -> None:
     gated = build("--changes", str(old), "--format", "markdown", "--fail-on-regression")
     assert gated.status == 3, gated.stderr
     assert "### New regressions" in gated.stdout
-    assert (f"- measurements\\.startup: 100.050 -> 150.300 (+50.2%) between "
+    assert (f"- measurements\\.startup: 100.0 ms -> 150.3 ms (+50.2%) between "
             f"{commit(STEP_AT - 1)} and {commit(STEP_AT)}") in gated.stdout
     assert build("--fail-on-regression").status == 0
 

@@ -123,6 +123,32 @@ def test_asv_results_file() -> None:
     assert first.cv is not None  # from its quartiles: asv gives no standard deviation
 
 
+ASV_HISTORY = SAMPLES / "asv-history" / "results"
+
+
+@pytest.mark.parametrize("folder", [ASV_HISTORY, ASV_HISTORY / "vm"])
+def test_an_asv_results_folder_migrates_oldest_first(
+        source: Path, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Four commits' results, whose file names (by hash) are not in date order: one
+    import writes them all, oldest first, as data.js migrates."""
+    assert [p.name[:7] for p in sorted((ASV_HISTORY / "vm").glob("*-*.json"))] == [
+        "1675e92", "481d7c4", "7ab0629", "be9cf10"]
+    assert run(source, "asv", folder, "--id", "asv") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert [(p["commit"], p["date"]) for p in found["asv-bench-time-sorted"]] == [
+        ("be9cf10", "2026-11-01"), ("481d7c4", "2026-11-03"), ("7ab0629", "2026-11-05"),
+        ("1675e92", "2026-11-08")]
+    assert {p["machine"] for p in found["asv-bench-track-answer"]} == {"vm"}
+    assert run(source, "asv", folder, "--id", "asv") == 0  # again: nothing new
+    assert histories(source) == found
+
+
+def test_a_folder_without_asv_results_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ImportFailed) as caught:
+        read_results("asv", tmp_path, "results")
+    assert str(caught.value).startswith("results: no asv results file")
+
+
 def test_asv_without_benchmarks_json_guesses_units_by_name(tmp_path: Path) -> None:
     (tmp_path / "vm").mkdir()
     shutil.copy(ASV, tmp_path / "vm" / "r.json")
@@ -355,6 +381,73 @@ def test_pytest_benchmark_on_a_dirty_tree_is_to_watch(
     assert {p[0]["status"] for p in histories(source).values()} == {"watch"}
 
 
+def test_a_few_slow_rounds_do_not_coarsen_the_median(
+        source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-benchmark on a CI runner: 5 slow rounds of 40 put the standard deviation at
+    30 times the median; the median and the readings keep what the readings tell."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    sample = SAMPLES / "pytest-benchmark-pauses.json"
+    stats = json.loads(sample.read_text())["benchmarks"][0]["stats"]
+    assert stats["stddev"] > 25 * stats["median"]  # the run is what the test is about
+    assert run(source, "pytest-benchmark", sample, "--machine", "test-pc",
+               "--commit", "c38a01e", "--id", "p") == 0
+    [point] = histories(source)["p-test-sum-with-pauses"]
+    assert point["unit"] == "us"
+    assert point["value"] == pytest.approx(stats["median"] * 1e6, rel=1e-3)
+    assert sorted(point["samples"]) == pytest.approx(
+        sorted(x * 1e6 for x in stats["data"]), rel=1e-3)
+
+
+FULL_SHA = "c38a01e9f8e7d6c5b4a392817069f5e4d3c2b1a0"
+
+
+def test_a_full_sha_is_written_as_the_short_id_the_tools_get(
+        source: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks.yml passes `--commit "$GITHUB_SHA"`, 40 characters; data.js, asv and
+    pytest-benchmark name the same commit by its 7: one commit keeps one point."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    sample = SAMPLES / "pytest-benchmark-pauses.json"
+    for commit in (FULL_SHA, FULL_SHA[:7]):
+        assert run(source, "pytest-benchmark", sample, "--machine", "test-pc",
+                   "--commit", commit, "--id", "p") == 0
+    [point] = histories(source)["p-test-sum-with-pauses"]
+    assert point["commit"] == "c38a01e"
+    assert "1 point already recorded" in capsys.readouterr().out
+
+
+def test_a_commit_id_that_is_not_a_full_sha_is_kept_ok_twin(
+        source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(source, "pytest-benchmark", SAMPLES / "pytest-benchmark-pauses.json",
+               "--machine", "test-pc", "--commit", "c38a01e9f8", "--id", "p") == 0
+    assert histories(source)["p-test-sum-with-pauses"][0]["commit"] == "c38a01e9f8"
+
+
+def test_a_rerun_imported_with_stat_mean_keeps_the_mean(
+        source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A series kept as means (a migrated data.js holds no median): a re-run of a commit
+    joins its readings, and the point stays their mean, not a switch to the median."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    for samples in ("[10, 11, 30]", "[10, 12, 32]"):
+        (tmp_path / "runs.jsonl").write_text(
+            f'{{"id": "x", "samples": {samples}, "unit": "ms", "commit": "c38a01e"}}\n')
+        assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc",
+                   "--stat", "mean") == 0
+    [point] = histories(source)["x"]
+    assert (point["n"], point["value"]) == (6, 17.5)  # the median would be 11.5
+
+
+def test_a_rerun_imported_without_stat_keeps_the_median_ok_twin(
+        source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    for samples in ("[10, 11, 30]", "[10, 12, 32]"):
+        (tmp_path / "runs.jsonl").write_text(
+            f'{{"id": "x", "samples": {samples}, "unit": "ms", "commit": "c38a01e"}}\n')
+        assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc") == 0
+    assert histories(source)["x"][0]["value"] == 11.5
+
+
 # -- machines ---------------------------------------------------------------------------------
 
 def test_a_new_machine_is_written_with_the_tools_facts(
@@ -562,8 +655,8 @@ def test_data_js_of_every_tool_migrates_and_builds(
     assert units["ci-go-suite-benchmarkjoin"] == "ns"
     assert units["ci-go-suite-benchmarkjoin-b-op"] == "B"
     assert units["ci-go-suite-benchmarkjoin-allocs-op"] == ""
-    assert units["ci-benchmarkjs-suite-fib-20"] == units["ci-pytest-suite-tests-test-parse-"
-                                                         "py-test-small"] == "ops/s"
+    assert units["ci-benchmarkjs-suite-fib-20"] == "ops/s"
+    assert units["ci-pytest-suite-test-small"] == "us"  # 1234.5 iter/sec: 810.05 us a run
     out_dir = tmp_path / "site"
     assert main(["--source", str(source), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
@@ -571,6 +664,37 @@ def test_data_js_of_every_tool_migrates_and_builds(
         assert f'id="row-benchmarks-{ident}"' in board, ident
     rate = board.split('id="row-benchmarks-ci-benchmarkjs-suite-fib-20"')[1].split("</tr>")[0]
     assert "Higher is better" in rate  # ops/sec is a rate
+
+
+def gab_pytest_entry(commit: str, day: int, rate: float) -> dict[str, Any]:
+    """An entry the action's `pytest` tool writes for the benchmark of the pauses sample."""
+    return {"commit": {"id": commit * 5, "message": "m", "timestamp":
+                       f"2026-11-{day:02d}T10:00:00Z", "url": "https://example.com/c"},
+            "date": None, "tool": "pytest",
+            "benches": [{"name": "test_pauses.py::test_sum_with_pauses", "value": rate,
+                         "unit": "iter/sec", "range": f"stddev: {2.5 / rate}",
+                         "extra": f"mean: {1e6 / rate} usec\nrounds: 40"}]}
+
+
+def test_a_migrated_pytest_history_goes_on_in_the_same_series(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """data.js of the action's `pytest` tool (1 / mean as iter/sec, the test's full name),
+    then the workflow's own pytest-benchmark run: one series, in one unit."""
+    doc = {"entries": {"Benchmark": [gab_pytest_entry(commit, day, rate) for commit, day, rate
+                                     in (("aaaaaaaa", 1, 3600.0), ("bbbbbbbb", 2, 3550.0))]}}
+    (tmp_path / "data.js").write_text("window.BENCHMARK_DATA = " + json.dumps(doc))
+    assert run(source, "github-action-benchmark", tmp_path / "data.js", "--machine",
+               "test-pc", "--id", "py") == 0, capsys.readouterr().err
+    assert run(source, "pytest-benchmark", SAMPLES / "pytest-benchmark-pauses.json",
+               "--machine", "test-pc", "--id", "py", "--commit", "c38a01e",
+               "--date", "2026-12-01", "--stat", "mean") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert list(found) == ["py-test-sum-with-pauses"]
+    points = found["py-test-sum-with-pauses"]
+    assert [(p["commit"], p["unit"]) for p in points] == [
+        ("aaaaaaa", "us"), ("bbbbbbb", "us"), ("c38a01e", "us")]
+    assert [p["value"] for p in points[:2]] == [278, 282]  # 1e6 / 3600, 1e6 / 3550 us
+    assert points[0]["n"] == 40 and points[0]["stats"]["stddev"] == 694  # 2.5 / 3600 s
 
 
 @pytest.mark.parametrize(("tool", "unit", "better", "shown"), [

@@ -11,6 +11,7 @@ piece is escaped (`md`), so that it cannot add a link, an image, HTML or a menti
 from __future__ import annotations
 
 import contextlib
+import math
 import string
 from dataclasses import dataclass
 from typing import Any
@@ -192,6 +193,14 @@ def pages_list(pages: list[str] | None) -> list[str]:
             *([f"And {rest:,} more."] if rest > 0 else [])]
 
 
+def level(value: float, unit: str) -> str:
+    """A step's level to four significant digits (`516.8 us`, `0.04271 s`), with the
+    series' unit: a level is a median of commits, not a figure with its own decimals."""
+    magnitude = math.floor(math.log10(abs(value))) if value else 0
+    text = number(value, min(max(0, 3 - magnitude), 12), "en")
+    return text + (f" {md(unit)}" if unit else "")
+
+
 def steps_section(title: str, found: Comparison, status: str) -> list[str]:
     """A heading and one line per new step of that status; nothing when there is none."""
     rows = [row for row in found.steps if row.status == status]
@@ -201,9 +210,9 @@ def steps_section(title: str, found: Comparison, status: str) -> list[str]:
 
 
 def step_line(row: StepRow) -> str:
-    """`- series: 1.2 -> 1.5 (+25.0%) between a1b2 and c3d4, noise 2.0%`."""
-    return (f"- {md(row.series)}: {number(row.before, 3, 'en')} -> "
-            f"{number(row.after, 3, 'en')} "
+    """`- series: 1.25 ms -> 1.5 ms (+20.0%) between a1b2 and c3d4, judged against...`."""
+    return (f"- {md(row.series)}: {level(row.before, row.unit)} -> "
+            f"{level(row.after, row.unit)} "
             f"({percent_amount(row.percent, 1, 'en', sign=True)}) between "
             f"{md(row.last_before)} and {md(row.first_after)}, judged against a noise of "
             f"{percent(row.noise, 1, 'en')}")

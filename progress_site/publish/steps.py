@@ -28,6 +28,7 @@ class StepRow:
     after: float
     percent: float
     noise: float  # a fraction: 0.02 for 2 %
+    unit: str = ""  # the series' unit, as data.json writes it
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -41,13 +42,14 @@ def steps_in(data_json: dict[str, Any]) -> list[StepRow]:
     series = data_json.get("series")
     if type(series) is not list:
         return []
-    found = [step for one in series if type(one) is dict and type(one.get("steps")) is list
-             for step in one["steps"]]
-    return [row for row in map(step_row, found) if row is not None]
+    found = [(step, one.get("unit")) for one in series
+             if type(one) is dict and type(one.get("steps")) is list for step in one["steps"]]
+    rows = [step_row(step, unit if type(unit) is str else "") for step, unit in found]
+    return [row for row in rows if row is not None]
 
 
-def step_row(entry: Any) -> StepRow | None:
-    """One entry of the list as a step, or None when it is not one."""
+def step_row(entry: Any, unit: str = "") -> StepRow | None:
+    """One entry of the list as a step of a series in `unit`, or None when it is not one."""
     if type(entry) is not dict or entry.get("status") not in STATUSES:
         return None
     texts = [entry.get(k) for k in ("key", "last_before", "first_after")]
@@ -57,7 +59,9 @@ def step_row(entry: Any) -> StepRow | None:
               and math.isfinite(n) and abs(n) < LARGEST]  # larger: no measurement
     if len(words) < len(texts) or len(values) < len(numbers):
         return None
-    return StepRow(words[0], entry["status"], words[1], words[2], *values)
+    before, after, percent, noise = values
+    return StepRow(words[0], entry["status"], words[1], words[2], before, after, percent,
+                   noise, unit)
 
 
 def new_steps(old: list[StepRow], new: list[StepRow]) -> list[StepRow]:

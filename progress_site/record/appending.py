@@ -89,8 +89,10 @@ class Added:
     known: int = 0
 
 
-def add(series: SeriesFile, point: Point, replace: bool, done: Added) -> None:
-    """One point into a series: appended, joined to its commit's, replaced, or known."""
+def add(series: SeriesFile, point: Point, replace: bool, done: Added,
+        stat: str | None = None) -> None:
+    """One point into a series: appended, joined to its commit's (its value the median
+    of the readings, or `stat`), replaced, or known."""
     found = series.find(str(point["commit"]), str(point["machine"]))
     if found is not None:
         index, old = found
@@ -99,7 +101,7 @@ def add(series: SeriesFile, point: Point, replace: bool, done: Added) -> None:
             series.put(index, point)
             done.replaced += 1
             return
-        merged = joined(old, point)
+        merged = joined(old, point, stat)
         if merged is None:
             done.known += 1
             return
@@ -134,8 +136,10 @@ def keep_order(series: SeriesFile, index: int, point: Point) -> None:
                       "own date")
 
 
-def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool) -> Added:
-    """Points into the series of `measurements.ID`, oldest first; its unit kept."""
+def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool,
+            stat: str | None = None) -> Added:
+    """Points into the series of `measurements.ID`, oldest first; its unit kept; a
+    commit measured again takes `stat` of all its readings (default: the median)."""
     series = rec.history(ident)
     done = Added()
     for point in sorted(points, key=date_of):
@@ -145,7 +149,7 @@ def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool) 
             raise Refused(f"{series.display} is in {visible_path(unit)}, the new point in "
                           f"{visible_path(str(point['unit']))}: a series has one unit; "
                           f"pass --unit {visible_path(unit)}")
-        add(series, point, replace, done)
+        add(series, point, replace, done, stat)
     if not (done.added or done.joined or done.replaced):
         rec.unchanged.add(f"measurements.{ident}")
     rec.notes.append(told(ident, series, done))

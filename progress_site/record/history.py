@@ -53,22 +53,43 @@ def summary(samples: list[Decimal]) -> dict[str, Decimal]:
     return out
 
 
+def precision(fields: Mapping[str, Any]) -> Decimal | None:
+    """The spread that sets the numbers' precision: the standard deviation, or the
+    readings' interquartile range when narrower. On a shared runner a few slow rounds
+    make the deviation many times the median, and rounding at its third digit would
+    erase the differences between commits that the readings do tell."""
+    found = [x for x in (fields.get("spread"), quartile_range(fields)) if x]
+    return min(found) if found else None
+
+
+def quartile_range(fields: Mapping[str, Any]) -> Decimal | None:
+    """The readings' interquartile range: the tool's, else computed from the samples."""
+    stats = fields.get("stats") or {}
+    if stats.get("iqr"):
+        return Decimal(stats["iqr"])
+    samples = fields.get("samples") or []
+    if len(samples) < 4:
+        return None
+    q1, _, q3 = statistics.quantiles(samples, n=4)
+    return Decimal(q3 - q1)
+
+
 def make(fields: Mapping[str, Any], round_samples: bool = True) -> Point:
     """A point with its numbers rounded, in the agreed key order, empty keys left out;
     readings already written keep the precision they were written with."""
     spread = fields.get("spread")
-    spread = rounded(spread, spread) if spread else spread
+    cut = precision({**fields, "spread": rounded(spread, spread) if spread else spread})
     point: Point = {}
     for key in KEYS:
         value = fields.get(key)
         if value is None or value == {} or value == []:
             continue
         if key in ("value", "spread"):
-            value = rounded(value, spread)
+            value = rounded(value, cut)
         elif key == "stats":
-            value = {k: rounded(value[k], spread) for k in STATS if k in value}
+            value = {k: rounded(value[k], cut) for k in STATS if k in value}
         elif key == "samples":
-            value = [rounded(x, spread) if round_samples else x for x in value]
+            value = [rounded(x, cut) if round_samples else x for x in value]
         point[key] = value
     return point
 
@@ -104,15 +125,16 @@ def contains(old: Iterable[Decimal], new: Iterable[Decimal]) -> bool:
     return True
 
 
-def joined(old: Point, new: Point) -> Point | None:
-    """The point of a commit after another run of it: the readings of both, the value and
-    the statistics computed again; None when the run is already in it."""
+def joined(old: Point, new: Point, stat: str | None = None) -> Point | None:
+    """The point of a commit after another run of it: the readings of both, the value
+    (their median, or the statistic --stat picked) and the statistics computed again;
+    None when the run is already in it."""
     before, added = readings(old), readings(new)
     if contains(before, added):
         return None
     samples = before + added
     stats = summary(samples)
-    fields = {**old, "value": stats["median"], "spread": stats.get("stddev"),
+    fields = {**old, "value": stats[stat or "median"], "spread": stats.get("stddev"),
               "n": len(samples), "stats": stats,
               "samples": samples if len(samples) <= MAX_SAMPLES else None}
     if new.get("status") == "watch" or old.get("status") == "watch":

@@ -99,7 +99,7 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
         shown += f" (the newest of {len(points)} runs)"
 
     def write(final: str) -> None:
-        add_all(rec, ident, [*moved, *points], args.replace)
+        add_all(rec, ident, [*moved, *points], args.replace, args.stat)
         yaml_entry(rec, args, ident, args.title or runs[-1].title, str(points[-1]["unit"]),
                    runs[-1].better)
 

@@ -43,9 +43,19 @@ def add_made(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unit", help="unit of the figure (us, ms, s, KB, ... or your own); "
                    "with --replace, a figure's unit changes only when --unit names the new one")
     p.add_argument("--machine", help="id of the machine it ran on (see machines:)")
-    p.add_argument("--commit", help="the commit measured (declared under commits: if new)")
+    p.add_argument("--commit", type=commit_id,
+                   help="the commit measured (declared under commits: if new); a full "
+                        "SHA, such as $GITHUB_SHA, is written as its first 7 characters")
     p.add_argument("--run", help="id of the test run it comes from (see runs:)")
     p.add_argument("--date", type=day, help="YYYY-MM-DD (default: today)")
+
+
+def commit_id(text: str) -> str:
+    """--commit: a full SHA-1 or SHA-256 as its 7-character short id, the id the data and
+    the tools' commit ids (pytest-benchmark's, asv's, data.js's) are written with, so
+    that CI's $GITHUB_SHA and an imported history name one commit alike."""
+    full = len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text.lower())
+    return text[:7] if full else text
 
 
 def day(text: str) -> dt.date:

@@ -1,6 +1,7 @@
 """airspeed velocity (asv): `results/<machine>/<commit>-<env>.json`, with `machine.json`
 beside it (the machine's facts) and `results/benchmarks.json` above it (each benchmark's
-unit) when present.
+unit) when present. The FILE may also be `results/` or `results/<machine>/`: every
+results file in it, oldest first, so one import migrates a history.
 
 A parameterised benchmark gives one result per combination, named as asv prints it
 (`bench.TimeSuite.time_sum(10)`). A null result (a failed or skipped combination) is
@@ -29,8 +30,30 @@ UNITS = {"seconds": "s", "bytes": "B"}
 
 
 def read(path: Path, display: str) -> list[Result]:
+    """Every result of one results file, or of every results file of a folder (asv's
+    `results/`, or one machine's folder in it), oldest first."""
+    if not path.is_dir():
+        return read_file(path, display, read_json(path, display))
+    files = [(file, f"{display}/{file.relative_to(path).as_posix()}") for file in
+             sorted([*path.glob("*.json"), *path.glob("*/*.json")])
+             if file.name not in ("machine.json", "benchmarks.json")]
+    if not files:
+        raise fail(display, "no asv results file (MACHINE/COMMIT-ENV.json) in this folder",
+                   "give asv's results folder, a machine's folder in it, or one results file")
+    docs = [(file, shown, read_json(file, shown)) for file, shown in files]
+    # File names start with the commit's hash: a history is written in date order.
+    docs.sort(key=lambda found: run_date(found[2]))
+    return [r for file, shown, doc in docs for r in read_file(file, shown, doc)]
+
+
+def run_date(doc: Any) -> float:
+    """When asv's results file says its commit was made (ms since 1970), else 0."""
+    date = doc.get("date") if isinstance(doc, dict) else None
+    return date if isinstance(date, (int, float)) and not isinstance(date, bool) else 0
+
+
+def read_file(path: Path, display: str, doc: Any) -> list[Result]:
     """Every benchmark and parameter combination of one asv results file."""
-    doc = read_json(path, display)
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict) or \
             not isinstance(doc.get("result_columns"), list):
         raise fail(display, "not asv results JSON: no `results` with `result_columns`",

@@ -29,6 +29,9 @@ RANGE = re.compile(r"(?:±|\+/-)\s*([0-9]+(?:\.[0-9]+)?)")
 TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
 # go's bytes and allocations an operation (a count: no unit), rates a second.
 OTHERS = {"B/op": "B", "allocs/op": None, "ops/sec": "ops/s", "iter/sec": "ops/s"}
+# What the action's `pytest` tool keeps beside 1 / mean: the stddev (seconds), the rounds.
+STDDEV = re.compile(r"stddev:\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)")
+ROUNDS = re.compile(r"^rounds:\s*([0-9]{1,9})$", re.MULTILINE)
 # The action's two custom tools say which way is good (its own alert compares that way);
 # their units are the user's own, so the unit's default direction may be wrong.
 BETTER = {"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"}
@@ -57,21 +60,45 @@ def read(path: Path, display: str) -> list[Result]:
 def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
                  display: str) -> Result:
     """One bench of one entry: its value, unit, and the entry's commit and date."""
-    name = prefix + str(bench["name"])
-    unit = unit_of(str(bench.get("unit", "")))
-    if unit in TIMES.values():
-        not_negative(display, name, {"value": bench["value"]})
+    tool = entry.get("tool")
+    if tool == "pytest" and bench.get("unit") == "iter/sec":
+        name, unit, stats, runs = pytest_time(prefix, bench, display)
+    else:
+        name = prefix + str(bench["name"])
+        unit = unit_of(str(bench.get("unit", "")))
+        if unit in TIMES.values():
+            not_negative(display, name, {"value": bench["value"]})
+        stats = {"value": number(bench["value"])}
+        spread = plus_minus(bench.get("range"))
+        if spread is not None:
+            stats["plus_minus"] = spread
+        runs = 1
     commit = entry.get("commit") or {}
     ident = commit.get("id")
     when = day_of_ms(entry.get("date")) or day_of(commit.get("timestamp"))
-    stats = {"value": number(bench["value"])}
-    spread = plus_minus(bench.get("range"))
-    if spread is not None:
-        stats["plus_minus"] = spread
-    tool = entry.get("tool")
-    return Result(name, unit, stats, (), 1, when,
+    return Result(name, unit, stats, (), runs, when,
                   ident[:7] if isinstance(ident, str) else None, name,
                   better=BETTER.get(tool) if isinstance(tool, str) else None)
+
+
+def pytest_time(prefix: str, bench: dict[str, Any], display: str
+                ) -> tuple[str, str | None, dict[str, Decimal], int]:
+    """A bench of the action's `pytest` tool as `import pytest-benchmark` writes it, so a
+    migrated history goes on in the same series: the test's name (`test_x`, not the
+    action's `tests/test_a.py::test_x`), and its mean time in seconds (the action
+    kept 1 / mean as `iter/sec`) with its standard deviation (`stddev: X`, seconds)."""
+    name = prefix + str(bench["name"]).rsplit("::", 1)[-1]
+    not_negative(display, name, {"value": bench["value"]})
+    rate = number(bench["value"])
+    if not rate:
+        raise fail(display, f"benchmark '{name}': 0 iter/sec has no time per run",
+                   "give the data.js as the action wrote it")
+    stats = {"mean": Decimal(1) / rate}
+    found = STDDEV.fullmatch(str(bench.get("range", "")).strip())
+    if found:
+        stats["stddev"] = Decimal(found.group(1))
+    rounds = ROUNDS.search(str(bench.get("extra", "")))
+    return name, "s", stats, int(rounds.group(1)) if rounds else 1
 
 
 def plus_minus(text: Any) -> Decimal | None:
