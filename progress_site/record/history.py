@@ -14,10 +14,9 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from progress_site.model.history import KEYS, MAX_SAMPLES, STATS
+from progress_site.model.history import KEYS, MAX_SAMPLES, SPREAD_DIGITS, STATS
 
 DIGITS = 6  # significant digits a number keeps at most
-SPREAD_DIGITS = 3  # significant digits of the spread that set the other numbers' precision
 
 Point = dict[str, Any]
 
