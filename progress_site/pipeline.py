@@ -31,6 +31,7 @@ from progress_site.render.environment import make_environment
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.markdown import split_blocks
 from progress_site.render.pages import render
+from progress_site.render.sitelinks import unpublished_links
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.typed import typed_numbers
 from progress_site.render.words import Words
@@ -163,6 +164,8 @@ def prepare(config: BuildConfig) -> Prepared:
     pages = source.pages + dashboard_pages(model, source.pages, catalogs)
     problems += with_source_lines(unlinked_series(model, source.pages, config.strict),
                                   config.source)
+    problems += unpublished_links(pages, data.site.languages, config.folders("templates"),
+                                  config.strict)
     fail_on_errors(problems, config.source)
     return Prepared(model, pages, catalogs, problems)
 

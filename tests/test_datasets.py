@@ -623,3 +623,35 @@ def test_two_tables_of_one_dataset_pass_axe(two_of_each: dict[str, bytes],
             page.goto(f"{base}{path}")
             assert browser.axe_violations(page) == [], path
             page.close()
+
+
+def test_a_table_says_where_its_records_come_from(tmp_path: Path) -> None:
+    """A dataset's machine, date, method and proof are said once above its table, in each
+    language: they were read, checked and published in data.json, but no page showed
+    where the numbers of a table come from."""
+    declaration = DECLARATION.replace("    records: runs.jsonl\n", (
+        "    records: runs.jsonl\n    machine: laptop\n    date: 2026-11-28\n"
+        "    method: {en: 300 s a run, fr: 300 s par passage}\n"
+        "    proof: {url: 'https://example.org/runs'}\n"))
+    source = write_source(tmp_path, lines(*GOOD), declaration=declaration,
+                          content="{{< table runs >}}\n")
+    (source / "data" / "machines.yaml").write_text(
+        "machines:\n  - id: laptop\n    name: {en: The laptop, fr: Le portable}\n")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    for page, words in (("index.html", ["Machine", "The laptop", "Date", "November 28, 2026",
+                                        "Method", "300 s a run", "Proof", "https://example.org/runs"]),
+                        ("fr/index.html", ["Machine", "Le portable", "Date",
+                                           "28 novembre 2026", "Méthode", "300 s par passage",
+                                           "Preuve", "https://example.org/runs"])):
+        origin = parse(built[page]).find("dl", class_="origin")
+        assert [n.text() for n in origin.iter() if n.tag in ("dt", "dd")] == words
+        assert origin.find("a").attrs["href"] == "https://example.org/runs"
+
+
+def test_a_table_says_where_its_records_come_from_ok(tmp_path: Path) -> None:
+    """A dataset that says nothing of its source has no empty list above its table."""
+    source = write_source(tmp_path, lines(*GOOD), content="{{< table runs >}}\n")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    assert parse(built["index.html"]).find_all("dl", class_="origin") == []

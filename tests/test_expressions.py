@@ -87,6 +87,14 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
     (f"round({H1} / {P1}, 1)", q(1.3, decimals=1)),
     ("round(2.25, 1) * 2", q(4.4, decimals=1)),
     ("sum(runs[bots=1].chunks, 1)", q(6280 + 6049 + 1, unit="chunks")),
+    # The geometric mean of Horizon's ratio to Paper at each bot count: how benchmark
+    # suites average speed-ups (a mean of ratios depends on which side is divided).
+    ("geomean(runs[server=horizon].mspt / runs[server=paper].mspt)",
+     q((13.7 / 10.31 * 47.83 / 46.86) ** 0.5, decimals=2)),
+    ("geomean(runs[server=paper].mspt / runs[server=horizon].mspt)",
+     q((10.31 / 13.7 * 46.86 / 47.83) ** 0.5, decimals=3)),
+    ("range(geomean(runs.mspt, by=bots))",
+     q((13.7 * 10.31) ** 0.5, (47.83 * 46.86) ** 0.5, 2, "ms", "range")),
 ])
 def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     got = evaluate(statement, ns)
@@ -128,8 +136,8 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     (f"change({P1}, {H1}) | positive",
      "the text expects a positive number, but the data gives -24.7445",
      "the data no longer says what the text says: reword it", 0),
-    ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, sum, count, "
-     "range, ratio, change, abs, round", 0),
+    ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, geomean, sum, "
+     "count, range, ratio, change, abs, round", 0),
     ("round(2, 1.5)", "round() takes a number and, after it, how many decimals: round(x) "
      "or round(x, 1)", "at most 12 decimals", 0),
     ("round(2, 13)", "round() takes a number and, after it, how many decimals: round(x) "
@@ -170,6 +178,9 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     ("1" + " " * 1000, "the statement is 1001 characters long, more than 1000", MANY, 0),
     ("1 + " * 20000 + "1", "the statement is 80001 characters long, more than 1000",
      MANY, 0),
+    (f"geomean(change({P1}, {H1}), 2)", "geomean() takes numbers above zero",
+     "a geometric mean multiplies its numbers: average ratios or times with it, not "
+     "changes in %", 0),
     ("1000000000000000 * 1000000000000000", "the result, 1e+30, is out of range",
      "results are at most 1e+15: check what is multiplied or divided", 0),
     (f"{H1} / 0.000000000001 / 0.000000000001", "the result, 1.37e+25, is out of range",
@@ -218,6 +229,7 @@ def test_statement_printed(ns: Namespace, lang: str, statement: str, printed: st
     ("fr", "246 / 100:1", "2,5"),
     ("en", "range(min(runs.mspt, by=bots) / runs[server=horizon].mspt)", "0.753 to 0.980"),
     ("fr", f"{H1} / {P1}", "1,33"),
+    ("fr", "geomean(runs[server=horizon].mspt / runs[server=paper].mspt)", "1,16"),
 ])
 def test_quotient_digits(ns: Namespace, lang: str, statement: str, printed: str) -> None:
     """Ratios print 2.46, 12.5, 0.735, not one decimal (2.5 where the data says 2.46)."""

@@ -444,3 +444,24 @@ def test_no_number_parts_from_its_label_at_a_lines_end(files: dict[str, bytes],
              if n.tag == "td" or "latest" in n.attrs.get("class", "").split()]
     assert len(cells) > 100
     assert breakable(cells) == []
+
+
+def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -> None:
+    """A series whose points were written to a hundredth, then one of 177 ms with a spread
+    of 129 ms (import wrote it 177): the page printed 177.00 ms, a precision the run did
+    not have; it prints 177 ms, and the others as before."""
+    source = history_source(tmp_path / "src")
+    (source / "data" / "history" / "measurements.noisy.jsonl").write_text(
+        line(1, 140.61, spread=3.79, n=5) + "\n" + line(2, 177, spread=129, n=10) + "\n")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for board, lang in (("benchmarks/index.html", "en"), ("fr/benchmarks/index.html", "fr")):
+        latest = parse(built[board]).find("tr", id="row-benchmarks-noisy").find(
+            class_="latest").text()
+        assert latest == ("177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
+                          else "177\u202fms\u00a0±\u00a0129\u202fms (n\u00a0=\u00a010)")
+    rows = parse(built["benchmarks/noisy/index.html"]).find(
+        "table", class_="points").find_all("tr")
+    assert [r.find_all("td")[3].text() for r in rows[1:]] == [
+        "177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)",
+        "140.61\u00a0ms\u00a0±\u00a03.79\u00a0ms (n\u00a0=\u00a05)"]

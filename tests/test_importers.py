@@ -607,3 +607,57 @@ def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],
         "mean": stats["mean"], "sd": stats["stddev"], "n": rounds}
+
+
+def test_import_reads_past_a_datasets_yaml_records(
+        source: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dataset's records may be a YAML list beside its declaration (data-format.md):
+    the build reads it as records, and so must `import` (it refused the whole site with
+    "a data file must be a mapping of collections")."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (source / "data" / "tests.yaml").write_text(
+        "datasets:\n  - id: weeks\n    title: Test runs\n    records: weeks.yaml\n"
+        "    key: [week]\n    fields:\n      - {name: week, label: Week, type: whole}\n"
+        "      - {name: failed, label: Failed, type: whole}\n")
+    records = "- {week: 1, failed: 12}\n- {week: 2, failed: 8}\n"
+    (source / "data" / "weeks.yaml").write_text(records)
+    status = main(["import", "hyperfine", str(SAMPLES / "hyperfine.json"), "--source",
+                   str(source), "--id", "hf", "--machine", "test-pc", "--commit", "c38a01e",
+                   "--date", "2026-11-20", "--yes"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert "The data is valid." in out.out
+    assert (source / "data" / "weeks.yaml").read_text() == records
+    assert status == main(["--source", str(source), "--out", str(source / "site")])
+
+
+def test_record_into_a_datasets_yaml_records_is_refused(
+        source: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--file` naming a dataset's records is refused: it is no data file to add to."""
+    (source / "data" / "weeks.yaml").write_text("- {week: 1, failed: 12}\n")
+    status = main(["record", "measurement", "x", "--value", "1", "--status", "estimate",
+                   "--file", str(source / "data" / "weeks.yaml"), "--source", str(source)])
+    err = capsys.readouterr().err
+    assert status != 0
+    assert "data/weeks.yaml" in err and "Traceback" not in err
+
+
+def test_a_slow_outlier_does_not_blur_the_median(
+        source: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """hyperfine's run of a command whose first run was a hundred times slower (a pause
+    of the machine, as pytest-benchmark meets in its thousands of rounds): the deviation
+    is 350 ms, but the seven other readings agree within a millisecond. Cut at the
+    deviation, the median, 13.083 ms, was written 13, and a step of 0.5 ms could not
+    show; the middle half of the readings sets the cut instead."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert main(["import", "hyperfine", str(SAMPLES / "hyperfine-outlier.json"),
+                 "--source", str(source), "--id", "hf", "--machine", "test-pc",
+                 "--commit", "c38a01e", "--date", "2026-11-20", "--yes"]) == 0, \
+        capsys.readouterr().err
+    (point,) = [json.loads(x) for x in (
+        source / "data" / "history" / "measurements.hf-decode.jsonl").read_text().splitlines()]
+    assert (point["value"], point["spread"], point["unit"]) == (13.083, 350, "ms")
+    assert point["stats"]["min"] == 12.711
+    assert sorted(point["samples"])[:2] == [12.711, 12.723]

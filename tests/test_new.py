@@ -176,6 +176,18 @@ def test_new_with_one_language_ignores_the_other_texts(
     assert not (source / "site" / "fr").exists()
 
 
+def test_a_french_first_site_needs_no_english_catalog(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The templates are written in English: a site whose first language is French
+    has English words without a catalog, and --strict does not ask for one (it refused
+    `new --lang fr,en` with "no catalog for 'en'")."""
+    source = new_site(capsys, tmp_path / "mysite", "--lang", "fr,en")
+    status, _, err = cli(capsys, "--source", source)
+    assert (status, err) == (0, PLACEHOLDERS)
+    english = parse((source / "site" / "en" / "index.html").read_bytes())
+    assert english.find("h1").text() == "Progress, tests and benchmarks"
+
+
 def test_a_text_in_no_language_is_still_an_error(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     source = new_site(capsys, tmp_path / "mysite", "--lang", "en")

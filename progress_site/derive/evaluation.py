@@ -2,12 +2,13 @@
 
 The numbers of a selection are keyed by the records they come from (the dataset's `key:`
 fields the conditions leave open: selection.py); arithmetic pairs them by key, a single
-number goes with every one, and min/max/mean/sum gather them, all together or `by=` a
+number goes with every one, and min/max/mean/geomean/sum gather them, all together or `by=` a
 field.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable
 from typing import Literal
 
@@ -141,8 +142,8 @@ class Evaluator:
         name, args = node.parts
         by = [a.parts[0] for a in args if a.kind == "by"]
         values = [a for a in args if a.kind != "by"]
-        if by and name not in ("min", "max", "mean", "sum"):
-            raise ExpressionError("`by=` goes inside min(), max(), mean() or sum()",
+        if by and name not in AGGREGATES:
+            raise ExpressionError("`by=` goes inside min(), max(), mean(), geomean() or sum()",
                                   offset=node.offset)
         if name in ("ratio", "change") and len(values) != 2:
             raise ExpressionError(f"{name}() takes two numbers: {name}(a, b)", offset=node.offset)
@@ -185,10 +186,18 @@ class Evaluator:
                        next((p.unit for p in parts if p.unit), None))
 
 
+AGGREGATES = ("min", "max", "mean", "geomean", "sum")
+
+
 def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> Numbers:
-    """min, max, mean or sum of every number, or of each group of `by`."""
+    """min, max, mean, geomean or sum of every number, or of each group of `by`."""
     how: dict[str, Callable[[list[float]], float]] = {
-        "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v)}
+        "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v),
+        "geomean": statistics.geometric_mean}
+    if name == "geomean" and any(v <= 0 for p in parts for _, v in p.items):
+        raise ExpressionError("geomean() takes numbers above zero", "a geometric mean "
+                              "multiplies its numbers: average ratios or times with it, "
+                              "not changes in %", offset)
     groups: dict[Key, list[float]] = {}
     for part in parts:
         for key, value in part.items:

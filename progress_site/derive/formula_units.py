@@ -84,6 +84,7 @@ def called(name: str, args: list[Dim]) -> Dim:
         return PLAIN
     if name in ("abs", "round") and args:
         return args[0]
-    if name in ("min", "max", "mean", "sum") and args and all(a == args[0] for a in args):
+    if name in ("min", "max", "mean", "geomean", "sum") and args and all(
+            a == args[0] for a in args):
         return args[0]
     return None

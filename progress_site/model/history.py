@@ -26,6 +26,9 @@ REQUIRED = ("commit", "date", "machine", "value", "unit")
 STATS = ("mean", "median", "stddev", "min", "max", "iqr", "q1", "q3", "p50", "p90", "p95",
          "p99", "ci_99_low", "ci_99_high", "plus_minus", "mad", "slope")
 MAX_SAMPLES = 10_000
+# Significant digits of a point's spread that set where its other numbers are cut (import
+# writes them so, pages print them so).
+SPREAD_DIGITS = 3
 NO_STATS: Mapping[str, float] = MappingProxyType({})  # a point whose tool gave none
 DEFAULT_MIN_CHANGE = 5.0  # percent
 # Units where more is better: rates.

@@ -25,8 +25,9 @@ class DataFiles:
             raise UsageError(f"{visible_path(str(root))}: no data/ folder here; pass "
                              "--source with the folder that holds data/")
         self.root = root
-        self.files = {p: YamlFile(p, self.display(p))
-                      for p in source_files(root / "data", DATA_SUFFIXES)}
+        opened = (YamlFile(p, self.display(p), records_ok=True)
+                  for p in source_files(root / "data", DATA_SUFFIXES))
+        self.files = {f.path: f for f in opened if not f.records}
         self.series: dict[Path, SeriesFile] = {}  # history files opened, by path
         self.declared: set[str] = set()  # commits and machines declared by this recording
         self.unchanged: set[str] = set()  # figures whose points were all recorded already

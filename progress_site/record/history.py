@@ -14,10 +14,9 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from progress_site.model.history import KEYS, MAX_SAMPLES, STATS
+from progress_site.model.history import KEYS, MAX_SAMPLES, SPREAD_DIGITS, STATS
 
 DIGITS = 6  # significant digits a number keeps at most
-SPREAD_DIGITS = 3  # significant digits of the spread that set the other numbers' precision
 
 Point = dict[str, Any]
 
@@ -84,10 +83,13 @@ def make(fields: Mapping[str, Any], round_samples: bool = True) -> Point:
         value = fields.get(key)
         if value is None or value == {} or value == []:
             continue
-        if key in ("value", "spread"):
+        if key == "value":
             value = rounded(value, cut)
+        elif key == "spread":  # the deviation keeps its own three digits
+            value = rounded(value, value)
         elif key == "stats":
-            value = {k: rounded(value[k], cut) for k in STATS if k in value}
+            value = {k: rounded(value[k], value[k] if k == "stddev" else cut)
+                     for k in STATS if k in value}
         elif key == "samples":
             value = [rounded(x, cut) if round_samples else x for x in value]
         point[key] = value

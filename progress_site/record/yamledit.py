@@ -130,7 +130,7 @@ class Splice:
 class YamlFile:
     """One data file being edited: its original text, its tree, the splices to apply."""
 
-    def __init__(self, path: Path, display: str) -> None:
+    def __init__(self, path: Path, display: str, records_ok: bool = False) -> None:
         self.path = path
         self.display = display
         self.text = _read(path, display)
@@ -145,8 +145,14 @@ class YamlFile:
                             "build.py` shows the problems), then record again") from exc
         if tree is None:
             tree = CommentedMap()
+        # A YAML list is a dataset's records (the build checks that one claims it): it
+        # holds no collection to edit.
+        self.records = records_ok and isinstance(tree, CommentedSeq)
+        if self.records:
+            tree = CommentedMap()
         if not isinstance(tree, CommentedMap):
-            raise EditError(f"{display}: a data file must be a mapping of collections")
+            raise EditError(f"{display}: a data file must be a mapping of collections "
+                            "(a YAML list is a dataset's records: name another file)")
         self.tree = tree  # as read: edits go to the text, not to the tree
         self.splices: list[Splice] = []
         self.appended: dict[str, list[CommentedMap]] = {}

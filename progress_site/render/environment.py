@@ -35,7 +35,8 @@ def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | No
     # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
                        short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenance.of, shared=shared,
+                       view=model.view, provenance=Provenance.of,
+                       records_provenance=Provenance.of_records, shared=shared,
                        memo=Memo(), input_link=input_link)
     return env
 

@@ -197,6 +197,11 @@ def template_path(folders: list[tuple[Path, Path]]) -> str:
     return "locales/messages.pot"
 
 
+# The language the templates' words (the catalogs' msgids) are written in: it needs no
+# catalog, whichever place it has in site.languages.
+TEMPLATE_LANGUAGE = "en"
+
+
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
                   strict: bool) -> Catalogs:
     """Each language's translations, read from the .po files of `folders` (each with the
@@ -206,7 +211,7 @@ def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
     for lang in languages:
         merged, found = language_catalog(folders, lang, strict)
         problems += found
-        if merged is None and lang != languages[0]:
+        if merged is None and lang != TEMPLATE_LANGUAGE:
             where = Location(f"locales/{lang}/LC_MESSAGES/messages.po")
             problems.append(Problem(where, f"no catalog for '{lang}': template words stay "
                                     "in English", hint=f"run `pybabel init -i "

@@ -23,7 +23,7 @@ from markupsafe import escape
 from progress_site.derive.namespace import REFERENCE
 from progress_site.render.blocklines import Block, site_block
 from progress_site.render.references import Refer, Renderer, piped, reference, unpiped_at
-from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in
+from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in, written_in
 
 EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
 # Direction overrides that an entity (`&#x202e;`) can still write: they would make the
@@ -136,6 +136,13 @@ def refused_links(source: str) -> list[Refused]:
     Markdown that may not be published: links, images, autolinks, definitions."""
     return [(unpiped_at(source, at), written, why)
             for at, written, why in refused_in(page_tokens(source), piped(source), piped)]
+
+
+def written_links(source: str) -> list[tuple[int, str, str]]:
+    """(offset, address as written, address linked) for each link and image published
+    from a chunk of a page's Markdown."""
+    return [(unpiped_at(source, at), written, address) for at, written, address
+            in written_in(page_tokens(source), piped(source), piped)]
 
 
 def markdown_html(source: str, refer: Refer | None = None) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from progress_site.model.dataset import Dataset
 from progress_site.model.declare import Link
 from progress_site.model.figure import Figure
 from progress_site.model.values import Text
@@ -29,6 +30,11 @@ class Provenance:
     def of(cls, fig: Figure) -> Provenance:
         """The provenance of a figure (the `provenance` filter)."""
         return cls(fig.machine, fig.date, fig.commit, fig.run, fig.method, fig.proof)
+
+    @classmethod
+    def of_records(cls, ds: Dataset) -> Provenance:
+        """Where a dataset's records come from (the `records_provenance` filter)."""
+        return cls(ds.machine, ds.date, None, None, ds.method, ds.proof)
 
     def key(self) -> tuple[Hashable, ...]:
         """What two provenances compare: all they print. A text compares with its scope

@@ -114,11 +114,7 @@ def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
                ) -> list[Refused]:
     """Every refused address of a parsed text, with its offset in `text`, in order;
     `piped` escapes the pipes of references as `text` has them (references.piped)."""
-    # Lines as markdown-it counts them (its `normalize` reads `\r` as a line break too).
-    breaks = list(NEWLINE.finditer(text))
-    starts = [0, *(b.end() for b in breaks)]
-    lines = [text[start:end] for start, end in
-             zip(starts, [b.start() for b in breaks] + [len(text)], strict=True)]
+    lines, starts = lines_of(text)
     found: list[Refused] = []
     for token in tokens:
         if token.map is None:
@@ -132,6 +128,35 @@ def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
                 line, column = inline_at(token, offset, lines, piped)
                 found.append((starts[line] + column, written, child.meta["why"]))
     return sorted(found)
+
+
+def written_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
+               ) -> list[tuple[int, str, str]]:
+    """Every published link's and image's address as written, with its offset in `text`,
+    and as the page links it (escapes read, `<...>` taken off); a reference `[x][y]` is
+    left out: its address is written in its definition."""
+    lines, starts = lines_of(text)
+    found: list[tuple[int, str, str]] = []
+    for token in tokens:
+        if token.map is None:
+            continue
+        for child in token.children or []:
+            if child.type in ("link_open", "image") and child.meta.get("written"):
+                offset, written = child.meta["written"]
+                line, column = inline_at(token, offset, lines, piped)
+                address = str(child.attrs.get("src" if child.type == "image" else "href", ""))
+                found.append((starts[line] + column, written, address))
+    return found
+
+
+def lines_of(text: str) -> tuple[list[str], list[int]]:
+    """The lines of a text as markdown-it counts them (its `normalize` reads `\r` as a
+    line break too), and the offset each starts at."""
+    breaks = list(NEWLINE.finditer(text))
+    starts = [0, *(b.end() for b in breaks)]
+    lines = [text[start:end] for start, end in
+             zip(starts, [b.start() for b in breaks] + [len(text)], strict=True)]
+    return lines, starts
 
 
 def inline_at(token: Token, offset: int, lines: list[str], piped: Callable[[str], str]

@@ -6,13 +6,14 @@ series' page and the list of steps alike.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
-from progress_site.model.history import SeriesPoint, decimals_of
+from progress_site.model.history import SPREAD_DIGITS, SeriesPoint, decimals_of
 from progress_site.render import formatting
 from progress_site.render.words import N_, Words
 
@@ -74,7 +75,7 @@ class SeriesWords:
         """A point's value in its unit, with its spread and count when it has them."""
         w = self.words
         unit = view.series.unit
-        value = w.with_unit(point.value, self.digits(view), unit)
+        value = w.with_unit(point.value, self.point_digits(view, point), unit)
         if point.spread is not None:
             spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
             value = w._("%(value)s\u00a0±\u00a0%(spread)s", value=value, spread=spread)
@@ -84,7 +85,8 @@ class SeriesWords:
 
     def value_only(self, view: SeriesView, point: SeriesPoint) -> str:
         """A point's value in its unit, without its spread."""
-        return self.words.with_unit(point.value, self.digits(view), view.series.unit)
+        return self.words.with_unit(point.value, self.point_digits(view, point),
+                                    view.series.unit)
 
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""
@@ -117,6 +119,16 @@ class SeriesWords:
                     break
             self.decimals[view.key] = found = min(3, found)
         return found
+
+    def point_digits(self, view: SeriesView, point: SeriesPoint) -> int:
+        """The decimals of one point: the series' (so a column lines up), but no more
+        than its spread tells, its third significant digit, as import rounds: 177 ms
+        with a spread of 129 ms read 177.000 beside the series' 140.600."""
+        digits = self.digits(view)
+        if point.spread:
+            digits = min(digits, max(0, SPREAD_DIGITS - 1 - math.floor(
+                math.log10(point.spread))))
+        return digits
 
     def date(self, point: SeriesPoint) -> str:
         """A point's day, as this language writes dates."""

@@ -1,0 +1,79 @@
+"""Links and images of the pages to files of the site that the build does not publish
+(an image left beside the Markdown, a page's name mistyped): each is located, a warning
+that --strict makes an error; an image under templates/assets/ is published."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from progress_site.cli import main
+
+from .conftest import SOURCE_DATE_EPOCH, TEMPLATES
+from .dom import parse
+from .test_record import HOSTILE_BASE
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                    "1f15c4890000000d4944415478da63f8cfc0f01f0005000201e5270ba50000000049454e44ae426082")
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The smallest site, with a second page in each language."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    source = tmp_path / "site"
+    shutil.copytree(HOSTILE_BASE, source)
+    for lang in ("en", "fr"):
+        (source / "content" / lang / "guide.md").write_text("---\ntitle: Guide\n---\nWords.\n")
+    return source
+
+
+def build(capsys: pytest.CaptureFixture[str], source: Path, *args: str) -> tuple[int, str]:
+    status = main(["--source", str(source), *args], TEMPLATES)
+    return status, capsys.readouterr().err
+
+
+def add(source: Path, lang: str, page: str, text: str) -> None:
+    path = source / "content" / lang / page
+    path.write_text(path.read_text("utf-8") + text, "utf-8")
+
+
+def test_an_image_beside_the_markdown_is_a_located_warning(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (site / "content" / "en" / "tiles.png").write_bytes(PNG)
+    add(site, "en", "guide.md", "\n![The tiles](tiles.png) and [the news](../news/index.html)\n")
+    status, err = build(capsys, site)
+    assert status == 0
+    assert (
+        "content/en/guide.md:6:14: warning: link to 'tiles.png': the site publishes no file "
+        "at guide/tiles.png\n    ![The tiles](tiles.png) and [the news](../news/index.html)\n"
+        "                 ^\n    hint: link a page by its address (news/index.html for "
+        "content/LANG/news.md, ../index.html back to the home page); an image goes in "
+        "templates/assets/ and is published as assets/NAME (see docs/data-format.md, "
+        "\"Images\")\n") in err
+    assert "content/en/guide.md:6:40: warning: link to '../news/index.html': the site " \
+           "publishes no file at news/index.html\n" in err
+    status, err = build(capsys, site, "--strict", "--force")
+    assert status == 1
+    assert "content/en/guide.md:6:14: link to 'tiles.png'" in err
+
+
+def test_an_image_in_the_assets_and_links_to_pages_ok(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The _ok twin: an image published from templates/assets/, links to the pages, the
+    feed, the home page, a folder, an anchor and a web address are all found."""
+    (site / "templates" / "assets").mkdir(parents=True)
+    (site / "templates" / "assets" / "tiles.png").write_bytes(PNG)
+    add(site, "en", "index.md", "\n![The tiles](assets/tiles.png) [g](guide/index.html) "
+        "[g2](guide/) [f](feed.xml) [d](data.json) [a](#top) [w](https://example.org/x.png)\n")
+    add(site, "fr", "guide.md", "\n![Les tuiles](../../assets/tiles.png) [a](../index.html) "
+        "[en](../../guide/index.html?x=1#top) [f](../feed.xml)\n")
+    status, err = build(capsys, site)
+    assert status == 0
+    assert "link to" not in err, err
+    page = parse((site / "site" / "index.html").read_bytes())
+    (image,) = page.find_all("img")
+    assert image.attrs["src"] == "assets/tiles.png"
+    assert (site / "site" / "assets" / "tiles.png").read_bytes() == PNG
