@@ -307,6 +307,27 @@ def test_fail_on_regression_sees_a_real_builds_step(tmp_path: Path) -> None:
     assert build("--fail-on-regression").status == 0
 
 
+@pytest.mark.parametrize(("factor", "marked"), [(1.3, True), (1.01, False)])
+def test_a_pull_requests_run_off_its_level_is_marked_not_failed(
+        tmp_path: Path, factor: float, marked: bool) -> None:
+    """A pull request's one run 30 % over a flat series is no step (one commit is never
+    enough) but an outlier: the summary marks its row and says what that means, and the
+    check passes; a run within the noise is not marked."""
+    source = history_source(tmp_path / "src")
+    history = source / "data" / "history" / "measurements.parse-small.jsonl"
+    old = tmp_path / "old"
+    assert run_build(source, old, []).status == 0
+    with history.open("a", encoding="utf-8") as lines:
+        lines.write(line(POINTS, 55.4 * factor) + "\n")
+    gated = run_build(source, tmp_path / "new", [
+        "--changes", str(old), "--format", "markdown", "--fail-on-regression"])
+    assert gated.status == 0, gated.stderr
+    [row] = [r for r in gated.stdout.splitlines() if r.startswith("| measurements\\.parse")]
+    assert row.endswith("off its level |") is marked, row
+    assert ("Off its level: the newest run lies more than 5 noise widths" in gated.stdout
+            ) is marked
+
+
 @pytest.mark.parametrize("extra", ['"status": "measured"', '"note": "a note"'])
 def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
                                                                extra: str) -> None:

@@ -258,9 +258,9 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.splitlines()[:2] == [
-        "measurements.cli-sleep-0-01: 11.422 ms, status measured (the runs vary by 1.3 %, "
+        "measurements.cli-sleep-0-01: 11.422 ms, status measured (the runs vary by 1.8 %, "
         "within 5 %)",
-        "measurements.cli-python3-c-pass: 104.33 ms, status watch (the runs vary by 9.4 % "
+        "measurements.cli-python3-c-pass: 104.33 ms, status watch (the runs vary by 13.5 % "
         "(coefficient of variation), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
     (point,) = points(source, "cli-python3-c-pass")

@@ -91,6 +91,22 @@ def test_x_labels_are_few_and_never_touch(files: dict[str, bytes], lang: str) ->
         assert texts[-1].text() == ("October 30" if lang == "en" else "30 octobre")
 
 
+def test_a_day_of_many_pushes_is_written_once(tmp_path: Path) -> None:
+    """A CI history of many commits a day: each day labels the axis once (26 pushes in
+    one day read 'December 2' five times along the axis)."""
+    source = history_source(tmp_path / "src")
+    history = source / "data" / "history" / "measurements.startup.jsonl"
+    days = ["2026-10-01"] * 12 + ["2026-10-02"] * (POINTS - 12)
+    history.write_text("".join(
+        re.sub(r'"date": "[0-9-]+"', f'"date": "{day}"', text) + "\n"
+        for day, text in zip(days, history.read_text().splitlines(), strict=True)))
+    built = make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for svg in chart(built, "en").parent.find_all("svg"):
+        labels = [t.text() for t in svg.find("g", class_="x-axis").find_all("text")]
+        assert labels == ["October 1", "October 2"], labels
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_step_is_marked_with_its_percent(files: dict[str, bytes], model: Model,
                                              lang: str) -> None:

@@ -16,10 +16,11 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from progress_site.derive.cuts import Settings
 from progress_site.errors import visible
 from progress_site.publish import changes
 from progress_site.publish.snapshot import Snapshot
-from progress_site.publish.steps import StepRow, new_steps, steps_in
+from progress_site.publish.steps import StepRow, new_steps, off_level, steps_in
 from progress_site.render.formatting import number, percent, percent_amount
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark: escaped,
@@ -55,6 +56,7 @@ class Comparison:
     texts: int  # how many texts (titles, notes, words of the data) changed
     steps: list[StepRow]  # the new site's steps the old one did not have
     pages: list[str] | None = None  # the pages that changed; None when not compared
+    off_level: frozenset[str] = frozenset()  # series whose newest run is newly an outlier
 
 
 def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Comparison:
@@ -72,7 +74,8 @@ def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Compariso
     changed = sum(1 for p in old_texts.keys() | new_texts.keys()
                   if old_texts.get(p) != new_texts.get(p))
     return Comparison(before, after, tasks, changed,
-                      new_steps(steps_in(first), steps_in(second)), pages)
+                      new_steps(steps_in(first), steps_in(second)), pages,
+                      off_level(first, second))
 
 
 # Not texts a reader reads: ids make the paths, statuses and figures are told apart.
@@ -120,9 +123,17 @@ def figures_table(found: Comparison) -> list[str]:
         return ["No figure changed."]
     rows = ["| Figure | Old -> new | Change |", "| --- | --- | --- |"]
     rows += [f"| {md((found.new if p in new else found.old).named(p))} | {shift(found, p)} "
-             f"| {change(found, p)} |"
+             f"| {change(found, p)}{OFF_MARK if p in found.off_level else ''} |"
              for p in paths[:MAX_ROWS]]
-    return ["\n".join(rows), *more(len(paths), "figures")]
+    told = [OFF_NOTE] if found.off_level & set(paths[:MAX_ROWS]) else []
+    return ["\n".join(rows), *told, *more(len(paths), "figures")]
+
+
+OFF_MARK = ", off its level"
+OFF_NOTE = (f"Off its level: the newest run lies more than {Settings().outlier_noises:g} "
+            "noise widths, and more than the series' `min_change`, from the level of the "
+            "commits around it. One run is never a step, so it does not fail the check: "
+            "measure the change again, or look at what the pull request does there.")
 
 
 def more(count: int, what: str) -> list[str]:

@@ -86,3 +86,29 @@ def told(row: StepRow) -> str:
     """One step as plain text: `series: +25.0 % between a1b2 and c3d4 (noise 2.0 %)`."""
     return (f"{row.series}: {row.percent:+.1f} % between {row.last_before} and "
             f"{row.first_after} (noise {row.noise * 100:.1f} %)")
+
+
+def off_level(old: dict[str, Any], new: dict[str, Any]) -> frozenset[str]:
+    """The series whose newest commit is an outlier of the new site the old one did not
+    have: a pull request's own run lying far off its series' level (never a step: one
+    commit is never enough, docs/regressions.md)."""
+    before = {key: set(found) for key, _, found in newest_and_outliers(old)}
+    return frozenset(key for key, newest, found in newest_and_outliers(new)
+                     if newest in found and newest not in before.get(key, set()))
+
+
+def newest_and_outliers(data_json: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """Each series of a parsed data.json: its key, its newest commit, its outliers; a
+    series that is not one as a build writes it is passed over."""
+    series = data_json.get("series")
+    found = []
+    for one in series if type(series) is list else []:
+        points = one.get("points") if type(one) is dict else None
+        outliers = one.get("outliers") if type(one) is dict else None
+        if type(points) is not list or not points or type(points[-1]) is not dict \
+                or type(outliers) is not list or type(one.get("key")) is not str:
+            continue
+        newest = points[-1].get("commit")
+        if type(newest) is str:
+            found.append((one["key"], newest, [c for c in outliers if type(c) is str]))
+    return found
