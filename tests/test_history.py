@@ -449,3 +449,21 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
         "table", class_="points").find_all("tr")
     assert [r.find_all("td")[3].text() for r in rows[1:]] == [
         "177\u00a0ms ± 129\u00a0ms (n = 10)", "140.61\u00a0ms ± 3.79\u00a0ms (n = 5)"]
+
+
+def test_a_dashboard_in_a_section_heads_its_parts_a_level_below(tmp_path: Path) -> None:
+    """On its own page the dashboard's parts are h2, under the page's title; placed in a
+    page's section (`## Benchmarks`), they were h2 as well, beside that section instead of
+    in it: they are h3 there, and h2 again under the title."""
+    source = history_source(tmp_path / "src")
+    for lang, title in (("en", "Benchmarks"), ("fr", "Mesures")):
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + f"\n## {title}\n\n{{{{< dashboard >}}}}\n",
+                        "utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for home, board in (("index.html", "benchmarks/index.html"),
+                        ("fr/index.html", "fr/benchmarks/index.html")):
+        assert parse(built[home]).find(id="steps").tag == "h3"
+        assert parse(built[home]).find(id="group-launch").tag == "h3"
+        assert parse(built[board]).find(id="steps").tag == "h2"
