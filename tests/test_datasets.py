@@ -331,6 +331,20 @@ def test_records_as_a_yaml_list_ok(tmp_path: Path) -> None:
     assert source.data.datasets[0].rows[0].get("mspt") == Number(13.7, 2)
 
 
+def test_yaml_records_of_a_broken_declaration_are_no_second_error(tmp_path: Path) -> None:
+    """A declaration with an error (a field type no dataset has) still names its records:
+    the build said too that the records' YAML list was 'a data file that must be a
+    mapping', sending its reader to a file with nothing wrong."""
+    text = "- {bots: 1, server: horizon, mspt: 13.70}\n"
+    root = write_source(tmp_path, text, name="runs.yaml", declaration=DECLARATION.replace(
+        "runs.jsonl", "runs.yaml").replace("type: bool", "type: date"))
+    assert problems_of(root) == (
+        "data/bench/bench.yaml:21:37: datasets[0].fields[4].type: expected one of number, "
+        "whole, word, text, bool; got 'date'\n"
+        "          - {name: ok, label: OK, type: date, required: false}\n"
+        "                                        ^")
+
+
 def test_a_list_no_dataset_reads_is_not_data(tmp_path: Path) -> None:
     root = write_source(tmp_path, lines(*GOOD))
     (root / "data" / "notes.yaml").write_text("- one\n")
