@@ -438,6 +438,10 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
     source = history_source(tmp_path / "src")
     (source / "data" / "history" / "measurements.noisy.jsonl").write_text(
         line(1, 140.61, spread=3.79, n=5) + "\n" + line(2, 177, spread=129, n=10) + "\n")
+    # A median import kept finer than its spread (a slow outlier): its digits stay.
+    (source / "data" / "history" / "measurements.tail.jsonl").write_text(
+        '{"commit": "c000001", "date": "2026-10-02", "machine": "test-pc", "value": 9.654, '
+        '"unit": "ms", "spread": 218, "n": 6991}\n')
     built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
                                   compiled=TEMPLATES)).files
     for board, lang in (("benchmarks/index.html", "en"), ("fr/benchmarks/index.html", "fr")):
@@ -445,6 +449,8 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
             class_="latest").text()
         assert latest == ("177\u00a0ms ± 129\u00a0ms (n = 10)" if lang == "en"
                           else "177\u202fms ± 129\u202fms (n = 10)")
+    tail = parse(built["benchmarks/index.html"]).find("tr", id="row-benchmarks-tail")
+    assert tail.find(class_="latest").text() == "9.654\u00a0ms ± 218\u00a0ms (n = 6,991)"
     rows = parse(built["benchmarks/noisy/index.html"]).find(
         "table", class_="points").find_all("tr")
     assert [r.find_all("td")[3].text() for r in rows[1:]] == [
