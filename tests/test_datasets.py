@@ -331,6 +331,20 @@ def test_records_as_a_yaml_list_ok(tmp_path: Path) -> None:
     assert source.data.datasets[0].rows[0].get("mspt") == Number(13.7, 2)
 
 
+def test_yaml_records_of_a_broken_declaration_are_no_second_error(tmp_path: Path) -> None:
+    """A declaration with an error (a field type no dataset has) still names its records:
+    the build said too that the records' YAML list was 'a data file that must be a
+    mapping', sending its reader to a file with nothing wrong."""
+    text = "- {bots: 1, server: horizon, mspt: 13.70}\n"
+    root = write_source(tmp_path, text, name="runs.yaml", declaration=DECLARATION.replace(
+        "runs.jsonl", "runs.yaml").replace("type: bool", "type: time"))
+    assert problems_of(root) == (
+        "data/bench/bench.yaml:21:37: datasets[0].fields[4].type: expected one of number, "
+        "whole, word, text, date, bool; got 'time'\n"
+        "          - {name: ok, label: OK, type: time, required: false}\n"
+        "                                        ^")
+
+
 def test_a_list_no_dataset_reads_is_not_data(tmp_path: Path) -> None:
     root = write_source(tmp_path, lines(*GOOD))
     (root / "data" / "notes.yaml").write_text("- one\n")
@@ -655,3 +669,57 @@ def test_a_table_says_where_its_records_come_from_ok(tmp_path: Path) -> None:
     built = make_site(BuildConfig(source=source, out=tmp_path / "out",
                                   today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
     assert parse(built["index.html"]).find_all("dl", class_="origin") == []
+
+
+WEEKS = """\
+datasets:
+  - id: weeks
+    title: {en: Test runs, fr: Passages des tests}
+    records: weeks.jsonl
+    key: [day]
+    fields:
+      - {name: day, label: {en: Day, fr: Jour}, type: date}
+      - {name: failed, label: {en: Failed, fr: En échec}, type: whole}
+"""
+
+
+def test_a_date_field_prints_as_each_language_writes_dates(tmp_path: Path) -> None:
+    """Test runs over time: a `date` field is read from JSON's text or YAML's date, and
+    printed as each language writes dates (a text field printed 2026-11-03 on the
+    French page), in the table and on the chart."""
+    records = lines({"day": "2026-11-03", "failed": 12}, {"day": "2026-11-10", "failed": 8})
+    source = write_source(tmp_path, records, name="weeks.jsonl", declaration=WEEKS,
+                          content="{{< table weeks >}}\n\n{{< chart weeks x=day y=failed "
+                                  "kind=bar >}}\n\n{{ weeks[day=\"2026-11-10\"].failed }}\n")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    for page, days, short in (
+            ("index.html", ["November 3, 2026", "November 10, 2026"], "November 10"),
+            ("fr/index.html", ["3 novembre 2026", "10 novembre 2026"], "10 novembre")):
+        html = parse(built[page])
+        table = html.find("table", class_="records")
+        assert [r.find("th").text() for r in table.find_all("tr")[1:]] == days
+        # On the chart's axis, the days of one year go without it, as a trend's do.
+        assert short in html.find("svg").text() and days[1] not in html.find("svg").text()
+
+
+def test_a_date_field_refuses_what_is_no_day(tmp_path: Path) -> None:
+    records = lines({"day": "2026-11-31", "failed": 12}, {"day": "last week", "failed": 8})
+    source = write_source(tmp_path, records, name="weeks.jsonl", declaration=WEEKS)
+    assert problems_of(source) == (
+        'data/bench/weeks.jsonl:1:9: records[0].day: expected a date, got \'2026-11-31\'\n'
+        '    {"day": "2026-11-31", "failed": 12}\n'
+        '            ^\n'
+        '    hint: write the day as YYYY-MM-DD: 2026-11-03\n'
+        'data/bench/weeks.jsonl:2:9: records[1].day: expected a date, got \'last week\'\n'
+        '    {"day": "last week", "failed": 8}\n'
+        '            ^\n'
+        '    hint: write the day as YYYY-MM-DD: 2026-11-03')
+
+
+def test_a_date_field_ok_in_yaml(tmp_path: Path) -> None:
+    source = write_source(tmp_path, "- {day: 2026-11-03, failed: 12}\n", name="weeks.yaml",
+                          declaration=WEEKS.replace("weeks.jsonl", "weeks.yaml"))
+    loaded, problems = load(source, strict=False)
+    assert problems == [] and loaded is not None
+    assert loaded.data.datasets[0].rows[0].get("day") == "2026-11-03"

@@ -130,7 +130,7 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
      "select the same records on both sides", 26),
     ("min(runs.mspt, by=server) + 1 | percent:1 | bare", "expected the end, got '|'", "", 42),
     ("min(runs[bots=1].mspt, by=bots)", "cannot group by 'bots' here: the numbers are keyed "
-     "by server=horizon", "", 0),
+     "by server=horizon", "fields to group by: server", 0),
     (f"change({H1})", "change() takes two numbers: change(a, b)", "", 0),
     (f"range({H1}) * 2", "range() gives two numbers: use it outermost", "", 0),
     (f"change({P1}, {H1}) | positive",
@@ -178,6 +178,10 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     ("1" + " " * 1000, "the statement is 1001 characters long, more than 1000", MANY, 0),
     ("1 + " * 20000 + "1", "the statement is 80001 characters long, more than 1000",
      MANY, 0),
+    ("max(runs.mspt, by=bot)", "cannot group by 'bot' here: the numbers are keyed by "
+     "bots=1, server=horizon", "did you mean 'bots'?", 0),
+    ("max(runs.mspt, by=load)", "cannot group by 'load' here: the numbers are keyed by "
+     "bots=1, server=horizon", "fields to group by: bots, server", 0),
     (f"geomean(change({P1}, {H1}), 2)", "geomean() takes numbers above zero",
      "a geometric mean multiplies its numbers: average ratios or times with it, not "
      "changes in %", 0),

@@ -202,6 +202,10 @@ def test_short_date(day: dt.date, lang: str, expected: str) -> None:
     (2.345, 2, "ms", "en", "2.34\u00a0ms"),  # half to even here too
     (1.5, 1, "s", "fr", "1,5\u202fs"),
     (524, 0, "KB", "fr", "524\u202fko"),
+    # Bytes too: octets in French beside ko and Mo (asv's mem_ benchmarks are in B).
+    (80056, 0, "B", "fr", "80\u202f056\u202fo"),
+    (80056, 0, "B", "en", "80,056\u00a0B"),
+    (1, 0, "B", "en", "1\u00a0B"),
     # SI symbols in both languages where CLDR's English writes a word or another case
     # (sec, hr, kB): the symbol the data and benchmark tools write.
     (69.1, 2, "s", "en", "69.10\u00a0s"),
@@ -265,6 +269,8 @@ def test_with_unit(value: float, decimals: int, unit: str | None, lang: str,
     ("GB", "en", "GB"),
     ("GB", "fr", "Go"),
     ("MB", "fr", "Mo"),
+    ("B", "en", "B"),
+    ("B", "fr", "o"),
 ])
 def test_unit_words_are_symbols(unit: str, lang: str, expected: str) -> None:
     """The unit alone, as a range (`12 to 17 s`) and a column header (`Start (s)`) print it."""

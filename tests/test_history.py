@@ -474,6 +474,10 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
     source = history_source(tmp_path / "src")
     (source / "data" / "history" / "measurements.noisy.jsonl").write_text(
         line(1, 140.61, spread=3.79, n=5) + "\n" + line(2, 177, spread=129, n=10) + "\n")
+    # A median import kept finer than its spread (a slow outlier): its digits stay.
+    (source / "data" / "history" / "measurements.tail.jsonl").write_text(
+        '{"commit": "c000001", "date": "2026-10-02", "machine": "test-pc", "value": 9.654, '
+        '"unit": "ms", "spread": 218, "n": 6991}\n')
     built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
                                   compiled=TEMPLATES)).files
     for board, lang in (("benchmarks/index.html", "en"), ("fr/benchmarks/index.html", "fr")):
@@ -481,8 +485,29 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
             class_="latest").text()
         assert latest == ("177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
                           else "177\u202fms\u00a0±\u00a0129\u202fms (n\u00a0=\u00a010)")
+    tail = parse(built["benchmarks/index.html"]).find("tr", id="row-benchmarks-tail")
+    assert tail.find(class_="latest").text() == (
+        "9.654\u00a0ms\u00a0±\u00a0218\u00a0ms (n\u00a0=\u00a06,991)")
     rows = parse(built["benchmarks/noisy/index.html"]).find(
         "table", class_="points").find_all("tr")
     assert [r.find_all("td")[3].text() for r in rows[1:]] == [
         "177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)",
         "140.61\u00a0ms\u00a0±\u00a03.79\u00a0ms (n\u00a0=\u00a05)"]
+
+
+def test_a_dashboard_in_a_section_heads_its_parts_a_level_below(tmp_path: Path) -> None:
+    """On its own page the dashboard's parts are h2, under the page's title; placed in a
+    page's section (`## Benchmarks`), they were h2 as well, beside that section instead of
+    in it: they are h3 there, and h2 again under the title."""
+    source = history_source(tmp_path / "src")
+    for lang, title in (("en", "Benchmarks"), ("fr", "Mesures")):
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + f"\n## {title}\n\n{{{{< dashboard >}}}}\n",
+                        "utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for home, board in (("index.html", "benchmarks/index.html"),
+                        ("fr/index.html", "fr/benchmarks/index.html")):
+        assert parse(built[home]).find(id="steps").tag == "h3"
+        assert parse(built[home]).find(id="group-launch").tag == "h3"
+        assert parse(built[board]).find(id="steps").tag == "h2"

@@ -132,6 +132,30 @@ def test_comparison_figures_are_updated_in_place(
     assert added == ["        before: {value: 20.5}\n", "        after: {value: 7.90}\n"]
 
 
+def test_a_not_judgeable_side_keeps_its_keys_in_place_and_loses_its_reason_once_measured(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A number recorded into a not-judgeable side (the contender that could not run,
+    now measured): its status and reason stay where they are written (they were moved
+    after the number, the reason first), and once `--status measured` says the number
+    stands, the reason that said why there was none goes (it stayed, stale)."""
+    studies = example_copy / "data" / "studies.yaml"
+    before = studies.read_text()
+    status = record(example_copy, "comparison", "optimisation/latency-1000", "--before",
+                    "41.5", "--replace")
+    assert status == 0, capsys.readouterr().err
+    removed, added = changed_lines(before, studies.read_text())
+    assert (removed, added) == ([], ["          value: 41.5\n"])
+    assert studies.read_text().count("          status: not-judgeable\n          reason:") == 2
+    studies.write_text(before)
+    status = record(example_copy, "comparison", "optimisation/latency-1000", "--before",
+                    "41.5", "--after", "12.5", "--replace", "--status", "measured")
+    assert status == 0, capsys.readouterr().err
+    removed, added = changed_lines(before, studies.read_text())
+    assert added == ["          value: 41.5\n", "        after:\n", "          value: 12.5\n"]
+    assert [line.strip().split(":")[0] for line in removed] == [
+        "status", "reason", "after", "status", "reason"]
+
+
 def test_a_change_that_breaks_a_headline_is_refused_with_the_error_located(
         example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = hashes(example_copy)

@@ -17,6 +17,7 @@ from progress_site.derive.kinds import kind_of
 from progress_site.derive.namespace import Entry, Namespace
 from progress_site.derive.quantity import Quantity, significant_decimals
 from progress_site.derive.selection import Key, Numbers, records, select, spell
+from progress_site.errors import did_you_mean
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 from progress_site.model.schema import Commit
 
@@ -203,7 +204,9 @@ def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> N
         for key, value in part.items:
             if by is not None and by not in dict(key):
                 raise ExpressionError(f"cannot group by '{by}' here: the numbers are keyed by "
-                                      f"{spell(key) or 'nothing'}", offset=offset)
+                                      f"{spell(key) or 'nothing'}", did_you_mean(
+                                          by, dict(key), "fields to group by",
+                                          None if key else ""), offset)
             group = ((by, dict(key)[by]),) if by is not None else ()
             groups.setdefault(group, []).append(value)
     return Numbers(tuple((k, how[name](v)) for k, v in groups.items()),

@@ -15,7 +15,9 @@ against the declared fields by rows.py.
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +35,25 @@ RECORD_SUFFIXES = (".jsonl", ".json", ".yaml", ".yml")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
-def attach_records(root: Path, data: Data, lists: dict[str, Document]
-                   ) -> tuple[Data, list[Problem]]:
-    """Every dataset with its records; a YAML list that no dataset reads is an error."""
+def declared_records(docs: list[Document]) -> set[str]:
+    """The records' files that the datasets of these documents name, as written, even
+    where a declaration has errors: its records are no data file left over."""
+    found = set()
+    for doc in docs:
+        declared = doc.data.get("datasets") if isinstance(doc.data, dict) else None
+        for ds in declared if isinstance(declared, list) else ():
+            if isinstance(ds, dict) and isinstance(ds.get("records"), str):
+                folder = posixpath.dirname(doc.display)
+                found.add(posixpath.normpath(posixpath.join(folder, ds["records"])))
+    return found
+
+
+def attach_records(root: Path, data: Data, lists: dict[str, Document],
+                   declared: Iterable[str] = ()) -> tuple[Data, list[Problem]]:
+    """Every dataset with its records; a YAML list that no dataset names is an error
+    (`declared`: the records' files named by declarations that did not load)."""
     problems: list[Problem] = []
-    claimed: set[str] = set()
+    claimed: set[str] = set(declared)
     datasets = []
     for ds in data.datasets:
         found_here = check_declaration(ds, {u.id for u in data.site.units})

@@ -10,6 +10,8 @@ the same as an absent one. A field with a `formula:` is computed while deriving
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Any
 
 from progress_site.errors import MAX_SHOWN, KeyPath, Problem, did_you_mean
@@ -22,6 +24,7 @@ from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Where
 
 NOTE = "note"  # the one key a record may hold besides its fields
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Problem]]:
@@ -136,6 +139,8 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
         if isinstance(value, bool):
             return value
         return doc.problem(path, f"expected true or false, got {found(value)}")
+    if fld.type == "date":
+        return record_date(value, doc, path)
     if not isinstance(value, str):
         return doc.problem(path, f"expected a text, got {found(value)}",
                            "write it in quotes")
@@ -145,6 +150,20 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
                            did_you_mean(value, choices, otherwise=f"declare '{value}' under "
                                         "the field's `choices:` if it is new"))
     return value
+
+
+def record_date(value: Any, doc: Document, path: KeyPath) -> str | Problem:
+    """A date field's value as its day, `2026-11-03` (ISO: it sorts and selects as a
+    text does): a YAML date, or a text of that form, which is all JSON can write."""
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, str) and DAY.fullmatch(value):
+        try:
+            return dt.date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+    return doc.problem(path, f"expected a date, got {found(value)}",
+                       "write the day as YYYY-MM-DD: 2026-11-03")
 
 
 def _plain(value: Any) -> Any:

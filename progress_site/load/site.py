@@ -10,7 +10,7 @@ from typing import Any
 
 from progress_site.errors import Location, Problem, did_you_mean, read_no_further
 from progress_site.load.convert import INVALID, Converter, known_language
-from progress_site.load.datasets import attach_records
+from progress_site.load.datasets import attach_records, declared_records
 from progress_site.load.document import Document
 from progress_site.load.files import inside, linked_folders, source_files, unreadable_name
 from progress_site.load.history import load_history
@@ -91,7 +91,7 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
             collected.setdefault(key, []).extend(items)
         problems += converted_problems
     data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
-    data, found = attach_records(root, data, lists)
+    data, found = attach_records(root, data, lists, declared_records(docs))
     return data, docs, problems + found
 
 

@@ -18,7 +18,7 @@ from typing import Literal
 from progress_site.model.declare import Link, Unit, f, where
 from progress_site.model.values import Number, Text, Where
 
-FieldType = Literal["number", "whole", "word", "text", "bool"]
+FieldType = Literal["number", "whole", "word", "text", "date", "bool"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,7 +32,8 @@ class Choice:
 class RecordField:
     name: str = f("the key records use", example="mspt")
     label: Text = f("column header, axis title", example="{en: Average tick, fr: Tick moyen}")
-    type: FieldType = f("number, whole, word (one of `choices`), text or bool", "number")
+    type: FieldType = f("number, whole, word (one of `choices`), text, date (YYYY-MM-DD, "
+                        "printed as each language writes dates) or bool", "number")
     unit: str | None = f("unit of the numbers (the dataset's, the site's or a known one)",
                          None)
     decimals: int | None = f("decimals to print; as each record wrote it when absent", None)

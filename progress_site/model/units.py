@@ -11,21 +11,21 @@ CLDR_UNITS = {
     "s": "duration-second",
     "min": "duration-minute",
     "h": "duration-hour",
+    "B": "digital-byte",
     "KB": "digital-kilobyte",
     "MB": "digital-megabyte",
     "GB": "digital-gigabyte",
     "TB": "digital-terabyte",
 }
 
-# Babel's short spellings that are not a symbol (CLDR's English writes "sec", "hr", and
-# "kB" for the data's KB): the symbol is printed instead, as benchmark tools and the
+# Babel's short spellings that are not a symbol (CLDR's English writes "sec", "hr",
+# "byte", and "kB" for the data's KB): the symbol is printed instead, as benchmark tools and the
 # reference page write it. Other spellings are the language's own and kept: French
 # writes s, h, ms, and octets (ko, Mo, Go).
-NOT_SYMBOLS = {"sec": "s", "hr": "h", "kB": "KB"}
+NOT_SYMBOLS = {"sec": "s", "hr": "h", "kB": "KB", "byte": "B"}
 
 # Units written the same in every language, after a no-break space.
 SYMBOL_UNITS = {
-    "B": "B",  # CLDR's short form is "byte", which reads wrong after a number
     "KiB": "KiB",
     "MiB": "MiB",
     "GiB": "GiB",

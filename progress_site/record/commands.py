@@ -240,6 +240,24 @@ def run_comparison(args: argparse.Namespace, today: dt.date) -> int:
     return finish(rec, args, pending, today)
 
 
+def sided(old: CommentedMap, number: tuple[str, Any], status: str) -> list[tuple[str, Any]]:
+    """A side's keys after a recording, in their written order: the new number where the
+    old one was (first when there was none), the status where it was (gone once
+    measured, added last otherwise), and no `reason:` once the side is judgeable (it
+    said why there was no number)."""
+    keys: list[tuple[str, Any]] = [] if any(k in old for k in NUMBER_KEYS) else [number]
+    for k, v in old.items():
+        if k in NUMBER_KEYS:
+            keys += [number] if number not in keys else []  # `ok:` and `of:` are one number
+        elif k == "status":
+            keys += [("status", status)] if status != "measured" else []
+        elif k != "reason" or status == "not-judgeable":
+            keys.append((k, v))
+    if status != "measured" and "status" not in old:
+        keys.append(("status", status))
+    return keys
+
+
 def comparison_side(args: argparse.Namespace, file: YamlFile, comp: CommentedMap,
                     name: str, side: str, value: Raw | dict[str, Raw],
                     suggestion: Suggestion | None) -> Pending:
@@ -259,10 +277,7 @@ def comparison_side(args: argparse.Namespace, file: YamlFile, comp: CommentedMap
             number = CommentedMap(value)
             number.fa.set_flow_style()
         key = "distribution" if isinstance(value, dict) else "value"
-        fig = CommentedMap([(key, number)] + [(k, v) for k, v in old.items()
-                                              if k not in (*NUMBER_KEYS, "status")])
-        if final != "measured":
-            fig["status"] = final
+        fig = CommentedMap(sided(old, (key, number), final))
         if old.fa.flow_style() or not old:
             fig.fa.set_flow_style()
         file.set(comp, side, fig)

@@ -26,7 +26,7 @@ from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
-from progress_site.render.markdown import markdown_html, refused_links, split_blocks
+from progress_site.render.markdown import markdown_html, page_tokens, refused_links, split_blocks
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
 from progress_site.render.templates import CompiledTemplates, template_loader
@@ -68,16 +68,19 @@ class PageRenderer:
         html: list[Piece] = []
         legends: list[tuple[int, Block]] = []  # last: a legend lists the statuses shown
         start = 0  # where the next Markdown chunk starts in the body, to locate errors
+        level = 1  # the heading the next block stands under: the page's title at first
         for part in split_blocks(page.body, page.body_line):
             if isinstance(part, Block) and part.name == "legend":
                 legends.append((len(html), part))
                 html.append((part, ""))
             elif isinstance(part, Block):
-                html.append((part, self.block(part, page, problems)))
+                html.append((part, self.block(part, page, problems, section=level)))
             else:
                 start = page.body.find(part, start)
                 html.append((part, self.prose(part, page, problems, start)))
                 start += len(part)
+                level = next((int(t.tag[1]) for t in reversed(page_tokens(part))
+                              if t.type == "heading_open"), level)
         used = used_in(piece for _, piece in html)
         for at, legend in legends:
             html[at] = (legend, self.block(legend, page, problems, used))
@@ -104,9 +107,10 @@ class PageRenderer:
                        source_line=page.body[line_start:line_end if line_end >= 0 else None])
 
     def block(self, block: Block, page: Page, problems: list[Problem],
-              used: frozenset[str] = frozenset()) -> str:
+              used: frozenset[str] = frozenset(), section: int = 1) -> str:
         """One `{{< name ... >}}` line, rendered by templates/blocks/NAME.html; `used`:
-        the statuses of the page's badges, for a legend."""
+        the statuses of the page's badges, for a legend; `section`: the level of the
+        heading it stands under (1, the page's title), for a block that heads its parts."""
         where = Location(page.display, block.line, 1)
         try:
             template = self.env.get_template(f"blocks/{block.name}.html")
@@ -118,7 +122,7 @@ class PageRenderer:
         try:
             return template.render(args=block.args, options=dict(block.options),
                                    page=page, here=self.places[(page.language, page.slug)],
-                                   used=used)
+                                   used=used, section=section)
         except BlockError as exc:
             problems.append(Problem(where, str(exc), hint=exc.hint or "check the name after "
                                                                       "the block's name"))

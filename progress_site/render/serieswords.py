@@ -122,12 +122,14 @@ class SeriesWords:
 
     def point_digits(self, view: SeriesView, point: SeriesPoint) -> int:
         """The decimals of one point: the series' (so a column lines up), but no more
-        than its spread tells, its third significant digit, as import rounds: 177 ms
-        with a spread of 129 ms read 177.000 beside the series' 140.600."""
+        than it was written with, or its spread's third significant digit where the file
+        dropped the zeros (150.000 is written 150): 177 ms with a spread of 129 ms read
+        177.000 beside the series' 140.600. A median that import kept finer than its
+        spread (9.654 us, 218 us: a slow outlier) keeps its digits."""
         digits = self.digits(view)
         if point.spread:
-            digits = min(digits, max(0, SPREAD_DIGITS - 1 - math.floor(
-                math.log10(point.spread))))
+            told = SPREAD_DIGITS - 1 - math.floor(math.log10(point.spread))
+            digits = min(digits, max(decimals_of(point.value), told, 0))
         return digits
 
     def date(self, point: SeriesPoint) -> str:

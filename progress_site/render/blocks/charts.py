@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -114,8 +114,9 @@ class Charts:
         last = max((plain(r.get(x.name)) for r in ds.rows), default=None) \
             if _numeric(x) else None
         out = []
+        label = self.x_label(ds, x)
         for name, rows, kept in grouped:
-            points = [Point(v, self.tables.value(x, r.get(x.name)), float(r.values[y.name]),
+            points = [Point(v, label(r.get(x.name)), float(r.values[y.name]),
                             self.printed(y, r.get(y.name))) for v, r in kept]
             if _numeric(x):
                 points.sort(key=lambda p: p.x)
@@ -124,6 +125,15 @@ class Charts:
             name_text = self.tables.value(group, name) if group else self.tables.header(y)
             out.append(Line(name_text, tuple(points), missing))
         return out
+
+    def x_label(self, ds: Dataset, x: RecordField) -> Callable[[Any], str]:
+        """How the x axis names a record's x: as a table does, but days without their
+        year when they all share one (November 3), as a trend's axis does, so that
+        they fit beside each other."""
+        days = {str(r.get(x.name))[:4] for r in ds.rows if r.get(x.name) is not None}
+        if x.type != "date" or len(days) != 1:
+            return lambda value: self.tables.value(x, value)
+        return lambda value: self.w.short_date(dt.date.fromisoformat(value)) if value else ""
 
     def grouped(self, ds: Dataset, x: RecordField, y: RecordField, group: RecordField | None
                 ) -> list[tuple[Any, list[tuple[Any, Row]], list[tuple[Any, Row]]]]:

@@ -14,6 +14,7 @@ starts a new row group whenever that field changes. `Tables` also lends its help
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +125,8 @@ class Tables:
             return ""
         if isinstance(value, bool):
             return self.w._("yes") if value else self.w._("no")
+        if fld.type == "date" and isinstance(value, str):
+            return self.w.date(dt.date.fromisoformat(value))
         if isinstance(value, str):
             # A word field has a handful of choices: looked through, not indexed.
             return next((c.label.get(self.w.lang) for c in fld.choices if c.value == value),
