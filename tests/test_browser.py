@@ -216,3 +216,34 @@ def test_print(chromium: Any, base: str, site: Path) -> None:
             pdf = page.pdf(format="A4", print_background=False)
             assert pdf.startswith(b"%PDF-") and len(pdf) > 10_000
             assert seen.problems() == []
+
+
+# Each ISO date of a page's text (`2026-10-19`) that the browser laid out on more than
+# one line: a line may break after a hyphen.
+CUT_DATES_JS = r"""() => {
+    const out = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode());) {
+        for (const m of n.data.matchAll(/\d{4}-\d{2}-\d{2}/g)) {
+            const range = document.createRange();
+            range.setStart(n, m.index);
+            range.setEnd(n, m.index + m[0].length);
+            const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                 .map(r => Math.round(r.top)));
+            if (tops.size > 1) out.push(m[0] + ' in ' + n.parentElement.tagName);
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_no_date_is_cut_at_a_hyphen(chromium: Any, base: str, site: Path, width: int) -> None:
+    """The four-way page's title ends with (2026-10-19): it read '(2026-10-' then '19)'
+    at 1280 and 375 px wide, and its prose's 2026-10-18 was cut at 375."""
+    cut = []
+    for path in pages(site):
+        page = chromium.new_page(viewport={"width": width, "height": 900})
+        page.goto(base + path, wait_until="load")
+        cut += [f"{path}: {date}" for date in page.evaluate(CUT_DATES_JS)]
+        page.close()
+    assert cut == []
