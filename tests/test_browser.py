@@ -247,3 +247,21 @@ def test_no_date_is_cut_at_a_hyphen(chromium: Any, base: str, site: Path, width:
         cut += [f"{path}: {date}" for date in page.evaluate(CUT_DATES_JS)]
         page.close()
     assert cut == []
+
+
+# Each table region whose table is wider than it (it scrolls sideways), and the page's
+# own width against the window's.
+SCROLLED_JS = """() => [[...document.querySelectorAll('.table-wrap')]
+    .filter(t => t.scrollWidth > t.clientWidth + 1)
+    .map(t => t.getAttribute('aria-labelledby') + ': ' + t.scrollWidth + ' > ' + t.clientWidth),
+    document.documentElement.scrollWidth - innerWidth]"""
+
+
+def test_a_wide_table_shows_every_column_on_a_desktop(chromium: Any, base: str,
+                                                      site: Path) -> None:
+    """The four-way results, 14 columns, hid their last ones behind a scroll at 1280 px
+    (993 px of table in 928 of text, 1,125 in French): on a wide screen a dataset's table
+    takes the room beside the text, and the page still does not scroll sideways."""
+    for path in pages(site):
+        with opened(chromium, base, path) as (page, _):
+            assert page.evaluate(SCROLLED_JS) == [[], 0], path
