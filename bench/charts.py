@@ -78,7 +78,7 @@ def generate(out: Path, charts: int) -> None:
 def charts_a_language(site: Path) -> int:
     """How many charts the built pages show, a language."""
     pages = list(site.rglob("*.html"))
-    count = sum(len(re.findall(r'<svg [^>]*class="chart"', p.read_text("utf-8")))
+    count = sum(len(re.findall(r'<svg [^>]*class="chart(?: wide)?"', p.read_text("utf-8")))
                 for p in pages)
     return count // 2
 

@@ -216,3 +216,52 @@ def test_print(chromium: Any, base: str, site: Path) -> None:
             pdf = page.pdf(format="A4", print_background=False)
             assert pdf.startswith(b"%PDF-") and len(pdf) > 10_000
             assert seen.problems() == []
+
+
+# Each ISO date of a page's text (`2026-10-19`) that the browser laid out on more than
+# one line: a line may break after a hyphen.
+CUT_DATES_JS = r"""() => {
+    const out = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode());) {
+        for (const m of n.data.matchAll(/\d{4}-\d{2}-\d{2}/g)) {
+            const range = document.createRange();
+            range.setStart(n, m.index);
+            range.setEnd(n, m.index + m[0].length);
+            const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                 .map(r => Math.round(r.top)));
+            if (tops.size > 1) out.push(m[0] + ' in ' + n.parentElement.tagName);
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_no_date_is_cut_at_a_hyphen(chromium: Any, base: str, site: Path, width: int) -> None:
+    """The four-way page's title ends with (2026-10-19): it read '(2026-10-' then '19)'
+    at 1280 and 375 px wide, and its prose's 2026-10-18 was cut at 375."""
+    cut = []
+    for path in pages(site):
+        page = chromium.new_page(viewport={"width": width, "height": 900})
+        page.goto(base + path, wait_until="load")
+        cut += [f"{path}: {date}" for date in page.evaluate(CUT_DATES_JS)]
+        page.close()
+    assert cut == []
+
+
+# Each table region whose table is wider than it (it scrolls sideways), and the page's
+# own width against the window's.
+SCROLLED_JS = """() => [[...document.querySelectorAll('.table-wrap')]
+    .filter(t => t.scrollWidth > t.clientWidth + 1)
+    .map(t => t.getAttribute('aria-labelledby') + ': ' + t.scrollWidth + ' > ' + t.clientWidth),
+    document.documentElement.scrollWidth - innerWidth]"""
+
+
+def test_a_wide_table_shows_every_column_on_a_desktop(chromium: Any, base: str,
+                                                      site: Path) -> None:
+    """The four-way results, 14 columns, hid their last ones behind a scroll at 1280 px
+    (993 px of table in 928 of text, 1,125 in French): on a wide screen a dataset's table
+    takes the room beside the text, and the page still does not scroll sideways."""
+    for path in pages(site):
+        with opened(chromium, base, path) as (page, _):
+            assert page.evaluate(SCROLLED_JS) == [[], 0], path

@@ -581,7 +581,7 @@ def test_an_agreement_beside_a_table_of_its_records_is_captioned_apart(
     built = make_site(BuildConfig(source=source, out=tmp_path / "out",
                                   today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
     for page, captions in (("index.html", ["Runs", "Agreement: Runs (MSPT)"]),
-                           ("fr/index.html", ["Passages", "Concordance : Passages (MSPT)"])):
+                           ("fr/index.html", ["Passages", "Concordance\u00a0: Passages (MSPT)"])):
         html = built[page].decode("utf-8")
         assert re.findall(r"<caption[^>]*>([^<]*)</caption>", html) == captions
 
@@ -618,8 +618,8 @@ def test_two_tables_of_one_dataset_are_regions_of_their_own_names(
     assert region_names(two_of_each["index.html"].decode()) == [
         "Runs (MSPT)", "Runs (Chunks)", "Agreement: Runs (MSPT)", "Agreement: Runs (Chunks)"]
     assert region_names(two_of_each["fr/index.html"].decode()) == [
-        "Passages (MSPT)", "Passages (Chunks)", "Concordance : Passages (MSPT)",
-        "Concordance : Passages (Chunks)"]
+        "Passages (MSPT)", "Passages (Chunks)", "Concordance\u00a0: Passages (MSPT)",
+        "Concordance\u00a0: Passages (Chunks)"]
 
 
 @pytest.mark.slow  # a real browser: CI runs it

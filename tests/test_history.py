@@ -130,7 +130,7 @@ def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: 
     assert len(rows) == 20 < POINTS
     assert page.find("p", class_="points-note").text() == (
         "The newest 20 of 30 points; data.json holds every one." if not folder else
-        "Les 20 points les plus récents sur 30 ; data.json les contient tous.")
+        "Les 20 points les plus récents sur 30\u202f; data.json les contient tous.")
     assert rows[0].find("td").text() == commit(POINTS - 1)
     assert rows[0].find("a").attrs["href"].endswith(f"/commit/{commit(POINTS - 1)}")
     chart = page.find("figure", class_="series-chart").find("svg", class_="wide")
@@ -438,8 +438,8 @@ def test_a_sparklines_title_counts_its_points_in_each_language(
     for page, expected in (
             ("benchmarks/index.html", {"single: the last point",
                                        "render-new: the last 2 points"}),
-            ("fr/benchmarks/index.html", {"single : le dernier point",
-                                          "render-new : les 2 derniers points"})):
+            ("fr/benchmarks/index.html", {"single\u00a0: le dernier point",
+                                          "render-new\u00a0: les 2 derniers points"})):
         titles = {t.text() for t in parse(built[page].decode("utf-8")).find_all("title")}
         assert expected <= titles, sorted(titles)
 

@@ -107,3 +107,15 @@ def test_every_message_the_engine_uses_is_translated_in_french() -> None:
     used = used_messages()
     assert len(used) > 50  # the extraction found the templates' words
     assert {msgid: where for msgid, where in used.items() if msgid not in translated} == {}
+
+
+def test_french_punctuation_never_starts_a_line() -> None:
+    """French sets a space before `:` `;` `?` `!`: a breakable one let the sign start a
+    line of its own ('Concordance' / ': Passages'); a no-break one keeps it with its
+    word (U+00A0 before a colon, U+202F before the others)."""
+    catalog, _ = read_catalog(REPO / PO, str(PO))
+    assert catalog is not None
+    loose = [text for m in catalog if m.id
+             for text in ((m.string,) if isinstance(m.string, str) else m.string)
+             if text and any(f" {sign}" in text for sign in ":;?!")]
+    assert loose == []

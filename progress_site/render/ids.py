@@ -28,6 +28,9 @@ from progress_site.render.markdown import EXPLICIT_ID, slugify
 ELEMENT_ID = re.compile(r'[ \t\n\r\f]id="([^"]*)"')
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
+# The blocks whose element ids an `id=` option names (blocks/charts.py, tables.py,
+# agreement.py): two of one dataset on a page need one of their own.
+NAMED_BY_OPTION = frozenset({"chart", "table", "agreement"})
 # A piece of a page's body and its HTML, in page order (PageRenderer.body).
 Piece = tuple[str | Block, str]
 # A piece of a page's body and the ids of its HTML's elements, in order.
@@ -42,6 +45,7 @@ class Origin:
     what: str  # "heading", "block 'roadmaps' (the roadmap 'x' of data/roadmaps.yaml:5)"
     source_line: str
     heading: bool = False
+    block: str = ""  # the block's name, when a block gave the id
 
     def there(self) -> str:
         """How a message names it from the other place."""
@@ -106,7 +110,7 @@ def origin(page: Page, pieces: Sequence[Traced], index: int | None, id_: str, mo
     part = pieces[index][0]
     if isinstance(part, Block):
         return Origin(Location(page.display, part.line, 1), block_words(part, id_, model),
-                      source_of(page, part.line))
+                      source_of(page, part.line), block=part.name)
     start = 0  # where the chunk starts in the body, found as PageRenderer.body finds it
     for at, (earlier, _) in enumerate(pieces[:index + 1]):
         if not isinstance(earlier, Block):
@@ -169,6 +173,9 @@ def collision(ids: list[str], first: Origin, second: Origin) -> Problem:
     here, other = (first, second) if rank(first) > rank(second) else (second, first)
     if here.heading:
         hint = "give the heading an id of its own: `## Its words {#another-id}`"
+    elif here.block in NAMED_BY_OPTION and here.block == other.block:
+        hint = (f"give one of the two {here.block} blocks an id of its own: "
+                f"`id=another-id`")
     elif other.location.line == 0:
         hint = "rename the record: the page's template gives this id"
     else:

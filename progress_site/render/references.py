@@ -20,6 +20,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from progress_site.derive.namespace import REFERENCE
+from progress_site.render.nobreak import whole_dates
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,11 @@ class Renderer(RendererHTML):
             return self.renderInline([words], options, env)
         return self.renderInline([Token("link_open", "a", 1, attrs={"href": printed.href}),
                                   words, Token("link_close", "a", -1)], options, env)
+
+    def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+             env: EnvType) -> str:
+        """Words, escaped, each ISO date in them held on one line (nobreak.py)."""
+        return whole_dates(escapeHtml(tokens[idx].content))
 
     def renderInlineAsText(self, tokens: Sequence[Token] | None, options: OptionsDict,
                            env: EnvType) -> str:
