@@ -1117,3 +1117,16 @@ def test_changes_spell_out_the_old_sites_ids(base: Path, tmp_path: Path) -> None
         "- task removed roadmaps.r\\x1b[2J.tasks.t\\u202e\\nFORGED (was done)",
         # The old site has none of the new pages.
         "- 4 pages changed: 404.html, fr/404.html, fr/index.html, index.html"]
+
+
+def test_a_page_of_many_headings_of_one_name_builds(base: Path, tmp_path: Path) -> None:
+    """50,000 headings `# h` take the ids h, h-2 ... h-50000: each took its number by
+    trying every one before it (over two minutes; now seconds)."""
+    write(base / "content/en/many.md", "---\ntitle: Many\n---\n# h-3\n" + "# h\n" * 50_000)
+    write(base / "content/fr/many.md", "---\ntitle: Many\n---\nx\n")
+    result = within(60, "--source", base, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    ids = re.findall(r'<h1 id="([^"]+)"', (tmp_path / "out/many/index.html").read_text())
+    assert ids[:4] == ["h-3", "h", "h-2", "h-4"]
+    assert len(set(ids)) == len(ids) == 50_001 and ids[-1] == "h-50001"
+
