@@ -1130,3 +1130,16 @@ def test_a_page_of_many_headings_of_one_name_builds(base: Path, tmp_path: Path) 
     assert ids[:4] == ["h-3", "h", "h-2", "h-4"]
     assert len(set(ids)) == len(ids) == 50_001 and ids[-1] == "h-50001"
 
+
+def test_a_date_where_words_belong_is_told_as_a_date(base: Path, tmp_path: Path) -> None:
+    """YAML reads `2026-01-01` and `2026-01-01 10:00:00` as a date and a time: the message
+    says so in words (it printed `datetime.date(2026, 1, 1)`), and how to keep words."""
+    write(base / "data/hostile.yaml", "machines:\n  - {id: a, name: 2026-01-01}\n"
+          "  - {id: b, name: 2026-01-01 10:00:00}\n")
+    lines = refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()
+    assert [lines[0], lines[3], lines[4], lines[7]] == [
+        "data/hostile.yaml:2:19: machines[0].name: expected a text, or {en: ..., fr: ...}, "
+        "got a date (2026-01-01)", "    hint: write it in quotes to keep it as words: '...'",
+        "data/hostile.yaml:3:19: machines[1].name: expected a text, or {en: ..., fr: ...}, "
+        "got a date and time (2026-01-01 10:00:00)",
+        "    hint: write it in quotes to keep it as words: '...'"]
