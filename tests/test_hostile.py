@@ -1143,3 +1143,18 @@ def test_a_date_where_words_belong_is_told_as_a_date(base: Path, tmp_path: Path)
         "data/hostile.yaml:3:19: machines[1].name: expected a text, or {en: ..., fr: ...}, "
         "got a date and time (2026-01-01 10:00:00)",
         "    hint: write it in quotes to keep it as words: '...'"]
+
+
+def test_a_page_is_at_most_a_megabyte(base: Path, tmp_path: Path) -> None:
+    """Markdown costs far more a byte than data: a page of a 1.8 MB table took over a
+    minute. A page over 1 MiB is refused before it is parsed; one just under is read."""
+    row = "|" + "1|" * 1000 + "\n"
+    table = "---\ntitle: T\n---\n|" + "a|" * 1000 + "\n|" + "-|" * 1000 + "\n"
+    write(base / "content/en/table.md", table + row * 600)
+    write(base / "content/fr/table.md", "---\ntitle: T\n---\nx\n")
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert err.splitlines()[:2] == [
+        "content/en/table.md: file is 1.1 MiB, over the 1 MiB limit",
+        "    hint: split it into several files under the same folder"]
+    write(base / "content/en/table.md", table + row * 10)
+    assert build(base, tmp_path / "out").code == 0
