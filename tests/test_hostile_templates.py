@@ -125,3 +125,30 @@ def test_a_catalogs_words_are_text(base: Path, tmp_path: Path) -> None:
         "<script>window.__pwned=1</script> & co")
     nav = page.find_all("nav", class_="languages")[0]
     assert nav.attrs == {"class": "languages", "aria-label": 'x" onmouseover="window.__pwned=1'}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{% extends "page.html" %}', "maximum recursion depth exceeded in comparison"),
+    ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "maximum recursion depth exceeded"),
+    ("{% for i in range(10**9) %}x{% endfor %}",
+     "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."),
+    ("{{ 'x' * 10**9 }}", "a text or list repeated past 1,000,000 items"),
+    ("{{ [0] * 10**9 }}", "a text or list repeated past 1,000,000 items"),
+    ("{{ 7 ** 1000000 }}", "a power of 1,000,000 is over the limit of 1,000"),
+])
+def test_a_template_cannot_exhaust_the_builder(base: Path, tmp_path: Path, text: str,
+                                               message: str) -> None:
+    """A template that calls itself, or computes a billion of anything, is a located
+    error (it was an internal error, or gigabytes of memory, or a power that never
+    ends)."""
+    page_template(base, text + "\n")
+    err = refused(base, tmp_path / "out")
+    assert err.splitlines()[0].startswith(f"templates/page.html:1:1: template error: {message}")
+
+
+def test_a_template_computes_within_the_limits_ok(base: Path, tmp_path: Path) -> None:
+    page_template(base, "{% extends 'base.html' %}{% block main %}<p>{{ 'ab' * 3 }} "
+                        "{{ 2 ** 10 }} {{ [0] * 2 }}</p>{% endblock %}\n")
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "<p>ababab 1024 [0, 0]</p>" in (tmp_path / "out" / "index.html").read_text()

@@ -30,7 +30,7 @@ from progress_site.render.inputs import unlinked
 from progress_site.render.markdown import markdown_html, refused_links, split_blocks
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
-from progress_site.render.sandbox import template_problem
+from progress_site.render.sandbox import FAILURES, template_problem
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
 
@@ -119,7 +119,7 @@ class PageRenderer:
             problems.append(Problem(where, f"unknown block '{block.name}'",
                                     hint=self.block_hint(block.name)))
             return ""
-        except jinja2.TemplateError as exc:
+        except FAILURES as exc:
             self.failed(exc, problems)
             return ""
         problems += self.unknown_options(block, where) + self.option_references(block, where)
@@ -137,11 +137,11 @@ class PageRenderer:
                                     hint="see its arguments in the table of blocks in "
                                          "docs/data-format.md"))
             return ""
-        except jinja2.TemplateError as exc:
+        except FAILURES as exc:
             self.failed(exc, problems)
             return ""
 
-    def failed(self, exc: jinja2.TemplateError, problems: list[Problem]) -> bytes:
+    def failed(self, exc: BaseException, problems: list[Problem]) -> bytes:
         """No page: its template failed, told once however many pages use it."""
         problem = template_problem(exc, self.env)
         if problem not in problems:
@@ -212,7 +212,7 @@ class PageRenderer:
                                     "page", hint="remove `template:` to use page.html, or add "
                                                  f"templates/{name}"))
             return b""
-        except jinja2.TemplateError as exc:
+        except FAILURES as exc:
             return self.failed(exc, problems)
         try:
             html = template.render(
@@ -221,7 +221,7 @@ class PageRenderer:
                 # every page's navigation.
                 pages=[p for p in pages if p.language == page.language and "/" not in p.slug],
                 place=lambda p: here.href(self.places[(p.language, p.slug)]))
-        except jinja2.TemplateError as exc:
+        except FAILURES as exc:
             return self.failed(exc, problems)
         at = html.find(body.html)  # its ids are known: the template's are read alone
         place = (at, at + len(body.html)) if at >= 0 else None

@@ -22,6 +22,7 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from progress_site.errors import Location, Problem
@@ -29,17 +30,40 @@ from progress_site.regular import read_regular
 
 # The largest template a site may bring; the engine's largest is a few KB.
 MAX_TEMPLATE = 1 << 20
+# What a template may compute: a repeated text of a million characters is more than any
+# page needs; a power of 1,000 is 10**1000, already past what a page prints.
+MAX_REPEAT = 1_000_000
+MAX_POWER = 1_000
 # Values no template may reach, whose public methods act on the machine.
 _UNREACHABLE = (PurePath, types.ModuleType, io.IOBase)
 
 
 class Sandbox(SandboxedEnvironment):
     """Jinja's sandbox, and no attribute that is, or belongs to, a path, a module or a
-    file (the chart cache's folder is a `Path`, whose `write_text` writes anywhere)."""
+    file (the chart cache's folder is a `Path`, whose `write_text` writes anywhere); no
+    text or list repeated past MAX_REPEAT (`'x' * 10**10` would fill the memory), no
+    power past MAX_POWER (`10 ** 10 ** 9` never ends)."""
+
+    intercepted_binops = frozenset({"*", "**"})
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         return (not isinstance(obj, _UNREACHABLE) and not isinstance(value, _UNREACHABLE)
                 and super().is_safe_attribute(obj, attr, value))
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int) and abs(right) > MAX_POWER:
+            raise SecurityError(f"a power of {right:,} is over the limit of {MAX_POWER:,}")
+        if operator == "*" and _repeats(left, right) > MAX_REPEAT:
+            raise SecurityError(f"a text or list repeated past {MAX_REPEAT:,} items")
+        return super().call_binop(context, operator, left, right)
+
+
+def _repeats(left: Any, right: Any) -> int:
+    """How many items `left * right` makes when it repeats a text or a list; else 0."""
+    for seq, times in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple)) and isinstance(times, int):
+            return len(seq) * times
+    return 0
 
 
 class UnsafeTemplate(jinja2.TemplateError):
@@ -74,7 +98,12 @@ class SourceLoader(jinja2.FileSystemLoader):
         raise jinja2.TemplateNotFound(template)
 
 
-def template_problem(exc: jinja2.TemplateError, env: jinja2.Environment) -> Problem:
+# What a template can end in besides Jinja's own errors: `{% extends %}` of itself or a
+# macro calling itself (RecursionError), `range(10**9)` (the sandbox's OverflowError).
+FAILURES = (jinja2.TemplateError, RecursionError, OverflowError)
+
+
+def template_problem(exc: BaseException, env: jinja2.Environment) -> Problem:
     """A template that cannot be read, compiled or rendered, at its file and line (the
     line Jinja gives a syntax error, else the last template line the error went through)."""
     filename, line = _where(exc)
@@ -84,11 +113,13 @@ def template_problem(exc: jinja2.TemplateError, env: jinja2.Environment) -> Prob
         hint = "a template reads the values it is given and their public attributes only"
     else:
         hint = "correct the template, or delete it to use the engine's"
-    return Problem(Location(display, line, 1 if line else 0),
-                   f"template error: {exc.message or type(exc).__name__}", hint=hint)
+    message = (exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)) or \
+        type(exc).__name__
+    return Problem(Location(display, line, 1 if line else 0), f"template error: {message}",
+                   hint=hint)
 
 
-def _where(exc: jinja2.TemplateError) -> tuple[str | None, int]:
+def _where(exc: BaseException) -> tuple[str | None, int]:
     """The template file and line an error comes from."""
     if isinstance(exc, UnsafeTemplate):
         return exc.filename, 0
