@@ -42,7 +42,7 @@ def refused(base: Path, out: Path) -> str:
 
 @pytest.mark.parametrize("payload", [
     "{{ cycler.__init__.__globals__.os.popen('touch %s').read() }}",
-    "{{ lipsum.__globals__['os'].popen('touch %s') }}",
+    "{{ joiner.__init__.__globals__['os'].popen('touch %s') }}",
     "{{ ''.__class__.__mro__[1].__subclasses__() }}{{ '%s' }}",
     "{{ charts.cache.directory.joinpath('%s').write_text('x') }}",
 ])
@@ -135,6 +135,13 @@ def test_a_catalogs_words_are_text(base: Path, tmp_path: Path) -> None:
     ("{{ 'x' * 10**9 }}", "a text or list repeated past 1,000,000 items"),
     ("{{ [0] * 10**9 }}", "a text or list repeated past 1,000,000 items"),
     ("{{ 7 ** 1000000 }}", "a power of 1,000,000 is over the limit of 1,000"),
+    ("{{ lipsum(10**6) }}", "'lipsum' is undefined"),
+    ("{{ 'x'|center(10**10) }}", "No filter named 'center'."),
+    ("{{ 'x'|indent(10**10) }}", "No filter named 'indent'."),
+    ("{{ '%*s'|format(10**10, 1) }}", "No filter named 'format'."),
+    ("{{ '{:>10000000000}'.format(1) }}", "access to attribute 'format' of 'str' object "
+                                           "is unsafe."),
+    ("{{ 'x'.rjust(10**10) }}", "access to attribute 'rjust' of 'str' object is unsafe."),
 ])
 def test_a_template_cannot_exhaust_the_builder(base: Path, tmp_path: Path, text: str,
                                                message: str) -> None:

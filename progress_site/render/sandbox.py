@@ -34,6 +34,9 @@ MAX_TEMPLATE = 1 << 20
 # page needs; a power of 1,000 is 10**1000, already past what a page prints.
 MAX_REPEAT = 1_000_000
 MAX_POWER = 1_000
+# The methods of a text that make one of any length asked (`'{:>10000000000}'.format(1)`).
+_PADDING = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs", "format",
+                      "format_map"})
 # Values no template may reach, whose public methods act on the machine.
 _UNREACHABLE = (PurePath, types.ModuleType, io.IOBase)
 
@@ -42,11 +45,26 @@ class Sandbox(SandboxedEnvironment):
     """Jinja's sandbox, and no attribute that is, or belongs to, a path, a module or a
     file (the chart cache's folder is a `Path`, whose `write_text` writes anywhere); no
     text or list repeated past MAX_REPEAT (`'x' * 10**10` would fill the memory), no
-    power past MAX_POWER (`10 ** 10 ** 9` never ends)."""
+    power past MAX_POWER (`7 ** 10**9` never ends), nothing that pads text to a length
+    asked (`center`, `rjust`, `format`) and no `lipsum`."""
 
     intercepted_binops = frozenset({"*", "**"})
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        # What pads or makes text of any length asked: lipsum(10**6) never ended,
+        # 'x'|center(10**10) fills the memory. Our templates use none of them.
+        del self.globals["lipsum"]
+        for name in ("center", "indent", "format"):
+            del self.filters[name]
+
+    def wrap_str_format(self, value: Any) -> None:
+        """No `str.format`, even Jinja's safe one: its widths pad to any length."""
+        return None
+
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        if isinstance(obj, str) and attr in _PADDING:
+            return False
         return (not isinstance(obj, _UNREACHABLE) and not isinstance(value, _UNREACHABLE)
                 and super().is_safe_attribute(obj, attr, value))
 
