@@ -159,3 +159,28 @@ def test_a_template_computes_within_the_limits_ok(base: Path, tmp_path: Path) ->
     result = run_build("--source", base, "--out", tmp_path / "out")
     assert result.returncode == 0, result.stderr
     assert "<p>ababab 1024 [0, 0]</p>" in (tmp_path / "out" / "index.html").read_text()
+
+
+def test_a_templates_folder_linked_from_outside_is_not_read(base: Path,
+                                                            tmp_path: Path) -> None:
+    """templates/ (or locales/) that links out of the source would be read whole, its
+    assets published: an error; one that links to a folder of the source is read."""
+    theme = tmp_path / "theme"
+    (theme / "assets").mkdir(parents=True)
+    (theme / "assets" / "secret.css").write_text("SECRET")
+    (base / "templates").rmdir()
+    (base / "templates").symlink_to(theme, target_is_directory=True)
+    (base / "locales").symlink_to(tmp_path / "nowhere", target_is_directory=True)
+    assert refused(base, tmp_path / "out") == (
+        "locales: this folder links to a place outside the source folder\n"
+        "    hint: copy the folder into the source instead of linking to it\n"
+        "templates: this folder links to a place outside the source folder\n"
+        "    hint: copy the folder into the source instead of linking to it\n"
+        "Aborted with 2 data errors.\nThe previous site was left as it was.\n")
+    (base / "templates").unlink()
+    (base / "locales").unlink()
+    shutil.copytree(theme, base / "theme")
+    (base / "templates").symlink_to(base / "theme", target_is_directory=True)
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "assets" / "secret.css").read_text() == "SECRET"
