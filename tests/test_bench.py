@@ -230,3 +230,11 @@ def test_history_scale_prints_each_figure_beside_its_target() -> None:
         assert float(measured.split()[0]) > 0 and shown == target and met in ("yes", "NO")
     assert rows["same bytes, two builds"] == ["yes", "yes", "yes"]
     assert "30 commits x 12 benchmarks = 360 points" in out
+
+
+def test_watch_saves_prints_the_processor_time_beside_the_targets() -> None:
+    header, rows = table(bench("watch_saves.py", "--seconds", "1", "--every", "0.05"))
+    assert header[:3] == ["saves", "builds", "processor while saving (s)"]
+    [(saves, (builds, *_rest, targets))] = rows.items()
+    assert int(saves) > 0 and 0 < int(builds) <= int(saves)
+    assert targets == "<= 50%, < 0.1"

@@ -1117,3 +1117,44 @@ def test_changes_spell_out_the_old_sites_ids(base: Path, tmp_path: Path) -> None
         "- task removed roadmaps.r\\x1b[2J.tasks.t\\u202e\\nFORGED (was done)",
         # The old site has none of the new pages.
         "- 4 pages changed: 404.html, fr/404.html, fr/index.html, index.html"]
+
+
+def test_a_page_of_many_headings_of_one_name_builds(base: Path, tmp_path: Path) -> None:
+    """50,000 headings `# h` take the ids h, h-2 ... h-50000: each took its number by
+    trying every one before it (over two minutes; now seconds)."""
+    write(base / "content/en/many.md", "---\ntitle: Many\n---\n# h-3\n" + "# h\n" * 50_000)
+    write(base / "content/fr/many.md", "---\ntitle: Many\n---\nx\n")
+    result = within(60, "--source", base, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    ids = re.findall(r'<h1 id="([^"]+)"', (tmp_path / "out/many/index.html").read_text())
+    assert ids[:4] == ["h-3", "h", "h-2", "h-4"]
+    assert len(set(ids)) == len(ids) == 50_001 and ids[-1] == "h-50001"
+
+
+def test_a_date_where_words_belong_is_told_as_a_date(base: Path, tmp_path: Path) -> None:
+    """YAML reads `2026-01-01` and `2026-01-01 10:00:00` as a date and a time: the message
+    says so in words (it printed `datetime.date(2026, 1, 1)`), and how to keep words."""
+    write(base / "data/hostile.yaml", "machines:\n  - {id: a, name: 2026-01-01}\n"
+          "  - {id: b, name: 2026-01-01 10:00:00}\n")
+    lines = refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()
+    assert [lines[0], lines[3], lines[4], lines[7]] == [
+        "data/hostile.yaml:2:19: machines[0].name: expected a text, or {en: ..., fr: ...}, "
+        "got a date (2026-01-01)", "    hint: write it in quotes to keep it as words: '...'",
+        "data/hostile.yaml:3:19: machines[1].name: expected a text, or {en: ..., fr: ...}, "
+        "got a date and time (2026-01-01 10:00:00)",
+        "    hint: write it in quotes to keep it as words: '...'"]
+
+
+def test_a_page_is_at_most_a_megabyte(base: Path, tmp_path: Path) -> None:
+    """Markdown costs far more a byte than data: a page of a 1.8 MB table took over a
+    minute. A page over 1 MiB is refused before it is parsed; one just under is read."""
+    row = "|" + "1|" * 1000 + "\n"
+    table = "---\ntitle: T\n---\n|" + "a|" * 1000 + "\n|" + "-|" * 1000 + "\n"
+    write(base / "content/en/table.md", table + row * 600)
+    write(base / "content/fr/table.md", "---\ntitle: T\n---\nx\n")
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert err.splitlines()[:2] == [
+        "content/en/table.md: file is 1.1 MiB, over the 1 MiB limit",
+        "    hint: split it into several files under the same folder"]
+    write(base / "content/en/table.md", table + row * 10)
+    assert build(base, tmp_path / "out").code == 0

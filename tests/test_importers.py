@@ -161,6 +161,14 @@ def test_jsonl_sample() -> None:
      "hyperfine.json: key 'mean' appears twice in one object"),
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": -0, "value": 2}\n',
      "hyperfine.json:2:1: key 'value' appears twice in one object"),
+    ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": "x", "times": [1]}]}',
+     "hyperfine.json: not hyperfine output as expected: `stddev` is 'x', not a number"),
+    ("hyperfine", '{"results": [{"command": "a", "mean": 1, "times": ["fast"]}]}',
+     "hyperfine.json: not hyperfine output as expected: could not convert string to float: "
+     "'fast'"),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "median": [2]'
+     '}}]}', "hyperfine.json: not pytest-benchmark output as expected: `median` is [2], not a "
+     "number"),
 ])
 def test_malformed_files_are_located_errors(tmp_path: Path, fmt: str, text: str,
                                             message: str) -> None:

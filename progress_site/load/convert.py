@@ -16,7 +16,14 @@ from babel import Locale, UnknownLocaleError
 from progress_site.errors import MAX_SHOWN, KeyPath, Problem, closest, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.places import Places
-from progress_site.load.wording import describe, found, number_hint, shown, written_decimals
+from progress_site.load.wording import (
+    QUOTE_HINT,
+    describe,
+    found,
+    number_hint,
+    shown,
+    written_decimals,
+)
 from progress_site.model.declare import fields, hints
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, MAX_UNKNOWN
 from progress_site.model.values import Number, Text, Where
@@ -157,7 +164,8 @@ class Converter:
             return value
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return self.doc.raw.get(path, str(value))
-        return self.expected(str, value, path)
+        return self.expected(str, value, path, "" if isinstance(value, (list, dict)) or
+                             value is None else QUOTE_HINT)
 
     def whole(self, value: Any, path: KeyPath) -> Any:
         """A whole number (not true/false)."""
@@ -202,7 +210,8 @@ class Converter:
         if isinstance(value, str):
             return Text((("*", value),), neutral=True)
         if not isinstance(value, dict):
-            return self.expected(Text, value, path)
+            return self.expected(Text, value, path, "" if isinstance(value, list) or value is None
+                                 else QUOTE_HINT)
         bad = False
         for lang, words in value.items():
             # A language the site does not publish (now): its words wait; but not one a

@@ -11,6 +11,9 @@ from pathlib import Path
 from progress_site.errors import Location, Problem
 from progress_site.model.characters import first_forbidden
 
+# The source's folders that override the engine's, read whole by their readers.
+THEME_FOLDERS = ("templates", "locales")
+
 
 def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     """Entries under `folder` with one of `suffixes`, sorted, so builds are reproducible;
@@ -26,8 +29,11 @@ def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
 def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list[Problem]:
     """A warning (an error under --strict) for each folder that a symbolic link puts among
     the data or the pages: the walk does not follow it, as it may lead out of the source
-    folder, so no file in it is read; it should not be left out without a word."""
-    out = []
+    folder, so no file in it is read; it should not be left out without a word. An error
+    for a templates/ or locales/ that links out of the source."""
+    out = [Problem(Location(name), "this folder links to a place outside the source folder",
+                   hint="copy the folder into the source instead of linking to it")
+           for name in THEME_FOLDERS if _leads_out(root / name, root)]
     for folder in (root / "data", *(root / "content" / lang for lang in languages)):
         if not folder.is_dir():
             continue
@@ -40,6 +46,16 @@ def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list
                     "link, which the build does not follow: no file in it is read", hint="move "
                     "the files into the folder itself, or delete the link", warning=not strict))
     return out
+
+
+def _leads_out(folder: Path, root: Path) -> bool:
+    """Whether a folder of the source is a link to a place outside it (its files, read
+    by Jinja's loader or the catalogs' reader, are not checked one by one)."""
+    try:
+        return folder.is_symlink() and not folder.resolve(strict=True).is_relative_to(
+            root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: links in a loop
+        return True
 
 
 def hidden(path: Path, folder: Path) -> bool:

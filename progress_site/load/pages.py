@@ -14,7 +14,7 @@ from progress_site.load.convert import INVALID, Converter
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.places import Places
-from progress_site.load.text import read_text
+from progress_site.load.text import MAX_PAGE_BYTES, read_text
 
 # A page's name (its file's, without .md) becomes a folder of the site and a link in
 # every page's navigation: letters that need no quoting in an address and read alike on
@@ -171,7 +171,8 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     """One Markdown page: its front matter checked, its body kept for rendering."""
     display = path.relative_to(root).as_posix()
     problems = inside(path, root, display)
-    text, read_problems = (None, []) if problems else read_text(path, display)
+    text, read_problems = (None, []) if problems else read_text(path, display,
+                                                                MAX_PAGE_BYTES)
     problems += read_problems
     if text is None:
         return None, problems

@@ -52,7 +52,15 @@ def found(value: Any) -> str:
         return repr(text)
     if isinstance(value, int) and not isinstance(value, bool):
         return shown(value)  # `0xfff...` may be too long for repr
+    if isinstance(value, dt.datetime):  # YAML reads `2026-01-01 10:00:00` as one
+        return f"a date and time ({value.isoformat(sep=' ')})"
+    if isinstance(value, dt.date):
+        return f"a date ({value.isoformat()})"
     return repr(value)
+
+
+# Where words were expected and YAML read a date, a number or true/false.
+QUOTE_HINT = "write it in quotes to keep it as words: '...'"
 
 
 def written_decimals(raw: str | None) -> int:

@@ -53,6 +53,9 @@ def heading_ids(state: StateCore) -> None:
     """Give each heading an id: `{#id}` at its end, else one made from its words (a
     reference's number is no part of it: the id stays when the number changes)."""
     used: set[str] = set()
+    # The next number to try after each id: a page of 50,000 headings `# h` tried
+    # h-2, h-3 ... afresh for each (a billion tries).
+    after: dict[str, int] = {}
     tokens = state.tokens
     for i, token in enumerate(tokens):
         if token.type != "heading_open":
@@ -67,9 +70,10 @@ def heading_ids(state: StateCore) -> None:
                 last.content = EXPLICIT_ID.sub("", last.content)
         else:
             anchor = slugify(REFERENCE.sub("", inline.content))
-        base, n = anchor, 2
+        base, n = anchor, after.get(anchor, 2)
         while anchor in used:
             anchor, n = f"{base}-{n}", n + 1
+        after[base] = n
         used.add(anchor)
         token.attrSet("id", anchor)
 

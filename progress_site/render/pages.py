@@ -19,6 +19,7 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
+from progress_site.regular import read_regular
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
@@ -29,8 +30,12 @@ from progress_site.render.inputs import unlinked
 from progress_site.render.markdown import markdown_html, page_tokens, refused_links, split_blocks
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
+from progress_site.render.sandbox import FAILURES, template_problem
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
+
+# The largest file a site's templates/assets/ may publish: a font, an image.
+MAX_ASSET = 32 << 20
 
 
 class PageBody:
@@ -118,6 +123,9 @@ class PageRenderer:
             problems.append(Problem(where, f"unknown block '{block.name}'",
                                     hint=self.block_hint(block.name)))
             return ""
+        except FAILURES as exc:
+            self.failed(exc, problems)
+            return ""
         problems += self.unknown_options(block, where) + self.option_references(block, where)
         try:
             return template.render(args=block.args, options=dict(block.options),
@@ -133,6 +141,16 @@ class PageRenderer:
                                     hint="see its arguments in the table of blocks in "
                                          "docs/data-format.md"))
             return ""
+        except FAILURES as exc:
+            self.failed(exc, problems)
+            return ""
+
+    def failed(self, exc: BaseException, problems: list[Problem]) -> bytes:
+        """No page: its template failed, told once however many pages use it."""
+        problem = template_problem(exc, self.env)
+        if problem not in problems:
+            problems.append(problem)
+        return b""
 
     def block_hint(self, name: str) -> str:
         """A "did you mean" for a block no template renders (`runs` for `run`), else
@@ -198,12 +216,17 @@ class PageRenderer:
                                     "page", hint="remove `template:` to use page.html, or add "
                                                  f"templates/{name}"))
             return b""
-        html = template.render(page=page, body=body, here=here, alternates=alternates,
-                               # A series' page (`benchmarks/ID`) is reached from the
-                               # dashboard, not from every page's navigation.
-                               pages=[p for p in pages if p.language == page.language
-                                      and "/" not in p.slug],
-                               place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        except FAILURES as exc:
+            return self.failed(exc, problems)
+        try:
+            html = template.render(
+                page=page, body=body, here=here, alternates=alternates,
+                # A series' page (`benchmarks/ID`) is reached from the dashboard, not from
+                # every page's navigation.
+                pages=[p for p in pages if p.language == page.language and "/" not in p.slug],
+                place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        except FAILURES as exc:
+            return self.failed(exc, problems)
         at = html.find(body.html)  # its ids are known: the template's are read alone
         place = (at, at + len(body.html)) if at >= 0 else None
         del body  # the page holds it now: not kept beside the page's bytes
@@ -277,7 +300,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
         rendered.append(renderer)
-    static = {} if only is not None else assets(folders)
+    static = {} if only is not None else assets(folders, problems)
     # The 404 pages after all the others and only without errors, as when they were made
     # beside the feeds: a broken 404 template never hides a page's error.
     if only is None and all(p.warning for p in problems):
@@ -288,11 +311,22 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     return out, problems
 
 
-def assets(folders: list[Path]) -> dict[str, bytes]:
-    """The files of the template folders' assets/, a source's over the engine's."""
+def assets(folders: list[Path], problems: list[Problem]) -> dict[str, bytes]:
+    """The files of the template folders' assets/, a source's over the engine's; only
+    regular files inside their folder are published (a link to /etc/passwd, or a FIFO
+    that would wait forever, is a problem in `problems`)."""
     found: dict[str, bytes] = {}
     for folder in reversed(folders):
         for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
-            if asset.is_file():
-                found[f"assets/{asset.name}"] = asset.read_bytes()
+            if asset.is_dir():
+                continue
+            shown = f"templates/assets/{asset.name}"
+            try:
+                if not asset.resolve().is_relative_to(folder.resolve()):
+                    raise OSError("it links to a place outside its folder")
+                found[f"assets/{asset.name}"] = read_regular(asset, MAX_ASSET)
+            except OSError as exc:
+                problems.append(Problem(Location(shown), f"this asset cannot be published: "
+                                        f"{exc.strerror or exc}", hint="put the file itself "
+                                        "in templates/assets/, or delete it"))
     return found

@@ -12,11 +12,16 @@ keys compiled code by the source's checksum, so a rebuild after an edit uses the
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from gettext import NullTranslations
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from jinja2.bccache import Bucket
+from markupsafe import Markup
+
+from progress_site.render.sandbox import Sandbox, SourceLoader
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
@@ -40,15 +45,16 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
 def template_loader(folders: list[Path]) -> jinja2.FileSystemLoader:
     """Templates from the first of `folders` that has them: a site's own templates/
-    overrides the engine's."""
-    return jinja2.FileSystemLoader(folders)
+    overrides the engine's (each read as sandbox.py says)."""
+    return SourceLoader(folders)
 
 
 def new_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | None,
                     translations: NullTranslations) -> jinja2.Environment:
     """A Jinja environment for one language: autoescaped, strict about undefined names,
-    with `{% trans %}`, `_()` and `ngettext()` reading `translations`."""
-    env = jinja2.Environment(
+    with `{% trans %}`, `_()` and `ngettext()` reading `translations`; in the sandbox
+    (sandbox.py), as a site's templates/ comes with its source."""
+    env = Sandbox(
         loader=loader,
         bytecode_cache=compiled,
         extensions=["jinja2.ext.i18n"],
@@ -64,5 +70,20 @@ def new_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | Non
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.install_gettext_translations(translations, newstyle=True)  # type: ignore[attr-defined]
+    # Jinja marks what gettext returns as markup; a catalog comes with the source, so
+    # its words are made text first (placeholders are escaped by Jinja as they go in).
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=as_text(translations.gettext), ngettext=as_text(translations.ngettext),
+        pgettext=as_text(translations.pgettext),
+        npgettext=as_text(translations.npgettext), newstyle=True)
     return env
+
+
+def as_text(translate: Callable[..., str]) -> Callable[..., Markup]:
+    """A gettext function whose words print as text: `<`, `>`, `&` and `"` escaped (an
+    apostrophe, common in French, breaks no attribute our templates write: they quote
+    with `"`), so a translation cannot add markup or leave an attribute."""
+    def translated(*args: Any) -> Markup:
+        return Markup(translate(*args).replace("&", "&amp;").replace("<", "&lt;")
+                      .replace(">", "&gt;").replace('"', "&#34;"))
+    return translated

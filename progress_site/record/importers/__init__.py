@@ -47,7 +47,10 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
         results = FORMATS[fmt](path, display)
     except (KeyError, TypeError, ValueError, IndexError, StopIteration, OverflowError,
             AttributeError, ZeroDivisionError) as exc:
-        raise fail(display, f"not {fmt} output as expected: missing or wrong {exc}",
+        # A KeyError names a key that is missing or not what the format says; the
+        # others say what is wrong with a value.
+        what = f"missing or wrong {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise fail(display, f"not {fmt} output as expected: {what}",
                    f"give the file exactly as {fmt} wrote it") from exc
     for result in results:
         if not isinstance(result.name, str) or not isinstance(result.unit, (str, type(None))):

@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, UsageError, visible
+from progress_site.errors import Location, Problem, UsageError, shorten, visible
 from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml_refusals import MAX_DEPTH
@@ -110,12 +110,16 @@ class Result:
 
 def stats_of(found: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Decimal]:
     """The statistics a tool reported, under our names (`std_dev` -> `stddev`), as Decimals;
-    those it left out or wrote as null are left out."""
+    those it left out or wrote as null are left out, one written otherwise than as a
+    number is a ValueError (a `"stddev": "x"` dropped quietly left a figure without its
+    spread)."""
     out = {}
     for theirs, ours in names.items():
         value = found.get(theirs)
         if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
             out[ours] = number(value)
+        elif value is not None:
+            raise ValueError(f"`{theirs}` is {shorten(repr(value), 60)}, not a number")
     return out
 
 

@@ -1,0 +1,186 @@
+"""A site's own templates/ and locales/ come with its source, which a pull request may change.
+
+Such a template runs in Jinja's sandbox, and reads only regular files inside its folder:
+it cannot run a command on the machine that builds, write a file, nor publish one from
+outside the source; its mistakes are located errors, never internal ones. (What it
+prints is its own: a template writes the page's markup.)
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .dom import parse
+from .test_pipeline import run_build
+
+BASE = Path(__file__).parent / "hostile" / "base"
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Path:
+    shutil.copytree(BASE, tmp_path / "src")
+    (tmp_path / "src" / "templates").mkdir()
+    return tmp_path / "src"
+
+
+def page_template(base: Path, text: str) -> None:
+    """`text` as the site's own page.html, which every page uses."""
+    (base / "templates" / "page.html").write_text(text, encoding="utf-8")
+
+
+def refused(base: Path, out: Path) -> str:
+    """The errors of a build that must have failed cleanly, nothing published."""
+    result = run_build("--source", base, "--out", out)
+    assert result.returncode == 1, result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+    return result.stderr
+
+
+@pytest.mark.parametrize("payload", [
+    "{{ cycler.__init__.__globals__.os.popen('touch %s').read() }}",
+    "{{ joiner.__init__.__globals__['os'].popen('touch %s') }}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}{{ '%s' }}",
+    "{{ charts.cache.directory.joinpath('%s').write_text('x') }}",
+])
+def test_a_template_cannot_run_code_nor_write_a_file(base: Path, tmp_path: Path,
+                                                     payload: str) -> None:
+    marker = tmp_path / "pwned"
+    page_template(base, "{% extends 'base.html' %}{% block main %}\n"
+                        + payload % marker + "\n{% endblock %}\n")
+    err = refused(base, tmp_path / "out")
+    assert err.startswith("templates/page.html:2:1: template error: access to ")
+    assert "is unsafe" in err.splitlines()[0]
+    assert "hint: a template reads the values it is given and their public attributes " \
+           "only" in err
+    assert not marker.exists()
+
+
+def test_a_template_of_its_own_ok(base: Path, tmp_path: Path) -> None:
+    page_template(base, "{% extends 'base.html' %}{% block main %}\n<p>{{ page.meta.title "
+                        "}} {{ site.title | t | upper }} {{ charts.__class__ is defined }}</p>\n"
+                        "{% endblock %}\n")
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "<p>Base BASE False</p>" in (tmp_path / "out" / "index.html").read_text()
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("{% if %}\n", 1, "Expected an expression, got 'end of statement block'"),
+    ("\n{{ nothing.here }}\n", 2, "'nothing' is undefined"),
+])
+def test_a_broken_template_is_a_located_error(base: Path, tmp_path: Path, text: str,
+                                              line: int, message: str) -> None:
+    page_template(base, text)
+    err = refused(base, tmp_path / "out")
+    assert err.splitlines()[0] == f"templates/page.html:{line}:1: template error: {message}"
+    assert err.endswith("Aborted with 1 data error.\nThe previous site was left as it was.\n")
+
+
+def test_a_template_or_asset_linked_from_outside_is_not_read(base: Path,
+                                                              tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET of the machine that builds")
+    (base / "templates" / "secret.html").symlink_to(secret)
+    page_template(base, "{% extends 'base.html' %}{% block main %}{% include 'secret.html' %}"
+                        "{% endblock %}\n")
+    (base / "templates" / "assets").mkdir()
+    (base / "templates" / "assets" / "secret.css").symlink_to(secret)
+    err = refused(base, tmp_path / "out")
+    assert err == (
+        "templates/assets/secret.css: this asset cannot be published: it links to a place "
+        "outside its folder\n    hint: put the file itself in templates/assets/, or delete "
+        "it\ntemplates/secret.html: template error: this template links to a place outside "
+        "its folder\n    hint: correct the template, or delete it to use the engine's\n"
+        "Aborted with 2 data errors.\nThe previous site was left as it was.\n")
+    assert "SECRET" not in err
+
+
+CATALOG = r'''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n > 1);\n"
+
+msgid "Skip to the content"
+msgstr "<script>window.__pwned=1</script> & co"
+
+msgid "Language"
+msgstr "x\" onmouseover=\"window.__pwned=1"
+'''
+
+
+def test_a_catalogs_words_are_text(base: Path, tmp_path: Path) -> None:
+    """A site's catalog comes with its source: a translation holding markup, or a quote
+    that would end the attribute it is printed in, is printed as words."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_text(CATALOG)
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    page = parse((tmp_path / "out" / "fr" / "index.html").read_text())
+    assert not page.find_all("script")
+    assert page.find_all("a", class_="skip")[0].text() == (
+        "<script>window.__pwned=1</script> & co")
+    nav = page.find_all("nav", class_="languages")[0]
+    assert nav.attrs == {"class": "languages", "aria-label": 'x" onmouseover="window.__pwned=1'}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{% extends "page.html" %}', "maximum recursion depth exceeded in comparison"),
+    ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "maximum recursion depth exceeded"),
+    ("{% for i in range(10**9) %}x{% endfor %}",
+     "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."),
+    ("{{ 'x' * 10**9 }}", "a text or list repeated past 1,000,000 items"),
+    ("{{ [0] * 10**9 }}", "a text or list repeated past 1,000,000 items"),
+    ("{{ 7 ** 1000000 }}", "a power of 1,000,000 is over the limit of 1,000"),
+    ("{{ lipsum(10**6) }}", "'lipsum' is undefined"),
+    ("{{ 'x'|center(10**10) }}", "No filter named 'center'."),
+    ("{{ 'x'|indent(10**10) }}", "No filter named 'indent'."),
+    ("{{ '%*s'|format(10**10, 1) }}", "No filter named 'format'."),
+    ("{{ '{:>10000000000}'.format(1) }}", "access to attribute 'format' of 'str' object "
+                                           "is unsafe."),
+    ("{{ 'x'.rjust(10**10) }}", "access to attribute 'rjust' of 'str' object is unsafe."),
+])
+def test_a_template_cannot_exhaust_the_builder(base: Path, tmp_path: Path, text: str,
+                                               message: str) -> None:
+    """A template that calls itself, or computes a billion of anything, is a located
+    error (it was an internal error, or gigabytes of memory, or a power that never
+    ends)."""
+    page_template(base, text + "\n")
+    err = refused(base, tmp_path / "out")
+    assert err.splitlines()[0].startswith(f"templates/page.html:1:1: template error: {message}")
+
+
+def test_a_template_computes_within_the_limits_ok(base: Path, tmp_path: Path) -> None:
+    page_template(base, "{% extends 'base.html' %}{% block main %}<p>{{ 'ab' * 3 }} "
+                        "{{ 2 ** 10 }} {{ [0] * 2 }}</p>{% endblock %}\n")
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "<p>ababab 1024 [0, 0]</p>" in (tmp_path / "out" / "index.html").read_text()
+
+
+def test_a_templates_folder_linked_from_outside_is_not_read(base: Path,
+                                                            tmp_path: Path) -> None:
+    """templates/ (or locales/) that links out of the source would be read whole, its
+    assets published: an error; one that links to a folder of the source is read."""
+    theme = tmp_path / "theme"
+    (theme / "assets").mkdir(parents=True)
+    (theme / "assets" / "secret.css").write_text("SECRET")
+    (base / "templates").rmdir()
+    (base / "templates").symlink_to(theme, target_is_directory=True)
+    (base / "locales").symlink_to(tmp_path / "nowhere", target_is_directory=True)
+    assert refused(base, tmp_path / "out") == (
+        "locales: this folder links to a place outside the source folder\n"
+        "    hint: copy the folder into the source instead of linking to it\n"
+        "templates: this folder links to a place outside the source folder\n"
+        "    hint: copy the folder into the source instead of linking to it\n"
+        "Aborted with 2 data errors.\nThe previous site was left as it was.\n")
+    (base / "templates").unlink()
+    (base / "locales").unlink()
+    shutil.copytree(theme, base / "theme")
+    (base / "templates").symlink_to(base / "theme", target_is_directory=True)
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "assets" / "secret.css").read_text() == "SECRET"
