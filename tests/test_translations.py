@@ -9,6 +9,7 @@ from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
 
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.render.i18n import read_catalog
@@ -107,6 +108,18 @@ def test_every_message_the_engine_uses_is_translated_in_french() -> None:
     used = used_messages()
     assert len(used) > 50  # the extraction found the templates' words
     assert {msgid: where for msgid, where in used.items() if msgid not in translated} == {}
+
+
+def test_the_template_for_new_languages_holds_every_message_the_engine_uses() -> None:
+    """`pybabel init` makes a new language's catalog from locales/messages.pot (the hint
+    of a build that finds none): a word missing there is one the new language can never
+    translate, and its pages keep it in English without a warning."""
+    with (REPO / "locales" / "messages.pot").open("rb") as file:
+        template = {m.id if isinstance(m.id, str) else m.id[0]
+                    for m in read_po(file) if m.id}
+    used = used_messages()
+    assert len(used) > 50
+    assert {msgid: where for msgid, where in used.items() if msgid not in template} == {}
 
 
 def test_french_punctuation_never_starts_a_line() -> None:
