@@ -14,24 +14,20 @@ import json
 import typing
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
-from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
 from progress_site.publish.datajson import VERSION
-from progress_site.publish.snapshot import Snapshot, of_model, snapshot
+from progress_site.publish.edited import edited
+from progress_site.publish.snapshot import Snapshot, of_model, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
-# About the data.json of the 400 figures from which fork.py forks a build: below this,
-# parsing it costs about what starting a child does.
-FORK_BYTES = 256 * 1024
 
 
 def read_published(site: Path) -> bytes | None:
@@ -127,47 +123,44 @@ def between(old: bytes, new: Snapshot) -> list[str] | None:
 
 
 class Previous:
-    """The site a build replaces, read as the build starts: its data.json's bytes (or
-    why they cannot be read), and their snapshot, parsed in a forked process beside the
-    build when the file is large, so that the summary at the end waits for nothing."""
+    """The site a build replaces, read as the build starts: its data.json's bytes, or why
+    they cannot be read."""
 
-    def __init__(self, out: Path, parallel: bool = True) -> None:
+    def __init__(self, out: Path) -> None:
         self.out, self.data, self.problem = out, None, None
-        self.parsing: Forked[Snapshot | None] | None = None
         try:
             self.data = read_published(out)
         except NotRegular as exc:
             self.problem = unreadable(out, f"is {exc.what}, not a regular file")
         except OSError as exc:
             self.problem = unreadable(out, f"cannot be read ({exc.strerror or exc})")
-        data = self.data
-        if data is not None and parallel and len(data) >= FORK_BYTES and fork_safe():
-            self.parsing = Forked(lambda: parse_snapshot(data))
 
-    def snapshot(self) -> Snapshot | None:
-        """The old data.json's snapshot: the child's, else parsed here."""
-        if self.parsing is None:
-            return None if self.data is None else parse_snapshot(self.data)
-        parsing, self.parsing = self.parsing, None
+    def lines(self, new_data_json: bytes, model: Model) -> list[str] | None:
+        """What changed from the old data.json to the new one (made from `model`); None
+        when the old one is not a data.json a build published."""
+        assert self.data is not None
+        lines = edited_lines(self.data, new_data_json)
+        if lines is not None:
+            return lines
+        before = parse_snapshot(self.data)
+        return None if before is None else describe(before, of_model(model))
+
+
+def edited_lines(old: bytes, new: bytes) -> list[str] | None:
+    """What changed, read from the records that differ alone (edited.py); None when the
+    files differ otherwise, or those records do not read as a build writes them (then
+    the old file is read whole, which says why)."""
+    found = edited(old, new)
+    if found is None:
+        return None
+    with collector_paused():
         try:
-            return parsing.result()
-        except Exception:  # tried again here, to fail (or not) as it does unforked
-            return parse_snapshot(self.data) if self.data is not None else None
-
-    def close(self) -> None:
-        """Stop the child if it still runs (the build failed, or needs no snapshot)."""
-        if self.parsing is not None:
-            self.parsing.cancel()
-            self.parsing = None
-
-    def __enter__(self) -> Previous:
-        """The build's own."""
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        """The child stopped, whatever the build's end."""
-        self.close()
+            before, after = (of_records(found.collection, found.first, records)
+                             for records in (found.old, found.new))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+                OverflowError):
+            return None
+    return describe(before, after)
 
 
 def before_swap(previous: Previous, files: Mapping[str, bytes], model: Model
@@ -183,8 +176,7 @@ def before_swap(previous: Previous, files: Mapping[str, bytes], model: Model
     lines: list[str] | None = []
     # The same bytes mean no figure or task changed: nothing to compare (a rebuild).
     if previous.data != files["data.json"]:
-        before = previous.snapshot()
-        lines = None if before is None else describe(before, of_model(model))
+        lines = previous.lines(files["data.json"], model)
     if lines is None:
         return None, [unreadable(previous.out, "is not a data.json that a build published")]
     return lines + pages_line(pages_changed(previous.out, files)), []
