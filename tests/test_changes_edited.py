@@ -55,6 +55,7 @@ def figures_and_tasks(lines: list[str]) -> list[str]:
     (b'"low":', b'"low":' + b"[" * 100_000),  # nested past the limit, in one record
     (b'"low":', b'"low":"a word",'),  # not JSON any more
     (b'"quantity":{"decimals":', b'"quantity":{"decimals":"x","was":'),  # no build's
+    (b'"quantity":{"decimals":', b'"quantity":{"n":' + b"9" * 5000 + b',"decimals":'),
     (b'"version":1', b'"version":2'),  # another version of the file
 ])
 def test_an_old_record_no_build_wrote_is_a_warning(

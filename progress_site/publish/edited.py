@@ -21,6 +21,8 @@ from progress_site.load.jsonfiles import TooDeep, parse_json
 
 # Characters compared at a time, then fewer, then one: a few slices, not a loop a character.
 STEPS = (1 << 16, 1 << 10, 1 << 4, 1)
+# The standard decoder, as changes.parse_document reads a whole old file: a whole number
+# of more than 4,300 digits is refused there, and so here.
 _DECODER = json.JSONDecoder()
 
 
@@ -76,7 +78,7 @@ def edited(old_bytes: bytes, new_bytes: bytes) -> Edited | None:
     if not old_part and not (new[since - 1] == "[" and new[until] == "]"):
         return None  # the records were taken out, leaving a comma: not JSON any more
     try:
-        records = parse_json(f"[{old_part}]")
+        records = parse_json(f"[{old_part}]", _DECODER)
     except (ValueError, TooDeep):
         return None
     return Edited(name, first, records, items)
