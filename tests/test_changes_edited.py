@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.pipeline import BuildConfig, build
-from progress_site.publish.changes import lines_between
+from progress_site.publish.changes import edited_lines, lines_between, parse_snapshot
 
 from .conftest import TODAY
 
@@ -69,3 +70,16 @@ def test_an_old_record_no_build_wrote_is_a_warning(
     assert [w.message for w in built.warnings] == [
         "no summary of what changed since the previous site: this file is not a data.json "
         "that a build published"]
+
+
+def test_an_old_record_is_refused_as_deep_as_the_whole_file_is(
+        example_copy: Path, tmp_path: Path) -> None:
+    """Nested lists put in one old record: the records alone are refused at the depth at
+    which the whole file is, no deeper and no sooner."""
+    build(BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY))
+    new = (tmp_path / "out" / "data.json").read_bytes()
+    at = new.index(b'"quantity":{"decimals":')
+    for depth in range(MAX_DEPTH - 10, MAX_DEPTH + 2):
+        old = new[:at] + b'"deep":' + b"[" * depth + b"]" * depth + b"," + new[at:]
+        whole = parse_snapshot(old)
+        assert (edited_lines(old, new) is None) == (whole is None), depth

@@ -153,13 +153,11 @@ def edited_lines(old: bytes, new: bytes) -> list[str] | None:
     found = edited(old, new)
     if found is None:
         return None
-    with collector_paused():
-        try:
-            before, after = (of_records(found.collection, found.first, records)
-                             for records in (found.old, found.new))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
-                OverflowError):
-            return None
+    try:
+        before, after = (of_records(found.collection, found.first, records)
+                         for records in (found.old, found.new))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError):
+        return None
     return describe(before, after)
 
 

@@ -77,8 +77,8 @@ def edited(old_bytes: bytes, new_bytes: bytes) -> Edited | None:
     old_part = old[since:until + len(old) - len(new)]
     if not old_part and not (new[since - 1] == "[" and new[until] == "]"):
         return None  # the records were taken out, leaving a comma: not JSON any more
-    try:
-        records = parse_json(f"[{old_part}]", _DECODER)
+    try:  # two lists deep, as the records stand in the whole file: {"name": [...]}
+        records = parse_json(f"[[{old_part}]]", _DECODER)[0]
     except (ValueError, TooDeep):
         return None
     return Edited(name, first, records, items)
