@@ -124,12 +124,13 @@ def build(config: BuildConfig) -> Built:
     """Build the site and publish it: every file is made in memory, and what changed
     since the published site worked out, before `out` is touched; on any error `out` is
     left as it was."""
-    previous = changes.Previous(config.out)  # the old data.json, read before anything
-    ready = prepare(config)  # load -> validate -> derive
-    built = finish(config, ready)  # render
-    # Before the swap, which replaces the data.json to compare with: nothing may fail
-    # once the new site is out (a summary that cannot be made is a warning).
-    lines, found = changes.before_swap(previous, built.files, ready.model)
+    # The old data.json is read now; one of another day, large, is parsed beside the build.
+    with changes.Previous(config.out, config.parallel, config.today) as previous:
+        ready = prepare(config)  # load -> validate -> derive
+        built = finish(config, ready)  # render
+        # Before the swap, which replaces the data.json to compare with: nothing may fail
+        # once the new site is out (a summary that cannot be made is a warning).
+        lines, found = changes.before_swap(previous, built.files, ready.model)
     publish(built.files, config.out)
     return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
 

@@ -4,12 +4,15 @@ data.json a build published."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 
+from progress_site.fork import Forked
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.pipeline import BuildConfig, build
+from progress_site.publish import changes
 from progress_site.publish.changes import edited_lines, lines_between, parse_snapshot
 
 from .conftest import TODAY
@@ -83,3 +86,31 @@ def test_an_old_record_is_refused_as_deep_as_the_whole_file_is(
         old = new[:at] + b'"deep":' + b"[" * depth + b"]" * depth + b"," + new[at:]
         whole = parse_snapshot(old)
         assert (edited_lines(old, new) is None) == (whole is None), depth
+
+
+def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
+        example_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new day changes `today`, so the old data.json is read whole: in a forked process
+    once it is large (here from any size), with the summary it gives in the build's own."""
+    started: list[int] = []
+    real = Forked.__init__
+
+    def counted(self: Forked[object], work: object) -> None:
+        real(self, work)  # type: ignore[arg-type]
+        started.append(self.pid)
+
+    monkeypatch.setattr(changes, "FORK_BYTES", 0)
+    monkeypatch.setattr(changes, "fork_safe", lambda: True)
+    monkeypatch.setattr(Forked, "__init__", counted)
+    told = []
+    for parallel in (False, True):
+        out = tmp_path / f"out-{parallel}"
+        build(BuildConfig(source=example_copy, out=out, today=TODAY, parallel=parallel))
+        edit(example_copy, *EDITS[0])
+        told.append(build(BuildConfig(source=example_copy, out=out, parallel=parallel,
+                                      today=TODAY + dt.timedelta(days=1))).changes)
+        edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
+    assert len(started) == 1  # the parallel build's: the other parsed it in its own
+    assert told[0] == told[1]
+    assert told[0] is not None and told[0][0] == (
+        "figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us")

@@ -14,11 +14,13 @@ import json
 import typing
 from collections.abc import Mapping
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
+from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
@@ -28,6 +30,9 @@ from progress_site.publish.snapshot import Snapshot, of_model, of_records, snaps
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
+# About the data.json of the 400 figures from which fork.py forks a build: below this,
+# parsing it costs about what starting a child does.
+FORK_BYTES = 256 * 1024
 
 
 def read_published(site: Path) -> bytes | None:
@@ -123,27 +128,70 @@ def between(old: bytes, new: Snapshot) -> list[str] | None:
 
 
 class Previous:
-    """The site a build replaces, read as the build starts: its data.json's bytes, or why
-    they cannot be read."""
+    """The site a build replaces, read as the build starts: its data.json's bytes (or why
+    they cannot be read). After an edit only the records that changed are read
+    (`edited_lines`); a file read whole is parsed in a forked process beside the build
+    when it is large and already known to differ more widely: written on another day,
+    its `today` and the figures it made stale differ (the build's peak memory then never
+    holds its values too: 10,000 figures, 159 -> 130 MiB)."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, parallel: bool = True, today: datetime.date | None = None
+                 ) -> None:
         self.out, self.data, self.problem = out, None, None
+        self.parsing: Forked[Snapshot | None] | None = None
         try:
             self.data = read_published(out)
         except NotRegular as exc:
             self.problem = unreadable(out, f"is {exc.what}, not a regular file")
         except OSError as exc:
             self.problem = unreadable(out, f"cannot be read ({exc.strerror or exc})")
+        data = self.data
+        if data is not None and parallel and len(data) >= FORK_BYTES and fork_safe() \
+                and today is not None and written_day(data) != today.isoformat():
+            self.parsing = Forked(lambda: parse_snapshot(data))
 
     def lines(self, new_data_json: bytes, model: Model) -> list[str] | None:
         """What changed from the old data.json to the new one (made from `model`); None
         when the old one is not a data.json a build published."""
         assert self.data is not None
-        lines = edited_lines(self.data, new_data_json)
+        lines = None if self.parsing is not None else edited_lines(self.data, new_data_json)
         if lines is not None:
             return lines
-        before = parse_snapshot(self.data)
+        before = self.snapshot()
         return None if before is None else describe(before, of_model(model))
+
+    def snapshot(self) -> Snapshot | None:
+        """The old data.json's snapshot: the child's, else parsed here."""
+        if self.parsing is None:
+            return None if self.data is None else parse_snapshot(self.data)
+        parsing, self.parsing = self.parsing, None
+        try:
+            return parsing.result()
+        except Exception:  # tried again here, to fail (or not) as it does unforked
+            return parse_snapshot(self.data) if self.data is not None else None
+
+    def close(self) -> None:
+        """Stop the child if it still runs (the build failed, or needs no snapshot)."""
+        if self.parsing is not None:
+            self.parsing.cancel()
+            self.parsing = None
+
+    def __enter__(self) -> Previous:
+        """The build's own."""
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        """The child stopped, whatever the build's end."""
+        self.close()
+
+
+def written_day(data: bytes) -> str:
+    """The `today` a data.json says it was written on, read from its end, where a build
+    writes it (keys sorted: `today`, then `version`); '' when it is not there."""
+    tail = data[-64:]
+    at = tail.rfind(b'"today":"')
+    return tail[at + 9:at + 19].decode("ascii", "replace") if at >= 0 else ""
 
 
 def edited_lines(old: bytes, new: bytes) -> list[str] | None:
