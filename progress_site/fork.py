@@ -1,5 +1,5 @@
-"""Work done in a forked process, beside the build's own: the other languages' pages,
-and the parsing of a large site's old data.json (`publish/changes.Previous`).
+"""Work done in a forked process, beside the build's own: the other languages' pages, and
+the parsing of a large old data.json written on another day (`publish/changes.Previous`).
 
 Each language renders from the same model and writes its own files, so on two cores a
 large site renders both of its languages at once (see bench/scale.py). The child is a

@@ -125,8 +125,8 @@ def build(config: BuildConfig) -> Built:
     """Build the site and publish it: every file is made in memory, and what changed
     since the published site worked out, before `out` is touched; on any error `out` is
     left as it was."""
-    # The old data.json is read now, and a large one parsed beside the build.
-    with changes.Previous(config.out, config.parallel) as previous:
+    # The old data.json is read now; one of another day, large, is parsed beside the build.
+    with changes.Previous(config.out, config.parallel, config.today) as previous:
         ready = prepare(config)  # load -> validate -> derive
         built = finish(config, ready)  # render
         # Before the swap, which replaces the data.json to compare with: nothing may fail

@@ -69,8 +69,13 @@ def spread(parts: Any, decimals: int, unit: str) -> str:
 def collect(value: Any, path: str, snap: Snapshot) -> None:
     """Record every figure and task under `value` (parsed JSON), with an explicit stack:
     a site of 10,000 figures nests a few levels, but holds a million values."""
+    gather(value, (path,) if path else (), snap)
+
+
+def gather(value: Any, parts: tuple[str, ...], snap: Snapshot) -> None:
+    """`collect`, for a value at the path `parts`."""
     figures, tasks = snap.figures, snap.tasks
-    stack: list[tuple[Any, tuple[str, ...]]] = [(value, (path,) if path else ())]
+    stack: list[tuple[Any, tuple[str, ...]]] = [(value, parts)]
     while stack:
         value, parts = stack.pop()
         if type(value) is list:
@@ -119,6 +124,19 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
     studies = document.get("studies")
     for study in studies if type(studies) is list else ():
         snap.sides.update(contenders(study))
+    return snap
+
+
+def of_records(collection: str, first: int, records: list[Any]) -> Snapshot:
+    """The figures and tasks of some records of a parsed data.json's collection, the first
+    at index `first`: what `snapshot` finds in them (edited.py reads no other record)."""
+    snap = Snapshot({}, {})
+    for i, item in enumerate(records, first):
+        if type(item) is dict or type(item) is list:
+            gather(item, (collection, str(item.get("id", i) if type(item) is dict else i)),
+                   snap)
+        if collection == "studies":
+            snap.sides.update(contenders(item))
     return snap
 
 

@@ -1,0 +1,116 @@
+"""A build's summary read from the records an edit changed (publish/edited.py): the
+same lines as from the whole old data.json, and the same warning for one that is not a
+data.json a build published."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from progress_site.fork import Forked
+from progress_site.load.yaml_refusals import MAX_DEPTH
+from progress_site.pipeline import BuildConfig, build
+from progress_site.publish import changes
+from progress_site.publish.changes import edited_lines, lines_between, parse_snapshot
+
+from .conftest import TODAY
+
+# Edits of the example, each a line of data/ replaced by another (file, before, after).
+EDITS = [
+    ("studies.yaml", "after: {value: 7.92}", "after: {value: 7.5}"),
+    ("studies.yaml", "value: 514, unit: KB", "value: 520, unit: KB"),
+    ("studies.yaml", "measurements:\n", "measurements:\n  - id: first-new\n"
+     "    title: {en: New, fr: Nouveau}\n    figure: {value: 3, unit: ms, machine: test-pc, "
+     "date: 2026-11-08, commit: c38a01e}\n"),
+    ("capacity.yaml", "value: 2.62, unit: cores", "value: 2.7, unit: cores"),
+    ("roadmaps.yaml", "status: in-progress", "status: planned"),
+]
+
+def edit(source: Path, name: str, before: str, after: str) -> None:
+    path = source / "data" / name
+    text = path.read_text("utf-8")
+    assert before in text
+    path.write_text(text.replace(before, after, 1), "utf-8")
+
+
+@pytest.mark.parametrize(("name", "before", "after"), EDITS)
+def test_a_summary_is_what_the_whole_old_data_json_gives(
+        example_copy: Path, tmp_path: Path, name: str, before: str, after: str) -> None:
+    config = BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)
+    build(config)
+    old = (tmp_path / "out" / "data.json").read_bytes()
+    edit(example_copy, name, before, after)
+    told = build(config).changes
+    new = (tmp_path / "out" / "data.json").read_bytes()
+    assert told is not None and figures_and_tasks(told) == lines_between(old, new) != []
+    edit(example_copy, name, after, before)  # and back: the lines the other way
+    back = build(config).changes
+    assert back is not None and figures_and_tasks(back) == lines_between(new, old)
+
+
+def figures_and_tasks(lines: list[str]) -> list[str]:
+    """A summary's lines but the pages changed, which `lines_between` does not tell."""
+    return [line for line in lines if not line[0].isdigit()]
+
+
+@pytest.mark.parametrize("damage", [
+    (b'"low":', b'"low":' + b"[" * 100_000),  # nested past the limit, in one record
+    (b'"low":', b'"low":"a word",'),  # not JSON any more
+    (b'"quantity":{"decimals":', b'"quantity":{"decimals":"x","was":'),  # no build's
+    (b'"quantity":{"decimals":', b'"quantity":{"n":' + b"9" * 5000 + b',"decimals":'),
+    (b'"version":1', b'"version":2'),  # another version of the file
+])
+def test_an_old_record_no_build_wrote_is_a_warning(
+        example_copy: Path, tmp_path: Path, damage: tuple[bytes, bytes]) -> None:
+    config = BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)
+    build(config)
+    published = tmp_path / "out" / "data.json"
+    published.write_bytes(published.read_bytes().replace(*damage, 1))
+    built = build(config)
+    assert built.changes is None
+    assert [w.message for w in built.warnings] == [
+        "no summary of what changed since the previous site: this file is not a data.json "
+        "that a build published"]
+
+
+def test_an_old_record_is_refused_as_deep_as_the_whole_file_is(
+        example_copy: Path, tmp_path: Path) -> None:
+    """Nested lists put in one old record: the records alone are refused at the depth at
+    which the whole file is, no deeper and no sooner."""
+    build(BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY))
+    new = (tmp_path / "out" / "data.json").read_bytes()
+    at = new.index(b'"quantity":{"decimals":')
+    for depth in range(MAX_DEPTH - 10, MAX_DEPTH + 2):
+        old = new[:at] + b'"deep":' + b"[" * depth + b"]" * depth + b"," + new[at:]
+        whole = parse_snapshot(old)
+        assert (edited_lines(old, new) is None) == (whole is None), depth
+
+
+def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
+        example_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new day changes `today`, so the old data.json is read whole: in a forked process
+    once it is large (here from any size), with the summary it gives in the build's own."""
+    started: list[int] = []
+    real = Forked.__init__
+
+    def counted(self: Forked[object], work: object) -> None:
+        real(self, work)  # type: ignore[arg-type]
+        started.append(self.pid)
+
+    monkeypatch.setattr(changes, "FORK_BYTES", 0)
+    monkeypatch.setattr(changes, "fork_safe", lambda: True)
+    monkeypatch.setattr(Forked, "__init__", counted)
+    told = []
+    for parallel in (False, True):
+        out = tmp_path / f"out-{parallel}"
+        build(BuildConfig(source=example_copy, out=out, today=TODAY, parallel=parallel))
+        edit(example_copy, *EDITS[0])
+        told.append(build(BuildConfig(source=example_copy, out=out, parallel=parallel,
+                                      today=TODAY + dt.timedelta(days=1))).changes)
+        edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
+    assert len(started) == 1  # the parallel build's: the other parsed it in its own
+    assert told[0] == told[1]
+    assert told[0] is not None and told[0][0] == (
+        "figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us")
