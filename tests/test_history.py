@@ -111,8 +111,8 @@ def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
     row = page.find("tr", id="row-benchmarks-startup")
     assert row.find("a").attrs["href"] == "startup/index.html"
     latest = row.find(class_="latest").text()
-    assert latest == ("151.35\u00a0ms\u00a0±\u00a02.8\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
-                      else "151,35\u202fms\u00a0±\u00a02,8\u202fms (n\u00a0=\u00a010)")
+    assert latest == ("151.35\u00a0ms (σ\u00a02.8\u00a0ms, n\u00a0=\u00a010)" if lang == "en"
+                      else "151,35\u202fms (σ\u00a02,8\u202fms, n\u00a0=\u00a010)")
 
 
 def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
@@ -139,8 +139,8 @@ def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: 
     at_step = rows[POINTS - 1 - STEP_AT].find_all("td")
     assert at_step[0].text() == commit(STEP_AT)
     assert at_step[3].text() == (
-        "150.00\u00a0ms\u00a0±\u00a02.8\u00a0ms (n\u00a0=\u00a010)" if not folder
-        else "150,00\u202fms\u00a0±\u00a02,8\u202fms (n\u00a0=\u00a010)")
+        "150.00\u00a0ms (σ\u00a02.8\u00a0ms, n\u00a0=\u00a010)" if not folder
+        else "150,00\u202fms (σ\u00a02,8\u202fms, n\u00a0=\u00a010)")
 
 
 def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:
@@ -479,10 +479,10 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
     for board, lang in (("benchmarks/index.html", "en"), ("fr/benchmarks/index.html", "fr")):
         latest = parse(built[board]).find("tr", id="row-benchmarks-noisy").find(
             class_="latest").text()
-        assert latest == ("177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
-                          else "177\u202fms\u00a0±\u00a0129\u202fms (n\u00a0=\u00a010)")
+        assert latest == ("177\u00a0ms (σ\u00a0129\u00a0ms, n\u00a0=\u00a010)" if lang == "en"
+                          else "177\u202fms (σ\u00a0129\u202fms, n\u00a0=\u00a010)")
     rows = parse(built["benchmarks/noisy/index.html"]).find(
         "table", class_="points").find_all("tr")
     assert [r.find_all("td")[3].text() for r in rows[1:]] == [
-        "177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)",
-        "140.61\u00a0ms\u00a0±\u00a03.79\u00a0ms (n\u00a0=\u00a05)"]
+        "177\u00a0ms (σ\u00a0129\u00a0ms, n\u00a0=\u00a010)",
+        "140.61\u00a0ms (σ\u00a03.79\u00a0ms, n\u00a0=\u00a05)"]

@@ -1,0 +1,110 @@
+"""A point's value is printed with a spread of its own family, and says which: a median
+with its interquartile range (as asv prints a median), a mean or a point without
+quartiles with its standard deviation, σ. Real tools' output imported, then built."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from progress_site.cli import main
+
+from .dom import Node, parse
+from .test_cases import SOURCE_DATE_EPOCH, run_build
+from .test_record import smallest_site
+
+SAMPLES = Path(__file__).parent / "samples"
+PAUSES = SAMPLES / "pytest-benchmark-pauses.json"
+SERIES = "p-test-sum-with-pauses"
+NBSP, NNBSP = "\u00a0", "\u202f"
+
+
+def imported(tmp_path: Path, fmt: str, sample: Path, *args: str) -> dict[str, bytes]:
+    """A small site with one tool's output imported, built: its files by path."""
+    source = smallest_site(tmp_path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+        assert main(["import", fmt, str(sample), "--source", str(source), "--yes",
+                     "--machine", "test-pc", "--commit", "c38a01e", "--date", "2026-11-20",
+                     *args]) == 0
+    out = tmp_path / "site"
+    result = run_build(source, out, [])
+    assert result.status == 0, result.stderr
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+            if p.is_file()}
+
+
+def latest(page: Node) -> list[str]:
+    """The latest values: the dashboard's row by row, or the one heading a series' page."""
+    return [node.text() for node in page.find_all(class_="latest")]
+
+
+def legend(page: Node) -> list[str]:
+    """What the page says its spreads are."""
+    return [p.text() for p in page.find_all("p", class_="spread-legend")]
+
+
+@pytest.fixture(scope="module")
+def pauses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """pytest-benchmark on a shared runner: 5 slow rounds of 40 put its standard
+    deviation at 30 times the median."""
+    return imported(tmp_path_factory.mktemp("pauses"), "pytest-benchmark", PAUSES,
+                    "--id", "p")
+
+
+@pytest.mark.parametrize(("folder", "expected", "words"), [
+    ("", f"23.332{NBSP}μs (IQR{NBSP}0.998{NBSP}μs, n{NBSP}={NBSP}40)",
+     "IQR: the interquartile range of the runs, where the middle half of them lie (the "
+     "spread of a median, which a few slow runs do not widen)."),
+    ("fr/", f"23,332{NNBSP}μs (EIQ{NBSP}0,998{NNBSP}μs, n{NBSP}={NBSP}40)",
+     "EIQ : l'écart interquartile des mesures, où se trouve la moitié centrale d'entre "
+     "elles (la dispersion d'une médiane, que quelques mesures lentes n'élargissent pas)."),
+])
+def test_a_median_is_shown_with_its_interquartile_range(
+        pauses: dict[str, bytes], folder: str, expected: str, words: str) -> None:
+    """Not `23 μs ± 695 μs`: the deviation of a few slow rounds beside a median they
+    do not move (and cutting the median at that deviation's digits)."""
+    for path in (f"{folder}benchmarks/index.html", f"{folder}benchmarks/{SERIES}/index.html"):
+        page = parse(pauses[path])
+        assert latest(page) == [expected]
+        assert legend(page) == [words]
+        assert "695" not in page.text()
+    table = parse(pauses[f"{folder}benchmarks/{SERIES}/index.html"]).find(
+        "table", class_="points")
+    assert [r.find_all("td")[3].text() for r in table.find("tbody").find_all("tr")] == [
+        expected]
+
+
+def test_data_json_says_which_spread_a_point_shows(pauses: dict[str, bytes]) -> None:
+    """`spread` stays the tool's deviation; `iqr` is what the pages show beside a median."""
+    (series,) = json.loads(pauses["data.json"])["series"]
+    (point,) = series["points"]
+    assert (point["spread"], point["spread_kind"], point["iqr"]) == (695, "stddev", 0.998)
+
+
+@pytest.mark.parametrize(("folder", "expected", "words"), [
+    ("", f"282{NBSP}μs (σ{NBSP}695{NBSP}μs, n{NBSP}={NBSP}40)",
+     "σ: the standard deviation of the runs (the spread of a mean, which a few slow runs "
+     "widen)."),
+    ("fr/", f"282{NNBSP}μs (σ{NBSP}695{NNBSP}μs, n{NBSP}={NBSP}40)",
+     "σ : l'écart type des mesures (la dispersion d'une moyenne, que quelques mesures "
+     "lentes élargissent)."),
+])
+def test_a_mean_is_shown_with_its_standard_deviation(
+        tmp_path: Path, folder: str, expected: str, words: str) -> None:
+    """The same run kept as its mean (`--stat mean`): the deviation is the mean's."""
+    files = imported(tmp_path, "pytest-benchmark", PAUSES, "--id", "p", "--stat", "mean")
+    page = parse(files[f"{folder}benchmarks/index.html"])
+    assert (latest(page), legend(page)) == ([expected], [words])
+    (point,) = json.loads(files["data.json"])["series"][0]["points"]
+    assert "iqr" not in point and point["spread_kind"] == "stddev"
+
+
+def test_a_point_without_quartiles_keeps_its_deviation_said_to_be_one(
+        tmp_path: Path) -> None:
+    """A run record of one value and its `stddev`: nothing to take quartiles of."""
+    files = imported(tmp_path, "jsonl", SAMPLES / "runs.jsonl")
+    page = parse(files["benchmarks/index.html"])
+    assert f"412.5{NBSP}ms (σ{NBSP}41.2{NBSP}ms, n{NBSP}={NBSP}10)" in latest(page)
