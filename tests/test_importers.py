@@ -258,10 +258,10 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.splitlines()[:2] == [
-        "measurements.cli-sleep-0-01: 11.422 ms, status measured (the runs vary by 1.8 %, "
-        "within 5 %)",
-        "measurements.cli-python3-c-pass: 104.33 ms, status watch (the runs vary by 13.5 % "
-        "(coefficient of variation), over 5 %)"]
+        "measurements.cli-sleep-0-01: 11.422 ms (IQR 0.279 ms, n = 5), status measured (the "
+        "runs vary by 1.8 %, within 5 %)",
+        "measurements.cli-python3-c-pass: 104.33 ms (IQR 19 ms, n = 5), status watch (the "
+        "runs vary by 13.5 % (coefficient of variation), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
     (point,) = points(source, "cli-python3-c-pass")
     assert {k: point[k] for k in ("commit", "date", "machine", "value", "unit", "status")} \
@@ -339,8 +339,10 @@ def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
                                     tmp_path / "gb.json")
     assert status == 1
     assert not RAW.search(out + err), out + err
-    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.013 \\x1b[2J\\u202e\\x9b, "
-                                   b"status measured (the runs vary by 1.9 %, within 5 %)")
+    unit = b"\\x1b[2J\\u202e\\x9b"
+    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.013 " + unit + b" (IQR "
+                                   b"0.711 " + unit + b", n = 5), status measured (the runs "
+                                   b"vary by 1.9 %, within 5 %)")
     assert err == (b"error: measurements.bm-stringcopy: the unit '\\x1b[2J\\u202e\\x9b' "
                    b"holds U+001B (a control character); give the file as the tool wrote it\n")
     (tmp_path / "runs.jsonl").write_text(json.dumps({"id": "a\nFORGED", "value": 1,

@@ -108,3 +108,33 @@ def test_a_point_without_quartiles_keeps_its_deviation_said_to_be_one(
     files = imported(tmp_path, "jsonl", SAMPLES / "runs.jsonl")
     page = parse(files["benchmarks/index.html"])
     assert f"412.5{NBSP}ms (σ{NBSP}41.2{NBSP}ms, n{NBSP}={NBSP}10)" in latest(page)
+
+
+def test_import_prints_the_point_as_its_pages_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The console line names the spread beside the value, as the page will."""
+    imported(tmp_path, "pytest-benchmark", PAUSES, "--id", "p")
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "measurements.p-test-sum-with-pauses: 23.332 us (IQR 0.998 us, n = 40), status "
+        "measured (the runs vary by 3.2 %, within 5 %)")
+
+
+def test_import_names_a_deviation_sigma(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    imported(tmp_path, "jsonl", SAMPLES / "runs.jsonl")
+    assert "measurements.parse-large: 412.5 ms (σ 41.2 ms, n = 10), status watch" in \
+        capsys.readouterr().out
+
+
+def test_record_prints_a_history_point_with_its_quartiles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`record measurement --history --samples`: the readings' median, and their IQR."""
+    source = smallest_site(tmp_path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+        assert main(["record", "measurement", "x", "--history", "--samples",
+                     "10,11,12,13,30", "--unit", "ms", "--machine", "test-pc", "--commit",
+                     "c38a01e", "--date", "2026-11-20", "--yes", "--source",
+                     str(source)]) == 0
+    assert capsys.readouterr().out.startswith(
+        "measurements.x: 12 ms (IQR 11 ms, n = 5), status watch")
