@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from decimal import Decimal
@@ -576,12 +577,15 @@ def test_an_imported_hyperfine_run_keeps_its_spread_on_the_page(
 
     found = [p.text() for p in parse(files["index.html"]).find_all("p")
              if p.text().startswith("Start-up:")]
-    assert found == [f"Start-up: p50\u00a0{ms(stats['median'])} · {ms(stats['mean'])}\u00a0±\u00a0"
-                     f"{ms(stats['stddev'])} (n\u00a0=\u00a010); sd {ms(stats['stddev'])}."]
+    q1, _, q3 = statistics.quantiles(point["samples"], n=4)
+    iqr = float(f"{q3 - q1:.3g}")  # the median's spread, to 3 digits
+    assert found == [f"Start-up: p50\u00a0{ms(stats['median'])} · IQR\u00a0{ms(iqr)} · "
+                     f"mean\u00a0{ms(stats['mean'])}\u00a0±\u00a0{ms(stats['stddev'])} "
+                     f"(n\u00a0=\u00a010); sd {ms(stats['stddev'])}."]
     figure = json.loads(files["data.json"])["measurements"][-1]["figure"]
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],
-        "mean": stats["mean"], "sd": stats["stddev"], "n": 10}
+        "mean": stats["mean"], "sd": stats["stddev"], "iqr": iqr, "n": 10}
 
 
 def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
@@ -608,7 +612,7 @@ def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
     stats = point["stats"]
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],
-        "mean": stats["mean"], "sd": stats["stddev"], "n": rounds}
+        "mean": stats["mean"], "sd": stats["stddev"], "iqr": stats["iqr"], "n": rounds}
 
 
 def test_import_reads_past_a_datasets_yaml_records(

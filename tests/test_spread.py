@@ -23,13 +23,17 @@ NBSP, NNBSP = "\u00a0", "\u202f"
 
 def imported(tmp_path: Path, fmt: str, sample: Path, *args: str) -> dict[str, bytes]:
     """A small site with one tool's output imported, built: its files by path."""
-    source = smallest_site(tmp_path)
+    return imported_into(smallest_site(tmp_path), tmp_path / "site", sample, fmt, *args)
+
+
+def imported_into(source: Path, out: Path, sample: Path, fmt: str = "pytest-benchmark",
+                  *args: str) -> dict[str, bytes]:
+    """`source` with one tool's output imported, built into `out`: its files by path."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
         assert main(["import", fmt, str(sample), "--source", str(source), "--yes",
                      "--machine", "test-pc", "--commit", "c38a01e", "--date", "2026-11-20",
                      *args]) == 0
-    out = tmp_path / "site"
     result = run_build(source, out, [])
     assert result.status == 0, result.stderr
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
@@ -138,3 +142,36 @@ def test_record_prints_a_history_point_with_its_quartiles(
                      str(source)]) == 0
     assert capsys.readouterr().out.startswith(
         "measurements.x: 12 ms (IQR 11 ms, n = 5), status watch")
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", f"p50{NBSP}23.332{NBSP}μs · IQR{NBSP}0.998{NBSP}μs · mean{NBSP}282.381{NBSP}μs"
+           f"{NBSP}±{NBSP}695{NBSP}μs (n{NBSP}={NBSP}40)"),
+    ("fr", f"p50{NBSP}23,332{NNBSP}μs · EIQ{NBSP}0,998{NNBSP}μs · moyenne{NBSP}282,381{NNBSP}"
+           f"μs{NBSP}±{NBSP}695{NNBSP}μs (n{NBSP}={NBSP}40)"),
+])
+def test_the_series_figure_names_its_spreads(tmp_path: Path, lang: str,
+                                             expected: str) -> None:
+    """`{{ measurements.ID }}` of a history: the median with its IQR; the mean, said to
+    be one, with its σ (was `p50 23.332 μs · 282.381 μs ± 695 μs`)."""
+    source = smallest_site(tmp_path)
+    page = source / "content" / lang / "index.md"
+    page.write_text(page.read_text() + "\n{{ measurements.p-test-sum-with-pauses }}\n")
+    files = imported_into(source, tmp_path / "site", PAUSES, "pytest-benchmark", "--id", "p")
+    text = parse(files["index.html" if lang == "en" else "fr/index.html"]).text()
+    assert expected in text
+
+
+def test_the_pull_request_summary_names_the_spread(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary's row of a series' figure: its median and that median's IQR."""
+    source = smallest_site(tmp_path)
+    old = tmp_path / "old"
+    assert run_build(source, old, []).status == 0
+    imported_into(source, tmp_path / "site", PAUSES, "pytest-benchmark", "--id", "p")
+    capsys.readouterr()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+        assert main(["--source", str(source), "--changes", str(old), "--format",
+                     "markdown"]) == 0
+    assert "| none -> 23.332 us (IQR 0.998 us) |" in capsys.readouterr().out

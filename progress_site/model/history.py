@@ -138,6 +138,12 @@ def quartile_range(point: SeriesPoint) -> float | None:
     return q3 - q1
 
 
+def significant(width: float) -> float:
+    """A spread cut at its third significant digit, as pages print it and data.json gives
+    it (an interquartile range computed from readings is 0.27900000000000003)."""
+    return float(f"{width:.{SPREAD_DIGITS}g}")
+
+
 def default_better(unit: str | None) -> Better:
     """Lower for times and sizes, higher for rates."""
     return "higher" if unit is not None and unit.endswith(HIGHER_UNITS) else "lower"

@@ -16,7 +16,7 @@ from xml.etree import ElementTree as ET
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
-from progress_site.model.history import SPREAD_DIGITS, SeriesPoint, deviation, spread_of
+from progress_site.model.history import SeriesPoint, deviation, significant, spread_of
 from progress_site.publish.feeds import ATOM, add, identity, stamp
 from progress_site.publish.news import plain
 from progress_site.render.dashboard import Dashboard
@@ -59,7 +59,7 @@ def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
         out["spread"], out["spread_kind"] = spread, told.kind
     shown = spread_of(point)
     if shown is not None and shown.kind == "iqr":  # what the pages print beside a median
-        out["iqr"] = float(f"{shown.width:.{SPREAD_DIGITS}g}")
+        out["iqr"] = significant(shown.width)
     if n is not None:
         out["n"] = n
     if stats:

@@ -5,6 +5,7 @@ model in memory (`of_model`), the same either way, so that two sites compare (ch
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,9 @@ class Snapshot:
     values: dict[str, tuple[float, int, str]] = field(default_factory=dict)
     # key -> the contender its side names (`cargo test 1.66.0`), for figures of contenders
     sides: dict[str, str] = field(default_factory=dict)
+    # key -> the spread of a distribution's headline, named: ("IQR", 0.998) beside a
+    # median, ("σ", 2.8) beside a mean
+    spreads: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     def named(self, key: str) -> str:
         """A figure's key, with its contender when its side names one."""
@@ -108,6 +112,23 @@ def single(quantity: Any, key: str, snap: Snapshot) -> None:
     if quantity and quantity.get("kind") not in ("none", "count", "range"):
         snap.values[key] = (float(quantity["low"]), int(quantity.get("decimals") or 0),
                              str(quantity.get("unit") or ""))
+        found = headline_spread(quantity.get("parts"))
+        if found is not None:
+            snap.spreads[key] = found
+
+
+def headline_spread(parts: Any) -> tuple[str, float] | None:
+    """The spread of the same family as a distribution's headline: the interquartile
+    range of its median, the standard deviation of its mean (none of the median: a few
+    slow rounds make it many times the median)."""
+    if type(parts) is not dict:
+        return None
+    name, label = ("iqr", "IQR") if "p50" in parts else ("sd", "σ")
+    width = parts.get(name)
+    if not isinstance(width, (int, float)) or isinstance(width, bool) \
+            or not math.isfinite(width) or width < 0:
+        return None
+    return label, float(width)
 
 
 def snapshot(document: dict[str, Any]) -> Snapshot:
