@@ -175,3 +175,26 @@ def test_the_pull_request_summary_names_the_spread(
         assert main(["--source", str(source), "--changes", str(old), "--format",
                      "markdown"]) == 0
     assert "| none -> 23.332 us (IQR 0.998 us) |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("folder", "expected", "words"), [
+    ("", f"10.2{NBSP}ms (99% interval{NBSP}±{NBSP}0.4{NBSP}ms)",
+     "99% interval: the median lies within ± this, as the tool estimated it."),
+    ("fr/", f"10,2{NNBSP}ms (intervalle à 99{NBSP}%{NBSP}±{NBSP}0,4{NNBSP}ms)",
+     f"intervalle à 99{NBSP}% : la médiane se trouve à ± cet écart, selon l'estimation de "
+     "l'outil."),
+])
+def test_half_an_interval_is_said_to_be_one(tmp_path: Path, folder: str, expected: str,
+                                           words: str) -> None:
+    """A line whose `spread` is half the tool's 99 % interval (no deviation given), as
+    import writes it: not called a standard deviation."""
+    source = smallest_site(tmp_path)
+    history = source / "data" / "history"
+    history.mkdir()
+    (history / "measurements.x.jsonl").write_text(json.dumps(
+        {"commit": "c38a01e", "date": "2026-11-20", "machine": "test-pc", "value": 10.2,
+         "unit": "ms", "spread": 0.4, "stats": {"ci_99_low": 9.8, "ci_99_high": 10.6}}) + "\n")
+    result = run_build(source, tmp_path / "site", [])
+    assert result.status == 0, result.stderr
+    page = parse((tmp_path / "site" / folder / "benchmarks" / "index.html").read_bytes())
+    assert (latest(page), legend(page)) == ([expected], [words])
