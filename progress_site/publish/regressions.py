@@ -57,7 +57,8 @@ def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
     told = deviation(point)
     if told is not None:
         out["spread"], out["spread_kind"] = spread, told.kind
-    shown = spread_of(point)
+    # Quartiles come from stats or samples: a plain CI line (most of 100,000) has neither.
+    shown = spread_of(point) if stats or samples else None
     if shown is not None and shown.kind == "iqr":  # what the pages print beside a median
         out["iqr"] = significant(shown.width)
     if n is not None:
