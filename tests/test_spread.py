@@ -198,3 +198,25 @@ def test_half_an_interval_is_said_to_be_one(tmp_path: Path, folder: str, expecte
     assert result.status == 0, result.stderr
     page = parse((tmp_path / "site" / folder / "benchmarks" / "index.html").read_bytes())
     assert (latest(page), legend(page)) == ([expected], [words])
+
+
+def test_the_plain_changes_print_a_narrow_spread_to_its_digits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--changes` lists a distribution's parts at its headline's decimals; a spread
+    narrower than that keeps its own third digit (an IQR of 0.998 read `1.0` beside a
+    median of 24.1)."""
+    source = smallest_site(tmp_path)
+    old = tmp_path / "old"
+    assert run_build(source, old, []).status == 0
+    history = source / "data" / "history"
+    history.mkdir()
+    (history / "measurements.x.jsonl").write_text(json.dumps(
+        {"commit": "c38a01e", "date": "2026-11-20", "machine": "test-pc", "value": 24.1,
+         "unit": "us", "n": 40, "stats": {"median": 24.1, "mean": 282.4, "stddev": 695,
+                                          "iqr": 0.998}}) + "\n")
+    capsys.readouterr()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+        assert main(["--source", str(source), "--changes", str(old)]) == 0
+    assert ("- new figure measurements.x: p50 24.1 us · mean 282.4 us · sd 695.0 us · "
+            "iqr 0.998 us (n = 40) (measured)") in capsys.readouterr().out.splitlines()

@@ -19,7 +19,7 @@ from typing import Any
 from progress_site.derive.cuts import Settings
 from progress_site.errors import visible
 from progress_site.publish import changes
-from progress_site.publish.snapshot import MAX_DECIMALS, Snapshot
+from progress_site.publish.snapshot import Snapshot, width_decimals
 from progress_site.publish.steps import StepRow, new_steps, off_level, steps_in
 from progress_site.render.formatting import number, percent, percent_amount
 
@@ -163,8 +163,7 @@ def spread(snap: Snapshot, path: str, in_unit: str) -> str:
     if found is None:
         return ""
     label, width = found
-    digits = max(0, 2 - math.floor(math.log10(width))) if width > 0 else 0
-    return f" ({label} {number(width, min(digits, MAX_DECIMALS), 'en')}{in_unit})"
+    return f" ({label} {number(width, width_decimals(width), 'en')}{in_unit})"
 
 
 def shift(found: Comparison, path: str) -> str:

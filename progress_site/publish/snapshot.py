@@ -19,6 +19,7 @@ from progress_site.publish.datarecords import quantity
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # More than a build prints; an old data.json asking for a million would print a megabyte.
 MAX_DECIMALS = 20
+WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +66,24 @@ def spread(parts: Any, decimals: int, unit: str) -> str:
     `p50 19.03 us · p99 65.00 us (n = 1000)` (ValueError for what no build writes)."""
     if type(parts) is not dict or any(type(v) not in (int, float) for v in parts.values()):
         raise ValueError("a distribution's parts are numbers by name")
-    shown = " · ".join(f"{name} {parts[name]:.{decimals}f}{unit}" for name in PARTS
-                       if name in parts and name != "n")
+    shown = " · ".join(f"{name} {parts[name]:.{part_decimals(name, parts[name], decimals)}f}"
+                       f"{unit}" for name in PARTS if name in parts and name != "n")
     return shown + (f" (n = {parts['n']:.0f})" if "n" in parts else "")
+
+
+def part_decimals(name: str, value: float, decimals: int) -> int:
+    """A place's decimals are the headline's (a column of them lines up); a width's (sd,
+    iqr) are at least its third significant digit: an IQR of 0.998 beside 24.1 is not 1.0."""
+    if name not in WIDTHS:
+        return decimals
+    return max(decimals, width_decimals(value))
+
+
+def width_decimals(width: float) -> int:
+    """The decimals that show a spread's third significant digit (at most MAX_DECIMALS)."""
+    if not math.isfinite(width) or width <= 0:
+        return 0
+    return min(MAX_DECIMALS, max(0, 2 - math.floor(math.log10(width))))
 
 
 def collect(value: Any, path: str, snap: Snapshot) -> None:
