@@ -262,7 +262,7 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
         "measurements.cli-sleep-0-01: 11.422 ms (IQR 0.279 ms, n = 5), status measured (the "
         "runs vary by 1.8 %, within 5 %)",
         "measurements.cli-python3-c-pass: 104.33 ms (IQR 19 ms, n = 5), status watch (the "
-        "runs vary by 13.5 % (coefficient of variation), over 5 %)"]
+        "runs vary by 13.5 % (quartiles around the median), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
     (point,) = points(source, "cli-python3-c-pass")
     assert {k: point[k] for k in ("commit", "date", "machine", "value", "unit", "status")} \

@@ -144,7 +144,7 @@ def reading_of(args: argparse.Namespace, r: Result) -> Reading:
 def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
     """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
     why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
-    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit)
+    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit, r.noise_measure)
 
 
 def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:
