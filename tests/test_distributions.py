@@ -124,10 +124,12 @@ def test_parts_are_cited_and_compared_by_the_median_in_english(
     assert paragraph(built, "index.html", "Latency:") == (
         f"Latency: p50{NBSP}19.03{NBSP}{MU} · p95{NBSP}41.2{NBSP}{MU} · p99{NBSP}65.0{NBSP}{MU} "
         f"(n{NBSP}={NBSP}1,000) before, p99 30.25{NBSP}{MU} after (65.0{NBSP}{MU} before), "
-        f"2.35 times less at the median, 2.15 at p99, p95 -69.7%; start-up p50{NBSP}55.1{NBSP}ms · "
-        f"55.4{NBSP}ms{NBSP}±{NBSP}2.8{NBSP}ms (n{NBSP}={NBSP}10), sd 2.8{NBSP}ms, 10 runs, "
-        f"median twice 110.2{NBSP}ms, to no decimal p50{NBSP}55{NBSP}ms · "
-        f"55{NBSP}ms{NBSP}±{NBSP}3{NBSP}ms (n{NBSP}={NBSP}10), bare 55.1, within 55.1{NBSP}ms.")
+        f"2.35 times less at the median, 2.15 at p99, p95 -69.7%; start-up "
+        f"p50{NBSP}55.1{NBSP}ms · "
+        f"mean{NBSP}55.4{NBSP}ms{NBSP}±{NBSP}2.8{NBSP}ms (n{NBSP}={NBSP}10), sd 2.8{NBSP}ms, "
+        f"10 runs, median twice 110.2{NBSP}ms, to no decimal p50{NBSP}55{NBSP}ms · "
+        f"mean{NBSP}55{NBSP}ms{NBSP}±{NBSP}3{NBSP}ms (n{NBSP}={NBSP}10), bare 55.1, "
+        f"within 55.1{NBSP}ms.")
 
 
 def test_parts_are_cited_in_french(built: dict[str, bytes]) -> None:
@@ -135,7 +137,8 @@ def test_parts_are_cited_in_french(built: dict[str, bytes]) -> None:
         f"Latence : p50{NBSP}19,03{NNBSP}{MU} · p95{NBSP}41,2{NNBSP}{MU} · "
         f"p99{NBSP}65,0{NNBSP}{MU} "
         f"(n{NBSP}={NBSP}1{NNBSP}000) avant, p99 30,25{NNBSP}{MU} après ; démarrage "
-        f"p50{NBSP}55,1{NNBSP}ms · 55,4{NNBSP}ms{NBSP}±{NBSP}2,8{NNBSP}ms (n{NBSP}={NBSP}10).")
+        f"p50{NBSP}55,1{NNBSP}ms · moyenne{NBSP}55,4{NNBSP}ms{NBSP}±{NBSP}2,8{NNBSP}ms "
+        f"(n{NBSP}={NBSP}10).")
 
 
 def test_data_json_holds_the_parts_and_the_ratio_of_medians(built: dict[str, bytes]) -> None:
@@ -144,7 +147,7 @@ def test_data_json_holds_the_parts_and_the_ratio_of_medians(built: dict[str, byt
                 if c["id"] == "cpu-per-packet-1000")
     assert comp["before"]["distribution"] == {
         "p50": 19.03, "p90": None, "p95": 41.2, "p99": 65.0, "p999": None, "min": None,
-        "max": None, "mean": None, "sd": None, "n": 1000}
+        "max": None, "mean": None, "sd": None, "iqr": None, "n": 1000}
     assert comp["after"]["derived"]["quantity"] == {
         "kind": "distribution", "low": 8.11, "high": 8.11, "decimals": 2, "unit": "us",
         "signed": False, "parts": {"p50": 8.11, "p95": 12.5, "p99": 30.25, "n": 1000}}
@@ -165,7 +168,7 @@ def test_data_schema_declares_the_parts(built: dict[str, bytes]) -> None:
     quantity = schema["$defs"]["Quantity"]
     assert "distribution" in quantity["properties"]["kind"]["enum"]
     assert sorted(quantity["properties"]["parts"]["properties"]) == sorted(
-        ["p50", "p90", "p95", "p99", "p999", "min", "max", "mean", "sd", "n"])
+        ["p50", "p90", "p95", "p99", "p999", "min", "max", "mean", "sd", "iqr", "n"])
     assert "Distribution" in schema["$defs"]
 
 

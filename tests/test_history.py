@@ -111,8 +111,8 @@ def test_dashboard_rows_and_steps(files: dict[str, bytes], lang: str) -> None:
     row = page.find("tr", id="row-benchmarks-startup")
     assert row.find("a").attrs["href"] == "startup/index.html"
     latest = row.find(class_="latest").text()
-    assert latest == ("151.35\u00a0ms\u00a0±\u00a02.8\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
-                      else "151,35\u202fms\u00a0±\u00a02,8\u202fms (n\u00a0=\u00a010)")
+    assert latest == ("151.35\u00a0ms (σ\u00a02.8\u00a0ms, n\u00a0=\u00a010)" if lang == "en"
+                      else "151,35\u202fms (σ\u00a02,8\u202fms, n\u00a0=\u00a010)")
 
 
 def test_dashboard_page_is_in_the_navigation(files: dict[str, bytes]) -> None:
@@ -139,8 +139,8 @@ def test_series_page_lists_points_newest_first(files: dict[str, bytes], folder: 
     at_step = rows[POINTS - 1 - STEP_AT].find_all("td")
     assert at_step[0].text() == commit(STEP_AT)
     assert at_step[3].text() == (
-        "150.00\u00a0ms\u00a0±\u00a02.8\u00a0ms (n\u00a0=\u00a010)" if not folder
-        else "150,00\u202fms\u00a0±\u00a02,8\u202fms (n\u00a0=\u00a010)")
+        "150.00\u00a0ms (σ\u00a02.8\u00a0ms, n\u00a0=\u00a010)" if not folder
+        else "150,00\u202fms (σ\u00a02,8\u202fms, n\u00a0=\u00a010)")
 
 
 def test_data_json_holds_the_steps(files: dict[str, bytes]) -> None:
@@ -474,25 +474,26 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
     source = history_source(tmp_path / "src")
     (source / "data" / "history" / "measurements.noisy.jsonl").write_text(
         line(1, 140.61, spread=3.79, n=5) + "\n" + line(2, 177, spread=129, n=10) + "\n")
-    # A median import kept finer than its spread (a slow outlier): its digits stay.
+    # A median import kept finer than its deviation (a slow outlier): it prints with its
+    # quartiles' spread, whose digits it keeps.
     (source / "data" / "history" / "measurements.tail.jsonl").write_text(
         '{"commit": "c000001", "date": "2026-10-02", "machine": "test-pc", "value": 9.654, '
-        '"unit": "ms", "spread": 218, "n": 6991}\n')
+        '"unit": "ms", "spread": 218, "n": 6991, "stats": {"median": 9.654, "iqr": 0.0412}}\n')
     built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
                                   compiled=TEMPLATES)).files
     for board, lang in (("benchmarks/index.html", "en"), ("fr/benchmarks/index.html", "fr")):
         latest = parse(built[board]).find("tr", id="row-benchmarks-noisy").find(
             class_="latest").text()
-        assert latest == ("177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)" if lang == "en"
-                          else "177\u202fms\u00a0±\u00a0129\u202fms (n\u00a0=\u00a010)")
+        assert latest == ("177\u00a0ms (σ\u00a0129\u00a0ms, n\u00a0=\u00a010)" if lang == "en"
+                          else "177\u202fms (σ\u00a0129\u202fms, n\u00a0=\u00a010)")
     tail = parse(built["benchmarks/index.html"]).find("tr", id="row-benchmarks-tail")
     assert tail.find(class_="latest").text() == (
-        "9.654\u00a0ms\u00a0±\u00a0218\u00a0ms (n\u00a0=\u00a06,991)")
+        "9.654\u00a0ms (IQR\u00a00.0412\u00a0ms, n\u00a0=\u00a06,991)")
     rows = parse(built["benchmarks/noisy/index.html"]).find(
         "table", class_="points").find_all("tr")
     assert [r.find_all("td")[3].text() for r in rows[1:]] == [
-        "177\u00a0ms\u00a0±\u00a0129\u00a0ms (n\u00a0=\u00a010)",
-        "140.61\u00a0ms\u00a0±\u00a03.79\u00a0ms (n\u00a0=\u00a05)"]
+        "177\u00a0ms (σ\u00a0129\u00a0ms, n\u00a0=\u00a010)",
+        "140.61\u00a0ms (σ\u00a03.79\u00a0ms, n\u00a0=\u00a05)"]
 
 
 def test_a_dashboard_in_a_section_heads_its_parts_a_level_below(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from decimal import Decimal
@@ -266,10 +267,10 @@ def test_import_hyperfine_suggests_watch_for_the_noisy_command(
     out = capsys.readouterr()
     assert status == 0, out.err
     assert out.out.splitlines()[:2] == [
-        "measurements.cli-sleep-0-01: 11.422 ms, status measured (the runs vary by 1.8 %, "
-        "within 5 %)",
-        "measurements.cli-python3-c-pass: 104.33 ms, status watch (the runs vary by 13.5 % "
-        "(coefficient of variation), over 5 %)"]
+        "measurements.cli-sleep-0-01: 11.422 ms (IQR 0.279 ms, n = 5), status measured (the "
+        "runs vary by 1.8 %, within 5 %)",
+        "measurements.cli-python3-c-pass: 104.33 ms (IQR 19 ms, n = 5), status watch (the "
+        "runs vary by 13.5 % (quartiles around the median), over 5 %)"]
     assert "no terminal to confirm on; keeping the suggested statuses" in out.err
     (point,) = points(source, "cli-python3-c-pass")
     assert {k: point[k] for k in ("commit", "date", "machine", "value", "unit", "status")} \
@@ -347,8 +348,10 @@ def test_a_unit_in_a_tool_file_never_reaches_the_terminal_raw(
                                     tmp_path / "gb.json")
     assert status == 1
     assert not RAW.search(out + err), out + err
-    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.013 \\x1b[2J\\u202e\\x9b, "
-                                   b"status measured (the runs vary by 1.9 %, within 5 %)")
+    unit = b"\\x1b[2J\\u202e\\x9b"
+    assert out.splitlines()[0] == (b"measurements.bm-stringcopy: 22.013 " + unit + b" (IQR "
+                                   b"0.711 " + unit + b", n = 5), status measured (the runs "
+                                   b"vary by 1.9 %, within 5 %)")
     assert err == (b"error: measurements.bm-stringcopy: the unit '\\x1b[2J\\u202e\\x9b' "
                    b"holds U+001B (a control character); give the file as the tool wrote it\n")
     (tmp_path / "runs.jsonl").write_text(json.dumps({"id": "a\nFORGED", "value": 1,
@@ -582,12 +585,15 @@ def test_an_imported_hyperfine_run_keeps_its_spread_on_the_page(
 
     found = [p.text() for p in parse(files["index.html"]).find_all("p")
              if p.text().startswith("Start-up:")]
-    assert found == [f"Start-up: p50\u00a0{ms(stats['median'])} · {ms(stats['mean'])}\u00a0±\u00a0"
-                     f"{ms(stats['stddev'])} (n\u00a0=\u00a010); sd {ms(stats['stddev'])}."]
+    q1, _, q3 = statistics.quantiles(point["samples"], n=4)
+    iqr = float(f"{q3 - q1:.3g}")  # the median's spread, to 3 digits
+    assert found == [f"Start-up: p50\u00a0{ms(stats['median'])} · IQR\u00a0{ms(iqr)} · "
+                     f"mean\u00a0{ms(stats['mean'])}\u00a0±\u00a0{ms(stats['stddev'])} "
+                     f"(n\u00a0=\u00a010); sd {ms(stats['stddev'])}."]
     figure = json.loads(files["data.json"])["measurements"][-1]["figure"]
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],
-        "mean": stats["mean"], "sd": stats["stddev"], "n": 10}
+        "mean": stats["mean"], "sd": stats["stddev"], "iqr": iqr, "n": 10}
 
 
 def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
@@ -614,7 +620,7 @@ def test_an_imported_pytest_benchmark_keeps_its_stats_and_rounds(
     stats = point["stats"]
     assert figure["derived"]["quantity"]["parts"] == {
         "p50": stats["median"], "min": stats["min"], "max": stats["max"],
-        "mean": stats["mean"], "sd": stats["stddev"], "n": rounds}
+        "mean": stats["mean"], "sd": stats["stddev"], "iqr": stats["iqr"], "n": rounds}
 
 
 def test_import_reads_past_a_datasets_yaml_records(

@@ -4,7 +4,8 @@ A series completes the `measurements:` entry of the same id (title, unit, method
 `better`, `group`, `min_change` stay in the YAML), or stands as a measurement of its own
 when the YAML has none. The figure's value, machine, date, commit and status come from
 the newest point and nowhere else (docs/history-format.md); the spread the tool measured
-with it (median, percentiles, mean and sd, readings) makes the figure a distribution.
+with it (median and quartiles, percentiles, mean and sd, readings) makes the figure a
+distribution.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from progress_site.model.history import (
     decimals_of,
     default_better,
     default_group,
+    quartile_range,
+    significant,
 )
 from progress_site.model.schema import Commit, Data, Measurement
 from progress_site.model.values import Number, Text, Where, problem
@@ -129,9 +132,9 @@ def _figure(figure: Figure, newest: SeriesPoint, unit: str, where: Where) -> Fig
 
 
 def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
-    """The tool's statistics of a point as a distribution (median, percentiles, min, max,
-    mean, sd, n); None when it gave none, or when its headline (the median, else the
-    mean) is not the point's value (a value picked with `import --stat`)."""
+    """The tool's statistics of a point as a distribution (median and its interquartile
+    range, percentiles, min, max, mean, sd, n); None when it gave none, or when its
+    headline (the median, else the mean) is not the point's value (`import --stat`)."""
     stats, samples = point.stats, point.samples
     parts = {n: stats[theirs] for n, theirs in DISTRIBUTION_STATS if theirs in stats}
     if "p50" not in parts and "median" in stats:
@@ -140,6 +143,9 @@ def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
         parts["p50"] = statistics.median(samples)
     if "mean" not in parts:  # a spread around a mean the tool did not report says nothing
         parts.pop("sd", None)
+    quartiles = quartile_range(point) if "p50" in parts else None
+    if quartiles is not None:  # the median's own spread (a few slow rounds widen the sd)
+        parts["iqr"] = significant(quartiles)
     if samples:
         parts.setdefault("min", min(samples))
         parts.setdefault("max", max(samples))
@@ -152,6 +158,7 @@ def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
 
     return Distribution(p50=part("p50"), p90=part("p90"), p95=part("p95"), p99=part("p99"),
                         min=part("min"), max=part("max"), mean=part("mean"), sd=part("sd"),
+                        iqr=part("iqr"),
                         n=count, where=where)
 
 

@@ -41,6 +41,8 @@ class Distribution:
     max: Number | None = f("the highest reading", None)
     mean: Number | None = f("the mean of the readings", None)
     sd: Number | None = f("their standard deviation (with mean)", None)
+    iqr: Number | None = f("their interquartile range, where the middle half lie (with p50)",
+                           None)
     n: int | None = f("how many readings (samples, runs, rounds) it summarises", None)
     where: Where = where()
 

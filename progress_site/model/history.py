@@ -7,10 +7,12 @@ derive turns each into a figure and a regression report.
 from __future__ import annotations
 
 import datetime as dt
+import math
+import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from progress_site.model.figure import Better
 from progress_site.model.values import NOWHERE, Where
@@ -81,6 +83,65 @@ class HistorySeries:
     def newest(self) -> SeriesPoint:
         """The point the figure shows."""
         return self.points[-1]
+
+
+class Spread(NamedTuple):
+    """What a point's noise is, as its page prints it: the interquartile range beside a
+    median, the standard deviation (σ) otherwise, or half a tool's 99 % interval."""
+
+    kind: Literal["iqr", "stddev", "interval"]
+    width: float  # the interquartile range, the deviation, or the interval's half-width
+
+
+def spread_of(point: SeriesPoint) -> Spread | None:
+    """The spread of the same family as the point's value, as asv pairs a median with its
+    quartiles and hyperfine a mean with its deviation: a few slow rounds on a shared runner
+    put pytest-benchmark's deviation at 100-650 % of its mean, which says nothing of the
+    median's noise. A point without quartiles keeps the tool's deviation, said to be one."""
+    quartiles = quartile_range(point) if is_median(point) else None
+    return deviation(point) if quartiles is None else Spread("iqr", quartiles)
+
+
+def deviation(point: SeriesPoint) -> Spread | None:
+    """The point's `spread`, said what it is: the tool's standard deviation, or half its
+    99 % interval when it gave no deviation (as import writes it)."""
+    if point.spread is None:
+        return None
+    stats = point.stats
+    if "stddev" not in stats and "ci_99_low" in stats and "ci_99_high" in stats:
+        return Spread("interval", point.spread)
+    return Spread("stddev", point.spread)
+
+
+def is_median(point: SeriesPoint) -> bool:
+    """Whether the point's value is the median of its readings (import's default; a
+    value picked with `--stat mean` is not)."""
+    stats, value = point.stats, point.value
+    given = stats.get("median", stats.get("p50"))
+    if given is None and len(point.samples) > 1:
+        given = statistics.median(point.samples)
+    # Import cuts the value and the readings at one precision: equal but for that cut.
+    return given is not None and math.isclose(given, value, rel_tol=1e-4)
+
+
+def quartile_range(point: SeriesPoint) -> float | None:
+    """The interquartile range: the tool's `iqr`, else its quartiles', else computed from
+    four readings or more (as import computes it to round a point)."""
+    stats = point.stats
+    if "iqr" in stats:
+        return stats["iqr"]
+    if "q1" in stats and "q3" in stats:
+        return stats["q3"] - stats["q1"]
+    if len(point.samples) < 4:
+        return None
+    q1, _, q3 = statistics.quantiles(point.samples, n=4)
+    return q3 - q1
+
+
+def significant(width: float) -> float:
+    """A spread cut at its third significant digit, as pages print it and data.json gives
+    it (an interquartile range computed from readings is 0.27900000000000003)."""
+    return float(f"{width:.{SPREAD_DIGITS}g}")
 
 
 def default_better(unit: str | None) -> Better:

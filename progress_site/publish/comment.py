@@ -19,7 +19,7 @@ from typing import Any
 from progress_site.derive.cuts import Settings
 from progress_site.errors import visible
 from progress_site.publish import changes
-from progress_site.publish.snapshot import Snapshot
+from progress_site.publish.snapshot import Snapshot, width_decimals
 from progress_site.publish.steps import StepRow, new_steps, off_level, steps_in
 from progress_site.render.formatting import number, percent, percent_amount
 
@@ -150,10 +150,20 @@ def shown(found: Comparison, side: str, path: str) -> str:
         return "none"
     if path in snap.values:
         value, decimals, unit = snap.values[path]
+        in_unit = f" {md(unit)}" if unit else ""
         # More digits than a Decimal holds: as `changes` prints it, below.
         with contextlib.suppress(ArithmeticError):
-            return number(value, decimals, "en") + (f" {md(unit)}" if unit else "")
+            return number(value, decimals, "en") + in_unit + spread(snap, path, in_unit)
     return md(snap.figures[path][0])
+
+
+def spread(snap: Snapshot, path: str, in_unit: str) -> str:
+    """` (IQR 0.998 us)`: the spread of the figure's headline, named as pages name it."""
+    found = snap.spreads.get(path)
+    if found is None:
+        return ""
+    label, width = found
+    return f" ({label} {number(width, width_decimals(width), 'en')}{in_unit})"
 
 
 def shift(found: Comparison, path: str) -> str:

@@ -16,7 +16,7 @@ from xml.etree import ElementTree as ET
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
-from progress_site.model.history import SeriesPoint
+from progress_site.model.history import SeriesPoint, deviation, significant, spread_of
 from progress_site.publish.feeds import ATOM, add, identity, stamp
 from progress_site.publish.news import plain
 from progress_site.render.dashboard import Dashboard
@@ -44,8 +44,9 @@ def series_json(model: Model) -> list[dict[str, Any]]:
 
 
 def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
-    """One point as its history line wrote it (absent keys left out); `days`: each
-    date as written, once a date."""
+    """One point as its history line wrote it (absent keys left out), with what its
+    `spread` is and the IQR its pages print beside a median; `days`: each date as
+    written, once a date."""
     commit, date, machine, value, spread, n, stats, samples, tool, status, note, _ = point
     day = days.get(date)
     if day is None:
@@ -53,8 +54,13 @@ def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
     out: dict[str, Any] = {"commit": commit, "date": day, "machine": machine, "value": value}
     # Key by key in the line's order, no dict of them all to filter: data.json holds
     # every point of every series (100,000 at the scale of bench/history_scale.py).
-    if spread is not None:
-        out["spread"] = spread
+    told = deviation(point)
+    if told is not None:
+        out["spread"], out["spread_kind"] = spread, told.kind
+    # Quartiles come from stats or samples: a plain CI line (most of 100,000) has neither.
+    shown = spread_of(point) if stats or samples else None
+    if shown is not None and shown.kind == "iqr":  # what the pages print beside a median
+        out["iqr"] = significant(shown.width)
     if n is not None:
         out["n"] = n
     if stats:

@@ -5,6 +5,7 @@ model in memory (`of_model`), the same either way, so that two sites compare (ch
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ from progress_site.publish.datarecords import quantity
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # More than a build prints; an old data.json asking for a million would print a megabyte.
 MAX_DECIMALS = 20
+WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,9 @@ class Snapshot:
     values: dict[str, tuple[float, int, str]] = field(default_factory=dict)
     # key -> the contender its side names (`cargo test 1.66.0`), for figures of contenders
     sides: dict[str, str] = field(default_factory=dict)
+    # key -> the spread of a distribution's headline, named: ("IQR", 0.998) beside a
+    # median, ("σ", 2.8) beside a mean
+    spreads: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     def named(self, key: str) -> str:
         """A figure's key, with its contender when its side names one."""
@@ -61,9 +66,24 @@ def spread(parts: Any, decimals: int, unit: str) -> str:
     `p50 19.03 us · p99 65.00 us (n = 1000)` (ValueError for what no build writes)."""
     if type(parts) is not dict or any(type(v) not in (int, float) for v in parts.values()):
         raise ValueError("a distribution's parts are numbers by name")
-    shown = " · ".join(f"{name} {parts[name]:.{decimals}f}{unit}" for name in PARTS
-                       if name in parts and name != "n")
+    shown = " · ".join(f"{name} {parts[name]:.{part_decimals(name, parts[name], decimals)}f}"
+                       f"{unit}" for name in PARTS if name in parts and name != "n")
     return shown + (f" (n = {parts['n']:.0f})" if "n" in parts else "")
+
+
+def part_decimals(name: str, value: float, decimals: int) -> int:
+    """A place's decimals are the headline's (a column of them lines up); a width's (sd,
+    iqr) are at least its third significant digit: an IQR of 0.998 beside 24.1 is not 1.0."""
+    if name not in WIDTHS:
+        return decimals
+    return max(decimals, width_decimals(value))
+
+
+def width_decimals(width: float) -> int:
+    """The decimals that show a spread's third significant digit (at most MAX_DECIMALS)."""
+    if not math.isfinite(width) or width <= 0:
+        return 0
+    return min(MAX_DECIMALS, max(0, 2 - math.floor(math.log10(width))))
 
 
 def collect(value: Any, path: str, snap: Snapshot) -> None:
@@ -113,6 +133,23 @@ def single(quantity: Any, key: str, snap: Snapshot) -> None:
     if quantity and quantity.get("kind") not in ("none", "count", "range"):
         snap.values[key] = (float(quantity["low"]), int(quantity.get("decimals") or 0),
                              str(quantity.get("unit") or ""))
+        found = headline_spread(quantity.get("parts"))
+        if found is not None:
+            snap.spreads[key] = found
+
+
+def headline_spread(parts: Any) -> tuple[str, float] | None:
+    """The spread of the same family as a distribution's headline: the interquartile
+    range of its median, the standard deviation of its mean (none of the median: a few
+    slow rounds make it many times the median)."""
+    if type(parts) is not dict:
+        return None
+    name, label = ("iqr", "IQR") if "p50" in parts else ("sd", "σ")
+    width = parts.get(name)
+    if not isinstance(width, (int, float)) or isinstance(width, bool) \
+            or not math.isfinite(width) or width < 0:
+        return None
+    return label, float(width)
 
 
 def snapshot(document: dict[str, Any]) -> Snapshot:

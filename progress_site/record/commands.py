@@ -22,7 +22,7 @@ from ruamel.yaml.comments import CommentedMap
 from progress_site.errors import visible, visible_path
 from progress_site.record import appending as history_points
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.history import json_number
+from progress_site.record.history import printed
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import (
@@ -206,8 +206,7 @@ def history_point(rec: DataFiles, args: argparse.Namespace, value: Any, cv: floa
         history_points.add_all(rec, args.id, [*moved, new], args.replace)
         history_points.yaml_entry(rec, args, args.id, args.title, unit)
 
-    shown = f"{json_number(new['value'])} {unit or ''}".strip()
-    return Pending(f"measurements.{args.id}", shown, status, suggestion, write)
+    return Pending(f"measurements.{args.id}", printed(new), status, suggestion, write)
 
 
 def run_comparison(args: argparse.Namespace, today: dt.date) -> int:

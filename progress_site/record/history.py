@@ -8,13 +8,21 @@ noise reaches a file (`12.233333333333334`).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import statistics
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from progress_site.model.history import KEYS, MAX_SAMPLES, SPREAD_DIGITS, STATS
+from progress_site.model.history import (
+    KEYS,
+    MAX_SAMPLES,
+    SPREAD_DIGITS,
+    STATS,
+    SeriesPoint,
+    spread_of,
+)
 
 DIGITS = 6  # significant digits a number keeps at most
 
@@ -109,6 +117,26 @@ def line(point: Point) -> str:
 
     return json.dumps({k: plain(point[k]) for k in KEYS if k in point}, ensure_ascii=False,
                       separators=(", ", ": "))
+
+
+def printed(point: Point) -> str:
+    """`23.332 us (IQR 0.998 us, n = 40)`: a point as its pages print it, in the console's
+    plain English (render/serieswords.py prints it per language)."""
+    unit = f" {point['unit']}" if point.get("unit") else ""
+    spread = spread_of(SeriesPoint(
+        "", dt.date.min, "", float(point["value"]),
+        float(point["spread"]) if point.get("spread") is not None else None,
+        stats={k: float(v) for k, v in (point.get("stats") or {}).items()},
+        samples=tuple(float(x) for x in point.get("samples") or ())))
+    details = []
+    if spread is not None:
+        width = Decimal(repr(spread.width))
+        name = {"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"}[spread.kind]
+        details.append(f"{name} {json_number(rounded(width, width))}{unit}")
+    if point.get("n") is not None:
+        details.append(f"n = {point['n']}")
+    shown = f"{json_number(point['value'])}{unit}"
+    return f"{shown} ({', '.join(details)})" if details else shown
 
 
 def readings(point: Point) -> list[Decimal]:

@@ -24,7 +24,7 @@ from progress_site.record.appending import (
 )
 from progress_site.record.commands import provenance, recorded_unit, slug
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.history import json_number
+from progress_site.record.history import printed
 from progress_site.record.importers import Result, read_results
 from progress_site.record.importers.base import fail
 from progress_site.record.moving import old_points
@@ -94,7 +94,7 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
               for reading, prov, status in plans]
     newest = runs[-1]
     suggestion = None if args.status else suggestion_of(newest, args.noise_limit)
-    shown = f"{json_number(points[-1]['value'])} {points[-1].get('unit') or ''}".strip()
+    shown = printed(points[-1])
     if len(points) > 1:
         shown += f" (the newest of {len(points)} runs)"
 
@@ -144,7 +144,7 @@ def reading_of(args: argparse.Namespace, r: Result) -> Reading:
 def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
     """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
     why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
-    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit)
+    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit, r.noise_measure)
 
 
 def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:

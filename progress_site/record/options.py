@@ -88,7 +88,7 @@ def record_options(record: argparse.ArgumentParser) -> None:
     m.add_argument("--samples", help="every reading, comma-separated, instead of --value")
     m.add_argument("--distribution", metavar="PART=N,...",
                    help="what a tool reported, instead of --value: any of p50, p90, p95, "
-                        "p99, p999, min, max, mean, sd, n (`p50=16,p95=65,n=10`)")
+                        "p99, p999, min, max, mean, sd, iqr, n (`p50=16,p95=65,n=10`)")
     m.add_argument("--title", help="what was measured (for a new measurement; default: ID)")
     m.add_argument("--history", action="store_true",
                    help="add a point to data/history/measurements.ID.jsonl (the default "

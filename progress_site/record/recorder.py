@@ -43,14 +43,19 @@ class Suggestion:
     reason: str
 
 
-def suggest(cv: float | None, limit: float = NOISE_LIMIT) -> Suggestion | None:
-    """`watch` when the coefficient of variation is over `limit` percent; None if unknown."""
+CV = "coefficient of variation"
+
+
+def suggest(cv: float | None, limit: float = NOISE_LIMIT, measure: str = CV
+            ) -> Suggestion | None:
+    """`watch` when the relative noise is over `limit` percent, naming what it was
+    measured by (`measure`); None if unknown."""
     if cv is None:
         return None
     percent = cv * 100
     if percent > limit:
-        return Suggestion("watch", f"the runs vary by {percent:.1f} % (coefficient of "
-                                   f"variation), over {limit:g} %")
+        return Suggestion("watch", f"the runs vary by {percent:.1f} % ({measure}), "
+                                   f"over {limit:g} %")
     return Suggestion("measured", f"the runs vary by {percent:.1f} %, within {limit:g} %")
 
 

@@ -78,6 +78,13 @@ class Dashboard(SeriesWords):
             out.setdefault(view.series.group, []).append(self.row(view))
         return sorted(out.items())
 
+    def groups_legend(self, group: str | None = None) -> list[str]:
+        """What the spreads printed in the groups' tables mean."""
+        kinds: frozenset[str] = frozenset()
+        for _, rows in self.groups(group):
+            kinds = kinds.union(*(r.spreads for r in rows))
+        return self.legend(kinds)
+
     def steps(self, group: str | None = None) -> list[StepRow]:
         """Every reported step, newest series' steps first by key, oldest step first."""
         return [self.step(view, step) for view in self.series(group)
@@ -131,7 +138,7 @@ class Dashboard(SeriesWords):
                 "%(title)s: the last point", "%(title)s: the last %(n)s points",
                 len(recent)) % {"title": title, "n": self.count(len(recent))},
                 marks=recent_marks),
-            chart=Markup(), points=())
+            chart=Markup(), points=(), spreads=self.kinds((newest,)))
 
 
 def dashboard_pages(model: Model, pages: tuple[Page, ...], catalogs: Catalogs

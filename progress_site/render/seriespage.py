@@ -32,6 +32,7 @@ def series_page(board: SeriesWords, view: SeriesView, row: Row) -> Row:
     values = [row.latest, *(board.value(view, p) for p in shown[1:])]
     return dataclasses.replace(
         row, chart=chart(board, view), note=left_out(board, view),
+        spreads=board.kinds(shown),
         points=tuple((commit(board, p.commit), board.date(p), p.machine, value)
                      for p, value in zip(shown, values, strict=True)))
 

@@ -7,13 +7,20 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
-from progress_site.model.history import SPREAD_DIGITS, SeriesPoint, decimals_of
+from progress_site.model.history import (
+    SPREAD_DIGITS,
+    SeriesPoint,
+    Spread,
+    decimals_of,
+    spread_of,
+)
 from progress_site.render import formatting
 from progress_site.render.words import N_, Words
 
@@ -30,6 +37,16 @@ STATUS = {
     None: N_("Not judged"),
 }
 BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
+INTERVAL = 99  # percent: the interval import halves into `spread` (record/appending.py)
+# What each kind of spread a value prints with means, said once under its table.
+LEGEND = {
+    "iqr": N_("IQR: the interquartile range of the runs, where the middle half of them lie "
+              "(the spread of a median, which a few slow runs do not widen)."),
+    "stddev": N_("σ: the standard deviation of the runs (the spread of a mean, which a few "
+                 "slow runs widen)."),
+    "interval": N_("%(level)s interval: the median lies within ± this, as the tool "
+                   "estimated it."),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +65,7 @@ class Row:
     chart: Markup
     points: tuple[tuple[Markup, str, str, str], ...]  # commit, date, machine, value
     note: str = ""  # on a series' page whose table leaves older points out: says so
+    spreads: frozenset[str] = frozenset()  # the kinds of spread its values print with
 
 
 class SeriesWords:
@@ -72,21 +90,48 @@ class SeriesWords:
         return found.get(self.words.lang) if found else view.series.id
 
     def value(self, view: SeriesView, point: SeriesPoint) -> str:
-        """A point's value in its unit, with its spread and count when it has them."""
+        """A point's value in its unit, with its spread (said which) and count when it
+        has them: `23.332 μs (IQR 0.999 μs, n = 40)`."""
         w = self.words
         unit = view.series.unit
-        value = w.with_unit(point.value, self.point_digits(view, point), unit)
-        if point.spread is not None:
-            spread = w.with_unit(point.spread, decimals_of(point.spread), unit)
-            value = w._("%(value)s\u00a0±\u00a0%(spread)s", value=value, spread=spread)
+        spread = spread_of(point)
+        value = w.with_unit(point.value, self.point_digits(view, point, spread), unit)
+        details = [] if spread is None else [self.spread(spread, unit)]
         if point.n is not None:
-            value = w._("%(value)s (n\u00a0=\u00a0%(n)s)", value=value, n=self.count(point.n))
-        return value
+            details.append(w._("n\u00a0=\u00a0%(n)s", n=self.count(point.n)))
+        if not details:
+            return value
+        return w._("%(value)s (%(details)s)", value=value, details=", ".join(details))
+
+    def spread(self, spread: Spread, unit: str) -> str:
+        """`IQR 0.999 μs`, `σ 695 μs`, `99 % interval ± 0.2 ms`: a spread, named."""
+        w = self.words
+        width = w.with_unit(spread.width, width_digits(spread.width), unit)
+        if spread.kind == "iqr":
+            return w._("IQR\u00a0%(spread)s", spread=width)
+        if spread.kind == "stddev":
+            return w._("σ\u00a0%(spread)s", spread=width)
+        return w._("%(level)s interval\u00a0±\u00a0%(spread)s", level=self.level(),
+                   spread=width)
+
+    def level(self) -> str:
+        """`99 %`: the level of a tool's interval, as this language writes it."""
+        return formatting.percent_amount(INTERVAL, 0, self.words.lang)
+
+    @staticmethod
+    def kinds(points: Sequence[SeriesPoint]) -> frozenset[str]:
+        """The kinds of spread these points print with."""
+        return frozenset(s.kind for s in map(spread_of, points) if s is not None)
+
+    def legend(self, kinds: frozenset[str]) -> list[str]:
+        """What each kind of spread printed in a table means, in a fixed order."""
+        return [self.words._(LEGEND[k], level=self.level()) if k == "interval"
+                else self.words._(LEGEND[k]) for k in LEGEND if k in kinds]
 
     def value_only(self, view: SeriesView, point: SeriesPoint) -> str:
         """A point's value in its unit, without its spread."""
-        return self.words.with_unit(point.value, self.point_digits(view, point),
-                                    view.series.unit)
+        return self.words.with_unit(point.value, self.point_digits(view, point, spread_of(
+            point)), view.series.unit)
 
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""
@@ -120,16 +165,17 @@ class SeriesWords:
             self.decimals[view.key] = found = min(3, found)
         return found
 
-    def point_digits(self, view: SeriesView, point: SeriesPoint) -> int:
+    def point_digits(self, view: SeriesView, point: SeriesPoint,
+                     spread: Spread | None = None) -> int:
         """The decimals of one point: the series' (so a column lines up), but no more
-        than it was written with, or its spread's third significant digit where the file
-        dropped the zeros (150.000 is written 150): 177 ms with a spread of 129 ms read
-        177.000 beside the series' 140.600. A median that import kept finer than its
-        spread (9.654 us, 218 us: a slow outlier) keeps its digits."""
+        than the spread it prints with tells, its third significant digit, as import
+        rounds: 177 ms with a spread of 129 ms read 177.000 beside the series' 140.600. A
+        median import kept finer than its deviation (a slow outlier) prints with its
+        quartiles' spread, and keeps its digits by it."""
         digits = self.digits(view)
-        if point.spread:
-            told = SPREAD_DIGITS - 1 - math.floor(math.log10(point.spread))
-            digits = min(digits, max(decimals_of(point.value), told, 0))
+        if spread is not None and spread.width > 0:
+            told = SPREAD_DIGITS - 1 - math.floor(math.log10(spread.width))
+            digits = min(digits, max(told, 0))
         return digits
 
     def date(self, point: SeriesPoint) -> str:
@@ -156,6 +202,14 @@ class SeriesWords:
         """A point's day, without its time."""
         day = point.date
         return day.date() if isinstance(day, dt.datetime) else day
+
+
+def width_digits(width: float) -> int:
+    """The decimals of a spread: its own (a hand-written `2.8`), but no more than its
+    third significant digit (an interquartile range computed from readings)."""
+    if width <= 0:
+        return decimals_of(width)
+    return min(decimals_of(width), max(0, SPREAD_DIGITS - 1 - math.floor(math.log10(width))))
 
 
 def series_slug(view: SeriesView) -> str:

@@ -1,7 +1,8 @@
 """A distribution's parts agree with each other: what no tool could have measured is refused.
 
 Percentiles grow with their rank, every place lies between min and max, a standard
-deviation is not negative and goes with its mean, and at least one reading was made.
+deviation is not negative and goes with its mean, an interquartile range with its median,
+and at least one reading was made.
 Each problem is located at the part that breaks the rule, all of them at once.
 """
 
@@ -52,10 +53,25 @@ def check_distribution(dist: Distribution) -> list[Problem]:
     elif dist.sd is not None and dist.mean is None:
         out.append(problem(w, "sd", "sd is the spread around the mean, which is not given",
                            "add the `mean:` the tool reported beside it"))
+    out += quartiles(dist)
     if dist.n is not None and dist.n < 1:
         out.append(problem(w, "n", f"n must be at least 1, got {dist.n}",
                            "n counts the readings the distribution summarises"))
     return out
+
+
+def quartiles(dist: Distribution) -> list[Problem]:
+    """An interquartile range is a width, around a median that is given."""
+    if dist.iqr is None:
+        return []
+    if dist.iqr.value < 0:
+        return [problem(dist.where, "iqr", f"iqr must be 0 or more, got {dist.iqr.value:g}",
+                        "an interquartile range is a width (q3 - q1): write it without "
+                        "a sign")]
+    if dist.p50 is None:
+        return [problem(dist.where, "iqr", "iqr is the spread around the median, which is "
+                        "not given", "add the `p50:` the tool reported beside it")]
+    return []
 
 
 def outside(dist: Distribution, ends: dict[str, float]) -> list[Problem]:

@@ -20,7 +20,7 @@ from progress_site.model.walk import record_fields
 PARTS: tuple[str, ...] = tuple(n for n in record_fields(Distribution) if n != "where")
 # Each percentile's rank, as its name says it (`p999` is the 99.9th).
 RANKS = {"p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0, "p999": 99.9}
-# Parts in the figure's unit; `sd` is too, but it is a width, not a place.
+# Parts in the figure's unit; `sd` and `iqr` are too, but they are widths, not places.
 PLACES = (*RANKS, "min", "max", "mean")
 
 
@@ -39,7 +39,7 @@ class DistributionKind(Kind):
     schema: Mapping[str, Any] = {"parts": {
         "type": "object", "additionalProperties": False,
         "description": "a distribution's parts as the data gives them: percentiles, min, "
-                       "max, mean, sd (in the unit), n (how many readings)",
+                       "max, mean, sd, iqr (in the unit), n (how many readings)",
         "properties": {n: {"type": "number"} for n in PARTS}}}
 
     def compute(self, fig: Figure) -> Quantity | None:
@@ -90,14 +90,21 @@ class DistributionKind(Kind):
         return (min(places), max(places)) if places else None
 
     def printed(self, q: Quantity, p: Printer) -> str:
-        """Percentiles, then mean ± sd, then the count: the part a reader needs first."""
+        """Percentiles (the median's IQR beside it), then mean ± sd, then the count: the
+        part a reader needs first; a mean beside a median says it is the mean."""
         given = {n: (v, d) for n, v, d in q.parts}
         shown = [p._("p%(rank)s\u00a0%(value)s", rank=p.number(rank, int(rank % 1 != 0)),
                      value=p.with_unit(*given[n], q.unit))
                  for n, rank in RANKS.items() if n in given]
+        if "iqr" in given:  # the median's spread, beside it
+            iqr = p._("IQR\u00a0%(spread)s", spread=p.with_unit(*given["iqr"], q.unit))
+            shown.insert(int("p50" in given), iqr)
         if "mean" in given:
             mean = p.with_unit(*given["mean"], q.unit)
-            if "sd" in given:
+            if "sd" in given and "p50" in given:  # a mean ± σ beside a median: said which
+                shown.append(p._("mean\u00a0%(value)s\u00a0±\u00a0%(spread)s", value=mean,
+                                 spread=p.with_unit(*given["sd"], q.unit)))
+            elif "sd" in given:
                 shown.append(p._("%(value)s\u00a0±\u00a0%(spread)s", value=mean,
                                  spread=p.with_unit(*given["sd"], q.unit)))
             else:

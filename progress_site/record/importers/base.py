@@ -92,6 +92,13 @@ class Result:
             return cv_of(statistics.stdev(floats), statistics.fmean(floats))
         return None
 
+    @property
+    def noise_measure(self) -> str:
+        """What `cv` was measured by, as the console names it."""
+        if "cv" not in self.stats and self.quartile_cv() is not None:
+            return "quartiles around the median"
+        return "coefficient of variation"
+
     def quartile_cv(self) -> float | None:
         """When the value is a median: the interquartile range over 1.349 times it (a
         normal spread's IQR is 1.349 standard deviations). A few slow rounds on a shared
