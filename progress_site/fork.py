@@ -1,5 +1,6 @@
 """Work done in a forked process, beside the build's own: the other languages' pages,
-and the parsing of a large site's old data.json (`publish/changes.Previous`).
+the parsing of a large site's old data.json (`publish/changes.Previous`), and half of
+the charts a first build of many draws (`charts/ahead.py`).
 
 Each language renders from the same model and writes its own files, so on two cores a
 large site renders both of its languages at once (see bench/scale.py). The child is a
