@@ -28,22 +28,39 @@ def logged(self, work):
     with open(sys.argv[2], "a") as log:
         log.write(getattr(work, "func", work).__name__ + "\\n")
 fork.Forked.__init__ = logged
+if sys.argv[3] == "--fail":  # every narrow drawing fails, as a refused one does
+    from progress_site.charts import svg
+    draw = svg.render_svg
+    def refusing(spec, *args, **options):
+        if spec.width == 320:
+            raise ValueError("refused by the test")
+        return draw(spec, *args, **options)
+    svg.render_svg = refusing
+    del sys.argv[3]
 from progress_site.cli import main
 sys.exit(main(sys.argv[3:]))
 """
 
 
-def first_build(source: Path, out: Path, min_split: int) -> list[str]:
-    """Build `source` into `out` with an empty cache folder; the work of its children."""
+def run(source: Path, out: Path, min_split: int, *flags: str
+        ) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Build `source` into `out` with an empty cache folder: the process, the work of its
+    children."""
     log = out.parent / f"{out.name}.log"
     log.touch()
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
     done = subprocess.run(
-        [sys.executable, "-c", BUILD, str(min_split), str(log), "--source", str(source),
-         "--out", str(out), "--cache-dir", str(out.parent / f"{out.name}-cache")],
+        [sys.executable, "-c", BUILD, str(min_split), str(log), *flags, "--source",
+         str(source), "--out", str(out), "--cache-dir", str(out.parent / f"{out.name}-cache")],
         capture_output=True, text=True, env=env, check=False)
+    return done, log.read_text().split()
+
+
+def first_build(source: Path, out: Path, min_split: int) -> list[str]:
+    """Build `source` into `out` with an empty cache folder; the work of its children."""
+    done, children = run(source, out, min_split)
     assert done.returncode == 0, done.stderr
-    return log.read_text().split()
+    return children
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -60,6 +77,18 @@ def test_charts_drawn_in_two_processes_make_the_same_site(example_copy: Path,
     assert "drawn" not in alone
     assert split.count("drawn") == 1  # one child drew about half the charts
     assert files(tmp_path / "split") == files(tmp_path / "alone")
+
+
+@pytest.mark.slow
+def test_a_chart_that_cannot_be_drawn_ahead_is_reported_as_before(example_copy: Path,
+                                                                  tmp_path: Path) -> None:
+    alone, _ = run(example_copy, tmp_path / "alone", 10**9, "--fail")
+    split, children = run(example_copy, tmp_path / "split", 1, "--fail")
+    assert children == ["drawn"]
+    assert alone.returncode == split.returncode == 1
+    assert "refused by the test" in alone.stderr
+    assert split.stderr.replace("split", "alone") == alone.stderr
+    assert not (tmp_path / "split").exists()
 
 
 def test_the_charts_counted_ahead_are_those_the_pages_show(example_files: dict[str, bytes]
