@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from progress_site.cache import refusal, user_folder
+from progress_site.charts.ahead import MIN_SPLIT, draw_ahead
 from progress_site.charts.cache import ChartCache, LatestCharts
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
-from progress_site.fork import Forked, can_fork
+from progress_site.fork import Forked, can_fork, fork_safe
 from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.publish import changes
@@ -27,6 +28,7 @@ from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.blocklines import Block
 from progress_site.render.dashboard import dashboard_pages, unlinked_series
+from progress_site.render.drawings import charts_shown
 from progress_site.render.environment import make_environment
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.markdown import split_blocks
@@ -207,19 +209,46 @@ def chart_cache(config: BuildConfig) -> ChartCache:
 
 
 def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
-    """Every file of the site; files and problems come in language order."""
+    """Every file of the site; files and problems come in language order. A build that
+    may draw many charts first renders its pages with stand-ins for the charts missing
+    from the cache, draws those on both cores (`charts/ahead.py`), then renders its
+    pages again with them; with none missing, the first rendering is the site."""
+    if not drawing_ahead(config, ready):
+        return render_all(config, ready, done, chart_cache(config))
+    listing = dataclasses.replace(config, draw_charts_later=True)
+    files, problems, missing = render_all(listing, ready, done, chart_cache(listing))
+    if not missing or any(not p.warning for p in problems):
+        return files, problems, []
+    charts = chart_cache(config)
+    draw_ahead(charts, missing)
+    return render_all(config, ready, done, charts)
+
+
+def drawing_ahead(config: BuildConfig, ready: Prepared) -> bool:
+    """Whether the charts the pages miss are listed, then drawn on both cores: in a build
+    that draws them (not watch mode's), where forking is safe, for many charts."""
+    return (config.parallel and not config.draw_charts_later and fork_safe()
+            and charts_shown(ready.pages, ready.model) >= MIN_SPLIT)
+
+
+def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
+               charts: ChartCache) -> Rendered:
+    """Every file of the site, its charts from `charts`: a large site's other languages
+    in a forked process."""
     languages = ready.model.data.site.languages
     # A series' page costs more than a figure's card, so each counts too: a site of 200
     # benchmarks with long histories is large though it has 200 figures.
     records = len(ready.model.figures) + len(ready.model.series)
     if len(languages) == 1 or not config.parallel or not can_fork(records):
-        return render_languages(config, ready, languages, done)
+        return render_languages(config, ready, languages, done, charts)
     # A large site renders its other languages in a forked process (bench/scale.py),
     # which finds the templates compiled rather than compiling each again.
     compile_templates(config, ready)
-    child = Forked(functools.partial(render_languages, config, ready, languages[1:], done))
+    child = Forked(functools.partial(render_languages, config, ready, languages[1:], done,
+                                     charts))
     try:
-        files, problems, deferred = render_languages(config, ready, languages[:1], done)
+        files, problems, deferred = render_languages(config, ready, languages[:1], done,
+                                                     charts)
     except BaseException:
         child.cancel()
         raise
@@ -245,11 +274,10 @@ def compile_templates(config: BuildConfig, ready: Prepared) -> None:
 
 
 def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str, ...],
-                     done: dict[str, bytes]) -> Rendered:
+                     done: dict[str, bytes], charts: ChartCache) -> Rendered:
     """The pages of some languages (but those `done`), then their feeds and 404 pages
     (and the site's data.json, sitemap and robots.txt with the first language); none
     after an error."""
-    charts = chart_cache(config)
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), charts, config.base_url,
                              languages, skip=frozenset(done), compiled=config.compiled)

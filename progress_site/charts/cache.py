@@ -23,6 +23,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from progress_site import cache
@@ -36,6 +37,7 @@ from progress_site.charts.style import SVG_NS
 # shows while it is redrawn. As many entries as the site has charts; watch mode's builds
 # share one (`BuildConfig.latest_charts`).
 LatestCharts = dict[tuple[str, str], str]
+_SHAPES = "shapes"  # the folder of compiled shapes, in the cache folder
 
 
 class ChartCache:
@@ -79,6 +81,26 @@ class ChartCache:
         self.latest[(spec.id, spec.locale)] = markup
         return markup
 
+    def drawn(self, specs: Iterable[ChartSpec]) -> dict[str, str]:
+        """Each chart of `specs`, by key, drawn or read back: one that cannot be drawn is
+        left out, for the page that shows it to draw it again and report why (`ahead.py`)."""
+        markups = {}
+        for spec in specs:
+            try:
+                markups[self._key(spec)] = self.svg(spec)
+            except ValueError:
+                _absorb_failure()
+        return markups
+
+    def keeps_shapes(self) -> bool:
+        """Whether the cache folder holds compiled chart shapes (`shapes.py`): none on a
+        first build, which compiles them with Altair."""
+        return self.directory is not None and (self.directory / _SHAPES).is_dir()
+
+    def keep(self, markups: dict[str, str]) -> None:
+        """Serve these charts, by key, from memory (another process drew them)."""
+        self._memory.update(markups)
+
     def _draw(self, spec: ChartSpec) -> str:
         """Draw a chart, its shape's Vega spec from the cache folder when kept there
         (`shapes.py`). A kept shape that cannot be drawn, or whose drawing is not of the
@@ -88,7 +110,7 @@ class ChartCache:
 
         if self.directory is None:
             return render_svg(spec)
-        shapes = Shapes(self.directory / "shapes",
+        shapes = Shapes(self.directory / _SHAPES,
                         json.dumps(_renderer_versions(), sort_keys=True))
         try:
             return render_svg(spec, shapes)

@@ -1,0 +1,100 @@
+"""A first build that draws many charts draws them on two cores: the same site."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from progress_site.pipeline import BuildConfig, prepare
+from progress_site.render.drawings import charts_shown
+
+from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
+
+# A build in a new process, as a user's first one (vl-convert not yet loaded, so it may
+# fork), drawing ahead from `MIN_SPLIT` charts on, its forked children's work logged.
+BUILD = """
+import sys
+from progress_site import fork, pipeline
+from progress_site.charts import ahead
+pipeline.MIN_SPLIT = ahead.MIN_SPLIT = int(sys.argv[1])
+real = fork.Forked.__init__
+def logged(self, work):
+    real(self, work)
+    with open(sys.argv[2], "a") as log:
+        log.write(getattr(work, "func", work).__name__ + "\\n")
+fork.Forked.__init__ = logged
+if sys.argv[3] == "--fail":  # every narrow drawing fails, as a refused one does
+    from progress_site.charts import svg
+    draw = svg.render_svg
+    def refusing(spec, *args, **options):
+        if spec.width == 320:
+            raise ValueError("refused by the test")
+        return draw(spec, *args, **options)
+    svg.render_svg = refusing
+    del sys.argv[3]
+from progress_site.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def run(source: Path, out: Path, min_split: int, *flags: str
+        ) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Build `source` into `out` with an empty cache folder: the process, the work of its
+    children."""
+    log = out.parent / f"{out.name}.log"
+    log.touch()
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(min_split), str(log), *flags, "--source",
+         str(source), "--out", str(out), "--cache-dir", str(out.parent / f"{out.name}-cache")],
+        capture_output=True, text=True, env=env, check=False)
+    return done, log.read_text().split()
+
+
+def first_build(source: Path, out: Path, min_split: int) -> list[str]:
+    """Build `source` into `out` with an empty cache folder; the work of its children."""
+    done, children = run(source, out, min_split)
+    assert done.returncode == 0, done.stderr
+    return children
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by its path there."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_charts_drawn_in_two_processes_make_the_same_site(example_copy: Path,
+                                                         tmp_path: Path) -> None:
+    alone = first_build(example_copy, tmp_path / "alone", min_split=10**9)
+    split = first_build(example_copy, tmp_path / "split", min_split=1)
+    assert "drawn" not in alone
+    assert split.count("drawn") == 1  # one child drew about half the charts
+    assert files(tmp_path / "split") == files(tmp_path / "alone")
+
+
+@pytest.mark.slow
+def test_a_chart_that_cannot_be_drawn_ahead_is_reported_as_before(example_copy: Path,
+                                                                  tmp_path: Path) -> None:
+    alone, _ = run(example_copy, tmp_path / "alone", 10**9, "--fail")
+    split, children = run(example_copy, tmp_path / "split", 1, "--fail")
+    assert children == ["drawn"]
+    assert alone.returncode == split.returncode == 1
+    assert "refused by the test" in alone.stderr
+    assert split.stderr.replace("split", "alone") == alone.stderr
+    assert not (tmp_path / "split").exists()
+
+
+def test_the_charts_counted_ahead_are_those_the_pages_show(example_files: dict[str, bytes]
+                                                          ) -> None:
+    ready = prepare(BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True))
+    shown = sum(len(re.findall(rb'<figure class="chart-figure', data))
+                for name, data in example_files.items() if name.endswith(".html"))
+    assert shown > 0
+    assert charts_shown(ready.pages, ready.model) == shown
