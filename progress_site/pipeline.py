@@ -18,12 +18,12 @@ from progress_site.charts.ahead import MIN_SPLIT, draw_ahead
 from progress_site.charts.cache import ChartCache, LatestCharts
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
+from progress_site.engine_theme import theme_root
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.fork import Forked, can_fork, fork_safe
 from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.publish import changes
-from progress_site.publish.lastbuild import theme_root
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.blocklines import Block

@@ -16,7 +16,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "progress_site"
 STAGES = ("model", "load", "validate", "derive", "charts", "render", "publish", "pipeline",
           ("record", "watch", "scaffold", "outcome"), ("cli", "tools", "progress_site"), "__main__")
-SHARED = ("errors", "cache", "collector", "fork", "regular")
+SHARED = ("errors", "cache", "collector", "fork", "regular", "engine_theme")
 
 
 

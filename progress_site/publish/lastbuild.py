@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from progress_site import cache
+from progress_site.engine_theme import theme_root
 from progress_site.regular import open_regular
 
 FORMAT = 1  # the record's layout; a record of another is a miss
@@ -98,13 +99,6 @@ class LastBuild:
         cache.store(self.path, text.encode())
 
 
-def theme_root() -> Path:
-    """The folder that holds the engine's own templates/ and locales/ (the theme a site's
-    own folders override): progress_site/theme/ in an installed wheel (pyproject.toml maps
-    it from the repository's top-level folders), else the checkout beside the package."""
-    package = Path(__file__).resolve().parents[1]
-    installed = package / "theme"
-    return installed if (installed / "templates").is_dir() else package.parent
 
 
 def inputs_key(source: Path, options: Mapping[str, object]) -> str | None:

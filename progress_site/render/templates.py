@@ -21,6 +21,7 @@ import jinja2
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
+from progress_site.engine_theme import theme_root
 from progress_site.render.sandbox import Sandbox, SourceLoader
 
 
@@ -30,6 +31,15 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
     def __init__(self) -> None:
         self._code: dict[str, tuple[str, types.CodeType]] = {}
+
+    def get_bucket(self, environment: jinja2.Environment, name: str,
+                   filename: str | None, source: str) -> Bucket:
+        """Jinja's bucket, keyed by the kind of environment too: the sandbox compiles a
+        template into other code (its operators checked), which no other may reuse."""
+        key = f"{environment.sandboxed}:{self.get_cache_key(name, filename)}"
+        bucket = Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
 
     def load_bytecode(self, bucket: Bucket) -> None:
         """The template's code, if this process compiled it from the same source."""
@@ -43,18 +53,29 @@ class CompiledTemplates(jinja2.BytecodeCache):
             self._code[bucket.key] = (bucket.checksum, bucket.code)
 
 
-def template_loader(folders: list[Path]) -> jinja2.FileSystemLoader:
+def template_loader(folders: list[Path]) -> SourceLoader:
     """Templates from the first of `folders` that has them: a site's own templates/
     overrides the engine's (each read as sandbox.py says)."""
     return SourceLoader(folders)
+
+
+def from_source(loader: jinja2.BaseLoader) -> bool:
+    """Whether a template may come from the folder being built: any folder but the
+    engine's own theme, which is trusted as the engine's code is."""
+    theme = (theme_root() / "templates").resolve()
+    folders = getattr(loader, "searchpath", None)
+    return folders is None or any(Path(f).resolve() != theme for f in folders)
 
 
 def new_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | None,
                     translations: NullTranslations) -> jinja2.Environment:
     """A Jinja environment for one language: autoescaped, strict about undefined names,
     with `{% trans %}`, `_()` and `ngettext()` reading `translations`; in the sandbox
-    (sandbox.py), as a site's templates/ comes with its source."""
-    env = Sandbox(
+    (sandbox.py) when a site's templates/ comes with its source. The engine's theme
+    alone runs without it: the sandbox checks every attribute and call of every page
+    (a third of a 10,000-figure build's processor time, bench/README.md)."""
+    kind = Sandbox if from_source(loader) else jinja2.Environment
+    env = kind(
         loader=loader,
         bytecode_cache=compiled,
         extensions=["jinja2.ext.i18n"],
