@@ -21,8 +21,9 @@ from progress_site.fork import Forked, fork_safe
 # Drawings: below this many, the child's own start (Altair, vl-convert's engine) costs
 # about what it saves.
 MIN_SPLIT = 40
-# What a drawing costs, in px of width: about as much again as its width (a trend 880 px
-# wide took 23 ms, one 320 px wide 14 ms).
+# What a drawing costs, counted in px of width: a fixed part (vl-convert's call, the axes
+# and words every drawing has) and a part that grows with its width; narrow drawings are
+# far from free, so halves are balanced on both (bench/charts.py measures the split).
 _FIXED_COST_PX = 600
 
 

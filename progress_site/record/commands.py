@@ -119,7 +119,7 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
         rec.declare_commit(prov["commit"], file)
 
     require_evidence(status, prov)
-    # A distribution's parts each in the unit, but its count: "n=10 ms" read as a time.
+    # A distribution's parts each with the unit, but its count (n), which has none.
     shown = (", ".join(f"{k}={v}" + (f" {unit}" if unit and k != "n" else "")
                        for k, v in value.items()) if isinstance(value, dict)
              else (", ".join(value) if isinstance(value, list) else value) + f" {unit or ''}")
