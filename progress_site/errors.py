@@ -17,7 +17,8 @@ KeyPath = tuple[str | int, ...]
 MAX_KEY = 60
 MAX_MESSAGE = 400
 MAX_LINE = 200
-# Problems printed a file: a file of 500,000 broken lines printed 3,000,000 (460 MB).
+# Problems printed a file: past them, a file of broken lines prints only noise (and its
+# readers stop there, `read_no_further`).
 MAX_SHOWN = 100
 
 
@@ -104,8 +105,8 @@ def format_key_path(path: KeyPath) -> str:
 def excerpt(line: str, column: int) -> tuple[str, int]:
     """A source line as printed (spelled out, cut around `column`) and the caret's offset."""
     # Each character prints as one or more, so MAX_LINE of them on each side of the column
-    # are all that can show (one more tells that the line goes on): a line of 10 MB costs
-    # each of its errors no more than a short one (spelling it all out took minutes).
+    # are all that can show (one more tells that the line goes on): a very long line costs
+    # each of its errors no more than a short one.
     at = max(column - 1, 0)
     low = max(at - MAX_LINE - 1, 0)
     line = line[low:at + MAX_LINE + 1]
@@ -199,7 +200,7 @@ def read_no_further(problems: list[Problem], display: str, line: int, source: st
                     ) -> list[Problem]:
     """A file's problems before `line`, where its reader stopped (fewer than MAX_SHOWN:
     before the line of the first one past them), then one saying so: reading on would
-    only find problems no one is shown (a file of 500,000 broken lines took seconds)."""
+    only find problems no one is shown."""
     kept = [p for p in sorted(problems, key=Problem.sort_key) if p.location.line < line]
     if len(kept) >= MAX_SHOWN:
         line = kept[MAX_SHOWN - 1].location.line

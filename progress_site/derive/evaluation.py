@@ -187,14 +187,14 @@ class Evaluator:
                        next((p.unit for p in parts if p.unit), None))
 
 
-AGGREGATES = ("min", "max", "mean", "geomean", "sum")
+# What each aggregate computes, by its name: the names `by=` may follow.
+AGGREGATES: dict[str, Callable[[list[float]], float]] = {
+    "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v),
+    "geomean": statistics.geometric_mean}
 
 
 def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> Numbers:
     """min, max, mean, geomean or sum of every number, or of each group of `by`."""
-    how: dict[str, Callable[[list[float]], float]] = {
-        "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v),
-        "geomean": statistics.geometric_mean}
     if name == "geomean" and any(v <= 0 for p in parts for _, v in p.items):
         raise ExpressionError("geomean() takes numbers above zero", "a geometric mean "
                               "multiplies its numbers: average ratios or times with it, "
@@ -209,7 +209,7 @@ def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> N
                                           None if key else ""), offset)
             group = ((by, dict(key)[by]),) if by is not None else ()
             groups.setdefault(group, []).append(value)
-    return Numbers(tuple((k, how[name](v)) for k, v in groups.items()),
+    return Numbers(tuple((k, AGGREGATES[name](v)) for k, v in groups.items()),
                    max(p.decimals for p in parts), next((p.unit for p in parts if p.unit), None))
 
 

@@ -70,7 +70,6 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     for path in sorted(paths):
         doc, text, found = read_yaml(path, root, edited.get(path))
         problems += found
-        # A file that did not parse may be the one that holds `site:` too.
         unread = unread or doc is None or (doc.data is None and bool(found))
         if doc is not None and isinstance(doc.data, list):
             lists[doc.display] = doc

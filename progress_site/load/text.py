@@ -17,7 +17,7 @@ from progress_site.regular import NotRegular, TooBig, read_regular
 # Large enough for 100,000 measurements; a bigger file is almost surely a mistake.
 MAX_BYTES = 32 * 1024 * 1024
 # A page is read by people: a megabyte is a long book. Markdown costs far more a byte than
-# data (a table of 260,000 cells in 0.5 MB took 3 s of processor; 32 MB would be minutes).
+# data, so a page has a limit far below a data file's.
 MAX_PAGE_BYTES = 1024 * 1024
 MIB = 1024 * 1024
 # More are not worth reading: the file needs an editor's search and replace anyway.

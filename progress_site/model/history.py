@@ -96,7 +96,7 @@ class Spread(NamedTuple):
 def spread_of(point: SeriesPoint) -> Spread | None:
     """The spread of the same family as the point's value, as asv pairs a median with its
     quartiles and hyperfine a mean with its deviation: a few slow rounds on a shared runner
-    put pytest-benchmark's deviation at 100-650 % of its mean, which says nothing of the
+    put pytest-benchmark's deviation at several times its mean, which says nothing of the
     median's noise. A point without quartiles keeps the tool's deviation, said to be one."""
     quartiles = quartile_range(point) if is_median(point) else None
     return deviation(point) if quartiles is None else Spread("iqr", quartiles)

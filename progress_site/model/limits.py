@@ -15,7 +15,8 @@ from decimal import Decimal
 LARGEST = 10**15
 MAX_DECIMALS = 12
 # Unknown keys told one by one in a record or a history line; the rest are counted in one
-# more error (a line of a million keys took minutes, each key's hint looking at them all).
+# more error (each key's hint looks at them all: telling every key of a huge line would
+# never end).
 MAX_UNKNOWN = 10
 
 

@@ -22,6 +22,7 @@ from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
 from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
+from progress_site.model.declare import hints
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
 from progress_site.publish.datajson import VERSION
@@ -71,9 +72,9 @@ def frame_problem(document: dict[str, Any]) -> str | None:
     if type(today) is not str or not is_date(today):
         found = json.dumps(today)[:40] if "today" in document else "missing"
         return f"today: expected a date (YYYY-MM-DD), got {found}"
-    hints = typing.get_type_hints(Data)
+    types = hints(Data)
     for name in (*record_fields(Data), "series"):
-        many = name == "series" or typing.get_origin(hints[name]) is tuple
+        many = name == "series" or typing.get_origin(types[name]) is tuple
         if name in document and type(document[name]) is not (list if many else dict):
             return f"{name}: expected {'a list' if many else 'an object'}, got " \
                    f"{type(document[name]).__name__}"
@@ -133,7 +134,7 @@ class Previous:
     (`edited_lines`); a file read whole is parsed in a forked process beside the build
     when it is large and already known to differ more widely: written on another day,
     its `today` and the figures it made stale differ (the build's peak memory then never
-    holds its values too: 10,000 figures, 159 -> 130 MiB)."""
+    holds its values too; bench/scale.py measures it)."""
 
     def __init__(self, out: Path, parallel: bool = True, today: datetime.date | None = None
                  ) -> None:

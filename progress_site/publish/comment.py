@@ -11,13 +11,14 @@ piece is escaped (`md`), so that it cannot add a link, an image, HTML or a menti
 from __future__ import annotations
 
 import contextlib
-import math
 import string
 from dataclasses import dataclass
 from typing import Any
 
 from progress_site.derive.cuts import Settings
+from progress_site.derive.quantity import significant_decimals
 from progress_site.errors import visible
+from progress_site.model.limits import MAX_DECIMALS
 from progress_site.publish import changes
 from progress_site.publish.snapshot import Snapshot, width_decimals
 from progress_site.publish.steps import StepRow, new_steps, off_level, steps_in
@@ -217,8 +218,7 @@ def pages_list(pages: list[str] | None) -> list[str]:
 def level(value: float, unit: str) -> str:
     """A step's level to four significant digits (`516.8 us`, `0.04271 s`), with the
     series' unit: a level is a median of commits, not a figure with its own decimals."""
-    magnitude = math.floor(math.log10(abs(value))) if value else 0
-    text = number(value, min(max(0, 3 - magnitude), 12), "en")
+    text = number(value, min(significant_decimals(value, 4), MAX_DECIMALS), "en")
     return text + (f" {md(unit)}" if unit else "")
 
 

@@ -3,12 +3,12 @@
 A build's summary compares the site it replaces with its own. Both data.json files are
 written by the same code, a record at a time in the same order, so after an edit they
 hold the same bytes but for a few records of one collection: only those are decoded, on
-each side (a 10,000-figure site's file is 7 MB, its edited record 700 bytes; see
-bench/hugo_peer.py). The old side is untrusted, and is read as strictly as a whole
-parse would: its records must decode as the items of the same list, within the same
-depth limit. Whenever the files differ otherwise (a new day changes `today` and the
-figures it makes stale; a file that is not JSON), `edited` says None and the caller
-parses the old file whole, as before.
+each side, a few records of a large file (bench/hugo_peer.py measures what it saves).
+The old side is untrusted, and is read as strictly as a whole parse would: its records
+must decode as the items of the same list, within the same depth limit. Whenever the
+files differ otherwise (a new day changes `today` and the figures it makes stale; a file
+that is not JSON), `edited` says None and the caller parses the old file whole, as
+before.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from progress_site.derive.kinds.distribution import PARTS
+from progress_site.derive.quantity import significant_decimals
 from progress_site.derive.site import Model
+from progress_site.model.history import SPREAD_DIGITS
 from progress_site.model.keys import published
 from progress_site.model.roadmap import Task
 from progress_site.model.values import plain
@@ -81,9 +83,7 @@ def part_decimals(name: str, value: float, decimals: int) -> int:
 
 def width_decimals(width: float) -> int:
     """The decimals that show a spread's third significant digit (at most MAX_DECIMALS)."""
-    if not math.isfinite(width) or width <= 0:
-        return 0
-    return min(MAX_DECIMALS, max(0, 2 - math.floor(math.log10(width))))
+    return min(MAX_DECIMALS, significant_decimals(width, SPREAD_DIGITS)) if width > 0 else 0
 
 
 def collect(value: Any, path: str, snap: Snapshot) -> None:

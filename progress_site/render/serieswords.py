@@ -6,13 +6,13 @@ series' page and the list of steps alike.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from progress_site.derive.quantity import significant_decimals
 from progress_site.derive.site import Model
 from progress_site.model.history import (
     SPREAD_DIGITS,
@@ -174,8 +174,7 @@ class SeriesWords:
         quartiles' spread, and keeps its digits by it."""
         digits = self.digits(view)
         if spread is not None and spread.width > 0:
-            told = SPREAD_DIGITS - 1 - math.floor(math.log10(spread.width))
-            digits = min(digits, max(told, 0))
+            digits = min(digits, significant_decimals(spread.width, SPREAD_DIGITS))
         return digits
 
     def date(self, point: SeriesPoint) -> str:
@@ -209,7 +208,7 @@ def width_digits(width: float) -> int:
     third significant digit (an interquartile range computed from readings)."""
     if width <= 0:
         return decimals_of(width)
-    return min(decimals_of(width), max(0, SPREAD_DIGITS - 1 - math.floor(math.log10(width))))
+    return min(decimals_of(width), significant_decimals(width, SPREAD_DIGITS))
 
 
 def series_slug(view: SeriesView) -> str:

@@ -72,8 +72,8 @@ def new_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | Non
     """A Jinja environment for one language: autoescaped, strict about undefined names,
     with `{% trans %}`, `_()` and `ngettext()` reading `translations`; in the sandbox
     (sandbox.py) when a site's templates/ comes with its source. The engine's theme
-    alone runs without it: the sandbox checks every attribute and call of every page
-    (a third of a 10,000-figure build's processor time, bench/README.md)."""
+    alone runs without it: the sandbox checks every attribute and call of every page, a
+    cost a large site feels (bench/README.md)."""
     kind = Sandbox if from_source(loader) else jinja2.Environment
     env = kind(
         loader=loader,
