@@ -99,25 +99,22 @@ def translation_problems(catalog: Catalog, display: str) -> list[Problem]:
             for message, errors in catalog.check() for error in errors]
 
 
-def plural_problem(translation: GNUTranslations, catalog: Catalog,
-                   where: Location) -> Problem | None:
-    """A plural rule that fails or picks a form the catalog has not, for a count of 0 to
-    1,000 or a power of ten up to 10^9 (gettext evaluates it for every count a page
-    prints, where a failure would be an internal error)."""
+def plural_problem(translation: GNUTranslations, catalog: Catalog) -> str:
+    """What is wrong with a plural rule that fails or picks a form the catalog has not,
+    for a count of 0 to 1,000 or a power of ten up to 10^9 (gettext evaluates it for every
+    count a page prints, where a failure would be an internal error); '' when nothing."""
     forms = catalog.num_plurals
     # gettext sets `plural` from the header as it reads the catalog; typeshed omits it.
     rule: Callable[[int], int] = translation.plural  # type: ignore[attr-defined]
-    hint = "write the rule of the language as gettext's manual gives it"
     for count in itertools.chain(range(1001), (10**k for k in range(4, 10))):
         try:
             form = rule(count)
         except ZeroDivisionError:
-            return Problem(where, f"the Plural-Forms rule divides by zero for {count}",
-                           hint=hint)
+            return f"the Plural-Forms rule divides by zero for {count}"
         if not 0 <= form < forms:
-            return Problem(where, f"the Plural-Forms rule picks form {form} for {count}, "
-                                  f"and there are {forms} (nplurals)", hint=hint)
-    return None
+            return (f"the Plural-Forms rule picks form {form} for {count}, and there are "
+                    f"{forms} (nplurals)")
+    return ""
 
 
 def header_line(path: Path, display: str) -> Location:
@@ -133,16 +130,17 @@ def compiled(catalog: Catalog, path: Path, display: str
              ) -> tuple[GNUTranslations | None, list[Problem]]:
     """The catalog compiled, or the problems that keep it from being used."""
     problems = translation_problems(catalog, display)
-    where = header_line(path, display)
+    hint = "write the rule of the language as gettext's manual gives it"
     try:
         translation = compile_catalog(catalog)
     except ValueError as exc:  # gettext refuses the Plural-Forms rule
         return None, [*problems, Problem(
-            where, f"the Plural-Forms header cannot be read: {visible(str(exc))}",
-            hint="write the rule of the language as gettext's manual gives it, e.g. "
-                 "`nplurals=2; plural=(n > 1);`")]
-    plural = plural_problem(translation, catalog, where)
-    problems += [plural] if plural else []
+            header_line(path, display),
+            f"the Plural-Forms header cannot be read: {visible(str(exc))}",
+            hint=f"{hint}, e.g. `nplurals=2; plural=(n > 1);`")]
+    plural = plural_problem(translation, catalog)
+    # The file is read again for the header's line only when there is a problem to place.
+    problems += [Problem(header_line(path, display), plural, hint=hint)] if plural else []
     return (None if problems else translation), problems
 
 
