@@ -34,18 +34,25 @@ def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list
     out = [Problem(Location(name), "this folder links to a place outside the source folder",
                    hint="copy the folder into the source instead of linking to it")
            for name in THEME_FOLDERS if _leads_out(root / name, root)]
-    for folder in (root / "data", *(root / "content" / lang for lang in languages)):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            # data/history/ is read through its own walk, a file of it at a time.
-            if (path.is_symlink() and path.is_dir() and not hidden(path, folder)
-                    and path != root / "data" / "history"):
-                out.append(Problem(
-                    Location(path.relative_to(root).as_posix()), "this folder is a symbolic "
-                    "link, which the build does not follow: no file in it is read", hint="move "
-                    "the files into the folder itself, or delete the link", warning=not strict))
+    folders = (root / "data", *(root / "content" / lang for lang in languages))
+    out += [Problem(Location(path.relative_to(root).as_posix()), "this folder is a symbolic "
+                    "link, which the build does not follow: no file in it is read",
+                    hint="move the files into the folder itself, or delete the link",
+                    warning=not strict)
+            for path in sorted(p for f in folders for p in folder_links(f, root))]
     return out
+
+
+def folder_links(folder: Path, root: Path) -> list[Path]:
+    """The links to folders under `folder`, its hidden folders and data/history/ (read
+    through its own walk, a file at a time) left out: only folders are looked at, never
+    each file (a site's history may hold thousands)."""
+    found = []
+    for here, names, _ in os.walk(folder):  # never into a link: followlinks is off
+        names[:] = [n for n in names if not n.startswith(".")
+                    and Path(here, n) != root / "data" / "history"]
+        found += [Path(here, n) for n in names if Path(here, n).is_symlink()]
+    return found
 
 
 def _leads_out(folder: Path, root: Path) -> bool:
