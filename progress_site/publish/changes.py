@@ -121,13 +121,6 @@ def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
             return None
 
 
-def between(old: bytes, new: Snapshot) -> list[str] | None:
-    """The changes from an old data.json to a new site; None when the old one is
-    unreadable."""
-    before = parse_snapshot(old)
-    return None if before is None else describe(before, new)
-
-
 class Previous:
     """The site a build replaces, read as the build starts: its data.json's bytes (or why
     they cannot be read). After an edit only the records that changed are read
