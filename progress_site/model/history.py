@@ -84,6 +84,10 @@ class HistorySeries:
         """The point the figure shows."""
         return self.points[-1]
 
+# Each kind of spread as plain-text output names it (console lines, the pull-request
+# summary); pages name them through the catalogs, in each language.
+SPREAD_NAMES = {"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"}
+
 
 class Spread(NamedTuple):
     """What a point's noise is, as its page prints it: the interquartile range beside a

@@ -12,7 +12,7 @@ from typing import Any
 from progress_site.derive.kinds.distribution import PARTS
 from progress_site.derive.quantity import significant_decimals
 from progress_site.derive.site import Model
-from progress_site.model.history import SPREAD_DIGITS
+from progress_site.model.history import SPREAD_DIGITS, SPREAD_NAMES
 from progress_site.model.keys import published
 from progress_site.model.roadmap import Task
 from progress_site.model.values import plain
@@ -144,7 +144,8 @@ def headline_spread(parts: Any) -> tuple[str, float] | None:
     slow rounds make it many times the median)."""
     if type(parts) is not dict:
         return None
-    name, label = ("iqr", "IQR") if "p50" in parts else ("sd", "σ")
+    name, label = (("iqr", SPREAD_NAMES["iqr"]) if "p50" in parts
+                   else ("sd", SPREAD_NAMES["stddev"]))
     width = parts.get(name)
     if not isinstance(width, (int, float)) or isinstance(width, bool) \
             or not math.isfinite(width) or width < 0:

@@ -19,6 +19,7 @@ from progress_site.model.history import (
     KEYS,
     MAX_SAMPLES,
     SPREAD_DIGITS,
+    SPREAD_NAMES,
     STATS,
     SeriesPoint,
     spread_of,
@@ -131,8 +132,7 @@ def printed(point: Point) -> str:
     details = []
     if spread is not None:
         width = Decimal(repr(spread.width))
-        name = {"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"}[spread.kind]
-        details.append(f"{name} {json_number(rounded(width, width))}{unit}")
+        details.append(f"{SPREAD_NAMES[spread.kind]} {json_number(rounded(width, width))}{unit}")
     if point.get("n") is not None:
         details.append(f"n = {point['n']}")
     shown = f"{json_number(point['value'])}{unit}"
