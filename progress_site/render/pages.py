@@ -6,6 +6,7 @@ located in the page."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -27,10 +28,11 @@ from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
-from progress_site.render.markdown import markdown_html, page_tokens, refused_links, split_blocks
+from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
 from progress_site.render.sandbox import FAILURES, template_problem
+from progress_site.render.sitelinks import SiteFiles, published
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
 
@@ -62,28 +64,26 @@ class PageRenderer:
     """Renders the pages of one language."""
 
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
-                 places: dict[tuple[str, str], PagePlace]) -> None:
+                 places: dict[tuple[str, str], PagePlace], files: SiteFiles) -> None:
         self.env = env
         self.words = words
         self.model = model
         self.places = places
+        self.files = files  # what the build publishes, which the prose's links lead to
 
     def body(self, page: Page, problems: list[Problem]) -> list[Piece]:
         """The page's Markdown chunks and blocks, each with its HTML, in order."""
         html: list[Piece] = []
         legends: list[tuple[int, Block]] = []  # last: a legend lists the statuses shown
-        start = 0  # where the next Markdown chunk starts in the body, to locate errors
         level = 1  # the heading the next block stands under: the page's title at first
-        for part in split_blocks(page.body, page.body_line):
+        for start, part in prose_chunks(page):
             if isinstance(part, Block) and part.name == "legend":
                 legends.append((len(html), part))
                 html.append((part, ""))
             elif isinstance(part, Block):
                 html.append((part, self.block(part, page, problems, section=level)))
             else:
-                start = page.body.find(part, start)
                 html.append((part, self.prose(part, page, problems, start)))
-                start += len(part)
                 level = next((int(t.tag[1]) for t in reversed(page_tokens(part))
                               if t.type == "heading_open"), level)
         used = used_in(piece for _, piece in html)
@@ -93,12 +93,16 @@ class PageRenderer:
 
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
-        Each reference is checked here, where its place in the page is known, and
-        printed by the Markdown renderer, in its context (references.Renderer)."""
+        Each reference and link is checked here, where its place in the page is known,
+        and printed by the Markdown renderer, in its context (references.Renderer)."""
         problems += prose_references(text, page, self.model, start)
         for at, url, why in refused_links(text):
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
+        here = self.places[(page.language, page.slug)].path
+        for at, message, hint in self.files.missing(here, text):
+            problems.append(dataclasses.replace(self.located(page, start + at, message, hint),
+                                                warning=not self.files.strict))
         return markdown_html(text, self.words.printed)
 
     @staticmethod
@@ -251,15 +255,8 @@ def prose_references(text: str, page: Page, model: Model, start: int = 0
 def page_references(model: Model, pages: tuple[Page, ...]) -> list[Problem]:
     """The references of the pages' prose that name no number, as rendering finds them,
     without rendering (`record` checks a change with them)."""
-    found = []
-    for page in pages:
-        start = 0
-        for part in split_blocks(page.body, page.body_line):
-            if not isinstance(part, Block):
-                start = page.body.find(part, start)
-                found += prose_references(part, page, model, start)
-                start += len(part)
-    return found
+    return [problem for page in pages for start, part in prose_chunks(page)
+            if isinstance(part, str) for problem in prose_references(part, page, model, start)]
 
 
 def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:
@@ -270,13 +267,14 @@ def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
            charts: ChartCache, base_url: str | None = None,
            languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
-           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None
-           ) -> tuple[dict[str, bytes], list[Problem]]:
+           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None,
+           strict: bool = False) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language (or of `languages`), their 404 pages and the assets,
     as {published path: bytes}, their charts from `charts`; with `only`, just the pages
     published at those paths (no 404 pages, no assets), and never those at the paths in
     `skip` (rendered already). With `compiled`, templates compiled before in this process
-    are not compiled again."""
+    are not compiled again. A link of the prose to no file the site publishes is a
+    warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.
     loader = template_loader(folders)
@@ -284,6 +282,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
+    files = SiteFiles(published(pages, site.languages, folders), strict)
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
     rendered: list[PageRenderer] = []
@@ -296,7 +295,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         words = Words(lang, translations, site, model.namespace)
         env = make_environment(loader, compiled, translations, words, model)
         env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
-        renderer = PageRenderer(env, words, model, places)
+        renderer = PageRenderer(env, words, model, places, files)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
         rendered.append(renderer)
