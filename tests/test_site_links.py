@@ -97,3 +97,21 @@ def test_a_link_and_a_block_ok(site: Path, capsys: pytest.CaptureFixture[str]) -
     add(site, "en", "guide.md", "\n[Home](../index.html)\n\n{{< legend >}}\n")
     status, err = build(capsys, site, "--strict")
     assert status == 0, err
+
+
+def test_a_link_to_an_asset_the_build_refuses_is_told_too(
+        site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One rule says which assets are published, for the assets and the links to them:
+    an asset that links out of its folder is refused, and a link to it leads nowhere."""
+    assets = site / "templates" / "assets"
+    assets.mkdir(parents=True)
+    (tmp_path / "outside.png").write_bytes(PNG)
+    (assets / "outside.png").symlink_to(tmp_path / "outside.png")
+    add(site, "en", "index.md", "\n![b](assets/outside.png)\n")
+    status, err = build(capsys, site)
+    assert status == 1
+    assert "link to 'assets/outside.png': the site publishes no file at assets/outside.png" \
+           in err
+    assert "templates/assets/outside.png: this asset cannot be published: it links to a " \
+           "place outside its folder\n" in err
+    assert not (site / "site").exists()

@@ -20,7 +20,7 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
-from progress_site.regular import read_regular
+from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
@@ -35,9 +35,6 @@ from progress_site.render.sandbox import FAILURES, template_problem
 from progress_site.render.sitelinks import SiteFiles, published
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
-
-# The largest file a site's templates/assets/ may publish: a font, an image.
-MAX_ASSET = 32 << 20
 
 
 class PageBody:
@@ -309,23 +306,3 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         out |= static | {".nojekyll": b""}
     return out, problems
 
-
-def assets(folders: list[Path], problems: list[Problem]) -> dict[str, bytes]:
-    """The files of the template folders' assets/, a source's over the engine's; only
-    regular files inside their folder are published (a link to /etc/passwd, or a FIFO
-    that would wait forever, is a problem in `problems`)."""
-    found: dict[str, bytes] = {}
-    for folder in reversed(folders):
-        for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
-            if asset.is_dir():
-                continue
-            shown = f"templates/assets/{asset.name}"
-            try:
-                if not asset.resolve().is_relative_to(folder.resolve()):
-                    raise OSError("it links to a place outside its folder")
-                found[f"assets/{asset.name}"] = read_regular(asset, MAX_ASSET)
-            except OSError as exc:
-                problems.append(Problem(Location(shown), f"this asset cannot be published: "
-                                        f"{exc.strerror or exc}", hint="put the file itself "
-                                        "in templates/assets/, or delete it"))
-    return found

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from progress_site.load.pages import Page
+from progress_site.render.assets import asset_files
 from progress_site.render.markdown import written_links
 from progress_site.render.places import PagePlace, language_folder
 
@@ -46,8 +47,7 @@ def published(pages: tuple[Page, ...], languages: tuple[str, ...],
     """Every path the build publishes a file at: pages, assets and the files beside."""
     default = languages[0]
     found = {PagePlace.of(p.language, p.slug, default).path for p in pages}
-    found |= {f"assets/{f.name}" for folder in folders if (folder / "assets").is_dir()
-              for f in (folder / "assets").iterdir() if f.is_file()}
+    found |= {name for name, _, why in asset_files(folders) if why is None}
     found |= set(SITE_FILES)
     found |= {language_folder(lang, default) + name for lang in languages
               for name in LANGUAGE_FILES}
