@@ -18,7 +18,7 @@ MAX_KEY = 60
 MAX_MESSAGE = 400
 MAX_LINE = 200
 # Problems printed a file: past them, a file of broken lines prints only noise (and its
-# readers stop there, `read_no_further`).
+# readers stop there, `Document.read_no_further`).
 MAX_SHOWN = 100
 
 
@@ -194,21 +194,6 @@ class BuildFailed(Exception):
                   for name, count in shown.items() if count > MAX_SHOWN]
         noun = "error" if len(errors) == 1 else "errors"
         return "\n".join(lines) + f"\nAborted with {len(errors):,} {self.what} {noun}."
-
-
-def read_no_further(problems: list[Problem], display: str, line: int, source: str
-                    ) -> list[Problem]:
-    """A file's problems before `line`, where its reader stopped (fewer than MAX_SHOWN:
-    before the line of the first one past them), then one saying so: reading on would
-    only find problems no one is shown."""
-    kept = [p for p in sorted(problems, key=Problem.sort_key) if p.location.line < line]
-    if len(kept) >= MAX_SHOWN:
-        line = kept[MAX_SHOWN - 1].location.line
-        kept = [p for p in kept if p.location.line < line]
-    return [*kept, Problem(Location(display, line, 1), f"stopped reading this file here, "
-                           f"after {len(kept):,} problems", (),
-                           "fix those first, then build again: the rest of the file is "
-                           "checked then", source)]
 
 
 class UsageError(Exception):

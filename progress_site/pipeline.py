@@ -33,7 +33,6 @@ from progress_site.render.environment import make_environment
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.markdown import split_blocks
 from progress_site.render.pages import render
-from progress_site.render.sitelinks import unpublished_links
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.typed import typed_numbers
 from progress_site.render.words import Words
@@ -166,8 +165,6 @@ def prepare(config: BuildConfig) -> Prepared:
     pages = source.pages + dashboard_pages(model, source.pages, catalogs)
     problems += with_source_lines(unlinked_series(model, source.pages, config.strict),
                                   config.source)
-    problems += unpublished_links(pages, data.site.languages, config.folders("templates"),
-                                  config.strict)
     fail_on_errors(problems, config.source)
     return Prepared(model, pages, catalogs, problems)
 
@@ -195,7 +192,7 @@ def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) ->
     charts = chart_cache(config)
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), charts, config.base_url,
-                             only=paths, compiled=config.compiled)
+                             only=paths, compiled=config.compiled, strict=config.strict)
     fail_on_errors(ready.problems + problems, config.source)
     return files, problems, charts.deferred or []
 
@@ -280,7 +277,8 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     after an error."""
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), charts, config.base_url,
-                             languages, skip=frozenset(done), compiled=config.compiled)
+                             languages, skip=frozenset(done), compiled=config.compiled,
+                             strict=config.strict)
     files |= done
     if all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,

@@ -47,14 +47,25 @@ def _refuse_irregular(mode: int) -> None:
         raise NotRegular(_kind(mode))
 
 
-def open_regular(path: Path, limit: int | None = None, *, follow: bool = True) -> io.FileIO:
-    """`path` opened for reading, if it is a regular file of at most `limit` bytes
-    (NotRegular, TooBig or another OSError otherwise). With `follow` false, a symbolic
-    link is refused too (NotRegular)."""
+def looked_at(path: Path, limit: int | None = None, *, follow: bool = True
+              ) -> os.stat_result:
+    """What `path` is, if it is a regular file of at most `limit` bytes (NotRegular,
+    TooBig or another OSError otherwise), without opening it: `open_regular` opens it
+    and looks again."""
     info = os.stat(path, follow_symlinks=follow)
     if stat.S_ISLNK(info.st_mode):
         raise NotRegular("a symbolic link")
     _refuse_irregular(info.st_mode)
+    if limit is not None and info.st_size > limit:
+        raise TooBig(info.st_size, limit)
+    return info
+
+
+def open_regular(path: Path, limit: int | None = None, *, follow: bool = True) -> io.FileIO:
+    """`path` opened for reading, if it is a regular file of at most `limit` bytes
+    (NotRegular, TooBig or another OSError otherwise). With `follow` false, a symbolic
+    link is refused too (NotRegular)."""
+    looked_at(path, None, follow=follow)
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
         fd = os.open(path, flags)

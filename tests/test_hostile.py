@@ -621,6 +621,16 @@ def test_a_file_of_many_broken_lines_is_read_up_to_its_first_problems(
     assert "hint: fix those first, then build again: the rest of the file is checked then" in err
 
 
+def test_the_line_where_reading_stopped_is_the_line_shown(base: Path, tmp_path: Path
+                                                         ) -> None:
+    """The line that says where reading stopped quotes that line, not the next one."""
+    write(base / "data/history/measurements.many.jsonl",
+          "".join(f'{{"x": {n}}}\n' for n in range(1, 2001)))
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert ("data/history/measurements.many.jsonl:17:1: stopped reading this file here, "
+            'after 96 problems\n    {"x": 17}\n    ^\n') in err
+
+
 @pytest.mark.parametrize(("name", "text", "count"), [
     ("data/history/measurements.syntax.jsonl", "{x\n" * 2000, 99),
     ("data/history/measurements.mixed.jsonl", '{x\n{"x": 1}\n' * 1000, 99),

@@ -77,3 +77,41 @@ def test_an_image_in_the_assets_and_links_to_pages_ok(
     (image,) = page.find_all("img")
     assert image.attrs["src"] == "assets/tiles.png"
     assert (site / "site" / "assets" / "tiles.png").read_bytes() == PNG
+
+
+def test_a_link_error_is_told_with_the_pages_other_errors(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Links are checked where the prose is rendered: under --strict, a link to no file
+    and an unknown block of the same build are told at once, not one build each."""
+    add(site, "en", "guide.md", "\n[Old](old.html)\n\n{{< roadmapz >}}\n")
+    status, err = build(capsys, site, "--strict")
+    assert status == 1
+    assert "content/en/guide.md:6:7: link to 'old.html': the site publishes no file at " \
+           "guide/old.html\n" in err
+    assert "content/en/guide.md:8:1: unknown block 'roadmapz'\n" in err
+    assert "Aborted with 2 data errors." in err
+
+
+def test_a_link_and_a_block_ok(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The _ok twin: the same page with a link to a page and a known block builds."""
+    add(site, "en", "guide.md", "\n[Home](../index.html)\n\n{{< legend >}}\n")
+    status, err = build(capsys, site, "--strict")
+    assert status == 0, err
+
+
+def test_a_link_to_an_asset_the_build_refuses_is_told_too(
+        site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One rule says which assets are published, for the assets and the links to them:
+    an asset that links out of its folder is refused, and a link to it leads nowhere."""
+    assets = site / "templates" / "assets"
+    assets.mkdir(parents=True)
+    (tmp_path / "outside.png").write_bytes(PNG)
+    (assets / "outside.png").symlink_to(tmp_path / "outside.png")
+    add(site, "en", "index.md", "\n![b](assets/outside.png)\n")
+    status, err = build(capsys, site)
+    assert status == 1
+    assert "link to 'assets/outside.png': the site publishes no file at assets/outside.png" \
+           in err
+    assert "templates/assets/outside.png: this asset cannot be published: it links to a " \
+           "place outside its folder\n" in err
+    assert not (site / "site").exists()

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from babel import Locale, UnknownLocaleError
 
-from progress_site.errors import MAX_SHOWN, KeyPath, Problem, closest, did_you_mean
+from progress_site.errors import KeyPath, Problem, closest, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.places import Places
 from progress_site.load.wording import (
@@ -104,7 +104,6 @@ class Converter:
         self.languages = languages
         self.strict = strict
         self.problems: list[Problem] = []
-        self.unread = 0  # the line where reading stopped, at MAX_SHOWN problems
 
     def error(self, path: KeyPath, message: str, hint: str = "", *, key: bool = False) -> Any:
         """Record a problem and return INVALID, so callers can `return self.error(...)`."""
@@ -138,10 +137,7 @@ class Converter:
             return self.expected(tuple[item, ...], value, path, "start each item with '- '")
         items = []
         for i, v in enumerate(value):
-            if self.unread:
-                return INVALID
-            if len(self.problems) >= MAX_SHOWN:  # a file that only the first are told of
-                self.unread = self.doc.locate((*path, i)).line
+            if self.doc.unread or self.doc.read_no_further(self.problems, (*path, i)):
                 return INVALID
             items.append(self.convert(item, v, (*path, i)))
         if any(i is INVALID for i in items):

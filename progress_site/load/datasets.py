@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import KeyPath, Location, Problem, did_you_mean, read_no_further
+from progress_site.errors import KeyPath, Location, Problem, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import parse_json_lines, parse_json_list
 from progress_site.load.rows import NOTE, convert_rows
@@ -81,9 +81,7 @@ def _checked_rows(ds: Dataset, doc: Document, found: list[Problem]
     """The records of `doc` as rows, and every problem of its file (`found` on reading
     it); no rows and the first problems only, when there were too many to read on."""
     rows, more = convert_rows(ds, doc)
-    if not doc.unread:
-        return rows, found + more
-    return (), read_no_further(found + more, doc.display, doc.unread, doc.line(doc.unread))
+    return (rows, found + more) if not doc.unread else ((), doc.told(found + more))
 
 
 def check_declaration(ds: Dataset, site_units: set[str]) -> list[Problem]:

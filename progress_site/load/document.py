@@ -3,11 +3,11 @@ how each number was written, and the problems located in it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from progress_site.errors import KeyPath, Location, Problem
+from progress_site.errors import MAX_SHOWN, KeyPath, Location, Problem
 
 Positions = dict[KeyPath, tuple[int, int]]
 
@@ -50,7 +50,8 @@ class Document:
     values: Positions = field(default_factory=dict)
     keys: Positions = field(default_factory=dict)
     raw: dict[KeyPath, str] = field(default_factory=dict)  # how each number was written
-    # The first line not read, when its reader stopped at MAX_SHOWN problems; else 0.
+    # The first line not read, when its reader stopped at MAX_SHOWN problems
+    # (`read_no_further`); else 0.
     unread: int = 0
     # Set when `values` holds only where each mapping (or JSON line) starts and `keys`
     # nothing: it gives every position, which only a problem asks for.
@@ -83,3 +84,28 @@ class Document:
         """A problem located at a key path of this document."""
         loc = self.locate(path, key=key)
         return Problem(loc, message, path, hint, self.line(loc.line), warning)
+
+    def read_no_further(self, problems: Sized, at: int | KeyPath) -> bool:
+        """Whether its reader stops before `at` (a line, or a key path's), the file's
+        `problems` being MAX_SHOWN: reading on would only find problems no one is shown.
+        Every reader of a file asks it before each record; `told` says where it stopped."""
+        if len(problems) < MAX_SHOWN:
+            return False
+        self.unread = at if isinstance(at, int) else self.locate(at).line
+        return True
+
+    def told(self, problems: list[Problem]) -> list[Problem]:
+        """The file's `problems` as they are told: every one; when its reader stopped
+        (`unread`), those before that line (fewer than MAX_SHOWN: before the line of the
+        first one past them), then one saying so."""
+        if not self.unread:
+            return problems
+        line = self.unread
+        kept = [p for p in sorted(problems, key=Problem.sort_key) if p.location.line < line]
+        if len(kept) >= MAX_SHOWN:
+            line = kept[MAX_SHOWN - 1].location.line
+            kept = [p for p in kept if p.location.line < line]
+        return [*kept, Problem(Location(self.display, line, 1), "stopped reading this file "
+                               f"here, after {len(kept):,} problems", (), "fix those first, "
+                               "then build again: the rest of the file is checked then",
+                               self.line(line))]

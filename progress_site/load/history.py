@@ -15,7 +15,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import MAX_SHOWN, Location, Problem, read_no_further
+from progress_site.errors import Location, Problem
 from progress_site.load.document import Document
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
@@ -77,7 +77,7 @@ def read_series(path: Path, root: Path, edited: str | None
     points = reader.points()
     problems += reader.problems
     if doc.unread:  # the file is refused: none of it is used
-        return None, read_no_further(problems, display, doc.unread, doc.line(doc.unread))
+        return None, doc.told(problems)
     # Only positions may still be asked of the file (a point's machine, when unknown):
     # its lines stay, the records read from them go.
     doc.data = None
@@ -135,8 +135,7 @@ class _Lines:
             if record is BROKEN:
                 continue
             line = places[("records", index)][0]
-            if len(self.problems) >= MAX_SHOWN:
-                self.doc.unread = line  # before where parsing stopped, if it did
+            if self.doc.read_no_further(self.problems, line):  # before where parsing stopped
                 break
             # Only the machine of an older point is ever reported (an unknown one), and
             # seldom: its position is found then (`place`). The newest point's every

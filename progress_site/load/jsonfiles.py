@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from progress_site.errors import MAX_SHOWN, KeyPath, Location, Problem
+from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document, Positions
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.characters import first_forbidden
@@ -122,8 +122,7 @@ def parse_json_lines(text: str, display: str, *, located: bool = True
     for number, line in enumerate(doc.lines, start=1):
         if not line.strip():
             continue
-        if len(problems) >= MAX_SHOWN:
-            doc.unread = number
+        if doc.read_no_further(problems, number):
             break
         start = len(line) - len(line.lstrip())
         try:

@@ -151,12 +151,13 @@ def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
     return out
 
 
-def untitled(text: str, meta: object, display: str) -> Problem:
-    """Why a page has no title, told by what its first lines hold: a front matter never
-    closed, one that is not `key: value` lines, or none at all, each with its own fix."""
+def untitled(text: str, front: str, meta: object, display: str) -> Problem:
+    """Why a page has no title, told by what its first lines hold (`front`, its front
+    matter as split_front_matter found it): a front matter never closed, one that is not
+    `key: value` lines, or none at all, each with its own fix."""
     where = Location(display, 1, 1)
     opened = text.split("\n", 1)[0].strip() == "---"
-    if opened and not split_front_matter(text)[0]:
+    if opened and not front:
         return Problem(where, "the page's front matter is not closed: no '---' line ends it",
                        hint="add a line '---' after its last 'key: value' line")
     if opened and meta is not None and not isinstance(meta, dict):
@@ -183,7 +184,7 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     meta_values = doc.data if doc.data is not None else {}
     slug = path.relative_to(root / "content" / lang).with_suffix("").as_posix()
     if not isinstance(meta_values, dict) or "title" not in meta_values:
-        problems.append(untitled(text, meta_values, display))
+        problems.append(untitled(text, front, meta_values, display))
         return None, problems
     conv = Converter(doc, (lang,), strict=True)
     meta = conv.convert(PageMeta, meta_values, ())

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from progress_site.errors import MAX_SHOWN, KeyPath, Problem, did_you_mean
+from progress_site.errors import KeyPath, Problem, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import BROKEN, Huge
 from progress_site.load.places import Places
@@ -38,8 +38,7 @@ def convert_rows(ds: Dataset, doc: Document) -> tuple[tuple[Row, ...], list[Prob
         path: KeyPath = ("records", index)
         if raw is BROKEN:
             continue
-        if len(problems) >= MAX_SHOWN:  # before where parsing stopped, if it did
-            doc.unread = doc.locate(path).line
+        if doc.read_no_further(problems, path):  # before where parsing stopped, if it did
             break
         if not isinstance(raw, dict):
             problems.append(doc.problem(path, f"expected a record {{name: value, ...}}, got "

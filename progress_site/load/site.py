@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, did_you_mean, read_no_further
+from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.load.convert import INVALID, Converter, known_language
 from progress_site.load.datasets import attach_records, declared_records
 from progress_site.load.document import Document
@@ -123,9 +123,8 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
         items = conv.convert(hints(Data)[key], value, (key,))
         if items is not INVALID:
             records.append((key, tuple(items)))
-    if conv.unread:
-        return (), tuple(read_no_further(conv.problems, doc.display, conv.unread,
-                                         doc.line(conv.unread)))
+    if doc.unread:
+        return (), tuple(doc.told(conv.problems))
     return tuple(records), tuple(conv.problems)
 
 

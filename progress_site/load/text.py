@@ -20,8 +20,9 @@ MAX_BYTES = 32 * 1024 * 1024
 # data, so a page has a limit far below a data file's.
 MAX_PAGE_BYTES = 1024 * 1024
 MIB = 1024 * 1024
-# More are not worth reading: the file needs an editor's search and replace anyway.
-MAX_SHOWN = 10
+# Forbidden characters told a file (not a reader's stop, errors.MAX_SHOWN): more are not
+# worth reading, the file needs an editor's search and replace anyway.
+MAX_CHARACTERS = 10
 
 
 def read_text(path: Path, display: str, limit: int = MAX_BYTES
@@ -62,9 +63,9 @@ def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
 
 
 def forbidden_problems(text: str, display: str) -> list[Problem]:
-    """Each character of `text` that no page may hold, located (the first MAX_SHOWN)."""
+    """Each character of `text` that no page may hold, located (the first MAX_CHARACTERS)."""
     problems = []
-    for offset in offsets(text, line_ends=True)[:MAX_SHOWN]:
+    for offset in offsets(text, line_ends=True)[:MAX_CHARACTERS]:
         start = text.rfind("\n", 0, offset) + 1
         end = text.find("\n", offset)
         problems.append(located_character(text[offset], display, text.count("\n", 0, start)

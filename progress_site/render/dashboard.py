@@ -78,10 +78,10 @@ class Dashboard(SeriesWords):
             out.setdefault(view.series.group, []).append(self.row(view))
         return sorted(out.items())
 
-    def groups_legend(self, group: str | None = None) -> list[str]:
-        """What the spreads printed in the groups' tables mean."""
+    def groups_legend(self, groups: list[tuple[str, list[Row]]]) -> list[str]:
+        """What the spreads printed in the groups' tables (`groups`) mean."""
         kinds: frozenset[str] = frozenset()
-        for _, rows in self.groups(group):
+        for _, rows in groups:
             kinds = kinds.union(*(r.spreads for r in rows))
         return self.legend(kinds)
 

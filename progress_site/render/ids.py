@@ -21,7 +21,7 @@ from progress_site.errors import Location, Problem
 from progress_site.load.pages import Page
 from progress_site.model.walk import walk
 from progress_site.render.blocklines import Block
-from progress_site.render.markdown import EXPLICIT_ID, slugify
+from progress_site.render.markdown import EXPLICIT_ID, prose_chunks, slugify
 
 # An id attribute after a blank, not `data-id="`. Attribute values are escaped, and so
 # is every text, so `id="` inside a text or a value reads `id=&#34;`, never this.
@@ -111,10 +111,8 @@ def origin(page: Page, pieces: Sequence[Traced], index: int | None, id_: str, mo
     if isinstance(part, Block):
         return Origin(Location(page.display, part.line, 1), block_words(part, id_, model),
                       source_of(page, part.line), block=part.name)
-    start = 0  # where the chunk starts in the body, found as PageRenderer.body finds it
-    for at, (earlier, _) in enumerate(pieces[:index + 1]):
-        if not isinstance(earlier, Block):
-            start = page.body.find(earlier, start) + (len(earlier) if at < index else 0)
+    # The pieces are the page's parts in order (PageRenderer.body): where it starts.
+    start = next(at for n, (at, _) in enumerate(prose_chunks(page)) if n == index)
     line = page.body_line + page.body.count("\n", 0, start) + heading_offset(part, id_)
     return Origin(Location(page.display, line, 1), "heading", source_of(page, line),
                   heading=True)

@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -21,6 +22,7 @@ from markdown_it.token import Token
 from markupsafe import escape
 
 from progress_site.derive.namespace import REFERENCE
+from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block, site_block
 from progress_site.render.references import Refer, Renderer, piped, reference, unpiped_at
 from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in, written_in
@@ -193,3 +195,17 @@ def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
             start = at + 1
     parts.append("\n".join(lines[start:]))
     return tuple(p for p in parts if not isinstance(p, str) or p.strip())
+
+
+def prose_chunks(page: Page) -> Iterator[tuple[int, str | Block]]:
+    """The parts of a page's body in order (split_blocks), each Markdown chunk with its
+    offset in the body, where what is found in it is located; a block with the offset
+    where the prose before it ends."""
+    start = 0
+    for part in split_blocks(page.body, page.body_line):
+        if isinstance(part, str):
+            start = page.body.find(part, start)
+            yield start, part
+            start += len(part)
+        else:
+            yield start, part

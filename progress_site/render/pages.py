@@ -6,6 +6,7 @@ located in the page."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
-from progress_site.regular import read_regular
+from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
@@ -27,15 +28,13 @@ from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
-from progress_site.render.markdown import markdown_html, page_tokens, refused_links, split_blocks
+from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
 from progress_site.render.sandbox import FAILURES, template_problem
+from progress_site.render.sitelinks import SiteFiles, published
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
-
-# The largest file a site's templates/assets/ may publish: a font, an image.
-MAX_ASSET = 32 << 20
 
 
 class PageBody:
@@ -62,28 +61,26 @@ class PageRenderer:
     """Renders the pages of one language."""
 
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
-                 places: dict[tuple[str, str], PagePlace]) -> None:
+                 places: dict[tuple[str, str], PagePlace], files: SiteFiles) -> None:
         self.env = env
         self.words = words
         self.model = model
         self.places = places
+        self.files = files  # what the build publishes, which the prose's links lead to
 
     def body(self, page: Page, problems: list[Problem]) -> list[Piece]:
         """The page's Markdown chunks and blocks, each with its HTML, in order."""
         html: list[Piece] = []
         legends: list[tuple[int, Block]] = []  # last: a legend lists the statuses shown
-        start = 0  # where the next Markdown chunk starts in the body, to locate errors
         level = 1  # the heading the next block stands under: the page's title at first
-        for part in split_blocks(page.body, page.body_line):
+        for start, part in prose_chunks(page):
             if isinstance(part, Block) and part.name == "legend":
                 legends.append((len(html), part))
                 html.append((part, ""))
             elif isinstance(part, Block):
                 html.append((part, self.block(part, page, problems, section=level)))
             else:
-                start = page.body.find(part, start)
                 html.append((part, self.prose(part, page, problems, start)))
-                start += len(part)
                 level = next((int(t.tag[1]) for t in reversed(page_tokens(part))
                               if t.type == "heading_open"), level)
         used = used_in(piece for _, piece in html)
@@ -93,12 +90,16 @@ class PageRenderer:
 
     def prose(self, text: str, page: Page, problems: list[Problem], start: int = 0) -> str:
         """A Markdown chunk with its `{{ references }}` printed; `start` is its offset.
-        Each reference is checked here, where its place in the page is known, and
-        printed by the Markdown renderer, in its context (references.Renderer)."""
+        Each reference and link is checked here, where its place in the page is known,
+        and printed by the Markdown renderer, in its context (references.Renderer)."""
         problems += prose_references(text, page, self.model, start)
         for at, url, why in refused_links(text):
             problems.append(self.located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
+        here = self.places[(page.language, page.slug)].path
+        for at, message, hint in self.files.missing(here, text):
+            problems.append(dataclasses.replace(self.located(page, start + at, message, hint),
+                                                warning=not self.files.strict))
         return markdown_html(text, self.words.printed)
 
     @staticmethod
@@ -251,15 +252,8 @@ def prose_references(text: str, page: Page, model: Model, start: int = 0
 def page_references(model: Model, pages: tuple[Page, ...]) -> list[Problem]:
     """The references of the pages' prose that name no number, as rendering finds them,
     without rendering (`record` checks a change with them)."""
-    found = []
-    for page in pages:
-        start = 0
-        for part in split_blocks(page.body, page.body_line):
-            if not isinstance(part, Block):
-                start = page.body.find(part, start)
-                found += prose_references(part, page, model, start)
-                start += len(part)
-    return found
+    return [problem for page in pages for start, part in prose_chunks(page)
+            if isinstance(part, str) for problem in prose_references(part, page, model, start)]
 
 
 def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:
@@ -270,13 +264,14 @@ def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
            charts: ChartCache, base_url: str | None = None,
            languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
-           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None
-           ) -> tuple[dict[str, bytes], list[Problem]]:
+           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None,
+           strict: bool = False) -> tuple[dict[str, bytes], list[Problem]]:
     """Every page of every language (or of `languages`), their 404 pages and the assets,
     as {published path: bytes}, their charts from `charts`; with `only`, just the pages
     published at those paths (no 404 pages, no assets), and never those at the paths in
     `skip` (rendered already). With `compiled`, templates compiled before in this process
-    are not compiled again."""
+    are not compiled again. A link of the prose to no file the site publishes is a
+    warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.
     loader = template_loader(folders)
@@ -284,6 +279,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     site = model.data.site
     default = site.languages[0]
     places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
+    files = SiteFiles(published(pages, site.languages, folders), strict)
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
     rendered: list[PageRenderer] = []
@@ -296,7 +292,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         words = Words(lang, translations, site, model.namespace)
         env = make_environment(loader, compiled, translations, words, model)
         env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
-        renderer = PageRenderer(env, words, model, places)
+        renderer = PageRenderer(env, words, model, places, files)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
         rendered.append(renderer)
@@ -310,23 +306,3 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         out |= static | {".nojekyll": b""}
     return out, problems
 
-
-def assets(folders: list[Path], problems: list[Problem]) -> dict[str, bytes]:
-    """The files of the template folders' assets/, a source's over the engine's; only
-    regular files inside their folder are published (a link to /etc/passwd, or a FIFO
-    that would wait forever, is a problem in `problems`)."""
-    found: dict[str, bytes] = {}
-    for folder in reversed(folders):
-        for asset in sorted((folder / "assets").glob("*")) if (folder / "assets").is_dir() else []:
-            if asset.is_dir():
-                continue
-            shown = f"templates/assets/{asset.name}"
-            try:
-                if not asset.resolve().is_relative_to(folder.resolve()):
-                    raise OSError("it links to a place outside its folder")
-                found[f"assets/{asset.name}"] = read_regular(asset, MAX_ASSET)
-            except OSError as exc:
-                problems.append(Problem(Location(shown), f"this asset cannot be published: "
-                                        f"{exc.strerror or exc}", hint="put the file itself "
-                                        "in templates/assets/, or delete it"))
-    return found

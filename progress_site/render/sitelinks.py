@@ -5,16 +5,16 @@ under --strict)."""
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from progress_site.errors import Problem
 from progress_site.load.pages import Page
-from progress_site.render.markdown import split_blocks, written_links
-from progress_site.render.pages import PageRenderer
+from progress_site.render.assets import asset_files
+from progress_site.render.markdown import written_links
 from progress_site.render.places import PagePlace, language_folder
 
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -22,6 +22,9 @@ SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # of the site, and at the top of each language's folder.
 SITE_FILES = ("data.json", "data.schema.json", "sitemap.xml", "robots.txt")
 LANGUAGE_FILES = ("feed.xml", "regressions.xml", "404.html", "social.png")
+HINT = ("link a page by its address (news/index.html for content/LANG/news.md, "
+        "../index.html back to the home page); an image goes in templates/assets/ and is "
+        "published as assets/NAME (see docs/data-format.md, \"Images\")")
 
 
 def target(here: str, written: str) -> str | None:
@@ -44,43 +47,28 @@ def published(pages: tuple[Page, ...], languages: tuple[str, ...],
     """Every path the build publishes a file at: pages, assets and the files beside."""
     default = languages[0]
     found = {PagePlace.of(p.language, p.slug, default).path for p in pages}
-    found |= {f"assets/{f.name}" for folder in folders if (folder / "assets").is_dir()
-              for f in (folder / "assets").iterdir() if f.is_file()}
+    found |= {name for name, _, why in asset_files(folders) if why is None}
     found |= set(SITE_FILES)
     found |= {language_folder(lang, default) + name for lang in languages
               for name in LANGUAGE_FILES}
     return frozenset(found)
 
 
-def unpublished_links(pages: tuple[Page, ...], languages: tuple[str, ...],
-                      folders: list[Path], strict: bool) -> list[Problem]:
-    """Each link or image of the pages' prose to a file of this site that the build
-    does not publish, located where it is written."""
-    known = published(pages, languages, folders)
-    found = []
-    for page in pages:
-        here = PagePlace.of(page.language, page.slug, languages[0]).path
-        start = 0
-        for part in split_blocks(page.body, page.body_line):
-            if isinstance(part, str):
-                start = page.body.find(part, start)
-                found += [dataclasses.replace(problem, warning=not strict)
-                          for problem in missing(page, here, part, start, known)]
-                start += len(part)
-    return found
+@dataclass(frozen=True, slots=True)
+class SiteFiles:
+    """The paths the build publishes, which the links of the pages' prose must lead to
+    (PageRenderer.prose checks them where it renders them); `strict`: a link to none is
+    an error, else a warning."""
 
+    known: frozenset[str]
+    strict: bool = False
 
-def missing(page: Page, here: str, text: str, start: int, known: frozenset[str]
-            ) -> list[Problem]:
-    """The links of one Markdown chunk of a page that lead to no published file."""
-    found = []
-    for at, written, address in written_links(text):
-        path = target(here, address)
-        if path is None or path in known or posixpath.join(path, "index.html") in known:
-            continue
-        found.append(PageRenderer.located(
-            page, start + at, f"link to '{written}': the site publishes no file at {path}",
-            "link a page by its address (news/index.html for content/LANG/news.md, "
-            "../index.html back to the home page); an image goes in templates/assets/ and "
-            "is published as assets/NAME (see docs/data-format.md, \"Images\")"))
-    return found
+    def missing(self, here: str, text: str) -> Iterator[tuple[int, str, str]]:
+        """(offset, message, hint) for each link or image of a Markdown chunk of the page
+        at `here` that leads to no published file."""
+        for at, written, address in written_links(text):
+            path = target(here, address)
+            if path is None or path in self.known or \
+                    posixpath.join(path, "index.html") in self.known:
+                continue
+            yield at, f"link to '{written}': the site publishes no file at {path}", HINT

@@ -28,7 +28,7 @@ from progress_site.load.pages import Page
 from progress_site.model.values import Text
 from progress_site.render import formatting
 from progress_site.render.blocklines import Block
-from progress_site.render.markdown import inline_tokens, page_tokens, split_blocks
+from progress_site.render.markdown import inline_tokens, page_tokens, prose_chunks
 from progress_site.render.pages import PageRenderer
 
 # A number as prose writes it, groups and decimals included (`1,000.5`, `1 000,5`); not
@@ -180,11 +180,9 @@ def warning(where: Location, number: str, name: str, strict: bool, line: str) ->
 def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
     """The typed numbers of a content page's prose, each at its line and column."""
     out = []
-    start = 0
-    for part in split_blocks(page.body, page.body_line):
+    for start, part in prose_chunks(page):
         if isinstance(part, Block):
             continue
-        start = page.body.find(part, start)
         cursor = start
         for token in prose(page_tokens(part)):
             found = page.body.find(token.content, cursor)
@@ -193,7 +191,6 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
                 where = PageRenderer.located(page, at + offset, "", "")
                 out.append(warning(where.location, number, name, strict, where.source_line))
             cursor = at + len(token.content) if found >= 0 else cursor
-        start += len(part)
     return out
 
 
