@@ -207,6 +207,32 @@ def test_a_new_level_of_two_commits_is_pending_then_confirmed() -> None:
     assert analyse(series(step_at(history, 249, 1.5))).steps == ()  # one commit: not yet
 
 
+# A rank test of one commit against n others gives at best p = 2 / (n + 1): below the
+# tail watch's 0.001 / 5 from 10,000 commits of history on, or below a looser alpha's
+# (0.05 / 5) from 200 on.
+ONE_COMMIT_PASSES = [(10_000, Settings()), (300, Settings(alpha=0.05))]
+
+
+@pytest.mark.parametrize(("commits", "settings"), ONE_COMMIT_PASSES)
+def test_one_newest_commit_is_no_step_even_where_its_rank_test_passes(
+        commits: int, settings: Settings) -> None:
+    """One slow commit is never a level, whichever test would pass it: its readings share
+    the runner's bad minute. It is an outlier, not a pending regression."""
+    history = list(planted(11, commits).values)
+    report = analyse(series([*history, LEVEL * 1.2]), settings)
+    assert (report.status, report.steps, report.outliers) == ("within noise", (),
+                                                             (commit(commits),))
+
+
+def test_two_newest_commits_passing_the_rank_test_are_a_pending_step_ok_twin() -> None:
+    commits, settings = ONE_COMMIT_PASSES[1]
+    history = list(planted(11, commits).values)
+    report = analyse(series([*history, LEVEL * 1.2, LEVEL * 1.2]), settings)
+    assert [(s.status, s.direction, s.index, s.points_after) for s in report.steps] == [
+        ("pending", "regression", commits, 2)]
+    assert report.status == "regressed"
+
+
 def test_steps_both_ways_in_one_series() -> None:
     values = step_at(step_at(list(planted(14, 300).values), 100, 1.2), 200, 0.7)
     report = analyse(series(values))
