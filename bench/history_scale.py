@@ -5,11 +5,13 @@ each figure beside its target: the build in <= 5 s and <= 400 MiB, the dashboard
 
 The series are what CI leaves: one point a commit, a day apart, Gaussian noise at a CV of
 2.66 % (REGRESSIONS.md's shared runners), a 10 % step in one series of ten, a few
-releases labelled in data/commits.yaml. The first build has an empty cache folder, as on
-a fresh CI runner; the next ones find it warm. Wall time, processor time (the build and
-its forked renderer) and peak memory are those of each build process.
+releases labelled in data/commits.yaml. With `--samples N`, each point also holds its N
+readings, its value their median, as `import` writes a harness's samples. The first build
+has an empty cache folder, as on a fresh CI runner; the next ones find it warm. Wall
+time, processor time (the build and its forked renderer) and peak memory are those of
+each build process.
 
-    python bench/history_scale.py [--commits 500] [--benchmarks 200] [--runs 3]
+    python bench/history_scale.py [--commits 500] [--benchmarks 200] [--runs 3] [--samples N]
 """
 
 from __future__ import annotations
@@ -83,22 +85,30 @@ def day(i: int) -> str:
     return f"{year}-{month + 1:02d}-{left + 1:02d}"
 
 
-def series_lines(rng: random.Random, commits: int, unit: str, stepped: bool) -> str:
-    """One benchmark's history file: a point a commit, a 10 % step when `stepped`."""
+def series_lines(rng: random.Random, commits: int, unit: str, stepped: bool,
+                 samples: int = 0) -> str:
+    """One benchmark's history file: a point a commit, a 10 % step when `stepped`; with
+    `samples`, each point's readings and their median."""
     base = rng.uniform(1, 1000)
     at = rng.randrange(commits // 5, commits - commits // 5) if stepped else commits
     lines = []
     for i in range(commits):
         level = base * (1.10 if i >= at else 1.0)
         value = level * (1 + rng.gauss(0, CV))
-        obj = {"commit": commit_id(i), "date": day(i), "machine": "ci",
-               "value": round(value, 3), "unit": unit, "spread": round(value * CV, 3),
-               "n": 10, "tool": "pytest-benchmark"}
+        obj: dict[str, object] = {
+            "commit": commit_id(i), "date": day(i), "machine": "ci", "value": round(value, 3),
+            "unit": unit, "spread": round(value * CV, 3), "n": samples or 10}
+        if samples:
+            readings = [round(level * (1 + rng.gauss(0, CV)), 3) for _ in range(samples)]
+            obj["value"] = statistics.median(readings)
+            obj["samples"] = readings
+        obj["tool"] = "pytest-benchmark"
         lines.append(json.dumps(obj, separators=(", ", ": ")) + "\n")
     return "".join(lines)
 
 
-def generate(out: Path, commits: int, benchmarks: int, seed: int = SEED) -> None:
+def generate(out: Path, commits: int, benchmarks: int, seed: int = SEED, samples: int = 0
+             ) -> None:
     """Write the site's data/ and content/ under `out`."""
     rng = random.Random(seed)
     data, history = out / "data", out / "data" / "history"
@@ -112,7 +122,7 @@ def generate(out: Path, commits: int, benchmarks: int, seed: int = SEED) -> None
         ident = f"{GROUPS[b % len(GROUPS)]}-case{b:03d}"
         entries.append(f"  - id: {ident}\n    title: {{en: Case {b}, fr: Cas {b}}}")
         (history / f"measurements.{ident}.jsonl").write_text(
-            series_lines(rng, commits, "ms", b % 10 == 3), "utf-8")
+            series_lines(rng, commits, "ms", b % 10 == 3, samples), "utf-8")
     (data / "measurements.yaml").write_text("\n".join(entries) + "\n", "utf-8")
     for lang, title in (("en", "History"), ("fr", "Historique")):
         (out / "content" / lang).mkdir(parents=True)
@@ -143,10 +153,11 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=500)
     parser.add_argument("--benchmarks", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3, help="warm builds")
+    parser.add_argument("--samples", type=int, default=0, help="readings a point")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "src", Path(tmp) / "out"
-        generate(src, args.commits, args.benchmarks)
+        generate(src, args.commits, args.benchmarks, samples=args.samples)
         # --force: the same build again would find nothing changed, and do nothing.
         cmd = [*BUILD, "--source", str(src), "--out", str(out),
                "--cache-dir", str(Path(tmp) / "cache"), "--force"]

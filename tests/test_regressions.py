@@ -55,6 +55,17 @@ def test_median_interval_from_order_statistics(n: int, ends: tuple[int, int],
     assert covered == pytest.approx(coverage, abs=1e-12)
 
 
+def test_the_median_interval_of_a_long_level_is_the_binomial_one() -> None:
+    """A step's old level may hold thousands of commits: its interval is still the exact
+    one, the coverage summed term by term from its definition."""
+    n = 2001
+    low, high, covered = median_interval([float(i) for i in range(n, 0, -1)], 0.95)
+    k = int(low)  # x_(k) is k here
+    below = sum(math.comb(n, i) for i in range(k))
+    assert high == n + 1 - k and covered == 1 - 2 * (below / 2**n)
+    assert covered >= 0.95 > 1 - 2 * ((below + math.comb(n, k)) / 2**n)  # the narrowest
+
+
 def test_a_point_says_what_its_median_is_made_of() -> None:
     point = summarise(Point("a", samples=(3.0, 1.0, 2.0, 5.0, 4.0, 6.0)))
     assert (point.median, point.low, point.high, point.basis) == (3.5, 1.0, 6.0, "samples")
@@ -205,6 +216,33 @@ def test_a_new_level_of_two_commits_is_pending_then_confirmed() -> None:
     confirmed = analyse(series(step_at([*history, history[-1]], 248, 1.5)))
     assert [(s.status, s.points_after) for s in confirmed.steps] == [("regressed", 3)]
     assert analyse(series(step_at(history, 249, 1.5))).steps == ()  # one commit: not yet
+
+
+# A rank test of one commit against n others gives at best p = 2 / (n + 1): below the
+# tail watch's 0.001 / 5 from 10,000 commits of history on, or below a looser alpha's
+# (0.05 / 5) from 200 on.
+ONE_COMMIT_PASSES = [(10_000, Settings()), (300, Settings(alpha=0.05))]
+
+
+@pytest.mark.parametrize(("commits", "settings"), ONE_COMMIT_PASSES)
+def test_one_newest_commit_is_no_step_even_where_its_rank_test_passes(
+        commits: int, settings: Settings) -> None:
+    """One slow commit is never a level, whichever test would pass it: its readings share
+    the runner's bad minute. It is an outlier, not a pending regression."""
+    history = list(planted(11, commits).values)
+    report = analyse(series([*history, LEVEL * 1.2]), settings)
+    assert (report.status, report.steps, report.outliers) == ("within noise", (),
+                                                             (commit(commits),))
+
+
+@pytest.mark.parametrize(("commits", "settings"), ONE_COMMIT_PASSES)
+def test_two_newest_commits_passing_the_rank_test_are_a_pending_step_ok_twin(
+        commits: int, settings: Settings) -> None:
+    history = list(planted(11, commits).values)
+    report = analyse(series([*history, LEVEL * 1.2, LEVEL * 1.2]), settings)
+    assert [(s.status, s.direction, s.index, s.points_after) for s in report.steps] == [
+        ("pending", "regression", commits, 2)]
+    assert report.status == "regressed"
 
 
 def test_steps_both_ways_in_one_series() -> None:

@@ -13,6 +13,9 @@ from progress_site.derive.series import median
 MAD_TO_SD = 1.4826
 # How far a refined cut may move from where the rank scan put it, in commits.
 WINDOW = 5
+# A level is this many commits or more, whichever test would pass a shorter one: one
+# commit's readings share the runner's bad minute, and one slow commit is never a step.
+LEVEL_COMMITS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,7 @@ def gate(values: Sequence[float], samples: Sequence[tuple[float, ...]], cut: Cut
     # has no smaller p to give): levels that do not overlap at all, each commit's samples
     # telling the same story, are as strong as such a short history can be.
     commits_agree = p < worth or (samples_p is not None and separated(before, after))
-    real = (short >= settings.level_points and commits_agree
+    real = (short >= settings.level_points and two_levels(before, after) and commits_agree
             and (samples_p is None or samples_p < worth))
     return Gate(real, real and abs(change) >= min_change, change, min(1.0, p * cut.looks),
                 None if samples_p is None else min(1.0, samples_p * cut.looks), cut.looks)
@@ -90,17 +93,20 @@ def samples_agree(values: Sequence[float], samples: Sequence[tuple[float, ...]],
     """Levels that do not overlap, commit by commit, and whose pooled samples differ
     beyond noise."""
     pooled = pooled_samples(samples, cut, settings.pooled_commits)
-    if pooled is None or not separated(values[cut.start:cut.at], values[cut.at:cut.end]):
+    before, after = values[cut.start:cut.at], values[cut.at:cut.end]
+    if pooled is None or not two_levels(before, after) or not separated(before, after):
         return False
     return mann_whitney(*pooled, settings.alpha / cut.looks)[1] < settings.alpha / cut.looks
 
 
+def two_levels(before: Sequence[float], after: Sequence[float]) -> bool:
+    """Whether both sides of a cut are levels (LEVEL_COMMITS or more): the newest
+    commit alone, however far off and whatever its rank test, is no new level."""
+    return min(len(before), len(after)) >= LEVEL_COMMITS
+
+
 def separated(before: Sequence[float], after: Sequence[float]) -> bool:
-    """Whether every commit of one level lies beyond every commit of the other, each
-    level holding two commits or more: one commit's readings share the runner's bad
-    minute, and one commit is never enough."""
-    if min(len(before), len(after)) < 2:
-        return False
+    """Whether every commit of one level lies beyond every commit of the other."""
     return max(before) < min(after) or min(before) > max(after)
 
 

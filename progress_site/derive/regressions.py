@@ -11,9 +11,9 @@ it got better or worse. docs/regressions.md explains the method in plain words.
 4. A cut stays only if the two levels it separates differ beyond noise: the rank test
    again, the same test on the pooled samples of up to 10 commits each side (when
    there are samples), and levels of at least 3 commits (the newest level may be
-   shorter: the step is then pending). The weakest failing cut goes first, and the
-   rest are judged again. A cut that stays is reported as a step if its change is at
-   least the series' `min_change`.
+   shorter, but never one commit, whichever test passes: the step is then pending).
+   The weakest failing cut goes first, and the rest are judged again. A cut that
+   stays is reported as a step if its change is at least the series' `min_change`.
 
 Nothing here is random, and nothing depends on set or dict order: the same series gives
 the same steps on any machine and under any PYTHONHASHSEED.

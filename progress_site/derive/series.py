@@ -86,12 +86,6 @@ def median(values: Sequence[float]) -> float:
     return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
 
 
-def binomial_half_cdf(k: int, n: int) -> float:
-    """P(X <= k) for X ~ Binomial(n, 1/2): how often at most k of n samples fall below
-    the true median."""
-    return sum(math.comb(n, i) for i in range(k + 1)) / 2**n if k >= 0 else 0.0
-
-
 def median_interval(values: Sequence[float], confidence: float = 0.95
                     ) -> tuple[float, float, float]:
     """The narrowest order-statistic interval (x_(k), x_(n+1-k)) holding the median with
@@ -101,13 +95,18 @@ def median_interval(values: Sequence[float], confidence: float = 0.95
     n = len(ordered)
     k = 1
     # Each step inwards drops one sample from each end; stop before coverage falls short.
-    # The tail's count grows with k rather than being summed again from 0 (a step's
-    # levels hold hundreds of points): the same whole numbers, so the same quotients.
-    below = 1 + n  # comb(n, 0) + comb(n, 1)
-    while k < (n + 1) // 2 and 1 - 2 * (below / 2**n) >= confidence:
+    # The coverage of (x_(k), x_(n+1-k)) is 1 - 2 P(X <= k - 1), X ~ Binomial(n, 1/2):
+    # how often at most k - 1 of n samples fall below the true median. The tail's count
+    # grows with k, each term made from the last (a step's old level may hold 10,000
+    # commits, where summing again from 0, or making each comb(n, k) anew, is quadratic):
+    # the same whole numbers, so the same quotients.
+    whole = 2**n
+    below, term = 1 + n, n  # comb(n, 0) + comb(n, 1), and comb(n, k)
+    while k < (n + 1) // 2 and 1 - 2 * (below / whole) >= confidence:
         k += 1
-        below += math.comb(n, k)
-    coverage = 1 - 2 * binomial_half_cdf(k - 1, n)
+        term = term * (n - k + 1) // k  # comb(n, k), exactly
+        below += term
+    coverage = 1 - 2 * ((below - term) / whole)
     return ordered[k - 1], ordered[n - k], coverage
 
 

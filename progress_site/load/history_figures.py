@@ -23,7 +23,6 @@ from progress_site.model.history import (
     decimals_of,
     default_better,
     default_group,
-    quartile_range,
     significant,
 )
 from progress_site.model.schema import Commit, Data, Measurement
@@ -143,9 +142,8 @@ def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
         parts["p50"] = statistics.median(samples)
     if "mean" not in parts:  # a spread around a mean the tool did not report says nothing
         parts.pop("sd", None)
-    quartiles = quartile_range(point) if "p50" in parts else None
-    if quartiles is not None:  # the median's own spread (a few slow rounds widen the sd)
-        parts["iqr"] = significant(quartiles)
+    if point.iqr is not None:  # the median's own spread (a few slow rounds widen the sd)
+        parts["iqr"] = significant(point.iqr)
     if samples:
         parts.setdefault("min", min(samples))
         parts.setdefault("max", max(samples))

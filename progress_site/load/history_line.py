@@ -25,6 +25,7 @@ from progress_site.model.history import (
     REQUIRED,
     STATS,
     SeriesPoint,
+    median_iqr,
 )
 from progress_site.model.limits import MAX_UNKNOWN
 from progress_site.model.values import Where
@@ -93,7 +94,7 @@ def plain_point(rec: Any, unit: str | None, days: dict[str, Day | None], where: 
     return SeriesPoint(commit, day, machine, float(value),
                        None if spread is _ABSENT else float(spread),
                        None if n is _ABSENT else n, NO_STATS, (),
-                       None if tool is _ABSENT else tool, "measured", None, where)
+                       None if tool is _ABSENT else tool, "measured", None, None, where)
 
 
 class LineReader:
@@ -160,8 +161,9 @@ class LineReader:
         if len(self.problems) > before or None in (commit, machine, date, value):
             return None
         assert commit and machine and date is not None and value is not None
-        return SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
-                           tool, status or "measured", note, where)
+        point = SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
+                            tool, status or "measured", note)
+        return point._replace(iqr=median_iqr(point), where=where)
 
     def word(self, index: int, rec: Mapping[str, Any], key: str) -> str | None:
         """A text value: a non-empty string."""

@@ -74,12 +74,13 @@ def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] |
     if days is None or not _finite(numbers) or not _finite([x for x in spread if x]):
         return None
     # Each machine and tool text once in memory, not once a line; each point made from
-    # its tuple of fields in one call (SeriesPoint._make is a Python call a point).
+    # its tuple of fields in one call (SeriesPoint._make is a Python call a point). No
+    # stats and no readings: no quartiles (`iqr`).
     fields = zip(
         commits, days, map(sys.intern, machines), numbers, spread, _column(counts, int),
         repeat(NO_STATS), repeat(()),
         [sys.intern(t) if t else None for t in tools] if any(tools) else repeat(None),
-        repeat("measured"), repeat(None), repeat(NOWHERE))
+        repeat("measured"), repeat(None), repeat(None), repeat(NOWHERE))
     points: list[SeriesPoint] = list(map(tuple.__new__, repeat(SeriesPoint), fields))
     return points, unit
 

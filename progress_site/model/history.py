@@ -38,6 +38,19 @@ HIGHER_UNITS = ("ops/s", "req/s", "MB/s", "GB/s", "KB/s", "Mbit/s", "Gbit/s", "i
                 "msg/s", "/s")
 
 
+# Each kind of spread as plain-text output names it (console lines, the pull-request
+# summary); pages name them through the catalogs, in each language.
+SPREAD_NAMES = {"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"}
+
+
+class Spread(NamedTuple):
+    """What a point's noise is, as its page prints it: the interquartile range beside a
+    median, the standard deviation (σ) otherwise, or half a tool's 99 % interval."""
+
+    kind: Literal["iqr", "stddev", "interval"]
+    width: float  # the interquartile range, the deviation, or the interval's half-width
+
+
 class SeriesPoint(NamedTuple):
     """One (commit, machine) measurement of a series."""
 
@@ -55,7 +68,20 @@ class SeriesPoint(NamedTuple):
     tool: str | None = None
     status: str = "measured"
     note: str | None = None
+    # The interquartile range beside a median (`median_iqr`), worked out once where the
+    # point is made (load): pages, data.json and the figure read it, rather than each
+    # sorting up to MAX_SAMPLES readings again. A plain CI line has none.
+    iqr: float | None = None
     where: Where = NOWHERE
+
+    @property
+    def shown(self) -> Spread | None:
+        """The spread its value prints with: the same family as the value, as asv pairs
+        a median with its quartiles and hyperfine a mean with its deviation. A few slow
+        rounds on a shared runner put pytest-benchmark's deviation at several times its
+        mean, which says nothing of the median's noise; a point without quartiles keeps
+        the tool's deviation, said to be one."""
+        return deviation(self) if self.iqr is None else Spread("iqr", self.iqr)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,26 +110,11 @@ class HistorySeries:
         """The point the figure shows."""
         return self.points[-1]
 
-# Each kind of spread as plain-text output names it (console lines, the pull-request
-# summary); pages name them through the catalogs, in each language.
-SPREAD_NAMES = {"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"}
 
-
-class Spread(NamedTuple):
-    """What a point's noise is, as its page prints it: the interquartile range beside a
-    median, the standard deviation (σ) otherwise, or half a tool's 99 % interval."""
-
-    kind: Literal["iqr", "stddev", "interval"]
-    width: float  # the interquartile range, the deviation, or the interval's half-width
-
-
-def spread_of(point: SeriesPoint) -> Spread | None:
-    """The spread of the same family as the point's value, as asv pairs a median with its
-    quartiles and hyperfine a mean with its deviation: a few slow rounds on a shared runner
-    put pytest-benchmark's deviation at several times its mean, which says nothing of the
-    median's noise. A point without quartiles keeps the tool's deviation, said to be one."""
-    quartiles = quartile_range(point) if is_median(point) else None
-    return deviation(point) if quartiles is None else Spread("iqr", quartiles)
+def median_iqr(point: SeriesPoint) -> float | None:
+    """The interquartile range a point's value prints with (`SeriesPoint.shown`): its
+    readings' when the value is their median, else none."""
+    return quartile_range(point) if is_median(point) else None
 
 
 def deviation(point: SeriesPoint) -> Spread | None:

@@ -16,7 +16,7 @@ from xml.etree import ElementTree as ET
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
-from progress_site.model.history import SeriesPoint, deviation, significant, spread_of
+from progress_site.model.history import SeriesPoint, deviation, significant
 from progress_site.publish.feeds import ATOM, add, identity, stamp
 from progress_site.publish.news import plain
 from progress_site.render.dashboard import Dashboard
@@ -47,7 +47,7 @@ def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
     """One point as its history line wrote it (absent keys left out), with what its
     `spread` is and the IQR its pages print beside a median; `days`: each date as
     written, once a date."""
-    commit, date, machine, value, spread, n, stats, samples, tool, status, note, _ = point
+    commit, date, machine, value, spread, n, stats, samples, tool, status, note, iqr, _ = point
     day = days.get(date)
     if day is None:
         day = days[date] = date.isoformat().replace("+00:00", "Z")
@@ -57,10 +57,8 @@ def point_json(point: SeriesPoint, days: dict[dt.date, str]) -> dict[str, Any]:
     told = deviation(point)
     if told is not None:
         out["spread"], out["spread_kind"] = spread, told.kind
-    # Quartiles come from stats or samples: a plain CI line (most of 100,000) has neither.
-    shown = spread_of(point) if stats or samples else None
-    if shown is not None and shown.kind == "iqr":  # what the pages print beside a median
-        out["iqr"] = significant(shown.width)
+    if iqr is not None:  # what the pages print beside a median
+        out["iqr"] = significant(iqr)
     if n is not None:
         out["n"] = n
     if stats:

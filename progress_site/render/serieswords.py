@@ -19,7 +19,6 @@ from progress_site.model.history import (
     SeriesPoint,
     Spread,
     decimals_of,
-    spread_of,
 )
 from progress_site.render import formatting
 from progress_site.render.words import N_, Words
@@ -94,7 +93,7 @@ class SeriesWords:
         has them: `23.332 μs (IQR 0.999 μs, n = 40)`."""
         w = self.words
         unit = view.series.unit
-        spread = spread_of(point)
+        spread = point.shown
         value = w.with_unit(point.value, self.point_digits(view, point, spread), unit)
         details = [] if spread is None else [self.spread(spread, unit)]
         if point.n is not None:
@@ -121,7 +120,7 @@ class SeriesWords:
     @staticmethod
     def kinds(points: Sequence[SeriesPoint]) -> frozenset[str]:
         """The kinds of spread these points print with."""
-        return frozenset(s.kind for s in map(spread_of, points) if s is not None)
+        return frozenset(s.kind for s in (p.shown for p in points) if s is not None)
 
     def legend(self, kinds: frozenset[str]) -> list[str]:
         """What each kind of spread printed in a table means, in a fixed order."""
@@ -130,8 +129,8 @@ class SeriesWords:
 
     def value_only(self, view: SeriesView, point: SeriesPoint) -> str:
         """A point's value in its unit, without its spread."""
-        return self.words.with_unit(point.value, self.point_digits(view, point, spread_of(
-            point)), view.series.unit)
+        return self.words.with_unit(point.value, self.point_digits(view, point, point.shown),
+                                    view.series.unit)
 
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""
