@@ -33,7 +33,7 @@ from progress_site.render.environment import make_environment
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.markdown import split_blocks
 from progress_site.render.pages import render
-from progress_site.render.sitelinks import unpublished_links
+from progress_site.render.sitelinks import broken_anchors, unpublished_links
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.typed import typed_numbers
 from progress_site.render.words import Words
@@ -186,6 +186,9 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
     with collector_paused():
         files, found, deferred = render_site(config, ready, early[0])
     problems = ready.problems + early[1] + found
+    if all(p.warning for p in problems):  # every page rendered: their ids are known
+        problems += broken_anchors(ready.pages, ready.model.data.site.languages, files,
+                                   config.strict)
     fail_on_errors(problems, config.source)
     return Built(files, problems, ready.model, tuple(early[2] + deferred))
 
