@@ -110,7 +110,7 @@ def test_links_to_anchors_the_pages_have_ok(
     """The _ok twin: a heading's made id and its given one, the page's top, an id the
     template gives, on the page itself and on another."""
     add(site, "en", "guide.md", "\n## Set up\n\n## Later {#then}\n\n"
-        "[a](#set-up) [b](#then) [c](#) [d](#top) [e](../index.html#main)\n")
+        "[a](#set-up) [b](#then) [c](#) [d](#top) [e](../index.html#main) ![i](#pixel)\n")
     add(site, "en", "index.md", "\n[a](guide/index.html#set-up) [b](guide/#then)\n")
     status, err = build(capsys, site, "--strict")
     assert status == 0, err

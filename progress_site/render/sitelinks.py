@@ -92,7 +92,8 @@ def broken_anchors(pages: tuple[Page, ...], languages: tuple[str, ...],
     ids: dict[str, frozenset[str]] = {}  # a page's ids, read when a link asks for them
     found = []
     for page, here, part, start in prose(pages, languages):
-        for at, written, address in written_links(part):
+        # An image's `#` names a part of its file (an SVG's view), not an element.
+        for at, written, address in written_links(part, images=False):
             path, sign, anchor = address.partition("#")
             page_path = here if not path else target(here, address)
             if not sign or page_path is None:
