@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish.changes import lines_between, parse_snapshot
+from progress_site.publish.snapshot import of_model
 
+from .conftest import TODAY
 from .test_pipeline import run_build
 
 GOLDEN_DATA = Path(__file__).parent / "golden" / "data.json"
@@ -107,3 +110,14 @@ def test_an_old_data_json_without_records_compares_none() -> None:
                                   [{"bots": None, "server": "x"}], "rows", [{"x": "y" * 500}]])
 def test_records_no_build_wrote_are_unreadable_not_a_crash(rows: object) -> None:
     assert parse_snapshot(with_rows(rows)) is None  # type: ignore[arg-type]
+
+
+def test_a_build_summarises_its_records_as_its_data_json_holds_them(
+        example_copy: Path, tmp_path: Path) -> None:
+    """The new side of a build's summary comes from its model: the same records, with
+    the same names and printed values, as its data.json gives."""
+    built = make_site(BuildConfig(source=example_copy, out=tmp_path / "site", today=TODAY))
+    assert built.model is not None
+    published = parse_snapshot(built.files["data.json"])
+    assert published is not None and len(published.records["four-way"] or {}) == 16
+    assert of_model(built.model).records == published.records
