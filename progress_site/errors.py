@@ -174,9 +174,8 @@ class BuildFailed(Exception):
 
     exit_code = 1
 
-    def __init__(self, problems: list[Problem], what: str = "data") -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems, key=Problem.sort_key)
-        self.what = what
         super().__init__(self.render())
 
     def render(self) -> str:
@@ -192,8 +191,27 @@ class BuildFailed(Exception):
         lines += [f"{visible_path(name)}: and {count - MAX_SHOWN:,} more problems in this "
                   "file (fix those above first)"
                   for name, count in shown.items() if count > MAX_SHOWN]
-        noun = "error" if len(errors) == 1 else "errors"
-        return "\n".join(lines) + f"\nAborted with {len(errors):,} {self.what} {noun}."
+        return "\n".join(lines) + "\n" + aborted(errors)
+
+
+def kind(problem: Problem) -> str:
+    """What a problem is an error of, as the closing line names it: a template's (the
+    site's templates/ or the engine's), else the data's (data/, content/, locales/)."""
+    file = problem.location.file
+    return "template" if file == "templates" or file.startswith("templates/") else "data"
+
+
+def aborted(errors: list[Problem]) -> str:
+    """The closing line: `Aborted with 2 data errors.`, `Aborted with 1 template error.`,
+    `Aborted with 3 errors (2 data, 1 template).`"""
+    kinds: dict[str, int] = {}
+    for problem in errors:
+        kinds[kind(problem)] = kinds.get(kind(problem), 0) + 1
+    noun = "error" if len(errors) == 1 else "errors"
+    if len(kinds) == 1:
+        return f"Aborted with {len(errors):,} {next(iter(kinds))} {noun}."
+    counts = ", ".join(f"{kinds[k]:,} {k}" for k in sorted(kinds))
+    return f"Aborted with {len(errors):,} {noun} ({counts})."
 
 
 class UsageError(Exception):

@@ -26,6 +26,7 @@ from progress_site.load.site import load
 from progress_site.publish import changes
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
+from progress_site.render.anchors import broken_anchors
 from progress_site.render.blocklines import Block
 from progress_site.render.dashboard import dashboard_pages, unlinked_series
 from progress_site.render.drawings import charts_shown
@@ -183,6 +184,9 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
     with collector_paused():
         files, found, deferred = render_site(config, ready, early[0])
     problems = ready.problems + early[1] + found
+    if all(p.warning for p in problems):  # every page rendered: their ids are known
+        problems += broken_anchors(ready.pages, ready.model.data.site.languages, files,
+                                   config.strict)
     fail_on_errors(problems, config.source)
     return Built(files, problems, ready.model, tuple(early[2] + deferred))
 

@@ -217,8 +217,10 @@ def x_labels(page: str, figure: str) -> list[tuple[float, str]]:
 
 
 @pytest.mark.parametrize(("lang", "dates"), [
-    ("en", ["November 2, 2025", "January 15, 2026", "March 20, 2026", "November 1, 2026"]),
-    ("fr", ["2 novembre 2025", "15 janvier 2026", "20 mars 2026", "1 novembre 2026"])])
+    ("en", ["November\u00a02,\u00a02025", "January\u00a015,\u00a02026",
+            "March\u00a020,\u00a02026", "November\u00a01,\u00a02026"]),
+    ("fr", ["2\u00a0novembre\u00a02025", "15\u00a0janvier\u00a02026", "20\u00a0mars\u00a02026",
+            "1\u00a0novembre\u00a02026"])])
 def test_a_trend_is_drawn_in_date_order_with_years_when_it_spans_two(
         pages: dict[str, str], lang: str, dates: list[str]) -> None:
     assert [text for _, text in x_labels(pages[lang], "trend-start-figure")] == dates

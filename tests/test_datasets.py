@@ -653,11 +653,13 @@ def test_a_table_says_where_its_records_come_from(tmp_path: Path) -> None:
         "machines:\n  - id: laptop\n    name: {en: The laptop, fr: Le portable}\n")
     built = make_site(BuildConfig(source=source, out=tmp_path / "out",
                                   today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
-    for page, words in (("index.html", ["Machine", "The laptop", "Date", "November 28, 2026",
-                                        "Method", "300 s a run", "Proof", "https://example.org/runs"]),
+    for page, words in (("index.html", ["Machine", "The laptop", "Date",
+                                        "November\u00a028,\u00a02026", "Method", "300 s a run",
+                                        "Proof", "https://example.org/runs"]),
                         ("fr/index.html", ["Machine", "Le portable", "Date",
-                                           "28 novembre 2026", "Méthode", "300 s par passage",
-                                           "Preuve", "https://example.org/runs"])):
+                                           "28\u00a0novembre\u00a02026", "Méthode",
+                                           "300 s par passage", "Preuve",
+                                           "https://example.org/runs"])):
         origin = parse(built[page]).find("dl", class_="origin")
         assert [n.text() for n in origin.iter() if n.tag in ("dt", "dd")] == words
         assert origin.find("a").attrs["href"] == "https://example.org/runs"
@@ -694,8 +696,10 @@ def test_a_date_field_prints_as_each_language_writes_dates(tmp_path: Path) -> No
     built = make_site(BuildConfig(source=source, out=tmp_path / "out",
                                   today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
     for page, days, short in (
-            ("index.html", ["November 3, 2026", "November 10, 2026"], "November 10"),
-            ("fr/index.html", ["3 novembre 2026", "10 novembre 2026"], "10 novembre")):
+            ("index.html", ["November\u00a03,\u00a02026", "November\u00a010,\u00a02026"],
+             "November\u00a010"),
+            ("fr/index.html", ["3\u00a0novembre\u00a02026", "10\u00a0novembre\u00a02026"],
+             "10\u00a0novembre")):
         html = parse(built[page])
         table = html.find("table", class_="records")
         assert [r.find("th").text() for r in table.find_all("tr")[1:]] == days

@@ -175,17 +175,18 @@ def test_percent(fraction: float, decimals: int, sign: bool, lang: str, expected
 
 
 @pytest.mark.parametrize(("day", "lang", "expected"), [
-    (dt.date(2026, 11, 8), "en", "November 8, 2026"),
-    (dt.date(2026, 11, 8), "fr", "8 novembre 2026"),
-    (dt.date(2026, 1, 1), "fr", "1 janvier 2026"),
+    # No-break spaces: a line never ends inside a date.
+    (dt.date(2026, 11, 8), "en", "November\u00a08,\u00a02026"),
+    (dt.date(2026, 11, 8), "fr", "8\u00a0novembre\u00a02026"),
+    (dt.date(2026, 1, 1), "fr", "1\u00a0janvier\u00a02026"),
 ])
 def test_date(day: dt.date, lang: str, expected: str) -> None:
     assert formatting.date(day, lang) == expected
 
 
 @pytest.mark.parametrize(("day", "lang", "expected"), [
-    (dt.date(2026, 11, 8), "en", "November 8"),
-    (dt.date(2026, 11, 8), "fr", "8 novembre"),
+    (dt.date(2026, 11, 8), "en", "November\u00a08"),
+    (dt.date(2026, 11, 8), "fr", "8\u00a0novembre"),
 ])
 def test_short_date(day: dt.date, lang: str, expected: str) -> None:
     assert formatting.short_date(day, lang) == expected

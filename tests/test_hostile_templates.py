@@ -77,7 +77,42 @@ def test_a_broken_template_is_a_located_error(base: Path, tmp_path: Path, text: 
     page_template(base, text)
     err = refused(base, tmp_path / "out")
     assert err.splitlines()[0] == f"templates/page.html:{line}:1: template error: {message}"
-    assert err.endswith("Aborted with 1 data error.\nThe previous site was left as it was.\n")
+    assert err.endswith("Aborted with 1 template error.\nThe previous site was left as it "
+                        "was.\n")
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("page.html", "{% extends 'base.html' %}{% block main %}\n{{ 1 / 0 }}{% endblock %}",
+     "templates/page.html:2:1: template error: division by zero"),
+    ("page.html", "{% extends 'base.html' %}{% block main %}\n{{ 1 + 'a' }}{% endblock %}",
+     "templates/page.html:2:1: template error: unsupported operand type(s) for +: 'int' "
+     "and 'str'"),
+    ("404.html", "\n{{ nothing.here }}", "templates/404.html:2:1: template error: 'nothing' "
+     "is undefined"),
+    ("404.html", "{{ 1 / 0 }}", "templates/404.html:1:1: template error: division by zero"),
+])
+def test_a_template_that_raises_is_a_template_error(base: Path, tmp_path: Path, name: str,
+                                                     text: str, message: str) -> None:
+    """A site's template that computes what cannot be (or its 404 page that fails) is a
+    located template error, once, named so in the closing line: it was an internal
+    error, or a 'data error'."""
+    (base / "templates" / name).write_text(text, encoding="utf-8")
+    err = refused(base, tmp_path / "out")
+    assert err.splitlines()[0] == message
+    assert err.count("template error:") == 1
+    assert err.endswith("Aborted with 1 template error.\nThe previous site was left as it "
+                        "was.\n")
+
+
+def test_errors_of_data_and_templates_are_counted_apart(base: Path, tmp_path: Path) -> None:
+    page_template(base, "{% extends 'base.html' %}{% block main %}\n{{ nothing.here }}"
+                        "{{ body }}{% endblock %}\n")
+    index = base / "content" / "en" / "index.md"
+    index.write_text(index.read_text() + "\n{{< no-such-block >}}\n")
+    err = refused(base, tmp_path / "out")
+    assert "content/en/index.md:6:1: unknown block 'no-such-block'" in err
+    assert err.endswith("Aborted with 2 errors (1 data, 1 template).\nThe previous site "
+                        "was left as it was.\n")
 
 
 def test_a_template_or_asset_linked_from_outside_is_not_read(base: Path,
@@ -95,7 +130,7 @@ def test_a_template_or_asset_linked_from_outside_is_not_read(base: Path,
         "outside its folder\n    hint: put the file itself in templates/assets/, or delete "
         "it\ntemplates/secret.html: template error: this template links to a place outside "
         "its folder\n    hint: correct the template, or delete it to use the engine's\n"
-        "Aborted with 2 data errors.\nThe previous site was left as it was.\n")
+        "Aborted with 2 template errors.\nThe previous site was left as it was.\n")
     assert "SECRET" not in err
 
 
@@ -176,7 +211,8 @@ def test_a_templates_folder_linked_from_outside_is_not_read(base: Path,
         "    hint: copy the folder into the source instead of linking to it\n"
         "templates: this folder links to a place outside the source folder\n"
         "    hint: copy the folder into the source instead of linking to it\n"
-        "Aborted with 2 data errors.\nThe previous site was left as it was.\n")
+        "Aborted with 2 errors (1 data, 1 template).\nThe previous site was left as it "
+        "was.\n")
     (base / "templates").unlink()
     (base / "locales").unlink()
     shutil.copytree(theme, base / "theme")

@@ -254,8 +254,8 @@ def test_trends_from_history(tmp_path: Path) -> None:
     assert summaries == [  # over the commits where each point names one, else the dates
         f"CPU: lowest 8.5{NBSP}ms where Commit is ccc3333, highest 30{NBSP}ms where Commit "
         "is First.",
-        f"Start: lowest 8.2{NBSP}s where Date is November 1, highest 9.1{NBSP}s where Date "
-        "is October 1.",
+        f"Start: lowest 8.2{NBSP}s where Date is November\u00a01, highest 9.1{NBSP}s where Date "
+        "is October\u00a01.",
     ]
     rows = page.find(id="trend-cpu-figure").find("tbody").find_all("tr")
     assert [cells(r) for r in rows] == [["First", f"30{NBSP}ms"], ["bbb2222", f"20{NBSP}ms"],

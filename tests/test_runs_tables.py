@@ -37,7 +37,7 @@ def page(files: dict[str, bytes], path: str) -> Node:
 
 def test_a_run_says_where_its_figures_come_from_once(files: dict[str, bytes]) -> None:
     run = page(files, "runs/index.html").find(id=f"run-{RUNS[0]}")
-    assert origin(run) == [("Machine", "The test PC"), ("Date", "November 8, 2026"),
+    assert origin(run) == [("Machine", "The test PC"), ("Date", "November\u00a08,\u00a02026"),
                            ("Commit", "c38a01e"), ("Command", "./load --bots 100 --ticks 600")]
     rows = run.find("tbody").find_all("tr")
     assert len(rows) == ITEMS
@@ -100,7 +100,7 @@ def test_a_runs_intro_follows_its_heading(files: dict[str, bytes]) -> None:
 
 def test_profiles_are_tables_with_their_source_once(files: dict[str, bytes]) -> None:
     light = page(files, "index.html").find(id="profile-light")
-    assert origin(light) == [("Machine", "The test PC"), ("Date", "November 2, 2026"),
+    assert origin(light) == [("Machine", "The test PC"), ("Date", "November\u00a02,\u00a02026"),
                              ("Commit", "57930e6")]
     rows = light.find("tbody").find_all("tr")
     cells = [[c.text().replace(NBSP, " ") for c in r.find_all("th") + r.find_all("td")]

@@ -115,3 +115,41 @@ def test_a_link_to_an_asset_the_build_refuses_is_told_too(
     assert "templates/assets/outside.png: this asset cannot be published: it links to a " \
            "place outside its folder\n" in err
     assert not (site / "site").exists()
+
+
+def test_a_link_to_an_anchor_no_element_has_is_a_located_warning(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On the same page, on another page by its file or its folder: each located, with
+    the id it most likely meant; --strict makes them errors."""
+    add(site, "en", "guide.md", "\n## Set up\n\nSee [setting up](#set-upp).\n")
+    add(site, "en", "index.md", "\n[guide](guide/index.html#set-up) "
+        "[guide](guide/index.html#setup-x) [folder](guide/#zzz)\n")
+    status, err = build(capsys, site)
+    assert status == 0
+    assert (
+        "content/en/guide.md:8:18: warning: link to '#set-upp': guide/index.html has no "
+        "element with the id 'set-upp'\n    See [setting up](#set-upp).\n"
+        "                     ^\n    hint: did you mean 'set-up'?\n") in err
+    assert ("content/en/index.md:6:42: warning: link to 'guide/index.html#setup-x': "
+            "guide/index.html has no element with the id 'setup-x'\n") in err
+    assert ("content/en/index.md:6:77: warning: link to 'guide/#zzz': guide/index.html has "
+            "no element with the id 'zzz'\n") in err
+    assert "hint: link to an id the page has: a heading's is made from its words, or " \
+           "given as `## Words {#id}`\n" in err
+    assert err.count("warning: link to") == 3, err
+    status, err = build(capsys, site, "--strict", "--force")
+    assert status == 1
+    assert "content/en/guide.md:8:18: link to '#set-upp'" in err
+    assert "Aborted with 3 " in err
+
+
+def test_links_to_anchors_the_pages_have_ok(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The _ok twin: a heading's made id and its given one, the page's top, an id the
+    template gives, on the page itself and on another."""
+    add(site, "en", "guide.md", "\n## Set up\n\n## Later {#then}\n\n"
+        "[a](#set-up) [b](#then) [c](#) [d](#top) [e](../index.html#main) ![i](#pixel)\n")
+    add(site, "en", "index.md", "\n[a](guide/index.html#set-up) [b](guide/#then)\n")
+    status, err = build(capsys, site, "--strict")
+    assert status == 0, err
+    assert "link to" not in err, err

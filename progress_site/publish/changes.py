@@ -26,6 +26,7 @@ from progress_site.model.declare import hints
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
 from progress_site.publish.datajson import VERSION
+from progress_site.publish.datasetrows import record_lines
 from progress_site.publish.edited import edited
 from progress_site.publish.snapshot import Snapshot, of_model, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
@@ -256,7 +257,8 @@ def unreadable(out: Path, why: str) -> Problem:
 
 
 def describe(old: Snapshot, new: Snapshot) -> list[str]:
-    """One line per change, figures first, then tasks; empty when nothing changed."""
+    """One line per change, figures first, then datasets' records, then tasks; empty when
+    nothing changed."""
     lines = []
     for path in sorted(old.figures.keys() | new.figures.keys()):
         before, after = old.figures.get(path), new.figures.get(path)
@@ -272,6 +274,7 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
             lines.append(f"figure {name}: {before[0]} -> {after[0]}{status}")
         else:
             lines.append(f"figure {name}: {before[1]} -> {after[1]}")
+    lines += record_lines(old.records, new.records)
     for path in sorted(old.tasks.keys() | new.tasks.keys()):
         was, now = old.tasks.get(path), new.tasks.get(path)
         if was == now:

@@ -1,9 +1,9 @@
 """What changed between two sites, as Markdown for a pull request or a job summary.
 
 `--changes OLD_SITE --format markdown`: a heading, a table of the figures that changed
-(numbers and percentages formatted by Babel, in English), the tasks, how many texts
-changed, the pages that changed (the first few named, as the text form does), and the
-regression steps the new site found that the old one had not.
+(numbers and percentages formatted by Babel, in English), the datasets' records, the
+tasks, how many texts changed, the pages that changed (the first few named, as the text
+form does), and the regression steps the new site found that the old one had not.
 Everything in it comes from the two data.json files, which a pull request controls: each
 piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention.
 """
@@ -20,6 +20,7 @@ from progress_site.derive.quantity import significant_decimals
 from progress_site.errors import visible
 from progress_site.model.limits import MAX_DECIMALS
 from progress_site.publish import changes
+from progress_site.publish.datasetrows import record_lines
 from progress_site.publish.snapshot import Snapshot, width_decimals
 from progress_site.publish.steps import StepRow, new_steps, off_level, steps_in
 from progress_site.render.formatting import number, percent, percent_amount
@@ -54,6 +55,7 @@ class Comparison:
     old: Snapshot
     new: Snapshot
     tasks: list[str]  # the text lines of the tasks that changed
+    records: list[str]  # the text lines of the datasets' records that changed
     texts: int  # how many texts (titles, notes, words of the data) changed
     steps: list[StepRow]  # the new site's steps the old one did not have
     pages: list[str] | None = None  # the pages that changed; None when not compared
@@ -74,13 +76,15 @@ def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Compariso
     old_texts, new_texts = texts_of(first), texts_of(second)
     changed = sum(1 for p in old_texts.keys() | new_texts.keys()
                   if old_texts.get(p) != new_texts.get(p))
-    return Comparison(before, after, tasks, changed,
+    return Comparison(before, after, tasks, record_lines(before.records, after.records),
+                      changed,
                       new_steps(steps_in(first), steps_in(second)), pages,
                       off_level(first, second))
 
 
-# Not texts a reader reads: ids make the paths, statuses and figures are told apart.
-NOT_TEXT = frozenset({"id", "status", "derived", "series"})
+# Not texts a reader reads: ids make the paths, statuses, figures and records are told
+# apart.
+NOT_TEXT = frozenset({"id", "status", "derived", "series", "rows"})
 
 
 def texts_of(document: dict[str, Any]) -> dict[str, str]:
@@ -108,7 +112,8 @@ def name_of(item: Any, place: int) -> Any:
 
 def markdown(found: Comparison) -> str:
     """The summary as Markdown, ending with a newline."""
-    parts = ["## Changes to the progress page", *figures_table(found), *tasks_list(found),
+    parts = ["## Changes to the progress page", *figures_table(found), *records_list(found),
+             *tasks_list(found),
              texts_line(found.texts), *pages_list(found.pages),
              *steps_section("New regressions", found, "regressed"),
              *steps_section("Improvements", found, "improved"),
@@ -193,6 +198,14 @@ def tasks_list(found: Comparison) -> list[str]:
         return ["No task changed."]
     return ["### Tasks", "\n".join(f"- {md(line)}" for line in found.tasks[:MAX_ROWS]),
             *more(len(found.tasks), "task changes")]
+
+
+def records_list(found: Comparison) -> list[str]:
+    """The datasets' records that changed, as a list; nothing for a site without one."""
+    if not found.records:
+        return ["No record changed."] if found.new.records or found.old.records else []
+    return ["### Records", "\n".join(f"- {md(line)}" for line in found.records[:MAX_ROWS]),
+            *more(len(found.records), "record changes")]
 
 
 def texts_line(count: int) -> str:

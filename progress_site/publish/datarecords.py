@@ -3,7 +3,8 @@
 Every record is written with all of its fields (null when not given) in the order the
 data format declares them, and the records the build derives something from carry it
 under `derived`: a figure its key, number and effective status, a comparison its ratio
-and change, a budget item its share, a roadmap its counts. A figure's `key` is the name
+and change, a budget item its share, a roadmap its counts. A dataset carries its records
+under `rows` (datasetrows.py). A figure's `key` is the name
 texts cite it by (`model/keys.py`), and the change summary compares figures by it.
 """
 
@@ -22,12 +23,14 @@ from progress_site.derive.views import (
     HeadlineView,
     RoadmapView,
 )
+from progress_site.model.dataset import Dataset
 from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey, published
 from progress_site.model.roadmap import Roadmap, Task
 from progress_site.model.schema import BudgetItem, Comparison, Headline
 from progress_site.model.values import Number, Text, plain
 from progress_site.model.walk import record_fields
+from progress_site.publish.datasetrows import dataset_rows
 
 # The records that carry `derived` (the schema says what each holds: dataschema.py).
 DERIVED_RECORDS = frozenset({Figure, Comparison, BudgetItem, Roadmap, Task, Headline})
@@ -144,6 +147,8 @@ class Writer:
             out[name] = field if type(field) in _AS_IS else self.to_json(field, (path, name))
         if kind in DERIVED_RECORDS:
             out["derived"] = self.derived_of(value, path)
+        elif kind is Dataset:  # its records, read from their file
+            out["rows"] = dataset_rows(value)
         return out
 
     def derived_of(self, record: Any, path: Path) -> dict[str, Any] | None:

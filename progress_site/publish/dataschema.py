@@ -12,6 +12,7 @@ import typing
 from typing import Any, Literal
 
 from progress_site.derive.kinds import KINDS
+from progress_site.model.dataset import Dataset
 from progress_site.model.declare import fields, hints
 from progress_site.model.figure import Figure
 from progress_site.model.roadmap import Roadmap, Task
@@ -79,6 +80,11 @@ DERIVED: dict[type, dict[str, Any]] = {
                        key=KEY, quantity={"$ref": "#/$defs/Quantity"}, status=STATUS),
 }
 
+ROWS = {"description": "its records, in their file's order: each field's value (computed "
+                        "fields too) and `note` when the record has one",
+        "type": "array", "items": {"type": "object", "additionalProperties": {
+            "type": ["string", "number", "boolean"]}}}
+
 SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"},
     Number: {"type": "number"}, dt.date: {"type": "string", "format": "date"},
@@ -106,6 +112,8 @@ def record_schema(cls: type) -> dict[str, Any]:
              for f in fields(cls)}
     if cls in DERIVED:
         props["derived"] = DERIVED[cls]
+    if cls is Dataset:
+        props["rows"] = ROWS
     return {"type": "object", "additionalProperties": False, "required": sorted(props),
             "properties": props}
 

@@ -17,6 +17,7 @@ from progress_site.model.keys import published
 from progress_site.model.roadmap import Task
 from progress_site.model.values import plain
 from progress_site.publish.datarecords import quantity
+from progress_site.publish.datasetrows import Records, dataset_rows, records_of
 
 TASK_STATUSES = {"done", "in-progress", "planned"}
 # More than a build prints; an old data.json asking for a million would print a megabyte.
@@ -37,6 +38,9 @@ class Snapshot:
     # key -> the spread of a distribution's headline, named: ("IQR", 0.998) beside a
     # median, ("σ", 2.8) beside a mean
     spreads: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # dataset id -> its records by name (`four-way[bots=1, server=paper]`) -> field ->
+    # printed value (datasetrows.py); None for a dataset written without them
+    records: dict[str, Records | None] = field(default_factory=dict)
 
     def named(self, key: str) -> str:
         """A figure's key, with its contender when its side names one."""
@@ -113,7 +117,10 @@ def gather(value: Any, parts: tuple[str, ...], snap: Snapshot) -> None:
         if value.get("status") in TASK_STATUSES and "proofs" in value:
             tasks[".".join(parts)] = (value["status"], len(value.get("proofs") or ()))
         for key, child in value.items():
-            if key != "derived" and (type(child) is dict or type(child) is list):
+            # A dataset's rows are records of its file, read by datasetrows.py: a field
+            # named `status` there is no task.
+            rows = key == "rows" and parts[:1] == ("datasets",)
+            if key != "derived" and not rows and (type(child) is dict or type(child) is list):
                 stack.append((child, (*parts, key)))
 
 
@@ -162,7 +169,16 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
     studies = document.get("studies")
     for study in studies if type(studies) is list else ():
         snap.sides.update(contenders(study))
+    datasets = document.get("datasets")
+    for dataset in datasets if type(datasets) is list else ():
+        add_records(dataset, snap)
     return snap
+
+
+def add_records(dataset: Any, snap: Snapshot) -> None:
+    """Keep a dataset's records (as data.json writes it; None when it writes none)."""
+    if type(dataset) is dict:
+        snap.records[str(dataset.get("id"))] = records_of(dataset)
 
 
 def of_records(collection: str, first: int, records: list[Any]) -> Snapshot:
@@ -175,6 +191,8 @@ def of_records(collection: str, first: int, records: list[Any]) -> Snapshot:
                    snap)
         if collection == "studies":
             snap.sides.update(contenders(item))
+        if collection == "datasets":
+            add_records(item, snap)
     return snap
 
 
@@ -223,6 +241,9 @@ def of_model(model: Model) -> Snapshot:
             words = side_words(plain(side.name), side.version)
             snap.sides.update({f"comparisons.{c.id}.{part}": words
                                for c in study.comparisons if words})
+    for ds in model.data.datasets:  # as data.json writes it, then read as any other
+        add_records({"id": ds.id, "key": list(ds.key), "rows": dataset_rows(ds),
+                     "fields": [{"name": f.name, "unit": f.unit} for f in ds.fields]}, snap)
     return snap
 
 

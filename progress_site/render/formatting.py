@@ -95,15 +95,19 @@ def percent_amount(amount: float | Decimal, decimals: int, lang: str, *,
 
 
 def date(day: dt.date, lang: str) -> str:
-    """`November 8, 2026` / `8 novembre 2026`."""
-    text: str = format_date(day, "long", locale=locale(lang))
-    return text
+    """`November 8, 2026` / `8 novembre 2026`, its words held on one line (`whole`)."""
+    return whole(format_date(day, "long", locale=locale(lang)))
 
 
 def short_date(day: dt.date, lang: str) -> str:
-    """`November 8` / `8 novembre`: a date within the page's own year."""
-    text: str = format_skeleton("MMMMd", day, locale=locale(lang))
-    return text
+    """`November 8` / `8 novembre`: a date within the page's own year, on one line."""
+    return whole(format_skeleton("MMMMd", day, locale=locale(lang)))
+
+
+def whole(day: str) -> str:
+    """A date with no-break spaces between its words: a line broken after `8` or
+    `November 8,` leaves a number apart from what it counts, as `n =` or `±` would."""
+    return day.replace(" ", NBSP)
 
 
 def plural_category(value: float, decimals: int, lang: str) -> str:

@@ -145,11 +145,11 @@ def refused_links(source: str) -> list[Refused]:
             for at, written, why in refused_in(page_tokens(source), piped(source), piped)]
 
 
-def written_links(source: str) -> list[tuple[int, str, str]]:
-    """(offset, address as written, address linked) for each link and image published
-    from a chunk of a page's Markdown."""
+def written_links(source: str, images: bool = True) -> list[tuple[int, str, str]]:
+    """(offset, address as written, address linked) for each link and image (unless not
+    `images`) published from a chunk of a page's Markdown."""
     return [(unpiped_at(source, at), written, address) for at, written, address
-            in written_in(page_tokens(source), piped(source), piped)]
+            in written_in(page_tokens(source), piped(source), piped, images)]
 
 
 def markdown_html(source: str, refer: Refer | None = None) -> str:

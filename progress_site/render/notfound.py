@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import jinja2
 
+from progress_site.errors import Problem
 from progress_site.load.pages import Page, PageMeta
 from progress_site.model.schema import Site
 from progress_site.render.formatting import own_name
 from progress_site.render.places import PagePlace, home_page, language_folder, public_url
+from progress_site.render.sandbox import FAILURES, site_failure, template_problem
 from progress_site.render.words import Words
 
 
@@ -24,11 +26,19 @@ def language_name(lang: str) -> str:
 
 def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Site,
                     assets: dict[str, bytes], base_url: str | None,
-                    pages: tuple[Page, ...]) -> dict[str, bytes]:
+                    pages: tuple[Page, ...], problems: list[Problem]) -> dict[str, bytes]:
     """The 404 page of each language, made by its pages' environment and words; they
-    link to the home pages among `pages` (the site's pages, all built)."""
+    link to the home pages among `pages` (the site's pages, all built). None when a
+    site's own 404.html fails: told in `problems` once, not once a language."""
     css = assets.get("assets/style.css", b"").decode("utf-8")
-    return dict(not_found(env, words, site, css, base_url, pages) for env, words in languages)
+    try:
+        return dict(not_found(env, words, site, css, base_url, pages)
+                    for env, words in languages)
+    except FAILURES as exc:
+        if not site_failure(exc, languages[0][0]):
+            raise
+        problems.append(template_problem(exc, languages[0][0]))
+        return {}
 
 
 def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,

@@ -31,7 +31,7 @@ from progress_site.render.inputs import unlinked
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
-from progress_site.render.sandbox import FAILURES, template_problem
+from progress_site.render.sandbox import FAILURES, site_failure, template_problem
 from progress_site.render.sitelinks import SiteFiles, published
 from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
@@ -147,7 +147,10 @@ class PageRenderer:
             return ""
 
     def failed(self, exc: BaseException, problems: list[Problem]) -> bytes:
-        """No page: its template failed, told once however many pages use it."""
+        """No page: its template failed, told once however many pages use it (a Python
+        error of the engine's own templates is a bug: raised again)."""
+        if not site_failure(exc, self.env):
+            raise exc
         problem = template_problem(exc, self.env)
         if problem not in problems:
             problems.append(problem)
@@ -301,7 +304,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     # beside the feeds: a broken 404 template never hides a page's error.
     if only is None and all(p.warning for p in problems):
         out |= not_found_pages([(r.env, r.words) for r in rendered], site, static, base_url,
-                               pages)
+                               pages, problems)
     if only is None:
         out |= static | {".nojekyll": b""}
     return out, problems

@@ -130,18 +130,19 @@ def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
     return sorted(found)
 
 
-def written_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
-               ) -> list[tuple[int, str, str]]:
-    """Every published link's and image's address as written, with its offset in `text`,
-    and as the page links it (escapes read, `<...>` taken off); a reference `[x][y]` is
-    left out: its address is written in its definition."""
+def written_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str],
+               images: bool = True) -> list[tuple[int, str, str]]:
+    """Every published link's and image's (unless not `images`) address as written, with
+    its offset in `text`, and as the page links it (escapes read, `<...>` taken off); a
+    reference `[x][y]` is left out: its address is written in its definition."""
     lines, starts = lines_of(text)
     found: list[tuple[int, str, str]] = []
+    kinds = ("link_open", "image") if images else ("link_open",)
     for token in tokens:
         if token.map is None:
             continue
         for child in token.children or []:
-            if child.type in ("link_open", "image") and child.meta.get("written"):
+            if child.type in kinds and child.meta.get("written"):
                 offset, written = child.meta["written"]
                 line, column = inline_at(token, offset, lines, piped)
                 address = str(child.attrs.get("src" if child.type == "image" else "href", ""))

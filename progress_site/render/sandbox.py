@@ -118,7 +118,22 @@ class SourceLoader(jinja2.FileSystemLoader):
 
 # What a template can end in besides Jinja's own errors: `{% extends %}` of itself or a
 # macro calling itself (RecursionError), `range(10**9)` (the sandbox's OverflowError).
-FAILURES = (jinja2.TemplateError, RecursionError, OverflowError)
+LIMITS = (jinja2.TemplateError, RecursionError, OverflowError)
+# And what a site's own template may raise by computing: `{{ 1 / 0 }}`, `{{ 1 + 'a' }}`,
+# a filter given what it cannot take. From the engine's templates, these are bugs.
+FAILURES = (*LIMITS, ArithmeticError, TypeError, ValueError, LookupError)
+
+
+def site_failure(exc: BaseException, env: jinja2.Environment) -> bool:
+    """Whether a template's failure is the site's to fix (a located error): Jinja's errors
+    and the limits, wherever they come from; a Python error only from a template of the
+    site's own folder (the engine's is the last one searched), not the engine's."""
+    if isinstance(exc, LIMITS):
+        return True
+    filename, _ = _where(exc)
+    folders: Sequence[str] = getattr(env.loader, "searchpath", [])
+    return filename is not None and any(Path(filename).is_relative_to(folder)
+                                        for folder in folders[:-1])
 
 
 def template_problem(exc: BaseException, env: jinja2.Environment) -> Problem:

@@ -183,15 +183,43 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
     for start, part in prose_chunks(page):
         if isinstance(part, Block):
             continue
-        cursor = start
-        for token in prose(page_tokens(part)):
-            found = page.body.find(token.content, cursor)
-            at = found if found >= 0 else cursor
-            for offset, number, name in typed(token.content, numbers):
-                where = PageRenderer.located(page, at + offset, "", "")
+        lines = [0, *(i + 1 for i, ch in enumerate(part) if ch == "\n"), len(part) + 1]
+        for token in page_tokens(part):
+            if token.type != "inline" or token.map is None:
+                continue
+            # Where the block's lines are in the body: a list item's or a quote's text has
+            # lost its marks and indent, and an entity its spelling (`&amp;`), so a text
+            # is looked for there, not from the chunk's first line.
+            first, last = token.map[0], min(token.map[1], len(lines) - 1)
+            span = (start + lines[first], start + lines[last] - 1)
+            for at, number, name in placed(page.body, span, token, numbers):
+                where = PageRenderer.located(page, at, "", "")
                 out.append(warning(where.location, number, name, strict, where.source_line))
-            cursor = at + len(token.content) if found >= 0 else cursor
     return out
+
+
+def placed(body: str, span: tuple[int, int], token: Token, numbers: Numbers
+           ) -> Iterator[tuple[int, str, str]]:
+    """(offset in `body`, number, name) for each typed number of an inline token's prose,
+    whose source is `body[span[0]:span[1]]`: its text found there as written, else the
+    number itself, after the one before it."""
+    cursor, end = span
+    for child in prose((token,)):
+        found = body.find(child.content, cursor, end)
+        for offset, number, name in typed(child.content, numbers):
+            at = found + offset if found >= 0 else written(body, number, cursor, end)
+            yield at, number, name
+            cursor = max(cursor, at + len(number))
+        if found >= 0:
+            cursor = max(cursor, found + len(child.content))
+
+
+def written(body: str, number: str, start: int, end: int) -> int:
+    """Where a number is written in `body[start:end]`, not inside a longer one (`2.56`
+    in `12.56`); `start` when it is not there as typed."""
+    pattern = rf"(?<![\w.,\u202f\u00a0]){re.escape(number)}(?![\w]|[.,]\d)"
+    match = re.compile(pattern).search(body, start, end)
+    return match.start() if match else start
 
 
 def at_number(root: Path, where: Location, number: str) -> tuple[Location, str]:

@@ -7,10 +7,14 @@ writes: `record.commands` turns results into measurements.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
+from progress_site.errors import shorten
 from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,
@@ -22,7 +26,7 @@ from progress_site.record.importers import (
     pytest_benchmark,
     runrecords,
 )
-from progress_site.record.importers.base import ImportFailed, Result, fail
+from progress_site.record.importers.base import ImportFailed, Result, fail, underflows
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
 
@@ -59,8 +63,40 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
         if not result.stats and not result.samples:
             raise fail(display, f"benchmark '{result.name}' has no number in it",
                        f"give the file exactly as {fmt} wrote it")
-        for value in (*result.stats.values(), *result.samples):
-            if not in_range(value):
-                raise fail(display, f"benchmark '{result.name}': {float(value):g} is out "
-                           "of range", f"a result is finite and at most {LARGEST:.0e}")
-    return results
+        check_numbers(result, fmt, display)
+    return [dataclasses.replace(r, stats={k: unsigned(v) for k, v in r.stats.items()},
+                                samples=tuple(unsigned(v) for v in r.samples))
+            for r in results]
+
+
+# The statistics a tool names otherwise than we keep them.
+WORDS = {"plus_minus": "range (±)", "ci_99_low": "ci_99_a", "ci_99_high": "ci_99_b"}
+
+
+def check_numbers(result: Result, fmt: str, display: str) -> None:
+    """Refuse a result whose numbers a page cannot print: infinite, not a number, past
+    LARGEST, too close to 0 to hold, or a count of runs that is none."""
+    for name, value in (*result.stats.items(), *(("a reading", v) for v in result.samples)):
+        if not in_range(value) or underflows(value):
+            raise fail(display, f"benchmark '{result.name}': {WORDS.get(name, name)} "
+                       f"{shown(value)} is out "
+                       "of range", f"a result is finite, at most {LARGEST:.0e}, and 0 or a "
+                       f"number a float holds (1e-999 is not); give the file exactly as "
+                       f"{fmt} wrote it")
+    if type(result.runs) is not int or not 1 <= result.runs <= LARGEST:
+        raise fail(display, f"benchmark '{result.name}': {shorten(str(result.runs), 40)} "
+                   "runs",
+                   f"give the file exactly as {fmt} wrote it")
+
+
+def shown(value: float | Decimal) -> str:
+    """A number as a message prints it: `1e+300`, `inf`; `1e+999` and `1e-999` (past what a
+    float holds) as written."""
+    text = f"{float(value):g}"
+    finite = value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
+    return f"{value:g}" if finite and (text in ("inf", "-inf") or underflows(value)) else text
+
+
+def unsigned(value: Decimal) -> Decimal:
+    """-0 as 0: no tool measures a time of minus nothing, and a page would print `-0`."""
+    return value.copy_abs() if value.is_zero() else value

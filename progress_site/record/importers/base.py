@@ -22,6 +22,7 @@ from progress_site.errors import Location, Problem, UsageError, shorten, visible
 from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml_refusals import MAX_DEPTH
+from progress_site.model.limits import LARGEST
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.regular import read_regular
 
@@ -171,6 +172,20 @@ def number(value: float | Decimal) -> Decimal:
     return Decimal(repr(float(value)))
 
 
+def underflows(value: float | Decimal) -> bool:
+    """Whether a number that is not 0 is read as 0 (or as a float holds no other)."""
+    return bool(value) and float(value) == 0
+
+
+def count(value: Any, what: str) -> int:
+    """How many runs, rounds or repetitions a tool says: a whole number from 1 to LARGEST
+    (ValueError otherwise: `rounds: 2.7`, `0`, `1e999` is no count)."""
+    if type(value) is not int or not 1 <= value <= LARGEST:
+        written = str(value) if isinstance(value, (float, Decimal)) else repr(value)
+        raise ValueError(f"`{what}` is {shorten(written, 60)}, not a count of runs")
+    return value
+
+
 def summarise(values: list[float], stat: Stat) -> float:
     """The mean, median, smallest or largest of some readings."""
     if stat in ("min", "max"):
@@ -225,8 +240,17 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
             out[key] = value
         return out
 
+    def fraction(digits: str) -> Any:
+        # A number too close to 0 for a float is read as 0 by json, quietly: 1e-999 s is
+        # not a time of 0.
+        value = parse_float(digits)
+        if underflows(Decimal(digits)):
+            raise fail(display, f"the number {shorten(digits, 40)} is too close to 0 to read",
+                       "check what wrote the file", line)
+        return value
+
     try:
-        return parse_json(text, json.JSONDecoder(parse_float=parse_float, parse_int=whole,
+        return parse_json(text, json.JSONDecoder(parse_float=fraction, parse_int=whole,
                                                  object_pairs_hook=pairs))
     except json.JSONDecodeError as exc:
         raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc

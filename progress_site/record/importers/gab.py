@@ -12,6 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from progress_site.model.limits import in_range
 from progress_site.record.importers.base import (
     Result,
     day_of,
@@ -24,13 +25,16 @@ from progress_site.record.importers.base import (
 )
 
 PREFIX = "window.BENCHMARK_DATA ="
-RANGE = re.compile(r"(?:±|\+/-)\s*([0-9]+(?:\.[0-9]+)?)")
+# A number as a tool may write one, exponent, sign, inf and nan included: each is read
+# (and refused when no page can print it), none read past as a range of other words.
+NUMBER = r"([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?(?:inf(?:inity)?|nan))"
+RANGE = re.compile(r"(?:±|\+/-)\s*" + NUMBER, re.IGNORECASE)
 # Units as the action writes them, per tool: a time per iteration is a time.
 TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
 # go's bytes and allocations an operation (a count: no unit), rates a second.
 OTHERS = {"B/op": "B", "allocs/op": None, "ops/sec": "ops/s", "iter/sec": "ops/s"}
 # What the action's `pytest` tool keeps beside 1 / mean: the stddev (seconds), the rounds.
-STDDEV = re.compile(r"stddev:\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)")
+STDDEV = re.compile(r"stddev:\s*" + NUMBER, re.IGNORECASE)
 ROUNDS = re.compile(r"^rounds:\s*([0-9]{1,9})$", re.MULTILINE)
 # The action's two custom tools say which way is good (its own alert compares that way);
 # their units are the user's own, so the unit's default direction may be wrong.
@@ -69,7 +73,7 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
         if unit in TIMES.values():
             not_negative(display, name, {"value": bench["value"]})
         stats = {"value": number(bench["value"])}
-        spread = plus_minus(bench.get("range"))
+        spread = plus_minus(bench.get("range"), name)
         if spread is not None:
             stats["plus_minus"] = spread
         runs = 1
@@ -90,22 +94,34 @@ def pytest_time(prefix: str, bench: dict[str, Any], display: str
     name = prefix + str(bench["name"]).rsplit("::", 1)[-1]
     not_negative(display, name, {"value": bench["value"]})
     rate = number(bench["value"])
+    if not in_range(rate):
+        raise fail(display, f"benchmark '{name}': {bench['value']} iter/sec is out of range",
+                   "give the data.js as the action wrote it")
     if not rate:
         raise fail(display, f"benchmark '{name}': 0 iter/sec has no time per run",
                    "give the data.js as the action wrote it")
     stats = {"mean": Decimal(1) / rate}
     found = STDDEV.fullmatch(str(bench.get("range", "")).strip())
     if found:
-        stats["stddev"] = Decimal(found.group(1))
+        stats["stddev"] = spread_of(found.group(1), name)
     rounds = ROUNDS.search(str(bench.get("extra", "")))
     return name, "s", stats, int(rounds.group(1)) if rounds else 1
 
 
-def plus_minus(text: Any) -> Decimal | None:
+def plus_minus(text: Any, name: str) -> Decimal | None:
     """The number of a `range` such as `± 412` (cargo's deviation), kept beside the
     value; other ranges (`stddev: 0.01`, `± 2%`) are read past, their meaning varies."""
     found = RANGE.fullmatch(text.strip()) if isinstance(text, str) else None
-    return Decimal(found.group(1)) if found else None
+    return spread_of(found.group(1), name) if found else None
+
+
+def spread_of(written: str, name: str) -> Decimal:
+    """A spread as written (`412`, `1e999`, `nan`): a negative one is refused here, one no
+    page can print (infinite, not a number, too large) by the import's number check."""
+    value = Decimal(written)
+    if value.is_signed() and not value.is_nan() and not value.is_zero():
+        raise ValueError(f"benchmark '{name}': its spread is {written}, a negative one")
+    return value
 
 
 def unit_of(unit: str) -> str | None:

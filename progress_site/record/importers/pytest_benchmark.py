@@ -7,6 +7,7 @@ from typing import Any
 
 from progress_site.record.importers.base import (
     Result,
+    count,
     day_of,
     fail,
     not_negative,
@@ -37,7 +38,7 @@ def read(path: Path, display: str) -> list[Result]:
     for bench in doc["benchmarks"]:
         not_negative(display, bench["name"], bench["stats"])
         results.append(Result(bench["name"], "s", stats_of(bench["stats"], STATS),
-                              readings(bench, display), int(bench["stats"]["rounds"]),
+                              readings(bench, display), count(bench["stats"]["rounds"], "rounds"),
                               day_of(doc.get("datetime")), commit, bench["name"], flag=flag,
                               facts=facts))
     return results

@@ -7,10 +7,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from progress_site.errors import shorten
 from progress_site.model.limits import LARGEST
 from progress_site.record.importers.base import (
     NOT_NEGATIVE,
     Result,
+    count,
     day_of,
     fail,
     loads,
@@ -42,10 +44,14 @@ def jsonl_result(rec: dict[str, Any], display: str, line: int) -> Result:
         stats: dict[str, Decimal] = {}
         runs = len(readings)
     elif isinstance(rec.get("value"), (int, Decimal)):
-        readings, runs = (), int(rec.get("runs", 1))
+        readings, runs = (), runs_of(rec, display, line)
         stats = {"value": Decimal(rec["value"])}
         if isinstance(rec.get("stddev"), (int, Decimal)):
             stats["stddev"] = Decimal(rec["stddev"])
+        elif rec.get("stddev") is not None:  # NaN, Infinity, a word: no spread to read past
+            raise fail(display, f"run record '{rec['id']}': `stddev` is "
+                       f"{shorten(str(rec['stddev']), 40)}, not a number",
+                       "give the standard deviation as a number, or leave it out", line)
     else:
         raise fail(display, f"run record '{rec['id']}' has no `value` nor `samples`",
                    "give the number measured, or the list of readings", line)
@@ -63,6 +69,15 @@ def jsonl_result(rec: dict[str, Any], display: str, line: int) -> Result:
 
     return Result(rec["id"], word("unit"), stats, readings, runs, day_of(rec.get("date")),
                   word("commit"), word("title"), word("machine"), word("status"))
+
+
+def runs_of(rec: dict[str, Any], display: str, line: int) -> int:
+    """How many runs a record's `value` summarises (1 when it does not say)."""
+    try:
+        return count(rec.get("runs", 1), "runs")
+    except ValueError as exc:
+        raise fail(display, f"run record '{rec['id']}': {exc}", "give a whole number of "
+                   "runs, 1 or more", line) from None
 
 
 def read(path: Path, display: str) -> list[Result]:

@@ -1,0 +1,68 @@
+"""Links of the pages' prose to an anchor (`#plan`, `guide/index.html#setup`) that no
+element of the page it leads to has: a browser lands at the page's top. The build says
+where they are written, a warning (an error under --strict), once every page is
+rendered, since the ids are those of the pages as built."""
+
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+from collections.abc import Mapping
+from urllib.parse import unquote
+
+from progress_site.errors import Problem, did_you_mean
+from progress_site.load.pages import Page
+from progress_site.render.ids import element_ids
+from progress_site.render.markdown import prose_chunks, written_links
+from progress_site.render.pages import PageRenderer
+from progress_site.render.places import PagePlace
+from progress_site.render.sitelinks import target
+
+
+def broken_anchors(pages: tuple[Page, ...], languages: tuple[str, ...],
+                   files: Mapping[str, bytes], strict: bool) -> list[Problem]:
+    """Each link of the pages' prose to an anchor that the page it leads to (`files`,
+    the site rendered) has no element for, located where it is written."""
+    ids: dict[str, frozenset[str]] = {}  # a page's ids, read when a link asks for them
+    found = []
+    for page in pages:
+        here = PagePlace.of(page.language, page.slug, languages[0]).path
+        for start, part in prose_chunks(page):
+            if not isinstance(part, str):
+                continue
+            # An image's `#` names a part of its file (an SVG's view), not an element.
+            for at, written, address in written_links(part, images=False):
+                path, sign, anchor = address.partition("#")
+                page_path = here if not path else target(here, address)
+                if not sign or page_path is None:
+                    continue
+                page_path = built_page(page_path, files)
+                if page_path is None:
+                    continue  # another host's, or no page: the link check tells
+                if page_path not in ids:
+                    ids[page_path] = frozenset(element_ids(files[page_path].decode("utf-8")))
+                problem = no_anchor(page, start + at, written, unquote(anchor), page_path,
+                                    ids[page_path])
+                if problem is not None:
+                    found.append(dataclasses.replace(problem, warning=not strict))
+    return found
+
+
+def built_page(path: str, files: Mapping[str, bytes]) -> str | None:
+    """The page of the built site a link's path leads to (a folder: its index.html);
+    None when it leads to no page."""
+    if path not in files and posixpath.join(path, "index.html") in files:
+        path = posixpath.join(path, "index.html")
+    return path if path.endswith(".html") and path in files else None
+
+
+def no_anchor(page: Page, at: int, written: str, anchor: str, path: str,
+              ids: frozenset[str]) -> Problem | None:
+    """The problem of a link to `anchor` on the page at `path`, which has `ids`; None
+    when it has that id (or the link leads to the page's top: `#`, `#top`)."""
+    if not anchor or anchor in ids or anchor == "top":
+        return None
+    return PageRenderer.located(
+        page, at, f"link to '{written}': {path} has no element with the id '{anchor}'",
+        did_you_mean(anchor, sorted(ids), otherwise="link to an id the page has: a "
+                     "heading's is made from its words, or given as `## Words {#id}`"))
