@@ -591,6 +591,19 @@ def test_category_labels_are_drawn_as_themselves_in_their_order(locale: str) -> 
     assert ("1,000" if locale == "en" else "1\u202f000") in axes[1]  # numbers on the y
 
 
+
+def test_an_axis_label_past_vegas_limit_is_cut_and_one_within_it_drawn_whole() -> None:
+    # At 11 px, 29 letters "a" are 177 px wide and 30 are 184: vega cuts past 180 px.
+    whole, cut = "a" * 29, "b" * 40
+    spec = line_of((whole, cut, "c"), (1.0, 2.0, 3.0), width=1200)  # room for each
+    root = ET.fromstring(chart_svg.render_svg(spec))
+    x_axis = by_class(root, "role-axis-label")[0]
+    x_labels = [t.text or "" for t in x_axis.iter(f"{{{SVG_NS}}}text")]
+    assert x_labels[0] == whole and x_labels[2] == "c"
+    assert x_labels[1].startswith("bbb") and x_labels[1].endswith("\u2026")
+    assert len(x_labels[1]) < len(cut)
+
+
 KEY = """
 import sys
 from progress_site.charts.cache import ChartCache

@@ -24,6 +24,10 @@ PAD = 5  # vega's padding around a chart, kept around the title too
 # The least room between two labels of an axis of categories: vega's default of none
 # kept labels that touched ("October 1October 15" read as one).
 LABEL_GAP_PX = 8
+# vega's default width past which an axis label is cut short with an ellipsis. To cut,
+# vega measures each label once more; an axis whose labels all fit is drawn the same
+# without that measuring (`_uncut_axes`).
+AXIS_LABEL_LIMIT_PX = 180
 
 # Mid-tone colours with at least 3:1 contrast on white and on #121212 alike. Each is the
 # fallback of a custom property, so a page's CSS can retune them (dark mode, print).
@@ -108,6 +112,18 @@ def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
                 else spec.y_title
     if spec.title:
         vega["title"]["text"] = spec.title
+    _uncut_axes(vega, spec)
+
+
+def _uncut_axes(vega: dict[str, Any], spec: ChartSpec) -> None:
+    """No label limit on the axes none of whose labels reaches it: numbers (a float's
+    digits, grouped, stay far below it) and words measured to fit, each drawn whole."""
+    words = [x for x in _categories(spec) if isinstance(x, str)]
+    # Measured without kerning, which only narrows a word: a word that fits here fits.
+    fits = all(width(word, LABEL_PX) < AXIS_LABEL_LIMIT_PX for word in words)
+    for axis in vega.get("axes", []):
+        if axis.get("scale") != "x" or fits:
+            axis["labelLimit"] = 0
 
 
 def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
