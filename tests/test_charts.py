@@ -604,6 +604,19 @@ def test_an_axis_label_past_vegas_limit_is_cut_and_one_within_it_drawn_whole() -
     assert len(x_labels[1]) < len(cut)
 
 
+
+def test_a_legend_name_past_its_limit_is_cut_and_one_within_it_drawn_whole() -> None:
+    # A 320 px chart's legend cuts names at 256 px: 60 letters "n" are about 367 px.
+    names = ("Before", "n" * 60)
+    spec = ChartSpec(id="legend", kind="line", title="T", x_title="x", y_title="y",
+                     width=320, series=tuple(Series(name, ((1, 1.0 + i), (2, 2.0)))
+                                             for i, name in enumerate(names)))
+    drawn = list(legend(ET.fromstring(chart_svg.render_svg(spec))))
+    assert drawn[0] == "Before"
+    assert drawn[1].startswith("nnn") and drawn[1].endswith("\u2026")
+    assert len(drawn[1]) < len(names[1])
+
+
 KEY = """
 import sys
 from progress_site.charts.cache import ChartCache

@@ -25,8 +25,8 @@ PAD = 5  # vega's padding around a chart, kept around the title too
 # kept labels that touched ("October 1October 15" read as one).
 LABEL_GAP_PX = 8
 # vega's default width past which an axis label is cut short with an ellipsis. To cut,
-# vega measures each label once more; an axis whose labels all fit is drawn the same
-# without that measuring (`_uncut_axes`).
+# vega measures each label or title once more; words that all fit are drawn the same
+# without that measuring (`_uncut`).
 AXIS_LABEL_LIMIT_PX = 180
 
 # Mid-tone colours with at least 3:1 contrast on white and on #121212 alike. Each is the
@@ -112,18 +112,30 @@ def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
                 else spec.y_title
     if spec.title:
         vega["title"]["text"] = spec.title
-    _uncut_axes(vega, spec)
+    _uncut(vega, spec)
 
 
-def _uncut_axes(vega: dict[str, Any], spec: ChartSpec) -> None:
-    """No label limit on the axes none of whose labels reaches it: numbers (a float's
-    digits, grouped, stay far below it) and words measured to fit, each drawn whole."""
+def _uncut(vega: dict[str, Any], spec: ChartSpec) -> None:
+    """No limit on the words none of which reaches it: the axis titles (stand-ins, whose
+    language's words go in after drawing), axis labels that are numbers (a float's
+    digits, grouped, stay far below it) or words measured to fit, legend labels measured
+    to fit; each is drawn whole, as it was."""
     words = [x for x in _categories(spec) if isinstance(x, str)]
-    # Measured without kerning, which only narrows a word: a word that fits here fits.
-    fits = all(width(word, LABEL_PX) < AXIS_LABEL_LIMIT_PX for word in words)
+    labels_fit = _fit(words, AXIS_LABEL_LIMIT_PX)
     for axis in vega.get("axes", []):
-        if axis.get("scale") != "x" or fits:
+        axis["titleLimit"] = 0
+        if axis.get("scale") != "x" or labels_fit:
             axis["labelLimit"] = 0
+    names = [series.name for series in spec.series]
+    for legend in vega.get("legends", []):
+        if _fit(names, legend.get("labelLimit", 0)):
+            legend["labelLimit"] = 0
+
+
+def _fit(words: list[str], limit: float) -> bool:
+    """Whether each word is narrower than `limit` px at the labels' size."""
+    # Measured without kerning, which only narrows a word: a word that fits here fits.
+    return all(width(word, LABEL_PX) < limit for word in words)
 
 
 def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
