@@ -496,6 +496,26 @@ def test_charts_of_one_shape_ask_altair_once_and_draw_as_altair_alone_would(
     assert chart_svg.render_svg(other) == memo and len(calls) == 1
 
 
+# Four series whose legend takes one column a row at 320 px, three at 560.
+LEGEND = dataclasses.replace(LINE, series=tuple(
+    Series(f"Server {i}, {'long name ' * 3}", ((1, 1.0 + i), (2, 2.0))) for i in range(4)))
+
+
+@pytest.mark.parametrize("width", [320, 559, 880, 4000])
+@pytest.mark.parametrize("spec", [LINE, BAR, LEGEND], ids=["line", "bar", "legend"])
+def test_a_chart_of_any_width_is_drawn_as_altair_alone_would_draw_it(
+        spec: ChartSpec, width: int) -> None:
+    """Charts of one shape share its compiled spec whatever their width (a chart and its
+    phone's drawing): each is drawn as its own spec, compiled, would be."""
+    import vl_convert
+
+    forget_drawings()
+    chart_svg.drawing(chart_svg.neutral(spec))  # its shape compiled at the spec's width
+    resized = chart_svg.neutral(dataclasses.replace(spec, width=width))
+    columns = vega._legend_columns([s.name for s in resized.series], width)
+    alone = vl_convert.vegalite_to_vega(vega._altair_spec(resized, columns))
+    assert chart_svg.drawing(resized)[0] == vl_convert.vega_to_svg(alone)
+
 def test_a_charts_languages_share_one_drawing() -> None:
     forget_drawings()
     english = line_of(("v1", "v2", "v3"), (1200.5, 800.0, 1500.0), title="Round trip")

@@ -48,6 +48,10 @@ _RULE_DASH = (5, 4)
 # datasets, its scales' domains, its axes' and its title's text), never by replacing
 # text, so no word of a chart can be read as anything but itself.
 _MAX_SHAPES = 256
+# A shape is compiled at one width, its legend in one column, whatever the chart's:
+# Vega-Lite's spec differs from one size to another only at the places `_resize` sets,
+# so a chart and its phone's narrow drawing (`spec.narrow`) share one compiled shape.
+_SHAPE_WIDTH = 560
 
 
 def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
@@ -57,40 +61,58 @@ def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
     True beside it when the shape was read from `shapes`."""
     columns = _legend_columns([s.name for s in spec.series], spec.width)
     shape = _shape(spec)
-    text, kept = _compiled(shape, columns, shapes, fresh)
+    text, kept = _compiled(shape, shapes, fresh)
     vega = json.loads(text)
+    _resize(vega, spec, columns)
     _fill(vega, shape, spec)
     return json.dumps(vega, ensure_ascii=False), kept
 
 
 @functools.lru_cache(maxsize=_MAX_SHAPES)  # immutable JSON text, copied by each json.loads
-def _compiled(shape: ChartSpec, columns: int, shapes: Shapes | None,
-              fresh: bool) -> tuple[str, bool]:
+def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str, bool]:
     """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text: read
     from `shapes` when kept there and not `fresh` (then True beside it), else compiled
     and kept there."""
-    kept = None if shapes is None or fresh else shapes.read(shape, columns)
+    kept = None if shapes is None or fresh else shapes.read(shape)
     if kept is not None:
         return kept, True
     import vl_convert
 
-    text = json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, columns)),
+    text = json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, 1)),
                       ensure_ascii=False)
     if shapes is not None:
-        shapes.store(shape, columns, text)
+        shapes.store(shape, text)
     return text, False
 
 
 def _shape(spec: ChartSpec) -> ChartSpec:
     """The spec without its words and its values: series and x labels named by their
-    place, the titles by what they are, every y at 0 and the rule at 0."""
+    place, the titles by what they are, every y at 0 and the rule at 0, _SHAPE_WIDTH
+    wide."""
     labels: dict[float | str, float | str] = {
         x: str(i) for i, x in enumerate(_categories(spec)) if isinstance(x, str)}
     series = tuple(replace(s, name=str(i), points=tuple((labels.get(x, x), 0.0)
                                                         for x, _ in s.points))
                    for i, s in enumerate(spec.series))
     return replace(spec, id="shape", title="title" if spec.title else "", x_title="x",
-                   y_title="y", series=series, rule=None if spec.rule is None else 0.0)
+                   y_title="y", series=series, rule=None if spec.rule is None else 0.0,
+                   width=_SHAPE_WIDTH)
+
+
+def _resize(vega: dict[str, Any], spec: ChartSpec, columns: int) -> None:
+    """Set what a chart's size and its legend's `columns` decide into its shape's Vega
+    spec (see `_altair_spec`): the plot's size, the ticks of an x axis of numbers, the
+    legend's columns and label limit."""
+    vega["width"] = _plot_width(spec.width)
+    vega["height"] = _plot_height(spec, columns)
+    for axis in vega.get("axes", []):
+        if axis.get("scale") == "x" and isinstance(axis.get("tickCount"), int):
+            axis["tickCount"] = _x_ticks(spec.width)
+    for legend in vega.get("legends", []):
+        if "columns" in legend:
+            legend["columns"] = columns
+        if "labelLimit" in legend:
+            legend["labelLimit"] = _legend_label_limit(spec.width)
 
 
 def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
@@ -157,8 +179,8 @@ def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
         layers.append(_rule_layer(spec.rule, spec.y_title))
     chart = alt.LayerChart(
         layer=layers,
-        width=max(spec.width - _AXES_PX[0], 40),
-        height=max(spec.height - _AXES_PX[1] - _legend_px(len(names), columns), 40),
+        width=_plot_width(spec.width),
+        height=_plot_height(spec, columns),
         # The SVG grows to hold every axis, label and legend: nothing is cut at its edge,
         # and vega lays the chart out once (to fit a size, it lays it out twice).
         autosize={"type": "pad"},
@@ -213,10 +235,9 @@ def _x(spec: ChartSpec) -> alt.X:
     import altair as alt
 
     if spec.kind == "line" and spec.x_kind == "quantitative":
-        # Vega's default of a tick every 40 px crowds labels like "1.5"; counts (players,
-        # threads) get no ticks between whole numbers.
+        # Counts (players, threads) get no ticks between whole numbers.
         whole = all(float(x).is_integer() for series in spec.series for x, _ in series.points)
-        axis = alt.Axis(tickCount=max(2, spec.width // 80), tickMinStep=1 if whole else 0)
+        axis = alt.Axis(tickCount=_x_ticks(spec.width), tickMinStep=1 if whole else 0)
         return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False), axis=axis)
     # Categories in the order of the points: each row carries its x's place, so no
     # label goes into the spec's expressions. Where labels would overlap, vega keeps
@@ -241,7 +262,7 @@ def _series_style(names: list[str], chart_width: int,
     legend = alt.Legend(
         title=None,
         columns=columns,
-        labelLimit=chart_width - _LEGEND_SYMBOL_PX - 40,  # vega's 160 px would cut names short
+        labelLimit=_legend_label_limit(chart_width),
         symbolSize=_LEGEND_SYMBOL_PX**2,
         symbolStrokeWidth=2,
         symbolOpacity=1,
@@ -251,6 +272,27 @@ def _series_style(names: list[str], chart_width: int,
         alt.Scale(domain=names, range=dashes[: len(names)]),
         legend,
     )
+
+
+def _plot_width(chart_width: int) -> int:
+    """The plot's width in a chart of this width, axes aside."""
+    return max(chart_width - _AXES_PX[0], 40)
+
+
+def _plot_height(spec: ChartSpec, columns: int) -> int:
+    """The plot's height, axes and a legend of `columns` aside."""
+    return max(spec.height - _AXES_PX[1] - _legend_px(len(spec.series), columns), 40)
+
+
+def _x_ticks(chart_width: int) -> int:
+    """The ticks of an x axis of numbers: vega's default of one every 40 px crowds
+    labels like "1.5"."""
+    return max(2, chart_width // 80)
+
+
+def _legend_label_limit(chart_width: int) -> int:
+    """How wide a legend name may be drawn: vega's 160 px would cut names short."""
+    return chart_width - _LEGEND_SYMBOL_PX - 40
 
 
 def _legend_px(count: int, columns: int) -> int:
