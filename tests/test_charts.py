@@ -25,8 +25,8 @@ from babel.numbers import (
 )
 
 from progress_site import cache as disk
+from progress_site.charts import sizes, vega
 from progress_site.charts import svg as chart_svg
-from progress_site.charts import vega
 from progress_site.charts.allowed import LIMIT
 from progress_site.charts.cache import ChartCache, cache_key
 from progress_site.charts.measure import MEASURE_FONT, text_widths
@@ -512,7 +512,7 @@ def test_a_chart_of_any_width_is_drawn_as_altair_alone_would_draw_it(
     forget_drawings()
     chart_svg.drawing(chart_svg.neutral(spec))  # its shape compiled at the spec's width
     resized = chart_svg.neutral(dataclasses.replace(spec, width=width))
-    columns = vega._legend_columns([s.name for s in resized.series], width)
+    columns = sizes.legend_columns([s.name for s in resized.series], width)
     alone = vl_convert.vegalite_to_vega(vega._altair_spec(resized, columns))
     assert chart_svg.drawing(resized)[0] == vl_convert.vega_to_svg(alone)
 

@@ -29,8 +29,9 @@ from markupsafe import escape
 
 from progress_site.charts.allowed import allowed_svg
 from progress_site.charts.measure import wrap
+from progress_site.charts.sizes import PAD
 from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
-from progress_site.charts.vega import PAD, TITLE_LINE_PX, TITLE_PX, vega_spec
+from progress_site.charts.vega import TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
     from progress_site.charts.shapes import Shapes

@@ -9,7 +9,17 @@ import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from progress_site.charts.measure import MEASURE_FONT, width
+from progress_site.charts.measure import MEASURE_FONT
+from progress_site.charts.sizes import (
+    LEGEND_SYMBOL_PX,
+    legend_columns,
+    legend_label_limit,
+    plot_height,
+    plot_width,
+    resize,
+    uncut,
+    x_ticks,
+)
 from progress_site.charts.style import LABEL_PX, MARKERS
 
 if TYPE_CHECKING:
@@ -20,24 +30,14 @@ if TYPE_CHECKING:
 
 # Text sizes, in px, that the layout is measured with.
 TITLE_PX, TITLE_LINE_PX = 14, 18
-PAD = 5  # vega's padding around a chart, kept around the title too
 # The least room between two labels of an axis of categories: vega's default of none
 # kept labels that touched ("October 1October 15" read as one).
 LABEL_GAP_PX = 8
-# vega's default width past which an axis label is cut short with an ellipsis. To cut,
-# vega measures each label or title once more; words that all fit are drawn the same
-# without that measuring (`_uncut`).
-AXIS_LABEL_LIMIT_PX = 180
 
 # Mid-tone colours with at least 3:1 contrast on white and on #121212 alike. Each is the
 # fallback of a custom property, so a page's CSS can retune them (dark mode, print).
 _PALETTE = ("#3b7dd8", "#d9641e", "#2a9d5c", "#8a6fd1", "#c2569e", "#b8860b")
 _DASHES = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3), (12, 4), (10, 2, 2, 2, 2, 2))
-_LEGEND_SYMBOL_PX = 24
-_LEGEND_ROW_PX = 35
-# What the axes take beside and under the plot, about: a chart's `width` and `height`
-# are its SVG's, give or take the width of its numbers (see `_altair_spec`).
-_AXES_PX = (55, 46)
 _RULE_DASH = (5, 4)
 
 # Charts of one shape (a site's trends, a value measured again in watch mode) differ
@@ -49,7 +49,7 @@ _RULE_DASH = (5, 4)
 # text, so no word of a chart can be read as anything but itself.
 _MAX_SHAPES = 256
 # A shape is compiled at one width, its legend in one column, whatever the chart's:
-# Vega-Lite's spec differs from one size to another only at the places `_resize` sets,
+# Vega-Lite's spec differs from one size to another only at the places `resize` sets,
 # so a chart and its phone's narrow drawing (`spec.narrow`) share one compiled shape.
 _SHAPE_WIDTH = 560
 
@@ -59,11 +59,11 @@ def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
     """The Vega spec of a chart, as JSON: its shape's, with its own words and points; the
     shape read from `shapes` if kept there (unless `fresh`), else compiled and kept.
     True beside it when the shape was read from `shapes`."""
-    columns = _legend_columns([s.name for s in spec.series], spec.width)
+    columns = legend_columns([s.name for s in spec.series], spec.width)
     shape = _shape(spec)
     text, kept = _compiled(shape, shapes, fresh)
     vega = json.loads(text)
-    _resize(vega, spec, columns)
+    resize(vega, spec, columns)
     _fill(vega, shape, spec)
     return json.dumps(vega, ensure_ascii=False), kept
 
@@ -99,22 +99,6 @@ def _shape(spec: ChartSpec) -> ChartSpec:
                    width=_SHAPE_WIDTH)
 
 
-def _resize(vega: dict[str, Any], spec: ChartSpec, columns: int) -> None:
-    """Set what a chart's size and its legend's `columns` decide into its shape's Vega
-    spec (see `_altair_spec`): the plot's size, the ticks of an x axis of numbers, the
-    legend's columns and label limit."""
-    vega["width"] = _plot_width(spec.width)
-    vega["height"] = _plot_height(spec, columns)
-    for axis in vega.get("axes", []):
-        if axis.get("scale") == "x" and isinstance(axis.get("tickCount"), int):
-            axis["tickCount"] = _x_ticks(spec.width)
-    for legend in vega.get("legends", []):
-        if "columns" in legend:
-            legend["columns"] = columns
-        if "labelLimit" in legend:
-            legend["labelLimit"] = _legend_label_limit(spec.width)
-
-
 def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
     """Set a chart's words and points into its shape's Vega spec, each at its place."""
     # Vega-Lite names a dataset by a hash of its values: it is found by them.
@@ -134,30 +118,7 @@ def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
                 else spec.y_title
     if spec.title:
         vega["title"]["text"] = spec.title
-    _uncut(vega, spec)
-
-
-def _uncut(vega: dict[str, Any], spec: ChartSpec) -> None:
-    """No limit on the words none of which reaches it: the axis titles (stand-ins, whose
-    language's words go in after drawing), axis labels that are numbers (a float's
-    digits, grouped, stay far below it) or words measured to fit, legend labels measured
-    to fit; each is drawn whole, as it was."""
-    words = [x for x in _categories(spec) if isinstance(x, str)]
-    labels_fit = _fit(words, AXIS_LABEL_LIMIT_PX)
-    for axis in vega.get("axes", []):
-        axis["titleLimit"] = 0
-        if axis.get("scale") != "x" or labels_fit:
-            axis["labelLimit"] = 0
-    names = [series.name for series in spec.series]
-    for legend in vega.get("legends", []):
-        if _fit(names, legend.get("labelLimit", 0)):
-            legend["labelLimit"] = 0
-
-
-def _fit(words: list[str], limit: float) -> bool:
-    """Whether each word is narrower than `limit` px at the labels' size."""
-    # Measured without kerning, which only narrows a word: a word that fits here fits.
-    return all(width(word, LABEL_PX) < limit for word in words)
+    uncut(vega, spec)
 
 
 def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
@@ -179,8 +140,8 @@ def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
         layers.append(_rule_layer(spec.rule, spec.y_title))
     chart = alt.LayerChart(
         layer=layers,
-        width=_plot_width(spec.width),
-        height=_plot_height(spec, columns),
+        width=plot_width(spec.width),
+        height=plot_height(spec, columns),
         # The SVG grows to hold every axis, label and legend: nothing is cut at its edge,
         # and vega lays the chart out once (to fit a size, it lays it out twice).
         autosize={"type": "pad"},
@@ -237,7 +198,7 @@ def _x(spec: ChartSpec) -> alt.X:
     if spec.kind == "line" and spec.x_kind == "quantitative":
         # Counts (players, threads) get no ticks between whole numbers.
         whole = all(float(x).is_integer() for series in spec.series for x, _ in series.points)
-        axis = alt.Axis(tickCount=_x_ticks(spec.width), tickMinStep=1 if whole else 0)
+        axis = alt.Axis(tickCount=x_ticks(spec.width), tickMinStep=1 if whole else 0)
         return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False), axis=axis)
     # Categories in the order of the points: each row carries its x's place, so no
     # label goes into the spec's expressions. Where labels would overlap, vega keeps
@@ -262,8 +223,8 @@ def _series_style(names: list[str], chart_width: int,
     legend = alt.Legend(
         title=None,
         columns=columns,
-        labelLimit=_legend_label_limit(chart_width),
-        symbolSize=_LEGEND_SYMBOL_PX**2,
+        labelLimit=legend_label_limit(chart_width),
+        symbolSize=LEGEND_SYMBOL_PX**2,
         symbolStrokeWidth=2,
         symbolOpacity=1,
     )
@@ -272,41 +233,6 @@ def _series_style(names: list[str], chart_width: int,
         alt.Scale(domain=names, range=dashes[: len(names)]),
         legend,
     )
-
-
-def _plot_width(chart_width: int) -> int:
-    """The plot's width in a chart of this width, axes aside."""
-    return max(chart_width - _AXES_PX[0], 40)
-
-
-def _plot_height(spec: ChartSpec, columns: int) -> int:
-    """The plot's height, axes and a legend of `columns` aside."""
-    return max(spec.height - _AXES_PX[1] - _legend_px(len(spec.series), columns), 40)
-
-
-def _x_ticks(chart_width: int) -> int:
-    """The ticks of an x axis of numbers: vega's default of one every 40 px crowds
-    labels like "1.5"."""
-    return max(2, chart_width // 80)
-
-
-def _legend_label_limit(chart_width: int) -> int:
-    """How wide a legend name may be drawn: vega's 160 px would cut names short."""
-    return chart_width - _LEGEND_SYMBOL_PX - 40
-
-
-def _legend_px(count: int, columns: int) -> int:
-    """The height a legend of `count` entries in `columns` takes above the plot."""
-    return 0 if count < 2 else _LEGEND_ROW_PX * -(-count // columns)
-
-
-def _legend_columns(names: list[str], chart_width: int) -> int:
-    """As many legend entries a row as fit in the width, as measured: vega would not
-    wrap them. vega sizes each column to its widest entry; the widest of all is used."""
-    if len(names) < 2:
-        return 1
-    widest = _LEGEND_SYMBOL_PX + 24 + max(width(name, LABEL_PX) for name in names)
-    return max(1, min(len(names), int((chart_width - 2 * PAD) // widest)))
 
 
 def _legend_layer(
