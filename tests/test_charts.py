@@ -25,8 +25,8 @@ from babel.numbers import (
 )
 
 from progress_site import cache as disk
+from progress_site.charts import sizes, vega
 from progress_site.charts import svg as chart_svg
-from progress_site.charts import vega
 from progress_site.charts.allowed import LIMIT
 from progress_site.charts.cache import ChartCache, cache_key
 from progress_site.charts.measure import MEASURE_FONT, text_widths
@@ -496,6 +496,26 @@ def test_charts_of_one_shape_ask_altair_once_and_draw_as_altair_alone_would(
     assert chart_svg.render_svg(other) == memo and len(calls) == 1
 
 
+# Four series whose legend takes one column a row at 320 px, three at 560.
+LEGEND = dataclasses.replace(LINE, series=tuple(
+    Series(f"Server {i}, {'long name ' * 3}", ((1, 1.0 + i), (2, 2.0))) for i in range(4)))
+
+
+@pytest.mark.parametrize("width", [320, 559, 880, 4000])
+@pytest.mark.parametrize("spec", [LINE, BAR, LEGEND], ids=["line", "bar", "legend"])
+def test_a_chart_of_any_width_is_drawn_as_altair_alone_would_draw_it(
+        spec: ChartSpec, width: int) -> None:
+    """Charts of one shape share its compiled spec whatever their width (a chart and its
+    phone's drawing): each is drawn as its own spec, compiled, would be."""
+    import vl_convert
+
+    forget_drawings()
+    chart_svg.drawing(chart_svg.neutral(spec))  # its shape compiled at the spec's width
+    resized = chart_svg.neutral(dataclasses.replace(spec, width=width))
+    columns = sizes.legend_columns([s.name for s in resized.series], width)
+    alone = vl_convert.vegalite_to_vega(vega._altair_spec(resized, columns))
+    assert chart_svg.drawing(resized)[0] == vl_convert.vega_to_svg(alone)
+
 def test_a_charts_languages_share_one_drawing() -> None:
     forget_drawings()
     english = line_of(("v1", "v2", "v3"), (1200.5, 800.0, 1500.0), title="Round trip")
@@ -589,6 +609,32 @@ def test_category_labels_are_drawn_as_themselves_in_their_order(locale: str) -> 
             for g in by_class(root, "role-axis-label")]
     assert axes[0] == list(labels)  # words on the x axis, "1.5" left as written
     assert ("1,000" if locale == "en" else "1\u202f000") in axes[1]  # numbers on the y
+
+
+
+def test_an_axis_label_past_vegas_limit_is_cut_and_one_within_it_drawn_whole() -> None:
+    # At 11 px, 29 letters "a" are 177 px wide and 30 are 184: vega cuts past 180 px.
+    whole, cut = "a" * 29, "b" * 40
+    spec = line_of((whole, cut, "c"), (1.0, 2.0, 3.0), width=1200)  # room for each
+    root = ET.fromstring(chart_svg.render_svg(spec))
+    x_axis = by_class(root, "role-axis-label")[0]
+    x_labels = [t.text or "" for t in x_axis.iter(f"{{{SVG_NS}}}text")]
+    assert x_labels[0] == whole and x_labels[2] == "c"
+    assert x_labels[1].startswith("bbb") and x_labels[1].endswith("\u2026")
+    assert len(x_labels[1]) < len(cut)
+
+
+
+def test_a_legend_name_past_its_limit_is_cut_and_one_within_it_drawn_whole() -> None:
+    # A 320 px chart's legend cuts names at 256 px: 60 letters "n" are about 367 px.
+    names = ("Before", "n" * 60)
+    spec = ChartSpec(id="legend", kind="line", title="T", x_title="x", y_title="y",
+                     width=320, series=tuple(Series(name, ((1, 1.0 + i), (2, 2.0)))
+                                             for i, name in enumerate(names)))
+    drawn = list(legend(ET.fromstring(chart_svg.render_svg(spec))))
+    assert drawn[0] == "Before"
+    assert drawn[1].startswith("nnn") and drawn[1].endswith("\u2026")
+    assert len(drawn[1]) < len(names[1])
 
 
 KEY = """

@@ -3,8 +3,8 @@ redrawn in a shape drawn before (its numbers or its words changed, after an edit
 neither Altair, whose import is the largest part of drawing a few charts, nor Vega-Lite's
 compiler; only vl-convert's drawing.
 
-A shape (`vega._shape`) holds none of a chart's words or numbers; its entry's name hashes
-it, the legend's columns, and what compiles it: the versions of Altair and vl-convert and
+A shape (`vega._shape`) holds none of a chart's words or numbers, nor its width; its
+entry's name hashes it and what compiles it: the versions of Altair and vl-convert and
 the engine's code, as a drawn chart's name does (`cache.py`). An entry is read back only
 as JSON within limits; nothing is fetched while drawing (`svg.drawing`), and a chart drawn
 from a stored shape is checked as a cached chart is (`allowed.py`) before it reaches a
@@ -47,16 +47,16 @@ class Shapes:
     folder: Path
     renderer: str  # the versions of Altair and vl-convert and the engine's stamp, as JSON
 
-    def path(self, shape: ChartSpec, columns: int) -> Path:
-        """Where a shape compiled with `columns` of legend entries is kept."""
-        text = json.dumps({"shape": dataclasses.asdict(shape), "columns": columns,
-                           "renderer": self.renderer}, sort_keys=True, ensure_ascii=False,
-                          separators=(",", ":"), allow_nan=False)
+    def path(self, shape: ChartSpec) -> Path:
+        """Where a shape's compiled spec is kept."""
+        text = json.dumps({"shape": dataclasses.asdict(shape), "renderer": self.renderer},
+                          sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                          allow_nan=False)
         return self.folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()}.json"
 
-    def read(self, shape: ChartSpec, columns: int) -> str | None:
+    def read(self, shape: ChartSpec) -> str | None:
         """The shape's Vega spec as JSON text, if kept and a JSON object within limits."""
-        data = cache.read(self.path(shape, columns), LIMIT)
+        data = cache.read(self.path(shape), LIMIT)
         if data is None:
             return None
         try:
@@ -66,10 +66,10 @@ class Shapes:
             return None
         return text if isinstance(value, dict) and ours(value) else None
 
-    def store(self, shape: ChartSpec, columns: int, text: str) -> None:
+    def store(self, shape: ChartSpec, text: str) -> None:
         """Keep a shape's Vega spec, whole or not at all (a folder that cannot be written
         means the next build compiles it again)."""
-        cache.store(self.path(shape, columns), text.encode("utf-8"))
+        cache.store(self.path(shape), text.encode("utf-8"))
 
 
 def ours(value: Any) -> bool:

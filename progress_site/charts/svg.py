@@ -29,8 +29,9 @@ from markupsafe import escape
 
 from progress_site.charts.allowed import allowed_svg
 from progress_site.charts.measure import wrap
+from progress_site.charts.sizes import PAD
 from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
-from progress_site.charts.vega import PAD, TITLE_LINE_PX, TITLE_PX, vega_spec
+from progress_site.charts.vega import TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
     from progress_site.charts.shapes import Shapes
@@ -67,8 +68,7 @@ def render_svg(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = Fals
     heading = wrap(spec.title, drawn.width - 2 * PAD, TITLE_PX, bold=True)
     root = copy.deepcopy(drawn.root)  # the cleaned drawing is shared by the languages
     _put_axis_words(root, spec)
-    inner = "".join(ET.tostring(child, encoding="unicode") for child in root)
-    markup = _compose(drawn, inner, spec.title, heading)
+    markup = _compose(drawn, _serialized(root), spec.title, heading)
     if kept and allowed_svg(markup.encode("utf-8")) is None:
         raise ForeignDrawing(spec.id)
     return markup
@@ -107,15 +107,15 @@ class Cleaned:
     prefix: str
     width: float
     height: float
-    inner: str  # the root's content, serialized
-    root: ET.Element  # the same content as a tree, never changed: copy it to change it
+    root: ET.Element  # never changed: copy it to change it
 
 
 def finish_svg(raw: str, *, prefix: str, title: str, font: str,
                heading: tuple[str, ...] = ()) -> str:
     """Turn vl-convert's SVG into markup ready to inline in a page, with `heading`, the
     lines of the title, drawn above it."""
-    return _compose(cleaned(raw, prefix, font), None, title, heading)
+    drawn = cleaned(raw, prefix, font)
+    return _compose(drawn, _serialized(drawn.root), title, heading)
 
 
 @functools.lru_cache(maxsize=1024)  # a chart's languages share it
@@ -129,12 +129,16 @@ def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
         if "font-family" in element.attrib:
             element.set("font-family", font)
     _round_geometry(root)
-    inner = "".join(ET.tostring(child, encoding="unicode") for child in root)
     return Cleaned(prefix, float(root.get("width", "0")), float(root.get("height", "0")),
-                   inner, root)
+                   root)
 
 
-def _compose(drawn: Cleaned, inner: str | None, title: str, heading: tuple[str, ...]) -> str:
+def _serialized(root: ET.Element) -> str:
+    """The content of a drawing's root, as markup."""
+    return "".join(ET.tostring(child, encoding="unicode") for child in root)
+
+
+def _compose(drawn: Cleaned, inner: str, title: str, heading: tuple[str, ...]) -> str:
     """The page's SVG: one image named by its `<title>` (for screen readers and
     tooltips), the title's lines above the drawing, which they move down."""
     below = PAD + TITLE_LINE_PX * len(heading) if heading else 0
@@ -150,7 +154,7 @@ def _compose(drawn: Cleaned, inner: str | None, title: str, heading: tuple[str, 
                      f'font-weight="bold" fill="currentColor">{escape(line)}</text>'
                      for i, line in enumerate(heading))
         parts.append(f'</g><g transform="translate(0,{below})">')
-    parts.append(drawn.inner if inner is None else inner)
+    parts.append(inner)
     parts.append("</g></svg>" if heading else "</svg>")
     return "".join(parts)
 

@@ -9,7 +9,17 @@ import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from progress_site.charts.measure import MEASURE_FONT, width
+from progress_site.charts.measure import MEASURE_FONT
+from progress_site.charts.sizes import (
+    LEGEND_SYMBOL_PX,
+    legend_columns,
+    legend_label_limit,
+    plot_height,
+    plot_width,
+    resize,
+    uncut,
+    x_ticks,
+)
 from progress_site.charts.style import LABEL_PX, MARKERS
 
 if TYPE_CHECKING:
@@ -20,7 +30,6 @@ if TYPE_CHECKING:
 
 # Text sizes, in px, that the layout is measured with.
 TITLE_PX, TITLE_LINE_PX = 14, 18
-PAD = 5  # vega's padding around a chart, kept around the title too
 # The least room between two labels of an axis of categories: vega's default of none
 # kept labels that touched ("October 1October 15" read as one).
 LABEL_GAP_PX = 8
@@ -29,11 +38,6 @@ LABEL_GAP_PX = 8
 # fallback of a custom property, so a page's CSS can retune them (dark mode, print).
 _PALETTE = ("#3b7dd8", "#d9641e", "#2a9d5c", "#8a6fd1", "#c2569e", "#b8860b")
 _DASHES = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3), (12, 4), (10, 2, 2, 2, 2, 2))
-_LEGEND_SYMBOL_PX = 24
-_LEGEND_ROW_PX = 35
-# What the axes take beside and under the plot, about: a chart's `width` and `height`
-# are its SVG's, give or take the width of its numbers (see `_altair_spec`).
-_AXES_PX = (55, 46)
 _RULE_DASH = (5, 4)
 
 # Charts of one shape (a site's trends, a value measured again in watch mode) differ
@@ -44,6 +48,10 @@ _RULE_DASH = (5, 4)
 # datasets, its scales' domains, its axes' and its title's text), never by replacing
 # text, so no word of a chart can be read as anything but itself.
 _MAX_SHAPES = 256
+# A shape is compiled at one width, its legend in one column, whatever the chart's:
+# Vega-Lite's spec differs from one size to another only at the places `resize` sets,
+# so a chart and its phone's narrow drawing (`spec.narrow`) share one compiled shape.
+_SHAPE_WIDTH = 560
 
 
 def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
@@ -51,42 +59,44 @@ def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
     """The Vega spec of a chart, as JSON: its shape's, with its own words and points; the
     shape read from `shapes` if kept there (unless `fresh`), else compiled and kept.
     True beside it when the shape was read from `shapes`."""
-    columns = _legend_columns([s.name for s in spec.series], spec.width)
+    columns = legend_columns([s.name for s in spec.series], spec.width)
     shape = _shape(spec)
-    text, kept = _compiled(shape, columns, shapes, fresh)
+    text, kept = _compiled(shape, shapes, fresh)
     vega = json.loads(text)
+    resize(vega, spec, columns)
     _fill(vega, shape, spec)
     return json.dumps(vega, ensure_ascii=False), kept
 
 
 @functools.lru_cache(maxsize=_MAX_SHAPES)  # immutable JSON text, copied by each json.loads
-def _compiled(shape: ChartSpec, columns: int, shapes: Shapes | None,
-              fresh: bool) -> tuple[str, bool]:
+def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str, bool]:
     """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text: read
     from `shapes` when kept there and not `fresh` (then True beside it), else compiled
     and kept there."""
-    kept = None if shapes is None or fresh else shapes.read(shape, columns)
+    kept = None if shapes is None or fresh else shapes.read(shape)
     if kept is not None:
         return kept, True
     import vl_convert
 
-    text = json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, columns)),
+    text = json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, 1)),
                       ensure_ascii=False)
     if shapes is not None:
-        shapes.store(shape, columns, text)
+        shapes.store(shape, text)
     return text, False
 
 
 def _shape(spec: ChartSpec) -> ChartSpec:
     """The spec without its words and its values: series and x labels named by their
-    place, the titles by what they are, every y at 0 and the rule at 0."""
+    place, the titles by what they are, every y at 0 and the rule at 0, _SHAPE_WIDTH
+    wide."""
     labels: dict[float | str, float | str] = {
         x: str(i) for i, x in enumerate(_categories(spec)) if isinstance(x, str)}
     series = tuple(replace(s, name=str(i), points=tuple((labels.get(x, x), 0.0)
                                                         for x, _ in s.points))
                    for i, s in enumerate(spec.series))
     return replace(spec, id="shape", title="title" if spec.title else "", x_title="x",
-                   y_title="y", series=series, rule=None if spec.rule is None else 0.0)
+                   y_title="y", series=series, rule=None if spec.rule is None else 0.0,
+                   width=_SHAPE_WIDTH)
 
 
 def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
@@ -108,6 +118,7 @@ def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
                 else spec.y_title
     if spec.title:
         vega["title"]["text"] = spec.title
+    uncut(vega, spec)
 
 
 def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
@@ -129,8 +140,8 @@ def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:
         layers.append(_rule_layer(spec.rule, spec.y_title))
     chart = alt.LayerChart(
         layer=layers,
-        width=max(spec.width - _AXES_PX[0], 40),
-        height=max(spec.height - _AXES_PX[1] - _legend_px(len(names), columns), 40),
+        width=plot_width(spec.width),
+        height=plot_height(spec, columns),
         # The SVG grows to hold every axis, label and legend: nothing is cut at its edge,
         # and vega lays the chart out once (to fit a size, it lays it out twice).
         autosize={"type": "pad"},
@@ -185,10 +196,9 @@ def _x(spec: ChartSpec) -> alt.X:
     import altair as alt
 
     if spec.kind == "line" and spec.x_kind == "quantitative":
-        # Vega's default of a tick every 40 px crowds labels like "1.5"; counts (players,
-        # threads) get no ticks between whole numbers.
+        # Counts (players, threads) get no ticks between whole numbers.
         whole = all(float(x).is_integer() for series in spec.series for x, _ in series.points)
-        axis = alt.Axis(tickCount=max(2, spec.width // 80), tickMinStep=1 if whole else 0)
+        axis = alt.Axis(tickCount=x_ticks(spec.width), tickMinStep=1 if whole else 0)
         return alt.X("x:Q", title=spec.x_title, scale=alt.Scale(zero=False), axis=axis)
     # Categories in the order of the points: each row carries its x's place, so no
     # label goes into the spec's expressions. Where labels would overlap, vega keeps
@@ -213,8 +223,8 @@ def _series_style(names: list[str], chart_width: int,
     legend = alt.Legend(
         title=None,
         columns=columns,
-        labelLimit=chart_width - _LEGEND_SYMBOL_PX - 40,  # vega's 160 px would cut names short
-        symbolSize=_LEGEND_SYMBOL_PX**2,
+        labelLimit=legend_label_limit(chart_width),
+        symbolSize=LEGEND_SYMBOL_PX**2,
         symbolStrokeWidth=2,
         symbolOpacity=1,
     )
@@ -223,20 +233,6 @@ def _series_style(names: list[str], chart_width: int,
         alt.Scale(domain=names, range=dashes[: len(names)]),
         legend,
     )
-
-
-def _legend_px(count: int, columns: int) -> int:
-    """The height a legend of `count` entries in `columns` takes above the plot."""
-    return 0 if count < 2 else _LEGEND_ROW_PX * -(-count // columns)
-
-
-def _legend_columns(names: list[str], chart_width: int) -> int:
-    """As many legend entries a row as fit in the width, as measured: vega would not
-    wrap them. vega sizes each column to its widest entry; the widest of all is used."""
-    if len(names) < 2:
-        return 1
-    widest = _LEGEND_SYMBOL_PX + 24 + max(width(name, LABEL_PX) for name in names)
-    return max(1, min(len(names), int((chart_width - 2 * PAD) // widest)))
 
 
 def _legend_layer(
