@@ -59,15 +59,20 @@ def index(model: Model) -> dict[str, list[Candidate]]:
     rounded: dict[tuple[float, int], str] = {}
     entries = model.namespace.entries
     # The names of the data's order first, then their twins: a hint names the first.
-    names = [n for n in entries if not n.endswith(TWINS)]
-    for name in [*names, *(n for n in entries if n.endswith(TWINS))]:
+    names: list[str] = []
+    twins: list[str] = []
+    for n in entries:
+        (twins if n.endswith(TWINS) else names).append(n)
+    for name, twin in [*((n, False) for n in names), *((n, True) for n in twins)]:
         entry = entries[name]
         if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
             continue  # a count's parts are named `.ok` and `.of`
         # A `.value` twin is the same number without its unit: the unit is its holder's.
-        holder = entries.get(name.rpartition(".")[0]) if name.endswith(TWINS) else None
+        holder = entries.get(name.rpartition(".")[0]) if twin else None
         unit = holder.unit if isinstance(holder, Quantity) else entry.unit
-        for value in {entry.low, entry.top}:
+        # Most are one number (a value's `high` is its `low`): one end to read.
+        ends = (entry.low,) if entry.high == entry.low else (entry.low, entry.top)
+        for value in ends:
             digits = rounded.get((value, entry.decimals))
             if digits is None:  # a name and its `.value` twin round the same number
                 digits = rounded[value, entry.decimals] = str(
