@@ -69,14 +69,17 @@ def index(model: Model, wanted: Collection[str] | None = None) -> dict[str, list
         entry = entries[name]
         if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
             continue  # a count's parts are named `.ok` and `.of`
+        # Most are one number (a value's `high` is its `low`): one end to read.
+        ends: tuple[float, ...] = ((entry.low,) if entry.high == entry.low
+                                   else (entry.low, entry.top))
+        if near is not None:
+            ends = tuple(v for v in ends if maybe_printed(v, entry.decimals, near))
+            if not ends:
+                continue
         # A `.value` twin is the same number without its unit: the unit is its holder's.
         holder = entries.get(name.rpartition(".")[0]) if twin else None
         unit = holder.unit if isinstance(holder, Quantity) else entry.unit
-        # Most are one number (a value's `high` is its `low`): one end to read.
-        ends = (entry.low,) if entry.high == entry.low else (entry.low, entry.top)
         for value in ends:
-            if near is not None and not maybe_printed(value, entry.decimals, near):
-                continue
             digits = rounded.get((value, entry.decimals))
             if digits is None:  # a name and its `.value` twin round the same number
                 digits = rounded[value, entry.decimals] = str(
@@ -121,6 +124,8 @@ class Numbers:
     def digits(self, token: str) -> str | None:
         """A typed number as `index` keys it (`1 000,5` in French is `1000.5`); None when
         its groups are not the language's (`2,48` in English)."""
+        if token.isdigit():  # a whole number without groups reads alike in every language
+            return token
         group, decimal, shape = symbols(self.lang)
         token = normal(token)
         if not shape.fullmatch(token):
