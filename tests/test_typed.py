@@ -97,3 +97,10 @@ def test_a_number_is_looked_at_whenever_it_prints_the_typed_digits(
 def test_which_numbers_are_looked_at(value: float, decimals: int, typed_: str,
                                      looked_at: bool) -> None:
     assert maybe_printed(value, decimals, nearby({typed_})) is looked_at
+
+
+def test_a_typed_number_longer_than_any_the_site_prints_is_no_trouble() -> None:
+    # 5,000 digits: more than Python turns into an int by default.
+    near = nearby({"9" * 5000, "2.46"})
+    assert maybe_printed(2.46, 2, near)
+    assert not maybe_printed(3.0, 2, near)

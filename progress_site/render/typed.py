@@ -94,14 +94,18 @@ def nearby(wanted: Collection[str]) -> frozenset[tuple[int, int]]:
     out: set[tuple[int, int]] = set()
     for digits in wanted:
         whole, _, fraction = digits.partition(".")
+        if len(whole) + len(fraction) > LONGEST:
+            continue  # only a number beyond EXACT prints so many, and each is looked at
         units = int(whole + fraction)
         out.update((len(fraction), units + step) for step in (-1, 0, 1))
     return frozenset(out)
 
 
 # Below this, a float times a power of ten is within a small fraction of a unit of the
-# decimal it was written as; beyond it, every number gets the exact look.
+# decimal it was written as; beyond it, every number gets the exact look. A number below
+# it prints far fewer digits than LONGEST.
 EXACT = 2**40
+LONGEST = 40
 
 
 def maybe_printed(value: float, decimals: int, near: frozenset[tuple[int, int]]) -> bool:
