@@ -113,7 +113,8 @@ def maybe_printed(value: float, decimals: int, near: frozenset[tuple[int, int]])
     number rounds to within half a unit of its last place, so a float's own rounding
     lands within one of it (larger numbers are always worth the exact look)."""
     scaled = abs(value) * 10**decimals
-    return scaled >= EXACT or (decimals, round(scaled)) in near
+    # `not <`: a number that is no number (NaN) gets the exact look too.
+    return not scaled < EXACT or (decimals, round(scaled)) in near
 
 
 @dataclass(slots=True)
