@@ -24,6 +24,7 @@ from progress_site.fork import Forked, can_fork, fork_safe
 from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.publish import changes
+from progress_site.publish.news import Candidate, newest
 from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.anchors import broken_anchors
@@ -243,13 +244,15 @@ def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
     if len(languages) == 1 or not config.parallel or not can_fork(records):
         return render_languages(config, ready, languages, done, charts)
     # A large site renders its other languages in a forked process (bench/scale.py),
-    # which finds the templates compiled rather than compiling each again.
+    # which finds the templates compiled and the feeds' news chosen rather than doing
+    # either again.
     compile_templates(config, ready)
+    news = newest(ready.model)
     child = Forked(functools.partial(render_languages, config, ready, languages[1:], done,
-                                     charts))
+                                     charts, news))
     try:
         files, problems, deferred = render_languages(config, ready, languages[:1], done,
-                                                     charts)
+                                                     charts, news)
     except BaseException:
         child.cancel()
         raise
@@ -275,10 +278,11 @@ def compile_templates(config: BuildConfig, ready: Prepared) -> None:
 
 
 def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str, ...],
-                     done: dict[str, bytes], charts: ChartCache) -> Rendered:
+                     done: dict[str, bytes], charts: ChartCache,
+                     news: list[Candidate] | None = None) -> Rendered:
     """The pages of some languages (but those `done`), then their feeds and 404 pages
     (and the site's data.json, sitemap and robots.txt with the first language); none
-    after an error."""
+    after an error. `news`: the feeds' entries, when chosen already."""
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), charts, config.base_url,
                              languages, skip=frozenset(done), compiled=config.compiled,
@@ -287,7 +291,7 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
     if all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
                              base_url=config.base_url, cache_dir=config.cache_dir,
-                             languages=languages)
+                             languages=languages, news=news)
     return files, problems, charts.deferred or []
 
 

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
+from progress_site.model.limits import MAX_DECIMALS
+from progress_site.render import formatting
 from progress_site.render.markdown import inline_tokens
-from progress_site.render.typed import Candidate, Numbers, prose, typed
+from progress_site.render.typed import (
+    Candidate,
+    Numbers,
+    maybe_printed,
+    nearby,
+    prose,
+    typed,
+)
 
 RATIO = "comparisons.reqwest.ratio"
 # What `index` makes of a site: the digits each name prints, with its unit.
@@ -61,3 +72,36 @@ def test_what_is_no_number_of_the_site_is_left_alone(text: str) -> None:
 
 def test_a_reference_is_no_typed_number() -> None:
     assert found("{{ comparisons.reqwest.ratio }} times, {{ x:2.48 }}") == []
+
+
+# The site's numbers a typed one may be: `index` formats only those `maybe_printed` lets
+# through, so it must let through every number that prints the typed digits.
+@given(st.floats(min_value=-(10.0**15), max_value=10.0**15, allow_nan=False),
+       st.integers(min_value=0, max_value=MAX_DECIMALS))
+def test_a_number_is_looked_at_whenever_it_prints_the_typed_digits(
+        value: float, decimals: int) -> None:
+    printed = str(formatting.shown(abs(value), decimals))
+    assume(printed.replace(".", "", 1).isdigit())  # as typed: not `1E-7`
+    assert maybe_printed(value, decimals, nearby({printed}))
+
+
+@pytest.mark.parametrize(("value", "decimals", "typed_", "looked_at"), [
+    (2.675, 2, "2.68", True),  # half to even on the number as written: 2.68
+    (2.675, 2, "2.67", True),
+    (2.46, 2, "2.48", False),
+    (2.46, 1, "2.46", False),  # printed with one decimal, it is 2.5
+    (1383.0, 0, "1383", True),
+    (0.5, 0, "0", True),  # 0.5 prints 0
+    (10.0**15, 12, "1", True),  # too large to judge by a float: looked at
+    (float("nan"), 2, "1", True),  # no number: looked at, as before the filter
+])
+def test_which_numbers_are_looked_at(value: float, decimals: int, typed_: str,
+                                     looked_at: bool) -> None:
+    assert maybe_printed(value, decimals, nearby({typed_})) is looked_at
+
+
+def test_a_typed_number_longer_than_any_the_site_prints_is_no_trouble() -> None:
+    # 5,000 digits: more than Python turns into an int by default.
+    near = nearby({"9" * 5000, "2.46"})
+    assert maybe_printed(2.46, 2, near)
+    assert not maybe_printed(3.0, 2, near)

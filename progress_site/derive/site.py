@@ -73,7 +73,13 @@ class Model:
             return self.figures[key[0]]
         if len(key) == 1 and isinstance(key[0], str) and key[0] in self.namespace.figures:
             return self.figures[self.namespace.figures[key[0]]]
-        return self.figures[FigureKey.of(*(str(k) for k in key))]
+        parts = tuple(map(str, key))
+        # A page asks for thousands of figures by their parts: found by their name, with
+        # no key made (the parts compared: an id may hold a dot).
+        named = self.namespace.figures.get(".".join(parts))
+        if named is not None and named.parts == parts:
+            return self.figures[named]
+        return self.figures[FigureKey(parts)]
 
 
 def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()

@@ -163,7 +163,7 @@ def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:
     # category is not worked out at all.
     before, after = words if isinstance(words, tuple) else words[
         locale(lang).plural_form(fixed)]
-    return as_symbol((before + number_of(fixed, decimals, lang) + after).replace(" ", NBSP))
+    return before + number_of(fixed, decimals, lang).replace(" ", NBSP) + after
 
 
 # Numbers of each plural category in the languages Babel knows: `unit_affixes` asks
@@ -175,19 +175,31 @@ SAMPLES = tuple(Decimal(n) for n in ("1", "2", "0", "3", "5", "11", "21", "100",
 # A unit's words depend only on the plural category of its number (CLDR's patterns:
 # format_unit fills one with the number it formats); a large site or a long history
 # prints thousands of numbers in a few units, and format_unit looks its pattern up again
-# each time (bench/scale.py, bench/history_scale.py).
+# each time (bench/scale.py, bench/history_scale.py). They are made no-break and given
+# their symbol here, once a unit (`as_symbol` reads only the end of the text, which is
+# the words after the number: a number ends with a digit).
 @functools.cache
 def cldr_words(cldr: str, lang: str) -> tuple[str, str] | dict[str, tuple[str, str]] | None:
-    """What Babel's short unit writes around a number: one pair when every plural
-    category reads the same, else the pair of each category; None when a category's
-    words cannot be told (then format_unit is asked for each number)."""
+    """What a page prints around a number in Babel's short unit, its spaces no-break and
+    its symbol ours (`as_symbol`): one pair when every plural category reads the same,
+    else the pair of each category; None when a category's words cannot be told (then
+    format_unit is asked for each number)."""
     rule = locale(lang).plural_form
-    words = {category: unit_affixes(cldr, lang, category)
+    words = {category: printed_affixes(unit_affixes(cldr, lang, category))
              for category in (*sorted(rule.tags), "other")}
     if any(pair is None for pair in words.values()):
         return None
     pairs = cast(dict[str, tuple[str, str]], words)
     return pairs["other"] if len(set(pairs.values())) == 1 else pairs
+
+
+def printed_affixes(pair: tuple[str, str] | None) -> tuple[str, str] | None:
+    """A unit's words before and after a number as a page prints them: no-break spaces,
+    and the symbol where Babel spells a word (`as_symbol`)."""
+    if pair is None:
+        return None
+    before, after = (part.replace(" ", NBSP) for part in pair)
+    return before, as_symbol(after)
 
 
 def unit_affixes(cldr: str, lang: str, category: str) -> tuple[str, str] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
@@ -25,6 +25,14 @@ class Provenance:
     run: str | None
     method: Text | None
     proof: Link | None
+    # What it compares and its hash, made once: `memo` looks one up for every figure
+    # of a page, and most of a large site's figures share a handful.
+    compared: tuple[Hashable, ...] = field(init=False, repr=False, compare=False)
+    hashed: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "compared", self.key())
+        object.__setattr__(self, "hashed", hash(self.compared))
 
     @classmethod
     def of(cls, fig: Figure) -> Provenance:
@@ -46,10 +54,10 @@ class Provenance:
         return (self.machine, self.date, self.commit, self.run, self.method, link)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Provenance) and self.key() == other.key()
+        return isinstance(other, Provenance) and self.compared == other.compared
 
     def __hash__(self) -> int:
-        return hash(self.key())
+        return self.hashed
 
     def says_anything(self) -> bool:
         """Whether the `source` macro would print anything for it."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from progress_site.derive.quantity import Quantity
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, source_line
 from progress_site.load.pages import Page
-from progress_site.model.values import Text
+from progress_site.model.values import Text, Where
 from progress_site.render import formatting
 from progress_site.render.blocklines import Block
 from progress_site.render.markdown import inline_tokens, page_tokens, prose_chunks
@@ -50,30 +50,71 @@ def normal(printed: str) -> str:
 Candidate = tuple[str, str | None]
 
 
-def index(model: Model) -> dict[str, list[Candidate]]:
+def index(model: Model, wanted: Collection[str] | None = None) -> dict[str, list[Candidate]]:
     """Each number the site prints, by its digits as printed (`2.56`, `1383`: rounded as
     the page rounds it, `formatting.shown`) -> the names that print it. One index for
     every language: each reads a typed number into the same digits (`Numbers.digits`),
-    so a text is checked by lookups, and no number is formatted to be compared."""
+    so a text is checked by lookups, and no number is formatted to be compared. With
+    `wanted` (the digits typed in the texts), only the numbers that print one of them."""
+    near = None if wanted is None else nearby(wanted)
     found: dict[str, list[Candidate]] = {}
     rounded: dict[tuple[float, int], str] = {}
     entries = model.namespace.entries
     # The names of the data's order first, then their twins: a hint names the first.
-    names = [n for n in entries if not n.endswith(TWINS)]
-    for name in [*names, *(n for n in entries if n.endswith(TWINS))]:
+    names: list[str] = []
+    twins: list[str] = []
+    for n in entries:
+        (twins if n.endswith(TWINS) else names).append(n)
+    for name, twin in [*((n, False) for n in names), *((n, True) for n in twins)]:
         entry = entries[name]
         if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
             continue  # a count's parts are named `.ok` and `.of`
+        # Most are one number (a value's `high` is its `low`): one end to read.
+        ends: tuple[float, ...] = ((entry.low,) if entry.high == entry.low
+                                   else (entry.low, entry.top))
+        if near is not None:
+            ends = tuple(v for v in ends if maybe_printed(v, entry.decimals, near))
+            if not ends:
+                continue
         # A `.value` twin is the same number without its unit: the unit is its holder's.
-        holder = entries.get(name.rpartition(".")[0]) if name.endswith(TWINS) else None
+        holder = entries.get(name.rpartition(".")[0]) if twin else None
         unit = holder.unit if isinstance(holder, Quantity) else entry.unit
-        for value in {entry.low, entry.top}:
+        for value in ends:
             digits = rounded.get((value, entry.decimals))
             if digits is None:  # a name and its `.value` twin round the same number
                 digits = rounded[value, entry.decimals] = str(
                     formatting.shown(abs(value), entry.decimals))
             found.setdefault(digits, []).append((name, unit))
     return found
+
+
+def nearby(wanted: Collection[str]) -> frozenset[tuple[int, int]]:
+    """Each typed number as (its decimals, the whole number of its last decimal place,
+    and one either side): `2.46` gives (2, 245), (2, 246) and (2, 247)."""
+    out: set[tuple[int, int]] = set()
+    for digits in wanted:
+        whole, _, fraction = digits.partition(".")
+        if len(whole) + len(fraction) > LONGEST:
+            continue  # only a number beyond EXACT prints so many, and each is looked at
+        units = int(whole + fraction)
+        out.update((len(fraction), units + step) for step in (-1, 0, 1))
+    return frozenset(out)
+
+
+# Below this, a float times a power of ten is within a small fraction of a unit of the
+# decimal it was written as; beyond it, every number gets the exact look. A number below
+# it prints far fewer digits than LONGEST.
+EXACT = 2**40
+LONGEST = 40
+
+
+def maybe_printed(value: float, decimals: int, near: frozenset[tuple[int, int]]) -> bool:
+    """Whether `value` printed with `decimals` decimals may read as a wanted number: a
+    number rounds to within half a unit of its last place, so a float's own rounding
+    lands within one of it (larger numbers are always worth the exact look)."""
+    scaled = abs(value) * 10**decimals
+    # `not <`: a number that is no number (NaN) gets the exact look too.
+    return not scaled < EXACT or (decimals, round(scaled)) in near
 
 
 @dataclass(slots=True)
@@ -88,11 +129,19 @@ class Numbers:
     def digits(self, token: str) -> str | None:
         """A typed number as `index` keys it (`1 000,5` in French is `1000.5`); None when
         its groups are not the language's (`2,48` in English)."""
+        if token.isdigit():  # a whole number without groups reads alike in every language
+            return token
         group, decimal, shape = symbols(self.lang)
         token = normal(token)
         if not shape.fullmatch(token):
             return None
         return token.replace(group, "").replace(decimal, ".")
+
+    def typed_digits(self, text: str) -> list[str]:
+        """The digits of every number a text holds as this language writes them (its
+        prose or not: what `typed` may look up)."""
+        found = (self.digits(m.group()) for m in NUMBER.finditer(text))
+        return [d for d in found if d is not None]
 
     def unit_words(self, unit: str) -> frozenset[str]:
         """The words a unit is printed as after a number, in this language (and its id)."""
@@ -233,35 +282,62 @@ def at_number(root: Path, where: Location, number: str) -> tuple[Location, str]:
     return where, source_line(root / where.file, where.line)
 
 
-def check_data(model: Model, languages: Mapping[str, Numbers], root: Path, strict: bool
-               ) -> list[Problem]:
-    """The typed numbers of the data's texts, in every language the site prints."""
-    out, seen = [], set()
+# A data text in one language that holds numbers: its words, where it was written, its
+# field's name, the language, and the digits of its numbers (`Numbers.digits`).
+Holding = tuple[str, Where, str, str, list[str]]
+
+
+def holding_numbers(model: Model, languages: Mapping[str, Numbers]) -> list[Holding]:
+    """The data's texts that hold a number, in each language the site prints, in order."""
+    out = []
     default = model.data.site.languages[0]
     for text, holder, written_in in texts(model.data):
         for lang, numbers in languages.items():
             words = text.get(lang, default)
-            # Parsed only when a number of its words is one the site prints.
-            if not DIGIT.search(words) or not any(typed(words, numbers)):
-                continue
-            for token in prose(inline_tokens(words)):
-                for _, number, name in typed(token.content, numbers):
-                    where, line = at_number(root, holder.of(written_in), number)
-                    if (where, number) not in seen:
-                        seen.add((where, number))
-                        out.append(warning(where, number, name, strict, line))
+            if DIGIT.search(words):
+                found = numbers.typed_digits(words)
+                if found:
+                    out.append((words, holder, written_in, lang, found))
+    return out
+
+
+def check_data(held: list[Holding], languages: Mapping[str, Numbers], root: Path,
+               strict: bool) -> list[Problem]:
+    """The typed numbers of the data's texts that hold one, each in its language."""
+    out, seen = [], set()
+    for words, holder, written_in, lang, found in held:
+        numbers = languages[lang]
+        # Parsed only when a number of its words is one the site prints.
+        if not any(d in numbers.printed for d in found) or not any(typed(words, numbers)):
+            continue
+        for token in prose(inline_tokens(words)):
+            for _, number, name in typed(token.content, numbers):
+                where, line = at_number(root, holder.of(written_in), number)
+                if (where, number) not in seen:
+                    seen.add((where, number))
+                    out.append(warning(where, number, name, strict, line))
     return out
 
 
 def typed_numbers(model: Model, pages: tuple[Page, ...], root: Path, strict: bool
                   ) -> list[Problem]:
     """Every number typed in the pages and the data that the site prints from a name."""
-    printed = index(model)
     site = model.data.site
     own = {u.id: (u.one, u.other) for u in site.units} | {
         u.id: (u.one, u.other) for d in model.namespace.datasets.values() for u in d.units}
+    printed: dict[str, list[Candidate]] = {}  # filled below, once the typed ones are known
     languages = {lang: Numbers(printed, lang, own) for lang in site.languages}
-    out = check_data(model, languages, root, strict)
+    # The numbers typed first: only the site's numbers that may print one of them are
+    # formatted into the index (a large site types few, and prints thousands).
+    held = holding_numbers(model, languages)
+    wanted = {d for *_, found in held for d in found}
+    for page in pages:
+        if page.language in languages and DIGIT.search(page.body):
+            wanted.update(languages[page.language].typed_digits(page.body))
+    if not wanted:
+        return []
+    printed.update(index(model, wanted))
+    out = check_data(held, languages, root, strict)
     for page in pages:
         if page.language in languages and DIGIT.search(page.body):
             out += check_page(page, languages[page.language], strict)
