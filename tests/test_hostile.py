@@ -1168,3 +1168,38 @@ def test_a_page_is_at_most_a_megabyte(base: Path, tmp_path: Path) -> None:
         "    hint: split it into several files under the same folder"]
     write(base / "content/en/table.md", table + row * 10)
     assert build(base, tmp_path / "out").code == 0
+
+
+def test_a_pages_title_is_a_line(base: Path, tmp_path: Path) -> None:
+    """Each page's navigation prints every page's title (or nav): 100 pages of a
+    10,000-character title made 200 MB of HTML from 2 MB of Markdown. Past 200
+    characters, a title or a nav is an error at its key; 200 are printed whole."""
+    write(base / "content/en/long.md", f"---\ntitle: {'T' * 201}\nnav: {'n' * 10_000}\n---\nx\n")
+    write(base / "content/fr/long.md", "---\ntitle: T\n---\nx\n")
+    lines = refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()
+    hint = "    hint: keep it to a line; say the rest in `description:` or in the page"
+    assert [lines[0], lines[3], lines[4], lines[7]] == [
+        "content/en/long.md:2:8: title: 201 characters, more than the 200 a page's title "
+        "may have: it is printed in the navigation of every page", hint,
+        "content/en/long.md:3:6: nav: 10,000 characters, more than the 200 a page's nav "
+        "may have: it is printed in the navigation of every page", hint]
+    write(base / "content/en/long.md", f"---\ntitle: {'T' * 200}\nnav: {'n' * 200}\n---\nx\n")
+    assert build(base, tmp_path / "out").code == 0
+    assert f">{'n' * 200}</a>" in (tmp_path / "out/index.html").read_text()
+
+
+def test_a_language_has_at_most_200_pages(base: Path, tmp_path: Path) -> None:
+    """Each page lists every other: the site grows as the square of their number. A
+    language of more than 200 pages is an error at the first page past them, and none
+    of its pages is read; 200 build."""
+    for lang in ("en", "fr"):
+        for i in range(199 if lang == "fr" else 200):
+            write(base / f"content/{lang}/p{i:03d}.md", f"---\ntitle: P{i}\n---\nx\n")
+    assert refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()[:2] == [
+        "content/en/p199.md: 201 pages in content/en/, more than the 200 a site may have "
+        "in a language: each page lists every other in its navigation",
+        "    hint: merge pages into fewer, longer ones (a heading for each), or publish "
+        "them as a site of their own"]
+    (base / "content/en/p199.md").unlink()
+    assert build(base, tmp_path / "out").code == 0
+    assert len(list((tmp_path / "out").glob("p*/index.html"))) == 199
