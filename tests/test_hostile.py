@@ -1203,3 +1203,38 @@ def test_a_language_has_at_most_200_pages(base: Path, tmp_path: Path) -> None:
     (base / "content/en/p199.md").unlink()
     assert build(base, tmp_path / "out").code == 0
     assert len(list((tmp_path / "out").glob("p*/index.html"))) == 199
+
+
+def test_the_sites_texts_on_every_page_are_short(base: Path, tmp_path: Path) -> None:
+    """The site's title, tagline, description and footer are on every page, a series'
+    page too: a footer of 100,000 characters over 2,000 series made a site of 243 MB.
+    Past 200 characters (the title) or 1,000 (the others), each is an error at its
+    language; at the limits, the site builds."""
+    site = base / "data/site.yaml"
+    text = site.read_text()
+
+    def texts(title: int, other: int) -> str:
+        return text.replace("title: Base", f"title: {'T' * title}").replace(
+            "tagline: {en: A site to attack, fr: Un site à attaquer}",
+            f"tagline: {{en: x, fr: {'t' * other}}}\n  description: {'d' * other}\n"
+            f"  footer:\n    en: {'f' * 100_000}\n    fr: {'f' * other}")
+
+    site.write_text(texts(201, 1001))
+    lines = refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()
+    hint = "    hint: say it in fewer words; the rest belongs in a page (content/<language>/...)"
+    assert lines[0::4] == [
+        "data/site.yaml:3:10: site.title: 201 characters, more than the 200 a site's title "
+        "may have: it is printed on every page",
+        "data/site.yaml:4:24: site.tagline.fr: 1,001 characters, more than the 1,000 a "
+        "site's tagline may have: it is printed on every page",
+        "data/site.yaml:5:16: site.description: 1,001 characters, more than the 1,000 a "
+        "site's description may have: it is printed on every page",
+        "data/site.yaml:7:9: site.footer.en: 100,000 characters, more than the 1,000 a "
+        "site's footer may have: it is printed on every page",
+        "data/site.yaml:8:9: site.footer.fr: 1,001 characters, more than the 1,000 a "
+        "site's footer may have: it is printed on every page",
+        "Aborted with 5 data errors."]
+    assert set(lines[3:-2:4]) == {hint}
+    site.write_text(texts(200, 1000).replace("f" * 100_000, "f"))
+    assert build(base, tmp_path / "out").code == 0
+    assert f"<p>{'f' * 1000}</p>" in (tmp_path / "out/fr/index.html").read_text()

@@ -46,3 +46,7 @@ MAX_TITLE = 200
 # Pages of one language in content/: each lists all of them in its navigation, so the
 # site grows as their number squared (the dashboard's series pages are not listed).
 MAX_PAGES = 200
+# The site's tagline, description and footer are printed on every page, the series'
+# pages too (one a series of the history): a footer of 100,000 characters over 2,000
+# series made a site of 243 MB. Its title is a page's title (MAX_TITLE).
+MAX_EVERY_PAGE = 1_000
