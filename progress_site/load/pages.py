@@ -160,16 +160,17 @@ def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
     """A home page in the default language, and each page in every language (a page
     missing in one language is an error under --strict, else a warning)."""
     default = languages[0]
-    have = {(p.language, p.slug) for p in pages}
+    have = {(p.language, p.slug): p for p in pages}
     if (default, "index") not in have:
         return [Problem(Location(f"content/{default}/index.md"), "the site has no home page",
                         hint=f"write content/{default}/index.md, starting with '---', "
                              "'title: ...', '---'")]
     out = []
-    for slug in sorted({p.slug for p in pages}):
+    first = {p.slug: p for p in reversed(pages)}  # each name's first page
+    for slug in sorted(first):
         for lang in languages:
             if (lang, slug) not in have:
-                other = next(p for p in pages if p.slug == slug)
+                other = first[slug]
                 out.append(Problem(Location(f"content/{lang}/{slug}.md"), f"no {lang} "
                                    f"version of {other.display}", hint=f"write "
                                    f"content/{lang}/{slug}.md", warning=not strict))
