@@ -18,7 +18,7 @@ from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
-from progress_site.errors import Location, Problem, closest, did_you_mean
+from progress_site.errors import MAX_LINE, Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
@@ -131,8 +131,11 @@ class PageRenderer:
         line_end = page.body.find("\n", at)
         where = Location(page.display, page.body_line + page.body.count("\n", 0, at),
                          at - line_start + 1)
-        return Problem(where, message, hint=hint,
-                       source_line=page.body[line_start:line_end if line_end >= 0 else None])
+        # Only the part of the line that an error prints (Problem keeps no more).
+        low = max(at - MAX_LINE - 1, line_start)
+        high = min(line_end if line_end >= 0 else len(page.body), at + MAX_LINE + 2)
+        return Problem(where, message, hint=hint, source_line=page.body[low:high],
+                       source_from=low - line_start)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:
