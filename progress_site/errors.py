@@ -197,17 +197,23 @@ class BuildFailed(Exception):
         """Every problem (the first MAX_SHOWN of a file, the rest counted), then one
         closing line, as MkDocs does."""
         errors = [p for p in self.problems if not p.warning]
-        shown: dict[str, int] = {}
-        lines = []
-        for problem in self.problems:
-            count = shown[problem.location.file] = shown.get(problem.location.file, 0) + 1
-            if count <= MAX_SHOWN:
-                lines.append(problem.render())
-        lines += [f"{visible_path(name)}: and {count - MAX_SHOWN:,} more problems in this "
-                  "file (fix those above first)"
-                  for name, count in shown.items() if count > MAX_SHOWN]
         noun = "error" if len(errors) == 1 else "errors"
-        return "\n".join(lines) + f"\nAborted with {len(errors):,} {self.what} {noun}."
+        return ("\n".join(rendered(self.problems))
+                + f"\nAborted with {len(errors):,} {self.what} {noun}.")
+
+
+def rendered(problems: list[Problem]) -> list[str]:
+    """Each problem as printed, the first MAX_SHOWN of each file, then a line for each
+    file that counts the rest."""
+    shown: dict[str, int] = {}
+    lines = []
+    for problem in problems:
+        count = shown[problem.location.file] = shown.get(problem.location.file, 0) + 1
+        if count <= MAX_SHOWN:
+            lines.append(problem.render())
+    return lines + [f"{visible_path(name)}: and {count - MAX_SHOWN:,} more problems in this "
+                    "file (fix those above first)"
+                    for name, count in shown.items() if count > MAX_SHOWN]
 
 
 class UsageError(Exception):

@@ -1298,3 +1298,17 @@ def test_a_problem_holds_only_the_part_of_its_line_it_prints(column: int) -> Non
     assert problem.render().splitlines()[1:] == [
         "    " + shown, *(["    " + " " * caret + "^"] if column else [])]
     assert len(problem.source_line) <= 2 * MAX_LINE + 3
+
+
+def test_a_files_warnings_are_printed_a_hundred_at_most(base: Path, tmp_path: Path) -> None:
+    """A build that succeeds printed every warning: 20,000 typed numbers made 10 MB of
+    terminal. A file's first hundred are printed, as its errors are, the rest counted."""
+    write(base / "content/en/many.md", "---\ntitle: M\n---\n" + "[a](b.html)\n\n" * 150)
+    write(base / "content/fr/many.md", "---\ntitle: M\n---\nx\n")
+    result = build(base, tmp_path / "out")
+    assert result.code == 0, result.err
+    told = [line for line in result.err.splitlines() if line.startswith("content/")]
+    assert len(told) == 101 and told[99].startswith("content/en/many.md:202:5: warning: ")
+    assert told[100] == ("content/en/many.md: and 50 more problems in this file (fix those "
+                         "above first)")
+    assert "(150 warnings)" in result.out
