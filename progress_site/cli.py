@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import re
@@ -210,6 +211,8 @@ def main(argv: list[str] | None = None, compiled: CompiledTemplates | None = Non
     except KeyboardInterrupt:
         print("Interrupted; the previous site was left as it was.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return output_closed()
     except Exception as exc:  # a traceback is a bug: say so, show it only with --debug
         if args.debug:
             raise
@@ -217,6 +220,19 @@ def main(argv: list[str] | None = None, compiled: CompiledTemplates | None = Non
               "This is a bug in progress-site; run again with --debug and report the "
               "traceback.", file=sys.stderr)
         return 70
+
+
+def output_closed() -> int:
+    """The end of a command whose reader stopped reading (`| head`): said in one line, not
+    as an internal error; what the command did before it printed stays done."""
+    # Python's last flush at exit would fail again on the closed pipe and print its own
+    # traceback: what is left of the output goes nowhere instead.
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    with contextlib.suppress(OSError):
+        print("error: the output was closed before the command had printed all of it "
+              "(`| head`?); what it did before is done", file=sys.stderr)
+    return 141  # as a shell reports a command that SIGPIPE ended: 128 + 13
 
 
 def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> int:

@@ -145,6 +145,19 @@ class Problem:
     hint: str = ""
     source_line: str = ""
     warning: bool = False
+    # Where `source_line` starts in its line (0: at its start). A problem keeps only the
+    # part of a long line that it prints: 20,000 links of one line, each an error holding
+    # the whole line, took 5 GB.
+    source_from: int = 0
+
+    def __post_init__(self) -> None:
+        at = max(self.location.column - 1 - self.source_from, 0)
+        # excerpt() prints no more than this around `at` (a line's last character is kept,
+        # so that a column past its end prints as before).
+        low = min(max(at - MAX_LINE - 1, 0), max(len(self.source_line) - 1, 0))
+        if low or len(self.source_line) > at + MAX_LINE + 2:
+            object.__setattr__(self, "source_line", self.source_line[low:at + MAX_LINE + 2])
+            object.__setattr__(self, "source_from", self.source_from + low)
 
     def render(self) -> str:
         """The problem as printed: location, key path, message, source line, caret, hint."""
@@ -155,7 +168,8 @@ class Problem:
             head += f"{format_key_path(self.key_path)}: "
         lines = [head + shorten(visible(self.message), MAX_MESSAGE)]
         if self.source_line:
-            shown, caret = excerpt(self.source_line.rstrip("\n"), self.location.column)
+            shown, caret = excerpt(self.source_line.rstrip("\n"),
+                                   self.location.column - self.source_from)
             lines.append("    " + shown)
             if self.location.column:
                 lines.append("    " + " " * caret + "^")
@@ -182,16 +196,21 @@ class BuildFailed(Exception):
         """Every problem (the first MAX_SHOWN of a file, the rest counted), then one
         closing line, as MkDocs does."""
         errors = [p for p in self.problems if not p.warning]
-        shown: dict[str, int] = {}
-        lines = []
-        for problem in self.problems:
-            count = shown[problem.location.file] = shown.get(problem.location.file, 0) + 1
-            if count <= MAX_SHOWN:
-                lines.append(problem.render())
-        lines += [f"{visible_path(name)}: and {count - MAX_SHOWN:,} more problems in this "
-                  "file (fix those above first)"
-                  for name, count in shown.items() if count > MAX_SHOWN]
-        return "\n".join(lines) + "\n" + aborted(errors)
+        return "\n".join(rendered(self.problems)) + "\n" + aborted(errors)
+
+
+def rendered(problems: list[Problem]) -> list[str]:
+    """Each problem as printed, the first MAX_SHOWN of each file, then a line for each
+    file that counts the rest."""
+    shown: dict[str, int] = {}
+    lines = []
+    for problem in problems:
+        count = shown[problem.location.file] = shown.get(problem.location.file, 0) + 1
+        if count <= MAX_SHOWN:
+            lines.append(problem.render())
+    return lines + [f"{visible_path(name)}: and {count - MAX_SHOWN:,} more problems in this "
+                    "file (fix those above first)"
+                    for name, count in shown.items() if count > MAX_SHOWN]
 
 
 def kind(problem: Problem) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from progress_site.errors import UsageError, visible, visible_path
+from progress_site.errors import UsageError, rendered, visible, visible_path
 
 if TYPE_CHECKING:
     from progress_site.pipeline import BuildConfig
@@ -48,8 +48,9 @@ def build_and_report(config: BuildConfig, gate: bool = False,
     previous = previous_document(config.out) if gate else None
     started = time.perf_counter()
     built = build(config)
-    for warning in built.warnings:
-        print(warning.render(), file=sys.stderr)
+    # A file's first hundred warnings, as its errors: 20,000 typed numbers printed 10 MB.
+    for warning in rendered(built.warnings):
+        print(warning, file=sys.stderr)
     pages = sum(1 for name in built.files if name.endswith("index.html"))
     elapsed = time.perf_counter() - started
     print(f"Built {plural(pages, 'page')} into {visible_path(str(config.out))} in "
@@ -69,8 +70,8 @@ def build_and_report(config: BuildConfig, gate: bool = False,
         status = gate_status(previous, built.files["data.json"])
     if last is not None and status == 0:
         # A warning about the site this one replaced is not met again by the next build.
-        last.remember(pages, [w.render() for w in built.warnings
-                              if not Path(w.location.file).is_relative_to(config.out)])
+        last.remember(pages, rendered([w for w in built.warnings
+                                       if not Path(w.location.file).is_relative_to(config.out)]))
     return status
 
 

@@ -37,9 +37,11 @@ from typing import Any
 import pytest
 import yaml
 
+from progress_site.charts.cache import ChartCache
 from progress_site.cli import main
-from progress_site.errors import MAX_LINE
+from progress_site.errors import MAX_LINE, Location, Problem, excerpt
 from progress_site.load.files import linked_below
+from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.load.yaml import parse
 from progress_site.load.yaml_refusals import MAX_DEPTH
@@ -47,10 +49,12 @@ from progress_site.model import characters, schema
 from progress_site.model.declare import fields, hints
 from progress_site.model.links import check_url
 from progress_site.model.values import Text
+from progress_site.pipeline import BuildConfig, prepare
 from progress_site.publish.swap import PublishFailed, publish
+from progress_site.render.pages import render
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
 from .dom import Node
 from .dom import parse as parse_html
 from .test_cases import deadline
@@ -1168,3 +1172,143 @@ def test_a_page_is_at_most_a_megabyte(base: Path, tmp_path: Path) -> None:
         "    hint: split it into several files under the same folder"]
     write(base / "content/en/table.md", table + row * 10)
     assert build(base, tmp_path / "out").code == 0
+
+
+def test_a_pages_title_is_a_line(base: Path, tmp_path: Path) -> None:
+    """Each page's navigation prints every page's title (or nav): 100 pages of a
+    10,000-character title made 200 MB of HTML from 2 MB of Markdown. Past 200
+    characters, a title or a nav is an error at its key; 200 are printed whole."""
+    write(base / "content/en/long.md", f"---\ntitle: {'T' * 201}\nnav: {'n' * 10_000}\n---\nx\n")
+    write(base / "content/fr/long.md", "---\ntitle: T\n---\nx\n")
+    lines = refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()
+    hint = "    hint: keep it to a line; say the rest in `description:` or in the page"
+    assert [lines[0], lines[3], lines[4], lines[7]] == [
+        "content/en/long.md:2:8: title: 201 characters, more than the 200 a page's title "
+        "may have: it is printed in the navigation of every page", hint,
+        "content/en/long.md:3:6: nav: 10,000 characters, more than the 200 a page's nav "
+        "may have: it is printed in the navigation of every page", hint]
+    write(base / "content/en/long.md", f"---\ntitle: {'T' * 200}\nnav: {'n' * 200}\n---\nx\n")
+    assert build(base, tmp_path / "out").code == 0
+    assert f">{'n' * 200}</a>" in (tmp_path / "out/index.html").read_text()
+
+
+def test_a_language_has_at_most_200_pages(base: Path, tmp_path: Path) -> None:
+    """Each page lists every other: the site grows as the square of their number. A
+    language of more than 200 pages is an error at the first page past them, and none
+    of its pages is read; 200 build."""
+    for lang in ("en", "fr"):
+        for i in range(199 if lang == "fr" else 200):
+            write(base / f"content/{lang}/p{i:03d}.md", f"---\ntitle: P{i}\n---\nx\n")
+    assert refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()[:2] == [
+        "content/en/p199.md: 201 pages in content/en/, more than the 200 a site may have "
+        "in a language: each page lists every other in its navigation",
+        "    hint: merge pages into fewer, longer ones (a heading for each), or publish "
+        "them as a site of their own"]
+    (base / "content/en/p199.md").unlink()
+    assert build(base, tmp_path / "out").code == 0
+    assert len(list((tmp_path / "out").glob("p*/index.html"))) == 199
+
+
+def test_the_sites_texts_on_every_page_are_short(base: Path, tmp_path: Path) -> None:
+    """The site's title, tagline, description and footer are on every page, a series'
+    page too: a footer of 100,000 characters over 2,000 series made a site of 243 MB.
+    Past 200 characters (the title) or 1,000 (the others), each is an error at its
+    language; at the limits, the site builds."""
+    site = base / "data/site.yaml"
+    text = site.read_text()
+
+    def texts(title: int, other: int) -> str:
+        return text.replace("title: Base", f"title: {'T' * title}").replace(
+            "tagline: {en: A site to attack, fr: Un site à attaquer}",
+            f"tagline: {{en: x, fr: {'t' * other}}}\n  description: {'d' * other}\n"
+            f"  footer:\n    en: {'f' * 100_000}\n    fr: {'f' * other}")
+
+    site.write_text(texts(201, 1001))
+    lines = refused(build(base, tmp_path / "out"), tmp_path / "out").splitlines()
+    hint = "    hint: say it in fewer words; the rest belongs in a page (content/<language>/...)"
+    assert lines[0::4] == [
+        "data/site.yaml:3:10: site.title: 201 characters, more than the 200 a site's title "
+        "may have: it is printed on every page",
+        "data/site.yaml:4:24: site.tagline.fr: 1,001 characters, more than the 1,000 a "
+        "site's tagline may have: it is printed on every page",
+        "data/site.yaml:5:16: site.description: 1,001 characters, more than the 1,000 a "
+        "site's description may have: it is printed on every page",
+        "data/site.yaml:7:9: site.footer.en: 100,000 characters, more than the 1,000 a "
+        "site's footer may have: it is printed on every page",
+        "data/site.yaml:8:9: site.footer.fr: 1,001 characters, more than the 1,000 a "
+        "site's footer may have: it is printed on every page",
+        "Aborted with 5 data errors."]
+    assert set(lines[3:-2:4]) == {hint}
+    site.write_text(texts(200, 1000).replace("f" * 100_000, "f"))
+    assert build(base, tmp_path / "out").code == 0
+    assert f"<p>{'f' * 1000}</p>" in (tmp_path / "out/fr/index.html").read_text()
+
+
+class Walked(tuple):  # type: ignore[type-arg]
+    """A site's pages, counting how many times they are walked through."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[Page]:
+        self.walks += 1
+        return super().__iter__()
+
+
+def walks_to_render(source: Path, out: Path) -> int:
+    """How many times the pages of a site are walked through to render them."""
+    config = BuildConfig(source=source, out=out, today=TODAY, disk_cache=False)
+    ready = prepare(config)
+    pages = Walked(ready.pages)
+    render(ready.model, pages, ready.catalogs, config.folders("templates"), ChartCache(None),
+           compiled=TEMPLATES)
+    return pages.walks
+
+
+def test_rendering_walks_the_pages_a_fixed_number_of_times(base: Path, tmp_path: Path
+                                                           ) -> None:
+    """Each page names its versions in the other languages and the pages of its
+    navigation; found by walking every page for each page, a site of 20,000 series'
+    pages spent minutes on it. 60 pages more are walked through no more often."""
+    few = walks_to_render(base, tmp_path / "out")
+    for lang in ("en", "fr"):
+        for i in range(30):
+            write(base / f"content/{lang}/p{i}.md", f"---\ntitle: P{i}\n---\nx\n")
+    assert walks_to_render(base, tmp_path / "out") == few
+
+
+def test_a_line_of_many_links_builds_in_time(base: Path, tmp_path: Path) -> None:
+    """Each link's place was found by searching its whole line again: a page of one line
+    of 90,000 autolinks (900 KB) took minutes. Now seconds, each link still placed."""
+    write(base / "content/en/links.md", "---\ntitle: L\n---\n" + "<http://a>" * 90_000
+          + "<javascript:x>\n")
+    write(base / "content/fr/links.md", "---\ntitle: L\n---\nx\n")
+    result = within(60, "--source", base, "--out", tmp_path / "out")
+    assert result.code == 1 and result.err.splitlines()[0] == (
+        "content/en/links.md:4:900002: link to 'javascript:x': 'javascript:' addresses are "
+        "not allowed")
+
+
+@pytest.mark.parametrize("column", [0, 1, 150, 100_000, 299_999, 300_001])
+def test_a_problem_holds_only_the_part_of_its_line_it_prints(column: int) -> None:
+    """20,000 links on one line to no page are 20,000 warnings: each held the whole line
+    (5 GB). A problem keeps the part of its line it prints, and prints it as before."""
+    line = "".join(chr(0x61 + i % 26) + ("\x1b" if i % 7 == 0 else "") for i in range(260_000))
+    problem = Problem(Location("x.md", 3, column), "m", source_line=line)
+    shown, caret = excerpt(line, column)
+    assert problem.render().splitlines()[1:] == [
+        "    " + shown, *(["    " + " " * caret + "^"] if column else [])]
+    assert len(problem.source_line) <= 2 * MAX_LINE + 3
+
+
+def test_a_files_warnings_are_printed_a_hundred_at_most(base: Path, tmp_path: Path) -> None:
+    """A build that succeeds printed every warning: 20,000 typed numbers made 10 MB of
+    terminal. A file's first hundred are printed, as its errors are, the rest counted."""
+    write(base / "content/en/many.md", "---\ntitle: M\n---\n" + "[a](b.html)\n\n" * 150)
+    write(base / "content/fr/many.md", "---\ntitle: M\n---\nx\n")
+    result = build(base, tmp_path / "out")
+    assert result.code == 0, result.err
+    told = [line for line in result.err.splitlines() if line.startswith("content/")]
+    assert len(told) == 101 and told[99].startswith("content/en/many.md:202:5: warning: ")
+    assert told[100] == ("content/en/many.md: and 50 more problems in this file (fix those "
+                         "above first)")
+    assert "(150 warnings)" in result.out

@@ -11,14 +11,17 @@ anywhere (the older form, `##[error]...`). Input reaches the output in error mes
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from progress_site.cli import main
 
-from .conftest import SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH
 from .test_pipeline import run_build
 from .test_record import smallest_site
 
@@ -91,3 +94,19 @@ def test_record_and_import_echo_no_workflow_command(
     out, err = capsys.readouterr()
     assert "add-mask" in out + err
     assert workflow_commands(out + err) == []
+
+
+def test_a_closed_output_is_no_internal_error(tmp_path: Path) -> None:
+    """`progress-site new DIR | head -1`: the reader closes the pipe, and the next line
+    printed found it closed (an "internal error", status 70). Now one line says so, the
+    status is a closed pipe's (141), and what was done stays done."""
+    read, write = os.pipe()
+    os.close(read)  # a reader that has stopped reading before the first line
+    done = subprocess.run([sys.executable, str(REPO / "build.py"), "new", "site"],
+                          stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                          timeout=60)
+    os.close(write)
+    assert (done.returncode, done.stderr) == (141, (
+        "error: the output was closed before the command had printed all of it (`| head`?); "
+        "what it did before is done\n"))
+    assert (tmp_path / "site/data/site.yaml").is_file()

@@ -8,6 +8,7 @@ prints is its own: a template writes the page's markup.)
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -220,3 +221,24 @@ def test_a_templates_folder_linked_from_outside_is_not_read(base: Path,
     result = run_build("--source", base, "--out", tmp_path / "out")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "out" / "assets" / "secret.css").read_text() == "SECRET"
+
+
+def test_an_assets_name_is_held_to_a_data_files_rules(base: Path, tmp_path: Path) -> None:
+    """A file of templates/assets/ is published under its name, which the build prints:
+    one with ESC (`\\x1b[2J` clears a CI log's screen) or bytes that are not UTF-8 was
+    published as it was. Each is an error naming it spelled out; a plain name is kept."""
+    assets = base / "templates/assets"
+    assets.mkdir()
+    (assets / "y\x1b[2J.css").write_text("a")
+    (assets / os.fsdecode(b"x\xff.css")).write_text("a")
+    (assets / "plain-name.css").write_text("a")
+    assert refused(base, tmp_path / "out").splitlines() == [
+        "templates/assets/x\\xff.css: this file's name is not UTF-8 text",
+        "    hint: rename the file with letters, digits, '-' and '_'",
+        "templates/assets/y\\x1b[2J.css: this file's name holds U+001B (a control character)",
+        "    hint: rename the file with letters, digits, '-' and '_'",
+        "Aborted with 2 data errors.", "The previous site was left as it was."]
+    for name in ("y\x1b[2J.css", os.fsdecode(b"x\xff.css")):
+        (assets / name).unlink()
+    assert run_build("--source", base, "--out", tmp_path / "out").returncode == 0
+    assert (tmp_path / "out/assets/plain-name.css").read_text() == "a"

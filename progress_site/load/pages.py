@@ -15,6 +15,7 @@ from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.places import Places
 from progress_site.load.text import MAX_PAGE_BYTES, read_text
+from progress_site.model.limits import MAX_PAGES, MAX_TITLE
 
 # A page's name (its file's, without .md) becomes a folder of the site and a link in
 # every page's navigation: letters that need no quoting in an address and read alike on
@@ -83,7 +84,11 @@ def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list
     pages: list[Page] = []
     problems: list[Problem] = []
     for lang in languages:
-        for path in source_files(root / "content" / lang, (".md",)):
+        paths = source_files(root / "content" / lang, (".md",))
+        if len(paths) > MAX_PAGES:  # read none: the first page past the limit is told
+            problems.append(too_many(paths, root))
+            continue
+        for path in paths:
             refused = misnamed(path, root, lang, languages)
             if refused:
                 problems += refused
@@ -93,6 +98,26 @@ def load_pages(root: Path, languages: tuple[str, ...]) -> tuple[list[Page], list
             if page is not None:
                 pages.append(page)
     return pages, problems
+
+
+def too_many(paths: list[Path], root: Path) -> Problem:
+    """The error at the first page of a language past MAX_PAGES."""
+    return Problem(Location(paths[MAX_PAGES].relative_to(root).as_posix()),
+                   f"{len(paths):,} pages in content/{paths[0].parent.name}/, more than "
+                   f"the {MAX_PAGES} a site may have in a language: each page lists every "
+                   "other in its navigation", hint="merge pages into fewer, longer ones "
+                   "(a heading for each), or publish them as a site of their own")
+
+
+def long_titles(meta: PageMeta, where: Places) -> list[Problem]:
+    """An error at `title` or `nav` when it is longer than every page's navigation
+    can hold (MAX_TITLE)."""
+    return [Problem(where[key], f"{key}: {len(text):,} characters, more than the "
+                    f"{MAX_TITLE} a page's {key} may have: it is printed in the navigation "
+                    "of every page", hint="keep it to a line; say the rest in "
+                    "`description:` or in the page")
+            for key, text in (("title", meta.title), ("nav", meta.nav))
+            if text is not None and len(text) > MAX_TITLE]
 
 
 def misnamed(path: Path, root: Path, lang: str, languages: tuple[str, ...]) -> list[Problem]:
@@ -135,16 +160,17 @@ def check_page_set(pages: list[Page], languages: tuple[str, ...], strict: bool
     """A home page in the default language, and each page in every language (a page
     missing in one language is an error under --strict, else a warning)."""
     default = languages[0]
-    have = {(p.language, p.slug) for p in pages}
+    have = {(p.language, p.slug): p for p in pages}
     if (default, "index") not in have:
         return [Problem(Location(f"content/{default}/index.md"), "the site has no home page",
                         hint=f"write content/{default}/index.md, starting with '---', "
                              "'title: ...', '---'")]
     out = []
-    for slug in sorted({p.slug for p in pages}):
+    first = {p.slug: p for p in reversed(pages)}  # each name's first page
+    for slug in sorted(first):
         for lang in languages:
             if (lang, slug) not in have:
-                other = next(p for p in pages if p.slug == slug)
+                other = first[slug]
                 out.append(Problem(Location(f"content/{lang}/{slug}.md"), f"no {lang} "
                                    f"version of {other.display}", hint=f"write "
                                    f"content/{lang}/{slug}.md", warning=not strict))
@@ -191,5 +217,6 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     problems += conv.problems
     if meta is INVALID:
         return None, problems
-    return Page(lang, slug, meta, body, body_line, display, Places(doc, (), meta_values)
-                ), problems
+    where = Places(doc, (), meta_values)
+    problems += long_titles(meta, where)
+    return Page(lang, slug, meta, body, body_line, display, where), problems

@@ -31,8 +31,9 @@ class Places(Mapping[str, Location]):
     def __contains__(self, name: object) -> bool:
         return name in self._names
 
-    def item(self, name: str, index: int) -> Location:
-        """Where one item of a list field was written (`summarises[1]`)."""
+    def item(self, name: str, index: int | str) -> Location:
+        """Where one item of a list field (`summarises[1]`), or one language of a text
+        (`footer.fr`), was written."""
         return self._doc.locate((*self._path, name, index))
 
     def within(self, name: str, text: str, offset: int, index: int | None = None

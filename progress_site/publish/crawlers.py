@@ -27,11 +27,14 @@ def sitemap(pages: tuple[Page, ...], default: str, base_url: str) -> bytes:
     # registry for the whole process.
     root = ET.Element("urlset", {"xmlns": SITEMAP, "xmlns:xhtml": XHTML})
     ordered = sorted(pages, key=lambda p: (p.slug, p.language != default, p.language))
+    by_name: dict[str, list[Page]] = {}  # found once: a pass for each page is quadratic
+    for page in ordered:
+        by_name.setdefault(page.slug, []).append(page)
     for page in ordered:
         url = ET.SubElement(root, "url")
         here = PagePlace.of(page.language, page.slug, default)
         ET.SubElement(url, "loc").text = public_url(here.path, base_url)
-        versions = [p for p in ordered if p.slug == page.slug]
+        versions = by_name[page.slug]
         if len(versions) < 2:
             continue
         for other in versions:

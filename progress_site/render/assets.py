@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from progress_site.errors import Location, Problem
+from progress_site.load.files import unreadable_name
 from progress_site.regular import looked_at, read_regular
 
 # The largest file a site's templates/assets/ may publish: a font, an image.
@@ -41,6 +42,12 @@ def assets(folders: list[Path], problems: list[Problem]) -> dict[str, bytes]:
     cannot be published is a problem in `problems`."""
     found: dict[str, bytes] = {}
     for name, asset, why in asset_files(folders):
+        # Its name is published and printed as a data file's is: no control character
+        # (`\x1b[2J` in a CI log), no bytes that are not UTF-8, composed (NFC).
+        misnamed = unreadable_name(f"templates/{name}")
+        if misnamed:
+            problems += misnamed
+            continue
         try:
             if why is None:
                 found[name] = read_regular(asset, MAX_ASSET)

@@ -18,7 +18,7 @@ from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
-from progress_site.errors import Location, Problem, closest, did_you_mean
+from progress_site.errors import MAX_LINE, Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
@@ -55,6 +55,28 @@ class PageBody:
 
     def __len__(self) -> int:
         return len(self.html)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SiteListing:
+    """The pages each page names, found once for the site: with every page's own pass
+    over all of them, a site of 20,000 series' pages took minutes more to render."""
+
+    versions: dict[str, list[Page]]  # by name: the page in each language, in site order
+    navigation: dict[str, list[Page]]  # by language: the pages of its navigation
+
+    @classmethod
+    def of(cls, pages: tuple[Page, ...]) -> SiteListing:
+        """The listing of a site's pages."""
+        versions: dict[str, list[Page]] = {}
+        navigation: dict[str, list[Page]] = {}
+        for p in pages:
+            versions.setdefault(p.slug, []).append(p)
+            # A series' page (`benchmarks/ID`) is reached from the dashboard, not from
+            # every page's navigation.
+            if "/" not in p.slug:
+                navigation.setdefault(p.language, []).append(p)
+        return cls(versions, navigation)
 
 
 class PageRenderer:
@@ -109,8 +131,11 @@ class PageRenderer:
         line_end = page.body.find("\n", at)
         where = Location(page.display, page.body_line + page.body.count("\n", 0, at),
                          at - line_start + 1)
-        return Problem(where, message, hint=hint,
-                       source_line=page.body[line_start:line_end if line_end >= 0 else None])
+        # Only the part of the line that an error prints (Problem keeps no more).
+        low = max(at - MAX_LINE - 1, line_start)
+        high = min(line_end if line_end >= 0 else len(page.body), at + MAX_LINE + 2)
+        return Problem(where, message, hint=hint, source_line=page.body[low:high],
+                       source_from=low - line_start)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:
@@ -197,11 +222,11 @@ class PageRenderer:
         traced = [(part, element_ids(html)) for part, html in pieces]
         return PageBody("\n".join(html for _, html in pieces)), traced
 
-    def page(self, page: Page, pages: list[Page], problems: list[Problem]) -> bytes:
+    def page(self, page: Page, listed: SiteListing, problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""
         here = self.places[(page.language, page.slug)]
         alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
-                      for p in pages if p.slug == page.slug]
+                      for p in listed.versions[page.slug]]
         body, traced = self.joined(page, problems)
         # A page names its template in its front matter, which nobody trusts: only the
         # templates made to show a page (`page.html`, `page-NAME.html`), never the 404
@@ -225,9 +250,7 @@ class PageRenderer:
         try:
             html = template.render(
                 page=page, body=body, here=here, alternates=alternates,
-                # A series' page (`benchmarks/ID`) is reached from the dashboard, not from
-                # every page's navigation.
-                pages=[p for p in pages if p.language == page.language and "/" not in p.slug],
+                pages=list(listed.navigation.get(page.language, ())),
                 place=lambda p: here.href(self.places[(p.language, p.slug)]))
         except FAILURES as exc:
             return self.failed(exc, problems)
@@ -286,6 +309,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
     rendered: list[PageRenderer] = []
+    listed = SiteListing.of(pages)
     for lang in languages or site.languages:
         mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
                                                                    only, skip)]
@@ -297,7 +321,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
         renderer = PageRenderer(env, words, model, places, files)
         for page in mine:
-            out[places[(lang, page.slug)].path] = renderer.page(page, list(pages), problems)
+            out[places[(lang, page.slug)].path] = renderer.page(page, listed, problems)
         rendered.append(renderer)
     static = {} if only is not None else assets(folders, problems)
     # The 404 pages after all the others and only without errors, as when they were made

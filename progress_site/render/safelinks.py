@@ -12,6 +12,7 @@ into its words plus a `refused_link` token that prints nothing (`refuse`); and
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -122,10 +123,11 @@ def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
         if token.type == "definition" and "why" in token.meta:
             at, written = definition_at(token, lines)
             found.append((starts[token.map[0]] + at, written, token.meta["why"]))
+        where = InlineLines(token, lines, piped)
         for child in token.children or []:
             if child.type == "refused_link" and child.meta.get("written"):
                 offset, written = child.meta["written"]
-                line, column = inline_at(token, offset, lines, piped)
+                line, column = where.at(offset)
                 found.append((starts[line] + column, written, child.meta["why"]))
     return sorted(found)
 
@@ -141,10 +143,11 @@ def written_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
     for token in tokens:
         if token.map is None:
             continue
+        where = InlineLines(token, lines, piped)
         for child in token.children or []:
             if child.type in kinds and child.meta.get("written"):
                 offset, written = child.meta["written"]
-                line, column = inline_at(token, offset, lines, piped)
+                line, column = where.at(offset)
                 address = str(child.attrs.get("src" if child.type == "image" else "href", ""))
                 found.append((starts[line] + column, written, address))
     return found
@@ -160,26 +163,48 @@ def lines_of(text: str) -> tuple[list[str], list[int]]:
     return lines, starts
 
 
-def inline_at(token: Token, offset: int, lines: list[str], piped: Callable[[str], str]
-              ) -> tuple[int, int]:
-    """The line and column in the text of an offset in an inline token's content (a
-    line of the content is its source line without a container's marks or indent)."""
-    content = token.content
-    assert token.map is not None
-    begin = content.rfind("\n", 0, offset) + 1
-    end = content.find("\n", offset)
-    line = min(token.map[0] + content.count("\n", 0, offset), len(lines) - 1)
-    words = content[begin:] if end < 0 else content[begin:end]
-    # A table cell's words lost the `\|` of their references, and a tab before a list's
-    # line may come back as spaces: the line as written is then found without them.
-    for form, before in ((words, offset - begin),
-                         (piped(words), len(piped(content[begin:offset])))):
-        bare = form.lstrip(" ")
-        for candidate, lead in ((form, 0), (bare, len(form) - len(bare))):
-            column = lines[line].rfind(candidate) if candidate else -1
-            if column >= 0:
-                return line, max(column - lead + before, 0)
-    return line, offset - begin
+class InlineLines:
+    """Where the lines of an inline token's content are written, found once for all its
+    links: each link searched its whole line again, so a line of 40,000 autolinks took
+    minutes."""
+
+    def __init__(self, token: Token, lines: list[str], piped: Callable[[str], str]) -> None:
+        assert token.map is not None
+        self.token, self.first, self.lines, self.piped = token, token.map[0], lines, piped
+        self.breaks = [m.start() for m in re.finditer("\n", token.content)]
+        self.placed: dict[int, tuple[int, int] | None] = {}  # by line of the content
+
+    def at(self, offset: int) -> tuple[int, int]:
+        """The line and column in the text of an offset in the token's content (a line
+        of the content is its source line without a container's marks or indent)."""
+        content, k = self.token.content, bisect.bisect_left(self.breaks, offset)
+        begin = self.breaks[k - 1] + 1 if k else 0
+        end = self.breaks[k] if k < len(self.breaks) else len(content)
+        line = min(self.first + k, len(self.lines) - 1)
+        if k not in self.placed:
+            self.placed[k] = placed(content[begin:end], self.lines[line])
+        found = self.placed[k]
+        if found is not None:
+            return line, max(found[0] - found[1] + offset - begin, 0)
+        # A table cell's words lost the `\|` of their references, and a tab before a
+        # list's line may come back as spaces: the line as written is then found without
+        # them.
+        again = placed(self.piped(content[begin:end]), self.lines[line])
+        if again is not None:
+            before = len(self.piped(content[begin:offset]))
+            return line, max(again[0] - again[1] + before, 0)
+        return line, offset - begin
+
+
+def placed(words: str, line: str) -> tuple[int, int] | None:
+    """The column where `words` (or they without their leading spaces) are written in
+    `line`, and how many spaces were left off; None when neither is."""
+    bare = words.lstrip(" ")
+    for candidate, lead in ((words, 0), (bare, len(words) - len(bare))):
+        column = line.rfind(candidate) if candidate else -1
+        if column >= 0:
+            return column, lead
+    return None
 
 
 def definition_at(token: Token, lines: list[str]) -> tuple[int, str]:

@@ -11,6 +11,7 @@ A match is a warning naming the reference to write, an error with --strict.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Collection, Iterator, Mapping
@@ -219,11 +220,12 @@ def prose(tokens: tuple[Token, ...]) -> Iterator[Token]:
             yield from (c for c in token.children or () if c.type == "text")
 
 
-def warning(where: Location, number: str, name: str, strict: bool, line: str) -> Problem:
-    """The problem of one typed number."""
-    return Problem(where, f"the number {number} is typed, and the site prints it from "
-                   f"{name}", hint=f"write {{{{ {name} }}}}: a typed number stays as it is "
-                   "when the data changes", source_line=line, warning=not strict)
+def warning(where: Problem, number: str, name: str, strict: bool) -> Problem:
+    """The problem of one typed number, at the place and source line of `where`."""
+    return dataclasses.replace(
+        where, message=f"the number {number} is typed, and the site prints it from {name}",
+        hint=f"write {{{{ {name} }}}}: a typed number stays as it is when the data changes",
+        warning=not strict)
 
 
 def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
@@ -243,7 +245,7 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
             span = (start + lines[first], start + lines[last] - 1)
             for at, number, name in placed(page.body, span, token, numbers):
                 where = PageRenderer.located(page, at, "", "")
-                out.append(warning(where.location, number, name, strict, where.source_line))
+                out.append(warning(where, number, name, strict))
     return out
 
 
@@ -315,7 +317,8 @@ def check_data(held: list[Holding], languages: Mapping[str, Numbers], root: Path
                 where, line = at_number(root, holder.of(written_in), number)
                 if (where, number) not in seen:
                     seen.add((where, number))
-                    out.append(warning(where, number, name, strict, line))
+                    out.append(warning(Problem(where, "", source_line=line), number, name,
+                                       strict))
     return out
 
 

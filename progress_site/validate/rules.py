@@ -15,6 +15,7 @@ from typing import Any
 from progress_site.errors import Problem, closest, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
+from progress_site.model.limits import MAX_EVERY_PAGE, MAX_TITLE
 from progress_site.model.links import check_url, repository_problem
 from progress_site.model.roadmap import Step, Task
 from progress_site.model.schema import (
@@ -30,7 +31,7 @@ from progress_site.model.schema import (
     Site,
 )
 from progress_site.model.units import BUILTIN_UNITS
-from progress_site.model.values import Number, Where, problem
+from progress_site.model.values import Number, Text, Where, problem
 from progress_site.model.walk import per_class, walk
 from progress_site.validate.figures import check_figure
 from progress_site.validate.provenance import check_holders, complete
@@ -154,6 +155,34 @@ def check_remeasure(data: Data) -> list[Problem]:
                     f"'{commit.id}' under commits:")]
 
 
+def check_site_texts(site: Site) -> list[Problem]:
+    """An error at each of the site's texts printed on every page that is longer than
+    MAX_TITLE (the title) or MAX_EVERY_PAGE (the others), in any language."""
+    out = []
+    for name, most in (("title", MAX_TITLE), ("tagline", MAX_EVERY_PAGE),
+                       ("description", MAX_EVERY_PAGE), ("footer", MAX_EVERY_PAGE)):
+        text: Text | None = getattr(site, name)
+        for lang, words in text.by_language if text else ():
+            if len(words) > most:
+                out.append(language_problem(site.where, name, lang, f"{len(words):,} "
+                           f"characters, more than the {most:,} a site's {name} may have: "
+                           "it is printed on every page", "say it in fewer words; the rest "
+                           "belongs in a page (content/<language>/...)"))
+    return out
+
+
+def language_problem(where: Where, name: str, lang: str, message: str, hint: str
+                     ) -> Problem:
+    """A problem at one language of a text field (`footer.fr`), when it was written as
+    such; else at the field."""
+    item = getattr(where.fields, "item", None)
+    if item is None or name not in where.fields:
+        return problem(where, name, message, hint)
+    at = item(name, lang)
+    return Problem(at, message, (*where.path, name) + ((lang,) if at != where.of(name)
+                                                        else ()), hint)
+
+
 def check_positive(rec: Any, names: tuple[str, ...]) -> list[Problem]:
     """Numbers that only make sense above zero (pull requests, limits, days)."""
     out = []
@@ -250,6 +279,8 @@ def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
             out += check_side(rec)
         elif isinstance(rec, Repository):
             out += check_repository(rec)
+        elif isinstance(rec, Site):
+            out += check_site_texts(rec)
         if isinstance(rec, (Link, Commit)):
             out += check_positive(rec, ("pull",) + (("issue",) if isinstance(rec, Link) else ()))
         elif isinstance(rec, (Limit, Site)):

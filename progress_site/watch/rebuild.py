@@ -17,7 +17,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from progress_site.errors import BuildFailed, visible, visible_path
+from progress_site.errors import BuildFailed, rendered, visible, visible_path
 from progress_site.pipeline import BuildConfig, Built, finish, prepare
 from progress_site.publish.swap import PublishFailed, publish, publish_early
 from progress_site.watch.livestate import LiveState, page_url
@@ -60,8 +60,8 @@ class Builder:
         if built is None:
             return ()
         ms = (time.perf_counter() - started) * 1000
-        for warning in built.warnings:
-            say(warning.render(), error=True)
+        for warning in rendered(built.warnings):  # a file's first hundred, as a build's
+            say(warning, error=True)
         pages = sum(1 for name in built.files if name.endswith("index.html"))  # as cli.py
         changed = self.tell_pages(built)
         later = f"; drawing {len(built.charts_to_draw)} changed charts" \
