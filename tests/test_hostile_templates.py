@@ -237,7 +237,7 @@ def test_an_assets_name_is_held_to_a_data_files_rules(base: Path, tmp_path: Path
         "    hint: rename the file with letters, digits, '-' and '_'",
         "templates/assets/y\\x1b[2J.css: this file's name holds U+001B (a control character)",
         "    hint: rename the file with letters, digits, '-' and '_'",
-        "Aborted with 2 data errors.", "The previous site was left as it was."]
+        "Aborted with 2 template errors.", "The previous site was left as it was."]
     for name in ("y\x1b[2J.css", os.fsdecode(b"x\xff.css")):
         (assets / name).unlink()
     assert run_build("--source", base, "--out", tmp_path / "out").returncode == 0
