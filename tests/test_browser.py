@@ -265,3 +265,29 @@ def test_a_wide_table_shows_every_column_on_a_desktop(chromium: Any, base: str,
     for path in pages(site):
         with opened(chromium, base, path) as (page, _):
             assert page.evaluate(SCROLLED_JS) == [[], 0], path
+
+
+def test_a_wide_image_fits_a_phone(chromium: Any, tmp_path: Path) -> None:
+    """An image of a page's prose (templates/assets/, as docs/data-format.md says) wider
+    than the column is shrunk to it, not left to push the page sideways."""
+    source = tmp_path / "src"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["new", str(source), "--name", "Wide", "--repo",
+                     "https://github.com/o/wide"], TEMPLATES) == 0
+    (source / "templates" / "assets").mkdir(parents=True)
+    (source / "templates" / "assets" / "wide.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="200">'
+        '<rect width="1600" height="200" fill="#48c"/></svg>', "utf-8")
+    page = source / "content" / "en" / "index.md"
+    page.write_text(page.read_text("utf-8") + "\n![A wide picture](assets/wide.svg)\n",
+                    "utf-8")
+    site = tmp_path / "site"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["--source", str(source), "--out", str(site)], TEMPLATES) == 0
+    with browser.serve(site) as url, opened(chromium, url, "index.html",
+                                            width="phone") as (tab, seen):
+        image = tab.evaluate("document.querySelector('main img').getBoundingClientRect()"
+                             ".width")
+        assert 0 < image <= browser.PHONE["width"] - 16
+        assert tab.evaluate("document.documentElement.scrollWidth") <= browser.PHONE["width"]
+        assert seen.problems() == []

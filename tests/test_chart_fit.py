@@ -296,3 +296,24 @@ def test_every_chart_word_reads_at_10px_or_more_on_a_phone_and_a_desktop(
     # the four-way page's three charts.
     assert {count for *_, count in shown} == {1}
     assert len(shown) == 2 * 3 * (3 * 2 + 2 * 2)
+
+
+def test_a_measurement_trend_draws_its_history_file(example_copy: Path) -> None:
+    # A series recorded with `record --history` or `import` keeps its points in
+    # data/history/: its trend draws them, as it drew `history:` before the move.
+    history = example_copy / "data" / "history"
+    history.mkdir(exist_ok=True)
+    (history / "measurements.startup.jsonl").write_text("".join(
+        f'{{"commit": "{c}", "date": "2026-11-0{d}", "machine": "test-pc", '
+        f'"value": {v}, "unit": "ms"}}\n'
+        for c, d, v in (("aaaaaa1", 1, 12.5), ("aaaaaa2", 2, 11.25), ("aaaaaa3", 3, 10))),
+        "utf-8")
+    content = example_copy / "content" / "en" / "index.md"
+    content.write_text(content.read_text("utf-8") + "\n{{< trend measurements startup >}}\n",
+                       "utf-8")
+    trend = figures(built(example_copy)["index.html"].decode())["trend-startup-figure"]
+    header = re.search(r'<th scope="col">([^<]*)</th>', trend)
+    assert header is not None and header.group(1) == "Commit"
+    rows = re.findall(r'<tr><th scope="row">([^<]*)</th><td[^>]*>([^<]*)</td>', trend)
+    assert rows == [("aaaaaa1", "12.5\u00a0ms"), ("aaaaaa2", "11.25\u00a0ms"),
+                    ("aaaaaa3", "10\u00a0ms")]

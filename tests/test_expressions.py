@@ -95,6 +95,15 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
      q((10.31 / 13.7 * 46.86 / 47.83) ** 0.5, decimals=3)),
     ("range(geomean(runs.mspt, by=bots))",
      q((13.7 * 10.31) ** 0.5, (47.83 * 46.86) ** 0.5, 2, "ms", "range")),
+    # Percentiles between the two nearest numbers in order, as numpy and spreadsheets.
+    ("median(runs.mspt)", q((13.7 + 46.86) / 2, decimals=2, unit="ms")),
+    ("percentile(runs.mspt, 50)", q((13.7 + 46.86) / 2, decimals=2, unit="ms")),
+    ("percentile(runs.mspt, 90)", q(46.86 + (47.83 - 46.86) * 0.7, decimals=2, unit="ms")),
+    ("percentile(runs.mspt, 99.9)", q(46.86 + (47.83 - 46.86) * 0.997, decimals=2,
+                                      unit="ms")),
+    ("range(percentile(runs.mspt, 100, by=bots))", q(13.7, 47.83, 2, "ms", "range")),
+    ("range(median(runs.mspt, by=server))",
+     q((10.31 + 46.86) / 2, (13.7 + 47.83) / 2, 2, "ms", "range")),
 ])
 def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     got = evaluate(statement, ns)
@@ -136,8 +145,12 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
     (f"change({P1}, {H1}) | positive",
      "the text expects a positive number, but the data gives -24.7445",
      "the data no longer says what the text says: reword it", 0),
-    ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, geomean, sum, "
-     "count, range, ratio, change, abs, round", 0),
+    ("sqrt(2)", "unknown function 'sqrt'", "known functions: min, max, mean, median, "
+     "percentile, geomean, sum, count, range, ratio, change, abs, round", 0),
+    *[(f"percentile({args})", "percentile() takes numbers, then the percentile: "
+       "percentile(runs.ms, 99)", "the last argument is a number above 0 and at most 100, "
+       "such as 50, 95 or 99.9", 0)
+      for args in ("runs.mspt", "runs.mspt, 0", "runs.mspt, 101", "runs.mspt, runs.mspt")],
     ("round(2, 1.5)", "round() takes a number and, after it, how many decimals: round(x) "
      "or round(x, 1)", "at most 12 decimals", 0),
     ("round(2, 13)", "round() takes a number and, after it, how many decimals: round(x) "

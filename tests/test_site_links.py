@@ -153,3 +153,17 @@ def test_links_to_anchors_the_pages_have_ok(
     status, err = build(capsys, site, "--strict")
     assert status == 0, err
     assert "link to" not in err, err
+
+
+def test_a_headings_anchor_is_made_as_the_docs_say(
+        site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/data-format.md's example: accents dropped, punctuation left out, words
+    joined by '-', a second heading of the same words '-2'; links to them are clean."""
+    add(site, "fr", "index.md", "\n## Régler la machine : l’essentiel\n\n"
+        "## Régler la machine : l’essentiel\n\n"
+        "[un](#regler-la-machine-l-essentiel) [deux](#regler-la-machine-l-essentiel-2)\n")
+    status, err = build(capsys, site)
+    assert status == 0 and "#regler" not in err, err
+    ids = [h.attrs.get("id") for h in parse((site / "site" / "fr" / "index.html").read_text(
+        "utf-8")).find_all("h2")]
+    assert ids[-2:] == ["regler-la-machine-l-essentiel", "regler-la-machine-l-essentiel-2"]

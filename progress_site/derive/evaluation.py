@@ -143,9 +143,9 @@ class Evaluator:
         name, args = node.parts
         by = [a.parts[0] for a in args if a.kind == "by"]
         values = [a for a in args if a.kind != "by"]
-        if by and name not in AGGREGATES:
-            raise ExpressionError("`by=` goes inside min(), max(), mean(), geomean() or sum()",
-                                  offset=node.offset)
+        if by and name not in AGGREGATES and name != "percentile":
+            raise ExpressionError("`by=` goes inside min(), max(), mean(), median(), "
+                                  "percentile(), geomean() or sum()", offset=node.offset)
         if name in ("ratio", "change") and len(values) != 2:
             raise ExpressionError(f"{name}() takes two numbers: {name}(a, b)", offset=node.offset)
         if name == "ratio":
@@ -160,6 +160,10 @@ class Evaluator:
             return Numbers.one(sum(len(records(self.ns.datasets, a)) for a in values))
         if name == "round":
             return self.rounded(values, node.offset)
+        if name == "percentile":
+            rank = percent_of(values, node.offset)
+            return aggregate(name, [self.numbers(a) for a in values[:-1]],
+                             by[0] if by else None, node.offset, lambda v: percentile(v, rank))
         gathered = [self.numbers(a) for a in values]
         if name == "abs":
             return Numbers(tuple((k, abs(v)) for k, v in gathered[0].items),
@@ -190,11 +194,33 @@ class Evaluator:
 # What each aggregate computes, by its name: the names `by=` may follow.
 AGGREGATES: dict[str, Callable[[list[float]], float]] = {
     "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v),
-    "geomean": statistics.geometric_mean}
+    "median": statistics.median, "geomean": statistics.geometric_mean}
 
 
-def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> Numbers:
-    """min, max, mean, geomean or sum of every number, or of each group of `by`."""
+def percent_of(values: list[Node], offset: int) -> float:
+    """The P of percentile(X, P): a plain number above 0 and at most 100, given last."""
+    last = values[-1] if len(values) >= 2 else None
+    if last is None or last.kind != "number" or not 0 < last.parts[0] <= 100:
+        raise ExpressionError("percentile() takes numbers, then the percentile: "
+                              "percentile(runs.ms, 99)", "the last argument is a number "
+                              "above 0 and at most 100, such as 50, 95 or 99.9", offset)
+    return float(last.parts[0])
+
+
+def percentile(values: list[float], rank: float) -> float:
+    """The rank-th percentile, between the two nearest numbers in order (linear, as
+    numpy's default and spreadsheets' PERCENTILE.INC): statistics has no such one."""
+    ordered = sorted(values)
+    at = (len(ordered) - 1) * rank / 100
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
+def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int,
+              of: Callable[[list[float]], float] | None = None) -> Numbers:
+    """min, max, mean, median, geomean, sum or a percentile (`of`) of every number, or of
+    each group of `by`."""
     if name == "geomean" and any(v <= 0 for p in parts for _, v in p.items):
         raise ExpressionError("geomean() takes numbers above zero", "a geometric mean "
                               "multiplies its numbers: average ratios or times with it, "
@@ -209,7 +235,8 @@ def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int) -> N
                                           None if key else ""), offset)
             group = ((by, dict(key)[by]),) if by is not None else ()
             groups.setdefault(group, []).append(value)
-    return Numbers(tuple((k, AGGREGATES[name](v)) for k, v in groups.items()),
+    compute = of or AGGREGATES[name]
+    return Numbers(tuple((k, compute(v)) for k, v in groups.items()),
                    max(p.decimals for p in parts), next((p.unit for p in parts if p.unit), None))
 
 

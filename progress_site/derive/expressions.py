@@ -45,8 +45,8 @@ TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][\w-]*(?:
 MAX_NESTING = 32  # far more than a sentence's number needs; keeps the parser's stack small
 MAX_LENGTH = 1000  # characters; the example's longest statement has 130
 MAX_OPERATORS = 100  # each one is a level of the tree that evaluation walks recursively
-FUNCTIONS = ("min", "max", "mean", "geomean", "sum", "count", "range", "ratio", "change",
-             "abs", "round")
+FUNCTIONS = ("min", "max", "mean", "median", "percentile", "geomean", "sum", "count",
+             "range", "ratio", "change", "abs", "round")
 FILTERS = ("percent", "signed", "bare", "abs", "positive", "negative")
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,

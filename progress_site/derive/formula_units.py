@@ -84,7 +84,9 @@ def called(name: str, args: list[Dim]) -> Dim:
         return PLAIN
     if name in ("abs", "round") and args:
         return args[0]
-    if name in ("min", "max", "mean", "geomean", "sum") and args and all(
+    if name in ("min", "max", "mean", "median", "geomean", "sum") and args and all(
             a == args[0] for a in args):
+        return args[0]
+    if name == "percentile" and args:  # its last argument is the percent, a plain number
         return args[0]
     return None

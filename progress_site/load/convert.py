@@ -151,6 +151,10 @@ class Converter:
         hint = did_you_mean(str(value), map(str, options), otherwise="")
         if value == "over-limit":
             hint = "'over the limit' is derived: give the figure a `limit:` and the build marks it"
+        if options == ("times",):  # a headline's stated number: a ratio, or bare
+            hint = ("a stated number prints bare, or as 2.5× with `unit: times`: leave "
+                    "`unit:` out and say what it counts in `label:`, or show a figure with "
+                    "its unit (`figure: measurements.ID`)")
         return self.error(path, f"expected one of {', '.join(map(str, options))}; "
                                 f"got {found(value)}", hint)
 

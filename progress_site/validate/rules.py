@@ -60,9 +60,10 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
     if kind == "units":
-        # A unit near a known one may be one of its own (`requests` is not `req/s`).
+        # A unit near a known one may be one of its own (`requests` is not `req/s`); one
+        # that does not even start alike is a word of its own (`cores` is no `req/s`).
         close = closest(value, sorted(known))
-        if close:
+        if close and close[0].lower() == value[0].lower():
             return f"did you mean '{close}'? A unit of its own is declared under site.units"
         return ("declare it under site.units, or use a known unit: "
                 + ", ".join(sorted(known, key=str.lower)))

@@ -31,6 +31,7 @@ from progress_site.derive.site import Model
 from progress_site.derive.views import ComparisonView
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.figure import HistoryPoint
+from progress_site.model.history import SeriesPoint, decimals_of
 from progress_site.model.schema import Measurement, Study
 from progress_site.render.blocks.lines import (
     FEWER_MOMENTS,
@@ -243,7 +244,14 @@ class Charts:
         return self.trend_view(f"trend-{comp.id}", title, comp.unit, points, scale)
 
     def measurement_trend(self, m: Measurement) -> ChartView | None:
-        """A measurement's trend: its history, then its figure."""
+        """A measurement's trend: its history, then its figure; or its history file's
+        points, the newest of which is its figure."""
+        key = f"measurements.{m.id}"
+        for view in self.model.series:
+            if view.key == key:
+                return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
+                                       view.series.unit, list(map(_moment, view.points)),
+                                       None)
         points = [self.history(p) for p in m.history]
         fig = self.model.view("measurements", m.id).quantity
         one = kind_of(fig).compared(fig)
@@ -307,6 +315,12 @@ class Charts:
                 if c.comparison.id == args[1]:
                     return self.comparison_trend(c, study.study)
         raise BlockError(f"no comparison '{args[1]}' in the data")
+
+
+def _moment(point: SeriesPoint) -> Moment:
+    """One point of a history file as a trend draws it."""
+    day = point.date.date() if isinstance(point.date, dt.datetime) else point.date
+    return Moment(point.commit, day, None, point.value, decimals_of(point.value))
 
 
 def _numeric(fld: RecordField) -> bool:
