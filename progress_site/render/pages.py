@@ -127,13 +127,11 @@ class PageRenderer:
     @staticmethod
     def located(page: Page, at: int, message: str, hint: str) -> Problem:
         """A problem at an offset of a page's body, with its line, column and source."""
-        line_start = page.body.rfind("\n", 0, at) + 1
-        line_end = page.body.find("\n", at)
-        where = Location(page.display, page.body_line + page.body.count("\n", 0, at),
-                         at - line_start + 1)
+        number, line_start, line_end = page.lines.line(at)
+        where = Location(page.display, page.body_line + number, at - line_start + 1)
         # Only the part of the line that an error prints (Problem keeps no more).
         low = max(at - MAX_LINE - 1, line_start)
-        high = min(line_end if line_end >= 0 else len(page.body), at + MAX_LINE + 2)
+        high = min(line_end, at + MAX_LINE + 2)
         return Problem(where, message, hint=hint, source_line=page.body[low:high],
                        source_from=low - line_start)
 
