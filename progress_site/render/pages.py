@@ -264,13 +264,28 @@ def prose_references(text: str, page: Page, model: Model, start: int = 0
     """The `{{ references }}` of a Markdown chunk (at offset `start` of the page's body)
     that name no number, each located in the page."""
     found = []
+    # The same reference is judged once: its hint ("did you mean") compares it with every
+    # name of the site, and a page may repeat one broken reference thousands of times.
+    judged: dict[str, tuple[int, str, str] | None] = {}
     for match in REFERENCE.finditer(text):
-        try:
-            evaluate(match.group(1), model.namespace)
-        except ExpressionError as exc:
-            at = start + match.start(1) + exc.offset
-            found.append(PageRenderer.located(page, at, exc.message, exc.hint))
+        source = match.group(1)
+        if source not in judged:
+            judged[source] = broken(source, model)
+        why = judged[source]
+        if why is not None:
+            offset, message, hint = why
+            found.append(PageRenderer.located(page, start + match.start(1) + offset,
+                                              message, hint))
     return found
+
+
+def broken(source: str, model: Model) -> tuple[int, str, str] | None:
+    """Where in a reference, what and why it names no number; None when it names one."""
+    try:
+        evaluate(source, model.namespace)
+    except ExpressionError as exc:
+        return exc.offset, exc.message, exc.hint
+    return None
 
 
 def page_references(model: Model, pages: tuple[Page, ...]) -> list[Problem]:
