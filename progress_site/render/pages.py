@@ -18,7 +18,7 @@ from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
-from progress_site.errors import MAX_LINE, Location, Problem, closest, did_you_mean
+from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
@@ -28,6 +28,7 @@ from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
+from progress_site.render.located import located, prose_references
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
@@ -116,24 +117,13 @@ class PageRenderer:
         and printed by the Markdown renderer, in its context (references.Renderer)."""
         problems += prose_references(text, page, self.model, start)
         for at, url, why in refused_links(text):
-            problems.append(self.located(page, start + at, f"link to '{url}': {why}",
+            problems.append(located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         here = self.places[(page.language, page.slug)].path
         for at, message, hint in self.files.missing(here, text):
-            problems.append(dataclasses.replace(self.located(page, start + at, message, hint),
+            problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
         return markdown_html(text, self.words.printed)
-
-    @staticmethod
-    def located(page: Page, at: int, message: str, hint: str) -> Problem:
-        """A problem at an offset of a page's body, with its line, column and source."""
-        number, line_start, line_end = page.lines.line(at)
-        where = Location(page.display, page.body_line + number, at - line_start + 1)
-        # Only the part of the line that an error prints (Problem keeps no more).
-        low = max(at - MAX_LINE - 1, line_start)
-        high = min(line_end, at + MAX_LINE + 2)
-        return Problem(where, message, hint=hint, source_line=page.body[low:high],
-                       source_from=low - line_start)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:
@@ -257,42 +247,6 @@ class PageRenderer:
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
         return unlinked(html).encode("utf-8")
-
-
-def prose_references(text: str, page: Page, model: Model, start: int = 0
-                     ) -> list[Problem]:
-    """The `{{ references }}` of a Markdown chunk (at offset `start` of the page's body)
-    that name no number, each located in the page."""
-    found = []
-    # The same reference is judged once: its hint ("did you mean") compares it with every
-    # name of the site, and a page may repeat one broken reference thousands of times.
-    judged: dict[str, tuple[int, str, str] | None] = {}
-    for match in REFERENCE.finditer(text):
-        source = match.group(1)
-        if source not in judged:
-            judged[source] = broken(source, model)
-        why = judged[source]
-        if why is not None:
-            offset, message, hint = why
-            found.append(PageRenderer.located(page, start + match.start(1) + offset,
-                                              message, hint))
-    return found
-
-
-def broken(source: str, model: Model) -> tuple[int, str, str] | None:
-    """Where in a reference, what and why it names no number; None when it names one."""
-    try:
-        evaluate(source, model.namespace)
-    except ExpressionError as exc:
-        return exc.offset, exc.message, exc.hint
-    return None
-
-
-def page_references(model: Model, pages: tuple[Page, ...]) -> list[Problem]:
-    """The references of the pages' prose that name no number, as rendering finds them,
-    without rendering (`record` checks a change with them)."""
-    return [problem for page in pages for start, part in prose_chunks(page)
-            if isinstance(part, str) for problem in prose_references(part, page, model, start)]
 
 
 def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:
