@@ -291,3 +291,29 @@ def test_a_wide_image_fits_a_phone(chromium: Any, tmp_path: Path) -> None:
         assert 0 < image <= browser.PHONE["width"] - 16
         assert tab.evaluate("document.documentElement.scrollWidth") <= browser.PHONE["width"]
         assert seen.problems() == []
+
+
+# The right edge of each table caption of a page, and the window's width.
+CAPTIONS_JS = """() => [[...document.querySelectorAll('caption')].map(c => [c.id,
+    Math.round(c.getBoundingClientRect().right)]), innerWidth]"""
+
+
+def test_a_series_caption_wraps_on_a_phone(chromium: Any, tmp_path: Path) -> None:
+    """A prose page's `series` block put its table's caption in the region that scrolls
+    sideways at 375 px: the caption ran as wide as the table, its end off the screen. It
+    wraps within the screen, the table alone scrolls."""
+    source = history_source(tmp_path / "src")
+    for lang in ("en", "fr"):
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + "\n{{< series startup >}}\n",
+                        "utf-8")
+    site = built(source, tmp_path / "site")
+    with browser.serve(site) as url:
+        for path in ("index.html", "fr/index.html"):
+            tab = chromium.new_page(viewport={"width": 375, "height": 812})
+            tab.goto(url + path, wait_until="load")
+            captions, width = tab.evaluate(CAPTIONS_JS)
+            tab.close()
+            ours = [(name, right) for name, right in captions if name.startswith("series-")]
+            assert ours and all(right <= width for _, right in ours), (path, ours, width)
+

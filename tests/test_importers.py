@@ -448,6 +448,36 @@ def test_negative_values_that_may_be_ok_twin(tmp_path: Path) -> None:
                                                          ("idle", "0.0")]
 
 
+def test_a_long_name_is_quoted_short_and_the_problem_told_whole(tmp_path: Path) -> None:
+    """A name of 100,000 characters printed whole made a line of 100 KB, and the message's
+    cut (at 400 characters) hid what is wrong with it: it is quoted by its start and end."""
+    name = "a" * 50_000 + "b" * 50_000
+    (tmp_path / "x.json").write_text(hyperfine_with(command=name, mean=-0.5))
+    with pytest.raises(ImportFailed) as caught:
+        read_results("hyperfine", tmp_path / "x.json", "x.json")
+    assert caught.value.render().splitlines() == [
+        f"x.json: benchmark '{'a' * 29}…{'b' * 29}': mean is -0.5, a negative time or size",
+        NEGATIVE_HINT]
+
+
+@pytest.mark.parametrize(("count", "named"), [(10, 10), (11, 10), (25, 10)])
+def test_the_files_written_are_named_ten_at_most(
+        count: int, named: int, source: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An import of 20,000 benchmarks printed a line of 4.7 MB naming each history file:
+    the first ten are named, the others counted."""
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text("".join(json.dumps({"id": f"b{n:02}", "value": n + 1, "unit": "ms"})
+                            + "\n" for n in range(count)))
+    assert run_import(source, runs) == 0
+    wrote = next(line for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("Wrote "))
+    files = ", ".join(f"data/history/measurements.b{n:02}.jsonl" for n in range(named))
+    rest = count - named
+    more = f" and {rest} more file{'s' if rest != 1 else ''}" if rest else ""
+    assert wrote == f"Wrote {count} figures to {files}{more}."
+
+
 def run_import(source: Path, path: Path, *args: str) -> int:
     """`import jsonl FILE --replace` of a run record, with its evidence."""
     return main(["import", "jsonl", str(path), "--source", str(source), "--machine",
@@ -467,8 +497,9 @@ def test_a_name_that_makes_no_history_file_is_refused(
     runs.write_text(json.dumps({"id": name, "value": 3, "unit": "ms"}) + "\n")
     before = hashes(example_copy)
     assert run_import(example_copy, runs) == 1
+    quoted = name if len(name) <= 60 else f"{name[:29]}…{name[-29:]}"
     assert capsys.readouterr().err == (
-        f"error: {runs}: benchmark '{name}' {message}\n")
+        f"error: {runs}: benchmark '{quoted}' {message}\n")
     assert hashes(example_copy) == before
 
 

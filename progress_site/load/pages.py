@@ -14,7 +14,7 @@ from progress_site.load.convert import INVALID, Converter
 from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.places import Places
-from progress_site.load.text import MAX_PAGE_BYTES, read_text
+from progress_site.load.text import MAX_PAGE_BYTES, LineIndex, read_text
 from progress_site.model.limits import MAX_PAGES, MAX_TITLE
 
 # A page's name (its file's, without .md) becomes a folder of the site and a link in
@@ -62,6 +62,11 @@ class Page:
     display: str
     # Where each front matter key is, looked up when a problem asks (convert.Places).
     meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
+    # Where the body's lines start, made once for all the problems located in it.
+    lines: LineIndex = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", LineIndex(self.body))
 
     def where(self, key: str) -> Location:
         """Where a front matter key was written (the top of the file when absent)."""

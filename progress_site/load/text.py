@@ -7,6 +7,8 @@ a character refused here never reaches a parser, a chart, a feed or the terminal
 
 from __future__ import annotations
 
+import bisect
+import re
 import unicodedata
 from pathlib import Path
 
@@ -23,6 +25,7 @@ MIB = 1024 * 1024
 # Forbidden characters told a file (not a reader's stop, errors.MAX_SHOWN): more are not
 # worth reading, the file needs an editor's search and replace anyway.
 MAX_CHARACTERS = 10
+_NEWLINE = re.compile("\n")
 
 
 def read_text(path: Path, display: str, limit: int = MAX_BYTES
@@ -85,3 +88,25 @@ def located_character(ch: str, display: str, line: int, col: int, source: str) -
     return Problem(where, f"this file holds {named(ch)}, which no page can hold", (),
                    f"delete it (an editor's 'show invisibles' reveals U+{ord(ch):04X})",
                    source)
+
+
+class LineIndex:
+    """Where each line of a text starts, found the first time a place in it is asked for
+    and kept: a page of many problems places each by a bisection, not by counting its
+    lines again (200,000 problems on one line of 800 KB took 55 s)."""
+
+    __slots__ = ("_starts", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._starts: list[int] | None = None
+
+    def line(self, at: int) -> tuple[int, int, int]:
+        """The line holding offset `at` (counted from 0), where it starts and where it
+        ends (its newline, or the text's end)."""
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self._text))]
+        number = bisect.bisect_right(self._starts, at) - 1
+        end = (self._starts[number + 1] - 1 if number + 1 < len(self._starts)
+               else len(self._text))
+        return number, self._starts[number], end

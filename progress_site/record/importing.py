@@ -26,7 +26,7 @@ from progress_site.record.commands import provenance, recorded_unit, slug
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import printed
 from progress_site.record.importers import Result, read_results
-from progress_site.record.importers.base import fail
+from progress_site.record.importers.base import fail, quoted
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
@@ -56,7 +56,7 @@ def by_series(results: list[Result], prefix: str, display: str) -> dict[str, lis
     series: dict[str, list[Result]] = {}
     for r in results:
         ident = "-".join(filter(None, (slug(prefix), slug(r.name))))
-        name = f"{visible_path(display)}: benchmark '{visible_path(r.name)}'"
+        name = f"{visible_path(display)}: benchmark {quoted(visible_path(r.name))}"
         if not ident:
             raise Refused(f"{name} makes no id: its name has no letter a-z or digit; pass "
                           "--id PREFIX")
@@ -66,8 +66,8 @@ def by_series(results: list[Result], prefix: str, display: str) -> dict[str, lis
                           "bytes); rename the benchmark")
         other = next((o.name for o in series.get(ident, ()) if o.name != r.name), None)
         if other is not None:  # a prefix is the same for both: only a name tells them apart
-            raise Refused(f"{name} and benchmark '{visible_path(other)}' both make the id "
-                          f"'{visible_path(ident)}'; rename one of them")
+            raise Refused(f"{name} and benchmark {quoted(visible_path(other))} both make "
+                          f"the id {quoted(visible_path(ident))}; rename one of them")
         series.setdefault(ident, []).append(r)
     return series
 
@@ -151,7 +151,7 @@ def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:
     """A run the tool saw fail is no figure, unless --allow-failed says it is one."""
     failed = [r for r in results if r.failed]
     if failed and not allowed:
-        raise fail(display, "; ".join(f"benchmark '{visible_path(r.name)}': {r.failed}"
+        raise fail(display, "; ".join(f"benchmark {quoted(visible_path(r.name))}: {r.failed}"
                                       for r in failed),
                    "fix the command and measure again, or pass --allow-failed to record "
                    "its times anyway; nothing was written")

@@ -16,6 +16,9 @@ from progress_site.record.datafiles import DataFiles
 from progress_site.record.recorder import Refused, Suggestion, check, refuse
 
 Ask = Callable[[str], str]
+# Files the closing line names: an import of 20,000 benchmarks writes as many history
+# files, and a line of all their names ran to megabytes. The rest are counted.
+MAX_NAMED = 10
 
 
 @dataclass
@@ -71,9 +74,15 @@ def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], tod
         print(note)
     figures = sum(1 for p in pending if p.label not in rec.unchanged)
     if written:
-        print(f"Wrote {figures} figure{'s' if figures != 1 else ''} to "
-              f"{', '.join(written)}.")
+        print(f"Wrote {figures} figure{'s' if figures != 1 else ''} to {listed(written)}.")
     else:
         print("Nothing written: every point is recorded already.")
     print("The data is valid.")
     return 0
+
+
+def listed(files: list[str]) -> str:
+    """Files as the closing line names them: the first MAX_NAMED, then how many more."""
+    more = len(files) - MAX_NAMED
+    named = ", ".join(files[:MAX_NAMED])
+    return named if more <= 0 else f"{named} and {more:,} more file{'s' if more != 1 else ''}"

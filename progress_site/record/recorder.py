@@ -111,7 +111,7 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
     # has no use for a second way into the stages.
     from progress_site.derive.site import derive
     from progress_site.load.site import load
-    from progress_site.render.pages import page_references
+    from progress_site.render.located import page_references
     from progress_site.validate.rules import validate
 
     # As pipeline.prepare does: these stages make many objects and no cycles.

@@ -13,8 +13,8 @@ from urllib.parse import unquote
 from progress_site.errors import Problem, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.ids import element_ids
+from progress_site.render.located import located
 from progress_site.render.markdown import prose_chunks, written_links
-from progress_site.render.pages import PageRenderer
 from progress_site.render.places import PagePlace
 from progress_site.render.sitelinks import target
 
@@ -62,7 +62,7 @@ def no_anchor(page: Page, at: int, written: str, anchor: str, path: str,
     when it has that id (or the link leads to the page's top: `#`, `#top`)."""
     if not anchor or anchor in ids or anchor == "top":
         return None
-    return PageRenderer.located(
+    return located(
         page, at, f"link to '{written}': {path} has no element with the id '{anchor}'",
         did_you_mean(anchor, sorted(ids), otherwise="link to an id the page has: a "
                      "heading's is made from its words, or given as `## Words {#id}`"))

@@ -113,7 +113,7 @@ def origin(page: Page, pieces: Sequence[Traced], index: int | None, id_: str, mo
                       source_of(page, part.line), block=part.name)
     # The pieces are the page's parts in order (PageRenderer.body): where it starts.
     start = next(at for n, (at, _) in enumerate(prose_chunks(page)) if n == index)
-    line = page.body_line + page.body.count("\n", 0, start) + heading_offset(part, id_)
+    line = page.body_line + page.lines.line(start)[0] + heading_offset(part, id_)
     return Origin(Location(page.display, line, 1), "heading", source_of(page, line),
                   heading=True)
 

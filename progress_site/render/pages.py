@@ -18,7 +18,7 @@ from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
-from progress_site.errors import MAX_LINE, Location, Problem, closest, did_you_mean
+from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
@@ -28,6 +28,7 @@ from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
+from progress_site.render.located import located, prose_references
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
@@ -116,26 +117,13 @@ class PageRenderer:
         and printed by the Markdown renderer, in its context (references.Renderer)."""
         problems += prose_references(text, page, self.model, start)
         for at, url, why in refused_links(text):
-            problems.append(self.located(page, start + at, f"link to '{url}': {why}",
+            problems.append(located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         here = self.places[(page.language, page.slug)].path
         for at, message, hint in self.files.missing(here, text):
-            problems.append(dataclasses.replace(self.located(page, start + at, message, hint),
+            problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
         return markdown_html(text, self.words.printed)
-
-    @staticmethod
-    def located(page: Page, at: int, message: str, hint: str) -> Problem:
-        """A problem at an offset of a page's body, with its line, column and source."""
-        line_start = page.body.rfind("\n", 0, at) + 1
-        line_end = page.body.find("\n", at)
-        where = Location(page.display, page.body_line + page.body.count("\n", 0, at),
-                         at - line_start + 1)
-        # Only the part of the line that an error prints (Problem keeps no more).
-        low = max(at - MAX_LINE - 1, line_start)
-        high = min(line_end if line_end >= 0 else len(page.body), at + MAX_LINE + 2)
-        return Problem(where, message, hint=hint, source_line=page.body[low:high],
-                       source_from=low - line_start)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:
@@ -259,27 +247,6 @@ class PageRenderer:
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
         return unlinked(html).encode("utf-8")
-
-
-def prose_references(text: str, page: Page, model: Model, start: int = 0
-                     ) -> list[Problem]:
-    """The `{{ references }}` of a Markdown chunk (at offset `start` of the page's body)
-    that name no number, each located in the page."""
-    found = []
-    for match in REFERENCE.finditer(text):
-        try:
-            evaluate(match.group(1), model.namespace)
-        except ExpressionError as exc:
-            at = start + match.start(1) + exc.offset
-            found.append(PageRenderer.located(page, at, exc.message, exc.hint))
-    return found
-
-
-def page_references(model: Model, pages: tuple[Page, ...]) -> list[Problem]:
-    """The references of the pages' prose that name no number, as rendering finds them,
-    without rendering (`record` checks a change with them)."""
-    return [problem for page in pages for start, part in prose_chunks(page)
-            if isinstance(part, str) for problem in prose_references(part, page, model, start)]
 
 
 def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:

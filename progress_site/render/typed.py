@@ -29,8 +29,8 @@ from progress_site.load.pages import Page
 from progress_site.model.values import Text, Where
 from progress_site.render import formatting
 from progress_site.render.blocklines import Block
+from progress_site.render.located import located
 from progress_site.render.markdown import inline_tokens, page_tokens, prose_chunks
-from progress_site.render.pages import PageRenderer
 
 # A number as prose writes it, groups and decimals included (`1,000.5`, `1 000,5`); not
 # inside a word, an id, a path, a version or a time (`cpu-500`, `#7484`, `v2`, `12:30`).
@@ -244,7 +244,7 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
             first, last = token.map[0], min(token.map[1], len(lines) - 1)
             span = (start + lines[first], start + lines[last] - 1)
             for at, number, name in placed(page.body, span, token, numbers):
-                where = PageRenderer.located(page, at, "", "")
+                where = located(page, at, "", "")
                 out.append(warning(where, number, name, strict))
     return out
 

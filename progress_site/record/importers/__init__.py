@@ -14,7 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
-from progress_site.errors import shorten
+from progress_site.errors import MAX_KEY, shorten
 from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,
@@ -26,7 +26,7 @@ from progress_site.record.importers import (
     pytest_benchmark,
     runrecords,
 )
-from progress_site.record.importers.base import ImportFailed, Result, fail, underflows
+from progress_site.record.importers.base import ImportFailed, Result, fail, quoted, underflows
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
 
@@ -58,10 +58,11 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
                    f"give the file exactly as {fmt} wrote it") from exc
     for result in results:
         if not isinstance(result.name, str) or not isinstance(result.unit, (str, type(None))):
-            raise fail(display, f"a benchmark's name or unit is not text: {result.name!r}, "
-                       f"{result.unit!r}", f"give the file exactly as {fmt} wrote it")
+            written = ", ".join(shorten(repr(v), MAX_KEY) for v in (result.name, result.unit))
+            raise fail(display, f"a benchmark's name or unit is not text: {written}",
+                       f"give the file exactly as {fmt} wrote it")
         if not result.stats and not result.samples:
-            raise fail(display, f"benchmark '{result.name}' has no number in it",
+            raise fail(display, f"benchmark {quoted(result.name)} has no number in it",
                        f"give the file exactly as {fmt} wrote it")
         check_numbers(result, fmt, display)
     return [dataclasses.replace(r, stats={k: unsigned(v) for k, v in r.stats.items()},
@@ -78,13 +79,13 @@ def check_numbers(result: Result, fmt: str, display: str) -> None:
     LARGEST, too close to 0 to hold, or a count of runs that is none."""
     for name, value in (*result.stats.items(), *(("a reading", v) for v in result.samples)):
         if not in_range(value) or underflows(value):
-            raise fail(display, f"benchmark '{result.name}': {WORDS.get(name, name)} "
+            raise fail(display, f"benchmark {quoted(result.name)}: {WORDS.get(name, name)} "
                        f"{shown(value)} is out "
                        "of range", f"a result is finite, at most {LARGEST:.0e}, and 0 or a "
                        f"number a float holds (1e-999 is not); give the file exactly as "
                        f"{fmt} wrote it")
     if type(result.runs) is not int or not 1 <= result.runs <= LARGEST:
-        raise fail(display, f"benchmark '{result.name}': {shorten(str(result.runs), 40)} "
+        raise fail(display, f"benchmark {quoted(result.name)}: {shorten(str(result.runs), 40)} "
                    "runs",
                    f"give the file exactly as {fmt} wrote it")
 

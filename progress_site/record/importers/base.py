@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, UsageError, shorten, visible
+from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten, visible
 from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES
 from progress_site.load.yaml_refusals import MAX_DEPTH
@@ -145,6 +145,12 @@ class ImportFailed(UsageError):
         return "\n".join(p.render() for p in self.problems)
 
 
+def quoted(name: object) -> str:
+    """A name from the tool's file as an error quotes it: `'name'`, a long one shortened
+    to its start and end (a name of 100,000 characters printed whole hid the problem)."""
+    return f"'{shorten(str(name), MAX_KEY)}'"
+
+
 def fail(display: str, message: str, hint: str = "", line: int = 0) -> ImportFailed:
     """An import error at a place of the tool's file."""
     return ImportFailed([Problem(Location(display, line, 1 if line else 0), message,
@@ -159,7 +165,7 @@ def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) 
         for value in values if isinstance(values, list) else [values]:
             if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) \
                     and value < 0:
-                raise fail(display, f"benchmark '{name}': {key} is {value}, a negative time "
+                raise fail(display, f"benchmark {quoted(name)}: {key} is {value}, a negative time "
                            "or size", "give the file exactly as the tool wrote it, from a "
                            "run that worked; nothing was written", line)
 
@@ -235,7 +241,7 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
         out: dict[str, Any] = {}
         for key, value in items:
             if key in out:
-                raise fail(display, f"key '{visible(key)}' appears twice in one object",
+                raise fail(display, f"key {quoted(visible(key))} appears twice in one object",
                            "give the file exactly as the tool wrote it", line)
             out[key] = value
         return out

@@ -14,6 +14,7 @@ from progress_site.record.importers.base import (
     fail,
     not_negative,
     number,
+    quoted,
     read_json,
     stats_of,
 )
@@ -64,7 +65,7 @@ def per_iteration(sample: Path, display: str, name: str) -> tuple[Any, ...]:
     doc = read_json(sample, display.removesuffix("estimates.json") + "sample.json")
     iters, times = doc["iters"], doc["times"]
     if len(iters) != len(times) or any(i <= 0 for i in iters):
-        raise fail(display, f"benchmark '{name}': sample.json's iters and times do not pair",
+        raise fail(display, f"benchmark {quoted(name)}: sample.json's iters and times do not pair",
                    "give the folder as `cargo bench` wrote it")
     not_negative(display, name, {"times": times})
     return tuple(number(t / i) for t, i in zip(times, iters, strict=True))

@@ -21,6 +21,7 @@ from progress_site.record.importers.base import (
     loads,
     not_negative,
     number,
+    quoted,
     read_text,
 )
 
@@ -95,10 +96,10 @@ def pytest_time(prefix: str, bench: dict[str, Any], display: str
     not_negative(display, name, {"value": bench["value"]})
     rate = number(bench["value"])
     if not in_range(rate):
-        raise fail(display, f"benchmark '{name}': {bench['value']} iter/sec is out of range",
+        raise fail(display, f"benchmark {quoted(name)}: {bench['value']} iter/sec is out of range",
                    "give the data.js as the action wrote it")
     if not rate:
-        raise fail(display, f"benchmark '{name}': 0 iter/sec has no time per run",
+        raise fail(display, f"benchmark {quoted(name)}: 0 iter/sec has no time per run",
                    "give the data.js as the action wrote it")
     stats = {"mean": Decimal(1) / rate}
     found = STDDEV.fullmatch(str(bench.get("range", "")).strip())
@@ -120,7 +121,7 @@ def spread_of(written: str, name: str) -> Decimal:
     page can print (infinite, not a number, too large) by the import's number check."""
     value = Decimal(written)
     if value.is_signed() and not value.is_nan() and not value.is_zero():
-        raise ValueError(f"benchmark '{name}': its spread is {written}, a negative one")
+        raise ValueError(f"benchmark {quoted(name)}: its spread is {written}, a negative one")
     return value
 
 

@@ -12,6 +12,7 @@ from progress_site.record.importers.base import (
     fail,
     not_negative,
     number,
+    quoted,
     read_json,
 )
 
@@ -44,7 +45,7 @@ def refuse_error(bench: dict[str, Any], display: str) -> None:
     """A benchmark that called SkipWithError measured nothing: say which and why."""
     if bench.get("error_occurred"):
         why = visible_path(str(bench.get("error_message", "")))
-        raise fail(display, f"benchmark '{visible_path(str(bench.get('name')))}' reported "
+        raise fail(display, f"benchmark {quoted(visible_path(str(bench.get('name'))))} reported "
                    f"an error: {why}", "fix the benchmark (its SkipWithError) and run it "
                    "again; nothing was written")
 

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from progress_site.errors import visible_path
-from progress_site.record.importers.base import Result, fail, read_text
+from progress_site.record.importers.base import Result, fail, quoted, read_text
 
 LINE = re.compile(r"(Benchmark\S*?)(?:-\d+)?\s+(\d+)\s+(.*)")
 TIME_UNITS = {"ns/op": "ns", "us/op": "us", "µs/op": "us", "ms/op": "ms", "s/op": "s"}
@@ -37,7 +37,7 @@ def read(path: Path, display: str) -> list[Result]:
         if found:
             name, value, unit = time_of(found, display, line_no)
             if units.setdefault((pkg, name), unit) != unit:
-                raise fail(display, f"benchmark '{visible_path(name)}' changes its unit",
+                raise fail(display, f"benchmark {quoted(visible_path(name))} changes its unit",
                            "give the output of one `go test` run", line_no)
             readings.setdefault((pkg, name), []).append(value)
     if not readings:
@@ -65,14 +65,14 @@ def time_of(found: re.Match[str], display: str, line: int) -> tuple[str, Decimal
     pairs = dict(zip(fields[1::2], fields[0::2], strict=False))
     unit = next((u for u in TIME_UNITS if u in pairs), None)
     if unit is None:
-        raise fail(display, f"benchmark '{visible_path(found.group(1))}' has no time per "
+        raise fail(display, f"benchmark {quoted(visible_path(found.group(1)))} has no time per "
                    "operation (ns/op)", "give the output as `go test -bench` wrote it", line)
     try:
         value = Decimal(pairs[unit])
     except InvalidOperation:
-        raise fail(display, f"benchmark '{visible_path(found.group(1))}': "
-                   f"'{visible_path(pairs[unit])}' is not a number", line=line) from None
+        raise fail(display, f"benchmark {quoted(visible_path(found.group(1)))}: "
+                   f"{quoted(visible_path(pairs[unit]))} is not a number", line=line) from None
     if not value.is_finite() or value < 0:
-        raise fail(display, f"benchmark '{visible_path(found.group(1))}': {value} is not a "
+        raise fail(display, f"benchmark {quoted(visible_path(found.group(1)))}: {value} is not a "
                    "time", "give the output as `go test -bench` wrote it", line)
     return found.group(1), value, TIME_UNITS[unit]

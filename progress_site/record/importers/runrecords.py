@@ -17,6 +17,7 @@ from progress_site.record.importers.base import (
     fail,
     loads,
     not_negative,
+    quoted,
     read_text,
 )
 
@@ -49,18 +50,18 @@ def jsonl_result(rec: dict[str, Any], display: str, line: int) -> Result:
         if isinstance(rec.get("stddev"), (int, Decimal)):
             stats["stddev"] = Decimal(rec["stddev"])
         elif rec.get("stddev") is not None:  # NaN, Infinity, a word: no spread to read past
-            raise fail(display, f"run record '{rec['id']}': `stddev` is "
+            raise fail(display, f"run record {quoted(rec['id'])}: `stddev` is "
                        f"{shorten(str(rec['stddev']), 40)}, not a number",
                        "give the standard deviation as a number, or leave it out", line)
     else:
-        raise fail(display, f"run record '{rec['id']}' has no `value` nor `samples`",
+        raise fail(display, f"run record {quoted(rec['id'])} has no `value` nor `samples`",
                    "give the number measured, or the list of readings", line)
     for value in (*readings, *stats.values()):
         if not value.is_finite():
-            raise fail(display, f"run record '{rec['id']}' has a number that is not finite",
+            raise fail(display, f"run record {quoted(rec['id'])} has a number that is not finite",
                        line=line)
         if abs(value) > LARGEST:
-            raise fail(display, f"run record '{rec['id']}' has a number larger than "
+            raise fail(display, f"run record {quoted(rec['id'])} has a number larger than "
                        f"{LARGEST:.0e}", "check the number of digits", line)
 
     def word(key: str) -> str | None:
@@ -76,7 +77,7 @@ def runs_of(rec: dict[str, Any], display: str, line: int) -> int:
     try:
         return count(rec.get("runs", 1), "runs")
     except ValueError as exc:
-        raise fail(display, f"run record '{rec['id']}': {exc}", "give a whole number of "
+        raise fail(display, f"run record {quoted(rec['id'])}: {exc}", "give a whole number of "
                    "runs, 1 or more", line) from None
 
 

@@ -174,8 +174,10 @@ class Charts:
         decimals = fld.decimals if fld.decimals is not None else value.decimals
         return self.w.with_unit(float(value), decimals, fld.unit)
 
-    def view(self, spec: ChartSpec, lines: list[Line], x_header: str) -> ChartView:
-        """The drawn chart (and its phone's drawing) with its sentence and its table."""
+    def view(self, spec: ChartSpec, lines: list[Line], x_header: str,
+             by_commit: bool = False) -> ChartView:
+        """The drawn chart (and its phone's drawing) with its sentence and its table;
+        `by_commit`: its x axis is the commits measured (a trend's)."""
         figure = f"{spec.id}-figure"
         small = narrow(spec)
         svg = self.drawn(spec, figure, "wide" if small else "")
@@ -184,7 +186,8 @@ class Charts:
                      for x, text in xs)
         phone = self.drawn(small, figure, "narrow") if small else None
         return ChartView(figure, svg, phone,
-                         wide_from(spec), self.summary(spec.title, lines, x_header, xs),
+                         wide_from(spec), self.summary(spec.title, lines, x_header, xs,
+                                                         by_commit),
                          x_header, tuple(line.name for line in lines), rows)
 
     def drawn(self, spec: ChartSpec, figure: str, size: str) -> Markup:
@@ -199,14 +202,19 @@ class Charts:
         return Markup(svg.replace("<svg ", f'<svg aria-describedby="{figure}-summary" ', 1))
 
     def summary(self, title: str, lines: list[Line], x_header: str,
-                xs: list[tuple[float | str, str]]) -> str:
+                xs: list[tuple[float | str, str]], by_commit: bool = False) -> str:
         """One sentence that says what the chart shows, from exactly the points it draws:
         the lowest and the highest of all its marks, where they are and in which series
         (a bar chart's categories have no order that "from the first to the last" reads)."""
         marks = [(p.y, i, p) for i, line in enumerate(lines) for p in line.points]
         low = min(marks, key=lambda m: m[0])
         high = max(marks, key=lambda m: m[0])
-        if len(lines) == 1:
+        if len(lines) == 1 and by_commit:  # as a series' chart says it (seriespage.py)
+            sentence = self.w._("%(title)s: lowest %(low)s at commit %(low_x)s, highest "
+                                "%(high)s at commit %(high_x)s.", title=title,
+                                low=low[2].y_text, low_x=low[2].x_text, high=high[2].y_text,
+                                high_x=high[2].x_text)
+        elif len(lines) == 1:
             sentence = self.w._("%(title)s: lowest %(low)s where %(x)s is %(low_x)s, highest "
                                 "%(high)s where %(x)s is %(high_x)s.", title=title, x=x_header,
                                 low=low[2].y_text, low_x=low[2].x_text, high=high[2].y_text,
@@ -298,7 +306,7 @@ class Charts:
                             x_title=x_title, y_title=unit_words or title, x_kind="ordinal",
                             width=TREND_WIDTH, height=TREND_HEIGHT, rule=rule,
                             locale=self.locale)
-        return self.view(spec, [line], x_title)
+        return self.view(spec, [line], x_title, by_commit=all(p.commit for p in points))
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
         """The `trend` block: `{{< trend comparisons ID >}}` or `... measurements ID >}}`."""
