@@ -33,6 +33,10 @@ class Source:
     pages: tuple[Page, ...]
     documents: tuple[Document, ...]
     history: tuple[HistorySeries, ...] = ()  # data/history/*.jsonl, oldest point first
+    # Whether every error found left the rest whole: a part it spoiled was set aside (a
+    # dataset's records, a history file's line, a page) and nothing else names it, so
+    # checking the rest reports mistakes of their own, not what follows from these.
+    checkable: bool = True
 
 
 def read_yaml(path: Path, root: Path, edited: str | None = None
@@ -57,9 +61,11 @@ def read_yaml(path: Path, root: Path, edited: str | None = None
 
 
 def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
-              ) -> tuple[Data | None, list[Document], list[Problem]]:
+              ) -> tuple[Data | None, list[Document], list[Problem], bool]:
     """Read every data file; collections of the same name in several files are joined
-    (`edited` texts are read instead of their files, see `load`)."""
+    (`edited` texts are read instead of their files, see `load`). Last, whether the
+    errors found left every collection whole (see `Source.checkable`): a dataset's
+    declaration or records do, as nothing in the collections depends on them."""
     docs: list[Document] = []
     texts: dict[str, str] = {}  # each document's text, by its display name
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
@@ -81,7 +87,7 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
         site_problems = []  # "no `site:`" would only repeat that a file could not be read
     problems += site_problems
     if site is None:
-        return None, docs, problems
+        return None, docs, problems, False
     collected: dict[str, list[Any]] = {}
     for doc in docs:
         records, converted_problems = converted(texts[doc.display], doc.display,
@@ -91,7 +97,7 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
         problems += converted_problems
     data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
     data, found = attach_records(root, data, lists, declared_records(docs))
-    return data, docs, problems + found
+    return data, docs, problems + found, not errors(problems)
 
 
 Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...]]
@@ -175,11 +181,17 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     the data could not be read at all. The data files `edited` names (absolute paths under
     data/) are read as holding its texts; nothing is written (record checks its change
     this way before writing it)."""
-    data, docs, problems = load_data(root, strict, edited)
+    data, docs, problems, checkable = load_data(root, strict, edited)
     if data is None:
         return None, problems
     series, found = load_history(root, edited)
+    # A history file with a bad line still gives its other points; one refused whole
+    # takes its figure away, which the rest may name, and a figure that does not fit its
+    # measurement is checked as the measurement's.
+    kept = {one.file for one in series}
     data, series, attached = attach_history(data, series)
+    checkable = checkable and all(p.location.file in kept for p in errors(found)) \
+        and not errors(attached)
     problems += found + attached
     problems += linked_folders(root, data.site.languages, strict)
     pages, page_problems = load_pages(root, data.site.languages)
@@ -187,4 +199,11 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     # has been reported already.
     if pages and not any(not p.warning for p in page_problems):
         page_problems += check_page_set(pages, data.site.languages, strict)
-    return Source(data, tuple(pages), tuple(docs), series), problems + page_problems
+    # The pages are no part of the data: their errors leave it checkable.
+    return (Source(data, tuple(pages), tuple(docs), series, checkable),
+            problems + page_problems)
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems that stop a build (not the warnings)."""
+    return [p for p in problems if not p.warning]
