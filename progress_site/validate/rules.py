@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from progress_site.errors import Problem, closest, did_you_mean
+from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
 from progress_site.model.limits import MAX_EVERY_PAGE, MAX_TITLE
@@ -30,7 +30,7 @@ from progress_site.model.schema import (
     Side,
     Site,
 )
-from progress_site.model.units import BUILTIN_UNITS
+from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import Number, Text, Where, problem
 from progress_site.model.walk import per_class, walk
 from progress_site.validate.figures import check_figure
@@ -56,17 +56,11 @@ def known_ids(data: Data) -> dict[str, set[str]]:
 
 def reference_hint(kind: str, value: str, known: set[str]) -> str:
     """'did you mean ...?' (ignoring case: `kB` is `KB`), else where to declare it."""
+    if kind == "units":
+        return unit_hint(value, known)
     by_case = {k.lower(): k for k in known}
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
-    if kind == "units":
-        # A unit near a known one may be one of its own (`requests` is not `req/s`); one
-        # that does not even start alike is a word of its own (`cores` is no `req/s`).
-        close = closest(value, sorted(known))
-        if close and close[0].lower() == value[0].lower():
-            return f"did you mean '{close}'? A unit of its own is declared under site.units"
-        return ("declare it under site.units, or use a known unit: "
-                + ", ".join(sorted(known, key=str.lower)))
     return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
