@@ -153,7 +153,7 @@ def prepare(config: BuildConfig) -> Prepared:
         if source is None or not source.checkable:
             fail_on_errors(problems, config.source)
         assert source is not None
-        data, found = validate(source.data, config.today)
+        data, found = validate(source.data, config.today, source.aside)
         # Checked on the data as written: a study's date once, not once per figure.
         found += with_source_lines(check_dates(source.data, config.today, config.strict),
                                    config.source)

@@ -119,7 +119,8 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
         source, problems = load(root, False, edited)
         if source is None or (not source.checkable and any(not p.warning for p in problems)):
             return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
-        data, found = validate(source.data, today)  # past a spoiled part, as a build goes
+        # Past a spoiled part, as a build goes.
+        data, found = validate(source.data, today, source.aside)
         if not any(not p.warning for p in problems + found):
             model, derived = derive(data, today, source.history)
             # The pages cite parts of figures (`.p999`) that a new figure may not give.
