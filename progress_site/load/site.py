@@ -238,7 +238,7 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     # takes its figure away, which the rest may name, and a figure that does not fit its
     # measurement is checked as the measurement's.
     kept = {one.file for one in series}
-    data, series, attached = attach_history(data, series)
+    data, series, attached = attach_history(data, series, aside or ())
     checkable = checkable and all(p.location.file in kept for p in errors(found)) \
         and not errors(attached)
     problems += found + attached
