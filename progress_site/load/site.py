@@ -24,9 +24,10 @@ from progress_site.model.schema import Data, Site
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
-# Records the others name by id only (`machine: ID`): one that does not read is set
-# aside, and a reference to its id is no mistake of its own (validate knows the id).
-SET_ASIDE = ("machines",)
+# Records the others name by id only (`machine: ID`, `commit: ID`): one that does not
+# read is set aside, and a reference to its id is no mistake of its own (validate knows
+# the id).
+SET_ASIDE = ("machines", "commits")
 Aside = frozenset[tuple[str, str]]  # (collection, id) of each record set aside
 
 @dataclass(frozen=True, slots=True)
