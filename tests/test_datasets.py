@@ -359,7 +359,8 @@ BAD_DECLARATIONS = [
     pytest.param(
         ("unit: ms, decimals: 2}", "unit: mss, decimals: 2}"),
         "data/bench/bench.yaml:19:41: datasets[0].fields[2].unit: no unit 'mss'\n"
-        "    hint: declare it under the dataset's `units:` or site.units, or use a known unit",
+        "    hint: did you mean 'ms'? A unit of its own is declared under the dataset's "
+        "`units:` or site.units",
         id="unknown-unit"),
     pytest.param(
         ("key: [bots, server]", "key: [bots, servers]"),

@@ -49,8 +49,8 @@ def run(source: Path, fmt: str, path: Path, *args: str) -> int:
 def test_go_test_count_gives_one_result_with_its_readings() -> None:
     results = read_results("go-test", SAMPLES / "gotest-bench.txt", "go.txt")
     assert [(r.name, r.unit, r.runs, len(r.samples)) for r in results] == [
-        ("BenchmarkSum", "ns", 5, 5), ("BenchmarkJoin", "ns", 5, 5),
-        ("BenchmarkSort/n=16", "ns", 5, 5), ("BenchmarkSort/n=256", "ns", 5, 5)]
+        ("Sum", "ns", 5, 5), ("Join", "ns", 5, 5),
+        ("Sort/n=16", "ns", 5, 5), ("Sort/n=256", "ns", 5, 5)]
     join = results[1]
     assert join.samples == tuple(Decimal(x) for x in ("208.8", "72.53", "46.43", "93.45",
                                                       "88.47"))
@@ -70,8 +70,8 @@ def test_go_test_fresh_output(tmp_path: Path) -> None:
                                "GOFLAGS": "-mod=mod"})
     (tmp_path / "out.txt").write_text(done.stdout)
     [join] = read_results("go-test", tmp_path / "out.txt", "out.txt")
-    assert (join.name, join.runs, len(join.samples), join.unit) == ("BenchmarkJoin", 3, 3,
-                                                                     "ns")
+    # Named as benchstat prints it: `Join`, not `BenchmarkJoin`.
+    assert (join.name, join.runs, len(join.samples), join.unit) == ("Join", 3, 3, "ns")
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -96,15 +96,43 @@ def test_go_test_packages_keep_their_benchmarks_apart(tmp_path: Path) -> None:
                                                          "example.com/tiny/sub"))
     results = read_results("go-test", tmp_path / "go.txt", "go.txt")
     assert [(r.name, r.runs) for r in results][:2] == [
-        ("example.com/tiny.BenchmarkSum", 5), ("example.com/tiny.BenchmarkJoin", 5)]
-    assert results[4].name == "example.com/tiny/sub.BenchmarkSum" and len(results) == 8
+        ("example.com/tiny.Sum", 5), ("example.com/tiny.Join", 5)]
+    assert results[4].name == "example.com/tiny/sub.Sum" and len(results) == 8
 
 
 def test_go_test_refused_ok_twin(tmp_path: Path) -> None:
     (tmp_path / "go.txt").write_text("BenchmarkA-2  10  5 ns/op  8 B/op  1 allocs/op\n"
                                      "--- BENCH: BenchmarkA-2\nPASS\n")
     [result] = read_results("go-test", tmp_path / "go.txt", "go.txt")
-    assert (result.name, result.value, result.unit) == ("BenchmarkA", Decimal(5), "ns")
+    assert (result.name, result.value, result.unit) == ("A", Decimal(5), "ns")
+
+
+def test_go_test_ids_are_named_as_benchstat_names_them(
+        source: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`BenchmarkSort/n=16` makes `go-sort-n-16`, not `go-benchmarksort-n-16`."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(source, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "test-pc",
+               "--commit", "c38a01e", "--id", "go") == 0, capsys.readouterr().err
+    assert sorted(histories(source)) == ["go-join", "go-sort-n-16", "go-sort-n-256",
+                                         "go-sum"]
+
+
+def test_go_test_history_under_the_former_id_goes_on(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A series an earlier import kept as `go-benchmarkjoin` gets the new point there: its
+    history is not left behind; the benchmarks new to the site take the short ids."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "old.jsonl").write_text('{"id": "benchmarkjoin", "value": 90.1, "unit": '
+                                        '"ns", "commit": "57930e6", "date": "2026-11-01"}\n')
+    assert run(source, "jsonl", tmp_path / "old.jsonl", "--machine", "test-pc",
+               "--id", "go") == 0, capsys.readouterr().err
+    assert run(source, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "test-pc",
+               "--commit", "c38a01e", "--id", "go") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert sorted(found) == ["go-benchmarkjoin", "go-sort-n-16", "go-sort-n-256", "go-sum"]
+    assert [p["commit"] for p in found["go-benchmarkjoin"]] == ["57930e6", "c38a01e"]
 
 
 # -- asv ------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from progress_site.load.rows import NOTE, convert_rows
 from progress_site.load.text import read_text
 from progress_site.model.dataset import Dataset, RecordField, Row, records_path
 from progress_site.model.schema import Data
-from progress_site.model.units import BUILTIN_UNITS
+from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import problem
 
 RECORD_SUFFIXES = (".jsonl", ".json", ".yaml", ".yml")
@@ -134,8 +134,8 @@ def check_field(fld: RecordField, before: set[str], units: set[str]) -> list[Pro
                            f"a {fld.type} field has no unit and no decimals",
                            "keep them for number and whole fields"))
     if fld.unit is not None and fld.unit not in units:
-        out.append(problem(w, "unit", f"no unit '{fld.unit}'", "declare it under the dataset's "
-                           "`units:` or site.units, or use a known unit"))
+        out.append(problem(w, "unit", f"no unit '{fld.unit}'", unit_hint(
+            fld.unit, units, "the dataset's `units:` or site.units")))
     if fld.formula is not None and not numeric:
         out.append(problem(w, "formula", f"a {fld.type} field has no formula",
                            "a formula computes a number: set `type: number`"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import statistics
+from collections.abc import Collection
 
 from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.model.figure import Distribution, Figure
@@ -35,12 +36,14 @@ DISTRIBUTION_STATS = (("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p
                       ("min", "min"), ("max", "max"), ("mean", "mean"), ("sd", "stddev"))
 
 
-def attach_history(data: Data, series: tuple[HistorySeries, ...]
+def attach_history(data: Data, series: tuple[HistorySeries, ...],
+                   aside: Collection[tuple[str, str]] = ()
                    ) -> tuple[Data, tuple[HistorySeries, ...], list[Problem]]:
     """The data with each series' figure in `measurements:`, the series completed with
-    their measurement's choices, and every problem found."""
+    their measurement's choices, and every problem found (`aside`: records that did not
+    read, already told, which a point may name)."""
     by_id = {m.id: m for m in data.measurements}
-    machines = {m.id for m in data.machines}
+    machines = {m.id for m in data.machines} | {i for k, i in aside if k == "machines"}
     known_commits = {c.id for c in data.commits}
     problems: list[Problem] = []
     done: dict[str, Measurement] = {}

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import Location, Problem, did_you_mean
-from progress_site.load.convert import INVALID, Converter, known_language
+from progress_site.load.convert import INVALID, Converter, known_language, plan
 from progress_site.load.datasets import attach_records, declared_records
 from progress_site.load.document import Document
 from progress_site.load.files import inside, linked_folders, source_files, unreadable_name
@@ -24,6 +24,11 @@ from progress_site.model.schema import Data, Site
 
 DATA_SUFFIXES = (".yaml", ".yml")
 DEFAULT_LANGUAGES = ("en", "fr")
+# Records the others name by id only (`machine: ID`, `commit: ID`): one that does not
+# read is set aside, and a reference to its id is no mistake of its own (validate knows
+# the id).
+SET_ASIDE = ("machines", "commits")
+Aside = frozenset[tuple[str, str]]  # (collection, id) of each record set aside
 
 @dataclass(frozen=True, slots=True)
 class Source:
@@ -33,6 +38,11 @@ class Source:
     pages: tuple[Page, ...]
     documents: tuple[Document, ...]
     history: tuple[HistorySeries, ...] = ()  # data/history/*.jsonl, oldest point first
+    # Whether every error found left the rest whole: a part it spoiled was set aside (a
+    # dataset's records, a history file's line, a page) and nothing else names it, so
+    # checking the rest reports mistakes of their own, not what follows from these.
+    checkable: bool = True
+    aside: Aside = frozenset()
 
 
 def read_yaml(path: Path, root: Path, edited: str | None = None
@@ -57,9 +67,11 @@ def read_yaml(path: Path, root: Path, edited: str | None = None
 
 
 def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
-              ) -> tuple[Data | None, list[Document], list[Problem]]:
+              ) -> tuple[Data | None, list[Document], list[Problem], Aside | None]:
     """Read every data file; collections of the same name in several files are joined
-    (`edited` texts are read instead of their files, see `load`)."""
+    (`edited` texts are read instead of their files, see `load`). Last, the records set
+    aside (`SET_ASIDE`), or None when an error spoiled more (see `Source.checkable`): a
+    dataset's declaration or records spoil no more, as no collection depends on them."""
     docs: list[Document] = []
     texts: dict[str, str] = {}  # each document's text, by its display name
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
@@ -81,20 +93,34 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
         site_problems = []  # "no `site:`" would only repeat that a file could not be read
     problems += site_problems
     if site is None:
-        return None, docs, problems
+        return None, docs, problems, None
+    whole = not errors(problems)
+    data, found, aside = collections(site, docs, texts, strict)
+    data, more = attach_records(root, data, lists, declared_records(docs))
+    return data, docs, problems + found + more, aside if whole else None
+
+
+def collections(site: Site, docs: list[Document], texts: dict[str, str], strict: bool
+                ) -> tuple[Data, list[Problem], Aside | None]:
+    """The collections of every file joined, their problems, and the records set aside
+    (None when an error spoiled more)."""
     collected: dict[str, list[Any]] = {}
+    problems: list[Problem] = []
+    aside: set[tuple[str, str]] | None = set()
     for doc in docs:
-        records, converted_problems = converted(texts[doc.display], doc.display,
-                                                site.languages, strict)
+        records, converted_problems, ids = converted(texts[doc.display], doc.display,
+                                                     site.languages, strict)
         for key, items in records:
             collected.setdefault(key, []).extend(items)
         problems += converted_problems
+        aside = None if aside is None or ids is None else aside | ids
     data = Data(site=site, **{k: tuple(v) for k, v in collected.items()})
-    data, found = attach_records(root, data, lists, declared_records(docs))
-    return data, docs, problems + found
+    return data, problems, None if aside is None else frozenset(aside)
 
 
-Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...]]
+# A file's collections as records, the problems found, and the records set aside (None
+# when an error spoiled more than records of SET_ASIDE).
+Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...], Aside | None]
 
 
 # Watch mode rebuilds after every save, and most files did not change: their records are
@@ -112,20 +138,49 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
     """A parsed data file's collections as records (`site` aside), and the problems found."""
     conv = Converter(doc, languages, strict)
     records = []
+    aside: set[tuple[str, str]] | None = set()
     for key, value in doc.data.items():
         if key == "site":
             continue
+        before = len(conv.problems)
         if key not in hints(Data):
             conv.error((key,), f"unknown collection '{key}'", did_you_mean(
                 key, hints(Data), otherwise="known collections: " + ", ".join(
                     k for k in hints(Data) if k != "site")), key=True)
-            continue
-        items = conv.convert(hints(Data)[key], value, (key,))
-        if items is not INVALID:
-            records.append((key, tuple(items)))
+        elif key in SET_ASIDE and isinstance(value, list):
+            items, ids = set_aside(conv, hints(Data)[key], value, key)
+            records.append((key, items))
+            if aside is not None and None not in ids:
+                aside.update((key, i) for i in ids if i is not None)
+                continue
+        else:
+            items = conv.convert(hints(Data)[key], value, (key,))
+            if items is not INVALID:
+                records.append((key, tuple(items)))
+        if errors(conv.problems[before:]):
+            aside = None
     if doc.unread:
-        return (), tuple(doc.told(conv.problems))
-    return tuple(records), tuple(conv.problems)
+        return (), tuple(doc.told(conv.problems)), None
+    return tuple(records), tuple(conv.problems), None if aside is None else frozenset(aside)
+
+
+def set_aside(conv: Converter, tp: Any, value: list[Any], key: str
+              ) -> tuple[tuple[Any, ...], list[str | None]]:
+    """The records of a list others name by id that read, and the id of each that did
+    not (None: it gives none to name it by, or reading stopped)."""
+    item = plan(tp)[1]
+    good: list[Any] = []
+    ids: list[str | None] = []
+    for i, v in enumerate(value):
+        if conv.doc.unread or conv.doc.read_no_further(conv.problems, (key, i)):
+            return tuple(good), [*ids, None]
+        read = conv.convert(item, v, (key, i))
+        if read is not INVALID:
+            good.append(read)
+            continue
+        ident = v.get("id") if isinstance(v, dict) else None
+        ids.append(ident if isinstance(ident, str) else None)
+    return tuple(good), ids
 
 
 def read_site(docs: list[Document], strict: bool) -> tuple[Site | None, list[Problem]]:
@@ -175,11 +230,18 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     the data could not be read at all. The data files `edited` names (absolute paths under
     data/) are read as holding its texts; nothing is written (record checks its change
     this way before writing it)."""
-    data, docs, problems = load_data(root, strict, edited)
+    data, docs, problems, aside = load_data(root, strict, edited)
     if data is None:
         return None, problems
+    checkable = aside is not None
     series, found = load_history(root, edited)
-    data, series, attached = attach_history(data, series)
+    # A history file with a bad line still gives its other points; one refused whole
+    # takes its figure away, which the rest may name, and a figure that does not fit its
+    # measurement is checked as the measurement's.
+    kept = {one.file for one in series}
+    data, series, attached = attach_history(data, series, aside or ())
+    checkable = checkable and all(p.location.file in kept for p in errors(found)) \
+        and not errors(attached)
     problems += found + attached
     problems += linked_folders(root, data.site.languages, strict)
     pages, page_problems = load_pages(root, data.site.languages)
@@ -187,4 +249,11 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     # has been reported already.
     if pages and not any(not p.warning for p in page_problems):
         page_problems += check_page_set(pages, data.site.languages, strict)
-    return Source(data, tuple(pages), tuple(docs), series), problems + page_problems
+    # The pages are no part of the data: their errors leave it checkable.
+    return (Source(data, tuple(pages), tuple(docs), series, checkable, aside or frozenset()),
+            problems + page_problems)
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems that stop a build (not the warnings)."""
+    return [p for p in problems if not p.warning]

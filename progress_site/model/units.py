@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from progress_site.errors import closest
+
 # Units Babel knows (CLDR), so each language gets its own spelling: KB is "ko" in French.
 CLDR_UNITS = {
     "ns": "duration-nanosecond",
@@ -42,3 +46,19 @@ SYMBOL_UNITS = {
 PERCENT = "%"
 
 BUILTIN_UNITS = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS) | {PERCENT}
+
+
+def unit_hint(value: str, known: Iterable[str], declared: str = "site.units") -> str:
+    """The hint for a unit no one declared: the known unit of another case (`kB` is
+    `KB`), else the one near it, else where units are declared and every known one."""
+    known = sorted(known)
+    by_case = {k.lower(): k for k in known}
+    if value.lower() in by_case:
+        return f"did you mean '{by_case[value.lower()]}'?"
+    # A unit near a known one may be one of its own (`requests` is not `req/s`); one
+    # that does not even start alike is a word of its own (`cores` is no `req/s`).
+    close = closest(value, known)
+    if close and close[0].lower() == value[:1].lower():
+        return f"did you mean '{close}'? A unit of its own is declared under {declared}"
+    return (f"declare it under {declared}, or use a known unit: "
+            + ", ".join(sorted(known, key=str.lower)))

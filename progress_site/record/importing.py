@@ -45,17 +45,19 @@ def run_import(args: argparse.Namespace, today: dt.date) -> int:
         raise Refused(f"{visible_path(display)}: no benchmark results in it")
     refuse_failed(results, display, args.allow_failed)
     pending = [series_pending(rec, args, ident, runs, today)
-               for ident, runs in by_series(results, args.prefix, display).items()]
+               for ident, runs in by_series(results, args.prefix, display,
+                                            rec.root).items()]
     return finish(rec, args, pending, today)
 
 
-def by_series(results: list[Result], prefix: str, display: str) -> dict[str, list[Result]]:
+def by_series(results: list[Result], prefix: str, display: str, root: Path
+              ) -> dict[str, list[Result]]:
     """The results of each figure, in the file's order: several runs of one benchmark (a
     history, as data.js holds) are points of one series; two benchmarks may not share
     an id."""
     series: dict[str, list[Result]] = {}
     for r in results:
-        ident = "-".join(filter(None, (slug(prefix), slug(r.name))))
+        ident = series_id(r, prefix, root)
         name = f"{visible_path(display)}: benchmark {quoted(visible_path(r.name))}"
         if not ident:
             raise Refused(f"{name} makes no id: its name has no letter a-z or digit; pass "
@@ -70,6 +72,17 @@ def by_series(results: list[Result], prefix: str, display: str) -> dict[str, lis
                           f"the id {quoted(visible_path(ident))}; rename one of them")
         series.setdefault(ident, []).append(r)
     return series
+
+
+def series_id(r: Result, prefix: str, root: Path) -> str:
+    """The id of a result's figure: the prefix and its name; the id its former name made
+    while a history is kept under that one and none under the new (docs/ecosystem.md)."""
+    ident = "-".join(filter(None, (slug(prefix), slug(r.name))))
+    if r.former is None:
+        return ident
+    former = "-".join(filter(None, (slug(prefix), slug(r.former))))
+    kept = series_path(root, former).exists() and not series_path(root, ident).exists()
+    return former if kept else ident
 
 
 def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,

@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Collection
 from typing import Any
 
-from progress_site.errors import Problem, closest, did_you_mean
+from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
 from progress_site.model.keys import figures
 from progress_site.model.limits import MAX_EVERY_PAGE, MAX_TITLE
@@ -30,7 +31,7 @@ from progress_site.model.schema import (
     Side,
     Site,
 )
-from progress_site.model.units import BUILTIN_UNITS
+from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import Number, Text, Where, problem
 from progress_site.model.walk import per_class, walk
 from progress_site.validate.figures import check_figure
@@ -43,36 +44,35 @@ ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 SCOPED = (Claim, BudgetItem, RunItem)
 
 
-def known_ids(data: Data) -> dict[str, set[str]]:
-    """The ids each kind of reference may name."""
-    return {
+def known_ids(data: Data, aside: Collection[tuple[str, str]] = ()) -> dict[str, set[str]]:
+    """The ids each kind of reference may name; those `aside` too (records that did not
+    read, already told: naming them is no mistake of its own)."""
+    known = {
         "units": set(BUILTIN_UNITS) | {u.id for u in data.site.units},
         "repositories": {r.id for r in data.site.repositories},
         "machines": {m.id for m in data.machines},
         "commits": {c.id for c in data.commits},
         "runs": {r.id for r in data.runs},
     }
+    for kind, ident in aside:
+        known[kind].add(ident)
+    return known
 
 
 def reference_hint(kind: str, value: str, known: set[str]) -> str:
     """'did you mean ...?' (ignoring case: `kB` is `KB`), else where to declare it."""
+    if kind == "units":
+        return unit_hint(value, known)
     by_case = {k.lower(): k for k in known}
     if value.lower() in by_case:
         return f"did you mean '{by_case[value.lower()]}'?"
-    if kind == "units":
-        # A unit near a known one may be one of its own (`requests` is not `req/s`); one
-        # that does not even start alike is a word of its own (`cores` is no `req/s`).
-        close = closest(value, sorted(known))
-        if close and close[0].lower() == value[0].lower():
-            return f"did you mean '{close}'? A unit of its own is declared under site.units"
-        return ("declare it under site.units, or use a known unit: "
-                + ", ".join(sorted(known, key=str.lower)))
     return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
-def check_references(data: Data, records: list[Any]) -> list[Problem]:
+def check_references(data: Data, records: list[Any],
+                     aside: Collection[tuple[str, str]] = ()) -> list[Problem]:
     """Every `machine:`, `commit:`, `unit:`... names something that exists."""
-    ids = known_ids(data)
+    ids = known_ids(data, aside)
     out = []
     for rec in records:
         for name, kind in reference_fields(type(rec)):
@@ -255,12 +255,14 @@ def check_side(side: Side) -> list[Problem]:
     return out
 
 
-def validate(data: Data, today: dt.date) -> tuple[Data, list[Problem]]:
-    """The completed data and every problem the cross-file rules find."""
+def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
+             ) -> tuple[Data, list[Problem]]:
+    """The completed data and every problem the cross-file rules find (`aside`: the
+    (collection, id) of records that did not read, which references may name)."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
-    out = check_references(data, records) + check_unique_ids(records) + check_remeasure(data)
+    out = check_references(data, records, aside) + check_unique_ids(records) + check_remeasure(data)
     # A study or run without the machine or date its figures need: said once, there.
     at_holders, excused = check_holders(data)
     out += at_holders

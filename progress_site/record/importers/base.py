@@ -54,6 +54,9 @@ class Result:
     failed: str | None = None  # why the run failed (refused unless --allow-failed)
     facts: tuple[str, ...] = ()  # the machine it ran on, as the tool describes it
     better: str | None = None  # "lower" or "higher" when the tool says which way is good
+    # The name an earlier version of this importer gave it (go test's `BenchmarkX`): a
+    # history kept under the id made from it goes on there (importing.by_series).
+    former: str | None = None
 
     @property
     def value(self) -> Decimal:

@@ -1,6 +1,7 @@
 """`go test -bench` text output: `BenchmarkX-8  1000  1234 ns/op  56 B/op  2 allocs/op`.
 
-With `-count N` a benchmark has N lines: they make ONE result with N readings. Only the
+A result is named as benchstat names it, without `Benchmark` (`SortInts`). With
+`-count N` a benchmark has N lines: they make ONE result with N readings. Only the
 time per operation becomes the figure; `B/op`, `allocs/op`, `MB/s` and custom metrics
 are read past (a figure has one unit; measure memory as a benchmark of its own).
 """
@@ -21,7 +22,7 @@ MACHINE_KEYS = ("goos", "goarch", "cpu")
 
 def read(path: Path, display: str) -> list[Result]:
     """One result per benchmark, its lines' times as readings; a failed run is refused.
-    With several packages (`go test -bench . ./...`), a name is `pkg/path.BenchmarkX`."""
+    With several packages (`go test -bench . ./...`), a name is `pkg/path.X`."""
     readings: dict[tuple[str, str], list[Decimal]] = {}
     units: dict[tuple[str, str], str] = {}
     facts: dict[str, str] = {}
@@ -46,9 +47,16 @@ def read(path: Path, display: str) -> list[Result]:
     system = "/".join(facts[k] for k in ("goos", "goarch") if k in facts)
     machine = tuple(fact for fact in (facts.get("cpu"), system) if fact)
     several = len({p for p, _ in readings}) > 1
-    return [Result(f"{p}.{name}" if several else name, units[p, name], {}, tuple(values),
-                   len(values), facts=machine)
+    return [Result(f"{p}.{short(name)}" if several else short(name), units[p, name], {},
+                   tuple(values), len(values), facts=machine,
+                   former=f"{p}.{name}" if several else name)
             for (p, name), values in readings.items()]
+
+
+def short(name: str) -> str:
+    """A benchmark's name as go's own tools print it (benchstat's `SortInts` for
+    `BenchmarkSortInts`); `Benchmark` alone, a name go allows, stays."""
+    return name.removeprefix("Benchmark") or name
 
 
 def refuse_failure(text: str, display: str, line: int) -> None:
