@@ -60,8 +60,8 @@ class PageBody:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SiteListing:
-    """The pages each page names, found once for the site: with every page's own pass
-    over all of them, a site of 20,000 series' pages took minutes more to render."""
+    """The pages each page names, found once for the site rather than by each page's
+    own pass over all of them (a time that grows with the square of the pages)."""
 
     versions: dict[str, list[Page]]  # by name: the page in each language, in site order
     navigation: dict[str, list[Page]]  # by language: the pages of its navigation
