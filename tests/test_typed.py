@@ -9,14 +9,8 @@ from hypothesis import strategies as st
 from progress_site.model.limits import MAX_DECIMALS
 from progress_site.render import formatting
 from progress_site.render.markdown import inline_tokens
-from progress_site.render.typed import (
-    Candidate,
-    Numbers,
-    maybe_printed,
-    nearby,
-    prose,
-    typed,
-)
+from progress_site.render.printedindex import Candidate, maybe_printed, nearby
+from progress_site.render.typed import Numbers, prose, typed
 
 RATIO = "comparisons.reqwest.ratio"
 # What `index` makes of a site: the digits each name prints, with its unit.
