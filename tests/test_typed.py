@@ -87,7 +87,7 @@ def test_a_number_is_looked_at_whenever_it_prints_the_typed_digits(
     (1383.0, 0, "1383", True),
     (0.5, 0, "0", True),  # 0.5 prints 0
     (10.0**15, 12, "1", True),  # too large to judge by a float: looked at
-    (float("nan"), 2, "1", True),  # no number: looked at, as before the filter
+    (float("nan"), 2, "1", True),  # no number: given the exact look
 ])
 def test_which_numbers_are_looked_at(value: float, decimals: int, typed_: str,
                                      looked_at: bool) -> None:

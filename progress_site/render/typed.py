@@ -147,10 +147,11 @@ def prose(tokens: tuple[Token, ...]) -> Iterator[Token]:
             yield from (c for c in token.children or () if c.type == "text")
 
 
-def warning(where: Problem, number: str, name: str, strict: bool) -> Problem:
-    """The problem of one typed number, at the place and source line of `where`."""
+def warning(placed_at: Problem, number: str, name: str, strict: bool) -> Problem:
+    """The problem of one typed number, at the place and source line of `placed_at` (a
+    problem with no message yet)."""
     return dataclasses.replace(
-        where, message=f"the number {number} is typed, and the site prints it from {name}",
+        placed_at, message=f"the number {number} is typed, and the site prints it from {name}",
         hint=f"write {{{{ {name} }}}}: a typed number stays as it is when the data changes",
         warning=not strict)
 
@@ -170,14 +171,14 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
             # is looked for there, not from the chunk's first line.
             first, last = token.map[0], min(token.map[1], len(lines) - 1)
             span = (start + lines[first], start + lines[last] - 1)
-            for at, number, name in placed(page.body, span, token, numbers):
+            for at, number, name in typed_in_span(page.body, span, token, numbers):
                 where = located(page, at, "", "")
                 out.append(warning(where, number, name, strict))
     return out
 
 
-def placed(body: str, span: tuple[int, int], token: Token, numbers: Numbers
-           ) -> Iterator[tuple[int, str, str]]:
+def typed_in_span(body: str, span: tuple[int, int], token: Token, numbers: Numbers
+                  ) -> Iterator[tuple[int, str, str]]:
     """(offset in `body`, number, name) for each typed number of an inline token's prose,
     whose source is `body[span[0]:span[1]]`: its text found there as written, else the
     number itself, after the one before it."""
