@@ -146,8 +146,8 @@ class Problem:
     source_line: str = ""
     warning: bool = False
     # Where `source_line` starts in its line (0: at its start). A problem keeps only the
-    # part of a long line that it prints: 20,000 links of one line, each an error holding
-    # the whole line, took 5 GB.
+    # part of a long line that it prints, as the many errors of one long line would each
+    # hold all of it.
     source_from: int = 0
 
     def __post_init__(self) -> None:

@@ -9,14 +9,8 @@ from hypothesis import strategies as st
 from progress_site.model.limits import MAX_DECIMALS
 from progress_site.render import formatting
 from progress_site.render.markdown import inline_tokens
-from progress_site.render.typed import (
-    Candidate,
-    Numbers,
-    maybe_printed,
-    nearby,
-    prose,
-    typed,
-)
+from progress_site.render.printedindex import Candidate, maybe_printed, nearby
+from progress_site.render.typed import Numbers, prose, typed
 
 RATIO = "comparisons.reqwest.ratio"
 # What `index` makes of a site: the digits each name prints, with its unit.
@@ -93,7 +87,7 @@ def test_a_number_is_looked_at_whenever_it_prints_the_typed_digits(
     (1383.0, 0, "1383", True),
     (0.5, 0, "0", True),  # 0.5 prints 0
     (10.0**15, 12, "1", True),  # too large to judge by a float: looked at
-    (float("nan"), 2, "1", True),  # no number: looked at, as before the filter
+    (float("nan"), 2, "1", True),  # no number: given the exact look
 ])
 def test_which_numbers_are_looked_at(value: float, decimals: int, typed_: str,
                                      looked_at: bool) -> None:

@@ -117,8 +117,7 @@ def count(records: dict[str, Any]) -> str:
     return f"{len(records)} record{'' if len(records) == 1 else 's'}"
 
 
-def changed_records(old: dict[str, dict[str, str]], new: dict[str, dict[str, str]]
-                    ) -> list[str]:
+def changed_records(old: Records, new: Records) -> list[str]:
     """The records of one dataset that were added, removed or edited, in name order."""
     lines: list[str] = []
     for name in sorted(old.keys() | new.keys()):

@@ -28,8 +28,8 @@ def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Sit
                     assets: dict[str, bytes], base_url: str | None,
                     pages: tuple[Page, ...], problems: list[Problem]) -> dict[str, bytes]:
     """The 404 page of each language, made by its pages' environment and words; they
-    link to the home pages among `pages` (the site's pages, all built). None when a
-    site's own 404.html fails: told in `problems` once, not once a language."""
+    link to the home pages among `pages` (the site's pages, all built). No page at all
+    when a site's own 404.html fails: told in `problems` once, not once a language."""
     css = assets.get("assets/style.css", b"").decode("utf-8")
     try:
         return dict(not_found(env, words, site, css, base_url, pages)

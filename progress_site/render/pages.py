@@ -20,6 +20,7 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
+from progress_site.model.schema import Site
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
@@ -60,8 +61,8 @@ class PageBody:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SiteListing:
-    """The pages each page names, found once for the site: with every page's own pass
-    over all of them, a site of 20,000 series' pages took minutes more to render."""
+    """The pages each page names, found once for the site rather than by each page's
+    own pass over all of them (a time that grows with the square of the pages)."""
 
     versions: dict[str, list[Page]]  # by name: the page in each language, in site order
     navigation: dict[str, list[Page]]  # by language: the pages of its navigation
@@ -290,13 +291,22 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, listed, problems)
         rendered.append(renderer)
-    static = {} if only is not None else assets(folders, problems)
-    # The 404 pages after all the others and only without errors, as when they were made
-    # beside the feeds: a broken 404 template never hides a page's error.
-    if only is None and all(p.warning for p in problems):
+    if only is None:
+        out |= whole_site_files(rendered, site, folders, base_url, pages, problems)
+    return out, problems
+
+
+def whole_site_files(rendered: list[PageRenderer], site: Site, folders: list[Path],
+                     base_url: str | None, pages: tuple[Page, ...],
+                     problems: list[Problem]) -> dict[str, bytes]:
+    """What a whole build renders besides the pages (`rendered`, each language's): the
+    404 pages, the assets and `.nojekyll`; a problem of them in `problems`."""
+    static = assets(folders, problems)
+    out: dict[str, bytes] = {}
+    # The 404 pages after all the others and only without errors: a broken 404 template
+    # never hides a page's error.
+    if all(p.warning for p in problems):
         out |= not_found_pages([(r.env, r.words) for r in rendered], site, static, base_url,
                                pages, problems)
-    if only is None:
-        out |= static | {".nojekyll": b""}
-    return out, problems
+    return out | static | {".nojekyll": b""}
 

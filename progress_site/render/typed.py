@@ -2,8 +2,8 @@
 that equals, as the page prints it, a figure or a derived number of the site.
 
 "Never typed" is the tool's promise: a typed `2.46` beside the ratio it copies stays
-`2.46` when the data changes. Each language's printed numbers are indexed once (the
-same Babel formatting the page uses, `formatting.number`); texts are read through
+`2.46` when the data changes. The site's printed numbers are indexed once
+(printedindex.py, rounded as the page rounds them); texts are read through
 markdown-it's tokens, so code spans, fences, links' addresses and references are not
 prose. Years, dates, versions (`1.66.0`) and ids (`cpu-500`, `#7484`) are no numbers.
 A match is a warning naming the reference to write, an error with --strict.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,6 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from markdown_it.token import Token
 
 from progress_site.derive.namespace import texts
-from progress_site.derive.quantity import Quantity
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, source_line
 from progress_site.load.pages import Page
@@ -31,91 +30,19 @@ from progress_site.render import formatting
 from progress_site.render.blocklines import Block
 from progress_site.render.located import located
 from progress_site.render.markdown import inline_tokens, page_tokens, prose_chunks
+from progress_site.render.printedindex import Candidate, index
 
 # A number as prose writes it, groups and decimals included (`1,000.5`, `1 000,5`); not
 # inside a word, an id, a path, a version or a time (`cpu-500`, `#7484`, `v2`, `12:30`).
 NUMBER = re.compile(r"(?<![\w#@/\\.,:\u2011-])\d+(?:[.,\u202f\u00a0]\d+)*(?![\w/\u2011-]|[.,:]\d)")
 DIGIT = re.compile(r"\d")
 WORD = re.compile(r"[^\W\d_]+")
-# Names that print the same number as a shorter one: the reference to suggest is the other.
-TWINS = (".value", ".ok", ".of")
 
 
 def normal(printed: str) -> str:
     """A number as printed or typed, its group separator one character (Babel prints a
     narrow no-break space in French; a writer types a no-break space)."""
     return printed.replace("\u00a0", "\u202f")
-
-
-# A name that prints a number, and the unit it prints it in.
-Candidate = tuple[str, str | None]
-
-
-def index(model: Model, wanted: Collection[str] | None = None) -> dict[str, list[Candidate]]:
-    """Each number the site prints, by its digits as printed (`2.56`, `1383`: rounded as
-    the page rounds it, `formatting.shown`) -> the names that print it. One index for
-    every language: each reads a typed number into the same digits (`Numbers.digits`),
-    so a text is checked by lookups, and no number is formatted to be compared. With
-    `wanted` (the digits typed in the texts), only the numbers that print one of them."""
-    near = None if wanted is None else nearby(wanted)
-    found: dict[str, list[Candidate]] = {}
-    rounded: dict[tuple[float, int], str] = {}
-    entries = model.namespace.entries
-    # The names of the data's order first, then their twins: a hint names the first.
-    names: list[str] = []
-    twins: list[str] = []
-    for n in entries:
-        (twins if n.endswith(TWINS) else names).append(n)
-    for name, twin in [*((n, False) for n in names), *((n, True) for n in twins)]:
-        entry = entries[name]
-        if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
-            continue  # a count's parts are named `.ok` and `.of`
-        # Most are one number (a value's `high` is its `low`): one end to read.
-        ends: tuple[float, ...] = ((entry.low,) if entry.high == entry.low
-                                   else (entry.low, entry.top))
-        if near is not None:
-            ends = tuple(v for v in ends if maybe_printed(v, entry.decimals, near))
-            if not ends:
-                continue
-        # A `.value` twin is the same number without its unit: the unit is its holder's.
-        holder = entries.get(name.rpartition(".")[0]) if twin else None
-        unit = holder.unit if isinstance(holder, Quantity) else entry.unit
-        for value in ends:
-            digits = rounded.get((value, entry.decimals))
-            if digits is None:  # a name and its `.value` twin round the same number
-                digits = rounded[value, entry.decimals] = str(
-                    formatting.shown(abs(value), entry.decimals))
-            found.setdefault(digits, []).append((name, unit))
-    return found
-
-
-def nearby(wanted: Collection[str]) -> frozenset[tuple[int, int]]:
-    """Each typed number as (its decimals, the whole number of its last decimal place,
-    and one either side): `2.46` gives (2, 245), (2, 246) and (2, 247)."""
-    out: set[tuple[int, int]] = set()
-    for digits in wanted:
-        whole, _, fraction = digits.partition(".")
-        if len(whole) + len(fraction) > LONGEST:
-            continue  # only a number beyond EXACT prints so many, and each is looked at
-        units = int(whole + fraction)
-        out.update((len(fraction), units + step) for step in (-1, 0, 1))
-    return frozenset(out)
-
-
-# Below this, a float times a power of ten is within a small fraction of a unit of the
-# decimal it was written as; beyond it, every number gets the exact look. A number below
-# it prints far fewer digits than LONGEST.
-EXACT = 2**40
-LONGEST = 40
-
-
-def maybe_printed(value: float, decimals: int, near: frozenset[tuple[int, int]]) -> bool:
-    """Whether `value` printed with `decimals` decimals may read as a wanted number: a
-    number rounds to within half a unit of its last place, so a float's own rounding
-    lands within one of it (larger numbers are always worth the exact look)."""
-    scaled = abs(value) * 10**decimals
-    # `not <`: a number that is no number (NaN) gets the exact look too.
-    return not scaled < EXACT or (decimals, round(scaled)) in near
 
 
 @dataclass(slots=True)
@@ -220,10 +147,11 @@ def prose(tokens: tuple[Token, ...]) -> Iterator[Token]:
             yield from (c for c in token.children or () if c.type == "text")
 
 
-def warning(where: Problem, number: str, name: str, strict: bool) -> Problem:
-    """The problem of one typed number, at the place and source line of `where`."""
+def warning(placed_at: Problem, number: str, name: str, strict: bool) -> Problem:
+    """The problem of one typed number, at the place and source line of `placed_at` (a
+    problem with no message yet)."""
     return dataclasses.replace(
-        where, message=f"the number {number} is typed, and the site prints it from {name}",
+        placed_at, message=f"the number {number} is typed, and the site prints it from {name}",
         hint=f"write {{{{ {name} }}}}: a typed number stays as it is when the data changes",
         warning=not strict)
 
@@ -243,14 +171,14 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
             # is looked for there, not from the chunk's first line.
             first, last = token.map[0], min(token.map[1], len(lines) - 1)
             span = (start + lines[first], start + lines[last] - 1)
-            for at, number, name in placed(page.body, span, token, numbers):
+            for at, number, name in typed_in_span(page.body, span, token, numbers):
                 where = located(page, at, "", "")
                 out.append(warning(where, number, name, strict))
     return out
 
 
-def placed(body: str, span: tuple[int, int], token: Token, numbers: Numbers
-           ) -> Iterator[tuple[int, str, str]]:
+def typed_in_span(body: str, span: tuple[int, int], token: Token, numbers: Numbers
+                  ) -> Iterator[tuple[int, str, str]]:
     """(offset in `body`, number, name) for each typed number of an inline token's prose,
     whose source is `body[span[0]:span[1]]`: its text found there as written, else the
     number itself, after the one before it."""

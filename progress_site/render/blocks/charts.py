@@ -205,7 +205,8 @@ class Charts:
                 xs: list[tuple[float | str, str]], by_commit: bool = False) -> str:
         """One sentence that says what the chart shows, from exactly the points it draws:
         the lowest and the highest of all its marks, where they are and in which series
-        (a bar chart's categories have no order that "from the first to the last" reads)."""
+        (a bar chart's categories have no order that "from the first to the last" reads);
+        `by_commit`: one line over commits, whose places are told as commits."""
         marks = [(p.y, i, p) for i, line in enumerate(lines) for p in line.points]
         low = min(marks, key=lambda m: m[0])
         high = max(marks, key=lambda m: m[0])
