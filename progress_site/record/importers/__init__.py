@@ -26,7 +26,14 @@ from progress_site.record.importers import (
     pytest_benchmark,
     runrecords,
 )
-from progress_site.record.importers.base import ImportFailed, Result, fail, quoted, underflows
+from progress_site.record.importers.base import (
+    ImportFailed,
+    Result,
+    fail,
+    is_count,
+    quoted,
+    underflows,
+)
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
 
@@ -84,7 +91,7 @@ def check_numbers(result: Result, fmt: str, display: str) -> None:
                        "of range", f"a result is finite, at most {LARGEST:.0e}, and 0 or a "
                        f"number a float holds (1e-999 is not); give the file exactly as "
                        f"{fmt} wrote it")
-    if type(result.runs) is not int or not 1 <= result.runs <= LARGEST:
+    if not is_count(result.runs):
         raise fail(display, f"benchmark {quoted(result.name)}: {shorten(str(result.runs), 40)} "
                    "runs",
                    f"give the file exactly as {fmt} wrote it")
