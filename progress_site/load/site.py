@@ -129,13 +129,14 @@ Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...], 
 @functools.lru_cache(maxsize=256)
 def converted(text: str, display: str, languages: tuple[str, ...], strict: bool
               ) -> Converted:
-    """A data file's collections as records (`site` aside), and the problems found, by
-    the file's text: converted once in this process."""
+    """A data file's collections as records (`site` aside), the problems found and the
+    records set aside (`Converted`), by the file's text: converted once in this process."""
     return convert_document(parse_once(text, display)[0], languages, strict)
 
 
 def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) -> Converted:
-    """A parsed data file's collections as records (`site` aside), and the problems found."""
+    """A parsed data file's collections as records (`site` aside), the problems found, and
+    the records set aside (None when an error spoiled more than records of SET_ASIDE)."""
     conv = Converter(doc, languages, strict)
     records = []
     aside: set[tuple[str, str]] | None = set()
