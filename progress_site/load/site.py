@@ -248,7 +248,7 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     pages, page_problems = load_pages(root, data.site.languages)
     # No pages at all is a data-only build (data.json, feeds); a page that failed to read
     # has been reported already.
-    if pages and not any(not p.warning for p in page_problems):
+    if pages and not errors(page_problems):
         page_problems += check_page_set(pages, data.site.languages, strict)
     # The pages are no part of the data: their errors leave it checkable.
     return (Source(data, tuple(pages), tuple(docs), series, checkable, aside or frozenset()),
