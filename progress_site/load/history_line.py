@@ -25,7 +25,7 @@ from progress_site.model.history import (
     REQUIRED,
     STATS,
     SeriesPoint,
-    median_iqr,
+    with_iqr,
 )
 from progress_site.model.limits import MAX_UNKNOWN
 from progress_site.model.values import Where
@@ -161,9 +161,8 @@ class LineReader:
         if len(self.problems) > before or None in (commit, machine, date, value):
             return None
         assert commit and machine and date is not None and value is not None
-        point = SeriesPoint(commit, date, machine, value, spread, count, stats, samples,
-                            tool, status or "measured", note)
-        return point._replace(iqr=median_iqr(point), where=where)
+        return with_iqr(SeriesPoint(commit, date, machine, value, spread, count, stats,
+                                    samples, tool, status or "measured", note, where=where))
 
     def word(self, index: int, rec: Mapping[str, Any], key: str) -> str | None:
         """A text value: a non-empty string."""

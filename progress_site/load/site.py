@@ -129,13 +129,14 @@ Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...], 
 @functools.lru_cache(maxsize=256)
 def converted(text: str, display: str, languages: tuple[str, ...], strict: bool
               ) -> Converted:
-    """A data file's collections as records (`site` aside), and the problems found, by
-    the file's text: converted once in this process."""
+    """A data file's collections as records (`site` aside), the problems found and the
+    records set aside (`Converted`), by the file's text: converted once in this process."""
     return convert_document(parse_once(text, display)[0], languages, strict)
 
 
 def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) -> Converted:
-    """A parsed data file's collections as records (`site` aside), and the problems found."""
+    """A parsed data file's collections as records (`site` aside), the problems found, and
+    the records set aside (None when an error spoiled more than records of SET_ASIDE)."""
     conv = Converter(doc, languages, strict)
     records = []
     aside: set[tuple[str, str]] | None = set()
@@ -247,7 +248,7 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     pages, page_problems = load_pages(root, data.site.languages)
     # No pages at all is a data-only build (data.json, feeds); a page that failed to read
     # has been reported already.
-    if pages and not any(not p.warning for p in page_problems):
+    if pages and not errors(page_problems):
         page_problems += check_page_set(pages, data.site.languages, strict)
     # The pages are no part of the data: their errors leave it checkable.
     return (Source(data, tuple(pages), tuple(docs), series, checkable, aside or frozenset()),

@@ -68,7 +68,7 @@ class SeriesPoint(NamedTuple):
     tool: str | None = None
     status: str = "measured"
     note: str | None = None
-    # The interquartile range beside a median (`median_iqr`), worked out once where the
+    # The interquartile range beside a median (`with_iqr`), worked out once where the
     # point is made (load): pages, data.json and the figure read it, rather than each
     # sorting up to MAX_SAMPLES readings again. A plain CI line has none.
     iqr: float | None = None
@@ -111,10 +111,10 @@ class HistorySeries:
         return self.points[-1]
 
 
-def median_iqr(point: SeriesPoint) -> float | None:
-    """The interquartile range a point's value prints with (`SeriesPoint.shown`): its
-    readings' when the value is their median, else none."""
-    return quartile_range(point) if is_median(point) else None
+def with_iqr(point: SeriesPoint) -> SeriesPoint:
+    """The point with the interquartile range its value prints with (`SeriesPoint.shown`):
+    its readings' when the value is their median, else none."""
+    return point._replace(iqr=quartile_range(point) if is_median(point) else None)
 
 
 def deviation(point: SeriesPoint) -> Spread | None:

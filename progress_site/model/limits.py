@@ -40,13 +40,13 @@ MAX_CATEGORIES = 200
 # label. vl-convert measures text a character at a time, and no axis holds more.
 MAX_WORDS = 200
 # A content page's `title` (or its `nav`) is printed in the navigation of every page of
-# its language, so each page's navigation holds every other's: a title of 10,000
-# characters on 100 pages made 200 MB of HTML from 2 MB of Markdown. A title is a line.
+# its language, so each page's navigation holds every other's: the site grows as a
+# title's length times the number of pages squared. A title is a line.
 MAX_TITLE = 200
 # Pages of one language in content/: each lists all of them in its navigation, so the
 # site grows as their number squared (the dashboard's series pages are not listed).
 MAX_PAGES = 200
 # The site's tagline, description and footer are printed on every page, the series'
-# pages too (one a series of the history): a footer of 100,000 characters over 2,000
-# series made a site of 243 MB. Its title is a page's title (MAX_TITLE).
+# pages too (one a series of the history): the site grows as their length times the
+# number of series. Its title is a page's title (MAX_TITLE).
 MAX_EVERY_PAGE = 1_000

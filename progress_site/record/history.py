@@ -22,7 +22,7 @@ from progress_site.model.history import (
     SPREAD_NAMES,
     STATS,
     SeriesPoint,
-    median_iqr,
+    with_iqr,
 )
 
 DIGITS = 6  # significant digits a number keeps at most
@@ -124,12 +124,11 @@ def printed(point: Point) -> str:
     """`23.332 us (IQR 0.998 us, n = 40)`: a point as its pages print it, in the console's
     plain English (render/serieswords.py prints it per language)."""
     unit = f" {point['unit']}" if point.get("unit") else ""
-    made = SeriesPoint(
+    spread = with_iqr(SeriesPoint(
         "", dt.date.min, "", float(point["value"]),
         float(point["spread"]) if point.get("spread") is not None else None,
         stats={k: float(v) for k, v in (point.get("stats") or {}).items()},
-        samples=tuple(float(x) for x in point.get("samples") or ()))
-    spread = made._replace(iqr=median_iqr(made)).shown
+        samples=tuple(float(x) for x in point.get("samples") or ()))).shown
     details = []
     if spread is not None:
         width = Decimal(repr(spread.width))

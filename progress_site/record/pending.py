@@ -16,8 +16,8 @@ from progress_site.record.datafiles import DataFiles
 from progress_site.record.recorder import Refused, Suggestion, check, refuse
 
 Ask = Callable[[str], str]
-# Files the closing line names: an import of 20,000 benchmarks writes as many history
-# files, and a line of all their names ran to megabytes. The rest are counted.
+# Files the closing line names: an import writes a history file a benchmark, and a
+# line naming them all would grow with their number. The rest are counted.
 MAX_NAMED = 10
 
 

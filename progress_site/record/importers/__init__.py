@@ -26,7 +26,14 @@ from progress_site.record.importers import (
     pytest_benchmark,
     runrecords,
 )
-from progress_site.record.importers.base import ImportFailed, Result, fail, quoted, underflows
+from progress_site.record.importers.base import (
+    ImportFailed,
+    Result,
+    fail,
+    is_count,
+    quoted,
+    underflows,
+)
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
 
@@ -70,8 +77,9 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
             for r in results]
 
 
-# The statistics a tool names otherwise than we keep them.
-WORDS = {"plus_minus": "range (±)", "ci_99_low": "ci_99_a", "ci_99_high": "ci_99_b"}
+# The tool's name of each statistic kept under a name of ours: a message quotes the file.
+WORDS: Mapping[str, str] = MappingProxyType(
+    {"plus_minus": "range (±)", "ci_99_low": "ci_99_a", "ci_99_high": "ci_99_b"})
 
 
 def check_numbers(result: Result, fmt: str, display: str) -> None:
@@ -80,13 +88,12 @@ def check_numbers(result: Result, fmt: str, display: str) -> None:
     for name, value in (*result.stats.items(), *(("a reading", v) for v in result.samples)):
         if not in_range(value) or underflows(value):
             raise fail(display, f"benchmark {quoted(result.name)}: {WORDS.get(name, name)} "
-                       f"{shown(value)} is out "
-                       "of range", f"a result is finite, at most {LARGEST:.0e}, and 0 or a "
-                       f"number a float holds (1e-999 is not); give the file exactly as "
-                       f"{fmt} wrote it")
-    if type(result.runs) is not int or not 1 <= result.runs <= LARGEST:
-        raise fail(display, f"benchmark {quoted(result.name)}: {shorten(str(result.runs), 40)} "
-                   "runs",
+                       f"{shown(value)} is out of range", f"a result is finite, at most "
+                       f"{LARGEST:.0e}, and 0 or a number a float holds (1e-999 is not); "
+                       f"give the file exactly as {fmt} wrote it")
+    if not is_count(result.runs):
+        raise fail(display, f"benchmark {quoted(result.name)}: "
+                   f"{shorten(str(result.runs), 40)} runs",
                    f"give the file exactly as {fmt} wrote it")
 
 

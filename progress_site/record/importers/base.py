@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten, visible
 from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
@@ -186,13 +186,18 @@ def underflows(value: float | Decimal) -> bool:
     return bool(value) and float(value) == 0
 
 
+def is_count(value: object) -> TypeGuard[int]:
+    """Whether a tool's number of runs is one: a whole number from 1 to LARGEST."""
+    return type(value) is int and 1 <= value <= LARGEST
+
+
 def count(value: Any, what: str) -> int:
     """How many runs, rounds or repetitions a tool says: a whole number from 1 to LARGEST
     (ValueError otherwise: `rounds: 2.7`, `0`, `1e999` is no count)."""
-    if type(value) is not int or not 1 <= value <= LARGEST:
-        written = str(value) if isinstance(value, (float, Decimal)) else repr(value)
-        raise ValueError(f"`{what}` is {shorten(written, 60)}, not a count of runs")
-    return value
+    if is_count(value):
+        return value
+    written = str(value) if isinstance(value, (float, Decimal)) else repr(value)
+    raise ValueError(f"`{what}` is {shorten(written, 60)}, not a count of runs")
 
 
 def summarise(values: list[float], stat: Stat) -> float:
