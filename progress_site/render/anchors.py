@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from urllib.parse import unquote
 
 from progress_site.errors import Problem, did_you_mean
@@ -25,27 +25,30 @@ def broken_anchors(pages: tuple[Page, ...], languages: tuple[str, ...],
     the site rendered) has no element for, located where it is written."""
     ids: dict[str, frozenset[str]] = {}  # a page's ids, read when a link asks for them
     found = []
+    for page, at, written, page_path, anchor in anchor_links(pages, languages, files):
+        if page_path not in ids:
+            ids[page_path] = frozenset(element_ids(files[page_path].decode("utf-8")))
+        problem = no_anchor(page, at, written, anchor, page_path, ids[page_path])
+        if problem is not None:
+            found.append(dataclasses.replace(problem, warning=not strict))
+    return found
+
+
+def anchor_links(pages: tuple[Page, ...], languages: tuple[str, ...],
+                 files: Mapping[str, bytes]) -> Iterator[tuple[Page, int, str, str, str]]:
+    """(page, offset, link as written, built page it leads to, anchor) for each link of
+    the pages' prose to an anchor of a page of this site."""
     for page in pages:
         here = PagePlace.of(page.language, page.slug, languages[0]).path
-        for start, part in prose_chunks(page):
-            if not isinstance(part, str):
-                continue
+        chunks = ((start, part) for start, part in prose_chunks(page) if isinstance(part, str))
+        for start, part in chunks:
             # An image's `#` names a part of its file (an SVG's view), not an element.
             for at, written, address in written_links(part, images=False):
                 path, sign, anchor = address.partition("#")
-                page_path = here if not path else target(here, address)
-                if not sign or page_path is None:
-                    continue
-                page_path = built_page(page_path, files)
-                if page_path is None:
-                    continue  # another host's, or no page: the link check tells
-                if page_path not in ids:
-                    ids[page_path] = frozenset(element_ids(files[page_path].decode("utf-8")))
-                problem = no_anchor(page, start + at, written, unquote(anchor), page_path,
-                                    ids[page_path])
-                if problem is not None:
-                    found.append(dataclasses.replace(problem, warning=not strict))
-    return found
+                linked = here if not path else target(here, address)
+                page_path = built_page(linked, files) if sign and linked else None
+                if page_path is not None:  # else another host's, or no page: sitelinks
+                    yield page, start + at, written, page_path, unquote(anchor)
 
 
 def built_page(path: str, files: Mapping[str, bytes]) -> str | None:
