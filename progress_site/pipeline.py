@@ -15,7 +15,7 @@ import jinja2
 
 from progress_site.cache import refusal, user_folder
 from progress_site.charts.ahead import MIN_SPLIT, draw_ahead
-from progress_site.charts.cache import ChartCache, LatestCharts
+from progress_site.charts.cache import ChartCache, Serving
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
 from progress_site.engine_theme import theme_root
@@ -59,20 +59,12 @@ class BuildConfig:
     strict: bool = False
     engine_root: Path = ENGINE_ROOT
     base_url: str | None = None  # the public address, ending in '/'; None: all relative
-    # Watch mode: charts missing from the cache are listed in `Built`, not drawn, so
-    # that the pages with the new numbers come out first.
-    draw_charts_later: bool = False
-    # Render the other languages in a forked process when the site is large enough
-    # (fork.can_fork says when forking is safe: never in watch mode's threaded process).
-    parallel: bool = True
     # --cache-dir (checked by cli.config_from); None: the user's cache folder.
     cache: Path | None = None
     disk_cache: bool = True  # False: nothing kept between builds (every chart drawn)
-    # Templates compiled by this process, in memory only (never a file: compiled code
-    # runs): the languages of a build and watch mode's rebuilds share them.
+    # Compiled once for a build's languages and its forked child, and for the process's
+    # later builds of the same config (watch, tests); in memory only: compiled code runs.
     compiled: CompiledTemplates = field(default_factory=CompiledTemplates, compare=False)
-    # The last drawing of each chart, which watch mode's rebuilds show while redrawing it.
-    latest_charts: LatestCharts = field(default_factory=dict, compare=False)
 
     @property
     def cache_dir(self) -> Path | None:
@@ -106,7 +98,7 @@ class Built:
     files: dict[str, bytes]
     warnings: list[Problem] = field(default_factory=list)
     model: Model | None = None
-    charts_to_draw: tuple[ChartSpec, ...] = ()  # with `draw_charts_later`
+    charts_to_draw: tuple[ChartSpec, ...] = ()  # those `Serving.later` left out
     # What changed since the site it replaced (`build`); None when there was none.
     changes: list[str] | None = None
 
@@ -130,7 +122,7 @@ def build(config: BuildConfig) -> Built:
     since the published site worked out, before `out` is touched; on any error `out` is
     left as it was."""
     # The old data.json is read now; one of another day, large, is parsed beside the build.
-    with changes.Previous(config.out, config.parallel, config.today) as previous:
+    with changes.Previous(config.out, config.today) as previous:
         ready = prepare(config)  # load -> validate -> derive
         built = finish(config, ready)  # render
         # Before the swap, which replaces the data.json to compare with: nothing may fail
@@ -195,18 +187,21 @@ def derived(root: Path, today: dt.date, strict: bool,
 
 
 def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozenset(),
-           shown: Callable[[dict[str, bytes]], None] | None = None) -> Built:
+           shown: Callable[[dict[str, bytes]], None] | None = None,
+           serving: Serving | None = None) -> Built:
     """The whole site: the pages published at `first` ahead of the rest, handed to `shown`
     (watch mode shows the pages open in a browser first; BuildFailed if they have
-    errors), then every other page and the files made from all pages (feeds, data.json...)."""
+    errors), then every other page and the files made from all pages (feeds, data.json...).
+    `serving`: how the charts missing from the cache are served (drawn, by default)."""
+    serving = serving or Serving()
     early: Rendered = ({}, [], [])
     if first:
-        early = render_pages(config, ready, first)
+        early = render_pages(config, ready, first, serving)
         if shown is not None:
             shown(early[0])
     # Rendering a large site makes many young objects and no cycles (bench/scale.py).
     with collector_paused():
-        files, found, deferred = render_site(config, ready, early[0])
+        files, found, deferred = render_site(config, ready, early[0], serving)
     problems = ready.problems + early[1] + found
     if all(p.warning for p in problems):  # every page rendered: their ids are known
         problems += broken_anchors(ready.pages, ready.model.data.site.languages, files,
@@ -215,9 +210,10 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
     return Built(files, problems, ready.model, tuple(early[2] + deferred))
 
 
-def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) -> Rendered:
+def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str],
+                 serving: Serving) -> Rendered:
     """Only the pages published at `paths`; BuildFailed if they have errors."""
-    charts = chart_cache(config)
+    charts = chart_cache(config, serving)
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), charts, config.base_url,
                              only=paths, compiled=config.compiled, strict=config.strict)
@@ -225,35 +221,35 @@ def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str]) ->
     return files, problems, charts.deferred or []
 
 
-def chart_cache(config: BuildConfig) -> ChartCache:
+def chart_cache(config: BuildConfig, serving: Serving) -> ChartCache:
     """The charts of one rendering: from the cache folder, else drawn; with
-    `draw_charts_later`, listed to draw instead (`ChartCache.deferred`)."""
+    `serving.later`, listed to draw instead (`ChartCache.deferred`)."""
     folder = config.cache_dir
     return ChartCache(folder / "charts" if folder else None,
-                      [] if config.draw_charts_later else None, config.latest_charts)
+                      [] if serving.later else None, serving.latest)
 
 
-def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
+def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
+                serving: Serving) -> Rendered:
     """Every file of the site; files and problems come in language order. A build that
     may draw many charts first renders its pages with stand-ins for the charts missing
     from the cache, draws those on both cores (`charts/ahead.py`), then renders its
     pages again with them; with none missing, the first rendering is the site."""
-    if not drawing_ahead(config, ready):
-        return render_all(config, ready, done, chart_cache(config))
-    listing = dataclasses.replace(config, draw_charts_later=True)
-    files, problems, missing = render_all(listing, ready, done, chart_cache(listing))
+    if serving.later or not drawing_ahead(ready):
+        return render_all(config, ready, done, chart_cache(config, serving))
+    listing = dataclasses.replace(serving, later=True)
+    files, problems, missing = render_all(config, ready, done, chart_cache(config, listing))
     if not missing or any(not p.warning for p in problems):
         return files, problems, []
-    charts = chart_cache(config)
+    charts = chart_cache(config, serving)
     draw_ahead(charts, missing)
     return render_all(config, ready, done, charts)
 
 
-def drawing_ahead(config: BuildConfig, ready: Prepared) -> bool:
-    """Whether the charts the pages miss are listed, then drawn on both cores: in a build
-    that draws them (not watch mode's), where forking is safe, for many charts."""
-    return (config.parallel and not config.draw_charts_later and fork_safe()
-            and charts_shown(ready.pages, ready.model) >= MIN_SPLIT)
+def drawing_ahead(ready: Prepared) -> bool:
+    """Whether the charts the pages miss are listed, then drawn on both cores: where
+    forking is safe (never beside watch mode's threads), for many charts."""
+    return fork_safe() and charts_shown(ready.pages, ready.model) >= MIN_SPLIT
 
 
 def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
@@ -264,7 +260,7 @@ def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
     # A series' page costs more than a figure's card, so each counts too: a site of 200
     # benchmarks with long histories is large though it has 200 figures.
     records = len(ready.model.figures) + len(ready.model.series)
-    if len(languages) == 1 or not config.parallel or not can_fork(records):
+    if len(languages) == 1 or not can_fork(records):
         return render_languages(config, ready, languages, done, charts)
     # A large site renders its other languages in a forked process (bench/scale.py),
     # which finds the templates compiled and the feeds' news chosen rather than doing
