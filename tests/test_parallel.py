@@ -11,10 +11,9 @@ import jinja2
 import pytest
 
 from progress_site import fork as parallel
-from progress_site import pipeline
 from progress_site.errors import BuildFailed
 from progress_site.fork import Forked, can_fork
-from progress_site.pipeline import BuildConfig, make_site
+from progress_site.pipeline import BuildConfig, Built, make_site
 
 from .conftest import TODAY
 
@@ -23,17 +22,17 @@ from .conftest import TODAY
 def forking(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fork whatever the size (the example is small), even in this test process: the
     example's charts are cached, so no child ever needs vl-convert's engine."""
-    monkeypatch.setattr(pipeline, "can_fork", lambda records: True)
+    monkeypatch.setattr(parallel, "can_fork", lambda records: True)
 
 
 def config(source: Path) -> BuildConfig:
     return BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
 
 
-def alone(source: Path, monkeypatch: pytest.MonkeyPatch) -> pipeline.Built:
+def alone(source: Path, monkeypatch: pytest.MonkeyPatch) -> Built:
     """The site built in this process only, as where forking is unsafe."""
     with monkeypatch.context() as patched:
-        patched.setattr(pipeline, "can_fork", lambda records: False)
+        patched.setattr(parallel, "can_fork", lambda records: False)
         return make_site(config(source))
 
 

@@ -108,10 +108,10 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
     no cache)."""
     # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
     # has no use for a second way into the stages.
-    from progress_site.pipeline import derived, with_source_lines
+    from progress_site.pipeline.prepared import derived, with_source_lines
     from progress_site.render.located import page_references
 
-    # As pipeline.prepare does: these stages make many objects and no cycles.
+    # As a build's prepare does: these stages make many objects and no cycles.
     with collector_paused():
         try:
             found = derived(root, today, False, edited)

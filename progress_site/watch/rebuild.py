@@ -1,7 +1,7 @@
 """Watch mode's builds: the pipeline run again after a save, open pages shown first, and
 the outcome told to the terminal and to the open tabs (livestate.py).
 
-A rebuild goes through the same stages as `python build.py` (pipeline.py), in an order
+A rebuild goes through the same stages as `python build.py` (`pipeline.build`), in an order
 made for a reader looking at a page: the pages open in a browser are rendered right
 after derive, written in place and announced, then the whole site is rendered and
 swapped in as usual. Hugo's server does much the same ("fast render mode"). Why: the
