@@ -100,17 +100,17 @@ def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
         started.append(self.pid)
 
     monkeypatch.setattr(changes, "FORK_BYTES", 0)
-    monkeypatch.setattr(changes, "fork_safe", lambda: True)
     monkeypatch.setattr(Forked, "__init__", counted)
     told = []
-    for parallel in (False, True):
-        out = tmp_path / f"out-{parallel}"
-        build(BuildConfig(source=example_copy, out=out, today=TODAY, parallel=parallel))
+    for safe in (False, True):  # False: as beside watch mode's threads
+        monkeypatch.setattr(changes, "fork_safe", lambda safe=safe: safe)
+        out = tmp_path / f"out-{safe}"
+        build(BuildConfig(source=example_copy, out=out, today=TODAY))
         edit(example_copy, *EDITS[0])
-        told.append(build(BuildConfig(source=example_copy, out=out, parallel=parallel,
+        told.append(build(BuildConfig(source=example_copy, out=out,
                                       today=TODAY + dt.timedelta(days=1))).changes)
         edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
-    assert len(started) == 1  # the parallel build's: the other parsed it in its own
+    assert len(started) == 1  # where forking is safe: the other parsed it in its own
     assert told[0] == told[1]
     assert told[0] is not None and told[0][0] == (
         "figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us")

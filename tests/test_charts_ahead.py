@@ -19,9 +19,9 @@ from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 # fork), drawing ahead from `MIN_SPLIT` charts on, its forked children's work logged.
 BUILD = """
 import sys
-from progress_site import fork, pipeline
+from progress_site import fork
 from progress_site.charts import ahead
-pipeline.MIN_SPLIT = ahead.MIN_SPLIT = int(sys.argv[1])
+ahead.MIN_SPLIT = int(sys.argv[1])
 real = fork.Forked.__init__
 def logged(self, work):
     real(self, work)

@@ -11,10 +11,9 @@ import jinja2
 import pytest
 
 from progress_site import fork as parallel
-from progress_site import pipeline
 from progress_site.errors import BuildFailed
 from progress_site.fork import Forked, can_fork
-from progress_site.pipeline import BuildConfig, make_site
+from progress_site.pipeline import BuildConfig, Built, make_site
 
 from .conftest import TODAY
 
@@ -23,12 +22,18 @@ from .conftest import TODAY
 def forking(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fork whatever the size (the example is small), even in this test process: the
     example's charts are cached, so no child ever needs vl-convert's engine."""
-    monkeypatch.setattr(pipeline, "can_fork", lambda records: True)
+    monkeypatch.setattr(parallel, "can_fork", lambda records: True)
 
 
-def config(source: Path, parallel: bool) -> BuildConfig:
-    return BuildConfig(source=source, out=source / "site", today=TODAY, strict=True,
-                       parallel=parallel)
+def config(source: Path) -> BuildConfig:
+    return BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
+
+
+def alone(source: Path, monkeypatch: pytest.MonkeyPatch) -> Built:
+    """The site built in this process only, as where forking is unsafe."""
+    with monkeypatch.context() as patched:
+        patched.setattr(parallel, "can_fork", lambda records: False)
+        return make_site(config(source))
 
 
 def test_a_forked_build_writes_the_same_files(example_copy: Path, forking: None,
@@ -41,12 +46,12 @@ def test_a_forked_build_writes_the_same_files(example_copy: Path, forking: None,
         children.append(self.pid)
 
     monkeypatch.setattr(Forked, "__init__", counted)
-    alone = make_site(config(example_copy, parallel=False))
+    single = alone(example_copy, monkeypatch)
     assert children == []
-    forked = make_site(config(example_copy, parallel=True))
+    forked = make_site(config(example_copy))
     assert len(children) == 1
-    assert forked.files == alone.files
-    assert forked.warnings == alone.warnings
+    assert forked.files == single.files
+    assert forked.warnings == single.warnings
 
 
 def test_the_child_compiles_no_template_the_parent_compiled(example_copy: Path, forking: None,
@@ -65,22 +70,23 @@ def test_the_child_compiles_no_template_the_parent_compiled(example_copy: Path, 
         return real(self, source, name, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(jinja2.Environment, "compile", logged)
-    make_site(config(example_copy, parallel=True))
+    make_site(config(example_copy))
     by_child = [line.split()[1] for line in log.read_text().splitlines()
                 if int(line.split()[0]) != os.getpid()]
     assert by_child == ["blocks/roadmap.html"]
 
 
-def test_errors_of_the_other_language_come_back_in_order(example_copy: Path,
-                                                        forking: None) -> None:
+def test_errors_of_the_other_language_come_back_in_order(example_copy: Path, forking: None,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
     for lang in ("en", "fr"):
         page = example_copy / "content" / lang / "index.md"
         page.write_text(page.read_text("utf-8") + f"\n{{{{< no-such-{lang} >}}}}\n", "utf-8")
-    with pytest.raises(BuildFailed) as alone:
-        make_site(config(example_copy, parallel=False))
+    with pytest.raises(BuildFailed) as single:
+        alone(example_copy, monkeypatch)
     with pytest.raises(BuildFailed) as forked:
-        make_site(config(example_copy, parallel=True))
-    assert forked.value.render() == alone.value.render()
+        make_site(config(example_copy))
+    assert forked.value.render() == single.value.render()
     assert "no-such-en" in forked.value.render() and "no-such-fr" in forked.value.render()
 
 
@@ -119,8 +125,28 @@ def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) 
     assert not can_fork(parallel.MIN_RECORDS)
 
 
-def test_watch_mode_builds_without_forking() -> None:
-    from progress_site.watch.rebuild import Builder
+def test_a_build_beside_other_threads_forks_no_child(example_copy: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Watch mode builds beside its server and observer threads: it never forks."""
+    monkeypatch.setattr(parallel, "MIN_RECORDS", 0)
+    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    monkeypatch.delitem(sys.modules, "vl_convert", raising=False)
+    children: list[Forked[object]] = []
+    real = Forked.__init__
 
-    built = Builder(config(Path("."), True), state=None)  # type: ignore[arg-type]
-    assert not built.config.parallel and not built.quick.parallel
+    def counted(self: Forked[object], work: object) -> None:
+        children.append(self)
+        real(self, work)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Forked, "__init__", counted)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        beside = make_site(config(example_copy))
+    finally:
+        stop.set()
+        thread.join()
+    assert children == []
+    assert make_site(config(example_copy)).files == beside.files
+    assert children  # alone in its process, the same build forks

@@ -294,10 +294,7 @@ NOT_FROM_THE_COMMAND_LINE = {
     "today": "the key holds the build's today, from SOURCE_DATE_EPOCH or the clock",
     "engine_root": "the theme's files are inputs (theme_root, checked above)",
     "disk_cache": "no disk cache, no record: every build is a real one",
-    "draw_charts_later": "watch mode only, which always builds",
-    "parallel": "the same bytes either way; never set by the command line",
     "compiled": "this process's compiled templates: not an input",
-    "latest_charts": "watch mode's last drawings: not an input",
 }
 
 

@@ -1,7 +1,7 @@
 """Charts drawn before the pages that show them, on two cores: a first build of a site
 of many charts lists those its pages miss (rendering them with stand-ins, see
-`pipeline.render_site`), draws them here, about half in a forked child, then renders its
-pages again with every chart at hand (bench/charts.py).
+`pipeline.rendering.render_site`), draws them here, about half in a forked child, then
+renders its pages again with every chart at hand (bench/charts.py).
 
 vl-convert draws one chart at a time in a process (one lock around its engine), so a
 second core helps only as a second process. The child is forked before vl-convert is

@@ -24,6 +24,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from progress_site import cache
@@ -35,9 +36,19 @@ from progress_site.charts.style import SVG_NS
 
 # The last drawing of each chart (id, locale) a process served: what a deferred chart
 # shows while it is redrawn. As many entries as the site has charts; watch mode's builds
-# share one (`BuildConfig.latest_charts`).
+# share one (`Serving.latest`).
 LatestCharts = dict[tuple[str, str], str]
 _SHAPES = "shapes"  # the folder of compiled shapes, in the cache folder
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """How a build serves the charts missing from the cache: drawn; or, `later`, listed
+    to draw after it (`ChartCache.deferred`), each standing in as its drawing in `latest`,
+    which every chart served fills (watch mode keeps one across its rebuilds)."""
+
+    later: bool = False
+    latest: LatestCharts = field(default_factory=dict)
 
 
 class ChartCache:

@@ -130,8 +130,7 @@ class Previous:
     its `today` and the figures it made stale differ (the build's peak memory then never
     holds its values too; bench/scale.py measures it)."""
 
-    def __init__(self, out: Path, parallel: bool = True, today: datetime.date | None = None
-                 ) -> None:
+    def __init__(self, out: Path, today: datetime.date | None = None) -> None:
         self.out, self.data, self.problem = out, None, None
         self.parsing: Forked[Snapshot | None] | None = None
         try:
@@ -141,7 +140,7 @@ class Previous:
         except OSError as exc:
             self.problem = unreadable(out, f"cannot be read ({exc.strerror or exc})")
         data = self.data
-        if data is not None and parallel and len(data) >= FORK_BYTES and fork_safe() \
+        if data is not None and len(data) >= FORK_BYTES and fork_safe() \
                 and today is not None and written_day(data) != today.isoformat():
             self.parsing = Forked(lambda: parse_snapshot(data))
 

@@ -7,7 +7,6 @@ line builds its options from this module on every run, plain builds included.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import shlex
 from collections.abc import Mapping
@@ -16,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from progress_site.collector import collector_paused
-from progress_site.errors import Problem, UsageError, source_line, visible_path
+from progress_site.errors import BuildFailed, Problem, UsageError, visible_path
 
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
@@ -109,31 +108,21 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
     no cache)."""
     # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
     # has no use for a second way into the stages.
-    from progress_site.derive.site import derive
-    from progress_site.load.site import load
+    from progress_site.pipeline.prepared import derived, with_source_lines
     from progress_site.render.located import page_references
-    from progress_site.validate.rules import validate
 
-    # As pipeline.prepare does: these stages make many objects and no cycles.
+    # As a build's prepare does: these stages make many objects and no cycles.
     with collector_paused():
-        source, problems = load(root, False, edited)
-        if source is None or (not source.checkable and any(not p.warning for p in problems)):
-            return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
-        # Past a spoiled part, as a build goes.
-        data, found = validate(source.data, today, source.aside)
-        if not any(not p.warning for p in problems + found):
-            model, derived = derive(data, today, source.history)
-            # The pages cite parts of figures (`.p999`) that a new figure may not give.
-            found += derived
-            if not any(not p.warning for p in derived):
-                found += page_references(model, source.pages)
-    # Problems found after loading are shown with their line, as the file would have it.
-    texts = {doc.display: doc for doc in source.documents}
-    found = [p if p.source_line or not p.location.line else dataclasses.replace(
-        p, source_line=texts[p.location.file].line(p.location.line)
-        if p.location.file in texts else source_line(root / p.location.file, p.location.line))
-        for p in found]
-    return sorted((p for p in problems + found if not p.warning), key=Problem.sort_key)
+        try:
+            found = derived(root, today, False, edited)
+        except BuildFailed as failed:
+            return [p for p in failed.problems if not p.warning]
+        problems = found.problems
+        # The pages cite parts of figures (`.p999`) that a new figure may not give.
+        if not any(not p.warning for p in problems):
+            problems += with_source_lines(page_references(found.model, found.source.pages),
+                                          root, found.source.documents)
+    return sorted((p for p in problems if not p.warning), key=Problem.sort_key)
 
 
 def refuse(problems: list[Problem]) -> Refused:

@@ -1,5 +1,5 @@
 """How many charts a site's pages show, counted from their blocks before any is rendered:
-what tells a build that it may have many charts to draw (`pipeline.render_site`).
+what tells a build that it may have many charts to draw (`pipeline.rendering.render_site`).
 
 A count, not a promise: a chart whose block is in error, a trend of too few points or a
 site's own template that draws more all change what is drawn. Only the time a build

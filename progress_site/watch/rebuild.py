@@ -1,7 +1,7 @@
 """Watch mode's builds: the pipeline run again after a save, open pages shown first, and
 the outcome told to the terminal and to the open tabs (livestate.py).
 
-A rebuild goes through the same stages as `python build.py` (pipeline.py), in an order
+A rebuild goes through the same stages as `python build.py` (`pipeline.build`), in an order
 made for a reader looking at a page: the pages open in a browser are rendered right
 after derive, written in place and announced, then the whole site is rendered and
 swapped in as usual. Hugo's server does much the same ("fast render mode"). Why: the
@@ -12,11 +12,11 @@ too, file for file.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from typing import TYPE_CHECKING
 
+from progress_site.charts.cache import LatestCharts, Serving
 from progress_site.errors import BuildFailed, rendered, visible, visible_path
 from progress_site.pipeline import BuildConfig, Built, finish, prepare
 from progress_site.publish.swap import PublishFailed, publish, publish_early
@@ -41,10 +41,9 @@ class Builder:
     """Runs the pipeline and tells the server, and the terminal, how it went."""
 
     def __init__(self, config: BuildConfig, state: LiveState) -> None:
-        # No forked renders: this process has threads (server, observer) a fork would copy.
-        self.config = dataclasses.replace(config, parallel=False)
-        # Rebuilds publish the pages first and draw changed charts after (charts/cache.py).
-        self.quick = dataclasses.replace(self.config, draw_charts_later=True)
+        self.config = config
+        # The last drawing of each chart: what a chart shows while the drawer redraws it.
+        self.latest: LatestCharts = {}
         self.state = state
         self.last_files: dict[str, bytes] | None = None
         self.broken = False
@@ -56,7 +55,8 @@ class Builder:
         failure keeps the last good site. Returns the charts left to draw."""
         started = time.perf_counter()
         self.shown, self.shown_after = {}, None
-        built = self.attempt(self.config if reason is None else self.quick, started)
+        # Rebuilds publish the pages first and draw changed charts after (charts/cache.py).
+        built = self.attempt(Serving(later=reason is not None, latest=self.latest), started)
         if built is None:
             return ()
         ms = (time.perf_counter() - started) * 1000
@@ -76,11 +76,12 @@ class Builder:
             say(f"{reason}: built {pages} pages in {ms:.0f} ms{first}; {outcome}{later}.")
         return built.charts_to_draw
 
-    def attempt(self, config: BuildConfig, started: float) -> Built | None:
+    def attempt(self, serving: Serving, started: float) -> Built | None:
         """One build; None after reporting why it failed."""
+        config = self.config
         try:
             built = finish(config, prepare(config), self.open_pages(),
-                           lambda pages: self.show(pages, config, started))
+                           lambda pages: self.show(pages, started), serving)
             publish(built.files, config.out)
             return built
         except BuildFailed as exc:
@@ -100,13 +101,13 @@ class Builder:
             return frozenset()
         return frozenset(name for name in self.state.viewed() if name in self.last_files)
 
-    def show(self, pages: dict[str, bytes], config: BuildConfig, started: float) -> None:
+    def show(self, pages: dict[str, bytes], started: float) -> None:
         """Publish the open pages that changed, and tell their tabs."""
         assert self.last_files is not None
         changed = {name: html for name, html in pages.items()
                    if self.last_files.get(name) != html}
         if changed:
-            publish_early(changed, config.out)
+            publish_early(changed, self.config.out)
             self.shown, self.shown_after = changed, time.perf_counter() - started
             self.state.announce(None, pages=map(page_url, changed))
 
