@@ -1,6 +1,7 @@
 """Work done in a forked process, beside the build's own: the other languages' pages,
 the parsing of a large old data.json written on another day (`publish/changes.Previous`),
-and half of the charts a first build of many draws (`charts/ahead.py`).
+and the charts a first build draws (`charts/ahead.py`: a child forked as the build
+starts, sent the charts once the pages have listed them).
 
 Each language renders from the same model and writes its own files, so on two cores a
 large site renders both of its languages at once (see bench/scale.py). The child is a

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from progress_site.cache import refusal, user_folder
-from progress_site.charts.ahead import MIN_SPLIT, draw_ahead
-from progress_site.charts.cache import ChartCache, LatestCharts
+from progress_site.charts.ahead import MIN_SPLIT, Drawer, draw_ahead
+from progress_site.charts.cache import FOLDER, ChartCache, LatestCharts
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
 from progress_site.engine_theme import theme_root
@@ -124,14 +124,14 @@ class Prepared:
 Rendered = tuple[dict[str, bytes], list[Problem], list["ChartSpec"]]
 
 
-def build(config: BuildConfig) -> Built:
+def build(config: BuildConfig, drawer: Drawer | None = None) -> Built:
     """Build the site and publish it: every file is made in memory, and what changed
     since the published site worked out, before `out` is touched; on any error `out` is
-    left as it was."""
+    left as it was. `drawer`: a child ready to draw the charts the pages miss."""
     # The old data.json is read now; one of another day, large, is parsed beside the build.
     with changes.Previous(config.out, config.parallel, config.today) as previous:
         ready = prepare(config)  # load -> validate -> derive
-        built = finish(config, ready)  # render
+        built = finish(config, ready, drawer=drawer)  # render
         # Before the swap, which replaces the data.json to compare with: nothing may fail
         # once the new site is out (a summary that cannot be made is a warning).
         lines, found = changes.before_swap(previous, built.files, ready.model)
@@ -174,10 +174,12 @@ def prepare(config: BuildConfig) -> Prepared:
 
 
 def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozenset(),
-           shown: Callable[[dict[str, bytes]], None] | None = None) -> Built:
+           shown: Callable[[dict[str, bytes]], None] | None = None,
+           drawer: Drawer | None = None) -> Built:
     """The whole site: the pages published at `first` ahead of the rest, handed to `shown`
     (watch mode shows the pages open in a browser first; BuildFailed if they have
-    errors), then every other page and the files made from all pages (feeds, data.json...)."""
+    errors), then every other page and the files made from all pages (feeds, data.json...);
+    the charts they miss drawn by `drawer` if there is one."""
     early: Rendered = ({}, [], [])
     if first:
         early = render_pages(config, ready, first)
@@ -185,7 +187,7 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
             shown(early[0])
     # Rendering a large site makes many young objects and no cycles (bench/scale.py).
     with collector_paused():
-        files, found, deferred = render_site(config, ready, early[0])
+        files, found, deferred = render_site(config, ready, early[0], drawer)
     problems = ready.problems + early[1] + found
     if all(p.warning for p in problems):  # every page rendered: their ids are known
         problems += broken_anchors(ready.pages, ready.model.data.site.languages, files,
@@ -208,23 +210,25 @@ def chart_cache(config: BuildConfig) -> ChartCache:
     """The charts of one rendering: from the cache folder, else drawn; with
     `draw_charts_later`, listed to draw instead (`ChartCache.deferred`)."""
     folder = config.cache_dir
-    return ChartCache(folder / "charts" if folder else None,
+    return ChartCache(folder / FOLDER if folder else None,
                       [] if config.draw_charts_later else None, config.latest_charts)
 
 
-def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes]) -> Rendered:
-    """Every file of the site; files and problems come in language order. A build that
-    may draw many charts first renders its pages with stand-ins for the charts missing
-    from the cache, draws those on both cores (`charts/ahead.py`), then renders its
-    pages again with them; with none missing, the first rendering is the site."""
-    if not drawing_ahead(config, ready):
+def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
+                drawer: Drawer | None = None) -> Rendered:
+    """Every file of the site; files and problems come in language order. A build with a
+    `drawer`, or that may draw many charts, first renders its pages with stand-ins for
+    the charts missing from the cache, draws those on both cores (`charts/ahead.py`),
+    then renders its pages again with them; with none missing, the first rendering is
+    the site."""
+    if drawer is None and not drawing_ahead(config, ready):
         return render_all(config, ready, done, chart_cache(config))
     listing = dataclasses.replace(config, draw_charts_later=True)
     files, problems, missing = render_all(listing, ready, done, chart_cache(listing))
     if not missing or any(not p.warning for p in problems):
         return files, problems, []
     charts = chart_cache(config)
-    draw_ahead(charts, missing)
+    draw_ahead(charts, missing, drawer)
     return render_all(config, ready, done, charts)
 
 
