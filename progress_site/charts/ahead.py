@@ -47,9 +47,12 @@ class Drawer:
     """A child forked before anything is drawn: it loads Altair and starts vl-convert's
     engine at once, then draws the charts it is sent (`ask`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, compiles: bool) -> None:
+        """`compiles`: whether the charts' shapes are to be compiled (none is kept in
+        the cache folder), which takes Altair."""
         read, self._write = os.pipe()
-        self._child = Forked(functools.partial(_drawn_when_asked, read, self._write))
+        self._child = Forked(functools.partial(_drawn_when_asked, read, self._write,
+                                               compiles))
         os.close(read)
         self._asked = False
 
@@ -79,7 +82,8 @@ def drawer(cache_folder: Path, wanted: bool) -> Iterator[Drawer | None]:
     build that finds charts drawn redraws few, if any, not worth a child's start."""
     charts = cache_folder / FOLDER
     first = wanted and not (charts.is_dir() and any(charts.glob("*.svg")))
-    started = Drawer() if first and fork_safe() else None
+    started = Drawer(not ChartCache(charts).keeps_shapes()) if first and fork_safe() \
+        else None
     try:
         yield started
     finally:
@@ -87,11 +91,12 @@ def drawer(cache_folder: Path, wanted: bool) -> Iterator[Drawer | None]:
             started.close()
 
 
-def _drawn_when_asked(read: int, write: int) -> dict[str, str]:
-    """In the child: Altair and vl-convert made ready, then the charts asked for drawn,
-    by key; none if the build stopped without asking."""
+def _drawn_when_asked(read: int, write: int, compiles: bool) -> dict[str, str]:
+    """In the child: vl-convert made ready, and Altair if it `compiles` shapes, then the
+    charts asked for drawn, by key; none if the build stopped without asking."""
     os.close(write)  # the parent's end: the child sees the end of the request without it
-    import altair  # noqa: F401  # what compiling a chart's shape needs first
+    if compiles:  # a chart drawn in a kept shape needs no Altair (shapes.py)
+        import altair  # noqa: F401
 
     from progress_site.charts.measure import width
     from progress_site.charts.style import LABEL_PX
