@@ -49,6 +49,19 @@ def cpus() -> int:
     return os.cpu_count() or 1
 
 
+def idle_core() -> bool:
+    """Whether a core is idle now: fewer tasks running than cores, this process included
+    (the kernel's count, /proc/loadavg); True where it cannot be read. On a machine busy
+    with other work, a second process of ours takes a core from it, and its start is
+    paid for without a core of its own to gain."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as file:
+            running = int(file.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    return running < cpus()
+
+
 class Forked(Generic[T]):
     """`work()` running in a child process; `result()` waits for what it returned."""
 

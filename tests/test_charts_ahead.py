@@ -24,6 +24,7 @@ import sys
 from progress_site import fork, pipeline
 from progress_site.charts import ahead
 pipeline.MIN_SPLIT = ahead.MIN_SPLIT = int(sys.argv[1]) or 10**9
+ahead.idle_core = lambda: True  # however busy the machine that runs the tests
 if sys.argv[1] == "0":
     ahead.fork_safe = pipeline.fork_safe = lambda: False
 real = fork.Forked.__init__

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from progress_site.charts.cache import FOLDER, ChartCache
 from progress_site.charts.spec import ChartSpec
-from progress_site.fork import Forked, fork_safe
+from progress_site.fork import Forked, fork_safe, idle_core
 
 # Drawings: below this many, a second process drawing half of them would cost its own
 # start (Altair, vl-convert's engine) about what it saves: one process draws them all,
@@ -44,8 +44,8 @@ _LENGTH = struct.Struct("!Q")
 
 
 class Drawer:
-    """A child forked before anything is drawn: it loads Altair and starts vl-convert's
-    engine at once, then draws the charts it is sent (`ask`)."""
+    """A child forked before anything is drawn: it starts vl-convert's engine (and loads
+    Altair) at once, then draws the charts it is sent (`ask`)."""
 
     def __init__(self, compiles: bool) -> None:
         """`compiles`: whether the charts' shapes are to be compiled (none is kept in
@@ -78,12 +78,16 @@ class Drawer:
 @contextlib.contextmanager
 def drawer(cache_folder: Path, wanted: bool) -> Iterator[Drawer | None]:
     """A `Drawer`, when `wanted`, for a first build (no drawn chart in `cache_folder`),
-    where forking is safe; stopped on the way out if it was not used. None otherwise: a
-    build that finds charts drawn redraws few, if any, not worth a child's start."""
+    where forking is safe and a core is idle; stopped on the way out if it was not used.
+    None otherwise: a build that finds charts drawn redraws few, if any, not worth a
+    child's start; on a busy machine, the child would not run beside this process but
+    take turns with it, and the listing of the charts and the second rendering of the
+    pages it takes would be paid for nothing."""
     charts = cache_folder / FOLDER
     first = wanted and not (charts.is_dir() and any(charts.glob("*.svg")))
-    started = Drawer(not ChartCache(charts).keeps_shapes()) if first and fork_safe() \
-        else None
+    started = None
+    if first and fork_safe() and idle_core():
+        started = Drawer(not ChartCache(charts).keeps_shapes())
     try:
         yield started
     finally:
