@@ -17,6 +17,7 @@ from progress_site.outcome import REGRESSED, build_and_report, print_changes, re
 from progress_site.publish import lastbuild
 
 if TYPE_CHECKING:
+    from progress_site.charts.ahead import Drawer
     from progress_site.pipeline import BuildConfig
     from progress_site.render.templates import CompiledTemplates
 
@@ -251,6 +252,19 @@ def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> 
         if done is not None:
             return replay(done, last.out)
         last.forget()
+    from progress_site.charts.ahead import drawer
+
+    # A first build forks the child that draws its charts now, before the build's own
+    # modules load: its start overlaps all of the build's work (charts/ahead.py). Watch
+    # mode and --changes draw the few charts they need as they go.
+    with drawer(cache_folder(args), not args.watch and args.changes is None) as charts:
+        return run_configured(args, compiled, last, charts)
+
+
+def run_configured(args: argparse.Namespace, compiled: CompiledTemplates | None,
+                   last: lastbuild.LastBuild | None, charts: Drawer | None) -> int:
+    """A build, a watch or --changes, as the options say; `charts`: a child ready to draw
+    a first build's charts."""
     config = config_from(args, compiled)
     if args.format != "text" and args.changes is None:
         raise UsageError("--format applies to --changes OLD_SITE; a build prints its "
@@ -265,7 +279,12 @@ def run(args: argparse.Namespace, compiled: CompiledTemplates | None = None) -> 
         return status
     if args.changes is not None:
         return print_changes(config, args.changes, args.format, args.fail_on_regression)
-    return build_and_report(config, args.fail_on_regression, last)
+    return build_and_report(config, args.fail_on_regression, last, charts)
+
+
+def cache_folder(args: argparse.Namespace) -> Path:
+    """The cache folder the options name: --cache-dir, else the user's."""
+    return args.cache_dir if args.cache_dir is not None else cache.user_folder()
 
 
 def last_build(args: argparse.Namespace) -> lastbuild.LastBuild | None:
@@ -274,7 +293,7 @@ def last_build(args: argparse.Namespace) -> lastbuild.LastBuild | None:
     if args.watch or args.changes is not None or args.format != "text":
         return None
     out = args.out if args.out is not None else args.source / "site"
-    folder = args.cache_dir if args.cache_dir is not None else cache.user_folder()
+    folder = cache_folder(args)
     if cache.refusal(folder, args.source, out):
         return None  # config_from says why
     # Every option (but --force) and "today": an option added later is in it by itself.

@@ -1,6 +1,7 @@
 """Work done in a forked process, beside the build's own: the other languages' pages,
 the parsing of a large old data.json written on another day (`publish/changes.Previous`),
-and half of the charts a first build of many draws (`charts/ahead.py`).
+and the charts a first build draws (`charts/ahead.py`: a child forked as the build
+starts, sent the charts once the pages have listed them).
 
 Each language renders from the same model and writes its own files, so on two cores a
 large site renders both of its languages at once (see bench/scale.py). The child is a
@@ -46,6 +47,19 @@ def cpus() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+def idle_core() -> bool:
+    """Whether a core is idle now: fewer tasks running than cores, this process included
+    (the kernel's count, /proc/loadavg); True where it cannot be read. On a machine busy
+    with other work, a second process of ours takes a core from it, and its start is
+    paid for without a core of its own to gain."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as file:
+            running = int(file.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    return running < cpus()
 
 
 class Forked(Generic[T]):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from progress_site.errors import UsageError, rendered, visible, visible_path
 
 if TYPE_CHECKING:
+    from progress_site.charts.ahead import Drawer
     from progress_site.pipeline import BuildConfig
     from progress_site.publish import lastbuild
 
@@ -39,15 +40,17 @@ def replay(record: lastbuild.Record, out: Path) -> int:
 
 
 def build_and_report(config: BuildConfig, gate: bool = False,
-                     last: lastbuild.LastBuild | None = None) -> int:
+                     last: lastbuild.LastBuild | None = None,
+                     charts: Drawer | None = None) -> int:
     """Build and publish the site, then print its warnings, a summary, and what changed
     since the site it replaced; with `gate`, REGRESSED when it found a new regression.
-    With `last`, a build that exits 0 is remembered: the same build again does nothing."""
+    With `last`, a build that exits 0 is remembered: the same build again does nothing.
+    `charts`: a child ready to draw the charts the pages miss."""
     from progress_site.pipeline import build
 
     previous = previous_document(config.out) if gate else None
     started = time.perf_counter()
-    built = build(config)
+    built = build(config, charts)
     # A file's first hundred warnings, as its errors: 20,000 typed numbers printed 10 MB.
     for warning in rendered(built.warnings):
         print(warning, file=sys.stderr)

@@ -125,6 +125,15 @@ def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) 
     assert not can_fork(parallel.MIN_RECORDS)
 
 
+@pytest.mark.skipif(not Path("/proc/loadavg").exists(), reason="Linux counts its tasks there")
+def test_a_core_is_idle_only_while_fewer_tasks_run_than_there_are_cores(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "cpus", lambda: 1)
+    assert not parallel.idle_core()  # this process runs, on the only core
+    monkeypatch.setattr(parallel, "cpus", lambda: 10**6)
+    assert parallel.idle_core()
+
+
 def test_a_build_beside_other_threads_forks_no_child(example_copy: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Watch mode builds beside its server and observer threads: it never forks."""

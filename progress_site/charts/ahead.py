@@ -1,7 +1,14 @@
-"""Charts drawn before the pages that show them, on two cores: a first build of a site
-of many charts lists those its pages miss (rendering them with stand-ins, see
-`pipeline.rendering.render_site`), draws them here, about half in a forked child, then
-renders its pages again with every chart at hand (bench/charts.py).
+"""Charts drawn before the pages that show them, on two cores: a first build lists the
+charts its pages miss (rendering them with stand-ins, see
+`pipeline.rendering.render_site`), draws
+them here, in a forked child (about half of them when there are many), then renders its
+pages again with every chart at hand (bench/charts.py).
+
+A first build (no chart in the cache folder) forks that child as it starts, before the
+build's own modules load (`Drawer`, from `cli.run`): loading Altair and starting
+vl-convert's engine, which every drawing waits for, then overlap importing, loading,
+validating, deriving and rendering here. A thread would overlap nothing: vl-convert
+holds the GIL while it starts and draws.
 
 vl-convert draws one chart at a time in a process (one lock around its engine), so a
 second core helps only as a second process. The child is forked before vl-convert is
@@ -11,15 +18,21 @@ chart's languages share one drawing (`svg.drawing`), so they are drawn in one pr
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+import os
+import pickle
+import struct
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
-from progress_site.charts.cache import ChartCache
+from progress_site.charts.cache import FOLDER, ChartCache
 from progress_site.charts.spec import ChartSpec
-from progress_site.fork import Forked, fork_safe
+from progress_site.fork import Forked, fork_safe, idle_core
 
-# Drawings: below this many, the child's own start (Altair, vl-convert's engine) costs
-# about what it saves.
+# Drawings: below this many, a second process drawing half of them would cost its own
+# start (Altair, vl-convert's engine) about what it saves: one process draws them all,
+# the drawer's child when there is one, else this one.
 MIN_SPLIT = 40
 # What a drawing costs, counted in px of width: a fixed part (vl-convert's call, the axes
 # and words every drawing has) and a part that grows with its width; narrow drawings are
@@ -27,16 +40,101 @@ MIN_SPLIT = 40
 _FIXED_COST_PX = 600
 
 
-def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec]) -> None:
-    """Draw `specs` into `cache`: half of the work in a forked child when there is enough
-    of it and forking is safe here, the rest in this process."""
+# A request's length, before its pickled specs.
+_LENGTH = struct.Struct("!Q")
+
+
+class Drawer:
+    """A child forked before anything is drawn: it starts vl-convert's engine (and loads
+    Altair) at once, then draws the charts it is sent (`ask`)."""
+
+    def __init__(self, compiles: bool) -> None:
+        """`compiles`: whether the charts' shapes are to be compiled (none is kept in
+        the cache folder), which takes Altair."""
+        read, self._write = os.pipe()
+        self._child = Forked(functools.partial(_drawn_when_asked, read, self._write,
+                                               compiles))
+        os.close(read)
+        self._asked = False
+
+    def ask(self, directory: Path | None, specs: Sequence[ChartSpec]
+            ) -> Forked[dict[str, str]]:
+        """Send the charts to draw, and the cache folder they go in (None: none); the
+        child, whose `result()` is their markup by key."""
+        request = pickle.dumps((directory, list(specs)), protocol=pickle.HIGHEST_PROTOCOL)
+        self._asked = True
+        # A child that failed while starting has stopped reading: its result tells why.
+        with contextlib.suppress(BrokenPipeError), os.fdopen(self._write, "wb") as pipe:
+            pipe.write(_LENGTH.pack(len(request)) + request)
+        return self._child
+
+    def close(self) -> None:
+        """Stop the child if it was never asked for anything (no chart was missing, or
+        the build failed first)."""
+        if not self._asked:
+            os.close(self._write)
+            self._child.cancel()
+
+
+@contextlib.contextmanager
+def drawer(cache_folder: Path, wanted: bool) -> Iterator[Drawer | None]:
+    """A `Drawer`, when `wanted`, for a first build (no drawn chart in `cache_folder`),
+    where forking is safe and a core is idle; stopped on the way out if it was not used.
+    None otherwise: a build that finds charts drawn redraws few, if any, not worth a
+    child's start; on a busy machine, the child would not run beside this process but
+    take turns with it, and the listing of the charts and the second rendering of the
+    pages it takes would be paid for nothing."""
+    charts = cache_folder / FOLDER
+    first = wanted and not (charts.is_dir() and any(charts.glob("*.svg")))
+    started = None
+    if first and fork_safe() and idle_core():
+        started = Drawer(not ChartCache(charts).keeps_shapes())
+    try:
+        yield started
+    finally:
+        if started is not None:
+            started.close()
+
+
+def _drawn_when_asked(read: int, write: int, compiles: bool) -> dict[str, str]:
+    """In the child: vl-convert made ready, and Altair if it `compiles` shapes, then the
+    charts asked for drawn, by key; none if the build stopped without asking."""
+    os.close(write)  # the parent's end: the child sees the end of the request without it
+    if compiles:  # a chart drawn in a kept shape needs no Altair (shapes.py)
+        import altair  # noqa: F401
+
+    from progress_site.charts.measure import width
+    from progress_site.charts.style import LABEL_PX
+    from progress_site.charts.vega import TITLE_PX
+
+    # The common letters of axis labels and titles, measured once (which starts
+    # vl-convert's engine): every chart's layout reads them.
+    width("", LABEL_PX)
+    width("", TITLE_PX, bold=True)
+    with os.fdopen(read, "rb") as pipe:
+        head = pipe.read(_LENGTH.size)
+        if len(head) < _LENGTH.size:
+            return {}
+        (length,) = _LENGTH.unpack(head)
+        asked: tuple[Path | None, list[ChartSpec]] = pickle.loads(pipe.read(length))
+    directory, specs = asked
+    return ChartCache(directory).drawn(specs)
+
+
+def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec],
+               drawer: Drawer | None = None) -> None:
+    """Draw `specs` into `cache`: by `drawer`'s child, all of them or half when there are
+    many; without one, half in a child forked now when there are many and forking is
+    safe here; the rest in this process."""
     mine, theirs = halves(specs)
-    if len(specs) < MIN_SPLIT or not fork_safe():
+    if len(specs) < MIN_SPLIT:
+        mine, theirs = ([], list(specs)) if drawer is not None else (list(specs), [])
+    elif drawer is None and not fork_safe():
         mine, theirs = list(specs), []
-    if theirs and not cache.keeps_shapes():
+    if theirs and drawer is None and not cache.keeps_shapes():
         # Imported once for both processes: each would import it to compile shapes.
         import altair  # noqa: F401
-    child = Forked(functools.partial(cache.drawn, theirs)) if theirs else None
+    child = _child(cache, theirs, drawer) if theirs else None
     try:
         cache.drawn(mine)
     except BaseException:
@@ -45,6 +143,14 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec]) -> None:
         raise
     if child is not None:
         cache.keep(child.result())
+
+
+def _child(cache: ChartCache, specs: list[ChartSpec],
+           drawer: Drawer | None) -> Forked[dict[str, str]]:
+    """The child drawing `specs`: `drawer`'s, else one forked now."""
+    if drawer is not None:
+        return drawer.ask(cache.directory, specs)
+    return Forked(functools.partial(cache.drawn, specs))
 
 
 def halves(specs: Sequence[ChartSpec]) -> tuple[list[ChartSpec], list[ChartSpec]]:

@@ -38,7 +38,8 @@ from progress_site.charts.style import SVG_NS
 # shows while it is redrawn. As many entries as the site has charts; watch mode's builds
 # share one (`Serving.latest`).
 LatestCharts = dict[tuple[str, str], str]
-_SHAPES = "shapes"  # the folder of compiled shapes, in the cache folder
+FOLDER = "charts"  # the folder of drawn charts, in the cache folder
+_SHAPES = "shapes"  # the folder of compiled shapes, in it
 
 
 @dataclass(frozen=True, slots=True)

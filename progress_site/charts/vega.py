@@ -77,9 +77,14 @@ def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str
     if kept is not None:
         return kept, True
     import vl_convert
+    from altair.utils.schemapi import debug_mode
 
-    text = json.dumps(vl_convert.vegalite_to_vega(_altair_spec(shape, 1)),
-                      ensure_ascii=False)
+    # Altair checks each part of a chart against its schema as the part is made (its
+    # debug mode): the parts are ours, not a user's, so it would find nothing, as the
+    # validation of the whole spec would (`_altair_spec`), on every shape compiled.
+    with debug_mode(False):
+        vega_lite = _altair_spec(shape, 1)
+    text = json.dumps(vl_convert.vegalite_to_vega(vega_lite), ensure_ascii=False)
     if shapes is not None:
         shapes.store(shape, text)
     return text, False

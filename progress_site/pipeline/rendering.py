@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from progress_site.charts import ahead
-from progress_site.charts.cache import ChartCache, Serving
+from progress_site.charts.cache import FOLDER, ChartCache, Serving
 from progress_site.collector import collector_paused
 from progress_site.fork import fork_safe
 from progress_site.pipeline.languages import Rendered, render_all
@@ -40,11 +40,12 @@ class Built:
 
 def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozenset(),
            shown: Callable[[dict[str, bytes]], None] | None = None,
-           serving: Serving | None = None) -> Built:
+           serving: Serving | None = None, drawer: ahead.Drawer | None = None) -> Built:
     """The whole site: the pages published at `first` ahead of the rest, handed to `shown`
     (watch mode shows the pages open in a browser first; BuildFailed if they have
     errors), then every other page and the files made from all pages (feeds, data.json...).
-    `serving`: how the charts missing from the cache are served (drawn, by default)."""
+    `serving`: how the charts missing from the cache are served (drawn, by default);
+    `drawer`: a child ready to draw them."""
     serving = serving or Serving()
     early: Rendered = ({}, [], [])
     if first:
@@ -53,7 +54,7 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
             shown(early[0])
     # Rendering a large site makes many young objects and no cycles (bench/scale.py).
     with collector_paused():
-        files, found, deferred = render_site(config, ready, early[0], serving)
+        files, found, deferred = render_site(config, ready, early[0], serving, drawer)
     problems = ready.problems + early[1] + found
     if all(p.warning for p in problems):  # every page rendered: their ids are known
         problems += broken_anchors(ready.pages, ready.model.data.site.languages, files,
@@ -77,24 +78,25 @@ def chart_cache(config: BuildConfig, serving: Serving) -> ChartCache:
     """The charts of one rendering: from the cache folder, else drawn; with
     `serving.later`, listed to draw instead (`ChartCache.deferred`)."""
     folder = config.cache_dir
-    return ChartCache(folder / "charts" if folder else None,
+    return ChartCache(folder / FOLDER if folder else None,
                       [] if serving.later else None, serving.latest)
 
 
 def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
-                serving: Serving) -> Rendered:
-    """Every file of the site; files and problems come in language order. A build that
-    may draw many charts first renders its pages with stand-ins for the charts missing
-    from the cache, draws those on both cores (`charts/ahead.py`), then renders its
-    pages again with them; with none missing, the first rendering is the site."""
-    if serving.later or not drawing_ahead(ready):
+                serving: Serving, drawer: ahead.Drawer | None = None) -> Rendered:
+    """Every file of the site; files and problems come in language order. A build with a
+    `drawer`, or that may draw many charts, first renders its pages with stand-ins for
+    the charts missing from the cache, draws those on both cores (`charts/ahead.py`),
+    then renders its pages again with them; with none missing, the first rendering is
+    the site."""
+    if serving.later or (drawer is None and not drawing_ahead(ready)):
         return render_all(config, ready, done, chart_cache(config, serving))
     listing = dataclasses.replace(serving, later=True)
     files, problems, missing = render_all(config, ready, done, chart_cache(config, listing))
     if not missing or any(not p.warning for p in problems):
         return files, problems, []
     charts = chart_cache(config, serving)
-    ahead.draw_ahead(charts, missing)
+    ahead.draw_ahead(charts, missing, drawer)
     return render_all(config, ready, done, charts)
 
 
