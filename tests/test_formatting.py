@@ -87,7 +87,10 @@ def random_values(count: int) -> list[float]:
 
 # A value and the shortest float text Python writes for it are what Babel rounds.
 HALVES = [0.125, 2.5, 0.5, 1.005, 1.5, 0.0625, 10.25, 1234.5, -0.125, -2.5]
-VALUES = [*HALVES, 0.0, -0.0, 1.0, -1.0, 999.995, 1e15, *random_values(3000)]
+# Either side of the first group (`999.99`, `1,000.00`): Babel's group separator is only
+# looked up for a number long enough to have one.
+EDGES = [999.99, 999.994, 999.995, 999.5, 1000.0, 1000.004, -999.995, -1000.0, 99999.5]
+VALUES = [*HALVES, *EDGES, 0.0, -0.0, 1.0, -1.0, 1e15, *random_values(3000)]
 DECIMAL_PATTERNS = {d: "#,##0" + ("." + "0" * d if d else "") for d in range(5)}
 
 
@@ -100,7 +103,8 @@ def babel_number(value: float, decimals: int, lang: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+# Hindi groups by two after the first three (`10,00,000`).
+@pytest.mark.parametrize("lang", ["en", "fr", "hi"])
 @pytest.mark.parametrize("decimals", range(5))
 def test_numbers_read_as_babel_prints_them(decimals: int, lang: str) -> None:
     for value in VALUES:
