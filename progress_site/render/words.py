@@ -63,8 +63,6 @@ class Words:
         # machine's name) are on every row; most are printed once, so few are kept.
         self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
         self.hashes: dict[str, Markup] = {}
-        # A figure reads the same on every page that prints it (and in the feed).
-        self.quantities: dict[Quantity | None, str] = {}
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -76,14 +74,10 @@ class Words:
         return formatting.number(value, decimals, self.lang)
 
     def quantity(self, q: Quantity | None) -> str:
-        """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`."""
-        text = self.quantities.get(q)
-        if text is None:
-            text = self.quantities[q] = self.spelled(q)
-        return text
-
-    def spelled(self, q: Quantity | None) -> str:
-        """A quantity in words and numbers, worked out (`quantity` keeps them)."""
+        """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`.
+        Spelled each time it is printed: a large site prints most of its figures once, and
+        keeping what was spelled cost it more (a hash of every quantity, twice) than a small
+        site's repeats save."""
         if q is None:
             return self._("no number")
         return kind_of(q).printed(q, self)  # each kind prints itself, with these words
