@@ -20,7 +20,7 @@ from progress_site.model.links import repository_link
 from progress_site.model.schema import Commit, Side, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
-from progress_site.render.markdown import inline_html
+from progress_site.render.markdown import inline_html, parsed
 from progress_site.render.references import Printed, plain
 
 
@@ -60,7 +60,8 @@ class Words:
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
         # A text without a reference reads the same wherever it is printed, and some (a
-        # machine's name) are on every row; most are printed once, so few are kept.
+        # machine's name) are on every row; most are printed once, so few are kept, and
+        # plain words (`inline`), cheaper to escape again than to look up, are not.
         self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
         self.hashes: dict[str, Markup] = {}
 
@@ -114,6 +115,8 @@ class Words:
         if "{{" in words:  # a reference prints what its scope names
             refer = functools.partial(self.printed, scope=scope, linked=linked)
             return Markup(inline_html(words, refer))
+        if not parsed(words):  # most: plain words, escaped for less than a look-up
+            return escape(words)
         return self.plain(words)
 
     def plain_text(self, words: str, scope: str = "") -> str:
