@@ -401,3 +401,18 @@ def test_a_unit_reads_as_babel_writes_it_for_every_plural_category(lang: str, un
             decimals), locale=lang)
         assert formatting.cldr_unit(value, decimals, unit, lang) == formatting.as_symbol(
             babel.replace(" ", formatting.NBSP))
+
+
+@pytest.mark.parametrize(("pairs", "neutral", "lang", "expected"), [
+    ((("en", "box"), ("fr", "boîte")), False, "fr", "boîte"),
+    ((("en", "box"), ("fr", "boîte")), False, "en", "box"),
+    ((("en", "box"),), False, "fr", "box"),  # the fallback language's words
+    ((("en", "box"), ("fr", "")), False, "fr", "box"),  # empty words count as none
+    ((("fr", "boîte"), ("de", "Kiste")), False, "it", "boîte"),  # else the first
+    ((("fr", ""), ("en", "")), False, "fr", ""),
+    ((), False, "fr", ""),
+    ((("*", "box"),), True, "fr", "box"),  # one string for every language
+])
+def test_a_text_reads_in_its_language_else_the_fallback_else_any(
+        pairs: tuple[tuple[str, str], ...], neutral: bool, lang: str, expected: str) -> None:
+    assert Text(pairs, neutral=neutral).get(lang, "en") == expected
