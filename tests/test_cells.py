@@ -10,7 +10,7 @@ import pytest
 
 from progress_site.model.figure import Figure
 from progress_site.model.values import Text
-from progress_site.render.memo import Memo, Provenance
+from progress_site.render.memo import Memo, Provenance, Provenances
 
 DAY = dt.date(2026, 11, 8)
 
@@ -71,3 +71,24 @@ def test_same_method_words_in_two_scopes_are_not_the_same_provenance() -> None:
     same = Text((("en", "{{ x }}"),), scope="comparisons.a")
     assert Provenance.of(Figure(method=method)) == Provenance.of(Figure(method=same))
     assert Provenance.of(Figure(method=method)) != Provenance.of(Figure(method=twin))
+
+
+def test_figures_from_one_source_share_one_provenance() -> None:
+    provenance = Provenances()
+    one = provenance(Figure(value=1.0, machine="box", date=DAY, commit="aaaaaaa"))
+    two = provenance(Figure(value=2.0, machine="box", date=DAY, commit="aaaaaaa",
+                            note=Text((("en", "n"),))))
+    assert one is two
+    assert one == Provenance.of(Figure(machine="box", date=DAY, commit="aaaaaaa"))
+
+
+def test_figures_from_other_sources_have_their_own_provenance() -> None:
+    provenance = Provenances()
+    first = provenance(Figure(machine="box", date=DAY, commit="aaaaaaa"))
+    others = [provenance(Figure(machine="box", date=DAY, commit="bbbbbbb")),
+              provenance(Figure(machine="box", date=DAY + dt.timedelta(days=1),
+                                commit="aaaaaaa")),
+              provenance(Figure(method=Text((("en", "{{ x }}"),), scope="comparisons.a"))),
+              provenance(Figure(method=Text((("en", "{{ x }}"),), scope="comparisons.b")))]
+    assert [p.commit for p in others[:2]] == ["bbbbbbb", "aaaaaaa"]
+    assert len({first, *others}) == 5

@@ -87,7 +87,10 @@ def random_values(count: int) -> list[float]:
 
 # A value and the shortest float text Python writes for it are what Babel rounds.
 HALVES = [0.125, 2.5, 0.5, 1.005, 1.5, 0.0625, 10.25, 1234.5, -0.125, -2.5]
-VALUES = [*HALVES, 0.0, -0.0, 1.0, -1.0, 999.995, 1e15, *random_values(3000)]
+# Either side of the first group (`999.99`, `1,000.00`): Babel's group separator is only
+# looked up for a number long enough to have one.
+EDGES = [999.99, 999.994, 999.995, 999.5, 1000.0, 1000.004, -999.995, -1000.0, 99999.5]
+VALUES = [*HALVES, *EDGES, 0.0, -0.0, 1.0, -1.0, 1e15, *random_values(3000)]
 DECIMAL_PATTERNS = {d: "#,##0" + ("." + "0" * d if d else "") for d in range(5)}
 
 
@@ -100,7 +103,8 @@ def babel_number(value: float, decimals: int, lang: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+# Hindi groups by two after the first three (`10,00,000`).
+@pytest.mark.parametrize("lang", ["en", "fr", "hi"])
 @pytest.mark.parametrize("decimals", range(5))
 def test_numbers_read_as_babel_prints_them(decimals: int, lang: str) -> None:
     for value in VALUES:
@@ -397,3 +401,18 @@ def test_a_unit_reads_as_babel_writes_it_for_every_plural_category(lang: str, un
             decimals), locale=lang)
         assert formatting.cldr_unit(value, decimals, unit, lang) == formatting.as_symbol(
             babel.replace(" ", formatting.NBSP))
+
+
+@pytest.mark.parametrize(("pairs", "neutral", "lang", "expected"), [
+    ((("en", "box"), ("fr", "boîte")), False, "fr", "boîte"),
+    ((("en", "box"), ("fr", "boîte")), False, "en", "box"),
+    ((("en", "box"),), False, "fr", "box"),  # the fallback language's words
+    ((("en", "box"), ("fr", "")), False, "fr", "box"),  # empty words count as none
+    ((("fr", "boîte"), ("de", "Kiste")), False, "it", "boîte"),  # else the first
+    ((("fr", ""), ("en", "")), False, "fr", ""),
+    ((), False, "fr", ""),
+    ((("*", "box"),), True, "fr", "box"),  # one string for every language
+])
+def test_a_text_reads_in_its_language_else_the_fallback_else_any(
+        pairs: tuple[tuple[str, str], ...], neutral: bool, lang: str, expected: str) -> None:
+    assert Text(pairs, neutral=neutral).get(lang, "en") == expected

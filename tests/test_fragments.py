@@ -156,3 +156,15 @@ def test_a_site_without_its_french_home_links_to_none(sites: tuple[Site, ...]) -
     feed = ET.fromstring(site.files["fr/feed.xml"])
     assert feed.find(f"{ATOM}link[@rel='alternate']").get("href") == "../index.html"  # type: ignore[union-attr]
     assert b"fr/index.html" not in site.files["fr/feed.xml"]
+
+
+@pytest.mark.parametrize(("html", "ids"), [
+    ('<p id="a">', ["a"]),
+    ('<p\nid="a"><a\tid="b"></a><b\fid="c"><i\rid="">', ["a", "b", "c", ""]),
+    ('id="start"<p data-id="x" aria-id="y">', []),  # not an element's id
+    ('<p class="x"id="glued">', []),
+    ('<p title="id=&#34;no&#34;" id="yes">', ["yes"]),  # a value's words are escaped
+    ('<p id="twice"><p id="twice">', ["twice", "twice"]),
+])
+def test_element_ids_are_the_id_attributes_after_a_blank(html: str, ids: list[str]) -> None:
+    assert element_ids(html) == ids

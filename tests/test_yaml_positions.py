@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 
 from progress_site.errors import Location
+from progress_site.load.comments import GLUED, glued
 from progress_site.load.yaml import parse
 
 TEXT = """\
@@ -75,3 +76,20 @@ def test_a_problem_quotes_its_line() -> None:
     doc, _ = parse(TEXT, "data/x.yaml")
     problem = doc.problem(("site", "count"), "wrong")
     assert (str(problem.location), problem.source_line) == ("data/x.yaml:3:10", "  count: 3")
+
+
+@pytest.mark.parametrize(("text", "cut"), [
+    ("title: Issue #42 fixed\n", True),
+    ("title: Issue\u00a0#42\n", False),  # a no-break space is a blank too
+    ("title: Issue # a comment\n", False),
+    ("title: Issue  #42\n", False),  # two blanks: a comment, as YAML spaces them
+    ("title: Issue ##42\n", False),
+    ("#heading #42\n", True),
+    (" #42\n", False),
+    ("value: 1 #\n", False),
+    ("a #b", True),
+])
+def test_a_comment_glued_to_a_word_is_found_as_the_pattern_finds_it(text: str,
+                                                                   cut: bool) -> None:
+    assert glued(text) is cut
+    assert bool(GLUED.search(text)) is cut

@@ -37,6 +37,17 @@ class FigureView:
     stale_because: Literal["age", "commit"] | None = None
     stale_reason: Text | None = None
     inputs: tuple[FigureKey, ...] = ()  # a derived figure's: the figures its formula reads
+    # Whether its card says nothing but its number, status and source: no words, note or
+    # reason of its own, not stale, not derived (templates/macros.html `figure`). Most
+    # figures of a large site; worked out once here rather than asked in turn by the
+    # card, in every language.
+    bare: bool = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        fig = self.figure
+        object.__setattr__(self, "bare", not (
+            fig.text or fig.note or fig.formula or self.stale
+            or (fig.status == "not-judgeable" and fig.reason)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,10 +118,17 @@ _BY_SHAPE = MappingProxyType({tuple(p if p != "*" else None for p in path): made
 def published(path: tuple[str, ...]) -> FigureKey | None:
     """The key of the record or figure data.json holds at `path` (field names, and each
     list item's id, or its place when it has none); None for any other value."""
+    parts = published_parts(path)
+    return None if parts is None else FigureKey(parts)
+
+
+def published_parts(path: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The parts of `published(path)`, without a key made of them (data.json looks up
+    every record's by its parts: `FigureKey.parts`)."""
     # Field names stand at even places, ids at odd ones.
     shape: list[str | None] = list(path)
     shape[1::2] = [None] * (len(path) // 2)
     made = _BY_SHAPE.get(tuple(shape))
     if made is None:
         return None
-    return FigureKey(tuple(part if isinstance(part, str) else path[part] for part in made))
+    return tuple([part if isinstance(part, str) else path[part] for part in made])

@@ -20,11 +20,20 @@ class Text:
     scope: str = ""
 
     def get(self, language: str, fallback: str = "en") -> str:
-        """The text in `language`, else in the fallback language, else any."""
-        table = dict(self.by_language)
+        """The text in `language`, else in the fallback language, else any (words that are
+        empty count as none)."""
+        pairs = self.by_language
         if self.neutral:
-            return self.by_language[0][1]
-        return table.get(language) or table.get(fallback) or next(iter(table.values()), "")
+            return pairs[0][1]
+        # A loop over the few pairs: every text printed in every language asks, and a
+        # dict made of them for each would cost more than the look-up.
+        found = fallen = ""
+        for lang, words in pairs:
+            if lang == language:
+                found = words
+            elif lang == fallback:
+                fallen = words
+        return found or fallen or (pairs[0][1] if pairs else "")
 
     def languages(self) -> set[str]:
         """The languages this text is written in (all of them when neutral)."""

@@ -25,7 +25,7 @@ from progress_site.derive.views import (
 )
 from progress_site.model.dataset import Dataset
 from progress_site.model.figure import Figure
-from progress_site.model.keys import FigureKey, published
+from progress_site.model.keys import published_parts
 from progress_site.model.roadmap import Roadmap, Task
 from progress_site.model.schema import BudgetItem, Comparison, Headline
 from progress_site.model.values import Number, Text, plain
@@ -81,13 +81,16 @@ def item_derived(item: BudgetItemView) -> dict[str, Any]:
 Derivable = FigureView | ComparisonView | RoadmapView | HeadlineView
 
 
-def derived_views(model: Model) -> dict[FigureKey, Derivable]:
-    """The view each record's `derived` is made from, by the key of the figure or record
-    it belongs to (a figure's key is its own), made JSON only as it is written."""
-    out: dict[FigureKey, Derivable] = dict(model.figures)
-    out.update((c.key, c) for study in model.studies for c in study.comparisons)
-    out.update((roadmap.key, roadmap) for roadmap in model.roadmaps)
-    out.update((headline.key, headline) for headline in model.headlines)
+def derived_views(model: Model) -> dict[tuple[str, ...], Derivable]:
+    """The view each record's `derived` is made from, by the parts of the key of the
+    figure or record it belongs to (a figure's key is its own), made JSON only as it is
+    written. By parts, not keys: a plain tuple is hashed and compared in C, and each
+    record of the file looks one up."""
+    out: dict[tuple[str, ...], Derivable] = {
+        key.parts: view for key, view in model.figures.items()}
+    out.update((c.key.parts, c) for study in model.studies for c in study.comparisons)
+    out.update((roadmap.key.parts, roadmap) for roadmap in model.roadmaps)
+    out.update((headline.key.parts, headline) for headline in model.headlines)
     return out
 
 
@@ -102,9 +105,9 @@ def derived_json(view: Derivable) -> dict[str, Any]:
     return headline_derived(view)
 
 
-def budget_items(model: Model) -> dict[FigureKey, BudgetItemView]:
-    """Each budget item's view, by its key (its figure has the same key)."""
-    return {item.figure.key: item for budget in model.budgets for item in budget.items}
+def budget_items(model: Model) -> dict[tuple[str, ...], BudgetItemView]:
+    """Each budget item's view, by its key's parts (its figure has the same key)."""
+    return {item.figure.key.parts: item for budget in model.budgets for item in budget.items}
 
 
 def task_derived(task: Task) -> dict[str, Any]:
@@ -117,6 +120,7 @@ def task_derived(task: Task) -> dict[str, Any]:
 # made in constant time for every value written; `()` at the top.
 Path = tuple[Any, ...]
 _AS_IS = frozenset({str, int, float, bool, type(None)})
+_PLAIN = frozenset({Text, Number})
 
 
 class Writer:
@@ -143,8 +147,15 @@ class Writer:
         out = {}
         for name in record_fields(kind):
             field = getattr(value, name)
-            # Most fields are plain values: written as they are, without a path made.
-            out[name] = field if type(field) in _AS_IS else self.to_json(field, (path, name))
+            # Most fields are plain values, and many texts or numbers: written here,
+            # without a path made or a call each.
+            held = type(field)
+            if held in _AS_IS:
+                out[name] = field
+            elif held in _PLAIN:
+                out[name] = plain(field)
+            else:
+                out[name] = self.to_json(field, (path, name))
         if kind in DERIVED_RECORDS:
             out["derived"] = self.derived_of(value, path)
         elif kind is Dataset:  # its records, read from their file
@@ -159,7 +170,7 @@ class Writer:
         while path:
             path, name = path
             parts.append(name)
-        key = published(tuple(reversed(parts)))
+        key = published_parts(tuple(reversed(parts)))
         if key is None:
             return None
         if isinstance(record, BudgetItem):

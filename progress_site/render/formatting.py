@@ -76,7 +76,12 @@ def number(value: float | Decimal, decimals: int, lang: str) -> str:
 
 def number_of(fixed: Decimal, decimals: int, lang: str) -> str:
     """A number already rounded by `shown`, in the language's digits and separators."""
-    text: str = format_decimal(fixed, format=decimal_pattern(decimals), locale=locale(lang))
+    pattern = decimal_pattern(decimals)
+    # Babel's pattern applied as `format_decimal` applies it, but without looking up
+    # the group separator for a number whose whole part has no more digits than a
+    # group: most of a site's numbers, and the look-up is much of the work of each.
+    grouped = fixed.adjusted() >= pattern.grouping[0]  # 1000 has 3, 999.99 has 2
+    text: str = pattern.apply(fixed, locale(lang), group_separator=grouped)
     return text
 
 

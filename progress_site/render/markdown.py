@@ -159,12 +159,17 @@ def markdown_html(source: str, refer: Refer | None = None) -> str:
     return html
 
 
+def parsed(source: str) -> bool:
+    """Whether an inline text holds anything the parser does more with than escape it."""
+    return PARSED.search(source) is not None
+
+
 def inline_html(source: str, refer: Refer | None = None) -> str:
     """An inline text's Markdown as HTML (a data text: a title, a label, a note), each
     reference printed by `refer`. Words the parser would only escape are escaped without
     it: a large site's labels are mostly plain words, and parsing each is much of its
     build (see bench/scale.py)."""
-    if refer is None and PARSED.search(source) is None:
+    if refer is None and not parsed(source):
         return str(escape(source))
     md = shared_parser()
     html: str = md.renderer.render(inline_tokens(source), md.options, {"refer": refer})

@@ -45,13 +45,8 @@ class Provenance:
         return cls(ds.machine, ds.date, None, None, ds.method, ds.proof)
 
     def key(self) -> tuple[Hashable, ...]:
-        """What two provenances compare: all they print. A text compares with its scope
-        (where its references are read), so two figures share a method or proof only
-        when both print the same."""
-        proof = self.proof
-        link = None if proof is None else (proof.text, proof.url, proof.pull, proof.issue,
-                                           proof.repository)
-        return (self.machine, self.date, self.commit, self.run, self.method, link)
+        """What two provenances compare: all they print (`compared`)."""
+        return compared(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Provenance) and self.compared == other.compared
@@ -63,6 +58,33 @@ class Provenance:
         """Whether the `source` macro would print anything for it."""
         return any(part is not None for part in (self.machine, self.date, self.commit,
                                                  self.run, self.method, self.proof))
+
+
+def compared(holder: Figure | Provenance) -> tuple[Hashable, ...]:
+    """What a figure's provenance compares: all it prints. A text compares with its
+    scope (where its references are read), so two figures share a method or proof only
+    when both print the same."""
+    proof = holder.proof
+    link = None if proof is None else (proof.text, proof.url, proof.pull, proof.issue,
+                                       proof.repository)
+    return (holder.machine, holder.date, holder.commit, holder.run, holder.method, link)
+
+
+class Provenances:
+    """`fig|provenance`: a figure's Provenance, one object for all the figures that
+    share it. A large site's thousands of figures come from a handful of sources: each
+    is then a plain tuple looked up, not a Provenance made and compared. One per
+    environment (language), as `Memo`."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[Hashable, ...], Provenance] = {}
+
+    def __call__(self, fig: Figure) -> Provenance:
+        key = compared(fig)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = Provenance.of(fig)
+        return found
 
 
 def shared(figures: Iterable[Figure | None]) -> Provenance | None:

@@ -20,7 +20,7 @@ from progress_site.model.links import repository_link
 from progress_site.model.schema import Commit, Side, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
-from progress_site.render.markdown import inline_html
+from progress_site.render.markdown import inline_html, parsed
 from progress_site.render.references import Printed, plain
 
 
@@ -60,11 +60,10 @@ class Words:
         own = [u for d in namespace.datasets.values() for u in d.units]
         self.units = {u.id: (u.one, u.other) for u in (*site.units, *own)}
         # A text without a reference reads the same wherever it is printed, and some (a
-        # machine's name) are on every row; most are printed once, so few are kept.
+        # machine's name) are on every row; most are printed once, so few are kept, and
+        # plain words (`inline`), cheaper to escape again than to look up, are not.
         self.plain = functools.lru_cache(maxsize=1024)(self.uncited)
         self.hashes: dict[str, Markup] = {}
-        # A figure reads the same on every page that prints it (and in the feed).
-        self.quantities: dict[Quantity | None, str] = {}
 
     def _(self, message: str, **values: Any) -> str:
         """A translated sentence with its %(name)s values filled in."""
@@ -76,14 +75,10 @@ class Words:
         return formatting.number(value, decimals, self.lang)
 
     def quantity(self, q: Quantity | None) -> str:
-        """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`."""
-        text = self.quantities.get(q)
-        if text is None:
-            text = self.quantities[q] = self.spelled(q)
-        return text
-
-    def spelled(self, q: Quantity | None) -> str:
-        """A quantity in words and numbers, worked out (`quantity` keeps them)."""
+        """A quantity as a reader reads it: `2.62 cores`, `12.5 to 17.1 packets`, `56 of 56`.
+        Spelled each time it is printed: a large site prints most of its figures once, and
+        keeping what was spelled cost it more (a hash of every quantity, twice) than a small
+        site's repeats save."""
         if q is None:
             return self._("no number")
         return kind_of(q).printed(q, self)  # each kind prints itself, with these words
@@ -120,6 +115,8 @@ class Words:
         if "{{" in words:  # a reference prints what its scope names
             refer = functools.partial(self.printed, scope=scope, linked=linked)
             return Markup(inline_html(words, refer))
+        if not parsed(words):  # most: plain words, escaped for less than a look-up
+            return escape(words)
         return self.plain(words)
 
     def plain_text(self, words: str, scope: str = "") -> str:
