@@ -215,13 +215,14 @@ def rendered(problems: list[Problem]) -> list[str]:
 
 def kind(problem: Problem) -> str:
     """What a problem is an error of, as the closing line names it: a template's (the
-    site's templates/ or the engine's), else the data's (data/, content/, locales/)."""
-    file = problem.location.file
-    return "template" if file == "templates" or file.startswith("templates/") else "data"
+    site's templates/ or the engine's), a catalog's (a language's translations under
+    locales/), else the data's (data/, content/)."""
+    top = problem.location.file.split("/", 1)[0]
+    return {"templates": "template", "locales": "catalog"}.get(top, "data")
 
 
 def aborted(errors: list[Problem]) -> str:
-    """The closing line: `Aborted with 2 data errors.`, `Aborted with 1 template error.`,
+    """The closing line: `Aborted with 2 data errors.`, `Aborted with 1 catalog error.`,
     `Aborted with 3 errors (2 data, 1 template).`"""
     kinds: dict[str, int] = {}
     for problem in errors:
