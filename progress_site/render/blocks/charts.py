@@ -175,9 +175,10 @@ class Charts:
         return self.w.with_unit(float(value), decimals, fld.unit)
 
     def view(self, spec: ChartSpec, lines: list[Line], x_header: str,
-             by_commit: bool = False) -> ChartView:
+             by_commit: bool = False, labelled: frozenset[str] = frozenset()) -> ChartView:
         """The drawn chart (and its phone's drawing) with its sentence and its table;
-        `by_commit`: its x axis is the commits measured (a trend's)."""
+        `by_commit`: its x axis is the commits measured (a trend's), `labelled` the x
+        texts that are a point's label (a release) rather than its commit."""
         figure = f"{spec.id}-figure"
         small = narrow(spec)
         svg = self.drawn(spec, figure, "wide" if small else "")
@@ -187,7 +188,7 @@ class Charts:
         phone = self.drawn(small, figure, "narrow") if small else None
         return ChartView(figure, svg, phone,
                          wide_from(spec), self.summary(spec.title, lines, x_header, xs,
-                                                         by_commit),
+                                                         by_commit, labelled),
                          x_header, tuple(line.name for line in lines), rows)
 
     def drawn(self, spec: ChartSpec, figure: str, size: str) -> Markup:
@@ -202,19 +203,22 @@ class Charts:
         return Markup(svg.replace("<svg ", f'<svg aria-describedby="{figure}-summary" ', 1))
 
     def summary(self, title: str, lines: list[Line], x_header: str,
-                xs: list[tuple[float | str, str]], by_commit: bool = False) -> str:
+                xs: list[tuple[float | str, str]], by_commit: bool = False,
+                labelled: frozenset[str] = frozenset()) -> str:
         """One sentence that says what the chart shows, from exactly the points it draws:
         the lowest and the highest of all its marks, where they are and in which series
         (a bar chart's categories have no order that "from the first to the last" reads);
-        `by_commit`: one line over commits, whose places are told as commits."""
+        `by_commit`: one line over commits, whose places are told as commits, but those
+        `labelled` (a release's label), told by their label."""
         marks = [(p.y, i, p) for i, line in enumerate(lines) for p in line.points]
         low = min(marks, key=lambda m: m[0])
         high = max(marks, key=lambda m: m[0])
         if len(lines) == 1 and by_commit:  # as a series' chart says it (seriespage.py)
-            sentence = self.w._("%(title)s: lowest %(low)s at commit %(low_x)s, highest "
-                                "%(high)s at commit %(high_x)s.", title=title,
-                                low=low[2].y_text, low_x=low[2].x_text, high=high[2].y_text,
-                                high_x=high[2].x_text)
+            at_low, at_high = (self.w.at_point(x, x if x in labelled else None)
+                               for x in (low[2].x_text, high[2].x_text))
+            sentence = self.w._("%(title)s: lowest %(low)s %(at_low)s, highest %(high)s "
+                                "%(at_high)s.", title=title, low=low[2].y_text,
+                                at_low=at_low, high=high[2].y_text, at_high=at_high)
         elif len(lines) == 1:
             sentence = self.w._("%(title)s: lowest %(low)s where %(x)s is %(low_x)s, highest "
                                 "%(high)s where %(x)s is %(high_x)s.", title=title, x=x_header,
@@ -299,15 +303,18 @@ class Charts:
         if all(p.date for p in points):  # drawn in time order, whatever the list's order
             points = sorted(points, key=lambda p: p.date or dt.date.min)
         x_title, labels = self.axis(points)
+        labels = _unique(labels)
         unit_words = self.tables.unit(unit) if unit else ""
         line = Line(unit_words or title, tuple(
             Point(label, label, p.value, self.w.with_unit(p.value, p.decimals, unit))
-            for label, p in zip(_unique(labels), points, strict=True)))
+            for label, p in zip(labels, points, strict=True)))
         spec = checked_spec([line], FEWER_MOMENTS, id=chart_id, kind="line", title=title,
                             x_title=x_title, y_title=unit_words or title, x_kind="ordinal",
                             width=TREND_WIDTH, height=TREND_HEIGHT, rule=rule,
                             locale=self.locale)
-        return self.view(spec, [line], x_title, by_commit=all(p.commit for p in points))
+        return self.view(spec, [line], x_title, by_commit=all(p.commit for p in points),
+                         labelled=frozenset(x for x, p in zip(labels, points, strict=True)
+                                            if p.label))
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
         """The `trend` block: `{{< trend comparisons ID >}}` or `... measurements ID >}}`."""
