@@ -184,6 +184,31 @@ def test_data_js_go_history_under_the_former_id_goes_on(
     assert [p["commit"] for p in found["go-benchmarkjoin"]] == ["57930e6", "c38a01e"]
 
 
+def test_a_large_import_prints_the_first_lines_and_counts_the_rest(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import of many benchmarks prints the first lines of each list (the figures, what
+    was added) and how many more, not a line per benchmark; every one is written."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    count = 1_025
+    (tmp_path / "many.jsonl").write_text("".join(
+        json.dumps({"id": f"b{i}", "value": 10 + i % 7, "unit": "ms", "commit": "c38a01e",
+                    "date": "2026-11-20"}) + "\n" for i in range(count)))
+    assert run(source, "jsonl", tmp_path / "many.jsonl", "--machine", "test-pc",
+               "--id", "x") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "measurements.x-b0: 10 ms, status measured"
+    assert out[19:22] == ["measurements.x-b19: 15 ms, status measured",
+                          "and 1,005 more figures",
+                          "measurements.x-b0: 1 point added (now 1 point), on its page "
+                          "benchmarks/x-b0/index.html"]
+    assert out[41] == "and 1,005 more notes"
+    assert out[42].startswith("Wrote 1,025 figures to data/history/measurements.x-b0.jsonl")
+    assert out[42].endswith(" and 1,015 more files.")
+    assert out[43:] == ["The data is valid."]
+    assert len(histories(source)) == count
+
+
 # -- asv ------------------------------------------------------------------------------------
 
 def test_asv_results_file() -> None:
