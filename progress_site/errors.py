@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
 import io
 import unicodedata
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -215,13 +218,14 @@ def rendered(problems: list[Problem]) -> list[str]:
 
 def kind(problem: Problem) -> str:
     """What a problem is an error of, as the closing line names it: a template's (the
-    site's templates/ or the engine's), else the data's (data/, content/, locales/)."""
-    file = problem.location.file
-    return "template" if file == "templates" or file.startswith("templates/") else "data"
+    site's templates/ or the engine's), a catalog's (a language's translations under
+    locales/), else the data's (data/, content/)."""
+    top = problem.location.file.split("/", 1)[0]
+    return {"templates": "template", "locales": "catalog"}.get(top, "data")
 
 
 def aborted(errors: list[Problem]) -> str:
-    """The closing line: `Aborted with 2 data errors.`, `Aborted with 1 template error.`,
+    """The closing line: `Aborted with 2 data errors.`, `Aborted with 1 catalog error.`,
     `Aborted with 3 errors (2 data, 1 template).`"""
     kinds: dict[str, int] = {}
     for problem in errors:
@@ -251,20 +255,106 @@ def source_line(path: Path, line: int) -> str:
     return ""
 
 
+CUTOFF = 0.6  # difflib's: how alike two words must be for one to be suggested
+
+
 def closest(word: str, known: Iterable[str]) -> str | None:
     """The known word most like `word` (difflib's, at 0.6 or closer), for a "did you
-    mean" hint; None when none is close."""
+    mean" hint; None when none is close. A `Names` answers as difflib does, faster."""
+    if isinstance(known, Names):
+        return known.closest(word)
     import difflib  # here: only a build with a problem needs it
 
-    close = difflib.get_close_matches(word, list(known), 1)
+    close = difflib.get_close_matches(word, list(known), 1, CUTOFF)
     return close[0] if close else None
+
+
+class Names:
+    """Known words indexed for many "did you mean" questions (a site's thousands of
+    names, asked once per bad reference): each answer is difflib's `get_close_matches`
+    answer, found among the few words that can reach it rather than among all.
+
+    The tables are made at the first question, not with the words: a build without a
+    problem asks none."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = tuple(words)
+        # A bad name is asked about again (where a page cites it, then where it prints).
+        self._answers: dict[str, str | None] = {}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.words)
+
+    @functools.cached_property
+    def _sorted(self) -> tuple[str, ...]:
+        """The words in order: a word's neighbours share its start, a good first guess."""
+        return tuple(sorted(set(self.words)))
+
+    @functools.cached_property
+    def _by_length(self) -> dict[int, dict[int, list[str]]]:
+        """The words of each length, by the set of their letters (`letter_set`): names
+        alike share one, and are passed over together."""
+        lengths: dict[int, dict[int, list[str]]] = {}
+        for w in self._sorted:
+            lengths.setdefault(len(w), {}).setdefault(letter_set(w), []).append(w)
+        return lengths
+
+    def closest(self, word: str) -> str | None:
+        """difflib's closest word: the highest ratio at CUTOFF or above (ties: the
+        greatest word)."""
+        if word not in self._answers:
+            self._answers[word] = self._closest(word)
+        return self._answers[word]
+
+    def _closest(self, word: str) -> str | None:
+        """`closest`, worked out: a ratio is at most 2 * shared letters / both lengths,
+        so only the words whose lengths and letters could reach the best found so far
+        (first among the word's neighbours in order) are compared whole."""
+        import difflib
+
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(word)  # as get_close_matches does: the same ratios
+
+        def scored(candidate: str) -> tuple[float, str]:
+            matcher.set_seq1(candidate)
+            return matcher.ratio(), candidate
+
+        at = bisect.bisect_left(self._sorted, word)
+        best = max((scored(w) for w in self._sorted[max(at - 3, 0):at + 3]),
+                   default=(0.0, ""))
+        letters, size, mask = Counter(word), len(word), letter_set(word)
+        for length, groups in self._by_length.items():
+            total = length + size
+            if 2.0 * min(length, size) / total < max(best[0], CUTOFF):
+                continue
+            for has, candidates in groups.items():
+                # A letter one word has and the other lacks is a letter left unmatched.
+                unmatched = (has & ~mask).bit_count() + (mask & ~has).bit_count()
+                if (total - unmatched) / total < max(best[0], CUTOFF):
+                    continue
+                for candidate in candidates:
+                    shared = sum((Counter(candidate) & letters).values())
+                    if 2.0 * shared / total >= max(best[0], CUTOFF):
+                        best = max(best, scored(candidate))
+        return best[1] if best[0] >= CUTOFF else None
+
+
+def letter_set(word: str) -> int:
+    """The letters of a word as bits (letters that share a bit are taken as one, which
+    only ever counts fewer letters apart: a bound, never a false one)."""
+    bits = 0
+    for ch in set(word):
+        bits |= 1 << (ord(ch) & 63)
+    return bits
 
 
 def did_you_mean(word: str, known: Iterable[str], listing: str = "known",
                  otherwise: str | None = None) -> str:
     """The one "did you mean 'X'?" hint, for the known word closest to `word`; else
-    `otherwise`, or the known words listed after `listing` ("known keys: a, b")."""
-    known = list(known)
+    `otherwise`, or the known words listed after `listing` ("known keys: a, b").
+    `known` may be a `Names`, for a build that asks about many words."""
+    if not isinstance(known, Names):
+        known = list(known)
     close = closest(word, known)
     if close:
         return f"did you mean '{close}'?"

@@ -12,6 +12,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.support import Translations
 
+from progress_site.cli import main
 from progress_site.pipeline import ENGINE_ROOT
 from progress_site.render.i18n import (
     compile_catalog,
@@ -20,6 +21,8 @@ from progress_site.render.i18n import (
     po_path,
     read_catalog,
 )
+
+from .conftest import TEMPLATES
 
 COUNTS = [0, 1, 2, 3, 5, 21, 1000000, 2000000, 1000001]
 
@@ -114,3 +117,23 @@ def test_a_catalog_that_would_fail_a_page_is_a_located_error_ok(tmp_path: Path) 
     assert merged.ngettext("%(num)s of %(total)s validated",
                            "%(num)s of %(total)s validated", 5) != ""
     assert problems == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_broken_catalog_is_counted_as_a_catalog_error(
+        example_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        lang: str) -> None:
+    """The closing line names a catalog's errors as the catalog's, not the data's, in
+    the catalog of either language."""
+    path = po_path(example_copy / "locales", lang)
+    path.parent.mkdir(parents=True)
+    path.write_text(ENGINE_PO.replace('msgstr "%(allowed)s permis"',
+                                      'msgstr "%(nope)s permis"', 1), "utf-8")
+    status = main(["--source", str(example_copy), "--out", str(tmp_path / "out")],
+                  TEMPLATES)
+    err = capsys.readouterr().err.splitlines()
+    assert status == 1
+    assert f"locales/{lang}/LC_MESSAGES/messages.po:22:1: unknown named placeholder " \
+           "'nope'" in err
+    assert err[-2:] == ["Aborted with 1 catalog error.",
+                        "The previous site was left as it was."]

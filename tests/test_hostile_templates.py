@@ -212,7 +212,7 @@ def test_a_templates_folder_linked_from_outside_is_not_read(base: Path,
         "    hint: copy the folder into the source instead of linking to it\n"
         "templates: this folder links to a place outside the source folder\n"
         "    hint: copy the folder into the source instead of linking to it\n"
-        "Aborted with 2 errors (1 data, 1 template).\nThe previous site was left as it "
+        "Aborted with 2 errors (1 catalog, 1 template).\nThe previous site was left as it "
         "was.\n")
     (base / "templates").unlink()
     (base / "locales").unlink()

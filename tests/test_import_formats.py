@@ -135,6 +135,80 @@ def test_go_test_history_under_the_former_id_goes_on(
     assert [p["commit"] for p in found["go-benchmarkjoin"]] == ["57930e6", "c38a01e"]
 
 
+def go_data_js(tmp_path: Path, names: list[str]) -> Path:
+    """A data.js of one suite whose one entry is the action's `go` tool's, at c38a01e."""
+    benches = [{"name": n, "value": 74.23 + i, "unit": "ns/op"} for i, n in enumerate(names)]
+    entry = {"commit": {"id": "c38a01e9f8e7d6c5b4a392817069f5e4d3c2b1a0",
+                        "timestamp": "2026-11-20T18:02:11Z"},
+             "date": 1795200300000, "tool": "go", "benches": benches}
+    path = tmp_path / "data.js"
+    path.write_text("window.BENCHMARK_DATA = " + json.dumps({"entries": {"Go": [entry]}}))
+    return path
+
+
+def test_data_js_go_benches_take_go_tests_ids(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action's go benches are the series `import go-test` then goes on in: one id
+    per benchmark, whichever of the two imported it, GOMAXPROCS suffix or not."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    data_js = go_data_js(tmp_path, ["BenchmarkJoin-8", "BenchmarkSort/n=16-8", "BenchmarkSum",
+                                    "BenchmarkSum - B/op", "Benchmark"])
+    assert run(source, "github-action-benchmark", data_js, "--machine", "test-pc",
+               "--id", "go") == 0, capsys.readouterr().err
+    (tmp_path / "go.txt").write_text("BenchmarkJoin-8  10  70 ns/op\n"
+                                     "BenchmarkSort/n=16-8  10  80 ns/op\n")
+    assert run(source, "go-test", tmp_path / "go.txt", "--machine", "test-pc",
+               "--commit", "4f0d3b2", "--id", "go") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert sorted(found) == ["go-benchmark", "go-join", "go-sort-n-16", "go-sum",
+                             "go-sum-b-op"]
+    assert [p["commit"] for p in found["go-join"]] == ["c38a01e", "4f0d3b2"]
+    assert [p["commit"] for p in found["go-sort-n-16"]] == ["c38a01e", "4f0d3b2"]
+
+
+def test_data_js_go_history_under_the_former_id_goes_on(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A series an earlier import of data.js kept as `go-benchmarkjoin` gets the new
+    points there; the action's other tools keep their names as written."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "old.jsonl").write_text('{"id": "benchmarkjoin", "value": 90.1, "unit": '
+                                        '"ns", "commit": "57930e6", "date": "2026-11-01"}\n')
+    assert run(source, "jsonl", tmp_path / "old.jsonl", "--machine", "test-pc",
+               "--id", "go") == 0, capsys.readouterr().err
+    assert run(source, "github-action-benchmark", go_data_js(tmp_path, ["BenchmarkJoin"]),
+               "--machine", "test-pc", "--id", "go") == 0, capsys.readouterr().err
+    found = histories(source)
+    assert sorted(found) == ["go-benchmarkjoin"]
+    assert [p["commit"] for p in found["go-benchmarkjoin"]] == ["57930e6", "c38a01e"]
+
+
+def test_a_large_import_prints_the_first_lines_and_counts_the_rest(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import of many benchmarks prints the first lines of each list (the figures, what
+    was added) and how many more, not a line per benchmark; every one is written."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    count = 1_025
+    (tmp_path / "many.jsonl").write_text("".join(
+        json.dumps({"id": f"b{i}", "value": 10 + i % 7, "unit": "ms", "commit": "c38a01e",
+                    "date": "2026-11-20"}) + "\n" for i in range(count)))
+    assert run(source, "jsonl", tmp_path / "many.jsonl", "--machine", "test-pc",
+               "--id", "x") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "measurements.x-b0: 10 ms, status measured"
+    assert out[19:22] == ["measurements.x-b19: 15 ms, status measured",
+                          "and 1,005 more figures",
+                          "measurements.x-b0: 1 point added (now 1 point), on its page "
+                          "benchmarks/x-b0/index.html"]
+    assert out[41] == "and 1,005 more notes"
+    assert out[42].startswith("Wrote 1,025 figures to data/history/measurements.x-b0.jsonl")
+    assert out[42].endswith(" and 1,015 more files.")
+    assert out[43:] == ["The data is valid."]
+    assert len(histories(source)) == count
+
+
 # -- asv ------------------------------------------------------------------------------------
 
 def test_asv_results_file() -> None:
@@ -264,7 +338,7 @@ def test_data_js_returns_the_whole_history() -> None:
         ("Rust Benchmark/sort", "815", "ns", "57930e6", "2026-11-02"),
         ("Rust Benchmark/fib/20", "23987", "ns", "c38a01e", "2026-11-20"),
         ("Rust Benchmark/sort", "790", "ns", "c38a01e", "2026-11-20"),
-        ("Go Benchmark/BenchmarkJoin", "74.23", "ns", "c38a01e", "2026-11-20")]
+        ("Go Benchmark/Join", "74.23", "ns", "c38a01e", "2026-11-20")]
     assert results[0].stats["plus_minus"] == Decimal(412)  # `± 412`: kept, not a stddev
     assert "plus_minus" not in results[4].stats
 
@@ -282,7 +356,7 @@ def test_data_js_migrates_every_point(
         "measurements.ci-rust-benchmark-fib-20: 23.987 us (the newest of 2 runs), status "
         "measured",
         "measurements.ci-rust-benchmark-sort: 790 ns (the newest of 2 runs), status measured",
-        "measurements.ci-go-benchmark-benchmarkjoin: 74.23 ns, status measured"]
+        "measurements.ci-go-benchmark-join: 74.23 ns, status measured"]
     assert "measurements.ci-rust-benchmark-sort: 2 points added (now 2 points), on its " \
         "page benchmarks/ci-rust-benchmark-sort/index.html" in out.out
     # 57930e6 is under `commits:` (dated 2026-11-01): the data's date wins over the file's.
@@ -293,7 +367,7 @@ def test_data_js_migrates_every_point(
                                      ("c38a01e", "2026-11-20", 23.987, "us")],
         "ci-rust-benchmark-sort": [("57930e6", "2026-11-01", 815, "ns"),
                                    ("c38a01e", "2026-11-20", 790, "ns")],
-        "ci-go-benchmark-benchmarkjoin": [("c38a01e", "2026-11-20", 74.23, "ns")]}
+        "ci-go-benchmark-join": [("c38a01e", "2026-11-20", 74.23, "ns")]}
     # cargo's `± 412` is kept beside the value (in the series' unit), not as its spread.
     assert [(p.get("stats"), p.get("spread")) for p in histories(source)[
         "ci-rust-benchmark-fib-20"]] == [({"plus_minus": 0.412}, None),
@@ -698,9 +772,9 @@ def test_data_js_of_every_tool_migrates_and_builds(
         k: len(v) for k, v in found.items()}
     units = {ident: points[0]["unit"] for ident, points in found.items()}
     assert units["ci-cargo-suite-fib-20"] == "us"  # 24031 ns/iter
-    assert units["ci-go-suite-benchmarkjoin"] == "ns"
-    assert units["ci-go-suite-benchmarkjoin-b-op"] == "B"
-    assert units["ci-go-suite-benchmarkjoin-allocs-op"] == ""
+    assert units["ci-go-suite-join"] == "ns"
+    assert units["ci-go-suite-join-b-op"] == "B"
+    assert units["ci-go-suite-join-allocs-op"] == ""
     assert units["ci-benchmarkjs-suite-fib-20"] == "ops/s"
     assert units["ci-pytest-suite-test-small"] == "us"  # 1234.5 iter/sec: 810.05 us a run
     out_dir = tmp_path / "site"

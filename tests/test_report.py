@@ -252,7 +252,7 @@ def test_trends_from_history(tmp_path: Path) -> None:
     page = parse(built.files["index.html"])
     summaries = [f.text() for f in page.find_all("figcaption", class_="chart-summary")]
     assert summaries == [  # over the commits where each point names one, else the dates
-        f"CPU: lowest 8.5{NBSP}ms at commit ccc3333, highest 30{NBSP}ms at commit First.",
+        f"CPU: lowest 8.5{NBSP}ms at commit ccc3333, highest 30{NBSP}ms at First.",
         f"Start: lowest 8.2{NBSP}s where Date is November\u00a01, highest 9.1{NBSP}s where Date "
         "is October\u00a01.",
     ]
@@ -262,5 +262,5 @@ def test_trends_from_history(tmp_path: Path) -> None:
     french = parse(built.files["fr/index.html"]).find(id="trend-cpu-figure")
     assert cells(french.find("tbody").find("tr")) == ["Première", f"30{NNBSP}ms"]
     assert french.find("figcaption").text() == (
-        f"CPU\u00a0: le plus bas 8,5{NNBSP}ms au commit ccc3333, le plus haut 30{NNBSP}ms au "
-        "commit Première.")
+        f"CPU\u00a0: le plus bas 8,5{NNBSP}ms au commit ccc3333, le plus haut 30{NNBSP}ms à "
+        "Première.")

@@ -210,6 +210,31 @@ def test_dates_carry_their_year_when_the_points_cross_one(
     assert not any(re.search(r"\b20\d\d$", t.text()) for t in within)
 
 
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The history site where the highest point's commit is a release, with a label."""
+    source = history_source(tmp_path_factory.mktemp("released") / "src")
+    (source / "data" / "releases.yaml").write_text(
+        "commits:\n  - id: c00001b\n    label: {en: v2.0, fr: version 2.0}\n",
+        encoding="utf-8")
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 compiled=TEMPLATES)).files
+
+
+@pytest.mark.parametrize(("lang", "desc"), [
+    ("en", "Lowest 98.10\u00a0ms at commit c00000c (October\u00a013), highest 152.85\u00a0ms "
+           "at v2.0 (October\u00a028), 30 points."),
+    ("fr", "Au plus bas 98,10\u202fms au commit c00000c (13\u00a0octobre), au plus haut "
+           "152,85\u202fms à version 2.0 (28\u00a0octobre), 30 points.")])
+def test_a_release_is_told_by_its_label(released: dict[str, bytes], lang: str,
+                                        desc: str) -> None:
+    """A point at a labelled commit (a release) is told at its label, not as a commit
+    named by the label; the other points at their commit."""
+    for svg in parse(released[PAGES[lang]]).find("figure", class_="series-chart").find_all(
+            "svg"):
+        assert svg.find("desc").text().startswith(desc)
+
+
 def test_the_chart_takes_the_content_width(files: dict[str, bytes]) -> None:
     """A viewBox and width 100 %: the browser scales it to the page."""
     svg = chart(files, "en")

@@ -18,7 +18,7 @@ from typing import Any
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import BudgetView, FigureView, RoadmapView, StudyView
-from progress_site.errors import closest, did_you_mean
+from progress_site.errors import Names, closest, did_you_mean
 from progress_site.model.dataset import Dataset
 from progress_site.model.keys import FigureKey, Keyed
 from progress_site.model.schema import Commit, Data
@@ -44,6 +44,12 @@ class Namespace:
     # one once): the pages of each language print these same numbers.
     computed: Mapping[tuple[str, str], Entry] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
+    # The names indexed for "did you mean" (`hint`), once a namespace rather than once a
+    # bad name: a site of thousands of figures may cite thousands of names wrong.
+    names: Names = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", Names(self.entries))
 
     @classmethod
     def build(cls, data: Data, keyed: Iterable[Keyed], views: Mapping[FigureKey, FigureView],
@@ -107,8 +113,9 @@ class Namespace:
             return advice
         # A neighbour's short name first: `first-version-memory-cots` in a measurement's
         # formula meant the short `first-version-memory-cost`, which is what it wrote.
-        short = sorted(n[len(scope) + 1:] for n in self.entries if n.startswith(f"{scope}."))
-        known = short if scope and closest(name, short) is not None else sorted(self.entries)
+        short = sorted(n[len(scope) + 1:] for n in self.entries
+                       if n.startswith(f"{scope}.")) if scope else []
+        known = short if scope and closest(name, short) is not None else self.names
         return did_you_mean(name, known, otherwise=(
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
             "(see docs/data-format.md)"))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from progress_site.errors import Location, Problem, did_you_mean
+from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.convert import INVALID, Converter, known_language, plan
 from progress_site.load.datasets import attach_records, declared_records
 from progress_site.load.document import Document
@@ -28,6 +28,9 @@ DEFAULT_LANGUAGES = ("en", "fr")
 # read is set aside, and a reference to its id is no mistake of its own (validate knows
 # the id).
 SET_ASIDE = ("machines", "commits")
+# The collections others name by id (`run: ID` too): under a misspelt name, their
+# records' ids are set aside, so that naming them is no mistake of its own.
+NAMED_BY_ID = (*SET_ASIDE, "runs")
 Aside = frozenset[tuple[str, str]]  # (collection, id) of each record set aside
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,13 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
             conv.error((key,), f"unknown collection '{key}'", did_you_mean(
                 key, hints(Data), otherwise="known collections: " + ", ".join(
                     k for k in hints(Data) if k != "site")), key=True)
+            # A problem of its file: the rest is checked, and what the collection meant
+            # was read as is set aside (references to its records are no mistakes).
+            meant = closest(key, hints(Data))
+            if aside is not None and meant in NAMED_BY_ID and isinstance(value, list):
+                aside.update((meant, i["id"]) for i in value
+                             if isinstance(i, dict) and isinstance(i.get("id"), str))
+            continue
         elif key in SET_ASIDE and isinstance(value, list):
             items, ids = set_aside(conv, hints(Data)[key], value, key)
             records.append((key, items))

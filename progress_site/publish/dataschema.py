@@ -3,6 +3,7 @@ as the records it describes (`model/schema.py`), and what the build derives for 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime as dt
 import functools
@@ -145,9 +146,12 @@ def data_schema() -> dict[str, Any]:
                                                    "additionalProperties": {"type": "string"}}],
                     "description": "one text for every language, or one per language; "
                                    "{{ references }} are left as written"}
-    return {"$schema": DIALECT, "title": "progress-site data.json",
-            "description": "The validated data of a progress site and what the build "
-                           "derived from it.", **top, "$defs": dict(sorted(defs.items()))}
+    schema = {"$schema": DIALECT, "title": "progress-site data.json",
+              "description": "The validated data of a progress site and what the build "
+                             "derived from it.", **top, "$defs": dict(sorted(defs.items()))}
+    # The tables above (ROWS, DERIVED, QUANTITY, SERIES_SCHEMA) are placed in it as they
+    # are: a copy makes each caller's schema its own, so editing one edits no other.
+    return copy.deepcopy(schema)
 
 
 @functools.cache  # it depends on the code only: once a process (watch mode rebuilds)

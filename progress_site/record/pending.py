@@ -19,6 +19,9 @@ Ask = Callable[[str], str]
 # Files the closing line names: an import writes a history file a benchmark, and a
 # line naming them all would grow with their number. The rest are counted.
 MAX_NAMED = 10
+# Lines of one list (the figures, the notes) an import prints before it counts the rest:
+# a file of thousands of benchmarks would print megabytes no one reads.
+MAX_LINES = 20
 
 
 @dataclass
@@ -34,11 +37,16 @@ class Pending:
 
 def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -> None:
     """Show each figure and its status; ask once when a status was only suggested."""
-    for p in pending:
+    for p in pending[:MAX_LINES]:
         why = f" ({p.suggestion.reason})" if p.suggestion else ""
         # The id, unit and status may come from a tool's file: spelled out.
         print(f"{visible_path(p.label)}: {visible_path(p.shown)}, status "
               f"{visible_path(p.status)}{why}")
+    if len(pending) > MAX_LINES:
+        # The statuses asked about below may be among those not shown: say how many.
+        suggested = sum(1 for p in pending[MAX_LINES:] if p.suggestion)
+        print(more_line(len(pending), "figures") + (
+            f" ({suggested:,} of them with a suggested status)" if suggested else ""))
     if not any(p.suggestion for p in pending) or args.yes or args.dry_run:
         return
     if ask is None:
@@ -70,15 +78,22 @@ def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], tod
     if args.dry_run:
         return 0
     written = rec.write()
-    for note in rec.notes:
+    for note in rec.notes[:MAX_LINES]:
         print(note)
+    if len(rec.notes) > MAX_LINES:
+        print(more_line(len(rec.notes), "notes"))
     figures = sum(1 for p in pending if p.label not in rec.unchanged)
     if written:
-        print(f"Wrote {figures} figure{'s' if figures != 1 else ''} to {listed(written)}.")
+        print(f"Wrote {figures:,} figure{'s' if figures != 1 else ''} to {listed(written)}.")
     else:
         print("Nothing written: every point is recorded already.")
     print("The data is valid.")
     return 0
+
+
+def more_line(count: int, what: str) -> str:
+    """The line under the first MAX_LINES of a list of `count`, counting the rest."""
+    return f"and {count - MAX_LINES:,} more {what}"
 
 
 def listed(files: list[str]) -> str:

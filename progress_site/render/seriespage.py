@@ -107,10 +107,18 @@ def describe(board: SeriesWords, view: SeriesView, values: Sequence[float],
 
     points = view.points
     low, high = extremes(values)
-    return board.words._(
-        "Lowest %(low)s at commit %(a)s (%(a_day)s), highest %(high)s at commit "
-        "%(b)s (%(b_day)s), %(n)s points.",
-        low=board.value_only(view, points[low]), a=points[low].commit,
+    w = board.words
+    return w._(
+        "Lowest %(low)s %(at_low)s (%(a_day)s), highest %(high)s %(at_high)s "
+        "(%(b_day)s), %(n)s points.",
+        low=board.value_only(view, points[low]), at_low=at(board, points[low].commit),
         a_day=day(board.day(points[low])), high=board.value_only(view, points[high]),
-        b=points[high].commit, b_day=day(board.day(points[high])),
+        at_high=at(board, points[high].commit), b_day=day(board.day(points[high])),
         n=board.count(len(points)))
+
+
+def at(board: SeriesWords, commit: str) -> str:
+    """Where a point was measured: at its commit's label (a release) when the data gives
+    it one, else at the commit."""
+    label = board.tags.get(commit)
+    return board.words.at_point(commit, label.get(board.words.lang) if label else None)

@@ -201,6 +201,13 @@ class Words:
                 href, commit_id)
         return html
 
+    def at_point(self, commit: str, label: str | None = None) -> str:
+        """Where a point of a history was measured, as a sentence says it: at its label
+        (a release: `at v1.2`) when it has one, else at its commit (`at commit c38a01e`)."""
+        if label:
+            return self._("at %(label)s", label=label)
+        return self._("at commit %(commit)s", commit=commit)
+
     @functools.cached_property
     def commits(self) -> dict[str, Commit]:
         """The commits the data declares, by id."""

@@ -2,7 +2,8 @@
 
 Every bench of every entry of every suite is a result with its entry's own commit and
 date, oldest first, so one import can migrate a history. A bench's name is its `name`
-when the file has one suite, `SUITE/name` when it has several.
+when the file has one suite, `SUITE/name` when it has several; a go bench's name is
+written as `import go-test` writes it (`Join`, not `BenchmarkJoin-8`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from progress_site.record.importers.base import (
     quoted,
     read_text,
 )
+from progress_site.record.importers.gotest import benchstat_name
 
 PREFIX = "window.BENCHMARK_DATA ="
 # A number as a tool may write one, exponent, sign, inf and nan included: each is read
@@ -69,7 +71,7 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
     if tool == "pytest" and bench.get("unit") == "iter/sec":
         name, unit, stats, runs = pytest_time(prefix, bench, display)
     else:
-        name = prefix + str(bench["name"])
+        name = prefix + own_name(tool, str(bench["name"]))
         unit = unit_of(str(bench.get("unit", "")))
         if unit in TIMES.values():
             not_negative(display, name, {"value": bench["value"]})
@@ -81,9 +83,19 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
     commit = entry.get("commit") or {}
     ident = commit.get("id")
     when = day_of_ms(entry.get("date")) or day_of(commit.get("timestamp"))
+    # go's series go on under the id the name as written made, while they have a history.
+    former = prefix + str(bench["name"]) if tool == "go" else None
     return Result(name, unit, stats, (), runs, when,
                   ident[:7] if isinstance(ident, str) else None, name,
-                  better=BETTER.get(tool) if isinstance(tool, str) else None)
+                  better=BETTER.get(tool) if isinstance(tool, str) else None,
+                  former=former if former != name else None)
+
+
+def own_name(tool: Any, name: str) -> str:
+    """A bench's name as our importer of its tool names it: go's as `import go-test` does
+    (`Join` for `BenchmarkJoin-8`), so a project moving from the action to `go test`
+    imports goes on in the same series; others as written."""
+    return benchstat_name(name) if tool == "go" else name
 
 
 def pytest_time(prefix: str, bench: dict[str, Any], display: str

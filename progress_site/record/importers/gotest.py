@@ -59,6 +59,17 @@ def short(name: str) -> str:
     return name.removeprefix("Benchmark") or name
 
 
+PROCS = re.compile(r"-\d+$")
+
+
+def benchstat_name(name: str) -> str:
+    """A go benchmark's name as another tool kept it (github-action-benchmark's
+    `BenchmarkSortInts-8`, `BenchmarkSortInts - B/op`) named as `read` names it: without
+    `Benchmark` and the -GOMAXPROCS suffix, a metric after ` - ` kept."""
+    base, dash, metric = name.partition(" - ")
+    return short(PROCS.sub("", base)) + dash + metric
+
+
 def refuse_failure(text: str, display: str, line: int) -> None:
     """`--- FAIL: BenchmarkX` or a lone `FAIL`: the run failed, its times are no figure."""
     if text.startswith("--- FAIL") or text.strip() == "FAIL" or text.startswith("FAIL\t"):

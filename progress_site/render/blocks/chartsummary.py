@@ -11,19 +11,22 @@ if TYPE_CHECKING:
 
 
 def summary(w: Words, title: str, lines: list[Line], x_header: str,
-            xs: list[tuple[float | str, str]], by_commit: bool = False) -> str:
+            xs: list[tuple[float | str, str]], by_commit: bool = False,
+            labelled: frozenset[str] = frozenset()) -> str:
     """One sentence that says what the chart shows, from exactly the points it draws:
     the lowest and the highest of all its marks, where they are and in which series
     (a bar chart's categories have no order that "from the first to the last" reads);
-    `by_commit`: one line over commits, whose places are told as commits."""
+    `by_commit`: one line over commits, whose places are told as commits, but those
+    `labelled` (a release's label), told by their label."""
     marks = [(p.y, i, p) for i, line in enumerate(lines) for p in line.points]
     low = min(marks, key=lambda m: m[0])
     high = max(marks, key=lambda m: m[0])
     if len(lines) == 1 and by_commit:  # as a series' chart says it (seriespage.py)
-        sentence = w._("%(title)s: lowest %(low)s at commit %(low_x)s, highest "
-                       "%(high)s at commit %(high_x)s.", title=title,
-                       low=low[2].y_text, low_x=low[2].x_text, high=high[2].y_text,
-                       high_x=high[2].x_text)
+        at_low, at_high = (w.at_point(x, x if x in labelled else None)
+                           for x in (low[2].x_text, high[2].x_text))
+        sentence = w._("%(title)s: lowest %(low)s %(at_low)s, highest %(high)s "
+                       "%(at_high)s.", title=title, low=low[2].y_text,
+                       at_low=at_low, high=high[2].y_text, at_high=at_high)
     elif len(lines) == 1:
         sentence = w._("%(title)s: lowest %(low)s where %(x)s is %(low_x)s, highest "
                        "%(high)s where %(x)s is %(high_x)s.", title=title, x=x_header,

@@ -41,9 +41,11 @@ def chart_locale(w: Words) -> str:
 
 
 def chart_view(w: Words, cache: ChartCache, spec: ChartSpec, lines: list[Line],
-               x_header: str, by_commit: bool = False) -> ChartView:
+               x_header: str, by_commit: bool = False,
+               labelled: frozenset[str] = frozenset()) -> ChartView:
     """The drawn chart (and its phone's drawing) with its sentence and its table;
-    `by_commit`: its x axis is the commits measured (a trend's)."""
+    `by_commit`: its x axis is the commits measured (a trend's), `labelled` the x
+    texts that are a point's label (a release) rather than its commit."""
     figure = f"{spec.id}-figure"
     small = narrow(spec)
     svg = drawn(cache, spec, figure, "wide" if small else "")
@@ -52,7 +54,7 @@ def chart_view(w: Words, cache: ChartCache, spec: ChartSpec, lines: list[Line],
                  for x, text in xs)
     phone = drawn(cache, small, figure, "narrow") if small else None
     return ChartView(figure, svg, phone, wide_from(spec),
-                     summary(w, spec.title, lines, x_header, xs, by_commit),
+                     summary(w, spec.title, lines, x_header, xs, by_commit, labelled),
                      x_header, tuple(line.name for line in lines), rows)
 
 

@@ -135,16 +135,19 @@ class Trends:
         if all(p.date for p in points):  # drawn in time order, whatever the list's order
             points = sorted(points, key=lambda p: p.date or dt.date.min)
         x_title, labels = self.axis(points)
+        labels = _unique(labels)
         unit_words = self.tables.unit(unit) if unit else ""
         line = Line(unit_words or title, tuple(
             Point(label, label, p.value, self.w.with_unit(p.value, p.decimals, unit))
-            for label, p in zip(_unique(labels), points, strict=True)))
+            for label, p in zip(labels, points, strict=True)))
         spec = checked_spec([line], FEWER_MOMENTS, id=chart_id, kind="line", title=title,
                             x_title=x_title, y_title=unit_words or title, x_kind="ordinal",
                             width=TREND_WIDTH, height=TREND_HEIGHT, rule=rule,
                             locale=chart_locale(self.w))
         return chart_view(self.w, self.cache, spec, [line], x_title,
-                          by_commit=all(p.commit for p in points))
+                          by_commit=all(p.commit for p in points),
+                          labelled=frozenset(x for x, p in zip(labels, points, strict=True)
+                                             if p.label))
 
 
 def _moment(point: SeriesPoint) -> Moment:
