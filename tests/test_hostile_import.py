@@ -19,9 +19,11 @@ from pathlib import Path
 import pytest
 
 from progress_site.cli import main
+from progress_site.record.importers import ImportFailed, read_results
 
 from .conftest import SOURCE_DATE_EPOCH
 from .test_hostile import HOSTILE
+from .test_importers import SAMPLES
 from .test_record import hashes, smallest_site
 
 HISTORY = "data/history/measurements.heap.jsonl"
@@ -74,3 +76,31 @@ def test_a_long_name_that_fits_ok(site: Path, tmp_path: Path,
     code, said = run_import(site, "go-test", tool_file, capsys)
     assert code == 0, said
     assert (site / "data" / "history" / f"measurements.x{'a' * 200}.jsonl").is_file()
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    pytest.param("BenchmarkA-8   100   5 ns/op\n".encode("utf-16"),
+                 "x.txt: the file is UTF-16, not UTF-8\n    hint: save it as UTF-8 (in "
+                 "PowerShell: `| Out-File -Encoding utf8`)", id="utf-16"),
+    pytest.param(b"goos: linux\nBenchmarkA-8   100   5 ns/op\ncpu: \xff\n",
+                 "x.txt:3:6: the file is not valid UTF-8\n    hint: give the file exactly "
+                 "as the tool wrote it, saved as UTF-8", id="not utf-8"),
+])
+def test_a_tools_file_not_in_utf_8_is_told_so(tmp_path: Path, data: bytes, message: str
+                                              ) -> None:
+    (tmp_path / "x.txt").write_bytes(data)
+    with pytest.raises(ImportFailed) as caught:
+        read_results("go-test", tmp_path / "x.txt", "x.txt")
+    assert caught.value.render() == message
+
+
+def test_a_tools_file_with_a_bom_ok(tmp_path: Path) -> None:
+    """Windows' editors and shells start UTF-8 with a BOM: go test's text was read past
+    it, a JSON file was 'not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)'."""
+    bom = "\ufeff"
+    (tmp_path / "h.json").write_text(bom + (SAMPLES / "hyperfine.json").read_text(),
+                                     encoding="utf-8")
+    assert [r.name for r in read_results("hyperfine", tmp_path / "h.json", "h.json")] == [
+        "sleep 0.01", "python3 -c pass"]
+    (tmp_path / "r.jsonl").write_text(bom + '{"id": "a", "value": 1}\n', encoding="utf-8")
+    assert [r.name for r in read_results("jsonl", tmp_path / "r.jsonl", "r.jsonl")] == ["a"]
