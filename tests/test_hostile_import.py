@@ -13,6 +13,7 @@ the JSON lines a harness writes.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from progress_site.cli import main
 from progress_site.record.importers import ImportFailed, read_results
 
 from .conftest import SOURCE_DATE_EPOCH
-from .test_hostile import HOSTILE
+from .test_hostile import HOSTILE, build, refused, write
 from .test_importers import SAMPLES
 from .test_record import hashes, smallest_site
 
@@ -104,3 +105,34 @@ def test_a_tools_file_with_a_bom_ok(tmp_path: Path) -> None:
         "sleep 0.01", "python3 -c pass"]
     (tmp_path / "r.jsonl").write_text(bom + '{"id": "a", "value": 1}\n', encoding="utf-8")
     assert [r.name for r in read_results("jsonl", tmp_path / "r.jsonl", "r.jsonl")] == ["a"]
+
+
+def test_a_line_separator_in_a_history_string_ends_no_line(base: Path, tmp_path: Path
+                                                           ) -> None:
+    """`str.splitlines` cut the line at U+2028: a valid line was two broken ones, and
+    every later line's number was one too high."""
+    write(base / "data" / "machines.yaml", "machines: [{id: test-pc, name: PC}]\n"
+          "commits: [{id: c38a01e, date: 2026-11-16}, {id: 57930e6, date: 2026-11-17}]\n")
+    first = json.dumps({**POINT, "tool": "a\u2028b\u2029c"}, ensure_ascii=False)
+    second = json.dumps({**POINT, "commit": "57930e6", "date": "2026-11-31"})
+    write(base / HISTORY, first + "\n" + second + "\n")
+    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
+    assert err.startswith(f"{HISTORY}:2:31: date: "), err
+    assert "JSON syntax error" not in err
+
+
+def test_a_line_separator_in_a_history_string_ok(base: Path, tmp_path: Path) -> None:
+    write(base / "data" / "machines.yaml", "machines: [{id: test-pc, name: PC}]\n"
+          "commits: [{id: c38a01e, date: 2026-11-16}]\n")
+    write(base / HISTORY, json.dumps({**POINT, "tool": "a\u2028b"}, ensure_ascii=False)
+          + "\r\n")
+    result = build(base, tmp_path / "out")
+    assert result.code == 0, result.err
+
+
+def test_a_line_separator_in_a_run_record_ends_no_line(tmp_path: Path) -> None:
+    text = json.dumps({"id": "a", "value": 1, "title": "a\u2028b"}, ensure_ascii=False)
+    (tmp_path / "r.jsonl").write_text(text + "\n" + '{"id": "b"}\n', encoding="utf-8")
+    with pytest.raises(ImportFailed) as caught:
+        read_results("jsonl", tmp_path / "r.jsonl", "r.jsonl")
+    assert caught.value.render().startswith("r.jsonl:2:1: run record 'b' has no `value`")

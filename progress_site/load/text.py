@@ -64,6 +64,17 @@ def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
     return (None, problems) if problems else (text, [])
 
 
+def lines_of(text: str) -> list[str]:
+    """A text's lines as JSON lines and every position count them, and as an editor shows
+    them: each ended by a newline (or "\r\n") alone. str.splitlines also ends one at a
+    U+2028, which a JSON string may hold as it is (`json.dumps(..., ensure_ascii=False)`
+    writes it): a valid line was cut in two broken ones, and the next ones misnumbered."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines] if "\r" in text else lines
+
+
 def not_utf8(data: bytes, start: int, display: str, hint: str) -> Problem:
     """The first byte of `data` that is not UTF-8 (at offset `start`), at its line and
     column."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import shorten
+from progress_site.load.text import lines_of
 from progress_site.model.limits import LARGEST
 from progress_site.record.importers.base import (
     NOT_NEGATIVE,
@@ -83,4 +84,4 @@ def runs_of(rec: dict[str, Any], display: str, line: int) -> int:
 
 def read(path: Path, display: str) -> list[Result]:
     """Every run record of the file."""
-    return list(jsonl(read_text(path, display).splitlines(), display))
+    return list(jsonl(lines_of(read_text(path, display)), display))
