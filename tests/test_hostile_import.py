@@ -107,6 +107,46 @@ def test_a_tools_file_with_a_bom_ok(tmp_path: Path) -> None:
     assert [r.name for r in read_results("jsonl", tmp_path / "r.jsonl", "r.jsonl")] == ["a"]
 
 
+@pytest.mark.parametrize(("record", "message"), [
+    pytest.param({"id": "parse", "value": 1, "title": "Parse \ud800 file"},
+                 "r.jsonl:2:1: run record 'parse': `title` holds U+D800 (half of a "
+                 "character), which no page can hold", id="half a character"),
+    pytest.param({"id": "parse", "value": 1, "title": "Parse \u202efile"},
+                 "r.jsonl:2:1: run record 'parse': `title` holds U+202E (a direction "
+                 "override), which no page can hold", id="direction"),
+    pytest.param({"id": "parse", "value": 1, "machine": "pc\x1b[2J"},
+                 "r.jsonl:2:1: run record 'parse': `machine` holds U+001B (a control "
+                 "character), which no page can hold", id="terminal escape"),
+])
+def test_words_no_page_can_hold_are_refused_in_the_tools_file(
+        site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        record: dict[str, object], message: str) -> None:
+    """They were written into the YAML, refused by the check of the data as changed, and
+    told at a line of data/measurements.yaml the user never wrote."""
+    tool_file = tmp_path / "r.jsonl"
+    tool_file.write_text('{"id": "other", "value": 2}\n' + json.dumps(record) + "\n")
+    before = hashes(site)
+    code, said = run_import(site, "jsonl", tool_file, capsys)
+    assert code == 1, said
+    assert said.startswith(f"error: {tool_file}" + message.removeprefix("r.jsonl")), said
+    assert "measurements.yaml" not in said
+    assert hashes(site) == before
+
+
+def test_a_criterion_name_no_page_can_hold_is_refused(tmp_path: Path) -> None:
+    """criterion's benchmark name becomes the series' title: refused in the tool's file."""
+    folder = tmp_path / "target" / "fib" / "new"
+    folder.mkdir(parents=True)
+    (folder / "estimates.json").write_text('{"mean": {"point_estimate": 5}}')
+    (folder / "benchmark.json").write_text('{"full_id": "fib \\u202e02"}')
+    with pytest.raises(ImportFailed) as caught:
+        read_results("criterion", folder / "estimates.json", "e.json")
+    assert caught.value.render() == (
+        "e.json: benchmark 'fib \\u202e02': its title holds U+202E (a direction override), "
+        "which no page can hold\n    hint: delete it from what criterion measured or ran "
+        "on, then run it again")
+
+
 def test_a_line_separator_in_a_history_string_ends_no_line(base: Path, tmp_path: Path
                                                            ) -> None:
     """`str.splitlines` cut the line at U+2028: a valid line was two broken ones, and
