@@ -176,3 +176,34 @@ def test_a_line_separator_in_a_run_record_ends_no_line(tmp_path: Path) -> None:
     with pytest.raises(ImportFailed) as caught:
         read_results("jsonl", tmp_path / "r.jsonl", "r.jsonl")
     assert caught.value.render().startswith("r.jsonl:2:1: run record 'b' has no `value`")
+
+
+# -- the command line ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "message"), [
+    pytest.param(["--watch", "--port", "99999"], "argument --port: expected a port from 0 "
+                 "to 65535 (0 picks a free one), got '99999'", id="port past 65535"),
+    pytest.param(["--watch", "--port", "-1"], "argument --port: expected a port from 0 to "
+                 "65535 (0 picks a free one), got '-1'", id="negative port"),
+    pytest.param(["--base-url", "https://[::1/"], "argument --base-url: 'https://[::1/' is "
+                 "not an address (Invalid IPv6 URL)", id="half an IPv6 address"),
+])
+def test_an_option_out_of_its_range_is_a_usage_error(
+        base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+        message: str) -> None:
+    """The port went to bind() as it was: 'internal error: OverflowError'; an address
+    urllib cannot split was argparse's 'invalid base_url value'."""
+    with pytest.raises(SystemExit) as caught:
+        main(["--source", str(base), "--out", str(tmp_path / "out"), *args])
+    err = capsys.readouterr().err
+    assert caught.value.code == 2
+    assert err.splitlines()[-1] == f"progress-site: error: {message}", err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_option_at_the_ends_of_its_range_ok() -> None:
+    from progress_site.cli import parser
+
+    assert parser().parse_args(["--port", "0"]).port == 0
+    assert parser().parse_args(["--port", "65535"]).port == 65535
+    assert parser().parse_args(["--base-url", "https://[::1]/"]).base_url == "https://[::1]/"
