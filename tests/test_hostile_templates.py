@@ -163,6 +163,39 @@ def test_a_catalogs_words_are_text(base: Path, tmp_path: Path) -> None:
     assert nav.attrs == {"class": "languages", "aria-label": 'x" onmouseover="window.__pwned=1'}
 
 
+@pytest.mark.parametrize(("data", "message"), [
+    pytest.param(CATALOG.replace("& co", "\u202e& co").encode(),
+                 "locales/fr/LC_MESSAGES/messages.po:7:43: invisible control character "
+                 "U+202E (right-to-left override): it makes the text read otherwise than it "
+                 "is written", id="direction override"),
+    pytest.param(CATALOG.encode("utf-16"), "locales/fr/LC_MESSAGES/messages.po: the file is "
+                 "UTF-16, not UTF-8", id="utf-16"),
+    pytest.param(CATALOG.encode().replace(b"& co", b"\xff co"),
+                 "locales/fr/LC_MESSAGES/messages.po:7:43: the file is not valid UTF-8",
+                 id="not utf-8"),
+])
+def test_a_catalogs_file_is_held_to_a_data_files_rules(base: Path, tmp_path: Path,
+                                                      data: bytes, message: str) -> None:
+    """A direction override in a translation reached the French page and feed; a byte
+    that is not UTF-8 was Python's codec message, with no place."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_bytes(data)
+    assert refused(base, tmp_path / "out").startswith(message + "\n")
+
+
+def test_a_catalog_saved_with_a_bom_and_crlf_ok(base: Path, tmp_path: Path) -> None:
+    """Windows' Notepad saves one so: Babel read the BOM as a keyword ('Unknown or
+    misformatted keyword on 0')."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_bytes(
+        b"\xef\xbb\xbf" + CATALOG.replace("\n", "\r\n").encode())
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    page = parse((tmp_path / "out" / "fr" / "index.html").read_text())
+    assert page.find_all("a", class_="skip")[0].text() == (
+        "<script>window.__pwned=1</script> & co")
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ('{% extends "page.html" %}', "maximum recursion depth exceeded in comparison"),
     ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "maximum recursion depth exceeded"),
