@@ -183,6 +183,20 @@ def test_a_catalogs_file_is_held_to_a_data_files_rules(base: Path, tmp_path: Pat
     assert refused(base, tmp_path / "out").startswith(message + "\n")
 
 
+def test_a_catalogs_syntax_error_is_at_its_line(base: Path, tmp_path: Path) -> None:
+    """Babel named the line in its message ("... on 11", counted from 0): the problem
+    carries it as every other does, with the line."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_text(
+        CATALOG + '\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] "c"\nmsgstr[1] "d"\n'
+        'msgstr[2] "e"\n')
+    assert refused(base, tmp_path / "out") == (
+        "locales/fr/LC_MESSAGES/messages.po:12:1: cannot read the catalog: msg has more "
+        "translations than num_plurals of catalog\n    msgid \"a\"\n    ^\n"
+        "    hint: run `pybabel update` or "
+        "fix the line\nAborted with 1 data error.\nThe previous site was left as it was.\n")
+
+
 def test_a_catalog_saved_with_a_bom_and_crlf_ok(base: Path, tmp_path: Path) -> None:
     """Windows' Notepad saves one so: Babel read the BOM as a keyword ('Unknown or
     misformatted keyword on 0')."""

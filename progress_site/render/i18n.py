@@ -60,9 +60,11 @@ def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem
         return None, problems
     try:
         return read_po(io.StringIO(text), abort_invalid=True), []
-    except PoFileError as exc:
-        return None, [Problem(Location(display), f"cannot read the catalog: {exc}",
-                              hint="run `pybabel update` or fix the line it names")]
+    except PoFileError as exc:  # Babel counts lines from 0, and says "on N" after them
+        what = str(exc).removesuffix(f" on {exc.lineno}")
+        return None, [Problem(Location(display, exc.lineno + 1, 1),
+                              f"cannot read the catalog: {what}", hint="run `pybabel "
+                              "update` or fix the line", source_line=exc.line.rstrip("\r\n"))]
 
 
 def catalog_gaps(catalog: Catalog) -> tuple[Gap, ...]:
