@@ -207,3 +207,44 @@ def test_an_option_at_the_ends_of_its_range_ok() -> None:
     assert parser().parse_args(["--port", "0"]).port == 0
     assert parser().parse_args(["--port", "65535"]).port == 65535
     assert parser().parse_args(["--base-url", "https://[::1]/"]).base_url == "https://[::1]/"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    pytest.param(["--value", "1e99999999"], "error: --value: 1e99999999 is larger than a "
+                 "page prints (1e+15)", id="a number of 100 million digits"),
+    pytest.param(["--value=-1e16"], "error: --value: -1e16 is larger than a page prints "
+                 "(1e+15)", id="past the largest"),
+    pytest.param(["--value", "1e-99999999"], "error: --value: 1e-99999999 has more than 12 "
+                 "decimals; round it", id="a hundred million decimals"),
+    pytest.param(["--samples", "1,2,1e400"], "error: --samples: 1e400 is larger than a page "
+                 "prints (1e+15)", id="a sample past the largest"),
+    pytest.param(["--value", "1", "--title", "a\u202eb"], "error: --title: 'a\\u202eb' "
+                 "holds U+202E (a direction override), which no page can hold",
+                 id="direction override in the title"),
+    pytest.param(["--value", "1", "--unit", "M\ud800B"], "error: --unit: 'M\\ud800B' holds "
+                 "U+D800 (half of a character), which no page can hold", id="half a character"),
+])
+def test_a_typed_value_no_page_can_hold_is_refused_as_typed(
+        site: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+        ) -> None:
+    """A number of 100 million digits was printed whole, then checked as YAML: the
+    command never ended (CI passes a tool's number as `--value "$VALUE"`); a title or
+    unit was told at a line of a YAML file the user never wrote."""
+    before = hashes(site)
+    code = main(["record", "measurement", "fresh", "--source", str(site), "--machine",
+                 "test-pc", "--commit", "c38a01e", "--yes", *args])
+    out = capsys.readouterr()
+    assert code == 2, out
+    assert out.out == "" and out.err == message + "\n"
+    assert hashes(site) == before
+
+
+def test_a_typed_value_at_the_limits_ok(site: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    code = main(["record", "measurement", "fresh", "--source", str(site), "--machine",
+                 "test-pc", "--commit", "c38a01e", "--yes", "--value=-1e15",
+                 "--title", "a\u2028b"])
+    assert code == 0, capsys.readouterr()
+    code = main(["record", "measurement", "tiny", "--source", str(site), "--machine",
+                 "test-pc", "--commit", "c38a01e", "--yes", "--value", "0.000000000001"])
+    assert code == 0, capsys.readouterr()

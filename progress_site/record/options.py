@@ -10,7 +10,8 @@ import argparse
 import datetime as dt
 from pathlib import Path
 
-from progress_site.errors import UsageError, visible
+from progress_site.errors import UsageError, visible, visible_path
+from progress_site.model.characters import first_forbidden
 from progress_site.model.figure import Status
 from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT
@@ -123,6 +124,21 @@ def import_options(imp: argparse.ArgumentParser) -> None:
     imp.set_defaults(handler="importing.run_import")
 
 
+# The options whose words are written into data/ as they are typed.
+WRITTEN = ("title", "unit", "machine", "commit", "run")
+
+
+def refuse_hidden(args: argparse.Namespace) -> None:
+    """Refuse a typed word that no page can hold, at its option: written, it was told at
+    a line of a YAML file the user never wrote."""
+    for option in WRITTEN:
+        text = getattr(args, option, None)
+        found = first_forbidden(text) if isinstance(text, str) else ""
+        if found and isinstance(text, str):
+            raise UsageError(f"--{option}: '{visible_path(text)}' holds {found}, which no "
+                             "page can hold")
+
+
 def run_command(args: argparse.Namespace, today: dt.date) -> int:
     """Run the handler the command named (importing `record` only now)."""
     import importlib
@@ -131,6 +147,7 @@ def run_command(args: argparse.Namespace, today: dt.date) -> int:
         raise UsageError(f"--date {args.date.isoformat()}: a day after today "
                          f"({today.isoformat()}); nothing is measured in the future, and "
                          "the build would refuse it")
+    refuse_hidden(args)
     module, _, name = args.handler.rpartition(".")
     handlers = importlib.import_module(f"progress_site.record.{module or 'commands'}")
     status: int = getattr(handlers, name)(args, today)
