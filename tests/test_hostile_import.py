@@ -248,3 +248,24 @@ def test_a_typed_value_at_the_limits_ok(site: Path, capsys: pytest.CaptureFixtur
     code = main(["record", "measurement", "tiny", "--source", str(site), "--machine",
                  "test-pc", "--commit", "c38a01e", "--yes", "--value", "0.000000000001"])
     assert code == 0, capsys.readouterr()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    pytest.param(["--cv", "nan"], "argument --cv: expected a percentage (a number, 0 or "
+                 "more), got 'nan'", id="a spread not a number"),
+    pytest.param(["--cv=-5"], "argument --cv: expected a percentage (a number, 0 or more), "
+                 "got '-5'", id="a negative spread"),
+    pytest.param(["--noise-limit", "inf"], "argument --noise-limit: expected a percentage "
+                 "(a number, 0 or more), got 'inf'", id="no noise limit"),
+])
+def test_a_percentage_that_is_none_is_a_usage_error(
+        site: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+        ) -> None:
+    """`--cv nan` recorded 'the runs vary by nan %, within 5 %' as measured."""
+    before = hashes(site)
+    with pytest.raises(SystemExit) as caught:
+        main(["record", "measurement", "fresh", "--source", str(site), "--machine",
+              "test-pc", "--commit", "c38a01e", "--yes", "--value", "1", *args])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {message}")
+    assert hashes(site) == before

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 from pathlib import Path
 
 from progress_site.errors import UsageError, visible, visible_path
@@ -31,10 +32,23 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    help="accept the suggested statuses without asking")
     p.add_argument("--dry-run", action="store_true",
                    help="show the change as a diff, write nothing")
-    p.add_argument("--noise-limit", type=float, default=NOISE_LIMIT, metavar="PERCENT",
+    p.add_argument("--noise-limit", type=percent, default=NOISE_LIMIT, metavar="PERCENT",
                    help="a coefficient of variation over this suggests 'Measured, to "
                         "watch' (default: %(default)s)")
     p.add_argument("--status", choices=STATUSES, help="the status to write (no question)")
+
+
+def percent(text: str) -> float:
+    """--cv and --noise-limit: a finite percentage, 0 or more (`--cv nan` recorded 'the
+    runs vary by nan %, within 5 %')."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"expected a percentage (a number, 0 or more), got '{visible(text)}'")
+    return value
 
 
 def add_made(p: argparse.ArgumentParser) -> None:
@@ -74,7 +88,7 @@ def day(text: str) -> dt.date:
 
 def add_spread(p: argparse.ArgumentParser) -> None:
     """For figures typed in, not imported: how much their runs varied."""
-    p.add_argument("--cv", type=float, metavar="PERCENT",
+    p.add_argument("--cv", type=percent, metavar="PERCENT",
                    help="the runs' coefficient of variation, to suggest a status")
 
 
