@@ -1,5 +1,5 @@
-"""Hostile input, sixth round: a tool's output as a stranger's pull request brings it, and
-the JSON lines a harness writes.
+"""Hostile input, sixth round: a tool's output as a stranger's pull request brings it, the
+JSON lines a harness writes, and the command line as CI passes it a tool's words.
 
 - a benchmark's name too long for any file name is a refusal, never a traceback;
 - a tool's file saved in UTF-16, with a BOM or with a byte that is not UTF-8 (what
@@ -8,7 +8,12 @@ the JSON lines a harness writes.
   page can hold is refused at the tool's file, not at a YAML file the user never wrote;
 - JSON lines are lines ended by a newline: a U+2028 inside a string (valid JSON, as
   Python's `json.dumps(..., ensure_ascii=False)` writes it) ends no line, and every
-  position counts lines as an editor does.
+  position counts lines as an editor does;
+- an option out of its range (`--port 99999`, `--value 1e99999999`, `--cv nan`, a
+  `--base-url` urllib cannot split, a `--title` with a direction override) is a usage
+  error that says what is expected, never an internal error, a hang or a YAML line.
+
+(A site's catalog held to a data file's rules: tests/test_hostile_templates.py.)
 """
 
 from __future__ import annotations
