@@ -33,6 +33,7 @@ from .test_importers import SAMPLES
 from .test_record import hashes, smallest_site
 
 HISTORY = "data/history/measurements.heap.jsonl"
+ASV_RESULTS = Path("results", "vm", "dd92e12d-existing-py_tmp_imp_asv_venv_bin_python3.json")
 POINT = {"commit": "c38a01e", "date": "2026-11-16", "machine": "test-pc", "value": 74,
          "unit": "MB"}
 
@@ -274,3 +275,23 @@ def test_a_percentage_that_is_none_is_a_usage_error(
     assert caught.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {message}")
     assert hashes(site) == before
+
+
+def test_asv_parameters_that_multiply_past_the_results_are_refused(tmp_path: Path) -> None:
+    """Three lists of 1,000 parameters in a 15 KB file made a billion names before any
+    was read: the import ate the memory and never ended."""
+    shutil.copytree(SAMPLES / "asv", tmp_path / "asv")
+    results = tmp_path / "asv" / ASV_RESULTS
+    doc = json.loads(results.read_text())
+    doc["results"]["bench.TimeSuite.time_sum"][1] = [[str(i) for i in range(1000)]] * 3
+    results.write_text(json.dumps(doc))
+    with pytest.raises(ImportFailed) as caught:
+        read_results("asv", results, "r.json")
+    assert caught.value.render() == (
+        "r.json: benchmark 'bench.TimeSuite.time_sum': its parameters make 1,000,000,000 "
+        "combinations, its results 2\n    hint: give the file exactly as asv wrote it")
+
+
+def test_asv_parameters_ok(tmp_path: Path) -> None:
+    names = [r.name for r in read_results("asv", SAMPLES / "asv" / ASV_RESULTS, "r.json")]
+    assert names[:2] == ["bench.TimeSuite.time_sum(10)", "bench.TimeSuite.time_sum(1000)"]
