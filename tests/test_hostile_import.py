@@ -295,3 +295,17 @@ def test_asv_parameters_that_multiply_past_the_results_are_refused(tmp_path: Pat
 def test_asv_parameters_ok(tmp_path: Path) -> None:
     names = [r.name for r in read_results("asv", SAMPLES / "asv" / ASV_RESULTS, "r.json")]
     assert names[:2] == ["bench.TimeSuite.time_sum(10)", "bench.TimeSuite.time_sum(1000)"]
+
+
+def test_a_criterion_reading_too_close_to_0_is_refused(tmp_path: Path) -> None:
+    """A time of 1e-308 over 1e308 iterations was read as a reading of 0 ns."""
+    shutil.copytree(SAMPLES / "criterion" / "fib", tmp_path / "fib")
+    new = tmp_path / "fib" / "20" / "new"
+    (new / "sample.json").write_text('{"sampling_mode": "Linear", "iters": [1e308, 1], '
+                                     '"times": [1e-308, 2]}')
+    with pytest.raises(ImportFailed) as caught:
+        read_results("criterion", new / "estimates.json", "e.json")
+    assert caught.value.render() == (
+        "e.json: benchmark 'fib/20': a reading of sample.json (1e-308 over 1e+308 "
+        "iterations) is too close to 0 to read\n    hint: give the folder as `cargo bench` "
+        "wrote it")
