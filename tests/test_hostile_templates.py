@@ -60,6 +60,14 @@ def test_a_template_cannot_run_code_nor_write_a_file(base: Path, tmp_path: Path,
     assert not marker.exists()
 
 
+def test_a_template_not_in_utf_8_is_told_at_its_line(base: Path, tmp_path: Path) -> None:
+    """It was Python's codec message ('can't decode byte 0xff in position 9'), no line."""
+    (base / "templates" / "page.html").write_bytes(b"{# a #}\n<p>\xff</p>\n")
+    err = refused(base, tmp_path / "out")
+    assert err.startswith("templates/page.html:2:1: template error: this template is not "
+                          "valid UTF-8: save it as UTF-8\n"), err
+
+
 def test_a_template_of_its_own_ok(base: Path, tmp_path: Path) -> None:
     page_template(base, "{% extends 'base.html' %}{% block main %}\n<p>{{ page.meta.title "
                         "}} {{ site.title | t | upper }} {{ charts.__class__ is defined }}</p>\n"
