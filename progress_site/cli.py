@@ -33,6 +33,18 @@ def base_url(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+def port(text: str) -> int:
+    """The --port option, checked: bind() raised OverflowError for one past 65535."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected a port from 0 to 65535 (0 picks a free one), got {text!r}")
+    return number
+
+
 class Version(argparse.Action):
     """`--version`: the installed engine's version, looked up only when asked for."""
 
@@ -80,7 +92,7 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    help="build, serve the site on HOST:PORT, rebuild on every save and "
                         "reload the browser")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (with --watch)")
-    p.add_argument("--port", type=int, default=8000,
+    p.add_argument("--port", type=port, default=8000,
                    help="port to serve on (with --watch; 0 picks a free one)")
     p.add_argument("--base-url", type=base_url, default=None, metavar="URL",
                    help="the site's public address (https://owner.github.io/repo/): "

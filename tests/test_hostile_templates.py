@@ -60,6 +60,14 @@ def test_a_template_cannot_run_code_nor_write_a_file(base: Path, tmp_path: Path,
     assert not marker.exists()
 
 
+def test_a_template_not_in_utf_8_is_told_at_its_line(base: Path, tmp_path: Path) -> None:
+    """It was Python's codec message ('can't decode byte 0xff in position 9'), no line."""
+    (base / "templates" / "page.html").write_bytes(b"{# a #}\n<p>\xff</p>\n")
+    err = refused(base, tmp_path / "out")
+    assert err.startswith("templates/page.html:2:1: template error: this template is not "
+                          "valid UTF-8: save it as UTF-8\n"), err
+
+
 def test_a_template_of_its_own_ok(base: Path, tmp_path: Path) -> None:
     page_template(base, "{% extends 'base.html' %}{% block main %}\n<p>{{ page.meta.title "
                         "}} {{ site.title | t | upper }} {{ charts.__class__ is defined }}</p>\n"
@@ -161,6 +169,53 @@ def test_a_catalogs_words_are_text(base: Path, tmp_path: Path) -> None:
         "<script>window.__pwned=1</script> & co")
     nav = page.find_all("nav", class_="languages")[0]
     assert nav.attrs == {"class": "languages", "aria-label": 'x" onmouseover="window.__pwned=1'}
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    pytest.param(CATALOG.replace("& co", "\u202e& co").encode(),
+                 "locales/fr/LC_MESSAGES/messages.po:7:43: invisible control character "
+                 "U+202E (right-to-left override): it makes the text read otherwise than it "
+                 "is written", id="direction override"),
+    pytest.param(CATALOG.encode("utf-16"), "locales/fr/LC_MESSAGES/messages.po: the file is "
+                 "UTF-16, not UTF-8", id="utf-16"),
+    pytest.param(CATALOG.encode().replace(b"& co", b"\xff co"),
+                 "locales/fr/LC_MESSAGES/messages.po:7:43: the file is not valid UTF-8",
+                 id="not utf-8"),
+])
+def test_a_catalogs_file_is_held_to_a_data_files_rules(base: Path, tmp_path: Path,
+                                                      data: bytes, message: str) -> None:
+    """A direction override in a translation reached the French page and feed; a byte
+    that is not UTF-8 was Python's codec message, with no place."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_bytes(data)
+    assert refused(base, tmp_path / "out").startswith(message + "\n")
+
+
+def test_a_catalogs_syntax_error_is_at_its_line(base: Path, tmp_path: Path) -> None:
+    """Babel named the line in its message ("... on 11", counted from 0): the problem
+    carries it as every other does, with the line."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_text(
+        CATALOG + '\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] "c"\nmsgstr[1] "d"\n'
+        'msgstr[2] "e"\n')
+    assert refused(base, tmp_path / "out") == (
+        "locales/fr/LC_MESSAGES/messages.po:12:1: cannot read the catalog: msg has more "
+        "translations than num_plurals of catalog\n    msgid \"a\"\n    ^\n"
+        "    hint: run `pybabel update` or "
+        "fix the line\nAborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
+def test_a_catalog_saved_with_a_bom_and_crlf_ok(base: Path, tmp_path: Path) -> None:
+    """Windows' Notepad saves one so: Babel read the BOM as a keyword ('Unknown or
+    misformatted keyword on 0')."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_bytes(
+        b"\xef\xbb\xbf" + CATALOG.replace("\n", "\r\n").encode())
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    page = parse((tmp_path / "out" / "fr" / "index.html").read_text())
+    assert page.find_all("a", class_="skip")[0].text() == (
+        "<script>window.__pwned=1</script> & co")
 
 
 @pytest.mark.parametrize(("text", "message"), [

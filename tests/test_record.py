@@ -367,18 +367,18 @@ def test_edits_keep_comments_and_flow_lists(tmp_path: Path) -> None:
 
 def test_what_a_recording_names_prints_spelled_out(
         example_copy: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
-    """An id, a unit and a file name holding a newline, ESC, a C1 control or a direction
-    override reach the terminal spelled out: no forged line, no cleared screen."""
+    """An id and a file name holding a newline, ESC, a C1 control or a direction override
+    reach the terminal spelled out: no forged line, no cleared screen. (Such a unit is
+    refused at its option: tests/test_hostile_import.py.)"""
     before = hashes(example_copy)
     status = record(example_copy, "measurement", "x\nFORGED: Wrote 0 figures\x1b[2J",
-                    "--value", "1", "--unit", "\x1b[2J\u202e\x9b", "--status", "estimate",
+                    "--value", "1", "--unit", "ms", "--status", "estimate",
                     "--file", "data/n\x1b[2J\u202e.yaml")
     out, err = capsysbinary.readouterr()
     assert status == 1
     assert not re.search(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]",
                          out + err), out + err
-    assert out == (b"measurements.x\\nFORGED: Wrote 0 figures\\x1b[2J: 1 \\x1b[2J\\u202e\\x9b, "
-                   b"status estimate\n")
+    assert out == b"measurements.x\\nFORGED: Wrote 0 figures\\x1b[2J: 1 ms, status estimate\n"
     assert b"\nFORGED" not in err
     assert err.startswith(b"data/n\\x1b[2J\\u202e.yaml:")
     assert hashes(example_copy) == before

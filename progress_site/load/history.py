@@ -21,7 +21,7 @@ from progress_site.load.files import inside, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
 from progress_site.load.history_plain import newest_record, plain_points
 from progress_site.load.jsonfiles import BROKEN, locate_line, located_later, parse_json_lines
-from progress_site.load.text import decode, read_text
+from progress_site.load.text import decode, lines_of, read_text
 from progress_site.model.history import HistorySeries, SeriesPoint
 from progress_site.model.values import NOWHERE, Where
 
@@ -67,7 +67,7 @@ def read_series(path: Path, root: Path, edited: str | None
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, problems
-    lines = text.splitlines()
+    lines = lines_of(text)
     plain = plain_points(text, lines)
     if plain is not None:
         return _plain_series(name.group(1), display, lines, *plain), problems

@@ -28,8 +28,9 @@ from progress_site.model.values import NOWHERE
 # The two forms of a date `parse_date` reads, in ASCII digits: their texts sort as their
 # days and times do.
 _DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
-# A text with no escape and no character that ends a line (str.splitlines' list): JSON
-# reads it as written. Empty texts are left to the line reader, which words them.
+# A text with no escape and no control character: JSON reads it as written. One holding a
+# line separator (U+2028, valid in a JSON string) and empty texts are left to the line
+# reader, which words them.
 _TEXT = r'"([^"\\\x00-\x1f\x85\u2028\u2029]*)"'
 _WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]+)"'
 # A JSON number without a sign, as `float` reads it; a whole number short enough that

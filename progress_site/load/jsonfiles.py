@@ -28,6 +28,7 @@ from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document, Positions
+from progress_site.load.text import lines_of
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.characters import first_forbidden
 
@@ -115,7 +116,7 @@ def parse_json_lines(text: str, display: str, *, located: bool = True
     history file of 100,000 lines is read once, by the standard decoder alone, and a
     line whose keys or texts might be refused (an escape, a key twice) is scanned now.
     """
-    doc = Document(display, text.splitlines(), [])
+    doc = Document(display, lines_of(text), [])
     problems: list[Problem] = []
     if not located:
         located_later(doc)
@@ -201,7 +202,7 @@ _PAIRS = json.JSONDecoder(parse_int=_whole, object_pairs_hook=_pairs)
 
 def parse_json_list(text: str, display: str) -> tuple[Document | None, list[Problem]]:
     """A JSON file holding one list of objects."""
-    doc = Document(display, text.splitlines(), [])
+    doc = Document(display, lines_of(text), [])
     starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
 
     def at(offset: int) -> tuple[int, int]:

@@ -26,6 +26,8 @@ MIB = 1024 * 1024
 # worth reading, the file needs an editor's search and replace anyway.
 MAX_CHARACTERS = 10
 _NEWLINE = re.compile("\n")
+# What Windows' editors and shells start a UTF-16 text with (PowerShell's `>` writes one).
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def read_text(path: Path, display: str, limit: int = MAX_BYTES
@@ -49,7 +51,7 @@ def read_text(path: Path, display: str, limit: int = MAX_BYTES
 def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
     """A file's bytes as text, or the problems that refuse them (encoding, characters)."""
     where = Location(display)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if data.startswith(UTF16_BOMS):
         return None, [Problem(where, "the file is UTF-16, not UTF-8", hint="save it as UTF-8")]
     if b"\0" in data:
         return None, [Problem(where, "this is a binary file, not text",
@@ -57,12 +59,28 @@ def decode(data: bytes, display: str) -> tuple[str | None, list[Problem]]:
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [Problem(Location(display, line, col), "the file is not valid UTF-8",
-                              hint="save it as UTF-8")]
+        return None, [not_utf8(data, exc.start, display, "save it as UTF-8")]
     problems = forbidden_problems(text, display) if maybe_in(data) else []
     return (None, problems) if problems else (text, [])
+
+
+def lines_of(text: str) -> list[str]:
+    """A text's lines as JSON lines and every position count them, and as an editor shows
+    them: each ended by a newline (or "\r\n") alone. str.splitlines also ends one at a
+    U+2028, which a JSON string may hold as it is (`json.dumps(..., ensure_ascii=False)`
+    writes it): a valid line was cut in two broken ones, and the next ones misnumbered."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines] if "\r" in text else lines
+
+
+def not_utf8(data: bytes, start: int, display: str, hint: str) -> Problem:
+    """The first byte of `data` that is not UTF-8 (at offset `start`), at its line and
+    column."""
+    line = data[:start].count(b"\n") + 1
+    col = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return Problem(Location(display, line, col), "the file is not valid UTF-8", hint=hint)
 
 
 def forbidden_problems(text: str, display: str) -> list[Problem]:

@@ -30,7 +30,10 @@ def check_base_url(text: str) -> str:
     page's address starts with); written back with its path percent-encoded."""
     if not text.strip().isprintable():  # urlsplit would drop a tab or a line break
         raise BaseUrlError(f"the base URL holds a control character, got {text!r}")
-    parts = urlsplit(text.strip())
+    try:
+        parts = urlsplit(text.strip())
+    except ValueError as exc:  # a bracket left open: "Invalid IPv6 URL"
+        raise BaseUrlError(f"{text!r} is not an address ({exc})") from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https") or not parts.netloc:
         raise BaseUrlError(f"expected an http:// or https:// address, got {text!r}")

@@ -62,7 +62,7 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
         if not ident:
             raise Refused(f"{name} makes no id: its name has no letter a-z or digit; pass "
                           "--id PREFIX")
-        if len(series_path(Path(), ident).name.encode()) > NAME_MAX - TEMPORARY:
+        if not fits(ident):
             raise Refused(f"{name} makes an id of {len(ident)} characters, too long for "
                           f"the name of its history file (at most {NAME_MAX - TEMPORARY} "
                           "bytes); rename the benchmark")
@@ -81,8 +81,17 @@ def series_id(r: Result, prefix: str, root: Path) -> str:
     if r.former is None:
         return ident
     former = "-".join(filter(None, (slug(prefix), slug(r.former))))
-    kept = series_path(root, former).exists() and not series_path(root, ident).exists()
+    # A former id too long for a file name has no history to keep (and asking the system
+    # about a path that long is an error, not a "no").
+    kept = (fits(former) and series_path(root, former).exists()
+            and not series_path(root, ident).exists())
     return former if kept else ident
+
+
+def fits(ident: str) -> bool:
+    """Whether an id's history file has a name the system takes (with the temporary
+    suffix its writing adds)."""
+    return len(series_path(Path(), ident).name.encode()) <= NAME_MAX - TEMPORARY
 
 
 def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 from pathlib import Path
 
-from progress_site.errors import UsageError, visible
+from progress_site.errors import UsageError, visible, visible_path
+from progress_site.model.characters import first_forbidden
 from progress_site.model.figure import Status
 from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT
@@ -30,10 +32,23 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    help="accept the suggested statuses without asking")
     p.add_argument("--dry-run", action="store_true",
                    help="show the change as a diff, write nothing")
-    p.add_argument("--noise-limit", type=float, default=NOISE_LIMIT, metavar="PERCENT",
+    p.add_argument("--noise-limit", type=percent, default=NOISE_LIMIT, metavar="PERCENT",
                    help="a coefficient of variation over this suggests 'Measured, to "
                         "watch' (default: %(default)s)")
     p.add_argument("--status", choices=STATUSES, help="the status to write (no question)")
+
+
+def percent(text: str) -> float:
+    """--cv and --noise-limit: a finite percentage, 0 or more (`--cv nan` recorded 'the
+    runs vary by nan %, within 5 %')."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"expected a percentage (a number, 0 or more), got '{visible(text)}'")
+    return value
 
 
 def add_made(p: argparse.ArgumentParser) -> None:
@@ -73,7 +88,7 @@ def day(text: str) -> dt.date:
 
 def add_spread(p: argparse.ArgumentParser) -> None:
     """For figures typed in, not imported: how much their runs varied."""
-    p.add_argument("--cv", type=float, metavar="PERCENT",
+    p.add_argument("--cv", type=percent, metavar="PERCENT",
                    help="the runs' coefficient of variation, to suggest a status")
 
 
@@ -123,6 +138,21 @@ def import_options(imp: argparse.ArgumentParser) -> None:
     imp.set_defaults(handler="importing.run_import")
 
 
+# The options whose words are written into data/ as they are typed.
+WRITTEN = ("title", "unit", "machine", "commit", "run")
+
+
+def refuse_hidden(args: argparse.Namespace) -> None:
+    """Refuse a typed word that no page can hold, at its option: written, it was told at
+    a line of a YAML file the user never wrote."""
+    for option in WRITTEN:
+        text = getattr(args, option, None)
+        found = first_forbidden(text) if isinstance(text, str) else ""
+        if found and isinstance(text, str):
+            raise UsageError(f"--{option}: '{visible_path(text)}' holds {found}, which no "
+                             "page can hold")
+
+
 def run_command(args: argparse.Namespace, today: dt.date) -> int:
     """Run the handler the command named (importing `record` only now)."""
     import importlib
@@ -131,6 +161,7 @@ def run_command(args: argparse.Namespace, today: dt.date) -> int:
         raise UsageError(f"--date {args.date.isoformat()}: a day after today "
                          f"({today.isoformat()}); nothing is measured in the future, and "
                          "the build would refuse it")
+    refuse_hidden(args)
     module, _, name = args.handler.rpartition(".")
     handlers = importlib.import_module(f"progress_site.record.{module or 'commands'}")
     status: int = getattr(handlers, name)(args, today)

@@ -15,7 +15,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from progress_site.collector import collector_paused
-from progress_site.errors import BuildFailed, Problem, UsageError, visible_path
+from progress_site.errors import BuildFailed, Problem, UsageError, shorten, visible_path
+from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
 TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
@@ -66,6 +67,15 @@ def parse_number(text: str, what: str) -> Raw:
         raise UsageError(f"{what}: expected a number, got {text!r}") from None
     if not value.is_finite():
         raise UsageError(f"{what}: expected a finite number, got {text!r}")
+    # Before it is written out: 1e99999999 is a hundred million digits, printed and then
+    # checked as YAML, and the command never ended.
+    if value.adjusted() >= len(str(LARGEST)) or not in_range(value):  # no arithmetic on
+        # a number of a hundred million digits: Decimal's context would overflow
+        raise UsageError(f"{what}: {shorten(text.strip(), 40)} is larger than a page prints "
+                         f"({LARGEST:.0e})")
+    if -value.as_tuple().exponent > MAX_DECIMALS:  # type: ignore[operator]  # finite
+        raise UsageError(f"{what}: {shorten(text.strip(), 40)} has more than {MAX_DECIMALS} "
+                         "decimals; round it")
     return Raw(format(value, "f"))
 
 

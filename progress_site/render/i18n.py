@@ -22,7 +22,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
 from progress_site.errors import Location, Problem, visible, visible_path
-from progress_site.regular import open_regular, read_regular
+from progress_site.load.text import read_text
+from progress_site.regular import read_regular
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -51,15 +52,19 @@ def po_path(folder: Path, lang: str) -> Path:
 
 def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem]]:
     """Parse one .po file with Babel; an unreadable file or a syntax error is a located
-    problem."""
+    problem. Its text is read as a data file's is (`load.text`): within the size limit,
+    UTF-8 past a BOM, no character a page cannot hold (a direction override in a
+    translation reached the pages and the feed)."""
+    text, problems = read_text(path, display)
+    if text is None:
+        return None, problems
     try:
-        with open_regular(path) as file:
-            return read_po(file, abort_invalid=True), []
-    except PoFileError as exc:
-        return None, [Problem(Location(display), f"cannot read the catalog: {exc}",
-                              hint="run `pybabel update` or fix the line it names")]
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(Location(display), f"cannot read the catalog: {exc}")]
+        return read_po(io.StringIO(text), abort_invalid=True), []
+    except PoFileError as exc:  # Babel counts lines from 0, and says "on N" after them
+        what = str(exc).removesuffix(f" on {exc.lineno}")
+        return None, [Problem(Location(display, exc.lineno + 1, 1),
+                              f"cannot read the catalog: {what}", hint="run `pybabel "
+                              "update` or fix the line", source_line=exc.line.rstrip("\r\n"))]
 
 
 def catalog_gaps(catalog: Catalog) -> tuple[Gap, ...]:

@@ -87,9 +87,10 @@ def _repeats(left: Any, right: Any) -> int:
 class UnsafeTemplate(jinja2.TemplateError):
     """A template file that cannot be read as one: a link out of its folder, a FIFO."""
 
-    def __init__(self, filename: str, message: str) -> None:
+    def __init__(self, filename: str, message: str, line: int = 0) -> None:
         super().__init__(message)
         self.filename = filename
+        self.line = line
 
 
 class SourceLoader(jinja2.FileSystemLoader):
@@ -108,10 +109,15 @@ class SourceLoader(jinja2.FileSystemLoader):
                 raise UnsafeTemplate(str(path), "this template links to a place outside "
                                                 "its folder")
             try:
-                text = read_regular(path, MAX_TEMPLATE).decode(self.encoding)
-            except (OSError, UnicodeDecodeError) as exc:
+                data = read_regular(path, MAX_TEMPLATE)
+            except OSError as exc:
                 raise UnsafeTemplate(str(path), f"this template cannot be read: {exc}"
                                      ) from None
+            try:
+                text = data.decode(self.encoding)
+            except UnicodeDecodeError as exc:  # its line, not the codec's byte offset
+                raise UnsafeTemplate(str(path), "this template is not valid UTF-8: save it "
+                                     "as UTF-8", data.count(b"\n", 0, exc.start) + 1) from None
             return text, str(path), lambda: True
         raise jinja2.TemplateNotFound(template)
 
@@ -155,7 +161,7 @@ def template_problem(exc: BaseException, env: jinja2.Environment) -> Problem:
 def _where(exc: BaseException) -> tuple[str | None, int]:
     """The template file and line an error comes from."""
     if isinstance(exc, UnsafeTemplate):
-        return exc.filename, 0
+        return exc.filename, exc.line
     if isinstance(exc, jinja2.TemplateSyntaxError):
         return exc.filename, exc.lineno
     found: tuple[str | None, int] = (None, 0)

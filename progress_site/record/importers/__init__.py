@@ -14,7 +14,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
-from progress_site.errors import MAX_KEY, shorten
+from progress_site.errors import MAX_KEY, shorten, visible
+from progress_site.model.characters import first_forbidden
 from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,
@@ -72,9 +73,25 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
             raise fail(display, f"benchmark {quoted(result.name)} has no number in it",
                        f"give the file exactly as {fmt} wrote it")
         check_numbers(result, fmt, display)
+        check_words(result, fmt, display)
     return [dataclasses.replace(r, stats={k: unsigned(v) for k, v in r.stats.items()},
                                 samples=tuple(unsigned(v) for v in r.samples))
             for r in results]
+
+
+def check_words(result: Result, fmt: str, display: str) -> None:
+    """Refuse a text `import` writes into data/ as it is (a title, a machine, a commit,
+    the machine's facts) holding a character no page can hold: written, it was told at a
+    line of a YAML file the user never wrote. (The unit is checked, and spelled out,
+    where it is converted.)"""
+    for what, text in [("title", result.title), ("machine", result.machine),
+                       ("commit", result.commit),
+                       *(("machine's description", fact) for fact in result.facts)]:
+        found = first_forbidden(text) if text else ""
+        if found:
+            raise fail(display, f"benchmark {quoted(visible(result.name))}: its {what} holds "
+                       f"{found}, which no page can hold",
+                       f"delete it from what {fmt} measured or ran on, then run it again")
 
 
 # The tool's name of each statistic kept under a name of ours: a message quotes the file.

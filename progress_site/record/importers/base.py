@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 
 from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten, visible
 from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
-from progress_site.load.text import MAX_BYTES
+from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.limits import LARGEST
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
@@ -274,13 +274,20 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
 
 
 def read_text(path: Path, display: str) -> str:
-    """A tool's file as text; one that cannot be read is a located error."""
+    """A tool's file as text, past a BOM (Windows' shells and editors write one); one that
+    cannot be read, or is not UTF-8, is a located error."""
     try:
-        return read_regular(path, MAX_BYTES).decode("utf-8")
+        data = read_regular(path, MAX_BYTES)
     except OSError as exc:  # a FIFO is refused, not waited on; a file over the limit too
         raise fail(display, f"cannot read the file: {exc.strerror or exc}") from exc
+    if data.startswith(UTF16_BOMS):  # what PowerShell's `>` writes
+        raise fail(display, "the file is UTF-16, not UTF-8",
+                   "save it as UTF-8 (in PowerShell: `| Out-File -Encoding utf8`)")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise fail(display, f"cannot read the file: {exc}") from exc
+        raise ImportFailed([not_utf8(data, exc.start, display, "give the file exactly as "
+                                     "the tool wrote it, saved as UTF-8")]) from None
 
 
 def read_json(path: Path, display: str) -> Any:

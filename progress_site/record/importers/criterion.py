@@ -68,4 +68,9 @@ def per_iteration(sample: Path, display: str, name: str) -> tuple[Any, ...]:
         raise fail(display, f"benchmark {quoted(name)}: sample.json's iters and times do not pair",
                    "give the folder as `cargo bench` wrote it")
     not_negative(display, name, {"times": times})
+    for t, i in zip(times, iters, strict=True):
+        if t and not t / i:  # a float's division that underflows: no reading is 0 ns
+            raise fail(display, f"benchmark {quoted(name)}: a reading of sample.json ({t:g} "
+                       f"over {i:g} iterations) is too close to 0 to read",
+                       "give the folder as `cargo bench` wrote it")
     return tuple(number(t / i) for t, i in zip(times, iters, strict=True))

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from progress_site.errors import visible_path
+from progress_site.load.text import lines_of
 from progress_site.record.importers.base import Result, fail, quoted, read_text
 
 LINE = re.compile(r"(Benchmark\S*?)(?:-\d+)?\s+(\d+)\s+(.*)")
@@ -27,7 +28,7 @@ def read(path: Path, display: str) -> list[Result]:
     units: dict[tuple[str, str], str] = {}
     facts: dict[str, str] = {}
     pkg = ""
-    for line_no, text in enumerate(read_text(path, display).splitlines(), start=1):
+    for line_no, text in enumerate(lines_of(read_text(path, display)), start=1):
         refuse_failure(text, display, line_no)
         key, _, rest = text.partition(":")
         if key == "pkg":

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from progress_site.errors import shorten
+from progress_site.load.text import lines_of
+from progress_site.model.characters import first_forbidden
 from progress_site.model.limits import LARGEST
 from progress_site.record.importers.base import (
     NOT_NEGATIVE,
@@ -20,6 +22,10 @@ from progress_site.record.importers.base import (
     quoted,
     read_text,
 )
+
+# The texts of a record `import` writes into data/ as they are (the unit is checked, and
+# spelled out, where it is converted).
+WRITTEN = ("title", "machine", "commit")
 
 
 def jsonl(lines: list[str], display: str) -> Iterator[Result]:
@@ -66,6 +72,12 @@ def jsonl_result(rec: dict[str, Any], display: str, line: int) -> Result:
 
     def word(key: str) -> str | None:
         found = rec.get(key)
+        if key in WRITTEN and isinstance(found, str) and first_forbidden(found):
+            # Refused here, at its line: written into data/, it was told at a line of
+            # a YAML file the user never wrote.
+            raise fail(display, f"run record {quoted(rec['id'])}: `{key}` holds "
+                       f"{first_forbidden(found)}, which no page can hold",
+                       "delete it from what wrote the record", line)
         return str(found) if isinstance(found, (str, int)) else None
 
     return Result(rec["id"], word("unit"), stats, readings, runs, day_of(rec.get("date")),
@@ -83,4 +95,4 @@ def runs_of(rec: dict[str, Any], display: str, line: int) -> int:
 
 def read(path: Path, display: str) -> list[Result]:
     """Every run record of the file."""
-    return list(jsonl(read_text(path, display).splitlines(), display))
+    return list(jsonl(lines_of(read_text(path, display)), display))
