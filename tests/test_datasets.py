@@ -745,3 +745,24 @@ def test_a_mean_speed_up_prints_three_significant_digits(tmp_path: Path) -> None
                                   today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
     for page, printed in (("index.html", "1.19"), ("fr/index.html", "1,19")):
         assert f"Horizon is {printed} times as slow." in parse(files[page]).find("main").text()
+
+
+def test_a_charts_table_says_why_a_record_has_no_point(tmp_path: Path) -> None:
+    """Four solvers, one stopped with a note: the chart's table left its cell empty, so
+    a reader could not tell a timeout from a value left out; it says the note, as the
+    `table` block does."""
+    source = write_source(tmp_path / "src", lines(*GOOD), content=(
+        "{{< chart runs x=bots y=mspt series=server kind=bar >}}\n"))
+    files = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    for page, note in (("index.html", "stopped by its watchdog"),
+                       ("fr/index.html", "arrêté par son watchdog")):
+        table = parse(files[page]).find("details", class_="chart-data")
+        rows = [[c.text() for c in r.children if not isinstance(c, str)]
+                for r in table.find_all("tr")]
+        ms = "\u00a0ms" if page == "index.html" else "\u202fms"
+        assert [r[0] for r in rows[1:]] == ["1", "50"]
+        assert [r[1:] for r in rows[1:]] == [
+            [("13.70" if page == "index.html" else "13,70") + ms,
+             ("10.31" if page == "index.html" else "10,31") + ms],
+            [("47.83" if page == "index.html" else "47,83") + ms, note]]

@@ -123,8 +123,10 @@ class Charts:
                 points.sort(key=lambda p: p.x)
             missing = next((str(self.tables.note(ds, r) or "") for v, r in rows
                             if v == last and r.get(y.name) is None), "")
+            notes = tuple((v, note) for v, r in rows if v is not None
+                          and r.get(y.name) is None and (note := self.tables.note(ds, r)))
             name_text = self.tables.value(group, name) if group else self.tables.header(y)
-            out.append(Line(name_text, tuple(points), missing))
+            out.append(Line(name_text, tuple(points), missing, notes))
         return out
 
     def x_label(self, ds: Dataset, x: RecordField) -> Callable[[Any], str]:
@@ -182,8 +184,7 @@ class Charts:
         small = narrow(spec)
         svg = self.drawn(spec, figure, "wide" if small else "")
         xs = every_x(lines)
-        rows = tuple((text, tuple(p.y_text if (p := line.at(x)) else "" for line in lines))
-                     for x, text in xs)
+        rows = tuple((text, tuple(line.cell(x) for line in lines)) for x, text in xs)
         phone = self.drawn(small, figure, "narrow") if small else None
         return ChartView(figure, svg, phone,
                          wide_from(spec), self.summary(spec.title, lines, x_header, xs,
