@@ -536,3 +536,23 @@ def test_a_step_is_placed_at_its_commit_when_the_new_level_is_noisier(
              if s.find("th").text() == "lookup"]
     # Its ratio to three significant digits, as a study's (two decimals were 1,237.32 times).
     assert cells == [[f"{commit(18)}..{commit(19)}", "10.3\u00a0times"]]
+
+
+def test_a_group_is_headed_by_its_title_in_each_language(tmp_path: Path) -> None:
+    """A nightly dashboard of two groups, `cli` and `py`, headed those ids in both
+    languages; `site.groups` gives each group its words (a group without one keeps its
+    id)."""
+    source = history_source(tmp_path / "src")
+    site = source / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - id: launch\n"
+        "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for board, title, caption in (
+            ("benchmarks/index.html", "Start-up", "Benchmarks of the group Start-up"),
+            ("fr/benchmarks/index.html", "Démarrage", "Bancs d'essai du groupe Démarrage")):
+        page = parse(built[board])
+        assert page.find(id="group-launch").text() == title
+        assert page.find("caption", id="group-launch-caption").text() == caption
+        assert page.find(id="group-parse").text() == "parse"

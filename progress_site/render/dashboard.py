@@ -78,6 +78,11 @@ class Dashboard(SeriesWords):
             out.setdefault(view.series.group, []).append(self.row(view))
         return sorted(out.items())
 
+    def group_title(self, name: str) -> Markup | str:
+        """How the dashboard heads a group: its title under `site.groups`, else its name."""
+        declared = next((g for g in self.model.data.site.groups if g.id == name), None)
+        return self.words.text(declared.title) if declared else name
+
     def groups_legend(self, groups: list[tuple[str, list[Row]]]) -> list[str]:
         """What the spreads printed in the groups' tables (`groups`) mean."""
         kinds: frozenset[str] = frozenset()
