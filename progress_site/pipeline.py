@@ -29,7 +29,7 @@ from progress_site.publish.outputs import extra_files
 from progress_site.publish.swap import publish
 from progress_site.render.anchors import broken_anchors
 from progress_site.render.blocklines import Block
-from progress_site.render.dashboard import dashboard_pages, unlinked_series
+from progress_site.render.dashboard import dashboard_pages, unlinked_series, unused_group_titles
 from progress_site.render.drawings import charts_shown
 from progress_site.render.environment import make_environment
 from progress_site.render.i18n import Catalogs, load_catalogs
@@ -167,8 +167,8 @@ def prepare(config: BuildConfig) -> Prepared:
         problems += typed_numbers(model, source.pages, config.source, config.strict)
         fail_on_errors(problems, config.source)
     pages = source.pages + dashboard_pages(model, source.pages, catalogs)
-    problems += with_source_lines(unlinked_series(model, source.pages, config.strict),
-                                  config.source)
+    problems += with_source_lines(unlinked_series(model, source.pages, config.strict)
+                                  + unused_group_titles(model, config.strict), config.source)
     fail_on_errors(problems, config.source)
     return Prepared(model, pages, catalogs, problems)
 

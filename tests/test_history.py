@@ -556,3 +556,29 @@ def test_a_group_is_headed_by_its_title_in_each_language(tmp_path: Path) -> None
         assert page.find(id="group-launch").text() == title
         assert page.find("caption", id="group-launch-caption").text() == caption
         assert page.find(id="group-parse").text() == "parse"
+
+
+def test_a_group_title_no_series_takes_is_told(tmp_path: Path) -> None:
+    """A title for 'lanch' headed nothing, and the dashboard showed the bare 'launch':
+    a warning at its id, with the group it most likely meant."""
+    source = history_source(tmp_path / "src")
+    site = source / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - id: lanch\n"
+        "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
+    result = run_build(source, tmp_path / "site", [])
+    assert result.status == 0
+    assert result.stderr.startswith(
+        "data/site.yaml:5:11: warning: site.groups[0].id: no benchmark series is in the "
+        "group 'lanch'\n        - id: lanch\n              ^\n    hint: did you mean "
+        "'launch'?\n"), result.stderr
+
+
+def test_a_group_title_no_series_takes_is_told_ok(tmp_path: Path) -> None:
+    source = history_source(tmp_path / "src")
+    site = source / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - id: launch\n"
+        "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
+    result = run_build(source, tmp_path / "site", ["--strict"])
+    assert (result.status, result.stderr) == (0, "")
