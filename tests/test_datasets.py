@@ -728,3 +728,41 @@ def test_a_date_field_ok_in_yaml(tmp_path: Path) -> None:
     loaded, problems = load(source, strict=False)
     assert problems == [] and loaded is not None
     assert loaded.data.datasets[0].rows[0].get("day") == "2026-11-03"
+
+
+def test_a_mean_speed_up_prints_three_significant_digits(tmp_path: Path) -> None:
+    """A research group's page: geomean of four solvers' ratios, one of them 0.984. The
+    mean took the ratios' most decimals and printed 1.188 (1,188 in French) beside
+    ratios of three digits; it prints its own three, as a quotient does."""
+    horizon = (20.7, 19.68, 27.88, 28.04)  # against paper's 20.0 at each bot count
+    records = lines(*({"bots": b, "server": s, "mspt": v}
+                      for b, h in enumerate(horizon, 1)
+                      for s, v in (("horizon", h), ("paper", 20.0))))
+    source = write_source(tmp_path / "src", records, content=(
+        "Horizon is {{ geomean(runs[server=horizon].mspt / runs[server=paper].mspt) }} "
+        "times as slow.\n"))
+    files = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    for page, printed in (("index.html", "1.19"), ("fr/index.html", "1,19")):
+        assert f"Horizon is {printed} times as slow." in parse(files[page]).find("main").text()
+
+
+def test_a_charts_table_says_why_a_record_has_no_point(tmp_path: Path) -> None:
+    """Four solvers, one stopped with a note: the chart's table left its cell empty, so
+    a reader could not tell a timeout from a value left out; it says the note, as the
+    `table` block does."""
+    source = write_source(tmp_path / "src", lines(*GOOD), content=(
+        "{{< chart runs x=bots y=mspt series=server kind=bar >}}\n"))
+    files = make_site(BuildConfig(source=source, out=tmp_path / "out",
+                                  today=dt.date(2026, 11, 29), compiled=TEMPLATES)).files
+    for page, note in (("index.html", "stopped by its watchdog"),
+                       ("fr/index.html", "arrêté par son watchdog")):
+        table = parse(files[page]).find("details", class_="chart-data")
+        rows = [[c.text() for c in r.children if not isinstance(c, str)]
+                for r in table.find_all("tr")]
+        ms = "\u00a0ms" if page == "index.html" else "\u202fms"
+        assert [r[0] for r in rows[1:]] == ["1", "50"]
+        assert [r[1:] for r in rows[1:]] == [
+            [("13.70" if page == "index.html" else "13,70") + ms,
+             ("10.31" if page == "index.html" else "10,31") + ms],
+            [("47.83" if page == "index.html" else "47,83") + ms, note]]

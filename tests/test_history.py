@@ -512,3 +512,73 @@ def test_a_dashboard_in_a_section_heads_its_parts_a_level_below(tmp_path: Path) 
         assert parse(built[home]).find(id="steps").tag == "h3"
         assert parse(built[home]).find(id="group-launch").tag == "h3"
         assert parse(built[board]).find(id="steps").tag == "h2"
+
+
+# A real nightly run of sqlite3 under hyperfine (ms): an index dropped at the 20th
+# commit, then a neighbour loading the shared machine from the 23rd on.
+LOOKUP = (1.5174, 3.964, 1.421, 1.3803, 1.428, 1.5152, 2.15, 3.88, 1.48, 1.46, 3.9, 2.73,
+          1.4078, 1.4916, 7.06, 1.5101, 1.4632, 1.5251, 1.504, 8.27, 8.547, 7.829, 15.89,
+          34.6, 7.935, 19.46, 17.97, 12.39, 16.27, 15.48)
+
+
+def test_a_step_is_placed_at_its_commit_when_the_new_level_is_noisier(
+        tmp_path: Path) -> None:
+    """Ten times slower at the 20th commit, and noisier three commits later: fitted in ms,
+    the wide new level pulled the cut three commits late, and the step's range
+    (22nd..23rd) left out the commit that made it. Fitted on ratios, it is that commit."""
+    source = history_source(tmp_path / "src")
+    (source / "data" / "history" / "measurements.lookup.jsonl").write_text(
+        "".join(line(i, v) + "\n" for i, v in enumerate(LOOKUP)), encoding="utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    steps = parse(built["benchmarks/index.html"]).find_all("tr", class_="step")
+    cells = [[c.text() for c in s.find_all("td")[:2]] for s in steps
+             if s.find("th").text() == "lookup"]
+    # Its ratio to three significant digits, as a study's (two decimals were 1,237.32 times).
+    assert cells == [[f"{commit(18)}..{commit(19)}", "10.3\u00a0times"]]
+
+
+def test_a_group_is_headed_by_its_title_in_each_language(tmp_path: Path) -> None:
+    """A nightly dashboard of two groups, `cli` and `py`, headed those ids in both
+    languages; `site.groups` gives each group its words (a group without one keeps its
+    id)."""
+    source = history_source(tmp_path / "src")
+    site = source / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - id: launch\n"
+        "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    for board, title, caption in (
+            ("benchmarks/index.html", "Start-up", "Benchmarks of the group Start-up"),
+            ("fr/benchmarks/index.html", "Démarrage", "Bancs d'essai du groupe Démarrage")):
+        page = parse(built[board])
+        assert page.find(id="group-launch").text() == title
+        assert page.find("caption", id="group-launch-caption").text() == caption
+        assert page.find(id="group-parse").text() == "parse"
+
+
+def test_a_group_title_no_series_takes_is_told(tmp_path: Path) -> None:
+    """A title for 'lanch' headed nothing, and the dashboard showed the bare 'launch':
+    a warning at its id, with the group it most likely meant."""
+    source = history_source(tmp_path / "src")
+    site = source / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - id: lanch\n"
+        "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
+    result = run_build(source, tmp_path / "site", [])
+    assert result.status == 0
+    assert result.stderr.startswith(
+        "data/site.yaml:5:11: warning: site.groups[0].id: no benchmark series is in the "
+        "group 'lanch'\n        - id: lanch\n              ^\n    hint: did you mean "
+        "'launch'?\n"), result.stderr
+
+
+def test_a_group_title_no_series_takes_is_told_ok(tmp_path: Path) -> None:
+    source = history_source(tmp_path / "src")
+    site = source / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - id: launch\n"
+        "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
+    result = run_build(source, tmp_path / "site", ["--strict"])
+    assert (result.status, result.stderr) == (0, "")

@@ -830,6 +830,12 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     src = root / "src"
     for name in ("data", "content"):
         shutil.copytree(REPO / name, src / name)
+    # A dashboard group's title, poisoned and read: the example has no series for the
+    # dashboard to head with it (its pages must stay the example's), and it prints as
+    # every data text does (test_history.py heads a real group with one).
+    site = src / "data" / "site.yaml"
+    site.write_text(site.read_text("utf-8").replace("site:\n", (
+        "site:\n  groups:\n    - {id: hostile, title: {en: Hostile, fr: Hostile}}\n"), 1))
     poison = Poisoner()
     for path in sorted((src / "data").rglob("*.yaml")):
         doc, problems = parse(path.read_text("utf-8"), path.name)

@@ -541,3 +541,54 @@ def test_getting_started_screenshots(tmp_path: Path,
         assert cli(capsys, "--source", source)[0] == 0
         screenshot(chromium, base, "new-site-recorded", "memory")
         screenshot(chromium, f"{base}fr/index.html", "new-site-fr")
+
+
+MY_DATA = """\
+machines:
+  - {id: grappe, name: {en: The cluster, fr: La grappe}}
+"""
+
+
+def test_strict_refuses_the_sample_roadmap_once_the_sample_commits_are_gone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A research group replaced the machines, commits, study and measurement `new`
+    wrote, and kept its sample roadmap by oversight: it cites no commit, and `--strict`
+    published the sample's task, done with the sample's proof and date, in the feed and
+    data.json. It is an error at that task, as the sample commits were."""
+    source = new_site(capsys, tmp_path / "mysite", "--name", "Sobre", "--repo",
+                      "https://github.com/calcul-sobre/solveurs")
+    for name in ("studies.yaml", "measurements.yaml"):
+        (source / "data" / name).unlink()
+    (source / "data" / "machines.yaml").write_text(MY_DATA, "utf-8")
+    for lang in ("en", "fr"):
+        (source / "content" / lang / "index.md").write_text(
+            "---\ntitle: Sobre\n---\n{{< roadmap roadmap >}}\n", "utf-8")
+    status, out, err = cli(capsys, "--source", source, "--strict")
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        "data/roadmaps.yaml:9:17: roadmaps[0].groups[0].tasks[0].id: the sample tasks of "
+        "`progress-site new` (faster-start, less-memory, plugins) are still here: a task "
+        "marked done with the sample's proof and date is not yours")
+    assert err.endswith("Aborted with 1 data error.\nThe previous site was left as it was.\n")
+
+
+def test_strict_refuses_the_sample_roadmap_once_the_sample_commits_are_gone_ok(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = new_site(capsys, tmp_path / "mysite", "--name", "Sobre", "--repo",
+                      "https://github.com/calcul-sobre/solveurs")
+    for name in ("studies.yaml", "measurements.yaml"):
+        (source / "data" / name).unlink()
+    (source / "data" / "machines.yaml").write_text(MY_DATA, "utf-8")
+    roadmaps = source / "data" / "roadmaps.yaml"
+    # A task of the group's own may take a sample's id: its words are its own.
+    roadmaps.write_text(roadmaps.read_text("utf-8").replace(
+        "{en: Start faster, fr: Démarrer plus vite}", "{en: Faster proofs, fr: Des preuves "
+        "plus rapides}").replace("{en: Use less memory at rest, fr: Utiliser moins de "
+        "mémoire au repos}", "{en: Less memory, fr: Moins de mémoire}").replace(
+        "{en: Plugins, fr: Des extensions}", "{en: Solver plugins, fr: Des greffons}"),
+        "utf-8")
+    for lang in ("en", "fr"):
+        (source / "content" / lang / "index.md").write_text(
+            "---\ntitle: Sobre\n---\n{{< roadmap roadmap >}}\n", "utf-8")
+    status, _, err = cli(capsys, "--source", source, "--strict")
+    assert (status, err) == (0, "")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -11,6 +13,8 @@ from progress_site.render import formatting
 from progress_site.render.markdown import inline_tokens
 from progress_site.render.printedindex import Candidate, maybe_printed, nearby
 from progress_site.render.typed import Numbers, prose, typed
+
+from .test_cases import run_build
 
 RATIO = "comparisons.reqwest.ratio"
 # What `index` makes of a site: the digits each name prints, with its unit.
@@ -22,6 +26,7 @@ PRINTED: dict[str, list[Candidate]] = {
     "1000.5": [("measurements.big", None)],
     "2026": [("measurements.year-like", None)],
     "8.5": [("measurements.eight", None)],
+    "1.9": [("comparisons.memory.change", "%")],
 }
 
 
@@ -36,6 +41,9 @@ def found(text: str, lang: str = "en") -> list[tuple[int, str, str]]:
     ("about 2.46 times less", [(6, "2.46", "comparisons.hyper.ratio")]),
     ("held 1,383 players.", [(5, "1,383", "measurements.players")]),
     ("1.66 MB of memory", [(0, "1.66", "measurements.rss")]),
+    ("memory grew by 1.9% and", [(15, "1.9", "comparisons.memory.change")]),
+    ("memory grew by +1.9 %", [(16, "1.9", "comparisons.memory.change")]),
+    ("1.9 percent more", [(0, "1.9", "comparisons.memory.change")]),
 ])
 def test_a_number_the_site_prints_is_found_with_its_reference(
         text: str, hits: list[tuple[int, str, str]]) -> None:
@@ -59,6 +67,8 @@ def test_each_language_reads_its_own_printed_numbers() -> None:
     "2.47 times, 2.5 times, 3.14",  # numbers that match nothing
     "1.66 chunks a second",  # the same number in another unit
     "cpu-2.48, v2.48, #2.48, 2.48x",  # ids
+    "Zest 2.0 against 1.9",  # a version, where the site prints +1.9%
+    "1.66% of the time, 2.48 %",  # percentages, where the site prints no percentage
 ])
 def test_what_is_no_number_of_the_site_is_left_alone(text: str) -> None:
     assert found(text) == []
@@ -99,3 +109,45 @@ def test_a_typed_number_longer_than_any_the_site_prints_is_no_trouble() -> None:
     near = nearby({"9" * 5000, "2.46"})
     assert maybe_printed(2.46, 2, near)
     assert not maybe_printed(3.0, 2, near)
+
+
+def test_a_version_beside_a_change_of_its_digits_builds_without_warning(
+        tmp_path: Path) -> None:
+    """A release report, "2.0 against 1.9", where a change prints +1.9%: the version was
+    a typed number, and `--strict` refused the page. A typed `1.9%` is still one."""
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "content" / "en").mkdir(parents=True)
+    (source / "data" / "site.yaml").write_text(RELEASE, "utf-8")
+    page = source / "content" / "en" / "index.md"
+    page.write_text("---\ntitle: Zest 2.0 against 1.9\n---\n"
+                    "Zest 2.0 against 1.9: memory +1.9% more.\n\n"
+                    "{{< comparisons release >}}\n", "utf-8")
+    result = run_build(source, tmp_path / "site", [])
+    typed_lines = [line for line in result.stderr.splitlines() if "is typed" in line]
+    assert typed_lines == [
+        "content/en/index.md:4:31: warning: the number 1.9 is typed, and the site prints "
+        "it from comparisons.memory.change"], result.stderr
+
+
+RELEASE = """site:
+  title: Zest
+  tagline: Release report
+  languages: [en]
+machines:
+  - {id: box, name: The box}
+studies:
+  - id: release
+    title: Zest 2.0 against 1.9
+    before: {name: Zest, version: "1.9"}
+    after: {name: Zest, version: "2.0"}
+    machine: box
+    date: 2026-11-20
+    comparisons:
+      - id: memory
+        title: Memory
+        unit: MB
+        show: change
+        before: {value: 41.2}
+        after: {value: 42.0}
+"""

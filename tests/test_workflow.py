@@ -338,3 +338,34 @@ def test_the_documented_ci_machine_lets_the_first_import_build(
     assert cli.main(["--source", str(site)]) == 0
     warned = [line for line in capsys.readouterr().err.splitlines() if "warning:" in line]
     assert len(warned) == 3 and all("`progress-site new`" in line for line in warned)
+
+
+def test_each_tool_the_benchmark_job_suggests_writes_what_import_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The EDIT step's examples: each command writes, where BENCH_FILE says (else the
+    workflow's bench.json), what `import BENCH_TOOL` reads. It suggested `cargo
+    criterion --message-format=json`, a stream of messages the criterion import
+    refuses; `cargo bench` writes target/criterion, which it reads."""
+    from progress_site import cli
+
+    written(tmp_path)
+    site = tmp_path / "new"
+    text = (site / ".github" / "workflows" / "benchmarks.yml").read_text("utf-8")
+    examples = re.findall(
+        r"#   (\S+ \S+).*\(BENCH_TOOL: ([\w-]+)(?:, BENCH_FILE: (\S+))?\)", text)
+    # What each command writes, and where (None: where the command line says).
+    writes = {"hyperfine --export-json": (REPO / "tests" / "samples" / "hyperfine.json", None),
+              "cargo bench": (REPO / "tests" / "samples" / "criterion", "target/criterion")}
+    assert [command for command, _, _ in examples] == list(writes)
+    machines = site / "data" / "machines.yaml"
+    machines.write_text(machines.read_text("utf-8").replace(
+        "\ncommits:", "  - {id: ci, name: CI}\n\ncommits:", 1), "utf-8")
+    for command, tool, file in examples:
+        sample, where = writes[command]
+        assert (file or None) == where
+        output = site / (file or "bench.json")
+        shutil.copytree(sample, output) if sample.is_dir() else shutil.copy(sample, output)
+        assert cli.main(["import", tool, str(output), "--source", str(site), "--id", tool,
+                         "--machine", "ci", "--commit", "0123456", "--yes"]) == 0, (
+            capsys.readouterr().err)
+        assert sorted((site / "data" / "history").glob(f"measurements.{tool}-*.jsonl"))

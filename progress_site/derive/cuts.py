@@ -3,6 +3,7 @@ is, and the gates it must pass to be reported as a step (derive/regressions.py).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -116,6 +117,17 @@ def pooled_samples(samples: Sequence[tuple[float, ...]], cut: Cut, commits: int
     before = [x for s in samples[max(cut.start, cut.at - commits):cut.at] for x in s]
     after = [x for s in samples[cut.at:min(cut.end, cut.at + commits)] for x in s]
     return (before, after) if before and after else None
+
+
+def placing_scale(values: Sequence[float]) -> list[float]:
+    """The values as a cut's place is judged: their logarithms when all are above zero.
+    Timings vary by a share of their level, so a slow level spreads wider in ms than a
+    fast one; in ms, three commits measured halfway between a 1.5 ms and a 15 ms level
+    fit the old level better and pull the cut past them, off the commit that made the
+    change. Ratios weigh both levels alike. A series with a 0 stays as it is."""
+    if all(v > 0 for v in values):
+        return [math.log(v) for v in values]
+    return list(values)
 
 
 def refine(values: Sequence[float], cuts: dict[int, int]) -> dict[int, int]:

@@ -236,8 +236,14 @@ def aggregate(name: str, parts: list[Numbers], by: str | None, offset: int,
             group = ((by, dict(key)[by]),) if by is not None else ()
             groups.setdefault(group, []).append(value)
     compute = of or AGGREGATES[name]
-    return Numbers(tuple((k, compute(v)) for k, v in groups.items()),
-                   max(p.decimals for p in parts), next((p.unit for p in parts if p.unit), None))
+    items = tuple((k, compute(v)) for k, v in groups.items())
+    unit = next((p.unit for p in parts if p.unit), None)
+    decimals = max(p.decimals for p in parts)
+    if name == "geomean" and unit is None:
+        # A mean of ratios is a ratio: three significant digits of its own, not the most
+        # of the ratios it averages (one of 0.984 printed a mean speed-up as 1.224).
+        decimals = quotient_decimals(v for _, v in items)
+    return Numbers(items, decimals, unit)
 
 
 def quotient_decimals(values: Iterable[float]) -> int:

@@ -7,7 +7,8 @@ it got better or worse. docs/regressions.md explains the method in plain words.
    commits with the level before them, so a fresh change is seen within 2 or 3 commits.
    A cut is kept when its Mann-Whitney p-value, multiplied by the number of places the
    scan looked at (Bonferroni), is below `alpha`.
-3. Each cut is moved to where a two-level fit is best (least absolute deviations).
+3. Each cut is moved to where a two-level fit is best (least absolute deviations, of
+   the values' logarithms: timings spread by a share of their level).
 4. A cut stays only if the two levels it separates differ beyond noise: the rank test
    again, the same test on the pooled samples of up to 10 commits each side (when
    there are samples), and levels of at least 3 commits (the newest level may be
@@ -33,6 +34,7 @@ from progress_site.derive.cuts import (
     Settings,
     boundary_range,
     gate,
+    placing_scale,
     refine,
     robust_sigma,
     samples_agree,
@@ -151,9 +153,10 @@ def settle(values: Sequence[float], samples: Sequence[tuple[float, ...]],
            found: dict[int, int], min_change: float, settings: Settings) -> dict[int, Gate]:
     """The cuts placed and judged. Placing a cut can change a gate's verdict, and dropping
     a cut moves its neighbours' best places: twice settles both."""
-    cuts = prune(values, samples, refine(values, found), min_change, settings)
+    placing = placing_scale(values)
+    cuts = prune(values, samples, refine(placing, found), min_change, settings)
     found = {at: cut.looks for at, cut in cuts.items()}
-    return prune(values, samples, refine(values, found), min_change, settings)
+    return prune(values, samples, refine(placing, found), min_change, settings)
 
 
 def tail_cut(values: Sequence[float], settings: Settings) -> int | None:
@@ -208,8 +211,9 @@ def describe(series: Series, values: Sequence[float], edges: Sequence[int], foun
     """A kept cut as a step: its commit range, levels, noise, p-value and status."""
     start, at, end = edges
     before, after = values[start:at], values[at:end]
-    low, high = boundary_range(values, start, at, end, median(before), median(after),
-                               settings.likelihood)
+    placing = placing_scale(values)
+    low, high = boundary_range(placing, start, at, end, median(placing[start:at]),
+                               median(placing[at:end]), settings.likelihood)
     worse = (found.change > 0) == (series.better == "lower")
     status: StepStatus = "regressed" if worse else "improved"
     if len(after) < settings.level_points and end == len(values):

@@ -1,7 +1,8 @@
 """What `progress-site new` writes for its user to replace: the placeholder repository
-and title, and the sample commits its sample figures cite. A site that still holds them
-would publish links to pages that do not exist and numbers that are not its own
-(validate/placeholders.py warns; tests/test_new.py checks the skeleton holds them)."""
+and title, the sample commits its sample figures cite, and its sample roadmap's tasks.
+A site that still holds them would publish links to pages that do not exist and numbers
+that are not its own (validate/placeholders.py warns; tests/test_new.py checks the
+skeleton holds them)."""
 
 from __future__ import annotations
 
@@ -10,3 +11,9 @@ PLACEHOLDER_TITLE = "My project"
 PLACEHOLDER_URL = "https://github.com/OWNER/my-project"
 # The commits of the skeleton's sample measurements, study and roadmap.
 SAMPLE_COMMITS = ("0c1d2e3", "5f6a7b8", "a1b2c3d", "e4f5a6b")
+# The skeleton's sample tasks, by id and English title: they cite no commit, so a site
+# whose sample commits were replaced still published a task "done" with the skeleton's
+# proof and date.
+SAMPLE_TASKS = frozenset({("faster-start", "Start faster"),
+                          ("less-memory", "Use less memory at rest"),
+                          ("plugins", "Plugins")})

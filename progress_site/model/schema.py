@@ -35,6 +35,15 @@ class Repository:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Group:
+    id: str = f("a measurement's `group:` (by default its id up to its first '-')",
+                example="cli")
+    title: Text = f("how the dashboard heads the group", example="{en: Command line, "
+                    "fr: Ligne de commande}")
+    where: Where = where()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Remeasure:
     commit: str = f("figures measured before this commit's date are to re-measure",
                     ref="commits")
@@ -53,6 +62,7 @@ class Site:
                                ref="repositories")
     repositories: tuple[Repository, ...] = f("repositories that links and commits name", ())
     units: tuple[Unit, ...] = f("units of your own, with their singular and plural", ())
+    groups: tuple[Group, ...] = f("titles of the dashboard's groups of benchmark series", ())
     footer: Text | None = f("the closing line of every page", None)
     remeasure_since: Remeasure | None = f("mark figures measured before a commit 'to "
                                           "re-measure'", None)

@@ -14,7 +14,7 @@ from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.load.site import Source, load
-from progress_site.render.dashboard import dashboard_pages, unlinked_series
+from progress_site.render.dashboard import dashboard_pages, unlinked_series, unused_group_titles
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.typed import typed_numbers
 from progress_site.validate.dates import check_dates
@@ -50,8 +50,8 @@ def prepare(config: BuildConfig) -> Prepared:
         problems += typed_numbers(model, pages, config.source, config.strict)
         fail_on_errors(problems, config.source)
     pages += dashboard_pages(model, pages, catalogs)
-    problems += with_source_lines(unlinked_series(model, pages, config.strict),
-                                  config.source)
+    problems += with_source_lines(unlinked_series(model, pages, config.strict)
+                                  + unused_group_titles(model, config.strict), config.source)
     fail_on_errors(problems, config.source)
     return Prepared(model, pages, catalogs, problems)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from progress_site.derive.site import Model
-from progress_site.errors import Location, Problem
+from progress_site.errors import Location, Problem, did_you_mean
 from progress_site.load.pages import Page, PageMeta
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.options import BlockError
@@ -77,6 +77,11 @@ class Dashboard(SeriesWords):
         for view in self.series(group):
             out.setdefault(view.series.group, []).append(self.row(view))
         return sorted(out.items())
+
+    def group_title(self, name: str) -> Markup | str:
+        """How the dashboard heads a group: its title under `site.groups`, else its name."""
+        declared = next((g for g in self.model.data.site.groups if g.id == name), None)
+        return self.words.text(declared.title) if declared else name
 
     def groups_legend(self, groups: list[tuple[str, list[Row]]]) -> list[str]:
         """What the spreads printed in the groups' tables (`groups`) mean."""
@@ -183,6 +188,19 @@ def unlinked_series(model: Model, pages: tuple[Page, ...], strict: bool) -> list
                  "one group), or give this page another name to keep the dashboard at "
                  f"{PAGE}/", warning=not strict))
     return problems
+
+
+def unused_group_titles(model: Model, strict: bool) -> list[Problem]:
+    """A warning (an error in --strict) at each title of `site.groups` that no series'
+    group takes, once there are series: a misspelt id heads nothing, and the dashboard
+    shows the bare id."""
+    groups = sorted({v.series.group for v in model.series})
+    if not groups:  # titles written before the first import: nothing to head yet
+        return []
+    return [Problem(group.where.of("id"), f"no benchmark series is in the group "
+                    f"'{group.id}'", (*group.where.path, "id"),
+                    did_you_mean(group.id, groups, "groups with series"), warning=not strict)
+            for group in model.data.site.groups if group.id not in groups]
 
 
 def shown_groups(pages: Iterator[Page]) -> set[str] | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from progress_site.derive.quantity import significant_decimals
 from progress_site.render import formatting
 from progress_site.render.serieswords import STATUS, SeriesWords, series_slug
 
@@ -47,7 +48,10 @@ def step_row(board: SeriesWords, view: SeriesView, step: Step) -> StepRow:
                else w._("p\u00a0=\u00a0%(p)s", p=w.number(step.p_value, 4)))
     return StepRow(
         slug=series_slug(view), title=board.title(view), range=shown,
-        ratio=w._("%(ratio)s\u00a0times", ratio=w.number(step.ratio, 2)),
+        # Three significant digits, as a study's ratio prints: "1,237.32 times" told
+        # more than a step between two levels of noisy commits knows.
+        ratio=w._("%(ratio)s\u00a0times",
+                  ratio=w.number(step.ratio, significant_decimals(step.ratio))),
         percent=board.percent(step),
         noise=formatting.percent_amount(step.noise * 100, 1, lang),
         p_value=p_value, status=words, status_class=status_class)

@@ -36,6 +36,8 @@ from progress_site.render.printedindex import Candidate, index
 # inside a word, an id, a path, a version or a time (`cpu-500`, `#7484`, `v2`, `12:30`).
 NUMBER = re.compile(r"(?<![\w#@/\\.,:\u2011-])\d+(?:[.,\u202f\u00a0]\d+)*(?![\w/\u2011-]|[.,:]\d)")
 DIGIT = re.compile(r"\d")
+# A percentage's sign or word after a number: `1.9%`, `1,9 %`, `12 percent`, `12 pour cent`.
+PERCENT = re.compile(r"[ \u00a0\u202f]?(?:%|percent\b|pour[ \u00a0]cent\b)", re.IGNORECASE)
 WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -81,10 +83,14 @@ class Numbers:
             self.spelled[unit] = frozenset(words)
         return self.spelled[unit]
 
-    def name(self, digits: str, word: str) -> str | None:
-        """The name that prints these digits, in the unit typed after them if any."""
+    def name(self, digits: str, word: str, percent: bool) -> str | None:
+        """The name that prints these digits, in the unit typed after them if any. A
+        percentage is printed with its sign, so a copy of it says `%`: a bare `1.9` (a
+        version, "2.0 against 1.9") is not the change `+1.9%`, and `1.9%` is no 1.9 ms."""
         for name, unit in self.printed.get(digits, ()):
-            if unit is None or not word or word in self.unit_words(unit):
+            if (unit == "%") != percent:
+                continue
+            if unit in (None, "%") or not word or word in self.unit_words(unit):
                 return name
         return None
 
@@ -134,8 +140,10 @@ def typed(text: str, numbers: Numbers) -> Iterator[tuple[int, str, str]]:
         if digits is None or digits not in numbers.printed or no_number(
                 text, match, numbers.lang):
             continue
-        after = WORD.match(text[match.end():].lstrip())
-        name = numbers.name(digits, after.group().lower() if after else "")
+        rest = text[match.end():]
+        after = WORD.match(rest.lstrip())
+        word = after.group().lower() if after else ""
+        name = numbers.name(digits, word, PERCENT.match(rest) is not None)
         if name is not None:
             yield match.start(), match.group(), name
 

@@ -4,7 +4,13 @@ warning, an error with --strict, so that no placeholder is published (model/plac
 from __future__ import annotations
 
 from progress_site.errors import Problem
-from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL, SAMPLE_COMMITS
+from progress_site.model.placeholders import (
+    PLACEHOLDER_TITLE,
+    PLACEHOLDER_URL,
+    SAMPLE_COMMITS,
+    SAMPLE_TASKS,
+)
+from progress_site.model.roadmap import Task
 from progress_site.model.schema import Data
 from progress_site.model.values import problem
 
@@ -28,5 +34,19 @@ def check_placeholders(data: Data, strict: bool) -> list[Problem]:
                              "the figures that cite them are not measured",
                              "replace the sample measurements, study, roadmap and commits "
                              "with your own (`progress-site record`)"))
+    tasks = [] if samples else sample_tasks(data)
+    if tasks:
+        found.append(problem(tasks[0].where, "id", "the sample tasks of `progress-site new` "
+                             f"({', '.join(t.id for t in tasks)}) are still here: a task "
+                             "marked done with the sample's proof and date is not yours",
+                             "replace the sample roadmap with your own tasks, or delete it"))
     return [Problem(p.location, p.message, p.key_path, p.hint, warning=not strict)
             for p in found]
+
+
+def sample_tasks(data: Data) -> list[Task]:
+    """The tasks of the skeleton's sample roadmap still in the data (by id and English
+    title: a task of the user's own may share an id)."""
+    tasks = [t for r in data.roadmaps for t in (*r.tasks, *(t for g in r.groups
+                                                               for t in g.tasks))]
+    return [t for t in tasks if (t.id, dict(t.title.by_language).get("en")) in SAMPLE_TASKS]

@@ -83,8 +83,10 @@ class Charts:
                 points.sort(key=lambda p: p.x)
             missing = next((str(self.tables.note(ds, r) or "") for v, r in rows
                             if v == last and r.get(y.name) is None), "")
+            notes = tuple((v, note) for v, r in rows if v is not None
+                          and r.get(y.name) is None and (note := self.tables.note(ds, r)))
             name_text = self.tables.value(group, name) if group else self.tables.header(y)
-            out.append(Line(name_text, tuple(points), missing))
+            out.append(Line(name_text, tuple(points), missing, notes))
         return out
 
     def x_label(self, ds: Dataset, x: RecordField) -> Callable[[Any], str]:

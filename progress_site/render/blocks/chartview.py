@@ -50,8 +50,7 @@ def chart_view(w: Words, cache: ChartCache, spec: ChartSpec, lines: list[Line],
     small = narrow(spec)
     svg = drawn(cache, spec, figure, "wide" if small else "")
     xs = every_x(lines)
-    rows = tuple((text, tuple(p.y_text if (p := line.at(x)) else "" for line in lines))
-                 for x, text in xs)
+    rows = tuple((text, tuple(line.cell(x) for line in lines)) for x, text in xs)
     phone = drawn(cache, small, figure, "narrow") if small else None
     return ChartView(figure, svg, phone, wide_from(spec),
                      summary(w, spec.title, lines, x_header, xs, by_commit, labelled),

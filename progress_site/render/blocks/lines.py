@@ -33,6 +33,8 @@ class Line:
     name: str
     points: tuple[Point, ...]
     missing: str = ""  # a record's note
+    # Why a record has no point, by its x (its note): the table says it in its cell.
+    notes: tuple[tuple[float | str, str], ...] = ()
     # The points by x: the table and the sentence look every x up in every series.
     by_x: dict[float | str, Point] = field(init=False, repr=False, compare=False)
 
@@ -43,6 +45,11 @@ class Line:
     def at(self, x: float | str) -> Point | None:
         """The point at one x, if the series has one."""
         return self.by_x.get(x)
+
+    def cell(self, x: float | str) -> str:
+        """The table's cell at one x: the point as printed, else its record's note."""
+        point = self.by_x.get(x)
+        return point.y_text if point else dict(self.notes).get(x, "")
 
 
 # How to chart fewer categories: a chart block's data, or a trend's history.
