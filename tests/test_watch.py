@@ -426,8 +426,9 @@ def test_a_broken_first_build_still_serves(source: Path,
     process.wait_for("Aborted with 1 data error.")  # the output is read by another thread
 
     edit(studies(source), BROKEN, "")
-    page = poll(process.url, "/", lambda body: OLD_EN in body)
-    assert 'role="alert"' not in page
+    # The pages asked for first can be served while the rest is built, the last error
+    # still told over them: what counts is that the page comes back without it.
+    poll(process.url, "/", lambda body: OLD_EN in body and 'role="alert"' not in body)
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
