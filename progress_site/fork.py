@@ -73,6 +73,9 @@ class Forked(Generic[T]):
             _run_child(work, write)
         os.close(write)
         self.read = read
+        # Named in the error of a child that dies (the drawing child, another language...).
+        self.what = getattr(work, "__name__", None) or getattr(getattr(work, "func", None),
+                                                                "__name__", "work")
 
     def result(self) -> T:
         """What `work()` returned, or the exception it raised, raised here."""
@@ -80,8 +83,8 @@ class Forked(Generic[T]):
             data = pipe.read()
         _, status = os.waitpid(self.pid, 0)
         if not data:
-            raise RuntimeError(f"the process rendering the other languages ended without "
-                               f"a result (wait status {status})")
+            raise RuntimeError(f"the forked process doing {self.what}() ended without a "
+                               f"result (wait status {status})")
         done, value = pickle.loads(data)
         if done:
             result: T = value

@@ -104,6 +104,12 @@ def test_a_child_that_dies_is_an_error_not_a_hang() -> None:
     with pytest.raises(RuntimeError, match="ended without a result"):
         Forked(lambda: os._exit(3)).result()
 
+    def draw_charts() -> None:
+        os._exit(3)
+
+    with pytest.raises(RuntimeError, match=r"doing draw_charts\(\) ended without a result"):
+        Forked(draw_charts).result()  # a dead child names its work, whatever it was
+
 
 def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "cpus", lambda: 2)
