@@ -78,17 +78,18 @@ class Drawer:
 
 @contextlib.contextmanager
 def drawer(cache_folder: Path, wanted: bool) -> Iterator[Drawer | None]:
-    """A `Drawer`, when `wanted`, for a first build (no drawn chart in `cache_folder`),
-    where forking is safe and a core is idle; stopped on the way out if it was not used.
-    None otherwise: a build that finds charts drawn redraws few, if any, not worth a
-    child's start; on a busy machine, the child would not run beside this process but
-    take turns with it, and the listing of the charts and the second rendering of the
-    pages it takes would be paid for nothing."""
-    charts = cache_folder / FOLDER
-    first = wanted and not (charts.is_dir() and any(charts.glob("*.svg")))
+    """A `Drawer`, when `wanted`, for a first build (nothing in `cache_folder`: no drawn
+    chart, no record of a last build), where forking is safe and a core is idle; stopped
+    on the way out if it was not used. None otherwise: a build that finds charts drawn
+    redraws few, if any, and one of a site without charts (which left only its last
+    build's record) draws none: neither is worth a child's start, about 0.35 s of
+    processor (bench/hugo_peer.py); on a busy machine, the child would not run beside
+    this process but take turns with it, and the listing of the charts and the second
+    rendering of the pages it takes would be paid for nothing."""
+    first = wanted and not (cache_folder.is_dir() and any(cache_folder.iterdir()))
     started = None
     if first and fork_safe() and idle_core():
-        started = Drawer(not ChartCache(charts).keeps_shapes())
+        started = Drawer(not ChartCache(cache_folder / FOLDER).keeps_shapes())
     try:
         yield started
     finally:
