@@ -74,8 +74,7 @@ class Forked(Generic[T]):
         os.close(write)
         self.read = read
         # Named in the error of a child that dies (the drawing child, another language...).
-        self.what = getattr(work, "__name__", None) or getattr(getattr(work, "func", None),
-                                                                "__name__", "work")
+        self.what = getattr(getattr(work, "func", work), "__name__", "work")  # a partial's
 
     def result(self) -> T:
         """What `work()` returned, or the exception it raised, raised here."""

@@ -147,8 +147,7 @@ def refuse_hidden(args: argparse.Namespace) -> None:
     a line of a YAML file the user never wrote."""
     for option in WRITTEN:
         text = getattr(args, option, None)
-        found = first_forbidden(text) if isinstance(text, str) else ""
-        if found and isinstance(text, str):
+        if isinstance(text, str) and (found := first_forbidden(text)):
             raise UsageError(f"--{option}: '{visible_path(text)}' holds {found}, which no "
                              "page can hold")
 

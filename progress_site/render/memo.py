@@ -31,7 +31,7 @@ class Provenance:
     hashed: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "compared", self.key())
+        object.__setattr__(self, "compared", printed_source(self))
         object.__setattr__(self, "hashed", hash(self.compared))
 
     @classmethod
@@ -43,10 +43,6 @@ class Provenance:
     def of_records(cls, ds: Dataset) -> Provenance:
         """Where a dataset's records come from (the `records_provenance` filter)."""
         return cls(ds.machine, ds.date, None, None, ds.method, ds.proof)
-
-    def key(self) -> tuple[Hashable, ...]:
-        """What two provenances compare: all they print (`compared`)."""
-        return compared(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Provenance) and self.compared == other.compared
@@ -60,7 +56,7 @@ class Provenance:
                                                  self.run, self.method, self.proof))
 
 
-def compared(holder: Figure | Provenance) -> tuple[Hashable, ...]:
+def printed_source(holder: Figure | Provenance) -> tuple[Hashable, ...]:
     """What a figure's provenance compares: all it prints. A text compares with its
     scope (where its references are read), so two figures share a method or proof only
     when both print the same."""
@@ -80,7 +76,7 @@ class Provenances:
         self.seen: dict[tuple[Hashable, ...], Provenance] = {}
 
     def __call__(self, fig: Figure) -> Provenance:
-        key = compared(fig)
+        key = printed_source(fig)
         found = self.seen.get(key)
         if found is None:
             found = self.seen[key] = Provenance.of(fig)
