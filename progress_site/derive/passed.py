@@ -18,11 +18,12 @@ from progress_site.model.schema import Data
 from progress_site.model.values import Text, Where
 from progress_site.model.walk import holding_fields, reference_fields
 
-# Never printed: a build with a failed record publishes nothing.
+# Never published: a build with a failed record only checks its pages.
 REASON = Text((("en", "its data has errors"), ("fr", "ses données ont des erreurs")))
 
-# What a figure that failed keeps: where it comes from, and what it says besides a number.
-KEPT = ("unit", "text", "machine", "date", "commit", "run", "method", "proof", "note", "where")
+# What a figure that failed keeps: where it comes from, and what it says besides a number
+# (not its proof: a link that failed would be refused again where the page shows it).
+KEPT = ("unit", "text", "machine", "date", "commit", "run", "method", "note", "where")
 
 
 def passed(data: Data, failed: Failed) -> tuple[Data, frozenset[str]]:
