@@ -42,7 +42,7 @@ def ns(tmp_path_factory: pytest.TempPathFactory) -> Namespace:
     """The names and datasets of a small source: two servers at two bot counts."""
     source, problems = load(write_source(tmp_path_factory.mktemp("src"), RECORDS), False)
     assert source is not None and problems == []
-    data, problems = validate(source.data, TODAY)
+    data, problems, _failed = validate(source.data, TODAY)
     model, found = derive(data, TODAY)
     assert problems + found == []
     return model.namespace
@@ -271,7 +271,7 @@ def counted(tmp_path_factory: pytest.TempPathFactory) -> Namespace:
     (root / "data" / "m.yaml").write_text(COUNTED)
     source, problems = load(root, False)
     assert source is not None and problems == []
-    data, problems = validate(source.data, TODAY)
+    data, problems, _failed = validate(source.data, TODAY)
     model, found = derive(data, TODAY)
     assert problems + found == []
     return model.namespace

@@ -311,7 +311,7 @@ def test_every_broken_formula_is_a_located_error_all_at_once(example_copy: Path)
     config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
                          compiled=TEMPLATES)
     with pytest.raises(BuildFailed) as failed:
-        prepare(config)
+        make_site(config)
     assert failed.value.render() == BROKEN_EXPECTED
 
 
@@ -353,7 +353,7 @@ def test_a_formula_beside_a_number_or_a_status_is_refused(example_copy: Path) ->
     config = BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
                          compiled=TEMPLATES)
     with pytest.raises(BuildFailed) as failed:
-        prepare(config)
+        make_site(config)
     assert failed.value.render() == RULES_EXPECTED
 
 
@@ -424,7 +424,7 @@ def test_a_formula_not_on_one_line_is_located_at_its_start(example_copy: Path) -
         "      formula: >-\n        players-lost * 2 /\n        players-lost\n",
         encoding="utf-8")
     with pytest.raises(BuildFailed) as failed:
-        prepare(BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
+        make_site(BuildConfig(source=example_copy, out=example_copy / "site", today=TODAY,
                             compiled=TEMPLATES))
     [found] = failed.value.problems
     assert (str(found.location), found.message) == ("data/derived.yaml:5:16",

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 
 from progress_site.charts.cache import Serving
 from progress_site.errors import BuildFailed
+from progress_site.load.site import load
 from progress_site.model import schema
 from progress_site.model.declare import fields, hints
 from progress_site.model.values import Number, Text
@@ -246,6 +247,43 @@ def test_the_command_line_never_prints_a_traceback(source: Path,
             target.unlink()
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+# A page whose error is sure: a build whose data loads whole tells it, whatever else fails.
+SURE_PAGE = "---\ntitle: S\n---\nSee {{ nowhere-at-all }}.\n"
+BROKEN_DATA = st.one_of(SHAPED.map(lambda d: ("data/fuzz.yaml", dump(d))), edited_example())
+
+
+@FUZZ
+@given(document=BROKEN_DATA, markdown=MARKDOWN)
+def test_broken_data_and_pages_are_told_together(source: Path, document: tuple[str, str],
+                                                 markdown: str) -> None:
+    """Data and pages broken together: the build fails with located problems only, and
+    the pages are checked past the data's errors (unless the data did not load whole)."""
+    name, text = document
+    pages = {source / "content" / "en" / "fuzz.md": "---\ntitle: F\n---\n" + markdown,
+             source / "content" / "en" / "sure.md": SURE_PAGE,
+             source / name: text}
+    pages |= {source / "content" / lang / "index.md": page(text) for lang in ("en", "fr")}
+    for path, words in pages.items():
+        path.write_text(words, encoding="utf-8")
+    try:
+        loaded, _ = load(source, False)
+        with pytest.raises(BuildFailed) as failed:
+            make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                  strict=False, compiled=TEMPLATES))
+        assert all(p.location.file for p in failed.value.problems), failed.value.render()
+        told = [p.message for p in failed.value.problems
+                if p.location.file == "content/en/sure.md"]
+        if loaded is not None and loaded.checkable:
+            assert told == ["no number named 'nowhere-at-all'"], failed.value.render()
+    finally:
+        for path in pages:
+            original = BASE / path.relative_to(source)
+            if original.exists():
+                shutil.copy(original, path)
+            else:
+                path.unlink(missing_ok=True)
 
 
 # -- run records, statements, block options, file names ---------------------------------

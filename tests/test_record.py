@@ -538,3 +538,40 @@ def test_a_change_that_leaves_a_page_citing_a_part_no_longer_given_is_refused(
     assert err.endswith("error: nothing written: the data as changed would not build "
                         "(2 errors, above)\n")
     assert hashes(example_copy) == before
+
+
+def cite(source: Path, words: str) -> None:
+    """Add a line of prose to the English home page."""
+    page = source / "content" / "en" / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\n{words}\n", encoding="utf-8")
+
+
+def test_a_refusal_tells_the_pages_errors_with_the_datas(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A change that fails the data is checked against the pages too, as a build checks
+    them: both errors are told at once, not the page's once the data is mended."""
+    cite(example_copy, "Lost: {{ measurements.nowhere }}.")
+    before = hashes(example_copy)
+    status = record(example_copy, "measurement", "x", "--value", "1", "--machine", "test-pcc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "measurements[0].figure.machine: no machine 'test-pcc'" in err
+    assert "no number named 'measurements.nowhere'" in err
+    assert err.endswith("error: nothing written: the data as changed would not build "
+                        "(2 errors, above)\n")
+    assert hashes(example_copy) == before
+
+
+def test_a_page_citing_the_refused_figure_adds_no_error_of_its_own(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The page cites the figure whose machine is wrong: that figure's error is told, at
+    the figure, once; the page's reference to it is not told as a second one."""
+    cite(example_copy, "New: {{ measurements.x }} ({{ measurements.x.value }}).")
+    status = record(example_copy, "measurement", "x", "--value", "1", "--machine", "test-pcc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "no machine 'test-pcc'" in err and "content/" not in err
+    assert err.endswith("error: nothing written: the data as changed would not build "
+                        "(1 error, above)\n")

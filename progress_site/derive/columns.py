@@ -18,7 +18,7 @@ the result too.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from types import MappingProxyType
 
 from progress_site.derive.evaluation import evaluate
@@ -33,14 +33,15 @@ from progress_site.model.values import Number, problem
 NUMERIC = ("number", "whole")
 
 
-def with_columns(data: Data) -> tuple[Data, list[Problem]]:
-    """The data with every dataset's computed fields filled in, and what went wrong."""
+def with_columns(data: Data, told: Collection[str] = ()) -> tuple[Data, list[Problem]]:
+    """The data with every dataset's computed fields filled in, and what went wrong; but
+    those of the datasets `told` (their declaration has an error, told as it loaded)."""
     if not any(fld.formula for ds in data.datasets for fld in ds.fields):
         return data, []  # most sites: nothing to compute
     problems: list[Problem] = []
     datasets = []
     for ds in data.datasets:
-        computed, found = computed_dataset(ds)
+        computed, found = computed_dataset(ds) if ds.id not in told else (ds, [])
         datasets.append(computed)
         problems += found
     return dataclasses.replace(data, datasets=tuple(datasets)), problems

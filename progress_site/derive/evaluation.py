@@ -26,9 +26,18 @@ def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
     """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit.
 
     What the data's texts cite was computed while deriving (the namespace keeps it); a
-    page's own reference is computed when asked. An error is raised every time."""
+    page's own reference is computed when asked. An error is raised every time, but for
+    a statement that cites a figure whose record failed validation: it computes no
+    number, and its error is told at the record (`Namespace.told`)."""
     entry = ns.computed.get((source, scope))
-    return entry if entry is not None else _evaluate(source, ns, scope)
+    if entry is not None:
+        return entry
+    try:
+        return _evaluate(source, ns, scope)
+    except ExpressionError:
+        if ns.cites_told(source, scope):
+            return Quantity("none")
+        raise
 
 
 def _evaluate(source: str, ns: Namespace, scope: str) -> Entry:

@@ -113,10 +113,12 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
         try:
             sources.append(summarised(ref, ns))
         except ExpressionError as exc:
+            if ns.cites_told(ref):
+                continue  # its figure failed validation: told there, not judged here
             said = exc.message if f"'{ref}'" in exc.message else f"'{ref}': {exc.message}"
             out.append(text_problem(h.where, "summarises", ref, exc.offset, said, exc.hint,
                                     index))
-    if out:
+    if out or len(sources) < len(h.summarises):
         return None, out
     refused = disagreement(h, sources)
     if refused is not None:

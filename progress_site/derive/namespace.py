@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from progress_site.derive.expressions import ExpressionError, names, parse
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import BudgetView, FigureView, RoadmapView, StudyView
@@ -44,6 +45,9 @@ class Namespace:
     # one once): the pages of each language print these same numbers.
     computed: Mapping[tuple[str, str], Entry] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
+    # The names of figures whose records failed validation, and of what holds them
+    # (`comparisons.C`): an error already told, so what cites them is not judged again.
+    told: frozenset[str] = frozenset()
     # The names indexed for "did you mean" (`hint`), once a namespace rather than once a
     # bad name: a site of thousands of figures may cite thousands of names wrong.
     names: Names = field(init=False, compare=False, repr=False)
@@ -54,8 +58,9 @@ class Namespace:
     @classmethod
     def build(cls, data: Data, keyed: Iterable[Keyed], views: Mapping[FigureKey, FigureView],
               studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],
-              roadmaps: tuple[RoadmapView, ...]) -> Namespace:
-        """The names of every derived number of the data."""
+              roadmaps: tuple[RoadmapView, ...], told: frozenset[str] = frozenset()
+              ) -> Namespace:
+        """The names of every derived number of the data (`told`: see the field)."""
         entries: dict[str, Entry] = {}
         figures: dict[str, FigureKey] = {}
         for k in keyed:
@@ -79,7 +84,7 @@ class Namespace:
         for commit in data.commits:
             entries[f"commits.{commit.id}"] = commit
         return cls(MappingProxyType(entries), MappingProxyType(figures),
-                   MappingProxyType({d.id: d for d in data.datasets}))
+                   MappingProxyType({d.id: d for d in data.datasets}), told=told)
 
     def with_entries(self, more: Mapping[FigureKey, Quantity]) -> Namespace:
         """A namespace with these numbers named too (the headlines')."""
@@ -102,6 +107,26 @@ class Namespace:
         """The number a name stands for, if it is one."""
         entry = self.entries.get(name)
         return entry if isinstance(entry, Quantity) else None
+
+    def cites_told(self, source: str, scope: str = "") -> bool:
+        """Whether a statement cites a figure whose record failed validation (or a part
+        of one, or a number derived from it): what it computes is not judgeable, and the
+        error is its record's, told once, there."""
+        if not self.told:
+            return False
+        # A dataset's name or a figure's, followed by anything but more of a name.
+        if any(re.search(rf"(?<![\w.-]){re.escape(t)}(?![\w-])", source) for t in self.told):
+            return True
+        try:
+            cited = [name for name, _at in names(parse(source))]
+        except ExpressionError:
+            return False
+        return any(self._told(f"{scope}.{name}" if scope else name) or self._told(name)
+                   for name in cited)
+
+    def _told(self, name: str) -> bool:
+        """Whether a name is a told one or a part of one."""
+        return any(name == t or name.startswith(f"{t}.") for t in self.told)
 
     def hint(self, name: str, scope: str = "") -> str:
         """A 'did you mean' for a name that does not exist (among the scope's own names

@@ -25,6 +25,7 @@ from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.formulas import derive_formulas
 from progress_site.derive.headlines import derive_headlines
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
+from progress_site.derive.passed import passed, told_by
 from progress_site.derive.scopes import scoped
 from progress_site.derive.verdicts import check_wordings
 from progress_site.derive.views import (
@@ -42,6 +43,7 @@ from progress_site.derive.views import (
     view_figure,
 )
 from progress_site.errors import Problem
+from progress_site.model.failed import Failed
 from progress_site.model.history import HistorySeries
 from progress_site.model.keys import FigureKey, figures
 from progress_site.model.links import unsafe_links
@@ -50,6 +52,8 @@ from progress_site.model.values import problem
 
 if TYPE_CHECKING:
     from progress_site.derive.history import SeriesView
+
+NONE_FAILED = Failed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,24 +86,29 @@ class Model:
         return self.figures[FigureKey(parts)]
 
 
-def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
-           ) -> tuple[Model, list[Problem]]:
-    """The model the templates read, and the problems only derived numbers reveal."""
+def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
+           failed: Failed = NONE_FAILED) -> tuple[Model, list[Problem]]:
+    """The model the templates read, and the problems only derived numbers reveal.
+    `failed`: the records validation found errors in (derive reads the data as
+    `passed` leaves it, and nothing cites them into a second error)."""
+    data, told = passed(data, failed)
     data = scoped(data)
     # Computed columns first: tables, charts and every text read the records complete.
-    data, problems = with_columns(data)
+    data, problems = with_columns(data, told)
     rules = freshness(data, today)
     keyed = tuple(figures(data))
     roadmaps = tuple(derive_roadmap(r) for r in data.roadmaps)
 
     def names_of(views: Mapping[FigureKey, FigureView]) -> Namespace:
         return Namespace.build(data, keyed, views, studies_of(data, views),
-                               tuple(derive_budget(b, views) for b in data.budgets), roadmaps)
+                               tuple(derive_budget(b, views) for b in data.budgets), roadmaps,
+                               told)
 
     # Derived figures first: comparisons, budgets and every name read them like the rest.
     views, formula_problems = derive_formulas(
         keyed, {k.key: view_figure(k.key, k.figure, rules) for k in keyed}, names_of)
     problems += formula_problems
+    told |= told_by(problems, keyed, data.datasets)
     budgets = tuple(derive_budget(b, views) for b in data.budgets)
     # A budget's figure over its limit is over it everywhere it is shown.
     views |= {item.figure.key: item.figure for b in budgets for item in b.items}
@@ -107,7 +116,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = ()
     problems += check_controls(studies) + check_wordings(studies)
     for b in data.budgets:
         problems += check_budget_units(b)
-    namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps)
+    namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps, told)
     headlines, named, found = derive_headlines(data.headlines, namespace, views)
     namespace = namespace.with_entries(named)
     computed, found_in_texts = compute_references(data, namespace)

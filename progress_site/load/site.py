@@ -157,6 +157,9 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
             if aside is not None and meant in NAMED_BY_ID and isinstance(value, list):
                 aside.update((meant, i["id"]) for i in value
                              if isinstance(i, dict) and isinstance(i.get("id"), str))
+            elif aside is not None and meant is not None:
+                # Texts name its records: what cites them is not judged in this build.
+                aside.add(("collections", meant))
             continue
         elif key in SET_ASIDE and isinstance(value, list):
             items, ids = set_aside(conv, hints(Data)[key], value, key)

@@ -34,6 +34,13 @@ def record_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal"))
 
 
+@per_class
+def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """(field, collection) for each field of a record class that names another record."""
+    return tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
+                 if f.metadata.get("ref"))
+
+
 # Values, not records: no check reads them, and they hold no record, so walks neither
 # yield them nor look inside. A field of texts is still one that walks look at:
 # derive/namespace.py's `texts` finds the texts there.

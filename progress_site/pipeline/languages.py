@@ -44,7 +44,7 @@ def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
     # which finds the templates compiled and the feeds' news chosen rather than doing
     # either again.
     compile_templates(config, ready)
-    news = newest(ready.model)
+    news = None if ready.failing else newest(ready.model)  # the feeds are for a good build
     child = fork.Forked(functools.partial(render_languages, config, ready, languages[1:],
                                           done, charts, news))
     try:
@@ -79,13 +79,14 @@ def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str,
                      news: list[Candidate] | None = None) -> Rendered:
     """The pages of some languages (but those `done`), then their feeds and 404 pages
     (and the site's data.json, sitemap and robots.txt with the first language); none
-    after an error. `news`: the feeds' entries, when chosen already."""
+    after an error, of the pages or of the data. `news`: the feeds' entries, when chosen
+    already."""
     files, problems = render(ready.model, ready.pages, ready.catalogs,
                              config.folders("templates"), charts, config.base_url,
                              languages, skip=frozenset(done), compiled=config.compiled,
                              strict=config.strict)
     files |= done
-    if all(p.warning for p in problems):
+    if not ready.failing and all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
                              base_url=config.base_url, cache_dir=config.cache_dir,
                              languages=languages, news=news)

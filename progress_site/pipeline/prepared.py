@@ -14,6 +14,7 @@ from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
 from progress_site.errors import BuildFailed, Problem, source_line
 from progress_site.load.site import Source, load
+from progress_site.model.failed import spoiled
 from progress_site.render.dashboard import dashboard_pages, unlinked_series, unused_group_titles
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.typed import typed_numbers
@@ -29,17 +30,24 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """What rendering reads, once load, validate and derive passed: the model, the pages,
-    the catalogs, and the warnings found so far."""
+    """What rendering reads once load, validate and derive are done: the model, the pages,
+    the catalogs, and the problems found so far. With errors among them (`failing`),
+    rendering only checks the pages, so that a build tells every error at once."""
 
     model: Model
     pages: tuple[Page, ...]
     catalogs: Catalogs
     problems: list[Problem]
 
+    @property
+    def failing(self) -> bool:
+        """Whether an error was found: nothing is to be published."""
+        return any(not p.warning for p in self.problems)
+
 
 def prepare(config: BuildConfig) -> Prepared:
-    """Load, validate and derive every input; BuildFailed with all the errors found."""
+    """Load, validate and derive every input, with every problem found; BuildFailed only
+    when loading left nothing whole to check (the pages need the data to be checked)."""
     # Large sites make about a million objects here and no cycles (bench/scale.py).
     with collector_paused():
         found = derived(config.source, config.today, config.strict)
@@ -48,18 +56,16 @@ def prepare(config: BuildConfig) -> Prepared:
                                  model.data.site.languages, config.strict)
         problems += list(catalogs.problems)
         problems += typed_numbers(model, pages, config.source, config.strict)
-        fail_on_errors(problems, config.source)
     pages += dashboard_pages(model, pages, catalogs)
     problems += with_source_lines(unlinked_series(model, pages, config.strict)
                                   + unused_group_titles(model, config.strict), config.source)
-    fail_on_errors(problems, config.source)
     return Prepared(model, pages, catalogs, problems)
 
 
 @dataclass(frozen=True, slots=True)
 class Derived:
     """The source as derive left it: its model, and the problems found so far (errors
-    among them only from derive: the stages before stop on theirs)."""
+    of validate among them: derive reads past the records they are about)."""
 
     source: Source
     model: Model
@@ -69,21 +75,24 @@ class Derived:
 def derived(root: Path, today: dt.date, strict: bool,
             edited: Mapping[Path, str] | None = None) -> Derived:
     """Load, validate and derive the source folder, each problem with its source line;
-    BuildFailed with every error found when load or validate finds any. The data files
-    `edited` names are read as holding its texts (`record` checks a change before
-    writing it); nothing is written."""
+    BuildFailed with every error found when load finds one that leaves nothing whole to
+    check. Validate's errors do not stop it: derive reads the records that passed (and
+    what depends on one that failed as not judgeable), so that what cites the data is
+    checked in the same build. The data files `edited` names are read as holding its
+    texts (`record` checks a change before writing it); nothing is written."""
     source, problems = load(root, strict, edited)
     lines = () if source is None else source.documents
     # All errors at once: the data is checked past those that spoiled a part only.
     if source is None or not source.checkable:
         fail_on_errors(problems, root, lines)
     assert source is not None
-    data, found = validate(source.data, today, source.aside)
+    data, found, failed = validate(source.data, today, source.aside)
+    failed = dataclasses.replace(failed, told=spoiled(source.data.datasets, source.aside,
+                                                      problems))
     # Checked on the data as written: a study's date once, not once per figure.
     found += check_dates(source.data, today, strict)
     problems += with_source_lines(found + check_placeholders(data, strict), root, lines)
-    fail_on_errors(problems, root, lines)
-    model, found = derive(data, today, source.history)
+    model, found = derive(data, today, source.history, failed)
     return Derived(source, model, problems + with_source_lines(found, root, lines))
 
 

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from progress_site.charts import ahead
 from progress_site.charts.cache import FOLDER, ChartCache, Serving
 from progress_site.collector import collector_paused
+from progress_site.errors import BuildFailed
 from progress_site.fork import fork_safe
 from progress_site.pipeline.languages import Rendered, render_all
-from progress_site.pipeline.prepared import fail_on_errors
+from progress_site.pipeline.prepared import fail_on_errors, with_source_lines
 from progress_site.render.anchors import broken_anchors
 from progress_site.render.drawings import charts_shown
 from progress_site.render.pages import render
@@ -46,6 +47,8 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
     errors), then every other page and the files made from all pages (feeds, data.json...).
     `serving`: how the charts missing from the cache are served (drawn, by default);
     `drawer`: a child ready to draw them."""
+    if ready.failing:
+        raise checked(config, ready)
     serving = serving or Serving()
     early: Rendered = ({}, [], [])
     if first:
@@ -61,6 +64,17 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
                                    config.strict)
     fail_on_errors(problems, config.source)
     return Built(files, problems, ready.model, tuple(early[2] + deferred))
+
+
+def checked(config: BuildConfig, ready: Prepared) -> BuildFailed:
+    """The errors of a build whose data has some, the pages' among them: every page is
+    rendered in memory to check it (its references, blocks, charts, templates), no chart
+    is drawn and nothing else is made. The pages' warnings are left out: they read a
+    model that lacks what failed, and may only say so again."""
+    listing = chart_cache(config, Serving(later=True))
+    _files, found, _later = render_all(config, ready, {}, listing)
+    return BuildFailed(with_source_lines(ready.problems + [p for p in found if not p.warning],
+                                         config.source))
 
 
 def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str],

@@ -76,7 +76,8 @@ class Lookup:
         if found is not None:
             return found
         known = ", ".join(sorted(self.index[kind]))
-        raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})")
+        raise BlockError(f"no {singular} '{key}' in the data (known: {known or 'none'})",
+                         told=bool({kind, f"{kind}.{key}"} & self.model.namespace.told))
 
     def each(self, kind: str, keys: list[str]) -> list[Any]:
         """Several items of one collection, in the order named."""

@@ -147,8 +147,10 @@ class PageRenderer:
                                    page=page, here=self.places[(page.language, page.slug)],
                                    used=used, section=section)
         except BlockError as exc:
-            problems.append(Problem(where, str(exc), hint=exc.hint or "check the name after "
-                                                                      "the block's name"))
+            # Told already: what it names (or a dataset it reads) failed as the data loaded.
+            if not exc.told and not set(map(str, block.args)) & self.model.namespace.told:
+                problems.append(Problem(where, str(exc), hint=exc.hint or "check the name "
+                                                                          "after the block's name"))
             return ""
         except jinja2.UndefinedError:
             # Blocks read their arguments as args[0], args[1]...: a missing one ends here.

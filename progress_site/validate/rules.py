@@ -7,7 +7,6 @@ commits, a run's date), so later stages see every figure complete.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 from collections.abc import Collection
@@ -15,6 +14,7 @@ from typing import Any
 
 from progress_site.errors import Problem, did_you_mean
 from progress_site.model.declare import Link, Unit
+from progress_site.model.failed import Failed, failed_records
 from progress_site.model.keys import figures
 from progress_site.model.limits import MAX_EVERY_PAGE, MAX_TITLE
 from progress_site.model.links import check_url, repository_problem
@@ -33,7 +33,7 @@ from progress_site.model.schema import (
 )
 from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import Number, Text, Where, problem
-from progress_site.model.walk import per_class, walk
+from progress_site.model.walk import reference_fields, walk
 from progress_site.validate.figures import check_figure
 from progress_site.validate.provenance import check_holders, complete
 
@@ -55,7 +55,8 @@ def known_ids(data: Data, aside: Collection[tuple[str, str]] = ()) -> dict[str, 
         "runs": {r.id for r in data.runs},
     }
     for kind, ident in aside:
-        known[kind].add(ident)
+        if kind in known:  # not a whole collection set aside (`collections`)
+            known[kind].add(ident)
     return known
 
 
@@ -70,8 +71,10 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
 
 
 def check_references(data: Data, records: list[Any],
-                     aside: Collection[tuple[str, str]] = ()) -> list[Problem]:
-    """Every `machine:`, `commit:`, `unit:`... names something that exists."""
+                     aside: Collection[tuple[str, str]] = (),
+                     dangling: set[tuple[str, str]] | None = None) -> list[Problem]:
+    """Every `machine:`, `commit:`, `unit:`... names something that exists; what names
+    nothing is added to `dangling`, as (collection, id)."""
     ids = known_ids(data, aside)
     out = []
     for rec in records:
@@ -81,14 +84,9 @@ def check_references(data: Data, records: list[Any],
                 hint = reference_hint(kind, value, ids[kind])
                 singular = kind.rstrip("s").replace("repositorie", "repository")
                 out.append(problem(rec.where, name, f"no {singular} '{value}'", hint))
+                if dangling is not None:
+                    dangling.add((kind, value))
     return out
-
-
-@per_class
-def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
-    """(field, collection) for each field of a record class that names another record."""
-    return tuple((f.name, f.metadata["ref"]) for f in dataclasses.fields(cls)
-                 if f.metadata.get("ref"))
 
 
 def check_unique_ids(records: list[Any]) -> list[Problem]:
@@ -256,13 +254,16 @@ def check_side(side: Side) -> list[Problem]:
 
 
 def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
-             ) -> tuple[Data, list[Problem]]:
-    """The completed data and every problem the cross-file rules find (`aside`: the
-    (collection, id) of records that did not read, which references may name)."""
+             ) -> tuple[Data, list[Problem], Failed]:
+    """The completed data, every problem the cross-file rules find, and the records they
+    were found in (`aside`: the (collection, id) of records that did not read, which
+    references may name)."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
-    out = check_references(data, records, aside) + check_unique_ids(records) + check_remeasure(data)
+    dangling: set[tuple[str, str]] = set()
+    ids = check_unique_ids(records)
+    out = check_references(data, records, aside, dangling) + ids + check_remeasure(data)
     # A study or run without the machine or date its figures need: said once, there.
     at_holders, excused = check_holders(data)
     out += at_holders
@@ -289,4 +290,17 @@ def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
         elif isinstance(rec, (Limit, Site)):
             out += check_positive(rec, ("value",) if isinstance(rec, Limit)
                                   else ("stale_after_days",))
-    return data, out
+    return data, out, failed(records, out, dangling, ids)
+
+
+def failed(records: list[Any], found: list[Problem], dangling: set[tuple[str, str]],
+           ids: list[Problem]) -> Failed:
+    """The records the errors are about: derive works on the others, and leaves out or
+    reads as not judgeable what depends on these (a good build pays nothing here)."""
+    errors = [p.key_path for p in found if not p.warning]
+    if not errors:
+        return Failed()
+    paths = {rec.where.path for rec in records
+             if isinstance(getattr(rec, "where", None), Where) and rec.where.path}
+    return Failed(failed_records(paths, errors), frozenset(dangling),
+                  frozenset(p.key_path[:-1] for p in ids if p.key_path[-1:] == ("id",)))

@@ -60,9 +60,11 @@ FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
 class BlockError(Exception):
     """A block names something the data does not have, or an option it cannot use."""
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    def __init__(self, message: str, hint: str = "", told: bool = False) -> None:
         super().__init__(message)
         self.hint = hint
+        # What it names failed as the data loaded, and was told there: not again here.
+        self.told = told
 
 
 def only_known(block: str, options: Iterable[str], known: Iterable[str]) -> None:

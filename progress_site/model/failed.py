@@ -1,0 +1,73 @@
+"""Which records validation found errors in: a plain value validate returns and derive
+reads, so that the pages are checked in the same build as the data (all errors at once)
+without the errors of a record told again as consequences elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from progress_site.errors import KeyPath, Problem
+from progress_site.model.dataset import Dataset, records_path
+
+# The first part of the names of a collection's figures, where it is not the collection's.
+CITED_AS = {"studies": "comparisons"}
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The records an error is about, each by its path in the data (`Where.path`): the
+    innermost record that holds the error's key path."""
+
+    records: frozenset[KeyPath] = frozenset()
+    # (collection, id) that references name and nothing holds (each told where it is
+    # named): derive reads them as naming nothing, so a block does not tell them again.
+    dangling: frozenset[tuple[str, str]] = frozenset()
+    # Records whose id is not theirs to use (an earlier record of their kind holds it, or
+    # it is not a word): derive leaves them out, so a page does not show two records of
+    # one id (and tell their anchors' clash as well).
+    dropped: frozenset[KeyPath] = frozenset()
+    # Names whose records failed as they loaded (a dataset's declaration or records, a
+    # machine set aside): what cites them is not judged again (`Namespace.told`).
+    told: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.records or self.dangling or self.dropped or self.told)
+
+    def holders(self) -> frozenset[KeyPath]:
+        """Every path a failed record lies at or inside: where a walk must look."""
+        return frozenset(path[:end] for path in self.records | self.dropped
+                         for end in range(len(path) + 1))
+
+
+def failed_records(paths: set[KeyPath], errors: list[KeyPath]) -> frozenset[KeyPath]:
+    """The innermost record (of those at `paths`) that holds each error's key path; an
+    error at no record's path (a whole file's) marks none."""
+    found = set()
+    for key_path in errors:
+        for end in range(len(key_path), 0, -1):
+            if key_path[:end] in paths:
+                found.add(key_path[:end])
+                break
+    return frozenset(found)
+
+
+def spoiled(datasets: tuple[Dataset, ...], aside: Collection[tuple[str, str]],
+            problems: list[Problem]) -> frozenset[str]:
+    """The names of what load set aside: the ids of datasets whose declaration or records
+    have an error (a page's statements over them would find no records), and each record
+    set aside as `collection.id` (a block naming it would find none)."""
+    errors = [p for p in problems if not p.warning]
+    if not errors:
+        return frozenset()
+    found = {f"{kind}.{ident}" for kind, ident in aside if kind != "collections"}
+    # A misspelt collection: every name of its records (a study's are its comparisons').
+    found |= {name for kind, ident in aside if kind == "collections"
+              for name in (ident, CITED_AS.get(ident, ident))}
+    for ds in datasets:
+        path, declared, records = ds.where.path, ds.where.location.file, records_path(ds)
+        if any(p.location.file == records or (p.location.file == declared and path
+                                              and p.key_path[:len(path)] == path)
+               for p in errors):
+            found.add(ds.id)
+    return frozenset(found)
