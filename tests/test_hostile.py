@@ -54,7 +54,7 @@ from progress_site.publish.swap import PublishFailed, publish
 from progress_site.render.pages import render
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY, copy_example
 from .dom import Node
 from .dom import parse as parse_html
 from .test_cases import deadline
@@ -827,9 +827,7 @@ def front_matter(text: str) -> str:
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The example site with a payload in every text and page, built: (source, out)."""
     root = tmp_path_factory.mktemp("hostile")
-    src = root / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, src / name)
+    src = copy_example(root / "src")
     # A dashboard group's title, poisoned and read: the example has no series for the
     # dashboard to head with it (its pages must stay the example's), and it prints as
     # every data text does (test_history.py heads a real group with one).
