@@ -28,7 +28,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -151,9 +150,8 @@ def test_base_builds(base: Path, tmp_path: Path) -> None:
 def test_refused(name: str, base: Path, tmp_path: Path) -> None:
     source = HOSTILE / "refused" / name
     shutil.copy(source, base / TARGETS[source.suffix])
-    started = time.perf_counter()
-    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
-    assert time.perf_counter() - started < 5, "a hostile file must not be slow to refuse"
+    # A bound on a hang, not a speed: how fast a refusal is belongs in bench/.
+    err = refused(within(60, "--source", base, "--out", tmp_path / "out"), tmp_path / "out")
     expected = source.with_suffix(".txt")
     if os.environ.get("UPDATE_HOSTILE"):
         expected.write_text(err)
@@ -561,9 +559,7 @@ def test_hidden_folders_ok(base: Path, tmp_path: Path) -> None:
 def test_deep_nesting(name: str, text: str, where: str, base: Path, tmp_path: Path) -> None:
     """Deep nesting crashed the C parser (segmentation fault) and took minutes in libyaml."""
     write(base / "data" / "deep.yaml", text)
-    started = time.perf_counter()
-    err = refused(build_process(base, tmp_path / "out"), tmp_path / "out")
-    assert time.perf_counter() - started < 20
+    err = refused(build_process(base, tmp_path / "out"), tmp_path / "out")  # its timeout: a hang
     first = err.splitlines()[0]
     message = f"lists and mappings nested more than {MAX_DEPTH} levels deep"
     assert first.startswith(where) and first.endswith(": " + message)
