@@ -34,7 +34,7 @@ _DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
 _TEXT = r'"([^"\\\x00-\x1f\x85\u2028\u2029]*)"'
 _WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]+)"'
 # A JSON number without a sign, as `float` reads it; a whole number short enough that
-# JSON reads it as an int (load/jsonfiles.MAX_DIGITS), a count of readings from 1.
+# JSON reads it as an int (model/limits.MAX_DIGITS), a count of readings from 1.
 _NUMBER = r"((?:0|[1-9][0-9]{0,19})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
 _COUNT = r"([1-9][0-9]{0,17})"
 

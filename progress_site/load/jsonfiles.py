@@ -31,11 +31,9 @@ from progress_site.load.document import Document, Positions
 from progress_site.load.text import lines_of
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.characters import first_forbidden
+from progress_site.model.limits import MAX_DIGITS
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
-# Longer than any number a record may hold (see model/limits.LARGEST), short enough that no
-# reading of it is slow: Python refuses to read an integer of more than 4,300 digits.
-MAX_DIGITS = 40
 
 
 @dataclass(frozen=True, slots=True)
