@@ -14,14 +14,12 @@ import argparse
 import dataclasses
 import datetime as dt
 import sys
-import typing
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from progress_site.model.declare import fields, hints
+from progress_site.model.declare import declared, fields, held_record, hints, record_classes
 from progress_site.model.schema import Data
 from progress_site.model.values import Number, Text
-from progress_site.tools.editor_schema import inner_record, is_record, record_types, unwrap
 
 START = "<!-- reference:start -->"
 END = "<!-- reference:end -->"
@@ -60,16 +58,16 @@ def ref_name(kind: str, plural: bool) -> str:
 
 def type_name(tp: Any, ref: str = "", plural: bool = False) -> str:
     """A field's type as a reader names it ("list of Figure", "id of a machine")."""
-    tp, _ = unwrap(tp)
-    if typing.get_origin(tp) is tuple:
-        return "list of " + type_name(typing.get_args(tp)[0], ref, plural=True)
-    if typing.get_origin(tp) is Literal:
-        return "one of: " + ", ".join(map(str, typing.get_args(tp)))
-    if is_record(tp):
-        return anchor(tp)
+    kind, arg, _ = declared(tp)
+    if kind == "sequence":
+        return "list of " + type_name(arg, ref, plural=True)
+    if kind == "choice":
+        return "one of: " + ", ".join(map(str, arg))
+    if kind == "record":
+        return anchor(arg)
     if ref:
         return ref_name(ref, plural)
-    return NAMES[tp][plural]
+    return NAMES[arg][plural]
 
 
 def yaml_word(value: Any) -> str:
@@ -110,7 +108,7 @@ def holders(records: list[type]) -> dict[type, list[str]]:
     found: dict[type, dict[type, list[str]]] = {cls: {} for cls in records}
     for owner in records:
         for fld in fields(owner):
-            child = inner_record(hints(owner)[fld.name])
+            child = held_record(hints(owner)[fld.name])
             if child is not None:
                 found[child].setdefault(owner, []).append(f"`{fld.name}`")
     return {cls: [f"{anchor(owner)} {', '.join(names)}" for owner, names in by.items()]
@@ -131,7 +129,7 @@ def section(cls: type, held_by: list[str]) -> str:
 
 def data_format_markdown() -> str:
     """The generated field reference: one section per record type."""
-    records = record_types(Data)
+    records = record_classes(Data)
     held = holders(records)
     notice = (f"_Generated from `progress_site/model/schema.py` (and `figure.py`, "
               f"`roadmap.py`, `dataset.py`, `declare.py`) by `{COMMAND}`; "
