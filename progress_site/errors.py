@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from progress_site.model.characters import is_forbidden
+from progress_site.characters import is_forbidden
 from progress_site.regular import open_regular
 
 KeyPath = tuple[str | int, ...]

@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 import yaml
 
+from progress_site import characters
 from progress_site.charts.cache import ChartCache
 from progress_site.cli import main
 from progress_site.errors import MAX_LINE, Location, Problem, excerpt
@@ -44,7 +45,7 @@ from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.load.yaml import parse
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model import characters, schema
+from progress_site.model import schema
 from progress_site.model.declare import fields, hints
 from progress_site.model.links import check_url
 from progress_site.model.values import Text

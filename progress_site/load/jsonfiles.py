@@ -26,11 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document, Positions
 from progress_site.load.text import lines_of
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model.characters import first_forbidden
 from progress_site.model.limits import MAX_DIGITS
 
 _SPACE = " \t\n\r"  # what JSON counts as white space

@@ -12,8 +12,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from progress_site.characters import BIDI_CONTROLS, maybe_in, named, offsets
 from progress_site.errors import Location, Problem
-from progress_site.model.characters import BIDI_CONTROLS, maybe_in, named, offsets
 from progress_site.regular import NotRegular, TooBig, read_regular
 
 # Large enough for 100,000 measurements; a bigger file is almost surely a mistake.

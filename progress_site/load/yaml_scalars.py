@@ -10,9 +10,9 @@ from typing import Any
 
 import yaml
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document
-from progress_site.model.characters import first_forbidden
 from progress_site.model.limits import MAX_INT_BITS
 
 YAML_TAG = "tag:yaml.org,2002:"
