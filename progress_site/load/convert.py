@@ -7,6 +7,7 @@ import datetime as dt
 import functools
 import math
 import re
+from types import MappingProxyType
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
@@ -29,7 +30,8 @@ from progress_site.model.values import Number, Text, Where
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
 
 # A language code as a maintainer reads it, in a message (the code itself otherwise).
-LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
+LANGUAGE_NAMES = MappingProxyType({"en": "English", "fr": "French", "de": "German",
+                                   "es": "Spanish"})
 
 
 def known_language(code: str) -> bool:
@@ -44,8 +46,8 @@ def known_language(code: str) -> bool:
 
 
 # The reader of each plain type, by its method name on Converter.
-_READERS = {str: "text_value", int: "whole", bool: "boolean", dt.date: "date",
-            Number: "number", Text: "text"}
+_READERS = MappingProxyType({str: "text_value", int: "whole", bool: "boolean",
+                             dt.date: "date", Number: "number", Text: "text"})
 
 
 @functools.cache

@@ -20,7 +20,7 @@ from progress_site.model.values import plain
 from progress_site.publish.datarecords import quantity
 from progress_site.publish.datasetrows import Records, dataset_rows, records_of
 
-TASK_STATUSES = {"done", "in-progress", "planned"}
+TASK_STATUSES = frozenset({"done", "in-progress", "planned"})
 WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
 
 

@@ -14,7 +14,9 @@ import argparse
 import dataclasses
 import datetime as dt
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.model.declare import declared, fields, held_record, hints, record_classes
@@ -27,20 +29,20 @@ DOCUMENT = Path("docs/data-format.md")
 COMMAND = "python -m progress_site.tools.docs_reference --write"
 
 # Each scalar type as a reader names it, alone and in a list.
-NAMES: dict[Any, tuple[str, str]] = {
+NAMES: Mapping[Any, tuple[str, str]] = MappingProxyType({
     str: ("plain text", "plain texts"),
     int: ("whole number", "whole numbers"),
     bool: ("true or false", "true or false values"),
     Number: ("number", "numbers"),
     dt.date: ("date (YYYY-MM-DD)", "dates (YYYY-MM-DD)"),
     Text: ("text in each language", "texts in each language"),
-}
+})
 
-INTRO = {
+INTRO: Mapping[type, str] = MappingProxyType({
     Data: "The top-level keys of a data file. A file holds any of them: `site:` is one "
           "mapping in one file, and each list may be split across files (the build joins "
           "them), so \"required\" is about the data as a whole, not each file.",
-}
+})
 
 
 def anchor(cls: type) -> str:
