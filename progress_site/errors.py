@@ -10,8 +10,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
-from progress_site.model.characters import is_forbidden
+from progress_site.characters import is_forbidden
 from progress_site.regular import open_regular
 
 KeyPath = tuple[str | int, ...]
@@ -64,7 +65,7 @@ def _escape(ch: str) -> str:
             else f"\\U{code:08x}")
 
 
-_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_NAMED = MappingProxyType({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
 def visible_path(name: str) -> str:

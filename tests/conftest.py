@@ -45,15 +45,21 @@ def example_files() -> dict[str, bytes]:
     return make_site(config).files
 
 
+def copy_example(source: Path) -> Path:
+    """A fresh copy of the example's data/ and content/ in `source` (the one copy every
+    test and fixture makes), returned."""
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, source / name)
+    return source
+
+
 @pytest.fixture()
 def example_copy(tmp_path: Path, example_files: dict[str, bytes]) -> Path:
     """A fresh copy of the example's data/ and content/, to edit in a test.
 
     Its charts are in the session's cache folder (warmed by `example_files`): a test is
     about its edit, not about drawing eighteen charts again."""
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, tmp_path / "src" / name)
-    return tmp_path / "src"
+    return copy_example(tmp_path / "src")
 
 
 @pytest.fixture

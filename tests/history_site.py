@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 from pathlib import Path
 
-from .conftest import REPO
+from .conftest import copy_example
 
 STEP_AT = 20  # the first commit of the slower level
 POINTS = 30
@@ -56,8 +55,7 @@ MEASUREMENT = """
 
 def history_source(root: Path) -> Path:
     """The example's data and content, with the three history files."""
-    for folder in ("data", "content"):
-        shutil.copytree(REPO / folder, root / folder)
+    copy_example(root)
     history = root / "data" / "history"
     history.mkdir()
     (history / "measurements.startup.jsonl").write_text(slowdown(), encoding="utf-8")

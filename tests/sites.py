@@ -16,7 +16,6 @@ own page checks (`contains`, `lacks`) fail, is built again a case at a time.
 from __future__ import annotations
 
 import functools
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ import pytest
 from progress_site.errors import BuildFailed
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import REPO, TEMPLATES, TODAY
+from .conftest import REPO, TEMPLATES, TODAY, copy_example
 from .done_site import done_source
 from .history_site import history_source
 from .runs_site import runs_source
@@ -52,10 +51,7 @@ class Site:
 def source_copy(root: Path, name: str) -> Path:
     """A fresh copy of the example's data/ and content/ (its charts are in the session's
     cache folder, which every build shares)."""
-    source = root / name
-    for folder in ("data", "content"):
-        shutil.copytree(REPO / folder, source / folder)
-    return source
+    return copy_example(root / name)
 
 
 def build(source: Path, base_url: str | None = None) -> dict[str, bytes]:

@@ -9,6 +9,7 @@ moved to another home and checkout is used there without drawing a chart.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -167,7 +168,9 @@ def test_a_planted_social_card_is_not_published(example_copy: Path, tmp_path: Pa
     # The charts kept, the cards not (any the session's other builds converted): the cards
     # are what these builds make.
     warm_home(tmp_path / "home")
-    shutil.rmtree(tmp_path / "home" / ".cache" / "progress-site" / "social", ignore_errors=True)
+    for entry in (tmp_path / "home" / ".cache").rglob("*"):
+        if entry.is_file() and entry.read_bytes().startswith(PNG):
+            entry.unlink()
     env = home_env(tmp_path / "home")
     address = ("--base-url", "https://example.org/")
     assert run(example_copy, tmp_path / "clean", env, *address).returncode == 0
@@ -311,14 +314,19 @@ def blocking(folder: Path, code: str) -> str:
 BLOCK_ALTAIR = BLOCK_VL_CONVERT.replace('("vl_convert", "altair")', '("altair",)')
 
 
-def drawings_gone(home: Path) -> Path:
-    """The home's folder of kept shapes, once every drawn chart beside it is deleted (as
-    after an edit that changes every chart's numbers)."""
-    charts = home / ".cache" / "progress-site" / "charts"
-    for drawn in charts.glob("*.svg"):
-        drawn.unlink()
-    assert list((charts / "shapes").glob("*.json")), "the example's shapes were kept"
-    return charts / "shapes"
+def drawings_gone(home: Path) -> list[Path]:
+    """The home's kept chart shapes (Vega specs, found by what they hold, wherever the
+    cache keeps them), once every drawn chart is deleted (as after an edit that changes
+    every chart's numbers)."""
+    shapes = []
+    for entry in sorted(p for p in (home / ".cache").rglob("*") if p.is_file()):
+        if entry.read_bytes().startswith(b"<svg"):
+            entry.unlink()
+        elif entry.read_bytes().startswith(b"{") and "/schema/vega/" in str(
+                json.loads(entry.read_bytes()).get("$schema", "")):
+            shapes.append(entry)
+    assert shapes, "the example's shapes were kept"
+    return shapes
 
 
 def test_a_chart_redrawn_in_a_kept_shape_needs_no_altair(example_copy: Path, tmp_path: Path,
@@ -365,11 +373,11 @@ def test_a_planted_shape_never_reaches_the_page(name: str, example_copy: Path,
                                                 example_files: dict[str, bytes]) -> None:
     warm_home(tmp_path / "home")
     shapes = drawings_gone(tmp_path / "home")
-    for shape in shapes.glob("*.json"):
+    for shape in shapes:
         shape.write_text(PLANTED_SHAPES[name], "utf-8")
     done = run(example_copy, tmp_path / "out", home_env(tmp_path / "home"))
     assert done.returncode == 0, done.stderr
     assert pages(tmp_path / "out") == clean_pages(example_files)
     # The example's shapes were compiled again and replaced (the session's cache holds
     # other tests' shapes too, planted alike and left unused).
-    assert any(s.read_text("utf-8") != PLANTED_SHAPES[name] for s in shapes.glob("*.json"))
+    assert any(s.read_text("utf-8") != PLANTED_SHAPES[name] for s in shapes)

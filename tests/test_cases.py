@@ -60,7 +60,7 @@ import yaml
 
 from progress_site.cli import main
 
-from .conftest import TEMPLATES
+from .conftest import TEMPLATES, copy_example
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Path(__file__).resolve().parent / "cases"
@@ -133,9 +133,7 @@ class Pristine:
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Pristine:
     """The example site copied and built once; every case starts from a copy of it."""
     base = tmp_path_factory.mktemp("pristine")
-    source = base / "src"
-    for name in ("data", "content"):
-        shutil.copytree(ROOT / name, source / name)
+    source = copy_example(base / "src")
     out = base / "out"
     result = run_build(source, out, [])
     assert (result.status, result.stderr) == (0, ""), result.stderr

@@ -19,7 +19,7 @@ from progress_site.publish.changes import (
 )
 from progress_site.publish.snapshot import Snapshot, number, of_model
 
-from .conftest import REPO, TODAY
+from .conftest import TODAY, copy_example
 from .done_site import done_source
 from .runs_site import runs_source
 from .test_pipeline import run_build
@@ -173,8 +173,7 @@ def published(tmp_path_factory: pytest.TempPathFactory,
     below: each builds the same source again over a copy of that site, its data.json
     spoiled (the source is only read; the outputs are the tests' own)."""
     folder = tmp_path_factory.mktemp("published")
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, folder / "src" / name)
+    copy_example(folder / "src")
     assert run_build("--source", folder / "src", "--out", folder / "out").returncode == 0
     return folder / "src", folder / "out"
 

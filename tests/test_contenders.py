@@ -4,7 +4,6 @@ like two commits; pages, charts, data.json and the feed name them, never "commit
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -13,7 +12,7 @@ import pytest
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish import changes, comment
 
-from .conftest import REPO, TEMPLATES, TODAY
+from .conftest import TEMPLATES, TODAY, copy_example
 from .dom import Node, parse
 
 TOOLS = """\
@@ -67,10 +66,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, example_files: dict[str, byt
           ) -> dict[str, bytes]:
     """The example with the two tools, built once for this module's tests (the
     example's charts are in the session's cache: `example_files` drew them)."""
-    source = tmp_path_factory.mktemp("tools") / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
-    return build(with_tools(source))
+    return build(with_tools(copy_example(tmp_path_factory.mktemp("tools") / "src")))
 
 
 def section(files: dict[str, bytes], page: str) -> Node:

@@ -22,7 +22,7 @@ import pytest
 
 from progress_site.load.site import load_data
 from progress_site.load.yaml import parse
-from progress_site.model.declare import fields, hints
+from progress_site.model.declare import fields, held_record, hints, record_classes
 from progress_site.model.figure import Figure
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
@@ -37,8 +37,6 @@ from progress_site.tools.docs_reference import (
 from progress_site.tools.editor_schema import (
     DATE,
     data_schema,
-    inner_record,
-    record_types,
     render,
     type_schema,
     write_schemas,
@@ -254,7 +252,7 @@ def test_build_agrees(tmp_path: Path, name: str, text: str, expected: list[str],
 # -- (d) every field is documented ---------------------------------------------------------
 
 def test_every_field_has_a_description() -> None:
-    undocumented = [f"{cls.__name__}.{fld.name}" for cls in record_types()
+    undocumented = [f"{cls.__name__}.{fld.name}" for cls in record_classes(Data)
                     for fld in fields(cls) if not fld.metadata.get("doc", "").strip()]
     assert undocumented == []
 
@@ -271,8 +269,8 @@ def test_every_example_matches_its_field(validator: Any) -> None:
 # -- the generated parts, piece by piece ---------------------------------------------------
 
 def test_records_in_reading_order() -> None:
-    collections = [inner_record(hints(Data)[f.name]) for f in fields(Data)]
-    assert record_types()[: len(collections) + 1] == [Data, *collections]
+    collections = [held_record(hints(Data)[f.name]) for f in fields(Data)]
+    assert record_classes(Data)[: len(collections) + 1] == [Data, *collections]
 
 
 @pytest.mark.parametrize("tp,ref,expected", [

@@ -5,7 +5,6 @@ data.json; and every broken formula a located error, all of a build at once."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -22,7 +21,7 @@ from progress_site.model.keys import FigureKey
 from progress_site.pipeline import BuildConfig, make_site, prepare
 from progress_site.publish import changes
 
-from .conftest import REPO, TEMPLATES, TODAY
+from .conftest import TEMPLATES, TODAY, copy_example
 from .dom import Node, parse
 
 # Beside the example's data: measured figures, formulas over them (a chain of two, one
@@ -101,9 +100,7 @@ def derived_site(source: Path, data: str = DERIVED) -> Path:
 def built(tmp_path_factory: pytest.TempPathFactory, example_files: dict[str, bytes]
           ) -> dict[str, bytes]:
     """The example with derived figures, built once for this module's tests."""
-    source = tmp_path_factory.mktemp("formulas") / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
+    source = copy_example(tmp_path_factory.mktemp("formulas") / "src")
     config = BuildConfig(source=derived_site(source), out=source.parent / "site",
                          today=TODAY, strict=True, compiled=TEMPLATES)
     return make_site(config).files
@@ -216,8 +213,7 @@ def test_data_json_writes_the_formula_and_its_inputs(built: dict[str, bytes]) ->
 def test_the_change_summary_follows_a_derived_figure(
         built: dict[str, bytes], tmp_path: Path) -> None:
     """An input re-measured (and now an estimate): what is computed from it changes too."""
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, tmp_path / name)
+    copy_example(tmp_path)
     data = DERIVED.replace("figure: {value: 120000,", "figure: {value: 126000, status: "
                            "estimate,")
     files = make_site(BuildConfig(source=derived_site(tmp_path, data), out=tmp_path / "site",

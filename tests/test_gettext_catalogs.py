@@ -5,19 +5,17 @@ the next one."""
 
 from __future__ import annotations
 
-import io
+import gettext
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.support import Translations
 
 from progress_site.cli import main
 from progress_site.pipeline import ENGINE_ROOT
 from progress_site.render.i18n import (
     compile_catalog,
     language_catalog,
-    mo_bytes,
     po_path,
     read_catalog,
 )
@@ -35,24 +33,29 @@ def example_catalog() -> Catalog:
     return catalog
 
 
-def test_every_message_translates_as_babels_translations_did() -> None:
+def test_every_message_translates_as_the_catalog_says() -> None:
+    """Each message of the engine's French catalog, compiled in memory, gives its msgstr;
+    a plural one the form its Plural-Forms rule picks for each count. (Compared with the
+    catalog itself: babel.support.Translations reads the same bytes with the same
+    standard-library code, so a comparison with it could not fail.)"""
     catalog = example_catalog()
     ours = compile_catalog(catalog)
-    babels = Translations(io.BytesIO(mo_bytes(catalog)))
+    form = gettext.c2py(catalog.plural_expr)
     plurals = 0
     for message in catalog:
-        if not message.id:
+        if not message.id or message.fuzzy:
             continue
         if isinstance(message.id, tuple):
             plurals += 1
             for n in COUNTS:
-                assert ours.ngettext(*message.id[:2], n) == babels.ngettext(*message.id[:2], n)
+                expected = message.string[form(n)] or message.id[n != 1]
+                assert ours.ngettext(*message.id[:2], n) == expected, (message.id, n)
         else:
-            assert ours.gettext(message.id) == babels.gettext(message.id)
+            assert ours.gettext(message.id) == (message.string or message.id), message.id
     assert plurals  # the catalog's plural forms were read from its header
     assert ours.gettext("not in the catalog") == "not in the catalog"
-    assert [ours.ngettext("a", "b", n) for n in COUNTS] == [
-        babels.ngettext("a", "b", n) for n in COUNTS]
+    assert [ours.ngettext("a", "b", n) for n in COUNTS] == ["a" if n == 1 else "b"
+                                                            for n in COUNTS]
 
 
 def test_a_catalog_falls_back_to_the_next_one() -> None:

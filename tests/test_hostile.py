@@ -28,7 +28,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 import pytest
 import yaml
 
+from progress_site import characters
 from progress_site.charts.cache import ChartCache
 from progress_site.cli import main
 from progress_site.errors import MAX_LINE, Location, Problem, excerpt
@@ -45,7 +45,7 @@ from progress_site.load.pages import Page
 from progress_site.load.site import load
 from progress_site.load.yaml import parse
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model import characters, schema
+from progress_site.model import schema
 from progress_site.model.declare import fields, hints
 from progress_site.model.links import check_url
 from progress_site.model.values import Text
@@ -54,7 +54,7 @@ from progress_site.publish.swap import PublishFailed, publish
 from progress_site.render.pages import render
 
 from . import browser
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY, copy_example
 from .dom import Node
 from .dom import parse as parse_html
 from .test_cases import deadline
@@ -151,9 +151,8 @@ def test_base_builds(base: Path, tmp_path: Path) -> None:
 def test_refused(name: str, base: Path, tmp_path: Path) -> None:
     source = HOSTILE / "refused" / name
     shutil.copy(source, base / TARGETS[source.suffix])
-    started = time.perf_counter()
-    err = refused(build(base, tmp_path / "out"), tmp_path / "out")
-    assert time.perf_counter() - started < 5, "a hostile file must not be slow to refuse"
+    # A bound on a hang, not a speed: how fast a refusal is belongs in bench/.
+    err = refused(within(60, "--source", base, "--out", tmp_path / "out"), tmp_path / "out")
     expected = source.with_suffix(".txt")
     if os.environ.get("UPDATE_HOSTILE"):
         expected.write_text(err)
@@ -561,9 +560,7 @@ def test_hidden_folders_ok(base: Path, tmp_path: Path) -> None:
 def test_deep_nesting(name: str, text: str, where: str, base: Path, tmp_path: Path) -> None:
     """Deep nesting crashed the C parser (segmentation fault) and took minutes in libyaml."""
     write(base / "data" / "deep.yaml", text)
-    started = time.perf_counter()
-    err = refused(build_process(base, tmp_path / "out"), tmp_path / "out")
-    assert time.perf_counter() - started < 20
+    err = refused(build_process(base, tmp_path / "out"), tmp_path / "out")  # its timeout: a hang
     first = err.splitlines()[0]
     message = f"lists and mappings nested more than {MAX_DEPTH} levels deep"
     assert first.startswith(where) and first.endswith(": " + message)
@@ -827,9 +824,7 @@ def front_matter(text: str) -> str:
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The example site with a payload in every text and page, built: (source, out)."""
     root = tmp_path_factory.mktemp("hostile")
-    src = root / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, src / name)
+    src = copy_example(root / "src")
     # A dashboard group's title, poisoned and read: the example has no series for the
     # dashboard to head with it (its pages must stay the example's), and it prints as
     # every data text does (test_history.py heads a real group with one).

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from progress_site.pipeline import BuildConfig, make_site
 from progress_site.render.markdown import inline_html, markdown_html
 from progress_site.render.references import Printed
 
-from .conftest import REPO, TEMPLATES, TODAY
+from .conftest import REPO, TEMPLATES, TODAY, copy_example
 from .dom import Node
 from .dom import parse as parse_html
 
@@ -116,10 +115,7 @@ def build(source: Path) -> dict[str, bytes]:
 def hostile(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
             example_files: dict[str, bytes]) -> tuple[str, dict[str, bytes]]:
     """The hostile site's address and files (the example's warm caches come along)."""
-    source = tmp_path_factory.mktemp("injection") / "src"
-    for name in ("data", "content", ".cache"):
-        if (REPO / name).is_dir():
-            shutil.copytree(REPO / name, source / name)
+    source = copy_example(tmp_path_factory.mktemp("injection") / "src")
     make_hostile(source, request.param)
     return request.param, build(source)
 

@@ -3,7 +3,6 @@ hostile repository address) runs no script, whatever a reader does on its pages.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 from progress_site.publish.swap import publish
 
 from . import browser
-from .conftest import REPO
+from .conftest import copy_example
 from .test_hostile import STOP_LEAVING, TRIGGER_EVERYTHING
 from .test_injection import HOSTILE_URLS, build, make_hostile
 
@@ -31,10 +30,7 @@ def ran(page: Any) -> str:
 @pytest.mark.parametrize("url", HOSTILE_URLS)
 def test_no_script_runs(url: str, tmp_path: Path, chromium: Any,
                         example_files: dict[str, bytes]) -> None:
-    source = tmp_path / "src"
-    for name in ("data", "content", ".cache"):
-        if (REPO / name).is_dir():
-            shutil.copytree(REPO / name, source / name)
+    source = copy_example(tmp_path / "src")
     make_hostile(source, url)
     out = tmp_path / "site"
     publish(build(source), out)

@@ -2,8 +2,9 @@
 
 The stages, bottom first: model < load < validate < derive < charts < render < publish
 < pipeline < record, watch, scaffold, outcome < cli (and tools/, for the repository's own
-docs and editors). errors, cache, collector, fork and regular are helpers every stage may use; they
-import only the model and each other. Every import counts, also one inside a function
+docs and editors). errors, cache, collector, fork, regular and characters are helpers every
+stage may use, the model too; they import only each other (so they stand below the model,
+and no circle goes through them and the model). Every import counts, also one inside a function
 or under `if TYPE_CHECKING:`: it is still a dependency a reader has to follow.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "progress_site"
 STAGES = ("model", "load", "validate", "derive", "charts", "render", "publish", "pipeline",
           ("record", "watch", "scaffold", "outcome"), ("cli", "tools", "progress_site"), "__main__")
-SHARED = ("errors", "cache", "collector", "fork", "regular", "engine_theme")
+SHARED = ("errors", "cache", "collector", "fork", "regular", "engine_theme", "characters")
 
 
 
@@ -79,7 +80,7 @@ def allowed(importer: str, imported_module: str) -> bool:
     if stage(imported_module) in SHARED:
         return True
     if stage(importer) in SHARED:
-        return stage(imported_module) == "model"
+        return False
     return stage(importer) == stage(imported_module) or level(imported_module) < level(importer)
 
 

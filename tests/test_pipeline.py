@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shutil
 import subprocess
 import sys
 from importlib.metadata import version
@@ -17,7 +16,7 @@ from progress_site.cli import main, today
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish.swap import publish
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY, copy_example
 
 
 def run_build(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -46,9 +45,7 @@ def built_alone(tmp_path_factory: pytest.TempPathFactory,
     """A copy of the example built by `python build.py`, with no options, in a new process
     from its folder: the folder and what the process did (one build for the two tests
     below; the example's charts are in the session's cache)."""
-    folder = tmp_path_factory.mktemp("alone") / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, folder / name)
+    folder = copy_example(tmp_path_factory.mktemp("alone") / "src")
     result = subprocess.run([sys.executable, str(REPO / "build.py")], cwd=folder,
                             capture_output=True, text=True, timeout=120,
                             env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
+from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, copy_example
 from .dom import Node, parse
 
 NBSP, NNBSP = "\u00a0", "\u202f"
@@ -203,9 +202,7 @@ def test_warm_chart_cache_needs_no_altair(tmp_path: Path,
     """The session's build of the example drew its charts into the session's cache folder
     (which the new interpreter is given too): a build of a copy of it imports neither
     Altair nor vl-convert, and its pages are the same."""
-    source = tmp_path / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
+    source = copy_example(tmp_path / "src")
     run_build(source, tmp_path / "two")
     for page in (*REPORT.values(), *PROGRESS.values()):
         assert (tmp_path / "two" / page).read_bytes() == example_files[page]

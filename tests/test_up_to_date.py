@@ -103,8 +103,7 @@ def test_a_new_process_imports_no_library_when_nothing_changed(site: Path) -> No
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"Nothing changed since the last build: {site / 'site'} ")
     imported = set(re.findall(r"\|\s+([\w.]+)$", done.stderr, re.MULTILINE))
-    assert not imported & {"jinja2", "babel", "yaml", "markdown_it", "altair", "vl_convert",
-                           "progress_site.pipeline"}
+    assert not imported & {"jinja2", "babel", "yaml", "markdown_it", "altair", "vl_convert"}
     assert WARNING.format(line=len((site / "content/en/index.md").read_text().splitlines())) \
         in done.stderr
 

@@ -26,6 +26,7 @@ from progress_site.watch.livestate import LiveState
 from progress_site.watch.server import open_server, url_of
 
 from .conftest import TEMPLATES
+from .conftest import copy_example as example_in
 
 REPO = Path(__file__).resolve().parent.parent
 TIMEOUT = 60.0  # seconds: a bound, not a speed (a busy machine draws charts slowly)
@@ -42,9 +43,7 @@ HISTORY = "        history: [{value: 24.5, commit: 57930e6, label: {en: May, fr:
 def copy_example(folder: Path, cache: Path | None = None) -> Path:
     """The example's data and content in a fresh folder (`src`), and a copy of a warm
     cache folder beside it (`cache`, which `Watch` gives the process), if given."""
-    source = folder / "src"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
+    source = example_in(folder / "src")
     if cache is not None:
         shutil.copytree(cache, folder / "cache")
     assert OLD_VALUE in studies(source).read_text(encoding="utf-8"), "example data changed"

@@ -6,6 +6,8 @@ code (`svg.py`), which a build whose charts are all cached never needs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -26,7 +28,7 @@ MARKERS = (
 
 # d3-format locales with the symbols Babel uses for the same language, so the axes read
 # like the numbers in the page around them (the tests compare them with Babel).
-FORMAT_LOCALES: dict[str, dict[str, Any]] = {
+FORMAT_LOCALES: Mapping[str, dict[str, Any]] = MappingProxyType({
     "en": {
         "decimal": ".",
         "thousands": ",",
@@ -43,4 +45,4 @@ FORMAT_LOCALES: dict[str, dict[str, Any]] = {
         "minus": "-",
         "percent": "\u00a0%",
     },
-}
+})

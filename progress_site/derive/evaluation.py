@@ -9,7 +9,8 @@ field.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Literal
 
 from progress_site.derive.expressions import ExpressionError, Node, parse
@@ -201,9 +202,9 @@ class Evaluator:
 
 
 # What each aggregate computes, by its name: the names `by=` may follow.
-AGGREGATES: dict[str, Callable[[list[float]], float]] = {
+AGGREGATES: Mapping[str, Callable[[list[float]], float]] = MappingProxyType({
     "min": min, "max": max, "sum": sum, "mean": lambda v: sum(v) / len(v),
-    "median": statistics.median, "geomean": statistics.geometric_mean}
+    "median": statistics.median, "geomean": statistics.geometric_mean})
 
 
 def percent_of(values: list[Node], offset: int) -> float:

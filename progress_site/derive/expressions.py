@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.errors import did_you_mean
@@ -48,9 +49,9 @@ MAX_OPERATORS = 100  # each one is a level of the tree that evaluation walks rec
 FUNCTIONS = ("min", "max", "mean", "median", "percentile", "geomean", "sum", "count",
              "range", "ratio", "change", "abs", "round")
 FILTERS = ("percent", "signed", "bare", "abs", "positive", "negative")
-COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+COMPARE: Mapping[str, Callable[[Any, Any], bool]] = MappingProxyType({
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b})
 
 
 class ExpressionError(Exception):

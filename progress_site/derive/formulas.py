@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
+from types import MappingProxyType
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError, Node, names, parse
@@ -31,8 +32,8 @@ from progress_site.model.values import problem, text_problem
 # The names every figure computed so far gives (model.py makes them from the views).
 Names = Callable[[Mapping[FigureKey, FigureView]], Namespace]
 # How sure each status is, least sure last; over the limit is measured.
-SURENESS: dict[str, int] = {"measured": 0, "over-limit": 0, "watch": 1, "estimate": 2,
-                            "not-judgeable": 3}
+SURENESS: Mapping[str, int] = MappingProxyType({"measured": 0, "over-limit": 0, "watch": 1,
+                                                "estimate": 2, "not-judgeable": 3})
 BY_SURENESS: tuple[EffectiveStatus, ...] = ("measured", "watch", "estimate", "not-judgeable")
 
 

@@ -7,9 +7,8 @@ import datetime as dt
 import functools
 import math
 import re
-import types
-import typing
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
@@ -24,14 +23,15 @@ from progress_site.load.wording import (
     shown,
     written_decimals,
 )
-from progress_site.model.declare import fields, hints
+from progress_site.model.declare import declared, fields, hints
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, MAX_UNKNOWN
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
 
 # A language code as a maintainer reads it, in a message (the code itself otherwise).
-LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
+LANGUAGE_NAMES = MappingProxyType({"en": "English", "fr": "French", "de": "German",
+                                   "es": "Spanish"})
 
 
 def known_language(code: str) -> bool:
@@ -46,23 +46,18 @@ def known_language(code: str) -> bool:
 
 
 # The reader of each plain type, by its method name on Converter.
-_READERS = {str: "text_value", int: "whole", bool: "boolean", dt.date: "date",
-            Number: "number", Text: "text"}
+_READERS = MappingProxyType({str: "text_value", int: "whole", bool: "boolean",
+                             dt.date: "date", Number: "number", Text: "text"})
 
 
 @functools.cache
-def plan(tp: Any) -> tuple[str, Any]:
-    """How to read a declared type, worked out once per type (not once per value)."""
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        return "optional", next(a for a in typing.get_args(tp) if a is not type(None))
-    if origin is tuple:
-        return "sequence", typing.get_args(tp)[0]
-    if origin is Literal:
-        return "choice", typing.get_args(tp)
-    if tp in _READERS:
-        return _READERS[tp], None
-    return "record", tp
+def plan(tp: Any) -> tuple[str, Any, bool]:
+    """How to read a declared type (`declare.declared`): the reader, what it reads (an
+    item type, the choices, a record class), and whether null is a value of it."""
+    kind, arg, optional = declared(tp)
+    if kind in ("value", "plain", "other"):
+        kind, arg = (_READERS[arg], None) if arg in _READERS else ("record", arg)
+    return kind, arg, optional
 
 
 @functools.cache
@@ -88,10 +83,7 @@ def field_plans(cls: type) -> tuple[FieldPlan, ...]:
         if fld.default is dataclasses.MISSING:
             doc = fld.metadata.get("doc")
             missing = f"missing key '{name}'" + (f" ({doc})" if doc else "")
-        kind, arg = plan(hints(cls)[name])
-        optional = kind == "optional"
-        if optional:
-            kind, arg = plan(arg)
+        kind, arg, optional = plan(hints(cls)[name])
         out.append((name, missing, optional, kind, arg))
     return tuple(out)
 
@@ -112,9 +104,9 @@ class Converter:
 
     def convert(self, tp: Any, value: Any, path: KeyPath) -> Any:
         """A value of type `tp`, or INVALID with a problem recorded."""
-        kind, arg = plan(tp)
-        if kind == "optional":
-            return None if value is None else self.convert(arg, value, path)
+        kind, arg, optional = plan(tp)
+        if optional and value is None:
+            return None
         return self.read(kind, arg, value, path)
 
     def read(self, kind: str, arg: Any, value: Any, path: KeyPath) -> Any:

@@ -8,8 +8,8 @@ import os
 import unicodedata
 from pathlib import Path
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import Location, Problem
-from progress_site.model.characters import first_forbidden
 
 # The source's folders that override the engine's, read whole by their readers.
 THEME_FOLDERS = ("templates", "locales")

@@ -13,7 +13,6 @@ and words each problem, so the messages keep one source.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import operator
 import re
@@ -22,6 +21,7 @@ from itertools import repeat
 from typing import Any
 
 from progress_site.load.history_line import Day, day_of
+from progress_site.load.jsonfiles import parse_json
 from progress_site.model.history import NO_STATS, SeriesPoint
 from progress_site.model.values import NOWHERE
 
@@ -34,7 +34,7 @@ _DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
 _TEXT = r'"([^"\\\x00-\x1f\x85\u2028\u2029]*)"'
 _WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]+)"'
 # A JSON number without a sign, as `float` reads it; a whole number short enough that
-# JSON reads it as an int (load/jsonfiles.MAX_DIGITS), a count of readings from 1.
+# JSON reads it as an int (model/limits.MAX_DIGITS), a count of readings from 1.
 _NUMBER = r"((?:0|[1-9][0-9]{0,19})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
 _COUNT = r"([1-9][0-9]{0,17})"
 
@@ -121,5 +121,5 @@ def _finite(numbers: list[float]) -> bool:
 
 def newest_record(lines: list[str]) -> dict[str, Any]:
     """The last line's record: its keys, which the newest point's figure locates."""
-    record: dict[str, Any] = json.loads(lines[-1])
+    record: dict[str, Any] = parse_json(lines[-1])
     return record

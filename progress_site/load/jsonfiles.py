@@ -7,7 +7,7 @@ other problem of the data.
 What the YAML reader refuses, this reader refuses too, with a position: lists and
 objects nested more than MAX_DEPTH levels (deeper, Python's reader gives up), a whole
 number too long to read (`Huge`: its problem is worded where fields are checked), and a
-key or a text holding a character no page can hold (`model.characters`: a control
+key or a text holding a character no page can hold (`characters`: a control
 character, a direction override, half of a character, a noncharacter such as U+FFFE;
 escapes such as "\u202e", "\ufffe" or "\ud800" are the only way JSON can write one, as
 `load.text` refuses the file that holds one as it is).
@@ -26,16 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document, Positions
 from progress_site.load.text import lines_of
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model.characters import first_forbidden
+from progress_site.model.limits import MAX_DIGITS
 
 _SPACE = " \t\n\r"  # what JSON counts as white space
-# Longer than any number a record may hold (see model/limits.LARGEST), short enough that no
-# reading of it is slow: Python refuses to read an integer of more than 4,300 digits.
-MAX_DIGITS = 40
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter
@@ -26,7 +27,7 @@ PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 # language's folder (publish/outputs.py, render/notfound.py, render/pages.py): a page of
 # one of these names would be overwritten, or fail to publish. A language's code names
 # its folder too. `feed/` and `404/` would be taken for the feed and the missing page.
-TAKEN = {
+TAKEN = MappingProxyType({
     "assets": "the folder of the site's stylesheet",
     "feed": "the site's Atom feed (feed.xml)",
     "feed.xml": "the site's Atom feed",
@@ -37,7 +38,7 @@ TAKEN = {
     "sitemap.xml": "the site's sitemap",
     "robots.txt": "the crawlers' rules",
     "social.png": "the site's preview card",
-}
+})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """A source file's text: read within its size, only from a regular file, decoded as
-UTF-8, and the characters that no text of the site may hold (`model.characters`) located.
+UTF-8, and the characters that no text of the site may hold (`characters`) located.
 
 Data files, pages and run records are all read through here before any parser sees them:
 a character refused here never reaches a parser, a chart, a feed or the terminal.
@@ -12,8 +12,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from progress_site.characters import BIDI_CONTROLS, maybe_in, named, offsets
 from progress_site.errors import Location, Problem
-from progress_site.model.characters import BIDI_CONTROLS, maybe_in, named, offsets
 from progress_site.regular import NotRegular, TooBig, read_regular
 
 # Large enough for 100,000 measurements; a bigger file is almost surely a mistake.

@@ -3,40 +3,33 @@ number that YAML read as a text (`1,383`, `1.5-1.7`, `"12"`)."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import decimal
 import math
 import re
-import typing
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any
 
 from progress_site.load.yaml_scalars import STR_TAG, plain_tag
+from progress_site.model.declare import declared
 from progress_site.model.values import Number, Text
+
+# How a message names each value a field may hold.
+WORDS = MappingProxyType({
+    Number: "a number", float: "a number", int: "a whole number", bool: "true or false",
+    str: "a text", dt.date: "a date like 2026-11-08", Text: "a text, or {en: ..., fr: ...}"})
 
 
 def describe(tp: Any) -> str:
     """A type as an error message names it."""
-    if tp is Number or tp is float:
-        return "a number"
-    if tp is int:
-        return "a whole number"
-    if tp is bool:
-        return "true or false"
-    if tp is str:
-        return "a text"
-    if tp is dt.date:
-        return "a date like 2026-11-08"
-    if tp is Text:
-        return "a text, or {en: ..., fr: ...}"
-    if dataclasses.is_dataclass(tp):
-        return "a mapping of keys"
-    origin = typing.get_origin(tp)
-    if origin is tuple:
+    kind, arg, _ = declared(tp)
+    if kind == "sequence":
         return "a list"
-    if origin is Literal:
-        return "one of " + ", ".join(map(str, typing.get_args(tp)))
-    return str(tp)
+    if kind == "choice":
+        return "one of " + ", ".join(map(str, arg))
+    if kind == "record":
+        return "a mapping of keys"
+    return WORDS.get(arg, str(arg))
 
 
 def found(value: Any) -> str:

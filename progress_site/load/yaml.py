@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document, Lines, Positions
 from progress_site.load.yaml_refusals import (
@@ -35,7 +36,6 @@ from progress_site.load.yaml_scalars import (
     Reader,
     mark,
 )
-from progress_site.model.characters import first_forbidden
 
 # The events the one-pass reader meets most, looked up once (it meets one per value).
 _SCALAR, _MAP, _SEQ = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent

@@ -10,13 +10,11 @@ from typing import Any
 
 import yaml
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import KeyPath, Location, Problem
 from progress_site.load.document import Document
-from progress_site.model.characters import first_forbidden
+from progress_site.model.limits import MAX_INT_BITS
 
-# A whole number Python can write out in decimal (at most 4,300 digits): a longer one,
-# read from `0x...`, `0o...` or `0b...`, would fail where a message quotes it.
-MAX_INT_BITS = 14_000
 YAML_TAG = "tag:yaml.org,2002:"
 STR_TAG = YAML_TAG + "str"
 BOOL_TAG = YAML_TAG + "bool"

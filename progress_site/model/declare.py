@@ -8,13 +8,16 @@ and its datasets all have them (`schema.py`, `figure.py`, `roadmap.py`, `dataset
 
 # No `from __future__ import annotations`: field types as objects (see schema.py).
 
+import collections
 import dataclasses
+import datetime as dt
 import functools
+import types
 import typing
 from dataclasses import MISSING, dataclass, field
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
-from progress_site.model.values import NOWHERE, Text, Where
+from progress_site.model.values import NOWHERE, Number, Text, Where
 
 
 @functools.cache
@@ -22,6 +25,63 @@ def hints(cls: type) -> dict[str, Any]:
     """The resolved field types of a record class, once per class (callers must not
     change the dict): loading, validating and publishing all read them."""
     return typing.get_type_hints(cls)
+
+
+# The values a field may hold that are not records, though Number and Text are classes.
+VALUES = (Number, Text)
+PLAIN = (str, int, float, bool, dt.date)
+
+
+class Declared(NamedTuple):
+    """A field's declared type as every reader of the declarations takes it: loading,
+    the walks, data.json and its schema, the editors' schema and the docs' reference all
+    switch on this, the one reading of a type's `| None`, `tuple[...]` and `Literal`."""
+
+    kind: str  # "sequence", "choice", "record", "value" (Number, Text), "plain" (PLAIN),
+    # or "other" (a mapping: no field a user writes)
+    arg: Any  # a sequence's item type, the choices, the record class, or the type itself
+    optional: bool  # `| None`: null is a value of it
+
+
+@functools.cache
+def declared(tp: Any) -> Declared:
+    """What a declared type is (worked out once a type, not once a value)."""
+    union = typing.get_origin(tp) in (typing.Union, types.UnionType)
+    optional = union and type(None) in typing.get_args(tp)
+    if union:  # the data format declares no `A | B`: the first type is the one
+        tp = next(a for a in typing.get_args(tp) if a is not type(None))
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        return Declared("sequence", typing.get_args(tp)[0], optional)
+    if origin is Literal:
+        return Declared("choice", typing.get_args(tp), optional)
+    if tp in VALUES:
+        return Declared("value", tp, optional)
+    if dataclasses.is_dataclass(tp):
+        return Declared("record", tp, optional)
+    return Declared("plain" if tp in PLAIN else "other", tp, optional)
+
+
+def held_record(tp: Any) -> type | None:
+    """The record class a field holds, alone or in a list, if any."""
+    kind, arg, _ = declared(tp)
+    if kind == "sequence":
+        kind, arg, _ = declared(arg)
+    return typing.cast(type, arg) if kind == "record" else None
+
+
+def record_classes(root: type) -> list[type]:
+    """Every record class under `root` through the fields a user writes, `root` first,
+    breadth first: in the order a reader meets them."""
+    seen, queue = [root], collections.deque([root])
+    while queue:
+        cls = queue.popleft()
+        for fld in fields(cls):
+            child = held_record(hints(cls)[fld.name])
+            if child is not None and child not in seen:
+                seen.append(child)
+                queue.append(child)
+    return seen
 
 
 def f(doc: str, default: Any = MISSING, *, ref: str = "", example: str = "") -> Any:

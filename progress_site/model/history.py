@@ -40,7 +40,7 @@ HIGHER_UNITS = ("ops/s", "req/s", "MB/s", "GB/s", "KB/s", "Mbit/s", "Gbit/s", "i
 
 # Each kind of spread as plain-text output names it (console lines, the pull-request
 # summary); pages name them through the catalogs, in each language.
-SPREAD_NAMES = {"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"}
+SPREAD_NAMES = MappingProxyType({"iqr": "IQR", "stddev": "σ", "interval": "99% interval ±"})
 
 
 class Spread(NamedTuple):

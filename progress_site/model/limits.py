@@ -14,6 +14,17 @@ from decimal import Decimal
 # Beyond these, a number is a typing slip, and Babel's decimal arithmetic would overflow.
 LARGEST = 10**15
 MAX_DECIMALS = 12
+# A whole number written in JSON with more digits is never read as a number: longer than
+# any a record may hold (LARGEST), short enough that no reading of it is slow (Python
+# refuses to read an integer of more than 4,300 digits).
+MAX_DIGITS = 40
+# A whole number Python can write out in decimal (at most 4,300 digits): a longer one,
+# read from YAML's `0x...`, `0o...` or `0b...`, would fail where a message quotes it.
+MAX_INT_BITS = 14_000
+# Decimals an old data.json may ask a number printed with (the change summary): more
+# than a build prints (MAX_DECIMALS, a spread's third significant digit); one asking for
+# a million would print a megabyte.
+MAX_PRINTED_DECIMALS = 20
 # Unknown keys told one by one in a record or a history line; the rest are counted in one
 # more error (each key's hint looks at them all: telling every key of a huge line would
 # never end).

@@ -6,7 +6,7 @@ import re
 import unicodedata
 import urllib.parse
 
-SAFE_SCHEMES = {"http", "https", "mailto"}
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 # Patterns are strings, compiled on first use (re keeps them): most texts hold no link
 # at all, and a build that meets none compiles none.
 _SCHEME = r"^([a-zA-Z][a-zA-Z0-9+.-]*):"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import MappingProxyType
 
 from progress_site.errors import closest
 
 # Units Babel knows (CLDR), so each language gets its own spelling: KB is "ko" in French.
-CLDR_UNITS = {
+CLDR_UNITS = MappingProxyType({
     "ns": "duration-nanosecond",
     "us": "duration-microsecond",
     "µs": "duration-microsecond",
@@ -20,16 +21,16 @@ CLDR_UNITS = {
     "MB": "digital-megabyte",
     "GB": "digital-gigabyte",
     "TB": "digital-terabyte",
-}
+})
 
 # Babel's short spellings that are not a symbol (CLDR's English writes "sec", "hr",
 # "byte", and "kB" for the data's KB): the symbol is printed instead, as benchmark tools and the
 # reference page write it. Other spellings are the language's own and kept: French
 # writes s, h, ms, and octets (ko, Mo, Go).
-NOT_SYMBOLS = {"sec": "s", "hr": "h", "kB": "KB", "byte": "B"}
+NOT_SYMBOLS = MappingProxyType({"sec": "s", "hr": "h", "kB": "KB", "byte": "B"})
 
 # Units written the same in every language, after a no-break space.
-SYMBOL_UNITS = {
+SYMBOL_UNITS = MappingProxyType({
     "KiB": "KiB",
     "MiB": "MiB",
     "GiB": "GiB",
@@ -41,7 +42,7 @@ SYMBOL_UNITS = {
     "TPS": "TPS",
     "ops/s": "ops/s",  # rates benchmark tools print (github-action-benchmark's ops/sec)
     "req/s": "req/s",
-}
+})
 
 PERCENT = "%"
 

@@ -8,15 +8,12 @@ walk lives with the records rather than in one of those stages.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import functools
-import types
-import typing
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from progress_site.model.declare import hints
-from progress_site.model.values import Number, Text
+from progress_site.model.declare import VALUES, declared, hints
+from progress_site.model.values import Text
 
 T = TypeVar("T")
 
@@ -41,10 +38,9 @@ def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
                  if f.metadata.get("ref"))
 
 
-# Values, not records: no check reads them, and they hold no record, so walks neither
-# yield them nor look inside. A field of texts is still one that walks look at:
-# derive/namespace.py's `texts` finds the texts there.
-VALUES = (Number, Text)
+# Values (declare.VALUES), not records: no check reads them, and they hold no record, so
+# walks neither yield them nor look inside. A field of texts is still one that walks look
+# at: derive/namespace.py's `texts` finds the texts there.
 
 
 @per_class
@@ -62,16 +58,10 @@ def holding_fields(cls: type) -> tuple[str, ...] | None:
 
 def _may_hold(tp: Any) -> bool:
     """Whether a value of this declared type may be or contain a record (or a text)."""
-    if tp is Number:
-        return False
-    if dataclasses.is_dataclass(tp):
-        return True
-    origin = typing.get_origin(tp)
-    if origin is tuple or origin in (typing.Union, types.UnionType):
-        return any(_may_hold(a) for a in typing.get_args(tp) if a is not Ellipsis)
-    if origin is not None:  # Literal, dict, list...: walks never looked inside them
-        return False
-    return tp not in (str, int, float, bool, dt.date, type(None))
+    kind, arg, _ = declared(tp)
+    if kind == "sequence":
+        return _may_hold(arg)
+    return kind == "record" or arg is Text  # never inside a choice or a mapping
 
 
 def walk(value: Any) -> Iterator[Any]:

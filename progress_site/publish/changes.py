@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import typing
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -22,7 +21,7 @@ from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
 from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
-from progress_site.model.declare import hints
+from progress_site.model.declare import declared, hints
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
 from progress_site.publish.datajson import VERSION
@@ -75,7 +74,7 @@ def frame_problem(document: dict[str, Any]) -> str | None:
         return f"today: expected a date (YYYY-MM-DD), got {found}"
     types = hints(Data)
     for name in (*record_fields(Data), "series"):
-        many = name == "series" or typing.get_origin(types[name]) is tuple
+        many = name == "series" or declared(types[name]).kind == "sequence"
         if name in document and type(document[name]) is not (list if many else dict):
             return f"{name}: expected {'a list' if many else 'an object'}, got " \
                    f"{type(document[name]).__name__}"

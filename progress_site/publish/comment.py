@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import string
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.derive.cuts import Settings
@@ -28,7 +29,7 @@ from progress_site.render.formatting import number, percent, percent_amount
 # Every ASCII punctuation character may be backslash-escaped in CommonMark: escaped,
 # none starts a link, an emphasis, a table cell or an autolink (`https\://`).
 ESCAPED = frozenset(string.punctuation) - set("&<>@")
-ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+ENTITIES = MappingProxyType({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 # GitHub keeps 1 MiB of a job's summary and 64 KiB of a comment: past this many rows,
 # a count says how many more (the text format lists them all).
 MAX_ROWS = 200

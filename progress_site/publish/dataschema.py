@@ -4,17 +4,14 @@ as the records it describes (`model/schema.py`), and what the build derives for 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import datetime as dt
 import functools
 import json
-import types
-import typing
-from typing import Any, Literal
+from typing import Any
 
 from progress_site.derive.kinds import KINDS
 from progress_site.model.dataset import Dataset
-from progress_site.model.declare import fields, hints
+from progress_site.model.declare import declared, fields, hints, record_classes
 from progress_site.model.figure import Figure
 from progress_site.model.roadmap import Roadmap, Task
 from progress_site.model.schema import BudgetItem, Comparison, Data, Headline
@@ -95,16 +92,16 @@ SCALARS: dict[Any, dict[str, Any]] = {
 
 def type_schema(tp: Any) -> dict[str, Any]:
     """The schema of one field's value as data.json writes it."""
-    if typing.get_origin(tp) in (typing.Union, types.UnionType):
-        inner = next(a for a in typing.get_args(tp) if a is not type(None))
-        return {"anyOf": [type_schema(inner), NULL]}
-    if typing.get_origin(tp) is tuple:
-        return {"type": "array", "items": type_schema(typing.get_args(tp)[0])}
-    if typing.get_origin(tp) is Literal:
-        return {"enum": list(typing.get_args(tp))}
-    if tp in SCALARS:
-        return dict(SCALARS[tp])
-    return {"$ref": f"#/$defs/{tp.__name__}"}
+    kind, arg, optional = declared(tp)
+    if kind == "sequence":
+        schema: dict[str, Any] = {"type": "array", "items": type_schema(arg)}
+    elif kind == "choice":
+        schema = {"enum": list(arg)}
+    elif kind == "record":
+        schema = {"$ref": f"#/$defs/{arg.__name__}"}
+    else:
+        schema = dict(SCALARS[arg])
+    return {"anyOf": [schema, NULL]} if optional else schema
 
 
 def record_schema(cls: type) -> dict[str, Any]:
@@ -119,22 +116,9 @@ def record_schema(cls: type) -> dict[str, Any]:
             "properties": props}
 
 
-def records(cls: type, seen: dict[str, dict[str, Any]]) -> None:
-    """Add `cls` and every record class under it to `seen`."""
-    if cls.__name__ in seen:
-        return
-    seen[cls.__name__] = record_schema(cls)
-    for f in fields(cls):
-        for arg in typing.get_args(hints(cls)[f.name]) or (hints(cls)[f.name],):
-            for inner in typing.get_args(arg) or (arg,):
-                if dataclasses.is_dataclass(inner) and inner not in SCALARS:
-                    records(typing.cast(type, inner), seen)
-
-
 def data_schema() -> dict[str, Any]:
     """The JSON Schema of data.json."""
-    defs: dict[str, dict[str, Any]] = {}
-    records(Data, defs)
+    defs = {cls.__name__: record_schema(cls) for cls in record_classes(Data)}
     top = defs.pop("Data")
     top["properties"] |= {"version": {"const": VERSION, "description": "the file's format"},
                           "today": {"type": "string", "format": "date",

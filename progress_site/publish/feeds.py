@@ -12,8 +12,9 @@ import datetime as dt
 import posixpath
 import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -37,12 +38,12 @@ from progress_site.render.words import Words
 ATOM = "http://www.w3.org/2005/Atom"
 # The records that the blocks show as an element with an id of their own, and that id
 # (templates/blocks/): where an entry links when its own element is on no page.
-ELEMENT_IDS: dict[type, Callable[[Any], str]] = {
+ELEMENT_IDS: Mapping[type, Callable[[Any], str]] = MappingProxyType({
     Measurement: lambda r: f"measurement-{r.id}", Comparison: lambda r: r.id,
     Task: lambda r: f"task-{r.id}", Roadmap: lambda r: r.id,
     Headline: lambda r: f"headline-{r.id}", Profile: lambda r: f"profile-{r.id}",
     Budget: lambda r: f"budget-{r.id}", Run: lambda r: f"run-{r.id}",
-}
+})
 # The `kind.id` a reference starts with: `measurements.players-lost` of `...lost.value`.
 CITED = re.compile(r"\b([a-z]+\.[A-Za-z0-9][\w-]*)")
 

@@ -14,14 +14,13 @@ from progress_site.derive.quantity import significant_decimals
 from progress_site.derive.site import Model
 from progress_site.model.history import SPREAD_DIGITS, SPREAD_NAMES
 from progress_site.model.keys import published
+from progress_site.model.limits import MAX_PRINTED_DECIMALS
 from progress_site.model.roadmap import Task
 from progress_site.model.values import plain
 from progress_site.publish.datarecords import quantity
 from progress_site.publish.datasetrows import Records, dataset_rows, records_of
 
-TASK_STATUSES = {"done", "in-progress", "planned"}
-# More than a build prints; an old data.json asking for a million would print a megabyte.
-MAX_DECIMALS = 20
+TASK_STATUSES = frozenset({"done", "in-progress", "planned"})
 WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
 
 
@@ -54,7 +53,7 @@ def number(quantity: Any) -> str:
     if not quantity or quantity.get("kind") == "none":
         return "no number"
     decimals = int(quantity.get("decimals") or 0)
-    if not 0 <= decimals <= MAX_DECIMALS:
+    if not 0 <= decimals <= MAX_PRINTED_DECIMALS:
         raise ValueError(f"{decimals} decimals")
     low, high = (f"{quantity[k]:.{decimals}f}" for k in ("low", "high"))
     unit = f" {quantity['unit']}" if quantity.get("unit") else ""
@@ -86,8 +85,8 @@ def part_decimals(name: str, value: float, decimals: int) -> int:
 
 
 def width_decimals(width: float) -> int:
-    """The decimals that show a spread's third significant digit (at most MAX_DECIMALS)."""
-    return min(MAX_DECIMALS, significant_decimals(width, SPREAD_DIGITS)) if width > 0 else 0
+    """The decimals that show a spread's third significant digit (at most MAX_PRINTED_DECIMALS)."""
+    return min(MAX_PRINTED_DECIMALS, significant_decimals(width, SPREAD_DIGITS)) if width > 0 else 0
 
 
 def collect(value: Any, path: str, snap: Snapshot) -> None:

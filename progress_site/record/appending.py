@@ -16,8 +16,8 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import visible_path
-from progress_site.model.characters import first_forbidden
 from progress_site.model.history import MAX_SAMPLES, STATS
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.record.datafiles import DataFiles

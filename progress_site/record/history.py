@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from progress_site.load.jsonfiles import TooDeep, parse_json
+from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.history import (
     KEYS,
     MAX_SAMPLES,
@@ -26,6 +28,7 @@ from progress_site.model.history import (
 )
 
 DIGITS = 6  # significant digits a number keeps at most
+_POINT = json.JSONDecoder(parse_float=Decimal)
 
 Point = dict[str, Any]
 
@@ -176,8 +179,13 @@ def joined(old: Point, new: Point, stat: str | None = None) -> Point | None:
 
 
 def parse(text: str) -> Point:
-    """A line read back: numbers as Decimals, as they were written."""
-    value = json.loads(text, parse_float=Decimal)
+    """A line read back, through the one JSON reader with limits: numbers as Decimals,
+    as they were written."""
+    try:
+        value = parse_json(text, _POINT)
+    except TooDeep:
+        raise ValueError(f"lists and objects nested more than {MAX_DEPTH} levels"
+                         ) from None
     if not isinstance(value, dict):
         raise ValueError("a line of a history file is one JSON object")
     return value

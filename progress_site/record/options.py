@@ -11,8 +11,8 @@ import datetime as dt
 import math
 from pathlib import Path
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import UsageError, visible, visible_path
-from progress_site.model.characters import first_forbidden
 from progress_site.model.figure import Status
 from progress_site.record import importers
 from progress_site.record.recorder import NOISE_LIMIT

@@ -13,14 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from types import MappingProxyType
 
 from progress_site.collector import collector_paused
 from progress_site.errors import BuildFailed, Problem, UsageError, shorten, visible_path
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
 
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
-TIME_UNITS = {"ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"),
-              "ms": Decimal("1e-3"), "s": Decimal(1)}
+TIME_UNITS: Mapping[str | None, Decimal] = MappingProxyType({
+    "ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"), "ms": Decimal("1e-3"),
+    "s": Decimal(1)})
 NUMBER_KEYS = ("value", "range", "samples", "distribution", "ok", "of")
 
 

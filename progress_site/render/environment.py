@@ -5,6 +5,7 @@ the helpers of the table, agreement and chart blocks."""
 from __future__ import annotations
 
 from gettext import NullTranslations
+from types import MappingProxyType
 from typing import Any
 
 import jinja2
@@ -44,7 +45,7 @@ def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | No
 
 # What a block may name: the collection, the attribute holding the record (for derived
 # views), and the singular used in messages.
-COLLECTIONS = {
+COLLECTIONS = MappingProxyType({
     "studies": ("study", "study"),
     "budgets": ("budget", "budget"),
     "roadmaps": ("roadmap", "roadmap"),
@@ -55,7 +56,7 @@ COLLECTIONS = {
     "datasets": ("", "dataset"),
     "profiles": ("", "profile"),
     "measurements": ("", "measurement"),
-}
+})
 
 
 class Lookup:

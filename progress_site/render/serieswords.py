@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
@@ -28,24 +29,24 @@ if TYPE_CHECKING:  # a site without history renders no series: its analysis stay
     from progress_site.derive.regressions import Step
 
 PAGE = "benchmarks"  # the dashboard's own page, unless the content has one of that name
-STATUS = {
+STATUS = MappingProxyType({
     "improved": N_("Improved"),
     "regressed": N_("Regressed"),
     "within noise": N_("Within noise"),
     "not enough points": N_("Not enough points"),
     None: N_("Not judged"),
-}
-BETTER = {"lower": N_("Lower is better"), "higher": N_("Higher is better")}
+})
+BETTER = MappingProxyType({"lower": N_("Lower is better"), "higher": N_("Higher is better")})
 INTERVAL = 99  # percent: the interval import halves into `spread` (record/appending.py)
 # What each kind of spread a value prints with means, said once under its table.
-LEGEND = {
+LEGEND = MappingProxyType({
     "iqr": N_("IQR: the interquartile range of the runs, where the middle half of them lie "
               "(the spread of a median, which a few slow runs do not widen)."),
     "stddev": N_("σ: the standard deviation of the runs (the spread of a mean, which a few "
                  "slow runs widen)."),
     "interval": N_("%(level)s interval: the median lies within ± this, as the tool "
                    "estimated it."),
-}
+})
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import datetime as dt
 import functools
 from collections.abc import Callable
 from gettext import NullTranslations
+from types import MappingProxyType
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -29,7 +30,7 @@ def N_(message: str) -> str:
     return message
 
 
-STATUS_WORDS = {
+STATUS_WORDS = MappingProxyType({
     # Evidence statuses, with the words the legend explains them with.
     "measured": N_("Measured"),
     "watch": N_("Measured, to watch"),
@@ -42,7 +43,7 @@ STATUS_WORDS = {
     "in-progress": N_("In progress"),
     "planned": N_("Planned"),
     "stale": N_("To re-measure"),
-}
+})
 
 
 class Words:

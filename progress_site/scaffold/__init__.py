@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from progress_site import cache
+from progress_site.characters import first_forbidden
 from progress_site.errors import UsageError, visible_path
-from progress_site.model.characters import first_forbidden
 from progress_site.model.links import repository_problem
 from progress_site.model.placeholders import PLACEHOLDER_TITLE, PLACEHOLDER_URL
 from progress_site.scaffold.place import refuse_inside_site

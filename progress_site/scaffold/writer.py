@@ -17,6 +17,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from progress_site.errors import Location, Problem, UsageError
 
@@ -32,7 +33,7 @@ NOT_A_FOLDER = ("a file where the new site needs a folder",
 RETRY = "check the folder, then run `new` again; nothing was written"
 DENIED = ("permission denied", "give yourself the right to read and write there, or choose "
                                "another folder; nothing was written")
-REASONS = {
+REASONS = MappingProxyType({
     errno.EACCES: DENIED,
     errno.EPERM: DENIED,
     errno.EROFS: ("the file system is read-only", "choose a folder on a writable disk; "
@@ -47,7 +48,7 @@ REASONS = {
     errno.ELOOP: LINK,
     errno.ENOTDIR: NOT_A_FOLDER,
     errno.EEXIST: ("it appeared while the new site was being written", RETRY),
-}
+})
 
 
 class NotWritten(UsageError):

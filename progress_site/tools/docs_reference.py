@@ -14,14 +14,14 @@ import argparse
 import dataclasses
 import datetime as dt
 import sys
-import typing
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any
 
-from progress_site.model.declare import fields, hints
+from progress_site.model.declare import declared, fields, held_record, hints, record_classes
 from progress_site.model.schema import Data
 from progress_site.model.values import Number, Text
-from progress_site.tools.editor_schema import inner_record, is_record, record_types, unwrap
 
 START = "<!-- reference:start -->"
 END = "<!-- reference:end -->"
@@ -29,20 +29,20 @@ DOCUMENT = Path("docs/data-format.md")
 COMMAND = "python -m progress_site.tools.docs_reference --write"
 
 # Each scalar type as a reader names it, alone and in a list.
-NAMES: dict[Any, tuple[str, str]] = {
+NAMES: Mapping[Any, tuple[str, str]] = MappingProxyType({
     str: ("plain text", "plain texts"),
     int: ("whole number", "whole numbers"),
     bool: ("true or false", "true or false values"),
     Number: ("number", "numbers"),
     dt.date: ("date (YYYY-MM-DD)", "dates (YYYY-MM-DD)"),
     Text: ("text in each language", "texts in each language"),
-}
+})
 
-INTRO = {
+INTRO: Mapping[type, str] = MappingProxyType({
     Data: "The top-level keys of a data file. A file holds any of them: `site:` is one "
           "mapping in one file, and each list may be split across files (the build joins "
           "them), so \"required\" is about the data as a whole, not each file.",
-}
+})
 
 
 def anchor(cls: type) -> str:
@@ -60,16 +60,16 @@ def ref_name(kind: str, plural: bool) -> str:
 
 def type_name(tp: Any, ref: str = "", plural: bool = False) -> str:
     """A field's type as a reader names it ("list of Figure", "id of a machine")."""
-    tp, _ = unwrap(tp)
-    if typing.get_origin(tp) is tuple:
-        return "list of " + type_name(typing.get_args(tp)[0], ref, plural=True)
-    if typing.get_origin(tp) is Literal:
-        return "one of: " + ", ".join(map(str, typing.get_args(tp)))
-    if is_record(tp):
-        return anchor(tp)
+    kind, arg, _ = declared(tp)
+    if kind == "sequence":
+        return "list of " + type_name(arg, ref, plural=True)
+    if kind == "choice":
+        return "one of: " + ", ".join(map(str, arg))
+    if kind == "record":
+        return anchor(arg)
     if ref:
         return ref_name(ref, plural)
-    return NAMES[tp][plural]
+    return NAMES[arg][plural]
 
 
 def yaml_word(value: Any) -> str:
@@ -110,7 +110,7 @@ def holders(records: list[type]) -> dict[type, list[str]]:
     found: dict[type, dict[type, list[str]]] = {cls: {} for cls in records}
     for owner in records:
         for fld in fields(owner):
-            child = inner_record(hints(owner)[fld.name])
+            child = held_record(hints(owner)[fld.name])
             if child is not None:
                 found[child].setdefault(owner, []).append(f"`{fld.name}`")
     return {cls: [f"{anchor(owner)} {', '.join(names)}" for owner, names in by.items()]
@@ -131,7 +131,7 @@ def section(cls: type, held_by: list[str]) -> str:
 
 def data_format_markdown() -> str:
     """The generated field reference: one section per record type."""
-    records = record_types(Data)
+    records = record_classes(Data)
     held = holders(records)
     notice = (f"_Generated from `progress_site/model/schema.py` (and `figure.py`, "
               f"`roadmap.py`, `dataset.py`, `declare.py`) by `{COMMAND}`; "

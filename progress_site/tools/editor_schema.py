@@ -10,20 +10,17 @@ span records or files (ids that exist, evidence a status needs) stay with the bu
 
 from __future__ import annotations
 
-import collections
 import copy
 import dataclasses
 import datetime as dt
 import json
 import sys
-import types
-import typing
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 
-from progress_site.model.declare import fields, hints
+from progress_site.model.declare import declared, fields, hints, record_classes
 from progress_site.model.schema import Data, Site
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
@@ -59,40 +56,6 @@ SCALARS: dict[Any, dict[str, Any]] = {
 }
 
 
-def unwrap(tp: Any) -> tuple[Any, bool]:
-    """The type without `| None`, and whether `None` was allowed."""
-    if typing.get_origin(tp) in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return args[0], len(args) < len(typing.get_args(tp))
-    return tp, False
-
-
-def is_record(tp: Any) -> bool:
-    """Whether a type is a record class of the data format (Text and Number are values)."""
-    return isinstance(tp, type) and dataclasses.is_dataclass(tp) and tp not in SCALARS
-
-
-def inner_record(tp: Any) -> type | None:
-    """The record class a field holds, alone or in a list, if any."""
-    tp, _ = unwrap(tp)
-    if typing.get_origin(tp) is tuple:
-        tp = typing.get_args(tp)[0]
-    return tp if is_record(tp) else None
-
-
-def record_types(root: type = Data) -> list[type]:
-    """Every record class under `root`, breadth first: in the order a reader meets them."""
-    seen, queue = [root], collections.deque([root])
-    while queue:
-        cls = queue.popleft()
-        for fld in fields(cls):
-            child = inner_record(hints(cls)[fld.name])
-            if child is not None and child not in seen:
-                seen.append(child)
-                queue.append(child)
-    return seen
-
-
 def ref_home(kind: str) -> str:
     """Where the ids a `ref=` names are declared: `machines:` or `site.units`."""
     if kind in hints(Data):
@@ -113,15 +76,15 @@ def ref_note(kind: str) -> str:
 
 def type_schema(tp: Any) -> dict[str, Any]:
     """The schema of a value of type `tp` (records by reference to their definition)."""
-    tp, optional = unwrap(tp)
-    if typing.get_origin(tp) is tuple:
-        schema: dict[str, Any] = {"type": "array", "items": type_schema(typing.get_args(tp)[0])}
-    elif typing.get_origin(tp) is Literal:
-        schema = {"enum": list(typing.get_args(tp))}
-    elif is_record(tp):
-        schema = {"$ref": f"#/$defs/{tp.__name__}"}
+    kind, arg, optional = declared(tp)
+    if kind == "sequence":
+        schema: dict[str, Any] = {"type": "array", "items": type_schema(arg)}
+    elif kind == "choice":
+        schema = {"enum": list(arg)}
+    elif kind == "record":
+        schema = {"$ref": f"#/$defs/{arg.__name__}"}
     else:
-        schema = dict(SCALARS[tp])
+        schema = dict(SCALARS[arg])
     # `key:` with nothing after it is YAML's null; the build reads it as "not given".
     return {"anyOf": [schema, NULL]} if optional else schema
 
@@ -169,7 +132,7 @@ def data_schema() -> dict[str, Any]:
     # needs any key.
     top.pop("required", None)
     top.pop("title")
-    defs = {cls.__name__: record_schema(cls) for cls in record_types()[1:]}
+    defs = {cls.__name__: record_schema(cls) for cls in record_classes(Data)[1:]}
     defs["Text"] = copy.deepcopy(TEXT)  # callers may change the result; keep ours intact
     return {
         "$schema": DIALECT,

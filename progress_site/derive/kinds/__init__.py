@@ -9,6 +9,9 @@ line below, its field of `model.figure.Figure`, its rules in validate/, and its 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from progress_site.derive.kinds import count, distribution, none, value
 from progress_site.derive.kinds import range as range_kind
 from progress_site.derive.kinds.base import Kind, Printer
@@ -18,7 +21,7 @@ from progress_site.model.figure import Figure
 # In the order a figure is tried: the first kind that reads it is its kind; none is last.
 KINDS: tuple[Kind, ...] = (value.KIND, range_kind.KIND, count.KIND, distribution.KIND,
                            none.KIND)
-BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
+BY_NAME: Mapping[str, Kind] = MappingProxyType({k.name: k for k in KINDS})
 
 __all__ = ["BY_NAME", "KINDS", "Kind", "Printer", "figure_quantity", "kind_of"]
 

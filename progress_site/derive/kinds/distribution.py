@@ -9,6 +9,7 @@ what a reader should take away. Every part is cited on its own (`measurements.X.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.derive.kinds.base import Kind, Printer
@@ -19,7 +20,7 @@ from progress_site.model.walk import record_fields
 # The parts, in the order they print and publish (the record's declared order).
 PARTS: tuple[str, ...] = tuple(n for n in record_fields(Distribution) if n != "where")
 # Each percentile's rank, as its name says it (`p999` is the 99.9th).
-RANKS = {"p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0, "p999": 99.9}
+RANKS = MappingProxyType({"p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0, "p999": 99.9})
 # Parts in the figure's unit; `sd` and `iqr` are too, but they are widths, not places.
 PLACES = (*RANKS, "min", "max", "mean")
 

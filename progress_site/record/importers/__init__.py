@@ -14,8 +14,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import MAX_KEY, shorten, visible
-from progress_site.model.characters import first_forbidden
 from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,

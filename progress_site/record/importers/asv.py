@@ -14,6 +14,7 @@ import itertools
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.record.importers.base import (
@@ -27,9 +28,9 @@ from progress_site.record.importers.base import (
 )
 
 # asv's `stats_*` columns, under our names; ci_99 is its 99 % interval of the median.
-STATS = {"stats_ci_99_a": "ci_99_low", "stats_ci_99_b": "ci_99_high", "stats_q_25": "q1",
-         "stats_q_75": "q3"}
-UNITS = {"seconds": "s", "bytes": "B"}
+STATS = MappingProxyType({"stats_ci_99_a": "ci_99_low", "stats_ci_99_b": "ci_99_high",
+                          "stats_q_25": "q1", "stats_q_75": "q3"})
+UNITS = MappingProxyType({"seconds": "s", "bytes": "B"})
 
 
 def read(path: Path, display: str) -> list[Result]:

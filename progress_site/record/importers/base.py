@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten, visible
-from progress_site.load.jsonfiles import MAX_DIGITS, TooDeep, parse_json
+from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model.limits import LARGEST
+from progress_site.model.limits import LARGEST, MAX_DIGITS
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.regular import read_regular
 

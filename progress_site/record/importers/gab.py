@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.model.limits import in_range
@@ -33,15 +34,15 @@ PREFIX = "window.BENCHMARK_DATA ="
 NUMBER = r"([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?(?:inf(?:inity)?|nan))"
 RANGE = re.compile(r"(?:±|\+/-)\s*" + NUMBER, re.IGNORECASE)
 # Units as the action writes them, per tool: a time per iteration is a time.
-TIMES = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"}
+TIMES = MappingProxyType({"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s"})
 # go's bytes and allocations an operation (a count: no unit), rates a second.
-OTHERS = {"B/op": "B", "allocs/op": None, "ops/sec": "ops/s", "iter/sec": "ops/s"}
+OTHERS = MappingProxyType({"B/op": "B", "allocs/op": None, "ops/sec": "ops/s", "iter/sec": "ops/s"})
 # What the action's `pytest` tool keeps beside 1 / mean: the stddev (seconds), the rounds.
 STDDEV = re.compile(r"stddev:\s*" + NUMBER, re.IGNORECASE)
 ROUNDS = re.compile(r"^rounds:\s*([0-9]{1,9})$", re.MULTILINE)
 # The action's two custom tools say which way is good (its own alert compares that way);
 # their units are the user's own, so the unit's default direction may be wrong.
-BETTER = {"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"}
+BETTER = MappingProxyType({"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"})
 
 
 def read(path: Path, display: str) -> list[Result]:

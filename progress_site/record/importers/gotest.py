@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from types import MappingProxyType
 
 from progress_site.errors import visible_path
 from progress_site.load.text import lines_of
 from progress_site.record.importers.base import Result, fail, quoted, read_text
 
 LINE = re.compile(r"(Benchmark\S*?)(?:-\d+)?\s+(\d+)\s+(.*)")
-TIME_UNITS = {"ns/op": "ns", "us/op": "us", "µs/op": "us", "ms/op": "ms", "s/op": "s"}
+TIME_UNITS = MappingProxyType({"ns/op": "ns", "us/op": "us", "µs/op": "us", "ms/op": "ms",
+                               "s/op": "s"})
 MACHINE_KEYS = ("goos", "goarch", "cpu")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.errors import visible_path
@@ -15,7 +16,8 @@ from progress_site.record.importers.base import (
     stats_of,
 )
 
-STATS = {"mean": "mean", "median": "median", "min": "min", "max": "max", "stddev": "stddev"}
+STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
+                          "stddev": "stddev"})
 
 
 def read(path: Path, display: str) -> list[Result]:

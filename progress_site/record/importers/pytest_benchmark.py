@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.record.importers.base import (
@@ -17,8 +18,8 @@ from progress_site.record.importers.base import (
 )
 
 # Its statistics in seconds, under our names (`ops` is a rate, left out).
-STATS = {"mean": "mean", "median": "median", "min": "min", "max": "max",
-         "stddev": "stddev", "iqr": "iqr", "q1": "q1", "q3": "q3"}
+STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
+                          "stddev": "stddev", "iqr": "iqr", "q1": "q1", "q3": "q3"})
 DIRTY = ("measured with uncommitted changes (commit_info.dirty): the commit does not "
          "name exactly what ran")
 

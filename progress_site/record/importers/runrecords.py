@@ -7,9 +7,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from progress_site.characters import first_forbidden
 from progress_site.errors import shorten
 from progress_site.load.text import lines_of
-from progress_site.model.characters import first_forbidden
 from progress_site.model.limits import LARGEST
 from progress_site.record.importers.base import (
     NOT_NEGATIVE,

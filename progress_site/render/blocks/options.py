@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
 
 from progress_site.charts.spec import MAX_SIZE, MIN_SIZE
 from progress_site.errors import did_you_mean
@@ -35,7 +36,7 @@ class Range:
 
 # Every number option of every block, with its range: what falls outside would draw a
 # chart no browser can hold (see charts/spec.py), or ask for a check that means nothing.
-RANGES = {
+RANGES = MappingProxyType({
     "width": Range(Decimal(MIN_SIZE), Decimal(MAX_SIZE), True,
                    f"whole pixels from {MIN_SIZE} to {MAX_SIZE}"),
     "height": Range(Decimal(MIN_SIZE), Decimal(MAX_SIZE), True,
@@ -44,15 +45,15 @@ RANGES = {
                   words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}"),
     "tolerance": Range(Decimal(0), Decimal(1), words="a share from 0% to 100%"),
     "floor": Range(Decimal(0), Decimal(LARGEST), words=f"a number from 0 to {LARGEST_WORDS}"),
-}
+})
 # The options of the engine's blocks whose templates read `options` themselves (the
 # others read them through `Options`, and `legend` and `measurements` check theirs with
 # `only_known`): any other is a slip.
-OWN_OPTIONS: dict[str, tuple[str, ...]] = {
+OWN_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "bars": (), "budget": (), "comparisons": ("trends",), "dashboard": ("group",),
     "headlines": (), "machines": (), "profiles": (), "roadmap": (), "roadmaps": (),
     "run": (), "series": (), "versions": (),
-}
+})
 FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
                  words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}")
 
