@@ -108,10 +108,6 @@ class ChartCache:
         listing._memory = self._memory
         return listing
 
-    def to_draw(self) -> tuple[ChartSpec, ...]:
-        """The charts missing, each once (a chart two pages show is listed twice)."""
-        return tuple(dict.fromkeys(self.missing))
-
     def keep(self, markups: dict[str, str]) -> None:
         """Serve these charts, by key, from memory (another process drew them)."""
         self._memory.update(markups)

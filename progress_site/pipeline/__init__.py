@@ -39,7 +39,9 @@ def build(config: BuildConfig, first: frozenset[str] = frozenset(),
     to draw after the build rather than drawn (`finish`). `drawer`: a child ready to draw
     them. With `changes`, what changed since the published site is worked out before the
     swap (`Built.changes`), for the command line's summary."""
-    with _previous(config, changes) as previous:
+    # The old data.json is read now (one of another day, large, parsed beside the build).
+    with summary.Previous(config.out, config.today) if changes else \
+            contextlib.nullcontext() as previous:
         ready = prepare(config)  # load -> validate -> derive
         built = finish(config, ready, first, shown, last_drawings, drawer)  # render
         if previous is not None:
@@ -49,15 +51,6 @@ def build(config: BuildConfig, first: frozenset[str] = frozenset(),
             built = dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
     publish(built.files, config.out)
     return built
-
-
-def _previous(config: BuildConfig, wanted: bool
-              ) -> contextlib.AbstractContextManager[summary.Previous | None]:
-    """The published site's data.json, read as the build starts (one of another day,
-    large, parsed beside the build: `changes.Previous`) when the changes are `wanted`."""
-    if not wanted:
-        return contextlib.nullcontext()
-    return summary.Previous(config.out, config.today)
 
 
 def make_site(config: BuildConfig) -> Built:

@@ -94,7 +94,7 @@ def draw_first(ready: Prepared, charts: ChartCache, drawer: ahead.Drawer | None)
     listing = charts.lister()
     ask_charts(ready.pages, ready.model, ready.catalogs, listing)
     if listing.missing:
-        ahead.draw_ahead(charts, listing.to_draw(), drawer)
+        ahead.draw_ahead(charts, tuple(dict.fromkeys(listing.missing)), drawer)
 
 
 def drawing_ahead(ready: Prepared) -> bool:
