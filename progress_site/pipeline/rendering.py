@@ -15,7 +15,7 @@ from progress_site.fork import fork_safe
 from progress_site.pipeline.languages import render_all
 from progress_site.pipeline.prepared import fail_on_errors
 from progress_site.render.anchors import broken_anchors
-from progress_site.render.drawings import ask_charts, charts_shown
+from progress_site.render.drawings import ask_charts
 from progress_site.render.pages import page_places, render
 
 if TYPE_CHECKING:
@@ -85,19 +85,14 @@ def chart_cache(config: BuildConfig, last_drawings: LatestCharts | None) -> Char
 
 
 def draw_first(ready: Prepared, charts: ChartCache, drawer: ahead.Drawer | None) -> None:
-    """A build with a `drawer`, or that may draw many charts, asks for the charts its
-    pages' blocks show before it renders a page (`render.drawings.ask_charts`), and has
-    those missing from the cache drawn on both cores (`charts/ahead.py`); the pages then
-    find them drawn. Any other build draws each chart as its page asks."""
-    if drawer is None and not drawing_ahead(ready):
+    """A build with a `drawer`, or that may fork, asks for the charts its pages' blocks
+    show before it renders a page (`render.drawings.ask_charts`), and has those missing
+    from the cache drawn ahead, on both cores when many (`charts/ahead.py`); the pages
+    then find them drawn. Any other build (never forking: beside watch mode's threads)
+    would draw them all here anyway: each is drawn as its page asks."""
+    if drawer is None and not fork_safe():
         return
     listing = charts.lister()
     ask_charts(ready.pages, ready.model, ready.catalogs, listing)
     if listing.missing:
         ahead.draw_ahead(charts, tuple(dict.fromkeys(listing.missing)), drawer)
-
-
-def drawing_ahead(ready: Prepared) -> bool:
-    """Whether the charts the pages miss are listed, then drawn on both cores: where
-    forking is safe (never beside watch mode's threads), for many charts."""
-    return fork_safe() and charts_shown(ready.pages, ready.model) >= ahead.MIN_SPLIT

@@ -1,7 +1,6 @@
 """The charts a site's pages show, found from their blocks before any page is rendered:
-how many (what tells a build that it may have many to draw), and each one asked of a
-cache that lists those it misses, so that a build draws them on both cores before it
-renders its pages, once (`pipeline.rendering`).
+each one asked of a cache that lists those it misses, so that a build draws them (on
+both cores, when many) before it renders its pages, once (`pipeline.rendering`).
 
 A forecast, not a promise: a chart whose block is in error, a trend of too few points or a
 site's own template that draws more all change what is drawn. A chart it misses is drawn
@@ -21,28 +20,6 @@ from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
 from progress_site.render.markdown import split_blocks
 from progress_site.render.words import Words
-
-
-def charts_shown(pages: Iterable[Page], model: Model) -> int:
-    """The charts the pages' blocks show, in every language: one a `chart` or `trend`
-    block, one a comparison with a history in a `comparisons` block."""
-    trends = {s.study.id: sum(1 for c in s.comparisons if c.comparison.history)
-              for s in model.studies}
-    count = 0
-    for page in pages:
-        for part in split_blocks(page.body, page.body_line):
-            if isinstance(part, Block):
-                count += _charts_of(part, trends)
-    return count
-
-
-def _charts_of(block: Block, trends: dict[str, int]) -> int:
-    """The charts one block shows (`trends`: a study's comparisons with a history)."""
-    if block.name in ("chart", "trend"):
-        return 1
-    if block.name == "comparisons" and block.args and ("trends", "no") not in block.options:
-        return trends.get(block.args[0], 0)
-    return 0
 
 
 def ask_charts(pages: Iterable[Page], model: Model, catalogs: Catalogs,
