@@ -36,7 +36,6 @@ from scale import edit_one_value
 
 sys.path.insert(0, str(REPO))
 
-from progress_site.charts.cache import Serving  # the engine of this checkout
 from progress_site.load import parse_cache, site
 from progress_site.pipeline import BuildConfig, finish, prepare
 from progress_site.publish.swap import publish
@@ -94,7 +93,7 @@ def rebuild_cpu(config: BuildConfig, later: bool) -> float:
     """The processor time of one watch rebuild of `config` in this process, from load to
     publish (`later`: its changed charts left to draw, as watch.rebuild's); it must build."""
     start = time.process_time()
-    built = finish(config, prepare(config), serving=Serving(later=later))
+    built = finish(config, prepare(config), last_drawings={} if later else None)
     publish(built.files, config.out)
     return time.process_time() - start
 

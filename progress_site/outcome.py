@@ -50,7 +50,7 @@ def build_and_report(config: BuildConfig, gate: bool = False,
 
     previous = previous_document(config.out) if gate else None
     started = time.perf_counter()
-    built = build(config, charts)
+    built = build(config, drawer=charts, changes=True)
     # A file's first hundred warnings, as its errors: 20,000 typed numbers printed 10 MB.
     for warning in rendered(built.warnings):
         print(warning, file=sys.stderr)

@@ -42,12 +42,25 @@ def test_a_summary_is_what_the_whole_old_data_json_gives(
     build(config)
     old = (tmp_path / "out" / "data.json").read_bytes()
     edit(example_copy, name, before, after)
-    told = build(config).changes
+    told = build(config, changes=True).changes
     new = (tmp_path / "out" / "data.json").read_bytes()
     assert told is not None and figures_and_tasks(told) == lines_between(old, new) != []
     edit(example_copy, name, after, before)  # and back: the lines the other way
-    back = build(config).changes
+    back = build(config, changes=True).changes
     assert back is not None and figures_and_tasks(back) == lines_between(new, old)
+
+
+def test_a_summary_is_worked_out_only_when_asked_for(example_copy: Path,
+                                                    tmp_path: Path) -> None:
+    """Watch mode prints no summary: its builds do not work one out (nor read the old
+    data.json for it); the command line's do."""
+    config = BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)
+    build(config)
+    edit(example_copy, *EDITS[0])
+    assert build(config).changes is None
+    edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
+    told = build(config, changes=True).changes
+    assert told is not None and told[0].startswith("figure comparisons.cpu-per-packet-500")
 
 
 def figures_and_tasks(lines: list[str]) -> list[str]:
@@ -68,7 +81,7 @@ def test_an_old_record_no_build_wrote_is_a_warning(
     build(config)
     published = tmp_path / "out" / "data.json"
     published.write_bytes(published.read_bytes().replace(*damage, 1))
-    built = build(config)
+    built = build(config, changes=True)
     assert built.changes is None
     assert [w.message for w in built.warnings] == [
         "no summary of what changed since the previous site: this file is not a data.json "
@@ -108,7 +121,8 @@ def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
         build(BuildConfig(source=example_copy, out=out, today=TODAY))
         edit(example_copy, *EDITS[0])
         told.append(build(BuildConfig(source=example_copy, out=out,
-                                      today=TODAY + dt.timedelta(days=1))).changes)
+                                      today=TODAY + dt.timedelta(days=1)),
+                          changes=True).changes)
         edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
     assert len(started) == 1  # where forking is safe: the other parsed it in its own
     assert told[0] == told[1]

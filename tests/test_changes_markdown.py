@@ -175,7 +175,7 @@ def made(monkeypatch: pytest.MonkeyPatch, new: bytes) -> None:
     through the pipeline, when it builds)."""
     built = Built(files={"index.html": b"", "data.json": new}, changes=[])
     monkeypatch.setattr(pipeline, "make_site", lambda config: built)
-    monkeypatch.setattr(pipeline, "build", lambda config, drawer=None: built)
+    monkeypatch.setattr(pipeline, "build", lambda config, **asked: built)
 
 
 @pytest.mark.parametrize(("new_steps", "status"), [

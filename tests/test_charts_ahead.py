@@ -4,15 +4,18 @@ half of them in this process when there are many; the same site as drawn in one.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from progress_site.pipeline import BuildConfig, prepare
-from progress_site.render.drawings import charts_shown
+from progress_site.charts.cache import ChartCache
+from progress_site.charts.spec import ChartSpec
+from progress_site.pipeline import BuildConfig, make_site, prepare
+from progress_site.pipeline.languages import render_all
+from progress_site.render.drawings import ask_charts
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY
 
@@ -115,10 +118,52 @@ def test_a_chart_that_cannot_be_drawn_ahead_is_reported_as_before(example_copy: 
     assert not (tmp_path / "split").exists()
 
 
-def test_the_charts_counted_ahead_are_those_the_pages_show(example_files: dict[str, bytes]
-                                                          ) -> None:
-    ready = prepare(BuildConfig(source=REPO, out=REPO / "site", today=TODAY, strict=True))
-    shown = sum(len(re.findall(rb'<figure class="chart-figure', data))
-                for name, data in example_files.items() if name.endswith(".html"))
-    assert shown > 0
-    assert charts_shown(ready.pages, ready.model) == shown
+def test_the_charts_asked_ahead_are_those_the_pages_ask_for(tmp_path: Path) -> None:
+    """Before any page is rendered, the blocks ask for the charts (wide and narrow, in
+    each language) that rendering every page asks for, as a first build finds them all
+    missing."""
+    config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
+                         disk_cache=False)
+    ready = prepare(config)
+    ahead, pages = ChartCache(None, drawing=False), ChartCache(None, drawing=False)
+    ask_charts(ready.pages, ready.model, ready.catalogs, ahead)
+    render_all(config, ready, {}, pages)
+    assert len(set(pages.missing)) >= 2 * 3  # wide and narrow, several charts
+    assert set(ahead.missing) == set(pages.missing)
+
+
+def test_a_first_build_renders_each_page_once(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first build that draws ahead (here in this process: no child may fork beside the
+    test's threads) renders each page once, and makes the site a build drawing each
+    chart as its page asks makes."""
+    from progress_site.charts import ahead
+    from progress_site.pipeline import rendering
+    from progress_site.render import pages
+
+    config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
+                         disk_cache=False)
+    monkeypatch.setattr(rendering, "fork_safe", lambda: False)  # each drawn as asked
+    asked = make_site(config).files
+    rendered: list[str] = []
+    real = pages.PageRenderer.page
+
+    def counted(self: pages.PageRenderer, page: object, *rest: object) -> bytes:
+        rendered.append(f"{page.language}/{page.slug}")  # type: ignore[attr-defined]
+        return real(self, page, *rest)  # type: ignore[arg-type]
+
+    drawn_ahead: list[int] = []
+    draw = ahead.draw_ahead
+
+    def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], *rest: None) -> None:
+        drawn_ahead.append(len(specs))
+        draw(cache, specs, *rest)
+
+    monkeypatch.setattr(pages.PageRenderer, "page", counted)
+    monkeypatch.setattr(rendering, "fork_safe", lambda: True)
+    monkeypatch.setattr(ahead, "fork_safe", lambda: False)
+    monkeypatch.setattr(ahead, "draw_ahead", draw_ahead)
+    once = make_site(config).files
+    assert len(drawn_ahead) == 1 and drawn_ahead[0] >= 6  # every chart, before any page
+    assert sorted(rendered) == sorted(set(rendered)) and len(rendered) >= 4
+    assert once == asked

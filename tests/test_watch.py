@@ -281,7 +281,7 @@ def test_changed_charts_follow_the_page_and_match_a_full_build(
     assert "Traceback" not in process.output()
 
 
-def test_a_deferred_chart_stands_in_as_its_last_drawing_dimmed() -> None:
+def test_a_chart_not_drawn_stands_in_as_its_last_drawing_dimmed() -> None:
     from progress_site.charts.cache import ChartCache, LatestCharts, stand_in
     from progress_site.charts.spec import ChartSpec, Series
 
@@ -292,12 +292,12 @@ def test_a_deferred_chart_stands_in_as_its_last_drawing_dimmed() -> None:
     assert 'width="560"' in empty and 'height="260"' in empty
     latest: LatestCharts = {}  # what one watch process's builds share
     drawn = ChartCache(None, latest=latest).svg(spec)
-    later: list[ChartSpec] = []
     moved = ChartSpec(id="trend-x", kind="line", title="Cost <1>", x_title="day",
                       y_title="us", series=(Series("a", ((1, 2.0), (2, 4.0))),))
     assert stand_in(moved) == empty  # no drawing of it known: the empty frame
-    shown = ChartCache(None, later, latest).svg(moved)
-    assert later == [moved]
+    listing = ChartCache(None, drawing=False, latest=latest)
+    shown = listing.svg(moved)
+    assert listing.missing == [moved]
     assert shown == drawn.replace('class="chart"', 'class="chart chart-redrawing" '
                                   'aria-busy="true" style="opacity:0.35"', 1)
 

@@ -23,8 +23,10 @@ from .test_watch import (
     REPO,
     TIMEOUT,
     Watch,
+    copy_example,
     edit,
     fetch,
+    poll,
     studies,
 )
 
@@ -84,9 +86,11 @@ def test_the_open_page_comes_first_then_the_rest_as_a_plain_build(
     try:
         edit(studies(source), OLD_VALUE, NEW_VALUE)
 
-        # The open page first, alone; then the other pages the save changed.
+        # The open page first, alone, served new as it is announced; then the other
+        # pages the save changed.
         name, first = tab.next_event()
         assert name == "reload" and isinstance(first, dict) and first["pages"] == ["/"]
+        assert NEW_EN in fetch(process.url, "/")[1]
         name, rest = tab.next_event()
         assert name == "reload" and isinstance(rest, dict)
         assert "/fr/" in rest["pages"] and "/" not in rest["pages"]
@@ -99,6 +103,51 @@ def test_the_open_page_comes_first_then_the_rest_as_a_plain_build(
     # The charts this value feeds are drawn after; then the site is a plain build's.
     process.wait_for(r"Drew \d+ charts? in \d+ ms: built")
     assert files_of(source / "site") == plain_build(source, tmp_path / "plain")
+
+
+def test_a_chart_drawn_later_reaches_the_open_page(watched: tuple[Path, Watch]) -> None:
+    source, process = watched
+    tab = Tab(process.url, "/")
+    try:
+        edit(studies(source), OLD_VALUE, NEW_VALUE)
+
+        name, first = tab.next_event()
+        assert name == "reload" and isinstance(first, dict) and first["pages"] == ["/"]
+        # The new number at once; its trend, redrawn after the build, shows its last
+        # drawing dimmed and marked busy meanwhile.
+        page = fetch(process.url, "/")[1]
+        assert NEW_EN in page and "chart-redrawing" in page and 'aria-busy="true"' in page
+        # The build that follows the drawing tells the open tab, which then finds it.
+        while True:
+            name, news = tab.next_event()
+            assert name == "reload" and isinstance(news, dict)
+            if "/" in news["pages"]:
+                break
+    finally:
+        tab.close()
+    process.wait_for(r"Drew \d+ charts? in \d+ ms: built \d+ pages")
+    page = fetch(process.url, "/")[1]
+    assert NEW_EN in page and "chart-redrawing" not in page and 'class="chart' in page
+
+
+@pytest.mark.slow  # every chart of the example drawn
+def test_the_first_build_serves_its_pages_before_their_charts(tmp_path: Path) -> None:
+    source = copy_example(tmp_path)  # no cache folder: no chart drawn yet
+    process = Watch(source)
+    try:
+        charts = int(process.wait_for(r"Built \d+ pages into .* in \d+ ms; drawing (\d+) "
+                                      r"charts\.").group(1))
+        assert charts >= 2
+        process.wait_for("Serving")
+        status, page = fetch(process.url, "/")
+        assert status == 200 and OLD_EN in page and 'aria-busy="true"' in page
+        process.wait_for(rf"Drew {charts} charts in \d+ ms: built \d+ pages")
+        page = poll(process.url, "/", lambda body: 'aria-busy="true"' not in body)
+        assert OLD_EN in page and 'class="chart' in page
+        # Then the site is a plain build's.
+        assert files_of(source / "site") == plain_build(source, tmp_path / "plain")
+    finally:
+        process.close()
 
 
 def test_no_open_page_means_one_announcement(watched: tuple[Path, Watch]) -> None:

@@ -1,8 +1,8 @@
 """Charts drawn before the pages that show them, on two cores: a first build lists the
-charts its pages miss (rendering them with stand-ins, see
-`pipeline.rendering.render_site`), draws
-them here, in a forked child (about half of them when there are many), then renders its
-pages again with every chart at hand (bench/charts.py).
+charts its pages' blocks will miss, before it renders any page
+(`render.drawings.ask_charts`, from `pipeline.rendering.draw_first`), draws them here, in a
+forked child (about half of them when there are many), then renders its pages once, with
+every chart at hand (bench/charts.py).
 
 A first build (no chart in the cache folder) forks that child as it starts, before the
 build's own modules load (`Drawer`, from `cli.run`): loading Altair and starting

@@ -11,9 +11,11 @@ no secret of the machine goes in, so a cache restored on another machine (a CI r
 serves the same charts. An entry is served only if it is an SVG of the kind our charts
 are (`allowed.py`); anything else is drawn again and replaced.
 
-Watch mode may ask a build to draw no chart (`deferred`): a chart missing from the cache
-is then listed, and stands in as its last drawing, dimmed and marked busy, or as an
-empty frame. The page with its new numbers is out at once; the charts follow.
+A cache may also draw nothing (`drawing=False`): a chart missing from it is then listed
+(`missing`), and stands in as its last drawing, dimmed and marked busy, or as an empty
+frame. A first build lists so the charts its pages' blocks will ask for, to draw them
+before the pages on both cores (`ahead.py`); watch mode renders so, to show the page with
+its new numbers at once, and has the charts drawn after.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import functools
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from progress_site import cache
@@ -34,37 +35,28 @@ from progress_site.charts.shapes import Shapes
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
 
-# The last drawing of each chart (id, locale) a process served: what a deferred chart
-# shows while it is redrawn. As many entries as the site has charts; watch mode's builds
-# share one (`Serving.latest`).
+# The last drawing of each chart (id, locale) a process served: what a chart not drawn
+# yet shows while it is redrawn. As many entries as the site has charts; watch mode's
+# builds share one.
 LatestCharts = dict[tuple[str, str], str]
 FOLDER = "charts"  # the folder of drawn charts, in the cache folder
 _SHAPES = "shapes"  # the folder of compiled shapes, in it
 
 
-@dataclass(frozen=True, slots=True)
-class Serving:
-    """How a build serves the charts missing from the cache: drawn; or, `later`, listed
-    to draw after it (`ChartCache.deferred`), each standing in as its drawing in `latest`,
-    which every chart served fills (watch mode keeps one across its rebuilds)."""
-
-    later: bool = False
-    latest: LatestCharts = field(default_factory=dict)
-
-
 class ChartCache:
     """The SVG of charts by spec: from memory, else from disk, else drawn and stored."""
 
-    def __init__(self, directory: Path | None, deferred: list[ChartSpec] | None = None,
+    def __init__(self, directory: Path | None, drawing: bool = True,
                  latest: LatestCharts | None = None) -> None:
         """Keep charts in `directory` (made on first write), or only in memory if None.
 
-        With a `deferred` list, a chart not in the cache is not drawn: its spec is added
-        to the list and a stand-in is served (see `stand_in`), its drawing in `latest`
-        if an earlier build left one there.
+        Not `drawing`, a chart not in the cache is not drawn: its spec is added to
+        `missing` and a stand-in is served (see `stand_in`), its drawing in `latest` if
+        an earlier build left one there. Every chart served goes in `latest`.
         """
         self.directory = directory
-        self.deferred = deferred
+        self.drawing = drawing
+        self.missing: list[ChartSpec] = []
         self.latest: LatestCharts = {} if latest is None else latest
         self.hits = 0  # served from memory or disk
         self.misses = 0  # drawn
@@ -80,8 +72,8 @@ class ChartCache:
         """The chart's SVG markup, ready to inline in HTML."""
         key = self._key(spec)
         markup = self._memory.get(key) or self._read(key)
-        if markup is None and self.deferred is not None:
-            self.deferred.append(spec)
+        if markup is None and not self.drawing:
+            self.missing.append(spec)
             return stand_in(spec, self.latest)
         if markup is None:
             self.misses += 1
@@ -108,6 +100,13 @@ class ChartCache:
         """Whether the cache folder holds compiled chart shapes (`shapes.py`): none on a
         first build, which compiles them with Altair."""
         return self.directory is not None and (self.directory / _SHAPES).is_dir()
+
+    def lister(self) -> ChartCache:
+        """A cache of the same folder that lists what it misses rather than draw it, and
+        shares this one's memory: what it reads, this one serves without reading again."""
+        listing = ChartCache(self.directory, drawing=False, latest=self.latest)
+        listing._memory = self._memory
+        return listing
 
     def keep(self, markups: dict[str, str]) -> None:
         """Serve these charts, by key, from memory (another process drew them)."""
@@ -179,7 +178,7 @@ _REDRAWING = 'class="chart chart-redrawing" aria-busy="true" style="opacity:0.35
 
 
 def stand_in(spec: ChartSpec, latest: LatestCharts | None = None) -> str:
-    """What a deferred chart shows until it is drawn: its last drawing (in `latest`),
+    """What a chart not drawn yet shows until it is: its last drawing (in `latest`),
     dimmed and marked busy for assistive technology, or an empty frame of its size named
     by its title."""
     last = (latest or {}).get((spec.id, spec.locale))
@@ -195,7 +194,7 @@ def stand_in(spec: ChartSpec, latest: LatestCharts | None = None) -> str:
 
 
 def draw(specs: list[ChartSpec], directory: Path) -> int:
-    """Draw the charts a deferred build listed into the cache; return how many were new
+    """Draw the charts a build listed (`missing`) into the cache; return how many were new
     (a chart already there is read back, not drawn again)."""
     cache = ChartCache(directory)
     for spec in specs:

@@ -1,42 +1,56 @@
 """The build, top to bottom: load -> validate -> derive -> render -> publish.
 
-`build` reads as the stages run; each part is a module of this folder: config.py (what a
-build is told), prepared.py (load, validate, derive), rendering.py (every file in memory,
+`build` reads as the stages run, and is the one way in for the command line and watch
+mode alike; each part is a module of this folder: config.py (what a build is told),
+prepared.py (load, validate, derive), rendering.py (every file in memory, each page once,
 the pages asked for first, the charts) and languages.py (a large site's other languages
 in a forked process). Publishing is `publish.swap`'s.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from progress_site.pipeline.config import ENGINE_ROOT, BuildConfig
 from progress_site.pipeline.prepared import Prepared, prepare
 from progress_site.pipeline.rendering import Built, finish
-from progress_site.publish import changes
+from progress_site.publish import changes as summary
 from progress_site.publish.swap import publish
 
 if TYPE_CHECKING:
     from progress_site.charts.ahead import Drawer
+    from progress_site.charts.cache import LatestCharts
 
 __all__ = ["ENGINE_ROOT", "BuildConfig", "Built", "Prepared", "build", "finish", "make_site",
            "prepare"]
 
 
-def build(config: BuildConfig, drawer: Drawer | None = None) -> Built:
-    """Build the site and publish it: every file is made in memory, and what changed
-    since the published site worked out, before `out` is touched; on any error `out` is
-    left as it was. `drawer`: a child ready to draw the charts the pages miss."""
-    # The old data.json is read now; one of another day, large, is parsed beside the build.
-    with changes.Previous(config.out, config.today) as previous:
+def build(config: BuildConfig, first: frozenset[str] = frozenset(),
+          shown: Callable[[dict[str, bytes]], None] | None = None,
+          last_drawings: LatestCharts | None = None, drawer: Drawer | None = None,
+          changes: bool = False) -> Built:
+    """Build the site and publish it: every file is made in memory before `out` is
+    touched; on any error `out` is left as it was. The pages published at `first` are
+    rendered first and handed to `shown` (watch mode serves the pages open in a browser
+    before the rest is built); with `last_drawings`, the charts the pages miss are listed
+    to draw after the build rather than drawn (`finish`). `drawer`: a child ready to draw
+    them. With `changes`, what changed since the published site is worked out before the
+    swap (`Built.changes`), for the command line's summary."""
+    # The old data.json is read now (one of another day, large, parsed beside the build).
+    with summary.Previous(config.out, config.today) if changes else \
+            contextlib.nullcontext() as previous:
         ready = prepare(config)  # load -> validate -> derive
-        built = finish(config, ready, drawer=drawer)  # render
-        # Before the swap, which replaces the data.json to compare with: nothing may fail
-        # once the new site is out (a summary that cannot be made is a warning).
-        lines, found = changes.before_swap(previous, built.files, ready.model)
+        built = finish(config, ready, first, shown, last_drawings, drawer)  # render
+        if previous is not None:
+            # Before the swap, which replaces the data.json to compare with: nothing may
+            # fail once the new site is out (a summary that cannot be made is a warning).
+            lines, found = summary.before_swap(previous, built.files, ready.model)
+            built = dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
     publish(built.files, config.out)
-    return dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
+    return built
 
 
 def make_site(config: BuildConfig) -> Built:

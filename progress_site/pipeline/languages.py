@@ -15,7 +15,7 @@ from progress_site.publish.outputs import extra_files
 from progress_site.render.blocklines import Block
 from progress_site.render.environment import make_environment
 from progress_site.render.markdown import split_blocks
-from progress_site.render.pages import render
+from progress_site.render.pages import page_places, render, whole_site_files
 from progress_site.render.templates import template_loader
 from progress_site.render.words import Words
 
@@ -32,8 +32,9 @@ Rendered = tuple[dict[str, bytes], list["Problem"], list["ChartSpec"]]
 
 def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
                charts: ChartCache) -> Rendered:
-    """Every file of the site, its charts from `charts`: a large site's other languages
-    in a forked process."""
+    """Every file of the site but the pages `done` (rendered already, and among the
+    files), its charts from `charts`: a large site's other languages in a forked
+    process."""
     languages = ready.model.data.site.languages
     # A series' page costs more than a figure's card, so each counts too: a site of 200
     # benchmarks with long histories is large though it has 200 figures.
@@ -48,13 +49,13 @@ def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
     child = fork.Forked(functools.partial(render_languages, config, ready, languages[1:],
                                           done, charts, news))
     try:
-        files, problems, deferred = render_languages(config, ready, languages[:1], done,
-                                                     charts, news)
+        files, problems, missing = render_languages(config, ready, languages[:1], done,
+                                                    charts, news)
     except BaseException:
         child.cancel()
         raise
-    their_files, their_problems, their_deferred = child.result()
-    return files | their_files, problems + their_problems, deferred + their_deferred
+    their_files, their_problems, their_missing = child.result()
+    return files | their_files, problems + their_problems, missing + their_missing
 
 
 def compile_templates(config: BuildConfig, ready: Prepared) -> None:
@@ -77,17 +78,20 @@ def compile_templates(config: BuildConfig, ready: Prepared) -> None:
 def render_languages(config: BuildConfig, ready: Prepared, languages: tuple[str, ...],
                      done: dict[str, bytes], charts: ChartCache,
                      news: list[Candidate] | None = None) -> Rendered:
-    """The pages of some languages (but those `done`), then their feeds and 404 pages
-    (and the site's data.json, sitemap and robots.txt with the first language); none
-    after an error, of the pages or of the data. `news`: the feeds' entries, when chosen
-    already."""
-    files, problems = render(ready.model, ready.pages, ready.catalogs,
-                             config.folders("templates"), charts, config.base_url,
-                             languages, skip=frozenset(done), compiled=config.compiled,
-                             strict=config.strict)
+    """The pages of some languages (but those `done`), then their 404 pages and feeds
+    (and the assets, the site's data.json, sitemap and robots.txt with the first
+    language); none after an error. `news`: the feeds' entries, when chosen already."""
+    places = page_places(ready.pages, ready.model.data.site.languages)
+    these = tuple(p for p in ready.pages if p.language in languages
+                  and places[(p.language, p.slug)].path not in done)
+    folders = config.folders("templates")
+    files, problems = render(ready.model, ready.pages, ready.catalogs, folders, charts,
+                             config.base_url, these, config.compiled, config.strict)
     files |= done
+    files |= whole_site_files(ready.model, ready.pages, ready.catalogs, folders, charts,
+                              languages, config.base_url, config.compiled, problems)
     if not ready.failing and all(p.warning for p in problems):
         files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
                              base_url=config.base_url, cache_dir=config.cache_dir,
                              languages=languages, news=news)
-    return files, problems, charts.deferred or []
+    return files, problems, charts.missing

@@ -1,23 +1,23 @@
-"""Render: every file of the site in memory, the pages asked for first; the charts the
-pages miss drawn (ahead, on both cores, when many) or listed to draw after the build."""
+"""Render: every file of the site in memory, each page once, the pages asked for first;
+the charts the pages miss drawn before them (on both cores, when many), or listed to
+draw after the build (watch mode's, which shows the pages at once)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from progress_site.charts import ahead
-from progress_site.charts.cache import FOLDER, ChartCache, Serving
+from progress_site.charts.cache import FOLDER, ChartCache, LatestCharts
 from progress_site.collector import collector_paused
 from progress_site.errors import BuildFailed
 from progress_site.fork import fork_safe
-from progress_site.pipeline.languages import Rendered, render_all
+from progress_site.pipeline.languages import render_all
 from progress_site.pipeline.prepared import fail_on_errors, with_source_lines
 from progress_site.render.anchors import broken_anchors
-from progress_site.render.drawings import charts_shown
-from progress_site.render.pages import render
+from progress_site.render.drawings import ask_charts
+from progress_site.render.pages import page_places, render
 
 if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec
@@ -34,36 +34,49 @@ class Built:
     files: dict[str, bytes]
     warnings: list[Problem] = field(default_factory=list)
     model: Model | None = None
-    charts_to_draw: tuple[ChartSpec, ...] = ()  # those `Serving.later` left out
-    # What changed since the site it replaced (`build`); None when there was none.
+    # The charts the pages miss, listed rather than drawn (`last_drawings`), each once.
+    charts_to_draw: tuple[ChartSpec, ...] = ()
+    # What changed since the site it replaced (`build(changes=True)`); None when there
+    # was none, or it was not asked for.
     changes: list[str] | None = None
 
 
 def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozenset(),
            shown: Callable[[dict[str, bytes]], None] | None = None,
-           serving: Serving | None = None, drawer: ahead.Drawer | None = None) -> Built:
-    """The whole site: the pages published at `first` ahead of the rest, handed to `shown`
-    (watch mode shows the pages open in a browser first; BuildFailed if they have
-    errors), then every other page and the files made from all pages (feeds, data.json...).
-    `serving`: how the charts missing from the cache are served (drawn, by default);
+           last_drawings: LatestCharts | None = None,
+           drawer: ahead.Drawer | None = None) -> Built:
+    """The whole site, each page rendered once: the pages published at `first` ahead of
+    the rest, handed to `shown` (BuildFailed if they have errors), then every other page
+    and the files made from all pages (feeds, data.json...). The charts the pages miss
+    are drawn; with `last_drawings`, listed instead (`Built.charts_to_draw`), each
+    showing its drawing there (which every chart served fills), else an empty frame.
     `drawer`: a child ready to draw them."""
     if ready.failing:
         raise checked(config, ready)
-    serving = serving or Serving()
-    early: Rendered = ({}, [], [])
+    charts = chart_cache(config, last_drawings)
+    if charts.drawing:
+        draw_first(ready, charts, drawer)
+    done: dict[str, bytes] = {}
+    problems = list(ready.problems)
     if first:
-        early = render_pages(config, ready, first, serving)
+        places = page_places(ready.pages, ready.model.data.site.languages)
+        these = tuple(p for p in ready.pages if places[(p.language, p.slug)].path in first)
+        done, found = render(ready.model, ready.pages, ready.catalogs,
+                             config.folders("templates"), charts, config.base_url, these,
+                             config.compiled, config.strict)
+        problems += found
+        fail_on_errors(problems, config.source)
         if shown is not None:
-            shown(early[0])
+            shown(done)
     # Rendering a large site makes many young objects and no cycles (bench/scale.py).
     with collector_paused():
-        files, found, deferred = render_site(config, ready, early[0], serving, drawer)
-    problems = ready.problems + early[1] + found
+        files, found, missing = render_all(config, ready, done, charts)
+    problems += found
     if all(p.warning for p in problems):  # every page rendered: their ids are known
         problems += broken_anchors(ready.pages, ready.model.data.site.languages, files,
                                    config.strict)
     fail_on_errors(problems, config.source)
-    return Built(files, problems, ready.model, tuple(early[2] + deferred))
+    return Built(files, problems, ready.model, tuple(dict.fromkeys(missing)))
 
 
 def checked(config: BuildConfig, ready: Prepared) -> BuildFailed:
@@ -71,50 +84,29 @@ def checked(config: BuildConfig, ready: Prepared) -> BuildFailed:
     rendered in memory to check it (its references, blocks, charts, templates), no chart
     is drawn and nothing else is made. The pages' warnings are left out: they read a
     model that lacks what failed, and may only say so again."""
-    listing = chart_cache(config, Serving(later=True))
-    _files, found, _later = render_all(config, ready, {}, listing)
+    listing = chart_cache(config, {})
+    _files, found, _missing = render_all(config, ready, {}, listing)
     return BuildFailed(with_source_lines(ready.problems + [p for p in found if not p.warning],
                                          config.source))
 
 
-def render_pages(config: BuildConfig, ready: Prepared, paths: frozenset[str],
-                 serving: Serving) -> Rendered:
-    """Only the pages published at `paths`; BuildFailed if they have errors."""
-    charts = chart_cache(config, serving)
-    files, problems = render(ready.model, ready.pages, ready.catalogs,
-                             config.folders("templates"), charts, config.base_url,
-                             only=paths, compiled=config.compiled, strict=config.strict)
-    fail_on_errors(ready.problems + problems, config.source)
-    return files, problems, charts.deferred or []
-
-
-def chart_cache(config: BuildConfig, serving: Serving) -> ChartCache:
-    """The charts of one rendering: from the cache folder, else drawn; with
-    `serving.later`, listed to draw instead (`ChartCache.deferred`)."""
+def chart_cache(config: BuildConfig, last_drawings: LatestCharts | None) -> ChartCache:
+    """The charts of one build: from the cache folder, else drawn; with `last_drawings`,
+    listed to draw instead (`ChartCache.missing`)."""
     folder = config.cache_dir
-    return ChartCache(folder / FOLDER if folder else None,
-                      [] if serving.later else None, serving.latest)
+    return ChartCache(folder / FOLDER if folder else None, drawing=last_drawings is None,
+                      latest=last_drawings)
 
 
-def render_site(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
-                serving: Serving, drawer: ahead.Drawer | None = None) -> Rendered:
-    """Every file of the site; files and problems come in language order. A build with a
-    `drawer`, or that may draw many charts, first renders its pages with stand-ins for
-    the charts missing from the cache, draws those on both cores (`charts/ahead.py`),
-    then renders its pages again with them; with none missing, the first rendering is
-    the site."""
-    if serving.later or (drawer is None and not drawing_ahead(ready)):
-        return render_all(config, ready, done, chart_cache(config, serving))
-    listing = dataclasses.replace(serving, later=True)
-    files, problems, missing = render_all(config, ready, done, chart_cache(config, listing))
-    if not missing or any(not p.warning for p in problems):
-        return files, problems, []
-    charts = chart_cache(config, serving)
-    ahead.draw_ahead(charts, missing, drawer)
-    return render_all(config, ready, done, charts)
-
-
-def drawing_ahead(ready: Prepared) -> bool:
-    """Whether the charts the pages miss are listed, then drawn on both cores: where
-    forking is safe (never beside watch mode's threads), for many charts."""
-    return fork_safe() and charts_shown(ready.pages, ready.model) >= ahead.MIN_SPLIT
+def draw_first(ready: Prepared, charts: ChartCache, drawer: ahead.Drawer | None) -> None:
+    """A build with a `drawer`, or that may fork, asks for the charts its pages' blocks
+    show before it renders a page (`render.drawings.ask_charts`), and has those missing
+    from the cache drawn ahead, on both cores when many (`charts/ahead.py`); the pages
+    then find them drawn. Any other build (never forking: beside watch mode's threads)
+    would draw them all here anyway: each is drawn as its page asks."""
+    if drawer is None and not fork_safe():
+        return
+    listing = charts.lister()
+    ask_charts(ready.pages, ready.model, ready.catalogs, listing)
+    if listing.missing:
+        ahead.draw_ahead(charts, tuple(dict.fromkeys(listing.missing)), drawer)

@@ -13,7 +13,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from progress_site.cache import write_atomically
 from progress_site.errors import Location, Problem, visible_path
 
 _RENAME_EXCHANGE = 2  # from <linux/fs.h>: swap two paths atomically
@@ -189,24 +188,6 @@ def publish(files: dict[str, bytes], out: Path) -> None:
                                     f"{exc.strerror or exc}", hint="check the folder's "
                                     "permissions and free space; the previous site is "
                                     "untouched")) from exc
-
-
-def publish_early(files: dict[str, bytes], out: Path) -> None:
-    """Replace a few pages of the published `out` in place, each in one rename: watch
-    mode shows the pages open in a browser before the rest of the site is built, and
-    `publish` then swaps in the whole site as usual."""
-    out = out.absolute()
-    if outside(files) or not is_published(out):
-        return  # publish() refuses such names and folders; a first build has no site yet
-    try:
-        with locked(out):
-            recover(out)
-            for rel, content in sorted(files.items()):
-                write_atomically(out / rel, content)
-    except OSError as exc:
-        raise PublishFailed(Problem(Location(exc.filename or str(out)), "cannot write the "
-                                    f"site: {exc.strerror or exc}", hint="check the "
-                                    "folder's permissions and free space")) from exc
 
 
 def holds_exactly(out: Path, files: dict[str, bytes]) -> bool:

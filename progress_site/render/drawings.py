@@ -1,38 +1,58 @@
-"""How many charts a site's pages show, counted from their blocks before any is rendered:
-what tells a build that it may have many charts to draw (`pipeline.rendering.render_site`).
+"""The charts a site's pages show, found from their blocks before any page is rendered:
+each one asked of a cache that lists those it misses, so that a build draws them (on
+both cores, when many) before it renders its pages, once (`pipeline.rendering`).
 
-A count, not a promise: a chart whose block is in error, a trend of too few points or a
-site's own template that draws more all change what is drawn. Only the time a build
-takes depends on it, never its output.
+A forecast, not a promise: a chart whose block is in error, a trend of too few points or a
+site's own template that draws more all change what is drawn. A chart it misses is drawn
+as its page asks for it: only the time a build takes depends on it, never its output.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from progress_site.charts.cache import ChartCache
 from progress_site.derive.site import Model
 from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block
+from progress_site.render.blocks.charts import Charts
+from progress_site.render.blocks.tables import Tables
+from progress_site.render.i18n import Catalogs
 from progress_site.render.markdown import split_blocks
+from progress_site.render.words import Words
 
 
-def charts_shown(pages: Iterable[Page], model: Model) -> int:
-    """The charts the pages' blocks show, in every language: one a `chart` or `trend`
-    block, one a comparison with a history in a `comparisons` block."""
-    trends = {s.study.id: sum(1 for c in s.comparisons if c.comparison.history)
-              for s in model.studies}
-    count = 0
+def ask_charts(pages: Iterable[Page], model: Model, catalogs: Catalogs,
+               cache: ChartCache) -> None:
+    """Ask `cache` for the chart of every block that shows one, in each page's language,
+    as the block templates ask (templates/blocks/chart.html, trend.html,
+    comparisons.html), without rendering a page."""
+    helpers: dict[str, Charts] = {}
     for page in pages:
+        if page.language not in helpers:
+            words = Words(page.language, catalogs.translations[page.language],
+                          model.data.site, model.namespace)
+            helpers[page.language] = Charts(model, Tables(words, model.namespace.datasets),
+                                            cache)
         for part in split_blocks(page.body, page.body_line):
-            if isinstance(part, Block):
-                count += _charts_of(part, trends)
-    return count
+            if isinstance(part, Block) and part.name in ("chart", "trend", "comparisons"):
+                _ask(helpers[page.language], part, model)
 
 
-def _charts_of(block: Block, trends: dict[str, int]) -> int:
-    """The charts one block shows (`trends`: a study's comparisons with a history)."""
-    if block.name in ("chart", "trend"):
-        return 1
-    if block.name == "comparisons" and block.args and ("trends", "no") not in block.options:
-        return trends.get(block.args[0], 0)
-    return 0
+def _ask(charts: Charts, block: Block, model: Model) -> None:
+    """The charts of one block asked for; a block in error asks for none (its page says
+    why when it renders)."""
+    options = dict(block.options)
+    try:
+        if block.name == "chart":
+            charts.chart(block.args, options)
+        elif block.name == "trend":
+            charts.trend(block.args, options)
+        elif options.get("trends", "yes") != "no" and block.args:
+            for view in model.studies:
+                if view.study.id == block.args[0]:
+                    for c in view.comparisons:
+                        charts.comparison_trend(c, view.study)
+    # Whatever a block's mistake raises is its page's to report: a forecast only skips it.
+    except Exception:
+        return

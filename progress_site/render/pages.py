@@ -20,7 +20,6 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
-from progress_site.model.schema import Site
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
@@ -252,63 +251,69 @@ class PageRenderer:
         return unlinked(html).encode("utf-8")
 
 
-def wanted(path: str, only: frozenset[str] | None, skip: frozenset[str]) -> bool:
-    """Whether the page published at `path` is rendered this time."""
-    return path not in skip and (only is None or path in only)
-
-
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],
            charts: ChartCache, base_url: str | None = None,
-           languages: tuple[str, ...] | None = None, only: frozenset[str] | None = None,
-           skip: frozenset[str] = frozenset(), compiled: CompiledTemplates | None = None,
+           these: tuple[Page, ...] | None = None, compiled: CompiledTemplates | None = None,
            strict: bool = False) -> tuple[dict[str, bytes], list[Problem]]:
-    """Every page of every language (or of `languages`), their 404 pages and the assets,
-    as {published path: bytes}, their charts from `charts`; with `only`, just the pages
-    published at those paths (no 404 pages, no assets), and never those at the paths in
-    `skip` (rendered already). With `compiled`, templates compiled before in this process
-    are not compiled again. A link of the prose to no file the site publishes is a
-    warning, an error if `strict`."""
+    """The pages `these` (every page of `pages`, the site's, if None) as {published
+    path: bytes}, their charts from `charts`: a build renders its pages in the parts and
+    the order it needs (a language in a forked process, the pages open in a browser
+    first), each once; `whole_site_files` makes the rest. With `compiled`, templates
+    compiled before in this process are not compiled again. A link of the prose to no
+    file the site publishes is a warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.
     loader = template_loader(folders)
     compiled = compiled if compiled is not None else CompiledTemplates()
     site = model.data.site
-    default = site.languages[0]
-    places = {(p.language, p.slug): PagePlace.of(p.language, p.slug, default) for p in pages}
+    places = page_places(pages, site.languages)
     files = SiteFiles(published(pages, site.languages, folders), strict)
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
-    rendered: list[PageRenderer] = []
     listed = SiteListing.of(pages)
-    for lang in languages or site.languages:
-        mine = [p for p in pages if p.language == lang and wanted(places[(lang, p.slug)].path,
-                                                                   only, skip)]
-        if not mine and only is not None:
+    these = pages if these is None else these
+    for lang in site.languages:
+        mine = [p for p in these if p.language == lang]
+        if not mine:
             continue
-        translations = catalogs.translations[lang]
-        words = Words(lang, translations, site, model.namespace)
-        env = make_environment(loader, compiled, translations, words, model)
-        env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
+        env, words = language(lang, model, catalogs, loader, compiled, charts, base_url)
         renderer = PageRenderer(env, words, model, places, files)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, listed, problems)
-        rendered.append(renderer)
-    if only is None:
-        out |= whole_site_files(rendered, site, folders, base_url, pages, problems)
     return out, problems
 
 
-def whole_site_files(rendered: list[PageRenderer], site: Site, folders: list[Path],
-                     base_url: str | None, pages: tuple[Page, ...],
+def page_places(pages: tuple[Page, ...], languages: tuple[str, ...]
+                ) -> dict[tuple[str, str], PagePlace]:
+    """Where each page is published, by (language, slug)."""
+    return {(p.language, p.slug): PagePlace.of(p.language, p.slug, languages[0])
+            for p in pages}
+
+
+def language(lang: str, model: Model, catalogs: Catalogs, loader: jinja2.BaseLoader,
+             compiled: CompiledTemplates, charts: ChartCache, base_url: str | None
+             ) -> tuple[jinja2.Environment, Words]:
+    """One language's environment and words, its blocks' helpers among its globals."""
+    translations = catalogs.translations[lang]
+    words = Words(lang, translations, model.data.site, model.namespace)
+    env = make_environment(loader, compiled, translations, words, model)
+    env.globals.update(block_helpers(words, model, charts), base_url=base_url or "")
+    return env, words
+
+
+def whole_site_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
+                     folders: list[Path], charts: ChartCache, languages: tuple[str, ...],
+                     base_url: str | None, compiled: CompiledTemplates,
                      problems: list[Problem]) -> dict[str, bytes]:
-    """What a whole build renders besides the pages (`rendered`, each language's): the
-    404 pages, the assets and `.nojekyll`; a problem of them in `problems`."""
+    """What a whole build renders besides the pages (`pages`, the site's): the 404 pages
+    of `languages`, the assets and `.nojekyll`; a problem of them in `problems`."""
     static = assets(folders, problems)
     out: dict[str, bytes] = {}
     # The 404 pages after all the others and only without errors: a broken 404 template
     # never hides a page's error.
     if all(p.warning for p in problems):
-        out |= not_found_pages([(r.env, r.words) for r in rendered], site, static, base_url,
-                               pages, problems)
+        loader = template_loader(folders)
+        envs = [language(lang, model, catalogs, loader, compiled, charts, base_url)
+                for lang in languages]
+        out |= not_found_pages(envs, model.data.site, static, base_url, pages, problems)
     return out | static | {".nojekyll": b""}
-

@@ -1,4 +1,4 @@
-"""Watch mode's chart drawer: a process of its own that draws the charts a rebuild left out.
+"""Watch mode's chart drawer: a process of its own that draws the charts a build left out.
 
 vl-convert holds the interpreter lock while it draws, so drawing in the watch process
 would make the next save wait, and the server with it (see bench/watch_latency.py). The drawer is

@@ -1,6 +1,6 @@
 """What open tabs follow in watch mode: the outcome of each build, which pages it
-changed, and which pages are open; shared by the rebuild worker and the server's
-threads."""
+changed, which pages are open, and the pages a build serves before its site is on disk;
+shared by the rebuild worker and the server's threads."""
 
 from __future__ import annotations
 
@@ -59,6 +59,7 @@ class LiveState:
         self._status = Status(f"{self._prefix}.0", None, f"{self._prefix}.0")
         self._changes: deque[tuple[int, frozenset[str] | None]] = deque(maxlen=HISTORY)
         self._viewers: Counter[str] = Counter()
+        self._ahead: dict[str, bytes] = {}
         self._closed = False
         self._changed = threading.Condition()
 
@@ -116,6 +117,19 @@ class LiveState:
         """The published pages open in a tab now."""
         with self._changed:
             return frozenset(page_file(url) for url in self._viewers)
+
+    def serve_ahead(self, pages: dict[str, bytes]) -> None:
+        """Serve these pages (by published path) from memory, over their files on disk,
+        until the next call: the pages a build rendered first, while it builds the rest
+        (`{}`: the site on disk alone again, once it is swapped in, or the build failed)."""
+        with self._changed:
+            self._ahead = dict(pages)
+
+    def ahead(self, name: str) -> bytes | None:
+        """The page published at `name` as the build under way has it, if it is served
+        ahead of the site on disk."""
+        with self._changed:
+            return self._ahead.get(name)
 
     def close(self) -> None:
         """Let every waiting event stream end, for shutdown."""

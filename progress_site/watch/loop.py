@@ -116,10 +116,14 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
             say(f"error: cannot watch the input folders: {exc}", error=True)
             return 1
         builder = Builder(config, state)
-        builder.run(None)
         drawer = ChartDrawer(folder / "charts", changes.charts_drawn,
                              lambda text: builder.failed(f"cannot draw charts: {text}"))
         undo.callback(drawer.close)  # after the worker stops: it is the one that submits
+        # The first build too leaves its charts to the drawer: its pages are served at
+        # once, each chart missing from the cache an empty frame until it is drawn.
+        charts = builder.run(None)
+        if charts:
+            drawer.submit(charts)
         # A daemon thread: a hung build cannot keep the process alive after Ctrl-C.
         worker = threading.Thread(target=rebuild_forever,
                                   args=(changes, watcher, builder, drawer),

@@ -1,13 +1,15 @@
 """Watch mode's builds: the pipeline run again after a save, open pages shown first, and
 the outcome told to the terminal and to the open tabs (livestate.py).
 
-A rebuild goes through the same stages as `python build.py` (`pipeline.build`), in an order
-made for a reader looking at a page: the pages open in a browser are rendered right
-after derive, written in place and announced, then the whole site is rendered and
-swapped in as usual. Hugo's server does much the same ("fast render mode"). Why: the
-open page is on disk before the rest of the site is rendered (bench/watch_latency.py
-times save -> file on disk). What a plain build publishes, a watch session publishes
-too, file for file.
+A rebuild is `python build.py`'s own (`pipeline.build`), asked for an order made for a
+reader looking at a page: the pages open in a browser are rendered right after derive,
+served from memory (`LiveState.serve_ahead`) and announced, then the whole site is
+rendered and swapped in as usual. Hugo's server does much the same ("fast render mode").
+Why: the open page is new before the rest of the site is rendered (bench/watch_latency.py
+times save -> page served). The charts a build misses are not drawn in it: each shows
+its last drawing, dimmed, until the drawer (drawer.py) has drawn it and the next build
+shows it; the first build too, whose pages are served before any chart is drawn. What a
+plain build publishes, a watch session publishes too, file for file.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from progress_site.charts.cache import LatestCharts, Serving
+from progress_site.charts.cache import LatestCharts
 from progress_site.errors import BuildFailed, rendered, visible, visible_path
-from progress_site.pipeline import BuildConfig, Built, finish, prepare
-from progress_site.publish.swap import PublishFailed, publish, publish_early
+from progress_site.pipeline import BuildConfig, Built, build
+from progress_site.publish.swap import PublishFailed
 from progress_site.watch.livestate import LiveState, page_url
 
 if TYPE_CHECKING:
@@ -42,21 +44,21 @@ class Builder:
 
     def __init__(self, config: BuildConfig, state: LiveState) -> None:
         self.config = config
-        # The last drawing of each chart: what a chart shows while the drawer redraws it.
+        # The last drawing of each chart: what a chart shows while the drawer redraws it;
+        # the one thing about charts a build is handed (`pipeline.build(last_drawings=)`).
         self.latest: LatestCharts = {}
         self.state = state
         self.last_files: dict[str, bytes] | None = None
         self.broken = False
-        self.shown: dict[str, bytes] = {}  # the pages this build published ahead
+        self.shown: dict[str, bytes] = {}  # the pages this build served ahead
         self.shown_after: float | None = None  # seconds from the start of the build
 
     def run(self, reason: str | None) -> tuple[ChartSpec, ...]:
-        """Build after `reason` (None: the first build, which draws every chart); a
-        failure keeps the last good site. Returns the charts left to draw."""
+        """Build after `reason` (None: the first build); a failure keeps the last good
+        site. Returns the charts left to draw."""
         started = time.perf_counter()
         self.shown, self.shown_after = {}, None
-        # Rebuilds publish the pages first and draw changed charts after (charts/cache.py).
-        built = self.attempt(Serving(later=reason is not None, latest=self.latest), started)
+        built = self.attempt(started)
         if built is None:
             return ()
         ms = (time.perf_counter() - started) * 1000
@@ -64,11 +66,12 @@ class Builder:
             say(warning, error=True)
         pages = sum(1 for name in built.files if name.endswith("index.html"))  # as cli.py
         changed = self.tell_pages(built)
-        later = f"; drawing {len(built.charts_to_draw)} changed charts" \
-            if built.charts_to_draw else ""
+        count = len(built.charts_to_draw)
+        later = f"; drawing {count} {'changed ' * (reason is not None)}" \
+                f"chart{'s' * (count != 1)}" if count else ""
         if reason is None:
             say(f"Built {pages} pages into {visible_path(str(self.config.out))} in "
-                f"{ms:.0f} ms.")
+                f"{ms:.0f} ms{later}.")
         else:
             outcome = "reloading open pages" if changed else "no page changed"
             first = "" if self.shown_after is None else \
@@ -76,22 +79,23 @@ class Builder:
             say(f"{reason}: built {pages} pages in {ms:.0f} ms{first}; {outcome}{later}.")
         return built.charts_to_draw
 
-    def attempt(self, serving: Serving, started: float) -> Built | None:
+    def attempt(self, started: float) -> Built | None:
         """One build; None after reporting why it failed."""
-        config = self.config
         try:
-            built = finish(config, prepare(config), self.open_pages(),
-                           lambda pages: self.show(pages, started), serving)
-            publish(built.files, config.out)
-            return built
+            return build(self.config, self.open_pages(),
+                         lambda pages: self.show(pages, started), self.latest)
         except BuildFailed as exc:
-            self.failed(exc.render())
+            text = exc.render()
         except PublishFailed as exc:
-            self.failed(exc.problem.render())
+            text = exc.problem.render()
         except Exception as exc:  # a bug in the engine must not end the session
-            self.failed(f"internal error: {type(exc).__name__}: {visible(str(exc))}\n"
-                        "This is a bug in "
-                        "progress-site; run `python build.py --debug` and report it.")
+            text = (f"internal error: {type(exc).__name__}: {visible(str(exc))}\n"
+                    "This is a bug in progress-site; run `python build.py --debug` and "
+                    "report it.")
+        finally:
+            # Swapped in, the site on disk has them; failed, it keeps the last good ones.
+            self.state.serve_ahead({})
+        self.failed(text)
         return None
 
     def open_pages(self) -> frozenset[str]:
@@ -102,12 +106,12 @@ class Builder:
         return frozenset(name for name in self.state.viewed() if name in self.last_files)
 
     def show(self, pages: dict[str, bytes], started: float) -> None:
-        """Publish the open pages that changed, and tell their tabs."""
+        """Serve the open pages that changed ahead of the rest, and tell their tabs."""
         assert self.last_files is not None
         changed = {name: html for name, html in pages.items()
                    if self.last_files.get(name) != html}
         if changed:
-            publish_early(changed, self.config.out)
+            self.state.serve_ahead(changed)
             self.shown, self.shown_after = changed, time.perf_counter() - started
             self.state.announce(None, pages=map(page_url, changed))
 
@@ -127,14 +131,8 @@ class Builder:
         return assets or bool(pages) or bool(self.shown)
 
     def failed(self, text: str) -> None:
-        """Report a failed build in the terminal and in every open page; pages shown
-        early by this build are put back as they were."""
-        if self.shown and self.last_files is not None:
-            try:
-                publish_early({name: self.last_files[name] for name in self.shown},
-                              self.config.out)
-            except PublishFailed as exc:
-                text += "\n" + exc.problem.render()
+        """Report a failed build in the terminal and in every open page (the pages it
+        served ahead are not served once it is over: `attempt`)."""
         self.broken = True
         self.state.announce(text)
         say(text, error=True)

@@ -1,10 +1,12 @@
 """The preview server of watch mode: the built site over HTTP, plus live reload.
 
 Pages are read from disk on every request, by path: the publish stage swaps the output
-folder for a new one, so holding a handle on the old folder would serve stale pages.
-HTML responses get a small script that listens to server-sent events, and, while the
-last build failed, an overlay with its errors (livereload.py); the files in the site are
-never changed.
+folder for a new one, so holding a handle on the old folder would serve stale pages. The
+pages a build renders first (those open in a tab) are served from memory until its whole
+site is swapped in (`LiveState.ahead`): the open page is new at once, and a build that
+fails after it leaves nothing to undo on disk. HTML responses get a small script that
+listens to server-sent events, and, while the last build failed, an overlay with its
+errors (livereload.py); the files in the site are never changed.
 """
 
 from __future__ import annotations
@@ -169,7 +171,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        body = read_file(path)
+        # A page the build under way rendered first is served before the site is swapped in.
+        body = None if path is None else self.preview.state.ahead(
+            path.relative_to(self.preview.root).as_posix())
+        body = body if body is not None else read_file(path)
         if body is not None and path is not None:
             self.send_body(200, path, body, with_body)
         else:
