@@ -17,7 +17,6 @@ from progress_site.load.site import Source, load
 from progress_site.render.dashboard import dashboard_pages, unlinked_series, unused_group_titles
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.typed import typed_numbers
-from progress_site.validate.dates import check_dates
 from progress_site.validate.placeholders import check_placeholders
 from progress_site.validate.rules import validate
 
@@ -78,9 +77,7 @@ def derived(root: Path, today: dt.date, strict: bool,
     if source is None or not source.checkable:
         fail_on_errors(problems, root, lines)
     assert source is not None
-    data, found = validate(source.data, today, source.aside)
-    # Checked on the data as written: a study's date once, not once per figure.
-    found += check_dates(source.data, today, strict)
+    data, found = validate(source.data, today, source.aside, strict)
     problems += with_source_lines(found + check_placeholders(data, strict), root, lines)
     fail_on_errors(problems, root, lines)
     model, found = derive(data, today, source.history)
