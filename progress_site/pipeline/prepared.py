@@ -44,7 +44,8 @@ def prepare(config: BuildConfig) -> Prepared:
         found = derived(config.source, config.today, config.strict)
         model, pages, problems = found.model, found.source.pages, found.problems
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
-                                 model.data.site.languages, config.strict)
+                                 model.data.site.languages, config.strict,
+                                 config.engine_folder("locales"))
         problems += list(catalogs.problems)
         problems += typed_numbers(model, pages, config.source, config.strict)
         fail_on_errors(problems, config.source)
