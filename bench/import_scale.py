@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import Timed, run_timed, table, user_env
+from common import BUILD, Timed, run_timed, table, user_env
 
 TARGET_S, TARGET_LINES = 5.0, 100_000
 
@@ -64,8 +64,8 @@ def go_output(path: Path, lines: int, count: int) -> int:
 
 def new_site(folder: Path) -> None:
     """A site as `progress-site new` starts it."""
-    subprocess.run([sys.executable, "-m", "progress_site", "new", str(folder)], check=True,
-                   capture_output=True, env=user_env())
+    subprocess.run([*BUILD, "new", str(folder)], check=True, capture_output=True,
+                   env=user_env())
 
 
 def time_runs(lines: int, count: int, runs: int) -> tuple[int, list[Timed], list[Timed]]:
@@ -80,9 +80,8 @@ def time_runs(lines: int, count: int, runs: int) -> tuple[int, list[Timed], list
             site = Path(tmp) / f"site{run}"
             new_site(site)
             imported.append(run_timed(
-                [sys.executable, "-m", "progress_site", "import", "go-test", str(output),
-                 "--source", str(site), "--yes", "--commit", "abcdef1", "--machine",
-                 "laptop"]))
+                [*BUILD, "import", "go-test", str(output), "--source", str(site), "--yes",
+                 "--commit", "abcdef1", "--machine", "laptop"]))
             floor.append(run_timed([sys.executable, "-c", FLOOR, str(output),
                                     str(Path(tmp) / f"floor{run}")]))
     return benchmarks, imported, floor
