@@ -241,3 +241,14 @@ def test_watch_saves_prints_the_processor_time_beside_the_targets() -> None:
     [(saves, (builds, *_rest, targets))] = rows.items()
     assert int(saves) > 0 and 0 < int(builds) <= int(saves)
     assert targets == "<= 50%, < 0.1"
+
+
+def test_import_scale_prints_the_import_beside_its_floor() -> None:
+    out = bench("import_scale.py", "--lines", "40", "--count", "4")
+    header, rows = table(out)
+    assert header == ["what", "wall (s)", "cpu (s)", "cpu / floor", "target (s)", "met"]
+    assert list(rows) == ["import go-test", "floor: read, group, write"]
+    wall, cpu, ratio, target, met = rows["import go-test"]
+    assert float(wall) > 0 and float(cpu) > 0 and float(ratio) > 0
+    assert (target, met) == ("-", "-")  # judged at 100,000 lines only
+    assert "40 lines, 10 benchmarks (-count 4)" in out

@@ -154,6 +154,19 @@ def test_its_source_shows_the_formula_and_links_each_input_the_page_shows(
     assert links and set(links) <= ids
 
 
+def test_the_pages_are_the_same_made_by_a_sites_own_templates(
+        built: dict[str, bytes], tmp_path: Path) -> None:
+    """The engine's templates print the body as a mark the pages are spliced into; a
+    site's own templates (here an empty folder of them: the engine's are read through it)
+    are given the body itself: the same bytes, input links made plain words included."""
+    source = copy_example(tmp_path / "src")
+    (derived_site(source) / "templates").mkdir()
+    config = BuildConfig(source=source, out=tmp_path / "site", today=TODAY, strict=True)
+    files = make_site(config).files
+    assert b'<span class="input">' in files["index.html"]
+    assert files == built
+
+
 def test_in_a_table_too_its_source_shows_the_formula_and_its_inputs(
         built: dict[str, bytes]) -> None:
     for page, words in (("table/index.html", ["Formula", "Computed from"]),

@@ -18,6 +18,7 @@ from progress_site.render.i18n import (
     language_catalog,
     po_path,
     read_catalog,
+    translation_problems,
 )
 
 from .conftest import TEMPLATES
@@ -140,3 +141,31 @@ def test_a_broken_catalog_is_counted_as_a_catalog_error(
            "'nope'" in err
     assert err[-2:] == ["Aborted with 1 catalog error.",
                         "The previous site was left as it was."]
+
+
+def test_the_engines_catalogs_pass_babels_checkers() -> None:
+    """A site's build does not run Babel's checkers on the engine's own catalogs (the
+    site cannot edit them): each is checked here instead, every language the engine
+    ships, as a site's own catalog is checked by its build."""
+    languages = sorted(p.name for p in (ENGINE_ROOT / "locales").iterdir()
+                       if po_path(ENGINE_ROOT / "locales", p.name).is_file())
+    assert languages
+    for lang in languages:
+        path = po_path(ENGINE_ROOT / "locales", lang)
+        catalog, problems = read_catalog(path, str(path))
+        assert catalog is not None, [p.render() for p in problems]
+        assert [p.render() for p in translation_problems(catalog, str(path))] == []
+
+
+def test_a_sites_own_catalog_is_checked_where_the_engines_is_trusted(tmp_path: Path) -> None:
+    """The same broken placeholder is an error in the site's own catalog, and is not
+    looked for in the trusted folder (the engine's, which the test above checks)."""
+    folder = tmp_path / "locales"
+    path = po_path(folder, "fr")
+    path.parent.mkdir(parents=True)
+    path.write_text(ENGINE_PO.replace('msgstr "%(allowed)s permis"',
+                                      'msgstr "%(nope)s permis"', 1), "utf-8")
+    _, own = language_catalog([(folder, tmp_path)], "fr", False)
+    _, trusted = language_catalog([(folder, tmp_path)], "fr", False, trusted=folder)
+    assert [p.message for p in own] == ["unknown named placeholder 'nope'"]
+    assert trusted == []

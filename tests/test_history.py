@@ -14,6 +14,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from progress_site.load.history import load_history
 from progress_site.model.history import default_better, default_group
 from progress_site.model.values import NOWHERE
 from progress_site.pipeline import BuildConfig, make_site, prepare
@@ -333,8 +334,6 @@ def test_a_plain_file_reads_as_the_same_file_read_line_by_line(tmp_path: Path,
                                                                extra: str) -> None:
     """A plain history file (each line checked in one pass) gives the points the line by
     line reader gives the same lines with one more key (which it must read line by line)."""
-    from progress_site.load.history import load_history
-
     folder = tmp_path / "plain" / "data" / "history"
     folder.mkdir(parents=True)
     lines = [json.dumps({"commit": f"c{i:03d}", "date": f"2026-11-{1 + i // 3:02d}",
@@ -582,3 +581,32 @@ def test_a_group_title_no_series_takes_is_told_ok(tmp_path: Path) -> None:
         "      title: {en: Start-up, fr: Démarrage}\n"), 1), "utf-8")
     result = run_build(source, tmp_path / "site", ["--strict"])
     assert (result.status, result.stderr) == (0, "")
+
+
+LINE = ('{"commit": "abcdef1", "date": "2026-11-08", "machine": "box", "value": 5.5, '
+        '"unit": "ms"}\n')
+
+
+def test_a_history_file_that_links_outside_is_refused(tmp_path: Path) -> None:
+    """The folder is asked once whether it leads out of the source; each file is still
+    asked whether it is a link itself."""
+    root, outside = tmp_path / "src", tmp_path / "outside.jsonl"
+    (root / "data" / "history").mkdir(parents=True)
+    outside.write_text(LINE, "utf-8")
+    (root / "data" / "history" / "measurements.a.jsonl").write_text(LINE, "utf-8")
+    (root / "data" / "history" / "measurements.b.jsonl").symlink_to(outside)
+    series, problems = load_history(root)
+    assert [s.key for s in series] == ["measurements.a"]
+    assert [p.render() for p in problems] == [
+        "data/history/measurements.b.jsonl: this file links to a place outside the source "
+        "folder\n    hint: copy the file into the folder instead of linking to it"]
+
+
+def test_a_history_file_that_links_outside_is_refused_ok(tmp_path: Path) -> None:
+    root = tmp_path / "src"
+    (root / "data" / "history").mkdir(parents=True)
+    (root / "data" / "history" / "measurements.a.jsonl").write_text(LINE, "utf-8")
+    (root / "data" / "history" / "measurements.b.jsonl").write_text(LINE, "utf-8")
+    series, problems = load_history(root)
+    assert [s.key for s in series] == ["measurements.a", "measurements.b"]
+    assert problems == []

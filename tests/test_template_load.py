@@ -12,7 +12,7 @@ import pytest
 from markupsafe import Markup
 
 from progress_site.pipeline import ENGINE_ROOT, BuildConfig, make_site
-from progress_site.render.pages import PageBody
+from progress_site.render.pagebody import PageBody
 
 from .conftest import TODAY
 

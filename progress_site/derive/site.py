@@ -48,7 +48,7 @@ from progress_site.model.history import HistorySeries
 from progress_site.model.keys import FigureKey, figures
 from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Data
-from progress_site.model.values import problem
+from progress_site.model.values import Text, Where, problem
 
 if TYPE_CHECKING:
     from progress_site.derive.history import SeriesView
@@ -68,6 +68,9 @@ class Model:
     figures: Mapping[FigureKey, FigureView]  # every figure of the data, by its key
     namespace: Namespace
     today: dt.date
+    # Every text of the data, where it was written and its field's name (`texts`): walked
+    # once here for the references, read again by the typed-number lint (render/typed.py).
+    texts: tuple[tuple[Text, Where, str], ...]
     series: tuple[SeriesView, ...] = ()  # data/history/: every series and its report
 
     def view(self, *key: FigureKey | str | int) -> FigureView:
@@ -119,7 +122,8 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps, told)
     headlines, named, found = derive_headlines(data.headlines, namespace, views)
     namespace = namespace.with_entries(named)
-    computed, found_in_texts = compute_references(data, namespace)
+    written = tuple(texts(data))
+    computed, found_in_texts = compute_references(written, namespace)
     namespace = namespace.with_computed(computed)
     problems += found + found_in_texts
     series: tuple[SeriesView, ...] = ()
@@ -129,7 +133,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
         series = derive_series(history)
         problems += check_claims(data.headlines, series)
     model = Model(data, studies, budgets, roadmaps, headlines, MappingProxyType(views),
-                  namespace, today, series)
+                  namespace, today, written, series)
     return model, problems
 
 
@@ -142,13 +146,14 @@ def studies_of(data: Data, views: Mapping[FigureKey, FigureView]) -> tuple[Study
         for s in data.studies)
 
 
-def compute_references(data: Data, ns: Namespace
+def compute_references(written: tuple[tuple[Text, Where, str], ...], ns: Namespace
                        ) -> tuple[dict[tuple[str, str], Entry], list[Problem]]:
-    """What every `{{ ... }}` in a text of the data computes, by (expression, scope); and
-    a problem for each that names or computes nothing, or links where it may not."""
+    """What every `{{ ... }}` in the data's texts (`texts`) computes, by (expression,
+    scope); and a problem for each that names or computes nothing, or links where it may
+    not."""
     out: list[Problem] = []
     computed: dict[tuple[str, str], Entry] = {}
-    for text, where, name in texts(data):
+    for text, where, name in written:
         seen: set[str] = set()  # both languages usually cite the same names: report once
         for lang, words in text.by_language:
             if "{" not in words and "]" not in words and "<" not in words:

@@ -48,6 +48,12 @@ class BuildConfig:
         return [*(self.source / n for n in names), *cache,
                 *(self.engine_root / n for n in ("templates", "locales"))]
 
+    def engine_folder(self, name: str) -> Path | None:
+        """The engine's folder of that name as `folders` lists it, unless it is the
+        source's own (the repository's example is built from the engine's folders)."""
+        engine = (self.engine_root / name).resolve()
+        return None if engine == (self.source / name).resolve() else engine
+
     def folders(self, name: str) -> list[Path]:
         """The source's folder of that name, then the engine's (overrides come first)."""
         found = [self.source / name, self.engine_root / name]

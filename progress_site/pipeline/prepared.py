@@ -18,7 +18,6 @@ from progress_site.model.failed import spoiled
 from progress_site.render.dashboard import dashboard_pages, unlinked_series, unused_group_titles
 from progress_site.render.i18n import Catalogs, load_catalogs
 from progress_site.render.typed import typed_numbers
-from progress_site.validate.dates import check_dates
 from progress_site.validate.placeholders import check_placeholders
 from progress_site.validate.rules import validate
 
@@ -53,7 +52,8 @@ def prepare(config: BuildConfig) -> Prepared:
         found = derived(config.source, config.today, config.strict)
         model, pages, problems = found.model, found.source.pages, found.problems
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
-                                 model.data.site.languages, config.strict)
+                                 model.data.site.languages, config.strict,
+                                 config.engine_folder("locales"))
         problems += list(catalogs.problems)
         problems += typed_numbers(model, pages, config.source, config.strict)
     pages += dashboard_pages(model, pages, catalogs)
@@ -86,11 +86,9 @@ def derived(root: Path, today: dt.date, strict: bool,
     if source is None or not source.checkable:
         fail_on_errors(problems, root, lines)
     assert source is not None
-    data, found, failed = validate(source.data, today, source.aside)
+    data, found, failed = validate(source.data, today, source.aside, strict)
     failed = dataclasses.replace(failed, told=spoiled(source.data.datasets, source.aside,
                                                       problems))
-    # Checked on the data as written: a study's date once, not once per figure.
-    found += check_dates(source.data, today, strict)
     problems += with_source_lines(found + check_placeholders(data, strict), root, lines)
     model, found = derive(data, today, source.history, failed)
     return Derived(source, model, problems + with_source_lines(found, root, lines))

@@ -131,10 +131,13 @@ def header_line(path: Path, display: str) -> Location:
     return Location(display, 1, 1)
 
 
-def compiled(catalog: Catalog, path: Path, display: str
+def compiled(catalog: Catalog, path: Path, display: str, checked: bool = True
              ) -> tuple[GNUTranslations | None, list[Problem]]:
-    """The catalog compiled, or the problems that keep it from being used."""
-    problems = translation_problems(catalog, display)
+    """The catalog compiled, or the problems that keep it from being used; its
+    translations' placeholders are checked unless `checked` is False (the engine's own
+    catalog, which its tests check: Babel finds its checkers by scanning every installed
+    package's entry points, on every build)."""
+    problems = translation_problems(catalog, display) if checked else []
     hint = "write the rule of the language as gettext's manual gives it"
     try:
         translation = compile_catalog(catalog)
@@ -161,11 +164,13 @@ def compile_catalog(catalog: Catalog) -> GNUTranslations:
     return GNUTranslations(io.BytesIO(mo_bytes(catalog)))
 
 
-def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
+def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool,
+                     trusted: Path | None = None
                      ) -> tuple[NullTranslations | None, list[Problem]]:
     """One language's catalogs merged, the first folder's entries winning over the later
     ones; None when no folder has one. Only the first folder's gaps are reported (the
-    engine's own catalog fills a site's gaps)."""
+    engine's own catalog fills a site's gaps); the `trusted` folder's translations are
+    not checked (see `compiled`)."""
     merged: NullTranslations | None = None
     problems: list[Problem] = []
     for folder, root in reversed(folders):
@@ -179,7 +184,7 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
             continue
         if folder == folders[0][0] or len(folders) == 1:
             problems += gap_problems(catalog_gaps(catalog), display, strict)
-        translation, found = compiled(catalog, path, display)
+        translation, found = compiled(catalog, path, display, folder != trusted)
         problems += found
         if translation is None:
             continue
@@ -206,13 +211,14 @@ TEMPLATE_LANGUAGE = "en"
 
 
 def load_catalogs(folders: list[tuple[Path, Path]], languages: tuple[str, ...],
-                  strict: bool) -> Catalogs:
+                  strict: bool, trusted: Path | None = None) -> Catalogs:
     """Each language's translations, read from the .po files of `folders` (each with the
-    root its files are shown relative to), and their problems."""
+    root its files are shown relative to), and their problems. `trusted`: the engine's
+    own folder when it is not the site's (a site can't edit it; its tests check it)."""
     translations: dict[str, NullTranslations] = {}
     problems: list[Problem] = []
     for lang in languages:
-        merged, found = language_catalog(folders, lang, strict)
+        merged, found = language_catalog(folders, lang, strict, trusted)
         problems += found
         if merged is None and lang != TEMPLATE_LANGUAGE:
             where = Location(f"locales/{lang}/LC_MESSAGES/messages.po")

@@ -16,6 +16,7 @@ from progress_site.model.keys import FigureKey
 from progress_site.render.ids import element_ids
 
 # An input's link as `templates/macros.html` writes it (the engine's own markup).
+INPUT = 'class="input"'
 INPUT_LINK = re.compile(r'<a class="input" href="#([^"]*)">(.*?)</a>', re.S)
 
 
@@ -35,7 +36,7 @@ def anchor(key: FigureKey) -> str:
 
 def unlinked(html: str) -> str:
     """The page with each input's link that leads to no element of it made plain words."""
-    if 'class="input"' not in html:
+    if INPUT not in html:
         return html
     ids = set(element_ids(html))
     return INPUT_LINK.sub(lambda m: m.group(0) if m.group(1) in ids

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 
 from progress_site.charts.cache import ChartCache
 from progress_site.derive.evaluation import evaluate
@@ -26,36 +25,17 @@ from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
-from progress_site.render.ids import Piece, Traced, duplicate_ids, element_ids
-from progress_site.render.inputs import unlinked
+from progress_site.render.ids import Piece, duplicate_ids, element_ids
+from progress_site.render.inputs import INPUT, unlinked
 from progress_site.render.located import located, prose_references
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
+from progress_site.render.pagebody import MARK, BodyMark, PageBody, spliced
 from progress_site.render.places import PagePlace
 from progress_site.render.sandbox import FAILURES, site_failure, template_problem
 from progress_site.render.sitelinks import SiteFiles, published
-from progress_site.render.templates import CompiledTemplates, template_loader
+from progress_site.render.templates import CompiledTemplates, from_source, template_loader
 from progress_site.render.words import Words
-
-
-class PageBody:
-    """A page's body as its template prints it: HTML through `__html__`, the protocol
-    Jinja and MarkupSafe read. Printing it copies it once; a Markup made of the joined
-    pieces would have copied a large page once more, beside its pieces."""
-
-    __slots__ = ("html",)
-
-    def __init__(self, html: str) -> None:
-        self.html = html
-
-    def __html__(self) -> str:
-        return self.html
-
-    def __str__(self) -> str:
-        return Markup(self.html)  # a filter that reads it as text reads HTML, as before
-
-    def __len__(self) -> int:
-        return len(self.html)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,6 +66,8 @@ class PageRenderer:
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
                  places: dict[tuple[str, str], PagePlace], files: SiteFiles) -> None:
         self.env = env
+        # Only the engine's own templates are given the body as a mark (pagebody.py).
+        self.marked = not from_source(env.loader) if env.loader is not None else False
         self.words = words
         self.model = model
         self.places = places
@@ -205,19 +187,44 @@ class PageRenderer:
                                          hint=exc.hint))
         return found
 
-    def joined(self, page: Page, problems: list[Problem]) -> tuple[PageBody, list[Traced]]:
-        """The page's body as one piece of HTML, and the ids each piece gives: a large
-        page's pieces are gone before its template makes it whole."""
-        pieces = self.body(page, problems)
-        traced = [(part, element_ids(html)) for part, html in pieces]
-        return PageBody("\n".join(html for _, html in pieces)), traced
-
     def page(self, page: Page, listed: SiteListing, problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""
         here = self.places[(page.language, page.slug)]
         alternates = [(p.language, here.href(self.places[(p.language, p.slug)]))
                       for p in listed.versions[page.slug]]
-        body, traced = self.joined(page, problems)
+        pieces = self.body(page, problems)
+        traced = [(part, element_ids(html)) for part, html in pieces]
+        texts = [html for _, html in pieces]
+        del pieces
+        template = self.template_of(page, problems)
+        if template is None:
+            return b""
+        body = BodyMark() if self.marked else PageBody("\n".join(texts))
+        try:
+            html = template.render(
+                page=page, body=body, here=here, alternates=alternates,
+                pages=list(listed.navigation.get(page.language, ())),
+                place=lambda p: here.href(self.places[(p.language, p.slug)]))
+        except FAILURES as exc:
+            return self.failed(exc, problems)
+        if isinstance(body, BodyMark):
+            # Spliced unless an input's link may need the whole page (`unlinked`).
+            made = None if any(INPUT in t for t in (html, *texts)) else spliced(html, texts)
+            at = html.find(MARK)
+            if made is not None:
+                problems += duplicate_ids(page, traced, html, self.model, (at, at + len(MARK)))
+                return made
+            body = PageBody("\n".join(texts))
+            html = html.replace(MARK, body.html)  # what printing the body itself gives
+        del texts
+        at = html.find(body.html)  # its ids are known: the template's are read alone
+        place = (at, at + len(body.html)) if at >= 0 else None
+        del body  # the page holds it now: not kept beside the page's bytes
+        problems += duplicate_ids(page, traced, html, self.model, place)
+        return unlinked(html).encode("utf-8")
+
+    def template_of(self, page: Page, problems: list[Problem]) -> jinja2.Template | None:
+        """The template a page names, or None with the problem that it cannot be."""
         # A page names its template in its front matter, which nobody trusts: only the
         # templates made to show a page (`page.html`, `page-NAME.html`), never the 404
         # page, a block or a part of a template, which read other names and fail half-way.
@@ -227,28 +234,16 @@ class PageRenderer:
                                     "template", hint="remove `template:` to use page.html, "
                                     "or name a template of yours made for pages: "
                                     "templates/page-NAME.html"))
-            return b""
+            return None
         try:
-            template = self.env.get_template(name)
+            return self.env.get_template(name)
         except jinja2.TemplateNotFound:
             problems.append(Problem(page.where("template"), f"no template '{name}' for this "
                                     "page", hint="remove `template:` to use page.html, or add "
                                                  f"templates/{name}"))
-            return b""
         except FAILURES as exc:
-            return self.failed(exc, problems)
-        try:
-            html = template.render(
-                page=page, body=body, here=here, alternates=alternates,
-                pages=list(listed.navigation.get(page.language, ())),
-                place=lambda p: here.href(self.places[(p.language, p.slug)]))
-        except FAILURES as exc:
-            return self.failed(exc, problems)
-        at = html.find(body.html)  # its ids are known: the template's are read alone
-        place = (at, at + len(body.html)) if at >= 0 else None
-        del body  # the page holds it now: not kept beside the page's bytes
-        problems += duplicate_ids(page, traced, html, self.model, place)
-        return unlinked(html).encode("utf-8")
+            self.failed(exc, problems)
+        return None
 
 
 def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: list[Path],

@@ -11,6 +11,7 @@ keys compiled code by the source's checksum, so a rebuild after an edit uses the
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from gettext import NullTranslations
@@ -104,6 +105,9 @@ def as_text(translate: Callable[..., str]) -> Callable[..., Markup]:
     """A gettext function whose words print as text: `<`, `>`, `&` and `"` escaped (an
     apostrophe, common in French, breaks no attribute our templates write: they quote
     with `"`), so a translation cannot add markup or leave an attribute."""
+    # Translated once a message and language: a large site's rows ask for the same few
+    # (a comparison's verdict, 'Source') thousands of times (bench/hugo_peer.py).
+    @functools.cache
     def translated(*args: Any) -> Markup:
         return Markup(translate(*args).replace("&", "&amp;").replace("<", "&lt;")
                       .replace(">", "&gt;").replace('"', "&#34;"))

@@ -21,7 +21,6 @@ from pathlib import Path
 from babel.numbers import get_decimal_symbol, get_group_symbol
 from markdown_it.token import Token
 
-from progress_site.derive.namespace import texts
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, source_line
 from progress_site.load.pages import Page
@@ -229,7 +228,7 @@ def holding_numbers(model: Model, languages: Mapping[str, Numbers]) -> list[Hold
     """The data's texts that hold a number, in each language the site prints, in order."""
     out = []
     default = model.data.site.languages[0]
-    for text, holder, written_in in texts(model.data):
+    for text, holder, written_in in model.texts:
         for lang, numbers in languages.items():
             words = text.get(lang, default)
             if DIGIT.search(words):

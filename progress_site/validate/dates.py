@@ -5,18 +5,19 @@ ahead may date a run a day after a reproducible build's SOURCE_DATE_EPOCH."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
+from typing import Any
 
 from progress_site.errors import Problem
-from progress_site.model.schema import Data
 from progress_site.model.values import problem
-from progress_site.model.walk import walk
 
 
-def check_dates(data: Data, today: dt.date, strict: bool) -> list[Problem]:
+def check_dates(records: Iterable[Any], today: dt.date, strict: bool) -> list[Problem]:
     """Each record's `date:` (a figure's, a study's, a run's, a commit's) after `today`,
-    said once where it is written (a study's, not each of its figures')."""
+    said once where it is written (a study's, not each of its figures'): `records` are
+    the data's as written (`walk`), before figures inherit their holder's date."""
     out = []
-    for rec in walk(data):
+    for rec in records:
         when = getattr(rec, "date", None)
         if isinstance(when, dt.date) and when > today and hasattr(rec, "where"):
             found = problem(rec.where, "date", f"date {when} is in the future (today is "

@@ -34,6 +34,7 @@ from progress_site.model.schema import (
 from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import Number, Text, Where, problem
 from progress_site.model.walk import reference_fields, walk
+from progress_site.validate.dates import check_dates
 from progress_site.validate.figures import check_figure
 from progress_site.validate.provenance import check_holders, complete
 
@@ -253,11 +254,11 @@ def check_side(side: Side) -> list[Problem]:
     return out
 
 
-def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
-             ) -> tuple[Data, list[Problem], Failed]:
+def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = (),
+             strict: bool = False) -> tuple[Data, list[Problem], Failed]:
     """The completed data, every problem the cross-file rules find, and the records they
     were found in (`aside`: the (collection, id) of records that did not read, which
-    references may name)."""
+    references may name); dates after `today` are warnings, errors with `strict`."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
@@ -290,6 +291,8 @@ def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
         elif isinstance(rec, (Limit, Site)):
             out += check_positive(rec, ("value",) if isinstance(rec, Limit)
                                   else ("stale_after_days",))
+    # On the records as written: a study's date is said once, not once per figure.
+    out += check_dates(records, today, strict)
     return data, out, failed(records, out, dangling, ids)
 
 
