@@ -69,8 +69,9 @@ Found = Iterator[tuple[str, str | None]]
 
 
 def measurements(m: Any) -> Found:
-    """A measurement by its title."""
-    yield f"measurements.{part(m, 'id')}", english(part(m, "title"))
+    """A measurement by its title; none for a series titled by its id (no YAML entry)."""
+    ident, title = part(m, "id"), english(part(m, "title"))
+    yield f"measurements.{ident}", None if title == ident else title
 
 
 def studies(study: Any) -> Found:
