@@ -257,6 +257,7 @@ def source_line(path: Path, line: int) -> str:
 
 
 CUTOFF = 0.6  # difflib's: how alike two words must be for one to be suggested
+PAST_PREFIX = 0.5  # how alike two dotted names must be past the parts they share
 
 
 def closest(word: str, known: Iterable[str]) -> str | None:
@@ -268,6 +269,24 @@ def closest(word: str, known: Iterable[str]) -> str | None:
 
     close = difflib.get_close_matches(word, list(known), 1, CUTOFF)
     return close[0] if close else None
+
+
+def alike_past_prefix(word: str, found: str) -> bool:
+    """Whether two dotted names are alike past the parts they share: the prefix
+    `measurements.` made `measurements.memory` close to `measurements.compile-ours`."""
+    shared = 0
+    for mine, theirs in zip(word.split("."), found.split("."), strict=False):
+        if mine != theirs:
+            break
+        shared += len(mine) + 1
+    if shared == 0:
+        return True
+    import difflib
+
+    # Below difflib's cutoff: a short name lost in a long one (`cpu-500` in
+    # `cpu-per-packet-500`, 0.56) is still a likely slip; `memory` and `compile-ours`
+    # (0.44) are not.
+    return difflib.SequenceMatcher(None, word[shared:], found[shared:]).ratio() >= PAST_PREFIX
 
 
 class Names:
@@ -357,6 +376,8 @@ def did_you_mean(word: str, known: Iterable[str], listing: str = "known",
     if not isinstance(known, Names):
         known = list(known)
     close = closest(word, known)
+    if close and not alike_past_prefix(word, close):
+        close = None
     if close:
         return f"did you mean '{close}'?"
     return otherwise if otherwise is not None else f"{listing}: " + ", ".join(known)

@@ -317,3 +317,48 @@ def test_a_series_caption_wraps_on_a_phone(chromium: Any, tmp_path: Path) -> Non
             ours = [(name, right) for name, right in captions if name.startswith("series-")]
             assert ours and all(right <= width for _, right in ours), (path, ours, width)
 
+
+
+STACKED = """---
+title: Test report
+---
+{{< run real-network >}}
+
+{{< run hand-over >}}
+
+{{< measurements compile-gcc compile-clang memory-500-after form=table >}}
+"""
+# Two figures as an import of hyperfine makes them: a distribution each.
+DISTRIBUTIONS = """measurements:
+  - id: compile-gcc
+    title: {en: "Compile time, gcc -O2", fr: "Temps de compilation, gcc -O2"}
+    figure: {distribution: {p50: 166, mean: 157.3, sd: 36.6, iqr: 68.6, n: 12}, unit: ms,
+             machine: test-pc, date: 2026-11-08, commit: c38a01e, status: watch,
+             method: {en: "hyperfine, 12 runs", fr: "hyperfine, 12 passages"}}
+  - id: compile-clang
+    title: {en: "Compile time, clang -O2", fr: "Temps de compilation, clang -O2"}
+    figure: {distribution: {p50: 175.9, mean: 163.9, sd: 55.7, iqr: 99.7, n: 12}, unit: ms,
+             machine: test-pc, date: 2026-11-08, commit: c38a01e, status: watch}
+"""
+
+
+def test_blocks_one_under_the_other_stand_apart_and_tables_stay_in_the_column(
+        chromium: Any, tmp_path: Path) -> None:
+    """A test report places runs one under the other: their cards stood edge to edge, and
+    a table of measurements with a wide value passed the text column at 1280 px."""
+    from .sites import source_copy
+
+    source = source_copy(tmp_path, "src")
+    for lang in ("en", "fr"):
+        (source / "content" / lang / "report.md").write_text(STACKED, "utf-8")
+    (source / "data" / "distributions.yaml").write_text(DISTRIBUTIONS, "utf-8")
+    site = built(source, tmp_path / "site")
+    with browser.serve(site) as url, opened(chromium, url, "report/index.html") as (page, _):
+        boxes = page.evaluate("""() => [...document.querySelectorAll('section.run')]
+                                 .map(e => { const r = e.getBoundingClientRect();
+                                             return [r.top, r.bottom]; })""")
+        assert len(boxes) == 2 and boxes[1][0] - boxes[0][1] >= 8, boxes
+        column, table = page.evaluate("""() => [document.querySelector('main'),
+              document.querySelector('table.measurements-table')].map(e => {
+              const r = e.getBoundingClientRect(); return [r.left, r.right]; })""")
+        assert table[1] <= column[1] + 0.5, (column, table)

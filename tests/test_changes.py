@@ -64,9 +64,12 @@ def test_changes_for_a_pull_request(example_copy: Path, tmp_path: Path) -> None:
     result = run_build("--source", example_copy, "--changes", old)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "- figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us",
-        "- task roadmaps.meridian.tasks.load-tests: in-progress -> done",
-        "- task roadmaps.meridian.tasks.load-tests: 1 new proof(s)",
+        "- figure Processor per packet (500 typical players), After "
+        "(comparisons.cpu-per-packet-500.after): 7.92 us -> 7.5 us",
+        "- task Load tests with real Horizon servers (roadmaps.meridian.tasks.load-tests): "
+        "in-progress -> done",
+        "- task Load tests with real Horizon servers (roadmaps.meridian.tasks.load-tests): "
+        "1 new proof(s)",
         "- 2 pages changed: fr/index.html, index.html",
     ]
     assert not (example_copy / "site").exists(), "--changes publishes nothing"
@@ -120,7 +123,8 @@ def test_an_old_data_json_names_its_figures_by_the_same_keys() -> None:
     assert parse_snapshot(json.dumps(old).encode()) == parse_snapshot(new)
     old["studies"][0]["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 8.5
     assert lines_between(json.dumps(old).encode(), new) == [
-        "figure comparisons.cpu-per-packet-500.after: 8.50 us -> 7.92 us"]
+        "figure Processor per packet (500 typical players), After "
+        "(comparisons.cpu-per-packet-500.after): 8.50 us -> 7.92 us"]
 
 
 @pytest.mark.parametrize("old", [b"", b"not json", b"[]", b'"a text"', b"null",
@@ -151,7 +155,8 @@ def edited(example_copy: Path, before: str, after: str) -> None:
 def test_each_build_compares_with_the_site_it_replaces(example_copy: Path,
                                                        tmp_path: Path) -> None:
     out = tmp_path / "out"
-    path = "comparisons.cpu-per-packet-500.after"
+    path = "Processor per packet (500 typical players), After " \
+           "(comparisons.cpu-per-packet-500.after)"
     assert run_build("--source", example_copy, "--out", out).returncode == 0
     for value, was in (("7.5", "7.92"), ("7.25", "7.5")):
         edited(example_copy, f"after: {{value: {was}}}", f"after: {{value: {value}}}")
@@ -262,7 +267,8 @@ def test_changes_against_a_site_with_nothing_on_it(example_copy: Path,
     (site / "data.json").write_bytes(b'{"version": 1, ' + DAY.encode() + b"}")
     result = run_build("--source", example_copy, "--changes", site)
     assert result.returncode == 0, result.stderr
-    assert "- new figure measurements.players-lost: " in result.stdout
+    assert ("- new figure Players lost in one hour at 1,000 typical players "
+            "(measurements.players-lost): ") in result.stdout
 
 
 def test_changes_against_a_site_that_cannot_be_read(example_copy: Path,
@@ -320,3 +326,24 @@ def test_a_summary_names_five_pages_and_counts_the_rest(tmp_path: Path) -> None:
     assert pages_line(pages_changed(tmp_path, files)) == [
         "6 pages changed: p1/index.html, p2/index.html, p3/index.html, p4/index.html, "
         "p5/index.html and 1 more"]
+
+
+@pytest.mark.parametrize(("key", "named"), [
+    ("measurements.players-lost",
+     "Players lost in one hour at 1,000 typical players (measurements.players-lost)"),
+    ("comparisons.cpu-per-packet-500.before",
+     "Processor per packet (500 typical players), Before "
+     "(comparisons.cpu-per-packet-500.before)"),
+    ("budgets.players-1000.memory",
+     "What 1,000 typical players cost: Memory (budgets.players-1000.memory)"),
+    ("profiles.light.held", "Light players: held (profiles.light.held)"),
+    ("runs.real-network.transfers.details.0",
+     "real network run (VPS + PC): Moves from one server to another and back: "
+     "Time in seconds (runs.real-network.transfers.details.0)"),
+    ("headlines.processor", "headlines.processor"),  # its words cite numbers: its key
+])
+def test_the_summary_names_a_figure_by_its_title_then_its_key(key: str, named: str) -> None:
+    """A reviewer reads what changed by its title; the key says where to edit it."""
+    snap = parse_snapshot(GOLDEN_DATA.read_bytes())
+    assert snap is not None and key in snap.figures
+    assert snap.named(key) == named

@@ -127,4 +127,5 @@ def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
     assert len(started) == 1  # where forking is safe: the other parsed it in its own
     assert told[0] == told[1]
     assert told[0] is not None and told[0][0] == (
-        "figure comparisons.cpu-per-packet-500.after: 7.92 us -> 7.5 us")
+        "figure Processor per packet (500 typical players), After "
+        "(comparisons.cpu-per-packet-500.after): 7.92 us -> 7.5 us")

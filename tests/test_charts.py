@@ -716,3 +716,25 @@ def test_a_chart_past_a_limit_is_an_error_at_its_block(tmp_path: Path, points: i
     assert f"content/en/many.md:4:1: {message}\n" in result.stderr
     assert f"content/fr/many.md:4:1: {message}\n" in result.stderr
     assert "Aborted with 2 data errors." in result.stderr
+
+
+BENCHMARKS = ("compile-small", "compile-large", "link-heavy", "startup", "template-heavy",
+              "constexpr")
+MANY_WORDS = ChartSpec(
+    id="benchmarks", kind="bar", title="Time by benchmark", x_title="Benchmark",
+    y_title="Time (ms)",
+    series=tuple(Series(name, tuple((b, 10.0 + i + j) for j, b in enumerate(BENCHMARKS)))
+                 for i, name in enumerate(("gcc 13.2", "clang 17", "ours 0.4"))))
+
+
+@pytest.mark.parametrize("width", [560, 320])
+def test_a_bar_chart_keeps_every_category_label_on_a_phone(first_cache: ChartCache,
+                                                           width: int) -> None:
+    """Six benchmark names do not fit side by side 320 px wide (a phone's drawing): they
+    are turned, and every one is drawn, where vega left out every other one."""
+    svg = first_cache.svg(dataclasses.replace(MANY_WORDS, id=f"benchmarks-{width}",
+                                              width=width))
+    labels = [t for t in ET.fromstring(svg).iter(f"{{{SVG_NS}}}text") if t.text in BENCHMARKS]
+    assert [t.text for t in labels] == list(BENCHMARKS)
+    turned = {"rotate(-45)" in (t.get("transform") or "") for t in labels}
+    assert turned == {width == 320}  # as wide as asked, they fit: left as they were

@@ -151,11 +151,12 @@ def test_the_change_summary_names_the_tools(built: dict[str, bytes]) -> None:
     study["comparisons"][0]["after"]["derived"]["quantity"]["high"] = 27.5
     new = json.dumps(document).encode("utf-8")
     assert changes.lines_between(old, new) == [
-        "figure comparisons.suite-time.after (cargo nextest 0.9.67): 28.08 s -> 27.50 s"]
+        "figure Time of the whole suite, cargo nextest 0.9.67 (comparisons.suite-time.after): "
+        "28.08 s -> 27.50 s"]
     table = comment.markdown(comment.compare(old, new))
     # Escaped as the summary escapes every word of the data: inert Markdown.
-    assert ("| comparisons\\.suite\\-time\\.after \\(cargo nextest 0\\.9\\.67\\) | "
-            "28.08 s -> 27.50 s | -2.1% |") in table
+    assert ("| Time of the whole suite\\, cargo nextest 0\\.9\\.67 "
+            "\\(comparisons\\.suite\\-time\\.after\\) | 28.08 s -> 27.50 s | -2.1% |") in table
 
 
 def test_a_contender_measured_before_remeasure_since_is_to_re_measure(

@@ -66,3 +66,20 @@ def test_a_page_of_many_bad_names_is_told_each_nearest(
     assert status == 1
     assert hints == [f"hint: did you mean 'measurements.bench-{i}.value'?"
                      for _ in ("en", "fr") for i in range(0, 60, 7)]
+
+
+@pytest.mark.parametrize(("word", "hint"), [
+    # Alike only by their shared `measurements.`: a site of imported series suggested
+    # `compile-ours` for a `memory` it no longer had.
+    ("measurements.memory", "-"),
+    ("comparisons.memory-per-player.change", "-"),
+    # A slip past the prefix is still suggested, a short name in a long one too.
+    ("measurements.compile-our", "did you mean 'measurements.compile-ours'?"),
+    ("measurements.cpu-500", "did you mean 'measurements.cpu-per-packet-500'?"),
+])
+def test_a_dotted_name_is_suggested_only_when_alike_past_the_parts_it_shares(
+        word: str, hint: str) -> None:
+    known = ["measurements.compile-ours", "measurements.cpu-per-packet-500",
+             "comparisons.memory-per-player.after"]
+    assert did_you_mean(word, known, otherwise="-") == hint
+    assert did_you_mean(word, Names(known), otherwise="-") == hint

@@ -163,3 +163,18 @@ def test_every_figure_can_show_where_it_comes_from(pages: dict[str, Node]) -> No
     figure = pages["en"].find(id="cpu-per-packet-500").find_all(class_="source")[1]
     text = figure.text()
     assert "The test PC" in text and "November\u00a08,\u00a02026" in text and "c38a01e" in text
+
+
+@pytest.mark.parametrize(("lang", "step"), [
+    ("en", "The order dispatcher, with a limit of orders per second · Proof: pull request "
+           "#163 · validated November 8, 2026"),
+    ("fr", "Le répartiteur d'ordres, avec une limite d'ordres par seconde · Preuve : pull "
+           "request n° 163 · validée le 8 novembre 2026"),
+])
+def test_a_steps_proof_is_parted_from_its_title(pages: dict[str, Node], lang: str,
+                                                step: str) -> None:
+    """A done step reads as its task reads: its title, then its proof, then its date
+    (a guide's roadmap read 'The plugin API Proof: pull request #52')."""
+    first = pages[lang].find(id="task-extension-orders").find("li", class_="step-done")
+    words = re.sub(r"\s+", " ", first.text().replace(NBSP, " ").replace(NNBSP, " ")).strip()
+    assert words.split(" ", 1)[1] == step  # after its badge

@@ -235,9 +235,11 @@ def test_the_change_summary_follows_a_derived_figure(
         "figure headlines.rate: 2000 -> 2100 (measured -> estimate)",
         # The stated 2 (thousand) still agrees, but summarises an estimate now.
         "figure headlines.thousands: measured -> estimate",
-        "figure measurements.rate: 2000 -> 2100 (measured -> estimate)",
-        "figure measurements.rate-per-minute: 120000 -> 126000 (measured -> estimate)",
-        "figure measurements.requests: 120000 -> 126000 (measured -> estimate)"]
+        "figure Requests per second (measurements.rate): 2000 -> 2100 (measured -> estimate)",
+        "figure Requests per minute (measurements.rate-per-minute): 120000 -> 126000 "
+        "(measured -> estimate)",
+        "figure Requests served (measurements.requests): 120000 -> 126000 "
+        "(measured -> estimate)"]
 
 
 # Every kind of broken formula in one file: the build reports them all at once, each at
@@ -486,3 +488,43 @@ def test_a_declared_unit_is_checked_where_the_inputs_say(formula: str, unit: str
     found = unit_problem(Figure(formula=formula, unit=unit), parse_formula(formula), UNITS,
                         "")
     assert (found.message if found else None) == message
+
+
+CONTENDERS = """\
+measurements:
+  - id: gcc
+    title: {en: gcc, fr: gcc}
+    figure:
+      distribution: {p50: 166, p95: 215.6, mean: 157.3, sd: 36.6, n: 12}
+      unit: ms
+      machine: test-pc
+      date: 2026-11-08
+      commit: c38a01e
+studies:
+  - id: compilers
+    title: {en: gcc against ours, fr: gcc face au nôtre}
+    before: {name: gcc, version: "12.2"}
+    after: {name: ours, version: "0.4"}
+    machine: test-pc
+    date: 2026-11-08
+    comparisons:
+      - id: compile
+        title: {en: Compile time, fr: Temps de compilation}
+        unit: ms
+        wording: {en: less time, fr: moins de temps}
+        before: {formula: measurements.gcc}
+        after: {value: 60.1}
+"""
+
+
+def test_a_formula_naming_a_distribution_is_its_headline(example_copy: Path) -> None:
+    """A study's side computed from an imported series' figure (a distribution) is that
+    figure's median, as in arithmetic: the ratio follows; it was refused as 'a
+    distribution, not one number'."""
+    (example_copy / "data" / "contenders.yaml").write_text(CONTENDERS, encoding="utf-8")
+    model = prepare(BuildConfig(source=example_copy, out=example_copy / "site",
+                                today=TODAY, compiled=TEMPLATES)).model
+    before = model.view(FigureKey(("comparisons", "compile", "before"))).quantity
+    assert (before.kind, before.low, before.unit) == ("value", 166.0, "ms")
+    (view,) = [c for s in model.studies for c in s.comparisons if c.comparison.id == "compile"]
+    assert view.ratio is not None and round(view.ratio.low, 2) == 2.76

@@ -610,3 +610,44 @@ def test_a_history_file_that_links_outside_is_refused_ok(tmp_path: Path) -> None
     series, problems = load_history(root)
     assert [s.key for s in series] == ["measurements.a", "measurements.b"]
     assert problems == []
+
+
+def microsecond_source(root: Path, unit: str) -> Path:
+    """The history site, its start-up series written in us (800 us, growing to 14 ms),
+    as import keeps the first line's unit; `unit` written in its YAML entry, if any."""
+    source = history_source(root)
+    history = source / "data" / "history" / "measurements.startup.jsonl"
+    lines = [json.loads(text) for text in history.read_text("utf-8").splitlines()]
+    for i, point in enumerate(lines):
+        point.update(value=800 + i * 456.5 if i < POINTS - 1 else 14040, unit="us",
+                     spread=12.5)
+    history.write_text("".join(json.dumps(p) + "\n" for p in lines), "utf-8")
+    studies = source / "data" / "studies.yaml"
+    studies.write_text(studies.read_text("utf-8").replace(
+        "    figure: {method:", f"    figure: {{unit: {unit}, method:" if unit else
+        "    figure: {method:", 1), "utf-8")
+    return source
+
+
+@pytest.mark.parametrize(("unit", "said", "row", "shown"), [
+    # The newest point, 14,040 us, is 14.04 ms: every point is printed in ms.
+    ("", "Start-up now takes 14.04\u00a0ms", "13.582\u00a0ms", "ms"),
+    # A unit written in the YAML is the one shown, when both are durations.
+    ("us", "Start-up now takes 14,040\u00a0μs", "13,582.0\u00a0μs", "us"),
+])
+def test_a_series_of_times_is_shown_in_one_unit(tmp_path: Path, unit: str, said: str,
+                                                row: str, shown: str) -> None:
+    """A series whose file is in us but whose newest points are ms prints each point in
+    ms (not `14,040 μs`), converted in decimal; the file's unit stays the file's."""
+    source = microsecond_source(tmp_path / "src", unit)
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    assert said in parse(built["index.html"].decode("utf-8")).text()
+    page = parse(built["benchmarks/startup/index.html"].decode("utf-8")).text()
+    assert row in page  # the point before the newest: 800 + 28 * 456.5 us
+    assert ("μs" in page) is (shown == "us")
+    data = json.loads(built["data.json"])
+    (series,) = [s for s in data["series"] if s["key"] == "measurements.startup"]
+    assert series["unit"] == shown
+    assert '"unit": "us"' in (source / "data" / "history" /
+                              "measurements.startup.jsonl").read_text("utf-8")

@@ -220,8 +220,38 @@ def test_new_pins_the_engine_it_is_told(tmp_path: Path) -> None:
     assert actionlint([tmp_path / "new" / name for name in WORKFLOWS]) == []
 
 
+WHEEL = "progress_site-0.1.0-py3-none-any.whl"
+
+
+@pytest.mark.parametrize(("spec", "placed", "told"), [
+    (f"./wheels/{WHEEL}", "wheels", "commit it with the site"),
+    (f"wheels/{WHEEL}", None, "which is not a file in the new site: copy the wheel into it"),
+    (f"/opt/dist/{WHEEL}", None, "which is not a file in the new site"),
+])
+def test_new_installs_a_local_wheel_it_is_told(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, placed: str | None,
+        told: str) -> None:
+    """A wheel built from a checkout (`pip wheel .`) is what a site tries before a
+    release: the workflows install it as named, and `new` says that a runner has only
+    the site's repository."""
+    from progress_site import cli
+
+    site = tmp_path / "new"
+    if placed:  # already in the folder, as `new --force` completes a site
+        (site / placed).mkdir(parents=True)
+        (site / placed / WHEEL).write_bytes(b"PK")
+    assert cli.main(["new", str(site), "--engine-spec", spec, *(["--force"] if placed
+                                                                  else [])]) == 0
+    assert told in capsys.readouterr().out
+    for name in WORKFLOWS:
+        text = (site / name).read_text("utf-8")
+        assert yaml.safe_load(text)["env"]["PROGRESS_SITE"] == spec
+    assert actionlint([site / name for name in WORKFLOWS]) == []
+
+
 @pytest.mark.parametrize("spec", ["progress-site #x", "progress-site\nenv: x", '"x"',
-                                  "-e .", "", "x" * 301])
+                                  "-e .", "", "x" * 301, "~/x.whl", "./a b.whl",
+                                  "./x.whl #", ".whl"])
 def test_an_engine_spec_that_yaml_would_misread_is_refused(
         spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from progress_site import cli

@@ -17,6 +17,7 @@ from progress_site.charts.sizes import (
     plot_height,
     plot_width,
     resize,
+    turn_labels,
     uncut,
     x_ticks,
 )
@@ -124,6 +125,7 @@ def _fill(vega: dict[str, Any], shape: ChartSpec, spec: ChartSpec) -> None:
     if spec.title:
         vega["title"]["text"] = spec.title
     uncut(vega, spec)
+    turn_labels(vega, spec, LABEL_GAP_PX)
 
 
 def _altair_spec(spec: ChartSpec, columns: int) -> dict[str, Any]:

@@ -179,7 +179,9 @@ def computed(formula: Formula, ns: Namespace, views: Mapping[FigureKey, FigureVi
                           inputs=formula.inputs)
     assert fig.formula is not None
     entry = evaluate(fig.formula, ns, formula.scope)
-    if not isinstance(entry, Quantity) or entry.kind != "value":
+    # A distribution named alone is its headline (the median, else the mean), as in
+    # arithmetic: a study's side may be an imported series' figure.
+    if not isinstance(entry, Quantity) or entry.kind not in ("value", "distribution"):
         what = "a commit" if not isinstance(entry, Quantity) else f"a {entry.kind}"
         raise ExpressionError(f"the formula gives {what}, not one number",
                               "a figure's formula computes one number: a count's parts "

@@ -16,6 +16,7 @@ import statistics
 from collections.abc import Collection
 
 from progress_site.errors import Location, Problem, did_you_mean
+from progress_site.load.history_scale import shown_in, shown_unit
 from progress_site.model.figure import Distribution, Figure
 from progress_site.model.history import (
     DEFAULT_MIN_CHANGE,
@@ -54,6 +55,7 @@ def attach_history(data: Data, series: tuple[HistorySeries, ...],
         yaml = by_id.get(one.id)
         if yaml is not None:
             problems += _written_twice(yaml, one)
+        one = shown_in(one, yaml.figure.unit if yaml is not None else None)
         measurement = _measurement(yaml, one)
         done[one.id] = measurement
         completed.append(_choices(one, yaml))
@@ -100,10 +102,13 @@ def _written_twice(yaml: Measurement, series: HistorySeries) -> list[Problem]:
         out.append(problem(yaml.where, "history", f"this measurement's history is in "
                            f"{series.file}", "remove `history:`, or the file"))
     unit = yaml.figure.unit
-    if unit is not None and unit != (series.unit or None):
+    # A duration converts to any other: the series is shown in the one written here.
+    if unit is not None and unit != (series.unit or None) \
+            and shown_unit(series, unit) != ("us" if unit == "µs" else unit):
         out.append(problem(yaml.figure.where, "unit", f"unit '{unit}' differs from "
                            f"{series.file}'s ('{series.unit}')",
-                           "remove `unit:` here: the history's unit is the figure's"))
+                           "remove `unit:` here: the history's unit is the figure's (a "
+                           "duration may name another duration: ns, us, ms or s)"))
     return out
 
 

@@ -11,9 +11,11 @@ PLACEHOLDER_TITLE = "My project"
 PLACEHOLDER_URL = "https://github.com/OWNER/my-project"
 # The commits of the skeleton's sample measurements, study and roadmap.
 SAMPLE_COMMITS = ("0c1d2e3", "5f6a7b8", "a1b2c3d", "e4f5a6b")
-# The skeleton's sample tasks, by id and English title: they cite no commit, so a site
-# whose sample commits were replaced still published a task "done" with the skeleton's
-# proof and date.
-SAMPLE_TASKS = frozenset({("faster-start", "Start faster"),
-                          ("less-memory", "Use less memory at rest"),
-                          ("plugins", "Plugins")})
+# The skeleton's sample tasks, by id and title in English and French: they cite no
+# commit, so a site whose sample commits were replaced still published a task "done"
+# with the skeleton's proof and date. All three words: a site's own task `plugins`,
+# titled "Plugins", is no sample (its French title is its own).
+SAMPLE_TASKS = frozenset({("faster-start", "Start faster", "Démarrer plus vite"),
+                          ("less-memory", "Use less memory at rest",
+                           "Utiliser moins de mémoire au repos"),
+                          ("plugins", "Plugins", "Des extensions")})

@@ -46,6 +46,10 @@ SYMBOL_UNITS = MappingProxyType({
 
 PERCENT = "%"
 
+# Durations by their power of ten of a second: how a series of times is shown in one
+# unit (load/history_scale.py), largest first.
+TIME_POWERS = {"s": 0, "ms": -3, "us": -6, "µs": -6, "ns": -9}
+
 BUILTIN_UNITS = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS) | {PERCENT}
 
 

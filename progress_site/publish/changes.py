@@ -277,15 +277,16 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
         was, now = old.tasks.get(path), new.tasks.get(path)
         if was == now:
             continue
+        name = (new if path in new.tasks else old).named(path)
         if was is None and now is not None:
-            lines.append(f"new task {path}: {now[0]}")
+            lines.append(f"new task {name}: {now[0]}")
         elif now is None and was is not None:
-            lines.append(f"task removed {path} (was {was[0]})")
+            lines.append(f"task removed {name} (was {was[0]})")
         elif was is not None and now is not None:
             if was[0] != now[0]:
-                lines.append(f"task {path}: {was[0]} -> {now[0]}")
+                lines.append(f"task {name}: {was[0]} -> {now[0]}")
             if now[1] > was[1]:
-                lines.append(f"task {path}: {now[1] - was[1]} new proof(s)")
+                lines.append(f"task {name}: {now[1] - was[1]} new proof(s)")
     return [line for line in lines if line]
 
 

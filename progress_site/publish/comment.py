@@ -72,8 +72,8 @@ def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Compariso
     after = None if second is None else changes.snapshot_or_none(second)
     if first is None or second is None or before is None or after is None:
         raise ValueError("it is not a data.json that a build published")
-    tasks = changes.describe(Snapshot({}, before.tasks),
-                             Snapshot({}, after.tasks))
+    tasks = changes.describe(Snapshot({}, before.tasks, titles=before.titles),
+                             Snapshot({}, after.tasks, titles=after.titles))
     old_texts, new_texts = texts_of(first), texts_of(second)
     changed = sum(1 for p in old_texts.keys() | new_texts.keys()
                   if old_texts.get(p) != new_texts.get(p))

@@ -19,6 +19,7 @@ from progress_site.model.roadmap import Task
 from progress_site.model.values import plain
 from progress_site.publish.datarecords import quantity
 from progress_site.publish.datasetrows import Records, dataset_rows, records_of
+from progress_site.publish.titles import titles
 
 TASK_STATUSES = frozenset({"done", "in-progress", "planned"})
 WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
@@ -40,9 +41,15 @@ class Snapshot:
     # dataset id -> its records by name (`four-way[bots=1, server=paper]`) -> field ->
     # printed value (datasetrows.py); None for a dataset written without them
     records: dict[str, Records | None] = field(default_factory=dict)
+    # key or task path -> the English title of what holds it (titles.py)
+    titles: dict[str, str] = field(default_factory=dict)
 
     def named(self, key: str) -> str:
-        """A figure's key, with its contender when its side names one."""
+        """A figure or task by its title, then its key (`Memory at rest
+        (measurements.memory)`); by its key, with its contender, when it has no title."""
+        title = self.titles.get(key)
+        if title is not None:
+            return f"{title} ({key})"
         side = self.sides.get(key)
         return f"{key} ({side})" if side else key
 
@@ -165,6 +172,8 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
     for key, value in document.items():
         if key not in ("site", "version", "today") and type(value) in (dict, list):
             collect(value, key, snap)
+        if type(value) is list:
+            snap.titles.update(titles(key, value))
     studies = document.get("studies")
     for study in studies if type(studies) is list else ():
         snap.sides.update(contenders(study))
@@ -184,6 +193,7 @@ def of_records(collection: str, first: int, records: list[Any]) -> Snapshot:
     """The figures and tasks of some records of a parsed data.json's collection, the first
     at index `first`: what `snapshot` finds in them (edited.py reads no other record)."""
     snap = Snapshot({}, {})
+    snap.titles.update(titles(collection, records))
     for i, item in enumerate(records, first):
         if type(item) is dict or type(item) is list:
             gather(item, (collection, str(item.get("id", i) if type(item) is dict else i)),
@@ -240,6 +250,8 @@ def of_model(model: Model) -> Snapshot:
             words = side_words(plain(side.name), side.version)
             snap.sides.update({f"comparisons.{c.id}.{part}": words
                                for c in study.comparisons if words})
+    for collection in ("measurements", "studies", "profiles", "budgets", "runs", "roadmaps"):
+        snap.titles.update(titles(collection, getattr(model.data, collection)))
     for ds in model.data.datasets:  # as data.json writes it, then read as any other
         add_records({"id": ds.id, "key": list(ds.key), "rows": dataset_rows(ds),
                      "fields": [{"name": f.name, "unit": f.unit} for f in ds.fields]}, snap)

@@ -36,6 +36,10 @@ WORKFLOWS = (WORKFLOW, ".github/workflows/benchmarks.yml",
 ENGINE_MARK = "@VERSION@"  # in the workflow: replaced by this engine's version
 # A requirement as YAML reads it plain: no space, quote, '#', nor a leading indicator.
 ENGINE_SPEC = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=<>!~@/:,\[\]-]{0,299}")
+# A wheel file the workflows install, named from the site's folder (where they run): a
+# path of the same safe characters, which may start with `./`, `../` or `/` (pip reads a
+# requirement that ends in `.whl` as a file).
+WHEEL_SPEC = re.compile(r"(?:(?:\.\.?/)+|/)?[A-Za-z0-9_][A-Za-z0-9._+/-]{0,290}\.whl")
 SITE_LANGUAGES = re.compile(r"^  languages: \[.*\]$", re.MULTILINE)
 
 
@@ -47,8 +51,10 @@ def new_options(p: argparse.ArgumentParser) -> None:
                    help="the site's languages, the default first (default: en,fr)")
     p.add_argument("--engine-spec", type=engine_spec, default=None, metavar="SPEC",
                    help="what the workflows pip install: a release (the default: "
-                        "progress-site==THIS_VERSION) or a git URL, such as "
-                        "git+https://github.com/OWNER/progress-site@v0.1.0")
+                        "progress-site==THIS_VERSION), a git URL, such as "
+                        "git+https://github.com/OWNER/progress-site@v0.1.0, or a wheel "
+                        "file committed with the site, named from its folder "
+                        "(./wheels/progress_site-0.1.0-py3-none-any.whl)")
     p.add_argument("--name", type=project_name, default=None,
                    help="the project's name (asked for at a terminal; else a placeholder "
                         "that a build warns about)")
@@ -119,12 +125,31 @@ def asked(given: str | None, prompt: str, check: Callable[[str], str]) -> str | 
 def engine_spec(text: str) -> str:
     """The --engine-spec option, checked: one pip requirement, written as it is into the
     workflows' YAML, so nothing there may end the value, start a comment or quote."""
-    if not ENGINE_SPEC.fullmatch(text):
+    if not ENGINE_SPEC.fullmatch(text) and not WHEEL_SPEC.fullmatch(text):
         raise argparse.ArgumentTypeError(
             "a pip requirement such as progress-site==0.1.0 or "
             "git+https://github.com/OWNER/progress-site@v0.1.0: letters, digits and "
-            "._-+=<>!~@/:,[] only, starting with a letter or a digit")
+            "._-+=<>!~@/:,[] only, starting with a letter or a digit; or a wheel file, "
+            "such as ./wheels/progress_site-0.1.0-py3-none-any.whl")
     return text
+
+
+def wheel_note(folder: Path, spec: str | None) -> str | None:
+    """What to do for a wheel the workflows install, which a runner finds only in the
+    site's repository: None when it is not a wheel, or is already inside the site."""
+    if spec is None or not WHEEL_SPEC.fullmatch(spec):
+        return None
+    wheel = Path(spec) if spec.startswith("/") else folder / spec
+    try:
+        inside = wheel.resolve().is_relative_to(folder.resolve()) and wheel.is_file()
+    except OSError:
+        inside = False
+    if inside:
+        return f"The workflows install {visible_path(spec)}: commit it with the site."
+    return (f"The workflows install {visible_path(spec)}, which is not a file in the "
+            "new site: copy the wheel into it (such as wheels/NAME.whl, named as the "
+            "workflows' PROGRESS_SITE line names it, relative to the site) and commit it; "
+            "a CI runner has only the site's repository.")
 
 
 def engine_requirement() -> str:
@@ -198,6 +223,9 @@ def run_new(args: argparse.Namespace) -> int:
     if done.kept:
         print("Left as they were (they differ from the new site's; compare them by hand):")
         print("\n".join(f"  {name}" for name in done.kept))
+    note = wheel_note(folder, args.engine_spec)
+    if note is not None:
+        print(note)
     # A name the terminal cannot show as typed cannot be pasted back either.
     where = shlex.quote(str(folder)) if shown == str(folder) else "the new folder"
     print(f"Next: cd {where} && progress-site, then open site/index.html; replace the "

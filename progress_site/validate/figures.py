@@ -47,6 +47,22 @@ def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Pro
     return out
 
 
+def awaiting_history(ident: str, fig: Figure) -> Problem | None:
+    """One problem for a measurement that names nothing measured (no number, machine,
+    date, commit nor run): an entry written for a series before its first import, which
+    `import` completes with data/history/measurements.ID.jsonl. None for any other."""
+    evidence = ("value", "range", "samples", "distribution", "ok", "of", "formula",
+                "machine", "date", "commit", "run")
+    if fig.status not in ("measured", "watch") or any(getattr(fig, n) is not None
+                                                     for n in evidence):
+        return None
+    return problem(fig.where, "status", "the figure has no number, and there is no "
+                   f"history file data/history/measurements.{ident}.jsonl to give one",
+                   "import the series' results first (`progress-site import FORMAT FILE "
+                   "--id PREFIX ...` writes its history, whose newest point is the "
+                   "figure), or give `value:` with its machine, date and commit")
+
+
 def check_formula(fig: Figure, given: list[str]) -> list[Problem]:
     """A derived figure gives its formula and no number; its status comes from its
     inputs, so it is not written (derive computes both)."""

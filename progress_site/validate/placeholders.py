@@ -45,8 +45,8 @@ def check_placeholders(data: Data, strict: bool) -> list[Problem]:
 
 
 def sample_tasks(data: Data) -> list[Task]:
-    """The tasks of the skeleton's sample roadmap still in the data (by id and English
-    title: a task of the user's own may share an id)."""
+    """The tasks of the skeleton's sample roadmap still in the data (by id and titles: a
+    task of the user's own may share an id, and an English title)."""
     tasks = [t for r in data.roadmaps for t in (*r.tasks, *(t for g in r.groups
                                                                for t in g.tasks))]
-    return [t for t in tasks if (t.id, dict(t.title.by_language).get("en")) in SAMPLE_TASKS]
+    return [t for t in tasks if (t.id, t.title.get("en"), t.title.get("fr")) in SAMPLE_TASKS]

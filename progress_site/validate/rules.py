@@ -35,7 +35,7 @@ from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import Number, Text, Where, problem
 from progress_site.model.walk import reference_fields, walk
 from progress_site.validate.dates import check_dates
-from progress_site.validate.figures import check_figure
+from progress_site.validate.figures import awaiting_history, check_figure
 from progress_site.validate.provenance import check_holders, complete
 
 # What an id may be: it names anchors, blocks and references (`{{< run real-network >}}`).
@@ -272,7 +272,10 @@ def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
     # Figures are checked complete, found by their keys in the completed data; the other
     # records are the same before and after.
     for keyed in figures(data):
-        out += check_figure(keyed.figure, excused.get(keyed.key, frozenset()))
+        waiting = awaiting_history(keyed.key.parts[1], keyed.figure) \
+            if len(keyed.key.parts) == 2 and keyed.key.parts[0] == "measurements" else None
+        out += [waiting] if waiting else check_figure(keyed.figure,
+                                                      excused.get(keyed.key, frozenset()))
     for rec in records:
         if isinstance(rec, (Task, Step)):
             out += check_done(rec, today)
