@@ -60,7 +60,7 @@ def test_a_summary_is_worked_out_only_when_asked_for(example_copy: Path,
     assert build(config).changes is None
     edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
     told = build(config, changes=True).changes
-    assert told is not None and told[0].startswith("figure comparisons.cpu-per-packet-500")
+    assert told is not None and "(comparisons.cpu-per-packet-500.after)" in told[0]
 
 
 def figures_and_tasks(lines: list[str]) -> list[str]:
