@@ -21,6 +21,7 @@ from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
 from progress_site.model.schema import Site
+from progress_site.render.activeplaces import active_problems
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
@@ -247,6 +248,8 @@ class PageRenderer:
         place = (at, at + len(body.html)) if at >= 0 else None
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
+        if self.env.sandboxed:  # a site's own templates wrote it (the engine's write none)
+            active_problems(html, self.env, page.display, name, problems)
         return unlinked(html).encode("utf-8")
 
 
