@@ -92,6 +92,10 @@ class PageRenderer:
         self.model = model
         self.places = places
         self.files = files  # what the build publishes, which the prose's links lead to
+        # Each unknown block's hint, made once: it lists the template folders, and a page
+        # of 50,000 lines naming no block took minutes.
+        self.hints: dict[str, str] = {}
+        self.blocks: list[str] | None = None
 
     def body(self, page: Page, problems: list[Problem]) -> list[Piece]:
         """The page's Markdown chunks and blocks, each with its HTML, in order."""
@@ -174,12 +178,16 @@ class PageRenderer:
     def block_hint(self, name: str) -> str:
         """A "did you mean" for a block no template renders (`runs` for `run`), else
         where to write it."""
-        known = [n.removeprefix("blocks/").removesuffix(".html")
-                 for n in self.env.list_templates(filter_func=lambda n: n.startswith("blocks/"))]
-        close = closest(name, known)
-        return f"did you mean '{close}'?" if close else (
-            f"write templates/blocks/{name}.html, or use one of the blocks listed in "
-            "docs/data-format.md")
+        if self.blocks is None:  # the blocks there are, listed once
+            self.blocks = [
+                n.removeprefix("blocks/").removesuffix(".html")
+                for n in self.env.list_templates(filter_func=lambda n: n.startswith("blocks/"))]
+        if name not in self.hints:
+            close = closest(name, self.blocks)
+            self.hints[name] = f"did you mean '{close}'?" if close else (
+                f"write templates/blocks/{name}.html, or use one of the blocks listed in "
+                "docs/data-format.md")
+        return self.hints[name]
 
     @staticmethod
     def unknown_options(block: Block, where: Location) -> list[Problem]:

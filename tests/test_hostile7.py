@@ -1,0 +1,73 @@
+"""Hostile input, seventh round: what earlier rounds did not try (catalogs' format
+strings, YAML and Markdown at their limits, odd files, the preview server). Each hole
+found has its test here: a located error, never a traceback or a hang, the previous
+site untouched."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .test_hostile import within
+from .test_hostile_templates import CATALOG
+from .test_pipeline import run_build
+
+BASE = Path(__file__).parent / "hostile" / "base"
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Path:
+    shutil.copytree(BASE, tmp_path / "src")
+    return tmp_path / "src"
+
+
+def refused(base: Path, out: Path) -> str:
+    """The errors of a build that failed cleanly: exit status 1, no traceback."""
+    result = run_build("--source", base, "--out", out)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    return result.stderr
+
+
+def catalog(base: Path, text: str) -> None:
+    folder = base / "locales" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "messages.po").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("translation", ["Aller au contenu, 100 %", "Aller au contenu %d",
+                                         "Aller %(x)s", "Aller %s au contenu", "100 %(x"])
+def test_a_translations_lone_percent_sign_is_told_at_its_line(
+        base: Path, tmp_path: Path, translation: str) -> None:
+    """Jinja formats every translation a template prints (`rv % variables`): a `%` that
+    is no placeholder of its msgid was an internal error (ValueError, exit status 70)."""
+    catalog(base, CATALOG.replace("<script>window.__pwned=1</script> & co", translation))
+    assert refused(base, tmp_path / "out") == (
+        "locales/fr/LC_MESSAGES/messages.po:6:1: this translation holds a percent sign "
+        f"that is no placeholder of its msgid: {translation!r}\n"
+        "    msgid \"Skip to the content\"\n    ^\n"
+        "    hint: write a percent sign as %%, and only the msgid's placeholders, each as "
+        "`%(name)s`\nAborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
+def test_a_translations_percent_signs_ok(base: Path, tmp_path: Path) -> None:
+    catalog(base, CATALOG.replace("<script>window.__pwned=1</script> & co",
+                                  "Aller au contenu, 100 %%"))
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "Aller au contenu, 100 %</a>" in (tmp_path / "out" / "fr" / "index.html").read_text()
+
+
+def test_a_page_of_many_unknown_blocks_is_told_at_once(base: Path, tmp_path: Path) -> None:
+    """Each problem's source line was read from the file again, from its start: 50,000
+    lines naming no block took minutes (each also listed the template folders)."""
+    page = base / "content" / "en" / "index.md"
+    page.write_text("---\ntitle: Base\n---\n" + "".join(
+        f"{{{{< x{i % 5000} >}}}}\n" for i in range(50_000)), encoding="utf-8")
+    result = within(30, "--source", base, "--out", tmp_path / "out")  # it took minutes
+    assert result.code == 1, result.err
+    err = result.err
+    assert err.startswith("content/en/index.md:4:1: unknown block 'x0'\n    {{< x0 >}}\n")
+    assert "content/en/index.md: and 49,900 more problems in this file" in err
