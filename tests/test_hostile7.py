@@ -71,3 +71,45 @@ def test_a_page_of_many_unknown_blocks_is_told_at_once(base: Path, tmp_path: Pat
     err = result.err
     assert err.startswith("content/en/index.md:4:1: unknown block 'x0'\n    {{< x0 >}}\n")
     assert "content/en/index.md: and 49,900 more problems in this file" in err
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "outside/messages.po"])
+def test_a_catalog_linked_from_outside_is_neither_read_nor_quoted(
+        base: Path, tmp_path: Path, target: str) -> None:
+    """A catalog that was a link to /etc/passwd was read, and its first line printed
+    under the error (`root:x:0:0:...`), into a CI log anyone reads; one to another
+    project's catalog published its words."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "messages.po").write_text(CATALOG.replace("& co", "SECRET"), encoding="utf-8")
+    folder = base / "locales" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "messages.po").symlink_to(target if target.startswith("/")
+                                        else tmp_path / target)
+    err = refused(base, tmp_path / "out")
+    assert err == (
+        "locales/fr/LC_MESSAGES/messages.po: this catalog links to a place outside its "
+        "locales/ folder\n    hint: put the file itself in its place under locales/, or "
+        "delete it\nAborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
+def test_a_catalog_linked_inside_its_folder_ok(base: Path, tmp_path: Path) -> None:
+    catalog(base, CATALOG)
+    (base / "locales" / "fr").rename(base / "locales" / "fr-fr")
+    (base / "locales" / "fr").symlink_to("fr-fr")
+    result = run_build("--source", base, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", ["a\nb.css", "a\tb.css"])
+def test_an_asset_named_with_a_newline_or_tab_is_refused(
+        base: Path, tmp_path: Path, name: str) -> None:
+    """A text may hold a newline or a tab, a file name may not: `a\\nb.css` was
+    published under that name."""
+    (base / "templates" / "assets").mkdir(parents=True)
+    (base / "templates" / "assets" / name).write_text("a {}", encoding="utf-8")
+    err = refused(base, tmp_path / "out")
+    code = "000A" if "\n" in name else "0009"
+    spelled = name.replace("\n", "\\n").replace("\t", "\\t")
+    assert err.startswith(f"templates/assets/{spelled}: this file's name holds U+{code} "
+                          "(a control character)\n")

@@ -203,6 +203,11 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool
         if not path.is_file():
             continue
         display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        if not path.resolve().is_relative_to(folder.resolve()):  # never read, nor quoted
+            problems.append(Problem(Location(display), "this catalog links to a place "
+                                    "outside its locales/ folder", hint="put the file "
+                                    "itself in its place under locales/, or delete it"))
+            continue
         catalog, found = read_catalog(path, display)
         problems += found
         if catalog is None:
