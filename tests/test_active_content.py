@@ -81,8 +81,8 @@ def test_the_engines_pages_hold_none_and_forbid_script() -> None:
         html = page.read_text(encoding="utf-8")
         assert active_content(html) == [], page
         assert ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-                "style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
-                "form-action 'none'\">") in html, page
+                "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                "base-uri 'none'; form-action 'none'\">") in html, page
 
 
 @pytest.fixture
@@ -172,8 +172,8 @@ def test_the_preview_lets_its_own_script_run_and_no_other() -> None:
     import hashlib
     digest = base64.b64encode(hashlib.sha256(script.group(1).encode()).digest()).decode()
     assert ("content=\"default-src 'none'; style-src 'self' 'unsafe-inline'; img-src "
-            "'self' data:; base-uri 'none'; form-action 'none'; script-src "
-            f"'sha256-{digest}'; connect-src 'self'\"") in served
+            "'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+            f"script-src 'sha256-{digest}'\"") in served
 
 
 @pytest.mark.parametrize(("html", "what"), [

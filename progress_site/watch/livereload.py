@@ -113,7 +113,8 @@ def allowing(policy: str, script: str) -> str:
     for directive in directives:
         if directive[0].lower() in added:
             kept = [s for s in directive[1:] if s.lower() != "'none'"]
-            directive[1:] = [*kept, added[directive[0].lower()]]
+            source = added[directive[0].lower()]
+            directive[1:] = kept if source in kept else [*kept, source]
     return "; ".join(" ".join(d) for d in directives)
 
 
