@@ -186,7 +186,7 @@ def test_a_broken_save_shows_the_error_over_the_page_until_fixed(
 
 def overlay_violations(page: Any) -> list[str]:
     """axe-core's violations inside the error overlay."""
-    page.add_script_tag(path=str(browser.axe_script()))
+    browser.add_axe(page)
     found: list[str] = page.evaluate("""async () => {
         const r = await axe.run({include: [['#progress-site-error']]},
                                 {resultTypes: ['violations']});

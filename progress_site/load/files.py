@@ -8,7 +8,7 @@ import os
 import unicodedata
 from pathlib import Path
 
-from progress_site.characters import first_forbidden
+from progress_site.characters import first_forbidden, named
 from progress_site.errors import Location, Problem
 
 # The source's folders that override the engine's, read whole by their readers.
@@ -111,7 +111,8 @@ def unreadable_name(display: str) -> list[Problem]:
     becomes a link."""
     if any("\udc80" <= ch <= "\udcff" for ch in display):  # bytes os.fsdecode kept
         what = "is not UTF-8 text"
-    elif found := first_forbidden(display):
+    elif found := first_forbidden(display) or next(
+            (named(ch) for ch in display if ch in "\t\n"), ""):  # a text's, not a name's
         what = f"holds {found}"
     elif not unicodedata.is_normalized("NFC", display):
         return [_decomposed(display)]

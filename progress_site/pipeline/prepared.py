@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model, derive
-from progress_site.errors import BuildFailed, Problem, source_line
+from progress_site.errors import BuildFailed, Problem, SourceLines
 from progress_site.load.site import Source, load
 from progress_site.model.failed import spoiled
 from progress_site.render.dashboard import dashboard_pages, unlinked_series, unused_group_titles
@@ -107,8 +107,9 @@ def with_source_lines(problems: list[Problem], root: Path,
     as the file read (`documents`, which may hold an edit not written yet), else as the
     file on disk has it."""
     texts = {doc.display: doc for doc in documents}
+    on_disk = SourceLines(root)
     return [p if p.source_line or not p.location.line else
             dataclasses.replace(p, source_line=texts[p.location.file].line(p.location.line)
                                 if p.location.file in texts else
-                                source_line(root / p.location.file, p.location.line))
+                                on_disk.line(p.location.file, p.location.line))
             for p in problems]

@@ -124,10 +124,7 @@ def add(series: SeriesFile, point: Point, replace: bool, done: Added,
 
 def keep_order(series: SeriesFile, index: int, point: Point) -> None:
     """A replaced point keeps its place in date order between its neighbours."""
-    points = series.current()
-    at = next(i for i, (n, _) in enumerate(points) if n == index)
-    before = points[at - 1][1] if at else None
-    after = points[at + 1][1] if at + 1 < len(points) else None
+    before, after = series.neighbours(index)
     if (before and date_of(point) < date_of(before)) or \
             (after and date_of(point) > date_of(after)):
         raise Refused(f"{series.display}:{index + 1}: the new point of commit "

@@ -56,6 +56,7 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
     history, as data.js holds) are points of one series; two benchmarks may not share
     an id."""
     series: dict[str, list[Result]] = {}
+    names: dict[str, str] = {}  # the benchmark each id is made from (one, or an error)
     for r in results:
         ident = series_id(r, prefix, root)
         name = f"{visible_path(display)}: benchmark {quoted(visible_path(r.name))}"
@@ -66,8 +67,10 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
             raise Refused(f"{name} makes an id of {len(ident)} characters, too long for "
                           f"the name of its history file (at most {NAME_MAX - TEMPORARY} "
                           "bytes); rename the benchmark")
-        other = next((o.name for o in series.get(ident, ()) if o.name != r.name), None)
-        if other is not None:  # a prefix is the same for both: only a name tells them apart
+        # Against the first name of the id, not each of its points: a history of 100,000
+        # points of one benchmark took minutes.
+        other = names.setdefault(ident, r.name)
+        if other != r.name:  # a prefix is the same for both: only a name tells them apart
             raise Refused(f"{name} and benchmark {quoted(visible_path(other))} both make "
                           f"the id {quoted(visible_path(ident))}; rename one of them")
         series.setdefault(ident, []).append(r)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import re
 import shlex
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
@@ -98,10 +99,39 @@ def translation_problems(catalog: Catalog, display: str) -> list[Problem]:
         ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
         if any("%(" in str(part) for part in ids):
             message.flags.add("python-format")
+    checked = list(catalog.check())
+    told = {message.lineno for message, _ in checked}
     return [Problem(Location(display, message.lineno or 0, 1), f"{visible(str(error))}",
                     hint="write the msgid's placeholders, each as it is, `%(name)s`, "
                          "and one msgstr[i] for each plural form")
-            for message, errors in catalog.check() for error in errors]
+            for message, errors in checked for error in errors] + [
+        Problem(Location(display, message.lineno or 0, 1), why,
+                hint="write a percent sign as %%, and only the msgid's placeholders, "
+                     "each as `%(name)s`")
+        for message in catalog if message.id and message.lineno not in told
+        for why in percent_problems(message)]
+
+
+# A percent sign a template's gettext formats: `%%`, or a named placeholder.
+_PERCENT = re.compile(r"%(?:%|\((\w+)\)[-#0 +]?\d*(?:\.\d+)?[diouxXeEfFgGcrsa])")
+
+
+def percent_problems(message: Message) -> list[str]:
+    """What in a translation a template's gettext could not format: Jinja formats every
+    translation with its placeholders (`rv % variables`, even with none), so a lone `%`
+    (`100 %`), a `%d` or a name the msgid has not would end the build in Python's error."""
+    ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+    names = {m.group(1) for part in ids for m in _PERCENT.finditer(str(part)) if m.group(1)}
+    names |= {"num"} if len(ids) > 1 else set()  # ngettext passes the count as `num`
+    found = []
+    for text in message.string if isinstance(message.string, tuple | list) else (
+            message.string,):
+        text = str(text or "")
+        rest = _PERCENT.sub(lambda m: "" if (m.group(1) or "") in names | {""} else "%", text)
+        if "%" in rest:
+            found.append(f"this translation holds a percent sign that is no placeholder of "
+                         f"its msgid: {visible(text)[:80]!r}")
+    return found
 
 
 def plural_problem(translation: GNUTranslations, catalog: Catalog) -> str:
@@ -178,6 +208,11 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool,
         if not path.is_file():
             continue
         display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        if not path.resolve().is_relative_to(folder.resolve()):  # never read, nor quoted
+            problems.append(Problem(Location(display), "this catalog links to a place "
+                                    "outside its locales/ folder", hint="put the file "
+                                    "itself in its place under locales/, or delete it"))
+            continue
         catalog, found = read_catalog(path, display)
         problems += found
         if catalog is None:

@@ -12,6 +12,7 @@ import jinja2
 from progress_site.errors import Problem
 from progress_site.load.pages import Page, PageMeta
 from progress_site.model.schema import Site
+from progress_site.render.activeplaces import active_problems
 from progress_site.render.formatting import own_name
 from progress_site.render.places import PagePlace, home_page, language_folder, public_url
 from progress_site.render.sandbox import FAILURES, site_failure, template_problem
@@ -32,13 +33,18 @@ def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Sit
     when a site's own 404.html fails: told in `problems` once, not once a language."""
     css = assets.get("assets/style.css", b"").decode("utf-8")
     try:
-        return dict(not_found(env, words, site, css, base_url, pages)
-                    for env, words in languages)
+        made = [(env, not_found(env, words, site, css, base_url, pages))
+                for env, words in languages]
     except FAILURES as exc:
         if not site_failure(exc, languages[0][0]):
             raise
         problems.append(template_problem(exc, languages[0][0]))
         return {}
+    for env, (_, html) in made:
+        if env.sandboxed:  # a site's own 404.html or style.css (the engine's: no script)
+            active_problems(html.decode("utf-8"), env, "templates/404.html", "404.html",
+                            problems)
+    return dict(page for _, page in made)
 
 
 def not_found(env: jinja2.Environment, words: Words, site: Site, css: str,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 # What the engine's page template prints in place of the body: noncharacters, which no
-# text of the data, the pages or the catalogs may hold (model/characters.py).
+# text of the data, the pages or the catalogs may hold (characters.py).
 MARK = "\ufdd0body\ufdd0"
 
 

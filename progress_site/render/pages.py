@@ -19,6 +19,7 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
+from progress_site.render.activeplaces import active_problems
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
@@ -67,11 +68,18 @@ class PageRenderer:
                  places: dict[tuple[str, str], PagePlace], files: SiteFiles) -> None:
         self.env = env
         # Only the engine's own templates are given the body as a mark (pagebody.py).
-        self.marked = not from_source(env.loader) if env.loader is not None else False
+        # Spliced only into the engine's own page template: a site's templates (sandboxed)
+        # are given the body itself, and their page is read whole for active content.
+        self.marked = (env.loader is not None and not from_source(env.loader)
+                       and not env.sandboxed)
         self.words = words
         self.model = model
         self.places = places
         self.files = files  # what the build publishes, which the prose's links lead to
+        # Each unknown block's hint, made once: it lists the template folders, and a page
+        # of 50,000 lines naming no block took minutes.
+        self.hints: dict[str, str] = {}
+        self.blocks: list[str] | None = None
 
     def body(self, page: Page, problems: list[Problem]) -> list[Piece]:
         """The page's Markdown chunks and blocks, each with its HTML, in order."""
@@ -156,12 +164,16 @@ class PageRenderer:
     def block_hint(self, name: str) -> str:
         """A "did you mean" for a block no template renders (`runs` for `run`), else
         where to write it."""
-        known = [n.removeprefix("blocks/").removesuffix(".html")
-                 for n in self.env.list_templates(filter_func=lambda n: n.startswith("blocks/"))]
-        close = closest(name, known)
-        return f"did you mean '{close}'?" if close else (
-            f"write templates/blocks/{name}.html, or use one of the blocks listed in "
-            "docs/data-format.md")
+        if self.blocks is None:  # the blocks there are, listed once
+            self.blocks = [
+                n.removeprefix("blocks/").removesuffix(".html")
+                for n in self.env.list_templates(filter_func=lambda n: n.startswith("blocks/"))]
+        if name not in self.hints:
+            close = closest(name, self.blocks)
+            self.hints[name] = f"did you mean '{close}'?" if close else (
+                f"write templates/blocks/{name}.html, or use one of the blocks listed in "
+                "docs/data-format.md")
+        return self.hints[name]
 
     @staticmethod
     def unknown_options(block: Block, where: Location) -> list[Problem]:
@@ -221,6 +233,8 @@ class PageRenderer:
         place = (at, at + len(body.html)) if at >= 0 else None
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
+        if self.env.sandboxed:  # a site's own templates wrote it (the engine's write none)
+            active_problems(html, self.env, page.display, page.meta.template, problems)
         return unlinked(html).encode("utf-8")
 
     def template_of(self, page: Page, problems: list[Problem]) -> jinja2.Template | None:

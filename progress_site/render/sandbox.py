@@ -8,7 +8,7 @@ error), runs in Jinja's
 sandbox (no `cycler.__init__.__globals__.os`: Python's internals are out of reach) with
 no way to a path, a module or an open file among the values it is given, and a template
 that does not compile or fails while rendering is a located error, not an internal one.
-What a template prints is still its own: it can put any markup on its pages.
+What a template prints is its own markup, but no active content (active.py).
 """
 
 from __future__ import annotations

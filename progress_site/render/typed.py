@@ -22,7 +22,7 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from markdown_it.token import Token
 
 from progress_site.derive.site import Model
-from progress_site.errors import Location, Problem, source_line
+from progress_site.errors import Location, Problem, SourceLines
 from progress_site.load.pages import Page
 from progress_site.model.values import Text, Where
 from progress_site.render import formatting
@@ -208,15 +208,15 @@ def written(body: str, number: str, start: int, end: int) -> int:
     return match.start() if match else start
 
 
-def at_number(root: Path, where: Location, number: str) -> tuple[Location, str]:
+def at_number(lines: SourceLines, where: Location, number: str) -> tuple[Location, str]:
     """The place of a number in a data text: found on the text's line or the few after
     it (a text's value may start on the next line); the text's place otherwise."""
     for line in range(where.line, where.line + 4):
-        text = source_line(root / where.file, line)
+        text = lines.line(where.file, line)
         column = text.find(number, where.column - 1 if line == where.line else 0)
         if column >= 0:
             return Location(where.file, line, column + 1), text
-    return where, source_line(root / where.file, where.line)
+    return where, lines.line(where.file, where.line)
 
 
 # A data text in one language that holds numbers: its words, where it was written, its
@@ -242,6 +242,7 @@ def check_data(held: list[Holding], languages: Mapping[str, Numbers], root: Path
                strict: bool) -> list[Problem]:
     """The typed numbers of the data's texts that hold one, each in its language."""
     out, seen = [], set()
+    lines = SourceLines(root)
     for words, holder, written_in, lang, found in held:
         numbers = languages[lang]
         # Parsed only when a number of its words is one the site prints.
@@ -249,7 +250,7 @@ def check_data(held: list[Holding], languages: Mapping[str, Numbers], root: Path
             continue
         for token in prose(inline_tokens(words)):
             for _, number, name in typed(token.content, numbers):
-                where, line = at_number(root, holder.of(written_in), number)
+                where, line = at_number(lines, holder.of(written_in), number)
                 if (where, number) not in seen:
                     seen.add((where, number))
                     out.append(warning(Problem(where, "", source_line=line), number, name,

@@ -6,8 +6,11 @@ these to each HTML page as it sends it (server.py).
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
+import re
 
 from progress_site.watch.livestate import Status
 
@@ -68,6 +71,9 @@ SCRIPT = r"""<script data-progress-site-live>
 </script>
 """
 
+# The script's text as the page's policy hashes it: between its tags, exactly.
+SCRIPT_TEXT = re.compile(r"<script data-progress-site-live>(.*?)</script>", re.DOTALL)
+
 OVERLAY = """<div id="%(id)s" role="alert" style="position:fixed;inset:0 0 auto 0;\
 z-index:2147483647;max-height:70vh;overflow:auto;margin:0;padding:1rem 1.5rem;\
 background:#3b0a0a;color:#fff;font:15px/1.45 system-ui,sans-serif;\
@@ -86,6 +92,41 @@ def overlay(error: str) -> str:
     return OVERLAY % {"id": OVERLAY_ID, "text": html.escape(error)}
 
 
+# A page's Content-Security-Policy, as base.html writes it (a site's own template may
+# write one too): the page forbids every script, so the preview allows its own by hash.
+POLICY_META = re.compile(
+    r"""<meta\b[^>]*?\bhttp-equiv\s*=\s*["']?content-security-policy\b[^>]*>""", re.IGNORECASE)
+POLICY_CONTENT = re.compile(r"""(\bcontent\s*=\s*)(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+
+
+def allowing(policy: str, script: str) -> str:
+    """A policy that also runs the live-reload script (its SHA-256) and lets it ask the
+    server for events and pages ('self'); everything else as the page asked."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    added = {"script-src": f"'sha256-{digest}'", "connect-src": "'self'"}
+    directives = [d.split() for d in policy.split(";") if d.strip()]
+    named = {d[0].lower(): d[1:] for d in directives}
+    fallback = named.get("default-src")
+    for name in added:
+        if name not in named and fallback is not None:
+            directives.append([name, *fallback])
+    for directive in directives:
+        if directive[0].lower() in added:
+            kept = [s for s in directive[1:] if s.lower() != "'none'"]
+            source = added[directive[0].lower()]
+            directive[1:] = kept if source in kept else [*kept, source]
+    return "; ".join(" ".join(d) for d in directives)
+
+
+def with_live_policy(text: str, script: str) -> str:
+    """The page with each Content-Security-Policy of its own allowing the live script."""
+    def meta(match: re.Match[str]) -> str:
+        return POLICY_CONTENT.sub(lambda c: '{}"{}"'.format(c.group(1), html.escape(
+            allowing(html.unescape(c.group(2) or c.group(3) or ""), script), quote=False)
+            .replace('"', "&quot;")), match.group(0))
+    return POLICY_META.sub(meta, text)
+
+
 def inject(page: bytes, status: Status, any_page: bool = False) -> bytes:
     """The page with the live-reload script, and the overlay while the build is broken;
     `any_page` for a page served in place of a missing one, which refreshes after every
@@ -95,6 +136,8 @@ def inject(page: bytes, status: Status, any_page: bool = False) -> bytes:
     if status.error is not None:
         extra = overlay(status.error) + extra
     text = page.decode("utf-8", errors="replace")
+    inner = SCRIPT_TEXT.search(extra)
+    text = with_live_policy(text, inner.group(1) if inner else "")
     at = text.lower().rfind("</body>")
     at = len(text) if at < 0 else at
     return (text[:at] + extra + text[at:]).encode("utf-8")
