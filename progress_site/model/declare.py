@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -60,6 +61,23 @@ def declared(tp: Any) -> Declared:
     if dataclasses.is_dataclass(tp):
         return Declared("record", tp, optional)
     return Declared("plain" if tp in PLAIN else "other", tp, optional)
+
+
+def json_schema(tp: Any, scalars: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
+    """The JSON Schema of a value of type `tp`: records by reference to their definition
+    (`#/$defs/Name`), plain values and Text as `scalars` says (data.json and the editor's
+    schema describe strings and dates each their own way)."""
+    kind, arg, optional = declared(tp)
+    if kind == "sequence":
+        schema: dict[str, Any] = {"type": "array", "items": json_schema(arg, scalars)}
+    elif kind == "choice":
+        schema = {"enum": list(arg)}
+    elif kind == "record":
+        schema = {"$ref": f"#/$defs/{arg.__name__}"}
+    else:
+        schema = dict(scalars[arg])
+    # `key:` with nothing after it is YAML's null; the build reads it as "not given".
+    return {"anyOf": [schema, {"type": "null"}]} if optional else schema
 
 
 def held_record(tp: Any) -> type | None:

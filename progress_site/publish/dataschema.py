@@ -11,7 +11,7 @@ from typing import Any
 
 from progress_site.derive.kinds import KINDS
 from progress_site.model.dataset import Dataset
-from progress_site.model.declare import declared, fields, hints, record_classes
+from progress_site.model.declare import fields, hints, json_schema, record_classes
 from progress_site.model.figure import Figure
 from progress_site.model.roadmap import Roadmap, Task
 from progress_site.model.schema import BudgetItem, Comparison, Data, Headline
@@ -92,16 +92,7 @@ SCALARS: dict[Any, dict[str, Any]] = {
 
 def type_schema(tp: Any) -> dict[str, Any]:
     """The schema of one field's value as data.json writes it."""
-    kind, arg, optional = declared(tp)
-    if kind == "sequence":
-        schema: dict[str, Any] = {"type": "array", "items": type_schema(arg)}
-    elif kind == "choice":
-        schema = {"enum": list(arg)}
-    elif kind == "record":
-        schema = {"$ref": f"#/$defs/{arg.__name__}"}
-    else:
-        schema = dict(SCALARS[arg])
-    return {"anyOf": [schema, NULL]} if optional else schema
+    return json_schema(tp, SCALARS)
 
 
 def record_schema(cls: type) -> dict[str, Any]:

@@ -20,14 +20,13 @@ from typing import Any
 
 import yaml
 
-from progress_site.model.declare import declared, fields, hints, record_classes
+from progress_site.model.declare import fields, hints, json_schema, record_classes
 from progress_site.model.schema import Data, Site
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILE_NAME = "data-files.schema.json"  # not data.schema.json: that is data.json's, in site/
-NULL: dict[str, Any] = {"type": "null"}
 
 # A YAML 1.2 editor reads a bare 57930e6 or 1234567 as a number; the build keeps such a
 # commit id as written (`Converter.text_value`), so a plain word may be a number too.
@@ -76,17 +75,7 @@ def ref_note(kind: str) -> str:
 
 def type_schema(tp: Any) -> dict[str, Any]:
     """The schema of a value of type `tp` (records by reference to their definition)."""
-    kind, arg, optional = declared(tp)
-    if kind == "sequence":
-        schema: dict[str, Any] = {"type": "array", "items": type_schema(arg)}
-    elif kind == "choice":
-        schema = {"enum": list(arg)}
-    elif kind == "record":
-        schema = {"$ref": f"#/$defs/{arg.__name__}"}
-    else:
-        schema = dict(SCALARS[arg])
-    # `key:` with nothing after it is YAML's null; the build reads it as "not given".
-    return {"anyOf": [schema, NULL]} if optional else schema
+    return json_schema(tp, SCALARS)
 
 
 def plain_default(value: Any) -> Any:
