@@ -169,12 +169,11 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
             continue
         before = len(conv.problems)
         if key not in hints(Data):
-            conv.error((key,), f"unknown collection '{key}'", did_you_mean(
-                key, hints(Data), otherwise="known collections: " + ", ".join(
-                    k for k in hints(Data) if k != "site")), key=True)
             # A problem of its file: the rest is checked, and what the collection meant
             # was read as is set aside (references to its records are no mistakes).
             meant = closest(key, hints(Data))
+            hint = did_you_mean(key, hints(Data), otherwise="known collections: " + ", ".join(
+                k for k in hints(Data) if k != "site"))
             if aside is not None and meant in NAMED_BY_ID and isinstance(value, list):
                 aside.update((meant, i["id"]) for i in value
                              if isinstance(i, dict) and isinstance(i.get("id"), str))
@@ -183,6 +182,11 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
                 # but a name none of them has is wrong whatever they hold, and told.
                 cited = cited_names(meant, value)
                 aside.update(cited if cited is not None else {("collections", meant)})
+                if cited is None:  # any name may be one of its records': said once, here
+                    named = " or ".join(dict.fromkeys((meant, CITED_AS.get(meant, meant))))
+                    hint += (f" Until it is, no name of {named} that a text cites is checked: "
+                             "the ids of its records cannot all be read.")
+            conv.error((key,), f"unknown collection '{key}'", hint, key=True)
             continue
         elif key in SET_ASIDE and isinstance(value, list):
             items, ids = set_aside(conv, hints(Data)[key], value, key)
