@@ -612,6 +612,29 @@ def test_a_history_file_that_links_outside_is_refused_ok(tmp_path: Path) -> None
     assert problems == []
 
 
+@pytest.mark.parametrize("deep", ["[" * 100_000 + "]" * 100_000,
+                                  '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                  '{"a": ' * 100_000 + "1" + "}" * 100_000])
+def test_a_line_nested_too_deep_is_told_at_its_line_alone(tmp_path: Path, deep: str) -> None:
+    """A file whose only line is refused says why at that line, not that it has no
+    point (a file-wide message, printed first, that hid the line's)."""
+    (tmp_path / "data" / "history").mkdir(parents=True)
+    (tmp_path / "data" / "history" / "measurements.a.jsonl").write_text(deep + "\n", "utf-8")
+    series, problems = load_history(tmp_path)
+    assert series == ()
+    assert [(p.location.file, p.location.line, p.message) for p in problems] == [
+        ("data/history/measurements.a.jsonl", 1, "lists and objects nested more than 64 levels")]
+
+
+def test_a_line_nested_too_deep_is_told_at_its_line_alone_ok(tmp_path: Path) -> None:
+    """A file of no line at all is still told it has no point."""
+    (tmp_path / "data" / "history").mkdir(parents=True)
+    (tmp_path / "data" / "history" / "measurements.a.jsonl").write_text("\n", "utf-8")
+    series, problems = load_history(tmp_path)
+    assert series == ()
+    assert [p.message for p in problems] == ["this history file has no point"]
+
+
 def microsecond_source(root: Path, unit: str) -> Path:
     """The history site, its start-up series written in us (800 us, growing to 14 ms),
     as import keeps the first line's unit; `unit` written in its YAML entry, if any."""

@@ -115,6 +115,9 @@ def test_profiles_are_tables_with_their_source_once(files: dict[str, bytes]) -> 
                                               ("fr/figures/index.html", f"+4,2{NBSP}%")])
 def test_measurements_as_a_table(files: dict[str, bytes], path: str, change: str) -> None:
     table = page(files, path).find("table")
+    heads = [h.text() for h in table.find("thead").find_all("th")]
+    assert heads[4] == ("Since the previous point" if path.startswith("figures")
+                        else "Depuis le point précédent")  # a row has a change: shown
     rows = {r.attrs["id"]: r for r in table.find("tbody").find_all("tr")}
     assert list(rows) == ["measurement-startup", "measurement-render-new",
                           "measurement-players-lost"]

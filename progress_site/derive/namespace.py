@@ -48,6 +48,9 @@ class Namespace:
     # The names of figures whose records failed validation, and of what holds them
     # (`comparisons.C`): an error already told, so what cites them is not judged again.
     told: frozenset[str] = frozenset()
+    # The records left out as their id was used twice (`comparisons.C`), each with where
+    # it was written (`passed.left_out`): what a name no record has may have meant.
+    left_out: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # The names indexed for "did you mean" (`hint`), once a namespace rather than once a
     # bad name: a site of thousands of figures may cite thousands of names wrong.
     names: Names = field(init=False, compare=False, repr=False)
@@ -58,9 +61,10 @@ class Namespace:
     @classmethod
     def build(cls, data: Data, keyed: Iterable[Keyed], views: Mapping[FigureKey, FigureView],
               studies: tuple[StudyView, ...], budgets: tuple[BudgetView, ...],
-              roadmaps: tuple[RoadmapView, ...], told: frozenset[str] = frozenset()
-              ) -> Namespace:
-        """The names of every derived number of the data (`told`: see the field)."""
+              roadmaps: tuple[RoadmapView, ...], told: frozenset[str] = frozenset(),
+              left_out: Mapping[str, str] = MappingProxyType({})) -> Namespace:
+        """The names of every derived number of the data (`told`, `left_out`: see the
+        fields)."""
         entries: dict[str, Entry] = {}
         figures: dict[str, FigureKey] = {}
         for k in keyed:
@@ -84,7 +88,8 @@ class Namespace:
         for commit in data.commits:
             entries[f"commits.{commit.id}"] = commit
         return cls(MappingProxyType(entries), MappingProxyType(figures),
-                   MappingProxyType({d.id: d for d in data.datasets}), told=told)
+                   MappingProxyType({d.id: d for d in data.datasets}), told=told,
+                   left_out=left_out)
 
     def with_entries(self, more: Mapping[FigureKey, Quantity]) -> Namespace:
         """A namespace with these numbers named too (the headlines')."""
@@ -136,6 +141,9 @@ class Namespace:
         advice = kind_of(whole).hint(holder, part, whole) if whole is not None else None
         if advice is not None:
             return advice
+        twice = self.twice_hint(name)
+        if twice is not None:
+            return twice
         # A neighbour's short name first: `first-version-memory-cots` in a measurement's
         # formula meant the short `first-version-memory-cost`, which is what it wrote.
         short = sorted(n[len(scope) + 1:] for n in self.entries
@@ -144,6 +152,28 @@ class Namespace:
         return did_you_mean(name, known, otherwise=(
             "names look like comparisons.ID.ratio, measurements.ID, budgets.B.ITEM.share "
             "(see docs/data-format.md)"))
+
+    def twice_hint(self, name: str) -> str | None:
+        """When a name's record is none of its collection's and a record of that collection
+        was left out for an id used twice, that is what it may have named: the closest
+        name would be the id now used twice, which misleads."""
+        for holder, at in sorted(self.left_out.items()):
+            collection = holder.rpartition(".")[0]
+            if not name.startswith(f"{collection}.") or self._names_a_record(name, holder):
+                continue
+            ident = holder[len(collection) + 1:]
+            return (f"no record of {collection} has this id; the one at {at} was left out as "
+                    f"its id '{ident}' is used twice: if it is the one meant, give it back "
+                    "its own id")
+        return None
+
+    def _names_a_record(self, name: str, holder: str) -> bool:
+        """Whether a name lies under a record that is there, of the collection `holder`
+        is one of (ids may hold a dot, so the records are read from the figures' keys)."""
+        depth = len(FigureKey.parse(holder).parts)
+        records = {".".join(k.parts[:depth]) for k in self.figures.values()
+                   if len(k.parts) > depth}
+        return any(name == r or name.startswith(f"{r}.") for r in records)
 
 
 def name(entries: dict[str, Entry], key: FigureKey, quantity: Quantity | None) -> None:

@@ -7,6 +7,8 @@ it lets the pages be checked in the same build without telling an error twice.""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, cast
 
 from progress_site.errors import KeyPath, Problem
@@ -113,3 +115,35 @@ def told_by(problems: list[Problem], keyed: tuple[Keyed, ...], datasets: tuple[D
 
     return frozenset([str(k.key) for k in keyed if has_error(k.figure.where.path)]
                      + [ds.id for ds in datasets if has_error(ds.where.path)])
+
+
+def left_out(data: Data, kept: Data, failed: Failed) -> Mapping[str, str]:
+    """The names of the records left out because their id was already used (the printed
+    key of what holds their figures, `comparisons.C`), each with where it was written: a
+    name no record has may be the id such a record had before it was copied or renamed,
+    so 'did you mean' must not point at the id now used twice (`Namespace.hint`)."""
+    if not failed.dropped:
+        return MappingProxyType({})
+    still = {str(k.key) for k in figures(kept)}
+    found: dict[str, str] = {}
+    for keyed in figures(data):
+        path = keyed.figure.where.path
+        for at in failed.dropped:
+            if path[:len(at)] != at:
+                continue
+            record = _at(data, at)
+            ident = getattr(record, "id", None)
+            if ident not in keyed.key.parts:
+                continue
+            holder = ".".join(keyed.key.parts[:keyed.key.parts.index(ident) + 1])
+            if any(s == holder or s.startswith(f"{holder}.") for s in still):
+                found[holder] = str(record.where.of("id"))
+    return MappingProxyType(found)
+
+
+def _at(data: Data, path: KeyPath) -> Any:
+    """The record at a path of the data."""
+    value: Any = data
+    for part in path:
+        value = value[part] if isinstance(part, int) else getattr(value, part)
+    return value

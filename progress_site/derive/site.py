@@ -25,7 +25,7 @@ from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.formulas import derive_formulas
 from progress_site.derive.headlines import derive_headlines
 from progress_site.derive.namespace import REFERENCE, Entry, Namespace, texts
-from progress_site.derive.passed import passed, told_by
+from progress_site.derive.passed import left_out, passed, told_by
 from progress_site.derive.scopes import scoped
 from progress_site.derive.verdicts import check_wordings
 from progress_site.derive.views import (
@@ -94,7 +94,9 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     """The model the templates read, and the problems only derived numbers reveal.
     `failed`: the records validation found errors in (derive reads the data as
     `passed` leaves it, and nothing cites them into a second error)."""
-    data, told = passed(data, failed)
+    kept, told = passed(data, failed)
+    left = left_out(data, kept, failed)
+    data = kept
     data = scoped(data)
     # Computed columns first: tables, charts and every text read the records complete.
     data, problems = with_columns(data, told)
@@ -105,7 +107,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     def names_of(views: Mapping[FigureKey, FigureView]) -> Namespace:
         return Namespace.build(data, keyed, views, studies_of(data, views),
                                tuple(derive_budget(b, views) for b in data.budgets), roadmaps,
-                               told)
+                               told, left)
 
     # Derived figures first: comparisons, budgets and every name read them like the rest.
     views, formula_problems = derive_formulas(
@@ -119,7 +121,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     problems += check_controls(studies) + check_wordings(studies)
     for b in data.budgets:
         problems += check_budget_units(b)
-    namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps, told)
+    namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps, told, left)
     headlines, named, found = derive_headlines(data.headlines, namespace, views)
     namespace = namespace.with_entries(named)
     written = tuple(texts(data))

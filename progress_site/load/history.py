@@ -89,7 +89,8 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None = 
     # its lines stay, the records read from them go.
     doc.data = None
     if not points:
-        if not reader.problems:
+        # A file whose lines were all refused has said why, each at its line.
+        if not any(not p.warning for p in problems):
             problems.append(Problem(Location(display), "this history file has no point",
                                     hint="add one JSON object a line, or remove the file"))
         return None, problems

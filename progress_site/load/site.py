@@ -19,6 +19,7 @@ from progress_site.load.pages import Page, check_page_set, load_pages
 from progress_site.load.parse_cache import parse_once
 from progress_site.load.text import decode, read_text
 from progress_site.model.declare import hints
+from progress_site.model.failed import CITED_AS
 from progress_site.model.history import HistorySeries
 from progress_site.model.schema import Data, Site
 
@@ -137,6 +138,26 @@ def converted(text: str, display: str, languages: tuple[str, ...], strict: bool
     return convert_document(parse_once(text, display)[0], languages, strict)
 
 
+def cited_names(meant: str, value: Any) -> set[tuple[str, str]] | None:
+    """The names texts would cite the records of a misspelt collection by, as written
+    (collection, id): each record's id, and for a study each of its comparisons' ids
+    (`comparisons.C`); None when an id cannot be read, and any name may be one of them."""
+    inner = CITED_AS.get(meant)
+    if not isinstance(value, list):
+        return None
+    out: set[tuple[str, str]] = set()
+    for item in value:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            return None
+        out.add((meant, item["id"]))
+        if inner is not None:
+            held = cited_names(inner, item.get(inner) or [])
+            if held is None:
+                return None
+            out |= held
+    return out
+
+
 def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) -> Converted:
     """A parsed data file's collections as records (`site` aside), the problems found, and
     the records set aside (None when an error spoiled more than records of SET_ASIDE)."""
@@ -148,18 +169,24 @@ def convert_document(doc: Document, languages: tuple[str, ...], strict: bool) ->
             continue
         before = len(conv.problems)
         if key not in hints(Data):
-            conv.error((key,), f"unknown collection '{key}'", did_you_mean(
-                key, hints(Data), otherwise="known collections: " + ", ".join(
-                    k for k in hints(Data) if k != "site")), key=True)
             # A problem of its file: the rest is checked, and what the collection meant
             # was read as is set aside (references to its records are no mistakes).
             meant = closest(key, hints(Data))
+            hint = did_you_mean(key, hints(Data), otherwise="known collections: " + ", ".join(
+                k for k in hints(Data) if k != "site"))
             if aside is not None and meant in NAMED_BY_ID and isinstance(value, list):
                 aside.update((meant, i["id"]) for i in value
                              if isinstance(i, dict) and isinstance(i.get("id"), str))
             elif aside is not None and meant is not None:
-                # Texts name its records: what cites them is not judged in this build.
-                aside.add(("collections", meant))
+                # Texts name its records: what cites them is not judged in this build,
+                # but a name none of them has is wrong whatever they hold, and told.
+                cited = cited_names(meant, value)
+                aside.update(cited if cited is not None else {("collections", meant)})
+                if cited is None:  # any name may be one of its records': said once, here
+                    named = " or ".join(dict.fromkeys((meant, CITED_AS.get(meant, meant))))
+                    hint += (f" Until it is, no name of {named} that a text cites is checked: "
+                             "the ids of its records cannot all be read.")
+            conv.error((key,), f"unknown collection '{key}'", hint, key=True)
             continue
         elif key in SET_ASIDE and isinstance(value, list):
             items, ids = set_aside(conv, hints(Data)[key], value, key)

@@ -8,7 +8,7 @@ lay it out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
@@ -30,6 +30,7 @@ from progress_site.render.words import Words
 if TYPE_CHECKING:  # a site without history renders no series: its analysis stays unloaded
     from progress_site.derive.history import SeriesView
     from progress_site.derive.regressions import Step
+    from progress_site.model.schema import Measurement
 
 SPARK_POINTS = 30  # a row's sparkline: 200 rows stay small (docs/data-format.md)
 NAMED = 5  # series pages a warning names before it counts the rest
@@ -106,6 +107,19 @@ class Dashboard(SeriesWords):
         if view is None or len(view.points) < 2:
             return ""
         return self.change(view.points[-1].value, view.points[-2].value)
+
+    def measured_changes(self, shown: Iterable[Measurement]) -> list[str]:
+        """Each measurement's change since its previous point (`since_previous`; a
+        `history:` written in YAML ends at the figure, its last point the previous one),
+        '' where it has none: the `measurements` table's column, shown when one has it."""
+        out = []
+        for m in shown:
+            change = self.since_previous(m.id)
+            quantity = self.model.view("measurements", m.id).quantity
+            if not change and m.history and quantity is not None and quantity.kind == "value":
+                change = self.change(quantity.low, m.history[-1].value.value)
+            out.append(change)
+        return out
 
     def status(self, view: SeriesView) -> tuple[str, str]:
         """The series' status in words, and its CSS class."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from progress_site.model.limits import in_range
 from progress_site.record.importers.base import (
+    ImportFailed,
     Result,
     day_of,
     day_of_ms,
@@ -26,6 +27,7 @@ from progress_site.record.importers.base import (
     quoted,
     read_text,
 )
+from progress_site.record.importers.gab_shape import shape_problems
 from progress_site.record.importers.gotest import benchstat_name
 
 PREFIX = "window.BENCHMARK_DATA ="
@@ -47,14 +49,18 @@ BETTER = MappingProxyType({"customBiggerIsBetter": "higher", "customSmallerIsBet
 
 def read(path: Path, display: str) -> list[Result]:
     """Every bench of every entry, with its entry's commit and date."""
-    text = read_text(path, display).strip()
+    whole = read_text(path, display)
+    text = whole.strip()
     if not text.startswith(PREFIX):
         raise fail(display, f"not github-action-benchmark data.js: it does not start with "
                    f"`{PREFIX}`", "give the data.js of the gh-pages branch (dev/bench/data.js)",
                    1)
     doc = loads(text[len(PREFIX):].strip().removesuffix(";"), display)
-    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), dict):
-        raise fail(display, "not github-action-benchmark data: no `entries`")
+    # Every mistake of structure told at its place, before a bench is read.
+    problems = shape_problems(doc, whole, len(whole) - len(whole.lstrip()) + len(PREFIX),
+                              display)
+    if problems:
+        raise ImportFailed(problems)
     suites = doc["entries"]
     results = []
     for suite, entries in suites.items():
