@@ -14,7 +14,7 @@ import pytest
 import progress_site.load.history as history
 from progress_site.errors import Problem
 from progress_site.load.history_plain import plain_points
-from progress_site.model.history import HistorySeries
+from progress_site.model.history import MAX_SAMPLES, HistorySeries
 from progress_site.record.history import line
 
 LINE = {"commit": "c000", "date": "2026-11-01", "machine": "ci", "value": 10.5, "unit": "ms",
@@ -30,6 +30,11 @@ def lines(count: int = 6, **changed: object) -> list[str]:
 def text(*rows: str) -> str:
     """A file of these lines."""
     return "\n".join(rows) + "\n"
+
+
+def in_order(rows: list[str]) -> list[str]:
+    """The lines with their keys in the format's order, as `record` and `import` write."""
+    return [line(json.loads(x)) for x in rows]
 
 
 BASE = lines()
@@ -53,6 +58,14 @@ PLAIN = {
     "the same commit on two machines": text(BASE[0], BASE[0].replace('"ci"', '"pc"')),
     "byte order mark": "\ufeff" + text(*BASE),  # the file's, not the text's
     "non-ASCII words": text(*lines(machine="büro", tool="hyperfine ✓")),
+    "status": text(*lines(status="watch")),
+    "some lines with status": text(*BASE[:3], *lines(status="measured")[3:]),
+    # as `import` writes a tool's readings: the quartiles come from them
+    "samples": text(*in_order(lines(samples=[10.5, 9.25, 11, 10.5, 1.5e-3, 12]))),
+    "some lines with samples": text(*BASE[:2], *in_order(lines(samples=[3.5, 2, 4, 3.5]))[2:]),
+    "samples, value not their median": text(*in_order(lines(samples=[1.0, 2.0, 3.0, 4.0]))),
+    "median samples": text(*in_order(lines(1, value=3.5, samples=[1, 2, 3, 4, 5, 9]))),
+    "one sample": text(*in_order(lines(samples=[10.5]))),
 }
 NOT_PLAIN = {
     "compact": text(*(json.dumps(json.loads(x), separators=(",", ":")) for x in BASE)),
@@ -100,7 +113,18 @@ NOT_PLAIN = {
     "keys in another order": text(BASE[0].replace('"commit": "c000", "date": "2026-11-01"',
                                                   '"date": "2026-11-01", "commit": "c000"'),
                                   *BASE[1:]),
-    "unknown key": text(*lines(status="measured")),
+    "unknown key": text(*lines(colour="red")),
+    "unknown status": text(*lines(status="fine")),
+    "status before tool": text(BASE[0].replace('"tool"', '"status": "watch", "tool"'),
+                               *BASE[1:]),
+    "samples empty": text(*in_order(lines(samples=[]))),
+    "samples after tool": text(BASE[0][:-1] + ', "samples": [1, 2]}', *BASE[1:]),
+    "samples not numbers": text(*in_order(lines(samples=["1", 2]))),
+    "samples negative": text(*in_order(lines(samples=[1, -2]))),
+    "samples infinite": text(BASE[0].replace('"tool"', '"samples": [1, 1e999], "tool"'),
+                             *BASE[1:]),
+    "samples compact": text(BASE[0].replace('"tool"', '"samples": [1,2], "tool"'), *BASE[1:]),
+    "samples over the limit": text(*in_order(lines(1, samples=[1] * (MAX_SAMPLES + 1)))),
     "stats": text(BASE[0][:-1] + ', "stats": {"mean": 10}}', *BASE[1:]),
     "missing key": text(BASE[0].replace(', "machine": "ci"', ""), *BASE[1:]),
     "not JSON": text(BASE[0][:-1], *BASE[1:]),

@@ -4,6 +4,7 @@ print in a message or an address."""
 
 from __future__ import annotations
 
+import operator
 import os
 import unicodedata
 from pathlib import Path
@@ -13,6 +14,9 @@ from progress_site.errors import Location, Problem
 
 # The source's folders that override the engine's, read whole by their readers.
 THEME_FOLDERS = ("templates", "locales")
+# Paths sorted by their parts, the order `Path`'s own comparison gives, with no Python
+# call a comparison (a folder of 20,000 history files is sorted in every build).
+BY_PARTS = operator.attrgetter("parts")
 
 
 def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -22,8 +26,8 @@ def source_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     entry is never skipped silently nor read (see `regular`)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix in suffixes
-                  and not hidden(p, folder) and (p.is_symlink() or not p.is_dir()))
+    return sorted((p for p in folder.rglob("*") if p.suffix in suffixes
+                  and not hidden(p, folder) and (p.is_symlink() or not p.is_dir())), key=BY_PARTS)
 
 
 def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list[Problem]:

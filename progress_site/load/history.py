@@ -17,7 +17,7 @@ from typing import Any
 
 from progress_site.errors import Location, Problem
 from progress_site.load.document import Document
-from progress_site.load.files import inside, linked_below, source_files, unreadable_name
+from progress_site.load.files import BY_PARTS, inside, linked_below, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
 from progress_site.load.history_plain import newest_record, plain_points
 from progress_site.load.jsonfiles import BROKEN, locate_line, located_later, parse_json_lines
@@ -34,7 +34,7 @@ def history_paths(root: Path, edited: Mapping[Path, str]) -> list[Path]:
     """Every history file: those on disk and those an edit would write."""
     folder = root.joinpath(*FOLDER)
     extra = [p for p in edited if p.suffix == SUFFIX and p.parent == folder]
-    return sorted({*source_files(folder, (SUFFIX,)), *extra})
+    return sorted({*source_files(folder, (SUFFIX,)), *extra}, key=BY_PARTS)
 
 
 def load_history(root: Path, edited: Mapping[Path, str] | None = None
@@ -182,10 +182,36 @@ class _Lines:
         return Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
 
     def where(self, index: int, rec: dict[str, Any]) -> Where:
-        """The line's position and each of its values'."""
-        locate_line(self.doc, index)
-        fields = {k: self.doc.locate(("records", index, k)) for k in rec}
-        return Where(self.doc.locate(("records", index)), (), fields)
+        """The line's position and each of its values' (found when first asked)."""
+        return Where(self.doc.locate(("records", index)), (), _Fields(self.doc, index, rec))
+
+
+class _Fields(Mapping[str, Location]):
+    """Where each value of the newest point's line is: the line is scanned only when a
+    problem asks (a site of 20,000 one-line series scanned each line once a build)."""
+
+    def __init__(self, doc: Document, index: int, rec: Mapping[str, Any]) -> None:
+        self.doc = doc
+        self.index = index
+        self.keys_ = tuple(rec)
+        self.scanned = False
+
+    def __getitem__(self, key: str) -> Location:
+        if key not in self.keys_:
+            raise KeyError(key)
+        if not self.scanned:
+            locate_line(self.doc, self.index)
+            self.scanned = True
+        return self.doc.locate(("records", self.index, key))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.keys_
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys_)
+
+    def __len__(self) -> int:
+        return len(self.keys_)
 
 
 class _Machine(Mapping[str, Location]):

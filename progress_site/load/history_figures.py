@@ -115,7 +115,8 @@ def _written_twice(yaml: Measurement, series: HistorySeries) -> list[Problem]:
 def _measurement(yaml: Measurement | None, series: HistorySeries) -> Measurement:
     """The measurement of a series: its YAML entry completed, or one of its own."""
     newest = series.newest
-    fields = dict(newest.where.fields)
+    # As the line has them: each found only when a problem asks (`load/history.py`).
+    fields = newest.where.fields
     if yaml is None:
         where = Where(Location(series.file), ("measurements", series.id), fields)
         figure = _figure(Figure(where=where), newest, series.unit, where)

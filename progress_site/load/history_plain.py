@@ -3,11 +3,11 @@ text, then each column checked and converted at once (a map, a set, a sort check
 
 A plain file is what `import` and `record` write (docs/history-format.md): every line
 one object of the known keys in their order (commit, date, machine, value, unit, then
-maybe spread, n and tool), no escape, no blank or indented line, no key twice (the keys
-are the pattern's own words), dates in order, one unit, no (commit, machine) twice.
-Such a file gives the very points the line-by-line reader would, and has no problem to
-word. Any other file, or any doubt, is None here: `load/history.py` reads it line by line
-and words each problem, so the messages keep one source.
+maybe spread, n, samples, tool and status), no escape, no blank or indented line, no
+key twice (the keys are the pattern's own words), dates in order, one unit, no (commit,
+machine) twice. Such a file gives the very points the line-by-line reader would, and has
+no problem to word. Any other file, or any doubt, is None here: `load/history.py` reads
+it line by line and words each problem, so the messages keep one source.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ import math
 import operator
 import re
 import sys
+from collections.abc import Iterator, Sequence
 from itertools import repeat
 from typing import Any
 
 from progress_site.load.history_line import Day, day_of
 from progress_site.load.jsonfiles import parse_json
-from progress_site.model.history import NO_STATS, SeriesPoint
+from progress_site.model.history import MAX_SAMPLES, NO_STATS, SeriesPoint, with_iqr
 from progress_site.model.values import NOWHERE
 
 # The two forms of a date `parse_date` reads, in ASCII digits: their texts sort as their
@@ -35,8 +36,13 @@ _TEXT = r'"([^"\\\x00-\x1f\x85\u2028\u2029]*)"'
 _WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]+)"'
 # A JSON number without a sign, as `float` reads it; a whole number short enough that
 # JSON reads it as an int (model/limits.MAX_DIGITS), a count of readings from 1.
-_NUMBER = r"((?:0|[1-9][0-9]{0,19})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
+_READING = r"(?:0|[1-9][0-9]{0,19})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_NUMBER = f"({_READING})"
 _COUNT = r"([1-9][0-9]{0,17})"
+# A tool's readings as `import` writes them: a list of such numbers, kept as one text
+# (split into numbers once the whole file matched). An empty list is the line reader's.
+_SAMPLES = f"\\[({_READING}(?:, {_READING})*)\\]"
+_STATUS = '"(measured|watch)"'
 
 
 def _field(key: str, value: str, first: bool = False) -> str:
@@ -49,7 +55,8 @@ PLAIN_LINE = re.compile(
     "^\\{" + _field("commit", _WORD, True) + _field("date", _DATE)
     + _field("machine", _WORD) + _field("value", _NUMBER) + _field("unit", _TEXT)
     + f"(?:{_field('spread', _NUMBER)})?(?:{_field('n', _COUNT)})?"
-    + f"(?:{_field('tool', _WORD)})?\\}}\\r?$", re.MULTILINE)
+    + f"(?:{_field('samples', _SAMPLES)})?(?:{_field('tool', _WORD)})?"
+    + f"(?:{_field('status', _STATUS)})?\\}}\\r?$", re.MULTILINE)
 
 
 def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] | None:
@@ -59,7 +66,8 @@ def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] |
     # matches as lines means every line matched.
     if not found or len(found) != len(lines):
         return None
-    commits, dates, machines, values, units, spreads, counts, tools = zip(*found, strict=True)
+    (commits, dates, machines, values, units, spreads, counts, samples, tools,
+     statuses) = zip(*found, strict=True)
     unit = units[0]
     # The pattern's dates sort as text as they do in time (a day before its times), so
     # texts in order are days in order; any other order is the line reader's to judge.
@@ -72,18 +80,34 @@ def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] |
     days = _days(dates)
     numbers = list(map(float, values))
     spread = _column(spreads, float)
-    if days is None or not _finite(numbers) or not _finite([x for x in spread if x]):
+    readings = _readings(samples)
+    if (days is None or readings is None or not _finite(numbers)
+            or not _finite([x for x in spread if x])):
         return None
     # Each machine and tool text once in memory, not once a line; each point made from
     # its tuple of fields in one call (SeriesPoint._make is a Python call a point). No
-    # stats and no readings: no quartiles (`iqr`).
+    # stats: quartiles (`iqr`) only of a point with readings.
     fields = zip(
         commits, days, map(sys.intern, machines), numbers, spread, _column(counts, int),
-        repeat(NO_STATS), repeat(()),
+        repeat(NO_STATS), readings,
         [sys.intern(t) if t else None for t in tools] if any(tools) else repeat(None),
-        repeat("measured"), repeat(None), repeat(None), repeat(NOWHERE))
+        [s or "measured" for s in statuses] if any(statuses) else repeat("measured"),
+        repeat(None), repeat(None), repeat(NOWHERE))
     points: list[SeriesPoint] = list(map(tuple.__new__, repeat(SeriesPoint), fields))
+    if any(samples):
+        points = [with_iqr(p) if p.samples else p for p in points]
     return points, unit
+
+
+def _readings(texts: tuple[str, ...]) -> list[tuple[float, ...]] | Iterator[tuple[()]] | None:
+    """Each line's samples (none where it writes none); None if a list is too long or a
+    reading is not finite: the line reader words that."""
+    if not any(texts):
+        return repeat(())
+    out = [tuple(map(float, t.split(", "))) if t else () for t in texts]
+    if max(map(len, out)) > MAX_SAMPLES or not all(map(_finite, out)):
+        return None
+    return out
 
 
 def _repeated(commits: tuple[str, ...], machines: tuple[str, ...]) -> bool:
@@ -114,7 +138,7 @@ def _column(texts: tuple[str, ...], read: Any) -> list[Any]:
     return [read(t) if t else None for t in texts]
 
 
-def _finite(numbers: list[float]) -> bool:
+def _finite(numbers: Sequence[float]) -> bool:
     """Every number finite (none is negative: the pattern writes no sign)."""
     return not numbers or max(numbers) < math.inf
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from progress_site.charts import ahead
 from progress_site.charts.cache import FOLDER, ChartCache, LatestCharts
 from progress_site.collector import collector_paused
+from progress_site.derive.derived import fail_on_errors, with_source_lines
 from progress_site.errors import BuildFailed
 from progress_site.fork import fork_safe
 from progress_site.pipeline.languages import render_all
-from progress_site.pipeline.prepared import fail_on_errors, with_source_lines
 from progress_site.render.anchors import broken_anchors
 from progress_site.render.drawings import ask_charts
 from progress_site.render.pages import page_places, render

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
@@ -120,12 +121,13 @@ class DataFiles:
                                         f"a/{file.display}", f"b/{file.display}")
         return "".join(out)
 
-    def write(self) -> list[str]:
-        """Write every edited file, all or none: each is written beside its place first,
-        then all are moved in. The names of those written."""
+    def write(self, edited: Mapping[Path, str]) -> list[str]:
+        """Write every edited file (`edited()`, as checked: an import's 20,000 texts are
+        not made twice), all or none: each is written beside its place first, then all
+        are moved in. The names of those written."""
         moves: list[tuple[Path, Path]] = []
         try:
-            for path, text in self.edited().items():
+            for path, text in edited.items():
                 path.parent.mkdir(parents=True, exist_ok=True)
                 temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
                 with temporary.open("x", encoding="utf-8", newline="") as out:

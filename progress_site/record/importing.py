@@ -59,7 +59,8 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
     names: dict[str, str] = {}  # the benchmark each id is made from (one, or an error)
     for r in results:
         ident = series_id(r, prefix, root)
-        name = f"{visible_path(display)}: benchmark {quoted(visible_path(r.name))}"
+        # Worded for a refusal only: 100,000 results spelled out their names for nothing.
+        name = _named(display, r) if not ident or not fits(ident) else ""
         if not ident:
             raise Refused(f"{name} makes no id: its name has no letter a-z or digit; pass "
                           "--id PREFIX")
@@ -71,10 +72,15 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
         # points of one benchmark took minutes.
         other = names.setdefault(ident, r.name)
         if other != r.name:  # a prefix is the same for both: only a name tells them apart
-            raise Refused(f"{name} and benchmark {quoted(visible_path(other))} both make "
-                          f"the id {quoted(visible_path(ident))}; rename one of them")
+            raise Refused(f"{_named(display, r)} and benchmark {quoted(visible_path(other))} "
+                          f"both make the id {quoted(visible_path(ident))}; rename one of them")
         series.setdefault(ident, []).append(r)
     return series
+
+
+def _named(display: str, r: Result) -> str:
+    """`FILE: benchmark 'NAME'`, as a refusal names a result."""
+    return f"{visible_path(display)}: benchmark {quoted(visible_path(r.name))}"
 
 
 def series_id(r: Result, prefix: str, root: Path) -> str:
@@ -103,10 +109,11 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
     unit = series_unit(rec, args, ident, runs[-1])
     moved = old_points(rec, ident)
     plans = []
+    suggestion = None  # the newest run's, worked out once (its quartiles sort its readings)
     for r in runs:
         prov = provenance(args, today, machine=r.machine, commit=r.commit)
-        status = args.status or getattr(suggestion_of(r, args.noise_limit), "status",
-                                        "measured")
+        suggestion = None if args.status else suggestion_of(r, args.noise_limit)
+        status = args.status or getattr(suggestion, "status", "measured")
         require_point(status, prov)
         if prov["machine"] is not None:
             rec.declare_machine(prov["machine"], r.facts)
@@ -117,8 +124,6 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
         unit = scale_time(plans[-1][0].value, plans[-1][0].unit, None)[1]
     points = [point(reading, unit, prov, args.format, status)
               for reading, prov, status in plans]
-    newest = runs[-1]
-    suggestion = None if args.status else suggestion_of(newest, args.noise_limit)
     shown = printed(points[-1])
     if len(points) > 1:
         shown += f" (the newest of {len(points)} runs)"

@@ -70,14 +70,15 @@ def finish(rec: DataFiles, args: argparse.Namespace, pending: list[Pending], tod
         # A diff's lines hold the data's words: each spelled out, none split in two.
         diff = rec.diff().removesuffix("\n")
         print("\n".join(map(visible, diff.split("\n"))) if diff else "nothing would change")
-    problems = check(rec.root, today, rec.edited())
+    edited = rec.edited()
+    problems = check(rec.root, today, edited)
     for problem in problems:
         print(problem.render(), file=sys.stderr)
     if problems:
         raise refuse(problems)
     if args.dry_run:
         return 0
-    written = rec.write()
+    written = rec.write(edited)
     for note in rec.notes[:MAX_LINES]:
         print(note)
     if len(rec.notes) > MAX_LINES:

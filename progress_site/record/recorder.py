@@ -120,7 +120,7 @@ def check(root: Path, today: dt.date, edited: Mapping[Path, str]) -> list[Proble
     no cache)."""
     # Here, not above: every command line reads NOISE_LIMIT, and a build or `--help`
     # has no use for a second way into the stages.
-    from progress_site.pipeline.prepared import derived, with_source_lines
+    from progress_site.derive.derived import derived, with_source_lines
     from progress_site.render.located import page_references
 
     # As a build's prepare does: these stages make many objects and no cycles.
