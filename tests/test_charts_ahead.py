@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,9 +156,10 @@ def test_a_first_build_renders_each_page_once(tmp_path: Path,
     drawn_ahead: list[int] = []
     draw = ahead.draw_ahead
 
-    def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], *rest: None) -> None:
+    def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], *rest: Any,
+                   **named: Any) -> None:
         drawn_ahead.append(len(specs))
-        draw(cache, specs, *rest)
+        draw(cache, specs, *rest, **named)
 
     monkeypatch.setattr(pages.PageRenderer, "page", counted)
     monkeypatch.setattr(rendering, "fork_safe", lambda: True)

@@ -23,7 +23,7 @@ import functools
 import os
 import pickle
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from progress_site.charts.cache import FOLDER, ChartCache
@@ -122,11 +122,12 @@ def _drawn_when_asked(read: int, write: int, compiles: bool) -> dict[str, str]:
     return ChartCache(directory).drawn(specs)
 
 
-def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec],
-               drawer: Drawer | None = None) -> None:
+def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | None = None,
+               meanwhile: Callable[[], None] | None = None) -> None:
     """Draw `specs` into `cache`: by `drawer`'s child, all of them or half when there are
     many; without one, half in a child forked now when there are many and forking is
-    safe here; the rest in this process."""
+    safe here; the rest in this process. `meanwhile`: work of this process done while a
+    child draws, rather than waiting idle for it."""
     mine, theirs = halves(specs)
     if len(specs) < MIN_SPLIT:
         mine, theirs = ([], list(specs)) if drawer is not None else (list(specs), [])
@@ -137,6 +138,8 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec],
         import altair  # noqa: F401
     child = _child(cache, theirs, drawer) if theirs else None
     try:
+        if child is not None and meanwhile is not None:
+            meanwhile()
         cache.drawn(mine)
     except BaseException:
         if child is not None:

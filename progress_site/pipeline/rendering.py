@@ -14,7 +14,7 @@ from progress_site.collector import collector_paused
 from progress_site.derive.derived import fail_on_errors, with_source_lines
 from progress_site.errors import BuildFailed
 from progress_site.fork import fork_safe
-from progress_site.pipeline.languages import render_all
+from progress_site.pipeline.languages import compile_templates, render_all
 from progress_site.render.anchors import broken_anchors
 from progress_site.render.drawings import ask_charts
 from progress_site.render.pages import page_places, render
@@ -55,7 +55,7 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
         raise checked(config, ready)
     charts = chart_cache(config, last_drawings)
     if charts.drawing:
-        draw_first(ready, charts, drawer)
+        draw_first(config, ready, charts, drawer)
     done: dict[str, bytes] = {}
     problems = list(ready.problems)
     if first:
@@ -98,7 +98,8 @@ def chart_cache(config: BuildConfig, last_drawings: LatestCharts | None) -> Char
                       latest=last_drawings)
 
 
-def draw_first(ready: Prepared, charts: ChartCache, drawer: ahead.Drawer | None) -> None:
+def draw_first(config: BuildConfig, ready: Prepared, charts: ChartCache,
+               drawer: ahead.Drawer | None) -> None:
     """A build with a `drawer`, or that may fork, asks for the charts its pages' blocks
     show before it renders a page (`render.drawings.ask_charts`), and has those missing
     from the cache drawn ahead, on both cores when many (`charts/ahead.py`); the pages
@@ -109,4 +110,6 @@ def draw_first(ready: Prepared, charts: ChartCache, drawer: ahead.Drawer | None)
     listing = charts.lister()
     ask_charts(ready.pages, ready.model, ready.catalogs, listing)
     if listing.missing:
-        ahead.draw_ahead(charts, tuple(dict.fromkeys(listing.missing)), drawer)
+        # While a child draws, the templates the pages use are compiled, not waited for.
+        ahead.draw_ahead(charts, tuple(dict.fromkeys(listing.missing)), drawer,
+                         meanwhile=lambda: compile_templates(config, ready))
