@@ -45,6 +45,15 @@ def example_files() -> dict[str, bytes]:
     return make_site(config).files
 
 
+HOSTILE_BASE = Path(__file__).parent / "hostile" / "base"  # the small site hostile tests spoil
+
+
+def copy_hostile_base(source: Path) -> Path:
+    """A fresh copy of the small site the hostile-input tests spoil, in `source`, returned."""
+    shutil.copytree(HOSTILE_BASE, source)
+    return source
+
+
 def copy_example(source: Path) -> Path:
     """A fresh copy of the example's data/ and content/ in `source` (the one copy every
     test and fixture makes), returned."""

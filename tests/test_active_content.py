@@ -5,7 +5,6 @@ hold a script, an event handler, a `javascript:` address, a frame, a plugin, a f
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,9 @@ from progress_site.render.active import active_content, surely_inert
 from progress_site.watch.livereload import SCRIPT_TEXT, inject
 from progress_site.watch.livestate import Status
 
+from .conftest import copy_hostile_base
 from .test_pipeline import run_build
 
-BASE = Path(__file__).parent / "hostile" / "base"
 GOLDEN = Path(__file__).parent / "golden"
 
 REFUSED = [
@@ -87,7 +86,7 @@ def test_the_engines_pages_hold_none_and_forbid_script() -> None:
 
 @pytest.fixture
 def base(tmp_path: Path) -> Path:
-    shutil.copytree(BASE, tmp_path / "src")
+    copy_hostile_base(tmp_path / "src")
     (tmp_path / "src" / "templates").mkdir()
     return tmp_path / "src"
 

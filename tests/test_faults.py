@@ -31,9 +31,8 @@ import pytest
 
 from progress_site.cli import main
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES
+from .conftest import HOSTILE_BASE, REPO, SOURCE_DATE_EPOCH, TEMPLATES, copy_hostile_base
 
-BASE = Path(__file__).parent / "hostile" / "base"
 KILLS = 6  # two at each moment: anywhere, while writing, just after the swap
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
 
@@ -81,7 +80,7 @@ def generated_site(root: Path, version: str, pages: int = 4, assets: int = 1000)
     and a thousand asset files to write. Every file differs between versions, so that a
     mix of two builds cannot go unseen."""
     src = root / f"site-{version}"
-    shutil.copytree(BASE, src)
+    copy_hostile_base(src)
     site = src / "data" / "site.yaml"
     site.write_text(site.read_text().replace("title: Base", f"title: Base {version}"))
     words = f"Version {version}: *measured* and [linked](https://example.org/{version}). " * 8
@@ -251,13 +250,13 @@ def test_a_second_build_waits_for_the_first(tmp_path: Path) -> None:
     """While another build holds the output's lock (on the folder that holds it: no lock
     file), a build waits, then publishes."""
     out = tmp_path / "site"
-    assert run_build(BASE, out).returncode == 0
+    assert run_build(HOSTILE_BASE, out).returncode == 0
     before = snapshot(out)
     lock = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         # --force: the same build again would find nothing changed, and do nothing.
-        proc = subprocess.Popen([*build_command(BASE, out), "--force"], env=ENV, text=True,
+        proc = subprocess.Popen([*build_command(HOSTILE_BASE, out), "--force"], env=ENV, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(1.5)
         assert proc.poll() is None, "the build did not wait for the lock"
@@ -281,7 +280,7 @@ def failed(result: subprocess.CompletedProcess[str]) -> str:
 def test_a_file_where_the_output_folder_should_be(tmp_path: Path) -> None:
     blocker = tmp_path / "public"
     blocker.write_text("not a folder")
-    err = failed(build_here(BASE, blocker / "site"))
+    err = failed(build_here(HOSTILE_BASE, blocker / "site"))
     assert err == (f"{blocker}: cannot write the site under this file: it is not a folder\n"
                    "    hint: choose another --out; nothing was changed\n")
     assert blocker.read_text() == "not a folder"
@@ -290,7 +289,7 @@ def test_a_file_where_the_output_folder_should_be(tmp_path: Path) -> None:
 def test_an_output_that_is_a_file_is_not_replaced(tmp_path: Path) -> None:
     target = tmp_path / "notes.txt"
     target.write_text("precious")
-    err = failed(build_here(BASE, target))
+    err = failed(build_here(HOSTILE_BASE, target))
     assert err.startswith(f"{target}: refusing to replace this output folder: it is not a "
                           "folder\n")
     assert target.read_text() == "precious"
@@ -319,7 +318,7 @@ def test_an_output_that_would_replace_the_source_is_refused(out: str, reason: st
     """The old output is deleted after the swap: `--out content/en` would cost the pages,
     `--out ..` the project. Refused before anything is written, the caches too."""
     src = tmp_path / "project"
-    shutil.copytree(BASE, src, ignore=shutil.ignore_patterns(".cache"))
+    copy_hostile_base(src)
     (tmp_path / "shared").mkdir()
     (src / "data").rename(tmp_path / "shared" / "data")
     (src / "data").symlink_to(tmp_path / "shared" / "data")
@@ -336,7 +335,7 @@ def test_an_output_that_would_replace_the_source_is_refused(out: str, reason: st
 @pytest.mark.parametrize("out", ["site", "public", "build/site"])
 def test_an_output_of_its_own_inside_the_source_is_fine(out: str, tmp_path: Path) -> None:
     src = tmp_path / "project"
-    shutil.copytree(BASE, src, ignore=shutil.ignore_patterns(".cache"))
+    copy_hostile_base(src)
     before = snapshot(src)
     result = build_here(src, out, cwd=src)
     assert result.returncode == 0, result.stderr
@@ -353,7 +352,7 @@ def test_a_project_folder_is_never_replaced(where: str, tmp_path: Path) -> None:
     (other / "data").mkdir(parents=True)
     (other / "inner").mkdir()
     before = tree(other)
-    result = build_here(BASE, other, cwd=other / "inner" if where == "cwd" else None)
+    result = build_here(HOSTILE_BASE, other, cwd=other / "inner" if where == "cwd" else None)
     reason = ("it holds a project's sources (.git or data/), not a built site"
               if where == "project" else "it holds the current folder")
     assert failed(result).startswith(f"{other}: refusing to replace this output folder: "
@@ -371,29 +370,29 @@ def test_a_folder_that_holds_no_site_is_never_replaced(what: str, tmp_path: Path
     (other / ".config" / "settings").write_text("precious")
     (other / "index.html").write_text("<p>written by hand</p>")  # yet no data.json
     before = tree(other)
-    assert failed(build_here(BASE, other)).startswith(
+    assert failed(build_here(HOSTILE_BASE, other)).startswith(
         f"{other}: refusing to replace this output folder: it is not empty and holds no "
         "site a build published (index.html and data.json)\n")
     assert tree(other) == before
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert build_here(BASE, empty).returncode == 0
+    assert build_here(HOSTILE_BASE, empty).returncode == 0
     (empty / "stray.txt").write_text("left by hand")
-    assert build_here(BASE, empty).returncode == 0  # a site a build published: replaced
+    assert build_here(HOSTILE_BASE, empty).returncode == 0  # a site a build published: replaced
     assert not (empty / "stray.txt").exists()
 
 
 def test_a_file_size_limit_stops_the_write(tmp_path: Path) -> None:
     """Writes that fail half-way (RLIMIT_FSIZE: EFBIG, as a full disk gives ENOSPC)."""
     out = tmp_path / "site"
-    assert run_build(BASE, out).returncode == 0
+    assert run_build(HOSTILE_BASE, out).returncode == 0
     (out / "index.html").write_text("edited by hand")  # the build has a site to write
     before = snapshot(out)
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
 
-    err = failed(run_build(BASE, out, preexec_fn=limit))
+    err = failed(run_build(HOSTILE_BASE, out, preexec_fn=limit))
     assert re.fullmatch(re.escape(str(out)) + r"/[\w./-]+\.\w+: cannot write the site: File too "
                         r"large\n    hint: check the folder's permissions and free space; "
                         r"the previous site is untouched\n", err), err
@@ -451,7 +450,8 @@ def test_a_full_disk_and_a_read_only_disk(tmp_path: Path) -> None:
     if probe.returncode != 0 or not shutil.which("mount"):
         pytest.skip("no mount namespace here (unshare --mount refused)")
     done = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable,
-                           "-c", TMPFS_SCRIPT, str(REPO / "build.py"), str(BASE), str(mount)],
+                           "-c", TMPFS_SCRIPT, str(REPO / "build.py"), str(HOSTILE_BASE),
+                           str(mount)],
                           capture_output=True, text=True, env=ENV, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)

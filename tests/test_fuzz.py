@@ -38,9 +38,8 @@ from progress_site.model.declare import fields, hints
 from progress_site.model.values import Number, Text
 from progress_site.pipeline import BuildConfig, finish, make_site, prepare
 
-from .conftest import REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY
+from .conftest import HOSTILE_BASE, REPO, SOURCE_DATE_EPOCH, TEMPLATES, TODAY, copy_hostile_base
 
-BASE = Path(__file__).parent / "hostile" / "base"
 # What references may name: the base site's own records below, and one that is missing.
 NAMES = {"machines": ["a", "b"], "commits": ["a", "b"], "runs": ["a", "b"],
          "repositories": ["base", "b"], "units": ["ms", "%", "cores", "KB"]}
@@ -192,14 +191,14 @@ def source() -> Iterator[Path]:
     """A small site whose pages use every block; each example adds or replaces one file."""
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "src"
-        shutil.copytree(BASE, src)
+        copy_hostile_base(src)
         (src / "data" / "base.yaml").write_text(BASE_DATA)
         yield src
 
 
 def build_one(src: Path, name: str, text: str) -> None:
     """Load, validate, derive and render one document; only BuildFailed may come out."""
-    original = BASE / name
+    original = HOSTILE_BASE / name
     target = src / name
     target.write_text(text, encoding="utf-8")
     for lang in ("en", "fr"):
@@ -239,7 +238,7 @@ def test_the_command_line_never_prints_a_traceback(source: Path,
                               capture_output=True, text=True, timeout=60, check=False,
                               env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
     finally:
-        original = BASE / name
+        original = HOSTILE_BASE / name
         if original.exists():
             shutil.copy(original, target)
         else:
@@ -278,7 +277,7 @@ def test_broken_data_and_pages_are_told_together(source: Path, document: tuple[s
             assert told == ["no number named 'nowhere-at-all'"], failed.value.render()
     finally:
         for path in pages:
-            original = BASE / path.relative_to(source)
+            original = HOSTILE_BASE / path.relative_to(source)
             if original.exists():
                 shutil.copy(original, path)
             else:
@@ -346,7 +345,7 @@ def dataset_site() -> Iterator[Path]:
     """The base site with a dataset (reset by each example: `reset`)."""
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "src"
-        shutil.copytree(BASE, src)
+        copy_hostile_base(src)
         (src / "data" / "base.yaml").write_text(BASE_DATA)
         yield src
 

@@ -6,22 +6,20 @@ site untouched."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
+from .conftest import copy_hostile_base
 from .test_hostile import within
 from .test_hostile_templates import CATALOG
 from .test_pipeline import run_build
 from .test_record import smallest_site
 
-BASE = Path(__file__).parent / "hostile" / "base"
-
 
 @pytest.fixture
 def base(tmp_path: Path) -> Path:
-    shutil.copytree(BASE, tmp_path / "src")
+    copy_hostile_base(tmp_path / "src")
     return tmp_path / "src"
 
 

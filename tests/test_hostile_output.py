@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,11 +20,10 @@ import pytest
 
 from progress_site.cli import main
 
-from .conftest import REPO, SOURCE_DATE_EPOCH
+from .conftest import REPO, SOURCE_DATE_EPOCH, copy_hostile_base
 from .test_pipeline import run_build
 from .test_record import smallest_site
 
-BASE = Path(__file__).parent / "hostile" / "base"
 SAMPLES = Path(__file__).parent / "samples"
 COMMANDS = ["::error title=Safe::merge me", "\u00a0 ::add-mask::Built", "x ##[error]y"]
 
@@ -38,7 +36,7 @@ def workflow_commands(output: str) -> list[str]:
 
 @pytest.fixture
 def base(tmp_path: Path) -> Path:
-    shutil.copytree(BASE, tmp_path / "src")
+    copy_hostile_base(tmp_path / "src")
     return tmp_path / "src"
 
 

@@ -14,15 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import copy_hostile_base
 from .dom import parse
 from .test_pipeline import run_build
-
-BASE = Path(__file__).parent / "hostile" / "base"
 
 
 @pytest.fixture
 def base(tmp_path: Path) -> Path:
-    shutil.copytree(BASE, tmp_path / "src")
+    copy_hostile_base(tmp_path / "src")
     (tmp_path / "src" / "templates").mkdir()
     return tmp_path / "src"
 

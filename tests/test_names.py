@@ -10,7 +10,6 @@ and the command line's own messages.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,8 @@ from progress_site.errors import Location, Problem, visible_path
 from progress_site.load.pages import PAGE_NAME, TAKEN, suggested_name
 from progress_site.pipeline import BuildConfig, make_site
 
-from .conftest import REPO, TEMPLATES, TODAY
+from .conftest import REPO, TEMPLATES, TODAY, copy_hostile_base
 from .test_pipeline import run_build
-
-BASE = Path(__file__).parent / "hostile" / "base"
 
 
 @pytest.mark.parametrize(("name", "shown"), [
@@ -94,7 +91,7 @@ def test_the_command_line_prints_folder_names_escaped(tmp_path: Path) -> None:
 def test_an_output_inside_the_data_is_printed_escaped(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     source = tmp_path / "src"
-    shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
+    copy_hostile_base(source)
     monkeypatch.chdir(source)  # --out is relative to the working folder
     result = run_build("--source", source, "--out", "data/\x1b[2J")
     assert (result.returncode, result.stdout) == (2, "")
@@ -105,7 +102,7 @@ def test_an_output_inside_the_data_is_printed_escaped(tmp_path: Path,
 
 def test_a_data_file_whose_name_is_not_utf8_is_refused(tmp_path: Path) -> None:
     source = tmp_path / "src"
-    shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
+    copy_hostile_base(source)
     (source / "data" / os.fsdecode(b"m\xe9chines.yaml")).write_text("machines: []\n")
     result = run_build("--source", source, "--out", tmp_path / "out")
     assert result.returncode == 1
@@ -119,7 +116,7 @@ def test_a_data_file_name_in_decomposed_unicode_is_refused(tmp_path: Path) -> No
     """`café.yaml` written as `e` and a combining accent prints as its composed twin: it
     is refused, spelled out, with the name to give it; the composed one is read."""
     source = tmp_path / "src"
-    shutil.copytree(BASE, source, ignore=shutil.ignore_patterns(".cache"))
+    copy_hostile_base(source)
     (source / "data" / "caf\u00e9.yaml").write_text("machines: [{id: a, name: A}]\n")
     (source / "data" / "cafe\u0301.yaml").write_text("machines: [{id: b, name: B}]\n")
     result = run_build("--source", source, "--out", tmp_path / "out")

@@ -18,9 +18,7 @@ from progress_site.record.pending import Pending, confirm
 from progress_site.record.recorder import Refused, Suggestion, parse_number, suggest
 from progress_site.record.yamledit import YamlFile
 
-from .conftest import SOURCE_DATE_EPOCH
-
-HOSTILE_BASE = Path(__file__).parent / "hostile" / "base"
+from .conftest import SOURCE_DATE_EPOCH, copy_hostile_base
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +32,7 @@ def smallest_site(folder: Path) -> Path:
     commits, in `folder`/small: for the tests of what one recording writes and reads back,
     where `record` reading every data file of the example again and again is not the
     point."""
-    shutil.copytree(HOSTILE_BASE, folder / "small")
+    copy_hostile_base(folder / "small")
     shutil.copy(ENGINE_ROOT / "data" / "machines.yaml", folder / "small" / "data")
     return folder / "small"
 
