@@ -153,7 +153,7 @@ def test_jsonl_sample() -> None:
     ("jsonl", '{"id": "a", "value": 1e300}\n',
      "hyperfine.json:1:1: run record 'a' has a number larger than 1e+15"),
     ("hyperfine", '{"results": [{"command": 7, "mean": 1}]}',
-     "hyperfine.json: a benchmark's name or unit is not text: 7, 's'"),
+     "hyperfine.json:1:26: results[0].command: `command` is a number, not a text"),
     ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1, "time_unit": 3}]}',
      "hyperfine.json: a benchmark's name or unit is not text: 'a', 3"),
     ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
@@ -163,13 +163,14 @@ def test_jsonl_sample() -> None:
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": -0, "value": 2}\n',
      "hyperfine.json:2:1: key 'value' appears twice in one object"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": "x", "times": [1]}]}',
-     "hyperfine.json: not hyperfine output as expected: `stddev` is 'x', not a number"),
+     "hyperfine.json:1:52: results[0].stddev: `stddev` is a text, not a number"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "times": ["fast"]}]}',
-     "hyperfine.json: not hyperfine output as expected: could not convert string to float: "
-     "'fast'"),
-    ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "median": [2]'
-     '}}]}', "hyperfine.json: not pytest-benchmark output as expected: `median` is [2], not a "
-     "number"),
+     "hyperfine.json:1:52: results[0].times[0]: a time is a text, not a number"),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "median": [2], '
+     '"rounds": 1}}]}',
+     "hyperfine.json:1:62: benchmarks[0].stats.median: `median` is a list, not a number"),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1}}]}',
+     "hyperfine.json:1:40: benchmarks[0].stats: `stats` without `rounds`"),
 ])
 def test_malformed_files_are_located_errors(tmp_path: Path, fmt: str, text: str,
                                             message: str) -> None:

@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from progress_site.errors import MAX_SHOWN, KeyPath, Location, Problem
+from progress_site.errors import MAX_SHOWN, KeyPath, Location, Problem, shorten
+from progress_site.model.limits import LARGEST
 
 KINDS = MappingProxyType({"number": "a number", "text": "a text", "list": "a list",
                           "object": "an object", "any": "a value",
-                          "maybe-number": "a number or null"})
+                          "maybe-number": "a number or null",
+                          "count": "a count of runs (a whole number from 1)"})
 Mistake = tuple[KeyPath, str]  # the key path of the value at fault, and what is wrong
 
 
@@ -31,6 +33,7 @@ class Obj:
 
     name: str
     keys: Mapping[str, tuple[Spec, bool]]
+    either: tuple[str, ...] = ()  # keys of which one at least is needed (not null nor [])
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Each:
 
     name: str
     item: Spec
+    nulls: bool = False  # whether an item may be null (a tool's "none for this one")
 
 
 Spec = str | Obj | Each  # a kind of KINDS, an object, or a list
@@ -55,9 +59,12 @@ def mistakes(path: KeyPath, value: Any, spec: Spec, name: str) -> Iterator[Mista
             yield path, f"{name} is {what(value)}, not a list"
             return
         for i, item in enumerate(value):
-            yield from mistakes((*path, i), item, spec.item, spec.name)
+            if item is not None or not spec.nulls:
+                yield from mistakes((*path, i), item, spec.item, spec.name)
     elif not is_kind(spec, value):
-        yield path, f"{name} is {what(value)}, not {KINDS[spec]}"
+        # A count's number is shown: `2.7` or `0` says more than "a number".
+        found = repr(value) if spec == "count" and is_kind("number", value) else what(value)
+        yield path, f"{name} is {shorten(found, 40)}, not {KINDS[spec]}"
 
 
 def record(path: KeyPath, value: Any, spec: Obj) -> Iterator[Mistake]:
@@ -66,6 +73,8 @@ def record(path: KeyPath, value: Any, spec: Obj) -> Iterator[Mistake]:
     if not isinstance(value, dict):
         yield path, f"{spec.name} is {what(value)}, not an object {{...}}"
         return
+    if spec.either and not any(value.get(key) not in (None, []) for key in spec.either):
+        yield path, f"{spec.name} without " + " or ".join(f"`{key}`" for key in spec.either)
     for key, (inner, needed) in spec.keys.items():
         got = value.get(key)
         if got is None:
@@ -79,6 +88,8 @@ def is_kind(kind: str, value: Any) -> bool:
     """Whether a value is of a kind the format names."""
     if kind == "any" or (kind == "maybe-number" and value is None):
         return True
+    if kind == "count":
+        return type(value) is int and 1 <= value <= LARGEST
     if kind in ("number", "maybe-number"):
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     return isinstance(value, {"text": str, "list": list, "object": dict}[kind])
