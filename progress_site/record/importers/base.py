@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -24,7 +24,7 @@ from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.limits import LARGEST, MAX_DIGITS
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
-from progress_site.record.importers.shape import Obj, located, record
+from progress_site.record.importers.shape import Format
 from progress_site.regular import read_regular
 
 Stat = str  # "mean", "median", "min" or "max": options.STATS
@@ -291,17 +291,15 @@ def read_text(path: Path, display: str) -> str:
                                      "the tool wrote it, saved as UTF-8")]) from None
 
 
-def read_json(path: Path, display: str, shape: Obj | None = None, hint: str = "",
-              first: Callable[[Any], None] | None = None) -> Any:
-    """A tool's file as one JSON document, within the limits; with a `shape`, refused
-    unless it has it (every mistake of structure located, `hint` telling how to fix),
-    after `first` has refused a file that is not of the format at all."""
+def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
+    """A tool's file as one JSON document, within the limits; with a format, refused
+    unless it has the format's shape, every mistake of structure located at once."""
     text = read_text(path, display)
     doc = loads(text, display)
-    if first is not None:
-        first(doc)
-    if shape is not None:
-        problems = located(record((), doc, shape), text, 0, display, hint)
+    if fmt is not None:
+        if not fmt.is_of(doc):
+            raise fail(display, fmt.not_it, fmt.hint)
+        problems = fmt.problems(doc, text, display)
         if problems:
             raise ImportFailed(problems)
     return doc

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -10,13 +9,12 @@ from typing import Any
 from progress_site.errors import visible_path
 from progress_site.record.importers.base import (
     Result,
-    fail,
     not_negative,
     number,
     read_json,
     stats_of,
 )
-from progress_site.record.importers.shape import Each, Obj
+from progress_site.record.importers.shape import Each, Format, Obj
 
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
                           "stddev": "stddev"})
@@ -28,21 +26,14 @@ RESULT = Obj("a result", {
     "times": (Each("a time", "number"), False),
     "exit_codes": (Each("an exit code", "maybe-number"), False),
 }, either=("mean", "times"))
-SHAPE = Obj("the file", {"results": (Each("a result", RESULT), True)})
+FORMAT = Format(Obj("the file", {"results": (Each("a result", RESULT), True)}),
+                "not hyperfine JSON: no `results` list", HINT)
 
 
 def read(path: Path, display: str) -> list[Result]:
     """Every command of the file with its `times`; a non-zero exit code marks it failed."""
-    doc = read_json(path, display, SHAPE, HINT, first=of_hyperfine(display))
+    doc = read_json(path, display, FORMAT)
     return [one(run, display) for run in doc["results"]]
-
-
-def of_hyperfine(display: str) -> Callable[[Any], None]:
-    """What refuses a file that is not hyperfine's at all (another tool's JSON)."""
-    def first(doc: Any) -> None:
-        if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
-            raise fail(display, "not hyperfine JSON: no `results` list", HINT)
-    return first
 
 
 def one(run: dict[str, Any], display: str) -> Result:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -11,13 +10,12 @@ from progress_site.record.importers.base import (
     Result,
     count,
     day_of,
-    fail,
     not_negative,
     number,
     read_json,
     stats_of,
 )
-from progress_site.record.importers.shape import Each, Obj
+from progress_site.record.importers.shape import Each, Format, Obj
 
 # Its statistics in seconds, under our names (`ops` is a rate, left out).
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
@@ -32,18 +30,18 @@ BENCH = Obj("a benchmark", {
                               "data": (READINGS, False)}), True),
     "data": (READINGS, False),
 })
-SHAPE = Obj("the file", {
+FORMAT = Format(Obj("the file", {
     "benchmarks": (Each("a benchmark", BENCH), True),
     "commit_info": (Obj("`commit_info`", {}), False),
     "machine_info": (Obj("`machine_info`", {"cpu": (Obj("`cpu`", {}), False)}), False),
-})
+}), "not pytest-benchmark JSON: no `benchmarks` list", HINT)
 DIRTY = ("measured with uncommitted changes (commit_info.dirty): the commit does not "
          "name exactly what ran")
 
 
 def read(path: Path, display: str) -> list[Result]:
     """Every benchmark of the file, in seconds; a dirty tree flags each figure to watch."""
-    doc = read_json(path, display, SHAPE, HINT, first=of_pytest_benchmark(display))
+    doc = read_json(path, display, FORMAT)
     info = doc.get("commit_info") or {}
     commit = info.get("id")
     commit = commit[:7] if isinstance(commit, str) and commit != "unversioned" else None
@@ -57,14 +55,6 @@ def read(path: Path, display: str) -> list[Result]:
                               day_of(doc.get("datetime")), commit, bench["name"], flag=flag,
                               facts=facts))
     return results
-
-
-def of_pytest_benchmark(display: str) -> Callable[[Any], None]:
-    """What refuses a file that is not pytest-benchmark's at all (another tool's JSON)."""
-    def first(doc: Any) -> None:
-        if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-            raise fail(display, "not pytest-benchmark JSON: no `benchmarks` list", HINT)
-    return first
 
 
 def readings(bench: dict[str, Any], display: str) -> tuple[Any, ...]:

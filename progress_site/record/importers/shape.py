@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -43,6 +43,31 @@ class Each:
     name: str
     item: Spec
     nulls: bool = False  # whether an item may be null (a tool's "none for this one")
+
+
+@dataclass(frozen=True)
+class Format:
+    """A tool's JSON: its shape, what a file lacking the shape's needed keys is told (it
+    is not the tool's at all), how to fix a mistake, and mistakes a table cannot say."""
+
+    shape: Obj
+    not_it: str
+    hint: str
+    more: Callable[[Any], Iterable[Mistake]] | None = None
+
+    def problems(self, doc: Any, text: str, display: str) -> list[Problem]:
+        """Every mistake of a decoded file (`text`), located; [] when it has the shape."""
+        found = list(record((), doc, self.shape))
+        if not found and self.more is not None:
+            found = list(self.more(doc))
+        return located(found, text, 0, display, self.hint)
+
+    def is_of(self, doc: Any) -> bool:
+        """Whether a decoded file holds the shape's needed keys, of the right kind."""
+        kinds = {Obj: dict, Each: list}
+        return isinstance(doc, dict) and all(
+            isinstance(doc.get(key), kinds.get(type(spec), object))
+            for key, (spec, needed) in self.shape.keys.items() if needed)
 
 
 Spec = str | Obj | Each  # a kind of KINDS, an object, or a list
