@@ -23,6 +23,10 @@ KINDS = MappingProxyType({"number": "a number", "text": "a text", "list": "a lis
                           "object": "an object", "any": "a value",
                           "maybe-number": "a number or null",
                           "count": "a count of runs (a whole number from 1)"})
+# The exact types of a kind's values, where they say it alone (a bool is no number).
+EXACT: Mapping[str, frozenset[type]] = MappingProxyType({
+    "number": frozenset((int, float)), "text": frozenset((str,)),
+    "maybe-number": frozenset((int, float, type(None)))})
 Mistake = tuple[KeyPath, str]  # the key path of the value at fault, and what is wrong
 
 
@@ -83,6 +87,10 @@ def mistakes(path: KeyPath, value: Any, spec: Spec, name: str) -> Iterator[Mista
         if not isinstance(value, list):
             yield path, f"{name} is {what(value)}, not a list"
             return
+        types = EXACT.get(spec.item) if isinstance(spec.item, str) else None
+        if types is not None and all(type(item) in types or (item is None and spec.nulls)
+                                     for item in value):
+            return  # a list of plain values, as a good file holds, checked without a walk
         for i, item in enumerate(value):
             if item is not None or not spec.nulls:
                 yield from mistakes((*path, i), item, spec.item, spec.name)
@@ -105,7 +113,7 @@ def record(path: KeyPath, value: Any, spec: Obj) -> Iterator[Mistake]:
         if got is None:
             if needed:
                 yield path, f"{spec.name} without `{key}`"
-        else:
+        elif not isinstance(inner, str) or type(got) not in EXACT.get(inner, ()):
             yield from mistakes((*path, key), got, inner, f"`{key}`")
 
 
