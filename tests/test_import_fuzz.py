@@ -33,6 +33,8 @@ SCALARS = (st.none() | st.booleans() | st.integers(-10**6, 10**6)
 SHAPES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
                       | st.dictionaries(st.sampled_from(["name", "mean", "x"]), inner,
                                         max_size=3), max_leaves=10)
+# Lists nested past the limit of 64 levels, as a hostile file nests them.
+DEEP = st.integers(60, 300).map(lambda depth: json.loads("[" * depth + "]" * depth))
 
 # Each tool: the real file that is bent, and what `import` is given (a file or a folder).
 TOOLS: dict[str, tuple[str, str]] = {
@@ -74,7 +76,7 @@ def bent(doc: Any, path: KeyPath, new: Any) -> Any:
 def bends(tool: str) -> st.SearchStrategy[list[tuple[KeyPath, Any]]]:
     """One to three changes to the tool's real file: a path, and what goes there."""
     doc = json.loads((SAMPLES / TOOLS[tool][0]).read_text("utf-8"))
-    return st.lists(st.tuples(st.sampled_from(paths(doc)), SHAPES | st.just(...)),
+    return st.lists(st.tuples(st.sampled_from(paths(doc)), SHAPES | DEEP | st.just(...)),
                     min_size=1, max_size=3)
 
 

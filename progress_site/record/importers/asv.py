@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import posixpath
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
@@ -97,7 +98,8 @@ def read_file(path: Path, display: str, doc: Any) -> list[Result]:
     """Every benchmark and parameter combination of one asv results file."""
     machine = machine_json(path.with_name("machine.json"),
                            str(PurePosixPath(display).with_name("machine.json")))
-    units = benchmark_units(path.parent.parent / "benchmarks.json")
+    units = benchmark_units(path.parent.parent / "benchmarks.json", posixpath.normpath(
+        posixpath.join(posixpath.dirname(display), "..", "benchmarks.json")))
     commit = doc.get("commit_hash")
     common = {"date": day_of_ms(doc.get("date")), "machine": machine.get("machine"),
               "commit": commit[:7] if isinstance(commit, str) else None,
@@ -157,9 +159,9 @@ def machine_json(path: Path, display: str) -> dict[str, Any]:
     return doc if isinstance(doc, dict) else {}
 
 
-def benchmark_units(path: Path) -> dict[str, str | None]:
+def benchmark_units(path: Path, display: str) -> dict[str, str | None]:
     """Each benchmark's unit from results/benchmarks.json (`seconds` -> `s`)."""
-    doc = read_json(path, str(path)) if path.is_file() else {}
+    doc = read_json(path, display) if path.is_file() else {}
     if not isinstance(doc, dict):
         return {}
     return {key: UNITS.get(str(b.get("unit"))) for key, b in doc.items()

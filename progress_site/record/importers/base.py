@@ -155,9 +155,10 @@ def quoted(name: object) -> str:
     return f"'{shorten(str(name), MAX_KEY)}'"
 
 
-def fail(display: str, message: str, hint: str = "", line: int = 0) -> ImportFailed:
-    """An import error at a place of the tool's file."""
-    return ImportFailed([Problem(Location(display, line, 1 if line else 0), message,
+def fail(display: str, message: str, hint: str = "", line: int = 0, column: int = 1
+         ) -> ImportFailed:
+    """An import error at a place of the tool's file (its line and column)."""
+    return ImportFailed([Problem(Location(display, line, column if line else 0), message,
                                  hint=hint)])
 
 
@@ -270,8 +271,12 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
     except json.JSONDecodeError as exc:
         raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
     except TooDeep as exc:
+        # At the bracket that goes too deep, unless the caller places the whole text.
+        start = text.rfind("\n", 0, exc.offset) + 1
         raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
-                   "give the file exactly as the tool wrote it", line) from exc
+                   "give the file exactly as the tool wrote it",
+                   line or text.count("\n", 0, exc.offset) + 1,
+                   1 if line else exc.offset - start + 1) from exc
 
 
 def read_text(path: Path, display: str) -> str:

@@ -6,7 +6,7 @@ The FILE may also be a folder (`target/criterion`): every `*/new/estimates.json`
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from progress_site.record.importers.base import (
@@ -50,17 +50,17 @@ def one(path: Path, display: str) -> Result:
               if isinstance(estimate, dict) and "point_estimate" in estimate}
     stats = stats_of(points, {"mean": "mean", "median": "median", "std_dev": "stddev",
                               "median_abs_dev": "mad", "slope": "slope"})
-    name = bench_name(path)
+    name = bench_name(path, str(PurePosixPath(display).with_name("benchmark.json")))
     not_negative(display, name, {k: v for k, v in points.items() if k != "slope"})
     samples = per_iteration(path.with_name("sample.json"), display, name)
     return Result(name, "ns", stats, samples, len(samples) or 1, title=name)
 
 
-def bench_name(estimates: Path) -> str:
+def bench_name(estimates: Path, display: str) -> str:
     """The benchmark's id from benchmark.json (`group/function/value`), else its folder."""
     beside = estimates.with_name("benchmark.json")
     if beside.is_file():
-        doc = read_json(beside, str(beside))
+        doc = read_json(beside, display)
         if isinstance(doc, dict) and isinstance(doc.get("full_id"), str):
             return str(doc["full_id"])
     folder = estimates.parent.parent
