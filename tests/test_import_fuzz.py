@@ -142,3 +142,36 @@ test_criterion_benchmark_bent = fuzzed("criterion benchmark")
 def test_the_real_file_unbent_is_read(tmp_path: Path, tool: str) -> None:
     status, printed = run(tmp_path, tool, [])
     assert status == 0, printed
+
+
+@pytest.mark.parametrize(("tool", "text", "told"), [
+    ("hyperfine", '{"results": [{"command": "a"}, {"command": "b", "times": [1, null], '
+     '"exit_codes": "0"}]}',
+     ["x.json:1:14: results[0]: a result without `mean` or `times`",
+      "x.json:1:62: results[1].times[1]: a time is null, not a number",
+      "x.json:1:83: results[1].exit_codes: `exit_codes` is a text, not a list"]),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"rounds": 2.5}}], '
+     '"machine_info": []}',
+     ["x.json:1:51: benchmarks[0].stats.rounds: `rounds` is 2.5, not a count of runs (a "
+      "whole number from 1)",
+      "x.json:1:75: machine_info: `machine_info` is a list, not an object {...}"]),
+    ("google-benchmark", '{"context": {"caches": [{"size": "32K"}]}, "benchmarks": '
+     '[{"name": "a", "real_time": 1}, 5]}',
+     ["x.json:1:34: context.caches[0].size: `size` is a text, not a number",
+      "x.json:1:90: benchmarks[1]: a benchmark is a number, not an object {...}"]),
+    ("asv", '{"result_columns": ["result", "params", "samples"], "results": '
+     '{"t.time_a": [[1], 5, [[1, "x"]]], "t.time_b": {}}}',
+     ["x.json:1:83: results.t.time_a[1]: `params` is a number, not a list",
+      "x.json:1:91: results.t.time_a[2][0][1]: a reading is a text, not a number",
+      "x.json:1:111: results.t.time_b: `t.time_b` is an object, not a list of the columns"]),
+    ("criterion", '{"mean": {"point_estimate": "1"}, "slope": 3}',
+     ["x.json:1:29: mean.point_estimate: `point_estimate` is a text, not a number",
+      "x.json:1:44: slope: an estimate is a number, not an object {...}"]),
+])
+def test_each_importer_tells_every_mistake_at_its_place(tmp_path: Path, tool: str, text: str,
+                                                         told: list[str]) -> None:
+    (tmp_path / "x.json").write_text(text, encoding="utf-8")
+    with pytest.raises(ImportFailed) as caught:
+        read_results(tool, tmp_path / "x.json", "x.json")
+    assert [line for line in caught.value.render().splitlines()
+            if line.startswith("x.json")] == told
