@@ -326,7 +326,7 @@ def test_criterion_without_point_estimates(tmp_path: Path) -> None:
     with pytest.raises(ImportFailed) as caught:
         read_results("criterion", tmp_path / "estimates.json", "estimates.json")
     assert caught.value.render().splitlines()[0] == (
-        "estimates.json: benchmark 'estimates' has no number in it")
+        "estimates.json:1:10: mean: an estimate without `point_estimate`")
 
 
 # -- github-action-benchmark -----------------------------------------------------------------

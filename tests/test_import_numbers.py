@@ -57,10 +57,11 @@ CASES = [
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "stddev": NaN, '
      '"rounds": 3}}]}', "x.json: benchmark 'a': stddev nan is out of range"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "rounds": 0}}]}',
-     "x.json: not pytest-benchmark output as expected: `rounds` is 0, not a count of runs"),
+     "x.json:1:62: benchmarks[0].stats.rounds: `rounds` is 0, not a count of runs (a whole "
+     "number from 1)"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "rounds": 1e999'
-     '}}]}', "x.json: not pytest-benchmark output as expected: `rounds` is inf, not a count "
-     "of runs"),
+     '}}]}', "x.json:1:62: benchmarks[0].stats.rounds: `rounds` is inf, not a count of "
+     "runs (a whole number from 1)"),
     ("google-benchmark", '{"benchmarks": [{"name": "a", "run_type": "aggregate", '
      '"aggregate_name": "stddev", "real_time": Infinity, "time_unit": "ns"}]}',
      "x.json: benchmark 'a': stddev inf is out of range"),

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
-from pathlib import Path
+import posixpath
+from collections.abc import Iterator, Mapping
+from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
 
@@ -26,25 +27,45 @@ from progress_site.record.importers.base import (
     quoted,
     read_json,
 )
+from progress_site.record.importers.shape import (
+    Each,
+    Format,
+    Mistake,
+    Obj,
+    Spec,
+    mistakes,
+    what,
+)
 
 # asv's `stats_*` columns, under our names; ci_99 is its 99 % interval of the median.
 STATS = MappingProxyType({"stats_ci_99_a": "ci_99_low", "stats_ci_99_b": "ci_99_high",
                           "stats_q_25": "q1", "stats_q_75": "q3"})
 UNITS = MappingProxyType({"seconds": "s", "bytes": "B"})
+HINT = "give results/MACHINE/COMMIT-ENV.json as `asv run` wrote it (asv 0.5+)"
+# Each column of a benchmark's row that is read (a column may be null: nothing measured).
+STATISTIC = Each("a statistic", "number", nulls=True)
+COLUMNS: Mapping[str, Spec] = MappingProxyType({
+    "result": Each("a result", "number", nulls=True),
+    "params": Each("a parameter's values", Each("a value", "any")),
+    "samples": Each("a combination's readings", Each("a reading", "number"), nulls=True),
+    "stats_repeat": STATISTIC, **{column: STATISTIC for column in STATS}})
+MACHINE = Format(Obj("machine.json", {key: ("text", False) for key in ("machine", "cpu")}),
+                 "not asv's machine.json: not an object", "give the machine.json `asv "
+                 "machine` wrote, or none")
 
 
 def read(path: Path, display: str) -> list[Result]:
     """Every result of one results file, or of every results file of a folder (asv's
     `results/`, or one machine's folder in it), oldest first."""
     if not path.is_dir():
-        return read_file(path, display, read_json(path, display))
+        return read_file(path, display, read_json(path, display, RESULTS))
     files = [(file, f"{display}/{file.relative_to(path).as_posix()}") for file in
              sorted([*path.glob("*.json"), *path.glob("*/*.json")])
              if file.name not in ("machine.json", "benchmarks.json")]
     if not files:
         raise fail(display, "no asv results file (MACHINE/COMMIT-ENV.json) in this folder",
                    "give asv's results folder, a machine's folder in it, or one results file")
-    docs = [(file, shown, read_json(file, shown)) for file, shown in files]
+    docs = [(file, shown, read_json(file, shown, RESULTS)) for file, shown in files]
     # File names start with the commit's hash: a history is written in date order.
     docs.sort(key=lambda found: run_date(found[2]))
     return [r for file, shown, doc in docs for r in read_file(file, shown, doc)]
@@ -56,14 +77,29 @@ def run_date(doc: Any) -> float:
     return date if isinstance(date, (int, float)) and not isinstance(date, bool) else 0
 
 
+def rows(doc: dict[str, Any]) -> Iterator[Mistake]:
+    """The mistakes of each benchmark's row: one value a column of `result_columns`."""
+    for key, row in doc["results"].items():
+        if not isinstance(row, list):
+            yield ("results", key), f"`{key}` is {what(row)}, not a list of the columns"
+            continue
+        for i, (column, value) in enumerate(zip(doc["result_columns"], row, strict=False)):
+            if column in COLUMNS and value is not None:
+                yield from mistakes(("results", key, i), value, COLUMNS[column],
+                                    f"`{column}`")
+
+
+RESULTS = Format(Obj("the file", {"results": ("object", True),
+                                  "result_columns": (Each("a column", "text"), True)}),
+                 "not asv results JSON: no `results` with `result_columns`", HINT, rows)
+
+
 def read_file(path: Path, display: str, doc: Any) -> list[Result]:
     """Every benchmark and parameter combination of one asv results file."""
-    if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict) or \
-            not isinstance(doc.get("result_columns"), list):
-        raise fail(display, "not asv results JSON: no `results` with `result_columns`",
-                   "give results/MACHINE/COMMIT-ENV.json as `asv run` wrote it (asv 0.5+)")
-    machine = machine_json(path.with_name("machine.json"))
-    units = benchmark_units(path.parent.parent / "benchmarks.json")
+    machine = machine_json(path.with_name("machine.json"),
+                           str(PurePosixPath(display).with_name("machine.json")))
+    units = benchmark_units(path.parent.parent / "benchmarks.json", posixpath.normpath(
+        posixpath.join(posixpath.dirname(display), "..", "benchmarks.json")))
     commit = doc.get("commit_hash")
     common = {"date": day_of_ms(doc.get("date")), "machine": machine.get("machine"),
               "commit": commit[:7] if isinstance(commit, str) else None,
@@ -117,15 +153,15 @@ def result_of(name: str, columns: dict[str, Any], index: int, unit: str | None,
                   len(samples) or (repeat if isinstance(repeat, int) else 1), **common)
 
 
-def machine_json(path: Path) -> dict[str, Any]:
+def machine_json(path: Path, display: str) -> dict[str, Any]:
     """machine.json beside the results, or nothing when it is absent."""
-    doc = read_json(path, str(path)) if path.is_file() else {}
+    doc = read_json(path, display, MACHINE) if path.is_file() else {}
     return doc if isinstance(doc, dict) else {}
 
 
-def benchmark_units(path: Path) -> dict[str, str | None]:
+def benchmark_units(path: Path, display: str) -> dict[str, str | None]:
     """Each benchmark's unit from results/benchmarks.json (`seconds` -> `s`)."""
-    doc = read_json(path, str(path)) if path.is_file() else {}
+    doc = read_json(path, display) if path.is_file() else {}
     if not isinstance(doc, dict):
         return {}
     return {key: UNITS.get(str(b.get("unit"))) for key, b in doc.items()

@@ -24,6 +24,7 @@ from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.limits import LARGEST, MAX_DIGITS
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
+from progress_site.record.importers.shape import Format
 from progress_site.regular import read_regular
 
 Stat = str  # "mean", "median", "min" or "max": options.STATS
@@ -154,9 +155,10 @@ def quoted(name: object) -> str:
     return f"'{shorten(str(name), MAX_KEY)}'"
 
 
-def fail(display: str, message: str, hint: str = "", line: int = 0) -> ImportFailed:
-    """An import error at a place of the tool's file."""
-    return ImportFailed([Problem(Location(display, line, 1 if line else 0), message,
+def fail(display: str, message: str, hint: str = "", line: int = 0, column: int = 1
+         ) -> ImportFailed:
+    """An import error at a place of the tool's file (its line and column)."""
+    return ImportFailed([Problem(Location(display, line, column if line else 0), message,
                                  hint=hint)])
 
 
@@ -269,8 +271,12 @@ def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> A
     except json.JSONDecodeError as exc:
         raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
     except TooDeep as exc:
+        # At the bracket that goes too deep, unless the caller places the whole text.
+        start = text.rfind("\n", 0, exc.offset) + 1
         raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
-                   "give the file exactly as the tool wrote it", line) from exc
+                   "give the file exactly as the tool wrote it",
+                   line or text.count("\n", 0, exc.offset) + 1,
+                   1 if line else exc.offset - start + 1) from exc
 
 
 def read_text(path: Path, display: str) -> str:
@@ -290,6 +296,15 @@ def read_text(path: Path, display: str) -> str:
                                      "the tool wrote it, saved as UTF-8")]) from None
 
 
-def read_json(path: Path, display: str) -> Any:
-    """A tool's file as one JSON document, within the limits."""
-    return loads(read_text(path, display), display)
+def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
+    """A tool's file as one JSON document, within the limits; with a format, refused
+    unless it has the format's shape, every mistake of structure located at once."""
+    text = read_text(path, display)
+    doc = loads(text, display)
+    if fmt is not None:
+        if not fmt.is_of(doc):
+            raise fail(display, fmt.not_it, fmt.hint)
+        problems = fmt.problems(doc, text, display)
+        if problems:
+            raise ImportFailed(problems)
+    return doc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,22 +11,32 @@ from progress_site.record.importers.base import (
     Result,
     day_of,
     fail,
+    is_count,
     not_negative,
     number,
     quoted,
     read_json,
 )
+from progress_site.record.importers.shape import Each, Format, Mistake, Obj
 
 Runs = dict[str, list[dict[str, Any]]]
+HINT = "write it with `--benchmark_format=json` or `--benchmark_out=FILE`"
+# The aggregates kept as statistics (a BigO or RMS one has no `real_time`).
+KEPT = ("mean", "median", "stddev", "cv")
+# What Google Benchmark writes (src/json_reporter.cc), as far as a result is read from it.
+BENCH = Obj("a benchmark", {
+    "name": ("text", True), "run_name": ("text", False), "run_type": ("text", False),
+    "aggregate_name": ("text", False), "real_time": ("number", False),
+    "time_unit": ("text", False), "repetitions": ("number", False),
+})
+CONTEXT = Obj("`context`", {"caches": (Each("a cache", Obj("a cache", {
+    "size": ("number", False)})), False)})
 
 
 def read(path: Path, display: str) -> list[Result]:
     """Every benchmark: its repetitions as readings, its aggregates as statistics; a
     benchmark that reported an error is refused."""
-    doc = read_json(path, display)
-    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-        raise fail(display, "not Google Benchmark JSON: no `benchmarks` list",
-                   "write it with `--benchmark_format=json` or `--benchmark_out=FILE`")
+    doc = read_json(path, display, FORMAT)
     context = doc.get("context") or {}
     runs: Runs = {}
     aggregates: Runs = {}
@@ -39,6 +50,20 @@ def read(path: Path, display: str) -> list[Result]:
     day, facts = day_of(context.get("date")), machine_facts(context)
     return [one(name, runs.get(name, []), aggregates.get(name, []), day, facts)
             for name in dict.fromkeys([*runs, *aggregates])]
+
+
+def untimed(doc: dict[str, Any]) -> Iterator[Mistake]:
+    """A run or a kept aggregate without its time (only an error's, and a BigO or RMS
+    aggregate, have none)."""
+    for i, bench in enumerate(doc["benchmarks"]):
+        if bench.get("real_time") is None and not bench.get("error_occurred") and (
+                bench.get("run_type") != "aggregate" or bench.get("aggregate_name") in KEPT):
+            yield ("benchmarks", i), "a benchmark without `real_time`"
+
+
+FORMAT = Format(Obj("the file", {"context": (CONTEXT, False),
+                                 "benchmarks": (Each("a benchmark", BENCH), True)}),
+                "not Google Benchmark JSON: no `benchmarks` list", HINT, untimed)
 
 
 def refuse_error(bench: dict[str, Any], display: str) -> None:
@@ -55,11 +80,12 @@ def one(name: str, runs: list[dict[str, Any]], aggregates: list[dict[str, Any]],
     """One benchmark: each repetition's real time, the aggregates it computed."""
     first = runs[0] if runs else aggregates[0]
     stats = {a["aggregate_name"]: number(a["real_time"]) for a in aggregates
-             if a.get("aggregate_name") in ("mean", "median", "stddev", "cv")}
+             if a.get("aggregate_name") in KEPT}
     samples = tuple(number(r["real_time"]) for r in runs)
     if len(samples) == 1:
         stats["value"] = samples[0]
-    count = len(samples) or int(first.get("repetitions", 1))
+    repetitions = first.get("repetitions")
+    count = len(samples) or (int(repetitions) if is_count(repetitions) else 1)
     return Result(name, first.get("time_unit", "ns"), stats,
                   samples if len(samples) > 1 else (), count, day, facts=facts)
 
@@ -73,7 +99,7 @@ def machine_facts(context: dict[str, Any]) -> tuple[str, ...]:
     caches = [c for c in context.get("caches") or () if isinstance(c, dict)]
     if caches:
         facts.append("caches: " + ", ".join(
-            f"L{c.get('level')} {c.get('type', '')} {int(c.get('size', 0)) // 1024} KiB"
+            f"L{c.get('level')} {c.get('type', '')} {int(c.get('size') or 0) // 1024} KiB"
             for c in caches))
     if isinstance(context.get("host_name"), str):
         facts.append(f"host {context['host_name']}")

@@ -9,23 +9,30 @@ from typing import Any
 from progress_site.errors import visible_path
 from progress_site.record.importers.base import (
     Result,
-    fail,
     not_negative,
     number,
     read_json,
     stats_of,
 )
+from progress_site.record.importers.shape import Each, Format, Obj
 
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
                           "stddev": "stddev"})
+HINT = "write it with `hyperfine --export-json FILE ...`"
+# What hyperfine writes (src/export/json.rs), as far as a result is read from it.
+RESULT = Obj("a result", {
+    "command": ("text", True),
+    **{key: ("number", False) for key in (*STATS, "user", "system")},
+    "times": (Each("a time", "number"), False),
+    "exit_codes": (Each("an exit code", "maybe-number"), False),
+}, either=("mean", "times"))
+FORMAT = Format(Obj("the file", {"results": (Each("a result", RESULT), True)}),
+                "not hyperfine JSON: no `results` list", HINT)
 
 
 def read(path: Path, display: str) -> list[Result]:
     """Every command of the file with its `times`; a non-zero exit code marks it failed."""
-    doc = read_json(path, display)
-    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
-        raise fail(display, "not hyperfine JSON: no `results` list",
-                   "write it with `hyperfine --export-json FILE ...`")
+    doc = read_json(path, display, FORMAT)
     return [one(run, display) for run in doc["results"]]
 
 
@@ -34,8 +41,6 @@ def one(run: dict[str, Any], display: str) -> Result:
     not_negative(display, run["command"], run)
     times = tuple(number(t) for t in run.get("times") or ())
     stats = stats_of(run, STATS)
-    if not times and "mean" not in stats:
-        raise KeyError("mean")
     return Result(run["command"], "s", stats, times, len(times) or 1,
                   failed=failure(run.get("exit_codes")))
 

@@ -10,26 +10,38 @@ from progress_site.record.importers.base import (
     Result,
     count,
     day_of,
-    fail,
     not_negative,
     number,
     read_json,
     stats_of,
 )
+from progress_site.record.importers.shape import Each, Format, Obj
 
 # Its statistics in seconds, under our names (`ops` is a rate, left out).
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
                           "stddev": "stddev", "iqr": "iqr", "q1": "q1", "q3": "q3"})
+HINT = "write it with `pytest --benchmark-json=FILE`"
+READINGS = Each("a reading", "number")
+# What pytest-benchmark writes (its `as_dict`), as far as a result is read from it.
+BENCH = Obj("a benchmark", {
+    "name": ("text", True),
+    "stats": (Obj("`stats`", {"rounds": ("count", True),
+                              **{key: ("number", False) for key in STATS},
+                              "data": (READINGS, False)}), True),
+    "data": (READINGS, False),
+})
+FORMAT = Format(Obj("the file", {
+    "benchmarks": (Each("a benchmark", BENCH), True),
+    "commit_info": (Obj("`commit_info`", {}), False),
+    "machine_info": (Obj("`machine_info`", {"cpu": (Obj("`cpu`", {}), False)}), False),
+}), "not pytest-benchmark JSON: no `benchmarks` list", HINT)
 DIRTY = ("measured with uncommitted changes (commit_info.dirty): the commit does not "
          "name exactly what ran")
 
 
 def read(path: Path, display: str) -> list[Result]:
     """Every benchmark of the file, in seconds; a dirty tree flags each figure to watch."""
-    doc = read_json(path, display)
-    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-        raise fail(display, "not pytest-benchmark JSON: no `benchmarks` list",
-                   "write it with `pytest --benchmark-json=FILE`")
+    doc = read_json(path, display, FORMAT)
     info = doc.get("commit_info") or {}
     commit = info.get("id")
     commit = commit[:7] if isinstance(commit, str) and commit != "unversioned" else None
