@@ -4,16 +4,14 @@ that --strict makes an error; an image under templates/assets/ is published."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from progress_site.cli import main
 
-from .conftest import SOURCE_DATE_EPOCH, TEMPLATES
+from .conftest import SOURCE_DATE_EPOCH, TEMPLATES, copy_hostile_base
 from .dom import parse
-from .test_record import HOSTILE_BASE
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d4944415478da63f8cfc0f01f0005000201e5270ba50000000049454e44ae426082")
@@ -24,7 +22,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The smallest site, with a second page in each language."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
     source = tmp_path / "site"
-    shutil.copytree(HOSTILE_BASE, source)
+    copy_hostile_base(source)
     for lang in ("en", "fr"):
         (source / "content" / lang / "guide.md").write_text("---\ntitle: Guide\n---\nWords.\n")
     return source
