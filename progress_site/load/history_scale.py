@@ -14,7 +14,7 @@ import dataclasses
 from decimal import Decimal
 
 from progress_site.model.history import HistorySeries, SeriesPoint
-from progress_site.model.units import TIME_POWERS
+from progress_site.model.units import TIME_POWERS, fitting_time_unit
 
 
 def shown_unit(series: HistorySeries, wanted: str | None) -> str:
@@ -23,13 +23,12 @@ def shown_unit(series: HistorySeries, wanted: str | None) -> str:
     unit = series.unit
     if unit not in TIME_POWERS:
         return unit
-    if wanted in TIME_POWERS:
+    if wanted is not None and wanted in TIME_POWERS:
         return "us" if wanted == "µs" else wanted
     seconds = abs(Decimal(repr(series.newest.value))).scaleb(TIME_POWERS[unit])
     if seconds == 0:  # nothing to size a unit by
         return unit
-    return next((u for u in ("s", "ms", "us") if seconds >= Decimal(1).scaleb(TIME_POWERS[u])),
-                "ns")
+    return fitting_time_unit(seconds)
 
 
 def shown_in(series: HistorySeries, wanted: str | None) -> HistorySeries:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from types import MappingProxyType
 
 from progress_site.errors import closest
@@ -46,9 +47,16 @@ SYMBOL_UNITS = MappingProxyType({
 
 PERCENT = "%"
 
-# Durations by their power of ten of a second: how a series of times is shown in one
-# unit (load/history_scale.py), largest first.
-TIME_POWERS = {"s": 0, "ms": -3, "us": -6, "µs": -6, "ns": -9}
+# Durations by their power of ten of a second, largest first: what `import` converts
+# results between and the one unit a series of times is shown in (load/history_scale.py).
+TIME_POWERS = MappingProxyType({"s": 0, "ms": -3, "us": -6, "µs": -6, "ns": -9})
+
+
+def fitting_time_unit(seconds: Decimal) -> str:
+    """The largest duration unit in which `seconds` is 1 or more (ns below a microsecond):
+    the unit `import` writes a new series in and a series of times is shown in."""
+    return next((u for u in ("s", "ms", "us")
+                 if abs(seconds) >= Decimal(1).scaleb(TIME_POWERS[u])), "ns")
 
 BUILTIN_UNITS = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS) | {PERCENT}
 

@@ -18,11 +18,11 @@ from types import MappingProxyType
 from progress_site.collector import collector_paused
 from progress_site.errors import BuildFailed, Problem, UsageError, shorten, visible_path
 from progress_site.model.limits import LARGEST, MAX_DECIMALS, in_range
+from progress_site.model.units import TIME_POWERS, fitting_time_unit
 
 NOISE_LIMIT = 5.0  # percent: runs that vary more than this suggest "Measured, to watch"
-TIME_UNITS: Mapping[str | None, Decimal] = MappingProxyType({
-    "ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"), "ms": Decimal("1e-3"),
-    "s": Decimal(1)})
+TIME_UNITS: Mapping[str | None, Decimal] = MappingProxyType(
+    {unit: Decimal(1).scaleb(power) for unit, power in TIME_POWERS.items()})
 NUMBER_KEYS = ("value", "range", "samples", "distribution", "ok", "of")
 
 
@@ -91,7 +91,7 @@ def scale_time(value: Decimal, unit: str | None, wanted: str | None) -> tuple[De
         return value, unit
     seconds = value * TIME_UNITS[unit]
     if wanted is None:
-        wanted = next((u for u in ("s", "ms", "us") if abs(seconds) >= TIME_UNITS[u]), "ns")
+        wanted = fitting_time_unit(seconds)
     if wanted not in TIME_UNITS:
         raise UsageError(f"--unit {visible_path(wanted)}: a duration converts to ns, us, "
                          "ms or s")
