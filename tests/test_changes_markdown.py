@@ -337,3 +337,34 @@ def test_the_summary_is_cut_at_a_line_below_1_mb(fill: str) -> None:
                          "may hold (`--changes OLD_SITE` lists everything).\n") == (
         fill == "&")
     assert html(text).count("<table>") == 1
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("7.92", "7.92 us"), ("-0.0", "0.00 us"), ("NaN", None), ("Infinity", None),
+    ("-Infinity", None)])
+def test_an_old_figure_of_no_finite_number_is_no_site_a_build_published(
+        written: str, shown: str | None) -> None:
+    """JSON's reader takes NaN and Infinity, which no build writes: a planted old site's
+    figure of NaN read `| NaN.00 us -> 8.00 us | +NaN.0% |`."""
+    old = data_json().replace(b'"low": 7.92', f'"low": {written}'.encode())
+    if shown is None:
+        with pytest.raises(ValueError, match=r"not a data\.json that a build published"):
+            compare(old, data_json(cpu=8))
+        return
+    rows = markdown(compare(old, data_json(cpu=8))).splitlines()
+    assert rows[4].startswith(f"| measurements\\.cpu | {shown} -> 8.00 us |")
+
+
+@pytest.mark.parametrize(("part", "refused"), [("2.5", False), ("NaN", True)])
+def test_an_old_distribution_of_a_part_of_no_finite_number_is_no_site(
+        part: str, refused: bool) -> None:
+    old = json.loads(data_json())
+    old["measurements"][0]["derived"]["quantity"].update(
+        kind="distribution", parts={"p50": 7.92, "p99": 0})
+    text = json.dumps(old).replace('"p99": 0', f'"p99": {part}').encode()
+    if refused:
+        with pytest.raises(ValueError, match=r"not a data\.json that a build published"):
+            compare(text, data_json(cpu=8))
+    else:
+        assert markdown(compare(text, data_json(cpu=8))).splitlines()[4] == (
+            "| measurements\\.cpu | 7.92 us -> 8.00 us | +1.0% |")
