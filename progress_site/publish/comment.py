@@ -33,9 +33,11 @@ ENTITIES = MappingProxyType({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 # GitHub keeps 1 MiB of a job's summary and 64 KiB of a comment: past this many rows,
 # a count says how many more (the text format lists them all).
 MAX_ROWS = 200
-# A piece of input (a title, a unit, a series' name, a task's line) past this many
-# characters is cut: a title of 1 MB made a summary of 1 MB, which GitHub refuses whole.
-MAX_CHARS = 300
+# A piece of input (a figure's name, a unit, a series' name, a task's line) past this many
+# characters is cut: an id of 1 MB made a summary of 1 MB, which GitHub refuses whole. A
+# title is cut at 200 already (titles.py), so a task's line, which adds its key and its
+# statuses, keeps its end.
+MAX_CHARS = 500
 # What is left of the summary past this many bytes (as UTF-8) is cut, at a line: GitHub
 # drops a job's summary of more than 1 MiB whole, and escaping can make a character of
 # input five bytes (`&amp;`), so no count of rows bounds the text by itself.
