@@ -5,7 +5,9 @@
 tasks, how many texts changed, the pages that changed (the first few named, as the text
 form does), and the regression steps the new site found that the old one had not.
 Everything in it comes from the two data.json files, which a pull request controls: each
-piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention.
+piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention, and
+cut short, as are its lists and the whole (`bounded`), so that it cannot make a summary
+GitHub drops.
 """
 
 from __future__ import annotations
