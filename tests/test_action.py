@@ -95,7 +95,32 @@ def test_the_build_step_passes_each_input_as_one_argument(tmp_path: Path) -> Non
     assert status == 0 and not (tmp_path / "pwned").exists()
     assert calls == [f"--source|{hostile}|--strict|--base-url|https://example.org/|"
                      "--out|out dir|"]
-    assert (tmp_path / "output").read_text() == "site=out dir\n"
+    assert outputs(tmp_path / "output") == {"site": "out dir"}
+
+
+def outputs(path: Path) -> dict[str, str]:
+    """A `$GITHUB_OUTPUT` file read as the runner reads it: `name=value` lines, and
+    `name<<DELIMITER` ... `DELIMITER` for a value of several lines."""
+    found: dict[str, str] = {}
+    lines = iter(path.read_text().splitlines())
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, _, delimiter = line.partition("<<")
+            found[name] = "\n".join(iter(lines.__next__, delimiter))
+        else:
+            name, _, value = line.partition("=")
+            found[name] = value
+    return found
+
+
+@pytest.mark.parametrize("out", [
+    "site\nfail-on-regression=false", "x\nsite<<EOF\n/etc\nEOF", "a=b", "site_0\n"])
+def test_a_newline_in_the_out_folder_sets_no_other_output(tmp_path: Path, out: str) -> None:
+    """`echo "site=$OUT" >> "$GITHUB_OUTPUT"` let a folder's name hold a line of its own:
+    `site\nother=x` set the output `other`. Between delimiters, the value is one output."""
+    status, calls = run_step("Build", tmp_path, {"out": out})
+    assert status == 0 and "\n".join(calls) == f"--source|.|--strict|--out|{out}|"
+    assert outputs(tmp_path / "output") == {"site": out}
 
 
 def test_the_build_step_gates_and_compares(tmp_path: Path) -> None:
@@ -114,8 +139,17 @@ def test_the_import_step(tmp_path: Path) -> None:
         "import-tool": "hyperfine", "import-file": "b.json", "import-id": "b",
         "machine": "ci"})
     assert status == 0 and calls == [
-        "import|hyperfine|b.json|--source|.|--id|b|--commit|abc123|--yes|--machine|ci|"]
+        "import|--source|.|--id|b|--commit|abc123|--yes|--machine|ci|--|hyperfine|b.json|"]
     assert step("Import the results")["if"] == "inputs.import-file != ''"
+
+
+def test_an_import_file_that_reads_as_an_option_is_a_file(tmp_path: Path) -> None:
+    """The tool and its file come after `--`: `import-file: --dry-run` (or `-x.json`)
+    was read as an option of `import`, not as the file to read."""
+    status, calls = run_step("Import the results", tmp_path, {
+        "import-tool": "hyperfine", "import-file": "--dry-run", "import-id": "b"})
+    assert status == 0 and calls == [
+        "import|--source|.|--id|b|--commit|abc123|--yes|--|hyperfine|--dry-run|"]
 
 
 def test_the_install_step_defaults_to_the_actions_own_checkout(tmp_path: Path) -> None:

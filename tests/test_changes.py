@@ -195,6 +195,10 @@ def published(tmp_path_factory: pytest.TempPathFactory,
     pytest.param(b"[" * 100_000 + b"]" * 100_000, id="deeper than json reads"),
     pytest.param(b'{"studies": ' + b"1" * 5000 + b"}", id="longer than Python reads"),
     pytest.param(b"\xff\xfe not even text", id="not text"),
+    *(pytest.param(b'{"version": 1, "today": "2026-11-08", "measurements": [{"id": "x", '
+                   b'"derived": {"quantity": {"kind": "value", "low": %s, "high": 1, '
+                   b'"decimals": 2}}}]}' % number, id=f"a figure of {number.decode()}")
+      for number in (b"NaN", b"Infinity", b"-Infinity")),
 ])
 def test_a_previous_site_that_cannot_be_compared_is_still_replaced(
         old: bytes, published: tuple[Path, Path], tmp_path: Path) -> None:

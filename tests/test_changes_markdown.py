@@ -292,3 +292,79 @@ def test_texts_are_counted_by_id_so_an_insert_counts_once() -> None:
     assert found.texts == 1
     new["measurements"][3]["title"] = "Renamed"
     assert compare(json.dumps(old).encode(), json.dumps(new).encode()).texts == 2
+
+
+@pytest.mark.parametrize(("count", "listed"), [(200, 200), (10_000, 200)])
+def test_steps_past_200_are_counted_not_listed(count: int, listed: int) -> None:
+    """A pull request of 10,000 series, each with a step, listed them all: 930 KB of
+    summary, near what GitHub keeps of one (1 MiB), which it then drops whole."""
+    steps = [{**STEP, "key": f"s{i:05}"} for i in range(count)]
+    text = markdown(compare(data_json(), data_json(*steps)))
+    assert sum(line.startswith("- s") for line in text.splitlines()) == listed
+    assert ("And 9,800 more regressions (`--changes OLD_SITE` lists them all)."
+            in text) == (count > listed)
+    assert len(text) < 60_000
+
+
+@pytest.mark.parametrize("length", [500, 1_000_000])
+def test_a_long_name_or_unit_is_cut_to_500_characters(length: int) -> None:
+    """A figure's id, or its unit, of 1 MB made a line of 1 MB (2 MB escaped)."""
+    new = json.loads(data_json())
+    new["measurements"][0]["id"] = "i" * (length - len("measurements."))
+    new["measurements"][0]["derived"]["quantity"]["unit"] = "<" * length
+    row = next(line for line in markdown(compare(data_json(), json.dumps(new).encode()))
+               .splitlines() if line.startswith("| measurements\\.i"))
+    cut = "\u2026" if length > 500 else ""
+    assert row == (f"| measurements\\.{'i' * 487}{cut} | none -> 7.92 {'&lt;' * 500}{cut} "
+                   "|  |")
+
+
+@pytest.mark.parametrize("fill", ["&", "a"])
+def test_the_summary_is_cut_at_a_line_below_1_mb(fill: str) -> None:
+    """200 rows of five pieces of 300 characters each: `&` is escaped `&amp;`, 1.5 MB of
+    table, which GitHub drops whole; cut at a whole row, it says so under the table."""
+    old, new = json.loads(data_json()), json.loads(data_json())
+    old["measurements"] = [{"id": f"m{i:03}" + fill * 300, **figure(1, fill * 300,
+                                                                    fill * 300)}
+                           for i in range(200)]
+    new["measurements"] = [{**m, **figure(2, fill * 300, "x" + fill * 300)}
+                           for m in old["measurements"]]
+    text = markdown(compare(json.dumps(old).encode(), json.dumps(new).encode()))
+    rows = [line for line in text.splitlines() if line.startswith("| measurements")]
+    assert len(text.encode()) <= 1_000_000 and rows[-1].endswith(" | +100.0% |")
+    assert len(rows) == (200 if fill == "a" else 132)
+    assert text.endswith("\n\nThe summary is cut here, at 1 MB, the most a job's summary "
+                         "may hold (`--changes OLD_SITE` lists everything).\n") == (
+        fill == "&")
+    assert html(text).count("<table>") == 1
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("7.92", "7.92 us"), ("-0.0", "0.00 us"), ("NaN", None), ("Infinity", None),
+    ("-Infinity", None)])
+def test_an_old_figure_of_no_finite_number_is_no_site_a_build_published(
+        written: str, shown: str | None) -> None:
+    """JSON's reader takes NaN and Infinity, which no build writes: a planted old site's
+    figure of NaN read `| NaN.00 us -> 8.00 us | +NaN.0% |`."""
+    old = data_json().replace(b'"low": 7.92', f'"low": {written}'.encode())
+    if shown is None:
+        with pytest.raises(ValueError, match=r"not a data\.json that a build published"):
+            compare(old, data_json(cpu=8))
+        return
+    rows = markdown(compare(old, data_json(cpu=8))).splitlines()
+    assert rows[4].startswith(f"| measurements\\.cpu | {shown} -> 8.00 us |")
+
+
+@pytest.mark.parametrize(("part", "refused"), [("2.5", False), ("NaN", True)])
+def test_an_old_distribution_of_a_part_of_no_finite_number_is_no_site(
+        part: str, refused: bool) -> None:
+    old = json.loads(data_json())
+    old["measurements"][0]["derived"]["quantity"].update(
+        kind="distribution", parts={"p50": 7.92, "p99": 0})
+    text = json.dumps(old).replace('"p99": 0', f'"p99": {part}').encode()
+    if refused:
+        with pytest.raises(ValueError, match=r"not a data\.json that a build published"):
+            compare(text, data_json(cpu=8))
+    else:
+        assert markdown(compare(text, data_json(cpu=8))).splitlines()[4] == (
+            "| measurements\\.cpu | 7.92 us -> 8.00 us | +1.0% |")

@@ -190,6 +190,25 @@ def test_a_catalogs_file_is_held_to_a_data_files_rules(base: Path, tmp_path: Pat
     assert refused(base, tmp_path / "out").startswith(message + "\n")
 
 
+@pytest.mark.parametrize("entries", [30_000, 40_000])
+def test_a_catalog_past_1_mib_is_refused_before_it_is_read(base: Path, tmp_path: Path,
+                                                            entries: int) -> None:
+    """A catalog of 32 MiB (950,000 entries, within a data file's limit) took Babel a
+    minute to read; the engine's own holds 13 KB."""
+    (base / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (base / "locales" / "fr" / "LC_MESSAGES" / "messages.po").write_text(
+        CATALOG + "".join(f'\nmsgid "x{i:06}"\nmsgstr "y{i:06}"\n' for i in range(entries)))
+    if entries == 30_000:  # 1.02 MB
+        result = run_build("--source", base, "--out", tmp_path / "out")
+        assert result.returncode == 0, result.stderr
+        return
+    assert refused(base, tmp_path / "out") == (
+        "locales/fr/LC_MESSAGES/messages.po: file is 1.3 MiB, over the 1 MiB limit\n"
+        "    hint: a catalog holds the words of the templates: keep the entries they use "
+        "(`pybabel update --ignore-obsolete`)\n"
+        "Aborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
 def test_a_catalogs_syntax_error_is_at_its_line(base: Path, tmp_path: Path) -> None:
     """Babel named the line in its message ("... on 11", counted from 0): the problem
     carries it as every other does, with the line."""

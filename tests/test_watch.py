@@ -602,6 +602,37 @@ def test_a_request_for_another_host_is_refused(answering: str, line: bytes,
     assert b"index.html" not in answer
 
 
+@pytest.mark.parametrize("held", [
+    b"GET / HT",  # half a request line, never ended
+    b"GET / HTTP/1.1\r\nHost: localhost\r\nX-a: 1\r\n",  # headers that never end
+    b"GET /__progress_site/events HTTP/1.1\r\nHost: localhost\r\n\r\n",  # a tab's stream
+], ids=["request line", "headers", "event stream"])
+def test_clients_that_hold_a_connection_hold_no_other(answering: str, held: bytes) -> None:
+    """Slowloris: each connection has a thread of its own, so twenty clients that never
+    finish their request (or a tab's stream, which never ends) keep no page from another
+    tab; and each page is served whole while they wait."""
+    parts = urlsplit(answering)
+    with contextlib.ExitStack() as stack:
+        for _ in range(20):
+            sock = stack.enter_context(socket.create_connection(
+                (parts.hostname or "", parts.port or 0), timeout=TIMEOUT))
+            sock.sendall(held)
+        started = time.monotonic()
+        answer = raw_request(answering, b"GET /fr/ HTTP/1.1")
+        assert status_line(answer)[1] == 200 and b"<p>fr/index.html</p>" in answer
+        assert time.monotonic() - started < TIMEOUT / 2
+
+
+def test_too_many_headers_or_a_body_on_a_get_are_answered(answering: str) -> None:
+    """A request of 101 headers is refused (431: http.server's limit, so a request costs
+    at most 100 lines of 64 KiB); a body sent with a GET is not read, and the connection
+    closes after the answer."""
+    many = b"".join(b"X-%d: %s\r\n" % (i, b"y" * 1000) for i in range(101))
+    assert status_line(raw_request(answering, b"GET / HTTP/1.1\r\n" + many[:-2]))[1] == 431
+    answer = raw_request(answering, b"GET / HTTP/1.1\r\nContent-Length: 1000000000000")
+    assert status_line(answer)[1] == 200
+
+
 def test_a_folder_redirect_keeps_its_path_quoted(answering: str) -> None:
     answer = raw_request(answering, b'GET /fr?a=<b>"c HTTP/1.1')
     assert status_line(answer)[1] == 301

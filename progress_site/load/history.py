@@ -28,6 +28,10 @@ from progress_site.model.values import NOWHERE, Where
 FOLDER = ("data", "history")
 SUFFIX = ".jsonl"
 NAME = re.compile(r"measurements\.([A-Za-z0-9][A-Za-z0-9_.-]*)\.jsonl")
+# A series' page is published in `benchmarks/ID/`, beside the dashboard's own page: a
+# series of this id asked for a folder where that file is ("cannot write the site: File
+# exists", at the output, with a hint about the disk).
+TAKEN = "index.html"
 
 
 def history_paths(root: Path, edited: Mapping[Path, str]) -> list[Path]:
@@ -70,6 +74,11 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None = 
         return None, [Problem(Location(display), "a history file is named after its figure's "
                               "key", hint="name it data/history/measurements.ID.jsonl, ID "
                               "being a measurement's id (letters, digits, '-', '_', '.')")]
+    if name.group(1) == TAKEN:
+        return None, [Problem(Location(display), f"a series named '{TAKEN}' would have its "
+                              f"page at benchmarks/{TAKEN}/, where the dashboard's own page "
+                              "is", hint="rename the file and its measurement's id (say, "
+                              "measurements.index-page.jsonl)")]
     text, problems = read_text(path, display) if edited is None else decode(
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:

@@ -21,7 +21,11 @@ MAX_BYTES = 32 * 1024 * 1024
 # A page is read by people: a megabyte is a long book. Markdown costs far more a byte than
 # data, so a page has a limit far below a data file's.
 MAX_PAGE_BYTES = 1024 * 1024
+# A site's catalog holds the words of its templates (the engine's, 13 KB): Babel reads one
+# of 32 MiB (950,000 entries) in a minute, so a catalog has a page's limit.
+MAX_CATALOG_BYTES = 1024 * 1024
 MIB = 1024 * 1024
+SPLIT = "split it into several files under the same folder"
 # Forbidden characters told a file (not a reader's stop, errors.MAX_SHOWN): more are not
 # worth reading, the file needs an editor's search and replace anyway.
 MAX_CHARACTERS = 10
@@ -30,16 +34,16 @@ _NEWLINE = re.compile("\n")
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-def read_text(path: Path, display: str, limit: int = MAX_BYTES
+def read_text(path: Path, display: str, limit: int = MAX_BYTES, hint: str = SPLIT
               ) -> tuple[str | None, list[Problem]]:
-    """A file's text, or the problems that stop it being read (size, kind, encoding)."""
+    """A file's text, or the problems that stop it being read (size, kind, encoding);
+    `hint` says what to do with a file over `limit`."""
     where = Location(display)
     try:
         data = read_regular(path, limit)
     except TooBig as exc:
         return None, [Problem(where, f"file is {exc.size / MIB:.1f}".removesuffix(".0")
-                              + f" MiB, over the {limit // MIB} MiB limit",
-                              hint="split it into several files under the same folder")]
+                              + f" MiB, over the {limit // MIB} MiB limit", hint=hint)]
     except NotRegular as exc:
         return None, [Problem(where, f"this is {exc.what}, not a regular file: the build "
                                     "reads nothing else", hint="remove it from the folder")]

@@ -5,7 +5,9 @@
 tasks, how many texts changed, the pages that changed (the first few named, as the text
 form does), and the regression steps the new site found that the old one had not.
 Everything in it comes from the two data.json files, which a pull request controls: each
-piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention.
+piece is escaped (`md`), so that it cannot add a link, an image, HTML or a mention, and
+cut short, as are its lists and the whole (`bounded`), so that it cannot make a summary
+GitHub drops.
 """
 
 from __future__ import annotations
@@ -33,12 +35,26 @@ ENTITIES = MappingProxyType({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 # GitHub keeps 1 MiB of a job's summary and 64 KiB of a comment: past this many rows,
 # a count says how many more (the text format lists them all).
 MAX_ROWS = 200
+# A piece of input (a figure's name, a unit, a series' name, a task's line) past this many
+# characters is cut: an id of 1 MB made a summary of 1 MB, which GitHub refuses whole. A
+# title is cut at 200 already (titles.py), so a task's line, which adds its key and its
+# statuses, keeps its end.
+MAX_CHARS = 500
+# What is left of the summary past this many bytes (as UTF-8) is cut, at a line: GitHub
+# drops a job's summary of more than 1 MiB whole, and escaping can make a character of
+# input five bytes (`&amp;`), so no count of rows bounds the text by itself.
+MAX_BYTES = 1_000_000
+CUT = ("The summary is cut here, at 1 MB, the most a job's summary may hold "
+       "(`--changes OLD_SITE` lists everything).\n")
 ZWJ = "\u200d"  # after '@': `@name` no longer notifies anyone, and still reads the same
 
 
 def md(text: str) -> str:
-    """Text from input as inert Markdown: shown as written, on one line."""
+    """Text from input as inert Markdown: shown as written, on one line, cut past
+    MAX_CHARS characters."""
     out = []
+    if len(text) > MAX_CHARS:
+        text = text[:MAX_CHARS] + "\u2026"
     for ch in visible(text):  # a newline would end a table row: spelled out as \n
         if ch in ENTITIES:
             out.append(ENTITIES[ch])
@@ -112,14 +128,25 @@ def name_of(item: Any, place: int) -> Any:
 
 
 def markdown(found: Comparison) -> str:
-    """The summary as Markdown, ending with a newline."""
+    """The summary as Markdown, ending with a newline; at most MAX_BYTES."""
     parts = ["## Changes to the progress page", *figures_table(found), *records_list(found),
              *tasks_list(found),
              texts_line(found.texts), *pages_list(found.pages),
-             *steps_section("New regressions", found, "regressed"),
-             *steps_section("Improvements", found, "improved"),
-             *steps_section("Pending (not judged yet)", found, "pending")]
-    return "\n\n".join(parts) + "\n"
+             *steps_section("New regressions", found, "regressed", "regressions"),
+             *steps_section("Improvements", found, "improved", "improvements"),
+             *steps_section("Pending (not judged yet)", found, "pending", "pending steps")]
+    return bounded("\n\n".join(parts) + "\n")
+
+
+def bounded(text: str) -> str:
+    """The summary as it is when it fits in MAX_BYTES; else its whole lines that fit, and
+    a line that says it was cut (after a blank line, which ends a table)."""
+    data = text.encode("utf-8")
+    if len(data) <= MAX_BYTES:
+        return text
+    room = MAX_BYTES - len(CUT.encode("utf-8")) - 2
+    head = data[:room].decode("utf-8", "ignore")
+    return head[:head.rfind("\n") + 1] + "\n" + CUT
 
 
 def figures_table(found: Comparison) -> list[str]:
@@ -236,12 +263,15 @@ def level(value: float, unit: str) -> str:
     return text + (f" {md(unit)}" if unit else "")
 
 
-def steps_section(title: str, found: Comparison, status: str) -> list[str]:
-    """A heading and one line per new step of that status; nothing when there is none."""
+def steps_section(title: str, found: Comparison, status: str, what: str) -> list[str]:
+    """A heading and one line per new step of that status (MAX_ROWS at most, then how
+    many more: a pull request of 10,000 series may bring a step in each); nothing when
+    there is none."""
     rows = [row for row in found.steps if row.status == status]
     if not rows:
         return []
-    return [f"### {title}", "\n".join(step_line(row) for row in rows)]
+    return [f"### {title}", "\n".join(step_line(row) for row in rows[:MAX_ROWS]),
+            *more(len(rows), what)]
 
 
 def step_line(row: StepRow) -> str:

@@ -62,6 +62,10 @@ def number(quantity: Any) -> str:
     decimals = int(quantity.get("decimals") or 0)
     if not 0 <= decimals <= MAX_PRINTED_DECIMALS:
         raise ValueError(f"{decimals} decimals")
+    if not all(finite(quantity[k]) for k in ("low", "high")):
+        # JSON's reader takes NaN and Infinity, which no build publishes: a planted old
+        # site's `NaN` read "NaN.00 us -> 7.92 us (+NaN.0%)".
+        raise ValueError("a figure's number is not a finite number")
     low, high = (f"{quantity[k]:.{decimals}f}" for k in ("low", "high"))
     unit = f" {quantity['unit']}" if quantity.get("unit") else ""
     if quantity["kind"] == "count":
@@ -76,11 +80,17 @@ def number(quantity: Any) -> str:
 def spread(parts: Any, decimals: int, unit: str) -> str:
     """A distribution's parts in their order, so a tail that moved shows:
     `p50 19.03 us · p99 65.00 us (n = 1000)` (ValueError for what no build writes)."""
-    if type(parts) is not dict or any(type(v) not in (int, float) for v in parts.values()):
+    if type(parts) is not dict or not all(finite(v) for v in parts.values()):
         raise ValueError("a distribution's parts are numbers by name")
     shown = " · ".join(f"{name} {parts[name]:.{part_decimals(name, parts[name], decimals)}f}"
                        f"{unit}" for name in PARTS if name in parts and name != "n")
     return shown + (f" (n = {parts['n']:.0f})" if "n" in parts else "")
+
+
+def finite(value: Any) -> bool:
+    """Whether a value of a parsed data.json is a number a build publishes: a whole number
+    or a finite float (OverflowError for a whole number no float holds)."""
+    return type(value) in (int, float) and math.isfinite(value)
 
 
 def part_decimals(name: str, value: float, decimals: int) -> int:

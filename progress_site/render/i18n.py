@@ -23,7 +23,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 
 from progress_site.errors import Location, Problem, visible, visible_path
-from progress_site.load.text import read_text
+from progress_site.load.text import MAX_CATALOG_BYTES, read_text
 from progress_site.regular import read_regular
 
 if TYPE_CHECKING:
@@ -53,10 +53,13 @@ def po_path(folder: Path, lang: str) -> Path:
 
 def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem]]:
     """Parse one .po file with Babel; an unreadable file or a syntax error is a located
-    problem. Its text is read as a data file's is (`load.text`): within the size limit,
-    UTF-8 past a BOM, no character a page cannot hold (a direction override in a
-    translation reached the pages and the feed)."""
-    text, problems = read_text(path, display)
+    problem. Its text is read as a data file's is (`load.text`): within a page's size
+    limit (1 MiB, not a data file's 32: Babel read 32 MiB in a minute), UTF-8 past a BOM,
+    no character a page cannot hold (a direction override in a translation reached the
+    pages and the feed)."""
+    text, problems = read_text(path, display, MAX_CATALOG_BYTES, hint=(
+        "a catalog holds the words of the templates: keep the entries they use "
+        "(`pybabel update --ignore-obsolete`)"))
     if text is None:
         return None, problems
     try:
