@@ -42,7 +42,7 @@ class Charts:
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
         """The `trend` block (trends.py): it takes no options."""
-        return self.kept(("trend", *args), lambda: self.trends.trend(args))
+        return self.kept(("trend", tuple(args)), lambda: self.trends.trend(args))
 
     def comparison_trend(self, c: ComparisonView, study: Study) -> ChartView | None:
         """A comparison's trend, as its card shows it (trends.py)."""
@@ -51,7 +51,7 @@ class Charts:
 
     def chart(self, args: Sequence[str], options: dict[str, str]) -> ChartView:
         """The `chart` block."""
-        return self.kept(("chart", *args, *options.items()),
+        return self.kept(("chart", tuple(args), tuple(options.items())),
                          lambda: self.drawn_chart(args, options))
 
     def kept(self, call: tuple[Hashable, ...], make: Callable[[], V]) -> V:
