@@ -8,7 +8,7 @@ The series are what CI leaves: one point a commit, a day apart, Gaussian noise a
 releases labelled in data/commits.yaml. With `--samples N`, each point also holds its N
 readings, its value their median, as `import` writes a harness's samples. The first build
 has an empty cache folder, as on a fresh CI runner; the next ones find it warm. Wall
-time, processor time (the build and its forked renderer) and peak memory are those of
+time, processor time (the build and any child it forks) and peak memory are those of
 each build process.
 
     python bench/history_scale.py [--commits 500] [--benchmarks 200] [--runs 3] [--samples N]
@@ -184,7 +184,7 @@ def main() -> None:
     print(table(rows))
     print(f"\n{args.commits:,} commits x {args.benchmarks:,} benchmarks "
           f"= {args.commits * args.benchmarks:,} points; cpu: the processor time of the "
-          "build and its forked renderer")
+          "build and any child it forks")
 
 
 def yes(met: bool) -> str:

@@ -67,7 +67,7 @@ def main() -> None:
     print(table(rows))
     print(f"\ntargets: {TARGET_FIGURES:,} figures and {TARGET_TASKS:,} tasks in {TARGET_S:.0f} s "
           f"and {TARGET_MIB} MiB (warm caches, nothing changed); time growth <= size growth;\n"
-          "cpu: the processor time of the fastest warm build, its forked renderer included "
+          "cpu: the processor time of the fastest warm build, any child it forks included "
           "(a busy machine moves it less than the wall time)")
 
 

@@ -1,12 +1,11 @@
-"""Work done in a forked process, beside the build's own: the other languages' pages,
-the parsing of a large old data.json written on another day (`publish/changes.Previous`),
-and the charts a first build draws (`charts/ahead.py`: a child forked as the build
-starts, sent the charts once the pages have listed them).
+"""Work done in a forked process, beside the build's own: the parsing of a large old
+data.json written on another day (`publish/changes.Previous`), and the charts a first
+build draws (`charts/ahead.py`: a child forked as the build starts, sent the charts once
+the pages have listed them).
 
-Each language renders from the same model and writes its own files, so on two cores a
-large site renders both of its languages at once (see bench/scale.py). The child is a
-fork of the build after derivation (no pickling of the model, no re-import); only its
-files come back, pickled through a pipe. Its errors come back as the exceptions they were.
+The child is a fork of the build (no pickling of its state, no re-import); only its
+result comes back, pickled through a pipe. Its errors come back as the exceptions they
+were.
 """
 
 from __future__ import annotations
@@ -22,22 +21,14 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-# Below this many figures, starting a child costs about what it saves.
-MIN_RECORDS = 400
 
-
-def can_fork(records: int) -> bool:
-    """Whether forking is safe here, and worth it for a site of this size.
+def fork_safe() -> bool:
+    """Whether a fork is safe here, and has a second core to run on.
 
     Never with other threads (watch mode's server and observer, which a fork would copy
     mid-step), nor once vl-convert is loaded: its JavaScript engine runs threads of its
     own that Python does not list, and a child drawing a chart would wait on them forever.
     """
-    return records >= MIN_RECORDS and fork_safe()
-
-
-def fork_safe() -> bool:
-    """Whether a fork is safe here (see `can_fork`) and has a second core to run on."""
     return (hasattr(os, "fork") and cpus() > 1
             and threading.active_count() == 1 and "vl_convert" not in sys.modules)
 

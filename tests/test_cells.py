@@ -10,7 +10,7 @@ import pytest
 
 from progress_site.model.figure import Figure
 from progress_site.model.values import Text
-from progress_site.render.memo import Memo, Provenance, Provenances
+from progress_site.render.memo import Memo, Provenance
 
 DAY = dt.date(2026, 11, 8)
 
@@ -73,17 +73,8 @@ def test_same_method_words_in_two_scopes_are_not_the_same_provenance() -> None:
     assert Provenance.of(Figure(method=method)) != Provenance.of(Figure(method=twin))
 
 
-def test_figures_from_one_source_share_one_provenance() -> None:
-    provenance = Provenances()
-    one = provenance(Figure(value=1.0, machine="box", date=DAY, commit="aaaaaaa"))
-    two = provenance(Figure(value=2.0, machine="box", date=DAY, commit="aaaaaaa",
-                            note=Text((("en", "n"),))))
-    assert one is two
-    assert one == Provenance.of(Figure(machine="box", date=DAY, commit="aaaaaaa"))
-
-
 def test_figures_from_other_sources_have_their_own_provenance() -> None:
-    provenance = Provenances()
+    provenance = Provenance.of
     first = provenance(Figure(machine="box", date=DAY, commit="aaaaaaa"))
     others = [provenance(Figure(machine="box", date=DAY, commit="bbbbbbb")),
               provenance(Figure(machine="box", date=DAY + dt.timedelta(days=1),

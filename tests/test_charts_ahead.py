@@ -169,3 +169,29 @@ def test_a_first_build_renders_each_page_once(tmp_path: Path,
     assert len(drawn_ahead) == 1 and drawn_ahead[0] >= 6  # every chart, before any page
     assert sorted(rendered) == sorted(set(rendered)) and len(rendered) >= 4
     assert once == asked
+
+
+def test_a_warm_build_asks_for_each_chart_once(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that may draw ahead asks its pages' blocks for their charts before any page
+    is rendered; with every chart in the cache, the pages show them as asked, and no chart
+    is asked for again: the same site as a build that asks as each page renders."""
+    from progress_site.pipeline import rendering
+
+    config = BuildConfig(source=REPO, out=tmp_path / "site", today=TODAY, strict=True,
+                         cache=tmp_path / "cache")
+    monkeypatch.setattr(rendering, "fork_safe", lambda: False)  # each asked as rendered
+    first = make_site(config).files  # fills the cache
+    asked: list[tuple[str, str, int]] = []
+    real = ChartCache.svg
+
+    def counted(self: ChartCache, spec: ChartSpec) -> str:
+        asked.append((spec.id, spec.locale, spec.width))
+        return real(self, spec)
+
+    monkeypatch.setattr(ChartCache, "svg", counted)
+    monkeypatch.setattr(rendering, "fork_safe", lambda: True)  # asked ahead
+    warm = make_site(config).files
+    assert len(asked) >= 6  # wide and narrow, several charts, each language
+    assert sorted(asked) == sorted(set(asked))
+    assert warm == first

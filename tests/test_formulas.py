@@ -156,9 +156,8 @@ def test_its_source_shows_the_formula_and_links_each_input_the_page_shows(
 
 def test_the_pages_are_the_same_made_by_a_sites_own_templates(
         built: dict[str, bytes], tmp_path: Path) -> None:
-    """The engine's templates print the body as a mark the pages are spliced into; a
-    site's own templates (here an empty folder of them: the engine's are read through it)
-    are given the body itself: the same bytes, input links made plain words included."""
+    """A site's own templates (here an empty folder of them: the engine's are read
+    through it, sandboxed) make the same bytes, input links made plain words included."""
     source = copy_example(tmp_path / "src")
     (derived_site(source) / "templates").mkdir()
     config = BuildConfig(source=source, out=tmp_path / "site", today=TODAY, strict=True)

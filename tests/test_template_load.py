@@ -9,10 +9,8 @@ from pathlib import Path
 
 import jinja2
 import pytest
-from markupsafe import Markup
 
 from progress_site.pipeline import ENGINE_ROOT, BuildConfig, make_site
-from progress_site.render.pagebody import PageBody
 
 from .conftest import TODAY
 
@@ -69,16 +67,3 @@ def test_a_rebuild_in_the_same_process_compiles_no_template(
     assert make_site(kept).files == example_files
     with pytest.raises(AssertionError, match="compiled again"):  # as a new process does
         make_site(config(example_copy))
-
-
-@pytest.mark.parametrize("source", [
-    "{{ body }}", "{{ body|safe }}", "{{ body|e }}", "{% if body %}yes{% endif %}",
-    "{{ body|length }}", "{{ body|striptags }}", "{{ '<p>' ~ body }}", "{{ body }}{{ body }}",
-])
-@pytest.mark.parametrize("html", ["<p>A &amp; <em>b</em></p>", ""])
-def test_a_page_template_reads_the_body_as_html(source: str, html: str) -> None:
-    # The body a page's template is given prints as the HTML it is, however a site's own
-    # template prints it, as a Markup of the same HTML did.
-    env = jinja2.Environment(autoescape=True)
-    template = env.from_string(source)
-    assert template.render(body=PageBody(html)) == template.render(body=Markup(html))

@@ -25,8 +25,9 @@ import dataclasses
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from pathlib import Path
+from typing import Any
 
 from progress_site import cache
 from progress_site.cache import library_version as version
@@ -61,6 +62,9 @@ class ChartCache:
         self.hits = 0  # served from memory or disk
         self.misses = 0  # drawn
         self._memory: dict[str, str] = {}
+        # What each chart block showed, by its call (`render/blocks/charts.Charts.kept`):
+        # the charts a build asked for before its pages are not worked out again there.
+        self.shown: dict[tuple[Hashable, ...], Any] = {}
 
     @staticmethod
     @functools.lru_cache(maxsize=4096)
@@ -103,9 +107,10 @@ class ChartCache:
 
     def lister(self) -> ChartCache:
         """A cache of the same folder that lists what it misses rather than draw it, and
-        shares this one's memory: what it reads, this one serves without reading again."""
+        shares this one's memory: what it reads, and the blocks it showed whole, this one
+        serves without reading or working them out again."""
         listing = ChartCache(self.directory, drawing=False, latest=self.latest)
-        listing._memory = self._memory
+        listing._memory, listing.shown = self._memory, self.shown
         return listing
 
     def keep(self, markups: dict[str, str]) -> None:

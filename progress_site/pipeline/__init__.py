@@ -3,8 +3,8 @@
 `build` reads as the stages run, and is the one way in for the command line and watch
 mode alike; each part is a module of this folder: config.py (what a build is told),
 prepared.py (load, validate, derive), rendering.py (every file in memory, each page once,
-the pages asked for first, the charts) and languages.py (a large site's other languages
-in a forked process). Publishing is `publish.swap`'s.
+the pages asked for first, the charts) and languages.py (every language's files).
+Publishing is `publish.swap`'s.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from progress_site.publish.crawlers import robots, sitemap
 from progress_site.publish.datajson import data_json
 from progress_site.publish.dataschema import data_schema_json
 from progress_site.publish.feeds import atom_feed
-from progress_site.publish.news import Candidate, newest
+from progress_site.publish.news import newest
 from progress_site.publish.regressions import FEED, regressions_feed
 from progress_site.publish.social import SocialCard, card_path
 from progress_site.render.i18n import Catalogs
@@ -47,23 +47,19 @@ def anchors(files: dict[str, bytes], languages: tuple[str, ...]) -> dict[tuple[s
 
 def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
                 files: dict[str, bytes], *, base_url: str | None,
-                cache_dir: Path | None, languages: tuple[str, ...] | None = None,
-                news: list[Candidate] | None = None) -> dict[str, bytes]:
+                cache_dir: Path | None) -> dict[str, bytes]:
     """Every file besides the pages (404 pages included) and assets, as {published path:
-    bytes}; with `languages`, those of these languages, and the site's own if the first
-    is one; `news`: `newest(model)`, when the caller has it already."""
+    bytes}."""
     site = model.data.site
     default = site.languages[0]
-    out: dict[str, bytes] = {}
-    if languages is None or default in languages:
-        out |= {"data.json": data_json(model), "data.schema.json": data_schema_json(),
-                "robots.txt": robots(base_url)}
-        if base_url:
-            out["sitemap.xml"] = sitemap(pages, default, base_url)
+    out = {"data.json": data_json(model), "data.schema.json": data_schema_json(),
+           "robots.txt": robots(base_url)}
+    if base_url:
+        out["sitemap.xml"] = sitemap(pages, default, base_url)
     card = SocialCard(cache_dir / "social" if cache_dir else None)
     where = anchors(files, site.languages)
-    news = newest(model) if news is None else news  # the same in every language
-    for lang in languages or site.languages:
+    news = newest(model)  # the same in every language
+    for lang in site.languages:
         words = Words(lang, catalogs.translations[lang], site, model.namespace)
         folder = language_folder(lang, default)
         out[f"{folder}feed.xml"] = atom_feed(model, words, folder, where,

@@ -1,6 +1,8 @@
 """The charts a site's pages show, found from their blocks before any page is rendered:
 each one asked of a cache that lists those it misses, so that a build draws them (on
-both cores, when many) before it renders its pages, once (`pipeline.rendering`).
+both cores, when many) before it renders its pages, once (`pipeline.rendering`). What a
+block showed with all of its charts at hand (every one, on a warm build) is kept, and its
+page shows it without working it out again (`Charts.kept`).
 
 A forecast, not a promise: a chart whose block is in error, a trend of too few points or a
 site's own template that draws more all change what is drawn. A chart it misses is drawn

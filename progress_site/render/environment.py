@@ -20,7 +20,7 @@ from progress_site.render.blocks.options import BlockError
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.inputs import input_link
-from progress_site.render.memo import Memo, Provenance, Provenances, shared
+from progress_site.render.memo import Memo, Provenance, shared
 from progress_site.render.nobreak import whole_dates_markup
 from progress_site.render.templates import CompiledTemplates, new_environment
 from progress_site.render.words import STATUS_WORDS, Words
@@ -37,7 +37,7 @@ def make_environment(loader: jinja2.BaseLoader, compiled: CompiledTemplates | No
     # a filter directly, a global through a much slower generic call.
     env.filters.update(q=words.quantity, t=words.text, date=words.date,
                        short_date=words.short_date, status=words.status, link=words.link,
-                       view=model.view, provenance=Provenances(),
+                       view=model.view, provenance=Provenance.of,
                        records_provenance=Provenance.of_records, shared=shared,
                        memo=Memo(), input_link=input_link, whole_dates=whole_dates_markup)
     return env

@@ -182,11 +182,6 @@ def inline_tokens(source: str) -> tuple[Token, ...]:
     return tuple(shared_parser().parseInline(source))
 
 
-# Every page's body of a large site, split once: a build reads them in four passes (the
-# charts asked, the languages' blocks, the anchors, the bodies), and a cache smaller than
-# the site's pages evicted each before the next pass (bench/README.md, "a site of 10,000
-# series"); the bound keeps a long watch session's edits from piling up.
-@functools.lru_cache(maxsize=32_768)
 def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
     """The body as Markdown chunks and block lines, in order: the blocks markdown-it
     finds at the top of the page's tree (its block rules only: no inline parse here)."""

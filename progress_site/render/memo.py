@@ -66,23 +66,6 @@ def printed_source(holder: Figure | Provenance) -> tuple[Hashable, ...]:
     return (holder.machine, holder.date, holder.commit, holder.run, holder.method, link)
 
 
-class Provenances:
-    """`fig|provenance`: a figure's Provenance, one object for all the figures that
-    share it. A large site's thousands of figures come from a handful of sources: each
-    is then a plain tuple looked up, not a Provenance made and compared. One per
-    environment (language), as `Memo`."""
-
-    def __init__(self) -> None:
-        self.seen: dict[tuple[Hashable, ...], Provenance] = {}
-
-    def __call__(self, fig: Figure) -> Provenance:
-        key = printed_source(fig)
-        found = self.seen.get(key)
-        if found is None:
-            found = self.seen[key] = Provenance.of(fig)
-        return found
-
-
 def shared(figures: Iterable[Figure | None]) -> Provenance | None:
     """The provenance most of these figures have (the first, on a tie), or None when
     none has one (the `shared` filter): said once above a table of them, so that each

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from progress_site.charts.cache import ChartCache
 from progress_site.derive.evaluation import evaluate
@@ -27,15 +28,14 @@ from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids, element_ids
-from progress_site.render.inputs import INPUT, unlinked
+from progress_site.render.inputs import unlinked
 from progress_site.render.located import located, prose_references
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
-from progress_site.render.pagebody import MARK, BodyMark, PageBody, spliced
 from progress_site.render.places import PagePlace
 from progress_site.render.sandbox import FAILURES, site_failure, template_problem
 from progress_site.render.sitelinks import SiteFiles, published
-from progress_site.render.templates import CompiledTemplates, from_source, template_loader
+from progress_site.render.templates import CompiledTemplates, template_loader
 from progress_site.render.words import Words
 
 
@@ -67,11 +67,6 @@ class PageRenderer:
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
                  places: dict[tuple[str, str], PagePlace], files: SiteFiles) -> None:
         self.env = env
-        # Only the engine's own templates are given the body as a mark (pagebody.py).
-        # Spliced only into the engine's own page template: a site's templates (sandboxed)
-        # are given the body itself, and their page is read whole for active content.
-        self.marked = (env.loader is not None and not from_source(env.loader)
-                       and not env.sandboxed)
         self.words = words
         self.model = model
         self.places = places
@@ -211,7 +206,10 @@ class PageRenderer:
         template = self.template_of(page, problems)
         if template is None:
             return b""
-        body = BodyMark() if self.marked else PageBody("\n".join(texts))
+        joined = "\n".join(texts)
+        del texts  # a large page's pieces are gone before its template makes it whole
+        body = Markup(joined)
+        del joined
         try:
             html = template.render(
                 page=page, body=body, here=here, alternates=alternates,
@@ -219,18 +217,8 @@ class PageRenderer:
                 place=lambda p: here.href(self.places[(p.language, p.slug)]))
         except FAILURES as exc:
             return self.failed(exc, problems)
-        if isinstance(body, BodyMark):
-            # Spliced unless an input's link may need the whole page (`unlinked`).
-            made = None if any(INPUT in t for t in (html, *texts)) else spliced(html, texts)
-            at = html.find(MARK)
-            if made is not None:
-                problems += duplicate_ids(page, traced, html, self.model, (at, at + len(MARK)))
-                return made
-            body = PageBody("\n".join(texts))
-            html = html.replace(MARK, body.html)  # what printing the body itself gives
-        del texts
-        at = html.find(body.html)  # its ids are known: the template's are read alone
-        place = (at, at + len(body.html)) if at >= 0 else None
+        at = html.find(body)  # its ids are known: the template's are read alone
+        place = (at, at + len(body)) if at >= 0 else None
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
         if self.env.sandboxed:  # a site's own templates wrote it (the engine's write none)
@@ -266,9 +254,9 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
            strict: bool = False) -> tuple[dict[str, bytes], list[Problem]]:
     """The pages `these` (every page of `pages`, the site's, if None) as {published
     path: bytes}, their charts from `charts`: a build renders its pages in the parts and
-    the order it needs (a language in a forked process, the pages open in a browser
-    first), each once; `whole_site_files` makes the rest. With `compiled`, templates
-    compiled before in this process are not compiled again. A link of the prose to no
+    the order it needs (the pages open in a browser first), each once; `whole_site_files`
+    makes the rest. With `compiled`, templates compiled before in this process are not
+    compiled again. A link of the prose to no
     file the site publishes is a warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.

@@ -12,8 +12,8 @@ chart, so a build without charts never touches it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from progress_site.render.blocks.chartview import ChartView, chart_locale, chart_view
 from progress_site.render.blocks.lines import Line, Point, check_counts, checked_spec, repeated
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from progress_site.model.schema import Study
 
 
+V = TypeVar("V", bound="ChartView | None")
+
+
 class Charts:
     """The chart blocks of one language."""
 
@@ -39,14 +42,36 @@ class Charts:
 
     def trend(self, args: Sequence[str], options: dict[str, str]) -> ChartView | None:
         """The `trend` block (trends.py): it takes no options."""
-        return self.trends.trend(args)
+        return self.kept(("trend", tuple(args)), lambda: self.trends.trend(args))
 
     def comparison_trend(self, c: ComparisonView, study: Study) -> ChartView | None:
         """A comparison's trend, as its card shows it (trends.py)."""
-        return self.trends.comparison_trend(c, study)
+        return self.kept(("comparison", study.id, c.comparison.id),
+                         lambda: self.trends.comparison_trend(c, study))
 
     def chart(self, args: Sequence[str], options: dict[str, str]) -> ChartView:
         """The `chart` block."""
+        return self.kept(("chart", tuple(args), tuple(options.items())),
+                         lambda: self.drawn_chart(args, options))
+
+    def kept(self, call: tuple[Hashable, ...], make: Callable[[], V]) -> V:
+        """What a block's `call` shows in this language, worked out once a build: the
+        charts a build asks for before its pages (`render/drawings.py`) are shown there
+        as asked. A view that stood in for a chart missing then is worked out again."""
+        key = (self.w.lang, *call)
+        try:
+            found: V | None = self.cache.shown.get(key)
+        except TypeError:  # a site's own template called it with a list or a mapping
+            return make()
+        if found is None:
+            missing = len(self.cache.missing)
+            found = make()
+            if found is not None and len(self.cache.missing) == missing:
+                self.cache.shown[key] = found
+        return found
+
+    def drawn_chart(self, args: Sequence[str], options: dict[str, str]) -> ChartView:
+        """The `chart` block, worked out."""
         ds = self.tables.dataset(args, "chart")
         opts = Options("chart", options, ds, ("x", "y", "series", "kind", "rule", "title",
                                               "id", "zero", "width", "height"))
