@@ -5,6 +5,7 @@ data.json a build published."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -42,12 +43,15 @@ def test_a_summary_is_what_the_whole_old_data_json_gives(
     build(config)
     old = (tmp_path / "out" / "data.json").read_bytes()
     edit(example_copy, name, before, after)
-    told = build(config, changes=True).changes
-    new = (tmp_path / "out" / "data.json").read_bytes()
-    assert told is not None and figures_and_tasks(told) == lines_between(old, new) != []
+    built = build(config, changes=True)
+    told, new = built.changes, (tmp_path / "out" / "data.json").read_bytes()
+    assert told is not None and figures_and_tasks(told) == lines_between(old, json.loads(new)) != []
+    # Read from the records that differ (the old ones decoded, the new ones the model's).
+    assert built.model is not None
+    assert edited_lines(old, new, built.model) == figures_and_tasks(told)
     edit(example_copy, name, after, before)  # and back: the lines the other way
     back = build(config, changes=True).changes
-    assert back is not None and figures_and_tasks(back) == lines_between(new, old)
+    assert back is not None and figures_and_tasks(back) == lines_between(new, json.loads(old))
 
 
 def test_a_summary_is_worked_out_only_when_asked_for(example_copy: Path,
@@ -92,13 +96,14 @@ def test_an_old_record_is_refused_as_deep_as_the_whole_file_is(
         example_copy: Path, tmp_path: Path) -> None:
     """Nested lists put in one old record: the records alone are refused at the depth at
     which the whole file is, no deeper and no sooner."""
-    build(BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY))
+    model = build(BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)).model
+    assert model is not None
     new = (tmp_path / "out" / "data.json").read_bytes()
     at = new.index(b'"quantity":{"decimals":')
     for depth in range(MAX_DEPTH - 10, MAX_DEPTH + 2):
         old = new[:at] + b'"deep":' + b"[" * depth + b"]" * depth + b"," + new[at:]
         whole = parse_snapshot(old)
-        assert (edited_lines(old, new) is None) == (whole is None), depth
+        assert (edited_lines(old, new, model) is None) == (whole is None), depth
 
 
 def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
