@@ -12,11 +12,13 @@ import pytest
 
 from progress_site.fork import Forked
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.pipeline import BuildConfig, build
+from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes
 from progress_site.publish.changes import edited_lines, lines_between, parse_snapshot
+from progress_site.publish.datajson import written
 
 from .conftest import TODAY
+from .history_site import history_source
 
 # Edits of the example, each a line of data/ replaced by another (file, before, after).
 EDITS = [
@@ -134,3 +136,45 @@ def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
     assert told[0] is not None and told[0][0] == (
         "figure Processor per packet (500 typical players), After "
         "(comparisons.cpu-per-packet-500.after): 7.92 us -> 7.5 us")
+
+
+def top_level_lists(text: str) -> dict[str, str]:
+    """Each top-level list of a data.json's text that holds records, by name: its records
+    as the file writes them, joined by commas."""
+    decoder, found, at = json.JSONDecoder(), {}, 1
+    while text[at] == '"':
+        name, at = decoder.raw_decode(text, at)
+        value, end = decoder.raw_decode(text, at + 1)
+        if type(value) is list and value:
+            found[name] = text[at + 2:end - 1]
+        at = end + 1
+    return found
+
+
+def last_record(records: str) -> int:
+    """Where the last of records joined by commas starts."""
+    decoder, start, end = json.JSONDecoder(), 0, 0
+    while end < len(records):
+        start = end + (end > 0)  # past the comma
+        end = decoder.raw_decode(records, start)[1]
+    return start
+
+
+def test_the_new_side_is_the_models_records_as_the_file_writes_them(tmp_path: Path) -> None:
+    """The new side of an edit's summary is the model's records, matched against the new
+    file's text in their place: every list of data.json (each collection, the series),
+    from its first record or its last, is the model's records as the file holds them;
+    text that is not whole records of it is none."""
+    built = make_site(BuildConfig(source=history_source(tmp_path / "src"),
+                                  out=tmp_path / "site", today=TODAY))
+    assert built.model is not None
+    text = built.files["data.json"].decode("utf-8")
+    document, lists = json.loads(text), top_level_lists(text)
+    assert {"measurements", "series"} <= lists.keys()
+    for name, records in lists.items():
+        assert written(built.model, name, 0, records) == document[name], name
+        last = last_record(records)
+        assert written(built.model, name, len(document[name]) - 1, records[last:]) == \
+            document[name][-1:], name
+        assert written(built.model, name, 0, records + ",{}") is None
+        assert written(built.model, name, 0, records[:-1]) is None

@@ -55,17 +55,16 @@ def plain(model: Model) -> dict[str, Any]:
 
 
 def written(model: Model, name: str, first: int, text: str) -> list[Any] | None:
-    """The records of the collection `name`, from its `first`, that data.json writes as
-    `text` (joined by commas), as `plain` gives them; None when `text` is not whole
-    records of it. Each is made JSON again to compare: a few records of an edit."""
-    records, writer = getattr(model.data, name), Writer(model)
+    """The records of the list `name` (a collection, or the series), from its `first`,
+    that data.json writes as `text` (joined by commas), as `plain` gives them; None when
+    `text` is not whole records of it. Each is made JSON again to compare: a few records
+    of an edit."""
     dumped = compact()
     found: list[Any] = []
     at = 0
-    for i in range(first, len(records)):
+    for value in records_from(model, name, first):
         if at >= len(text):
             break
-        value = writer.to_json(records[i], record_path(name, i, records[i]))
         part = dumped(value)
         if text[at:at + len(part)] != part or text[at + len(part):at + len(part) + 1] \
                 not in ("", ","):
@@ -73,6 +72,20 @@ def written(model: Model, name: str, first: int, text: str) -> list[Any] | None:
         found.append(value)
         at += len(part) + 1  # the comma between records
     return found if at == len(text) + 1 else None
+
+
+def records_from(model: Model, name: str, first: int) -> Iterator[Any]:
+    """The records of the list `name` of data.json from its `first`, made JSON one at a
+    time; none when data.json holds no such list."""
+    if name == "series":
+        yield from series_json(model)[first:]
+        return
+    records = getattr(model.data, name) if name in record_fields(Data) else None
+    if type(records) is not tuple:
+        return
+    writer = Writer(model)
+    for i in range(first, len(records)):
+        yield writer.to_json(records[i], record_path(name, i, records[i]))
 
 
 def record_path(name: str, index: int, record: Any) -> Path:
