@@ -4,6 +4,7 @@ data.json a build published."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from pathlib import Path
@@ -108,10 +109,31 @@ def test_an_old_record_is_refused_as_deep_as_the_whole_file_is(
         assert (edited_lines(old, new, model) is None) == (whole is None), depth
 
 
+def test_an_old_file_of_another_day_is_read_from_the_records_that_differ(
+        example_copy: Path, tmp_path: Path) -> None:
+    """A new day changes `today` too, which no line tells: after an edit, the summary is
+    still read from the records the edit changed, and is what the whole file gives."""
+    config = BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)
+    build(config)
+    old = (tmp_path / "out" / "data.json").read_bytes()
+    edit(example_copy, *EDITS[0])
+    built = build(dataclasses.replace(config, today=TODAY + dt.timedelta(days=1)),
+                  changes=True)
+    new = (tmp_path / "out" / "data.json").read_bytes()
+    assert built.model is not None and changes.written_day(old) != changes.written_day(new)
+    told = edited_lines(old, new, built.model)
+    assert told == figures_and_tasks(built.changes or []) == \
+        lines_between(old, json.loads(new)) != []
+    assert edited_lines(new.replace(b'"today":"', b'"today":"x', 1), new, built.model) \
+        is None  # not a day: read whole, which says why
+
+
 def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
         example_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new day changes `today`, so the old data.json is read whole: in a forked process
-    once it is large (here from any size), with the summary it gives in the build's own."""
+    """A new day changes `today`, and may change the figures it made stale: the old
+    data.json is read whole in a forked process once it is large (here from any size),
+    and when more than one collection's records differ (here a study's and a roadmap's),
+    its summary is the build's."""
     started: list[int] = []
     real = Forked.__init__
 
@@ -127,10 +149,12 @@ def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
         out = tmp_path / f"out-{safe}"
         build(BuildConfig(source=example_copy, out=out, today=TODAY))
         edit(example_copy, *EDITS[0])
+        edit(example_copy, *EDITS[4])
         told.append(build(BuildConfig(source=example_copy, out=out,
                                       today=TODAY + dt.timedelta(days=1)),
                           changes=True).changes)
         edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
+        edit(example_copy, EDITS[4][0], EDITS[4][2], EDITS[4][1])
     assert len(started) == 1  # where forking is safe: the other parsed it in its own
     assert told[0] == told[1]
     assert told[0] is not None and told[0][0] == (

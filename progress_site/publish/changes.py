@@ -125,10 +125,11 @@ def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
 class Previous:
     """The site a build replaces, read as the build starts: its data.json's bytes (or why
     they cannot be read). After an edit only the records that changed are read
-    (`edited_lines`); a file read whole is parsed in a forked process beside the build
-    when it is large and already known to differ more widely: written on another day,
-    its `today` and the figures it made stale differ (the build's peak memory then never
-    holds its values too; bench/scale.py measures it)."""
+    (`edited_lines`), also in a file written on another day when only its `today` differs
+    besides. A large file of another day is parsed whole in a forked process beside the
+    build all the same, in case the figures that day made stale differ too (the build's
+    peak memory then never holds its values; bench/scale.py measures it); when its
+    records that differ were enough, the child is stopped."""
 
     def __init__(self, out: Path, today: datetime.date | None = None) -> None:
         self.out, self.data, self.problem = out, None, None
@@ -148,9 +149,9 @@ class Previous:
         """What changed from the old data.json to the new one (made from `model`); None
         when the old one is not a data.json a build published."""
         assert self.data is not None
-        lines = None if self.parsing is not None else \
-            edited_lines(self.data, new_data_json, model)
+        lines = edited_lines(self.data, new_data_json, model)
         if lines is not None:
+            self.close()  # a file of another day that differs only there: not needed whole
             return lines
         before = self.snapshot()
         return None if before is None else describe(before, snapshot(plain(model)))
@@ -184,9 +185,25 @@ class Previous:
 def written_day(data: bytes) -> str:
     """The `today` a data.json says it was written on, read from its end, where a build
     writes it (keys sorted: `today`, then `version`); '' when it is not there."""
-    tail = data[-64:]
-    at = tail.rfind(b'"today":"')
-    return tail[at + 9:at + 19].decode("ascii", "replace") if at >= 0 else ""
+    at = day_at(data)
+    return data[at:at + 10].decode("ascii", "replace") if at >= 0 else ""
+
+
+def day_at(data: bytes) -> int:
+    """Where the day of `written_day` starts in `data`; -1 when it is not there."""
+    at = data.rfind(b'"today":"', max(0, len(data) - 64))
+    return at + 9 if at >= 0 else -1
+
+
+def as_of(old: bytes, new: bytes) -> bytes:
+    """The old data.json as if written on the new one's day, when it says a day of its
+    own (a date, where a build writes it): a new day changes `today`, which no line of a
+    summary tells, and often nothing else but the edit."""
+    at, day = day_at(old), written_day(new)
+    if at < 0 or not day or old[at + 10:at + 11] != b'"' \
+            or not is_date(old[at:at + 10].decode("ascii", "replace")):
+        return old
+    return old[:at] + day.encode("ascii") + old[at + 10:]
 
 
 def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
@@ -194,6 +211,9 @@ def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
     made from `model` (which wrote `new`); None when the files differ otherwise, or the
     old records do not read as a build writes them (then the old file is read whole,
     which says why)."""
+    old = as_of(old, new)
+    if old == new:  # another day, and nothing else
+        return []
     found = edited(old, new)
     records = None if found is None else \
         written(model, found.collection, found.first, found.new)
