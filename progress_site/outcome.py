@@ -15,7 +15,7 @@ from progress_site.errors import UsageError, rendered, visible, visible_path
 
 if TYPE_CHECKING:
     from progress_site.charts.ahead import Drawer
-    from progress_site.pipeline import BuildConfig
+    from progress_site.pipeline import BuildConfig, Built
     from progress_site.publish import lastbuild
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ def build_and_report(config: BuildConfig, gate: bool = False,
         if previous is None:
             print("warning: --fail-on-regression: no previous site to compare with, so no "
                   "regression is new", file=sys.stderr)
-        status = gate_status(previous, built.files["data.json"])
+        status = gate_status(previous, published(built, whole=False))
     if last is not None and status == 0:
         # A warning about the site this one replaced is not met again by the next build.
         last.remember(pages, rendered([w for w in built.warnings
@@ -90,12 +90,22 @@ def previous_document(out: Path) -> dict[str, Any] | None:
     return None if old is None else changes.parse_document(old)
 
 
-def gate_status(old: dict[str, Any] | None, new_data_json: bytes) -> int:
-    """REGRESSED, each new regression told on stderr, when the new site has any; else 0."""
-    from progress_site.publish import changes, steps  # --fail-on-regression only
+def published(built: Built, whole: bool = True) -> dict[str, Any]:
+    """What a new site's data.json holds, made from its model rather than parsed again:
+    the whole document, else its series alone (all the regression gate reads)."""
+    from progress_site.publish.datajson import plain
+    from progress_site.publish.regressions import series_json
 
-    new = changes.parse_document(new_data_json)
-    found = steps.regressions_between(old, new) if new is not None else []
+    assert built.model is not None  # a site made without errors has its model
+    return plain(built.model) if whole else {"series": series_json(built.model)}
+
+
+def gate_status(old: dict[str, Any] | None, new: dict[str, Any]) -> int:
+    """REGRESSED, each new regression told on stderr, when the new site (`new`: the
+    document its data.json holds) has any; else 0."""
+    from progress_site.publish import steps  # --fail-on-regression only
+
+    found = steps.regressions_between(old, new)
     for row in found:
         print(f"regression: {visible_path(steps.told(row))}", file=sys.stderr)
     return REGRESSED if found else 0
@@ -108,8 +118,8 @@ def print_changes(config: BuildConfig, old_site: Path, form: str = "text",
     from progress_site.pipeline import make_site
     from progress_site.publish import changes, comment  # --changes only
 
-    files = make_site(config).files
-    new = files["data.json"]
+    built = make_site(config)
+    files, new = built.files, published(built)
     old = read_old_site(old_site)
     pages = changes.pages_changed(old_site, files)
     if form == "markdown":

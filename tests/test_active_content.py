@@ -5,15 +5,17 @@ hold a script, an event handler, a `javascript:` address, a frame, a plugin, a f
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
+from progress_site import cli
 from progress_site.render.active import active_content, surely_inert
 from progress_site.watch.livereload import SCRIPT_TEXT, inject
 from progress_site.watch.livestate import Status
 
-from .conftest import copy_hostile_base
+from .conftest import TEMPLATES, copy_hostile_base
 from .test_pipeline import run_build
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -192,3 +194,26 @@ def test_a_page_that_may_hold_active_content_is_read(html: str, what: str) -> No
 
 def test_the_engines_pages_need_no_reading() -> None:
     assert all(surely_inert(p.read_text(encoding="utf-8")) for p in GOLDEN.rglob("*.html"))
+
+
+def test_a_site_whose_every_page_fails_reads_its_templates_once(
+        base: Path, tmp_path: Path) -> None:
+    """Each page holding active content is told at the template's line, but the site's
+    templates are read for that once a build, not once a page: as often with eight
+    pages as with two."""
+    page_template(base, "<script>alert(1)</script>")
+    opened: list[str] = []
+    sys.addaudithook(lambda event, args: opened.append(str(args[0]))
+                     if event == "open" and opened and opened[0] == "counting" else None)
+    reads = []
+    for extra in (0, 3):
+        for lang in ("en", "fr"):
+            for i in range(extra):
+                (base / "content" / lang / f"more{i}.md").write_text(
+                    f"---\ntitle: More {i}\n---\nWords.\n")
+        opened[:] = ["counting"]
+        assert cli.main(["--source", str(base), "--out", str(tmp_path / "out")],
+                        TEMPLATES) == 1
+        reads.append(opened.count(str(base / "templates" / "page.html")))
+        opened.clear()
+    assert reads[0] == reads[1] > 0

@@ -17,7 +17,8 @@ from progress_site.publish.changes import (
     pages_line,
     parse_snapshot,
 )
-from progress_site.publish.snapshot import Snapshot, number, of_model
+from progress_site.publish.datajson import plain
+from progress_site.publish.snapshot import Snapshot, number, snapshot
 
 from .conftest import TODAY, copy_example
 from .done_site import done_source
@@ -122,7 +123,7 @@ def test_an_old_data_json_names_its_figures_by_the_same_keys() -> None:
     assert "key" not in old["measurements"][0]["figure"]["derived"]
     assert parse_snapshot(json.dumps(old).encode()) == parse_snapshot(new)
     old["studies"][0]["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 8.5
-    assert lines_between(json.dumps(old).encode(), new) == [
+    assert lines_between(json.dumps(old).encode(), json.loads(new)) == [
         "figure Processor per packet (500 typical players), After "
         "(comparisons.cpu-per-packet-500.after): 8.50 us -> 7.92 us"]
 
@@ -142,7 +143,9 @@ def test_a_build_summarises_its_model_as_its_data_json_holds_it(
     source = make(tmp_path / "src")
     built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY))
     assert built.model is not None
-    snap = of_model(built.model)
+    document = plain(built.model)
+    assert document == json.loads(built.files["data.json"])
+    snap = snapshot(document)
     assert snap == parse_snapshot(built.files["data.json"])
     assert snap.figures and (snap.tasks if make is runs_source else snap.sides)
 

@@ -4,18 +4,22 @@ data.json a build published."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
 
 from progress_site.fork import Forked
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.pipeline import BuildConfig, build
+from progress_site.pipeline import BuildConfig, build, make_site
 from progress_site.publish import changes
 from progress_site.publish.changes import edited_lines, lines_between, parse_snapshot
+from progress_site.publish.datajson import written
 
 from .conftest import TODAY
+from .history_site import history_source
 
 # Edits of the example, each a line of data/ replaced by another (file, before, after).
 EDITS = [
@@ -42,12 +46,15 @@ def test_a_summary_is_what_the_whole_old_data_json_gives(
     build(config)
     old = (tmp_path / "out" / "data.json").read_bytes()
     edit(example_copy, name, before, after)
-    told = build(config, changes=True).changes
-    new = (tmp_path / "out" / "data.json").read_bytes()
-    assert told is not None and figures_and_tasks(told) == lines_between(old, new) != []
+    built = build(config, changes=True)
+    told, new = built.changes, (tmp_path / "out" / "data.json").read_bytes()
+    assert told is not None and figures_and_tasks(told) == lines_between(old, json.loads(new)) != []
+    # Read from the records that differ (the old ones decoded, the new ones the model's).
+    assert built.model is not None
+    assert edited_lines(old, new, built.model) == figures_and_tasks(told)
     edit(example_copy, name, after, before)  # and back: the lines the other way
     back = build(config, changes=True).changes
-    assert back is not None and figures_and_tasks(back) == lines_between(new, old)
+    assert back is not None and figures_and_tasks(back) == lines_between(new, json.loads(old))
 
 
 def test_a_summary_is_worked_out_only_when_asked_for(example_copy: Path,
@@ -92,19 +99,41 @@ def test_an_old_record_is_refused_as_deep_as_the_whole_file_is(
         example_copy: Path, tmp_path: Path) -> None:
     """Nested lists put in one old record: the records alone are refused at the depth at
     which the whole file is, no deeper and no sooner."""
-    build(BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY))
+    model = build(BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)).model
+    assert model is not None
     new = (tmp_path / "out" / "data.json").read_bytes()
     at = new.index(b'"quantity":{"decimals":')
     for depth in range(MAX_DEPTH - 10, MAX_DEPTH + 2):
         old = new[:at] + b'"deep":' + b"[" * depth + b"]" * depth + b"," + new[at:]
         whole = parse_snapshot(old)
-        assert (edited_lines(old, new) is None) == (whole is None), depth
+        assert (edited_lines(old, new, model) is None) == (whole is None), depth
+
+
+def test_an_old_file_of_another_day_is_read_from_the_records_that_differ(
+        example_copy: Path, tmp_path: Path) -> None:
+    """A new day changes `today` too, which no line tells: after an edit, the summary is
+    still read from the records the edit changed, and is what the whole file gives."""
+    config = BuildConfig(source=example_copy, out=tmp_path / "out", today=TODAY)
+    build(config)
+    old = (tmp_path / "out" / "data.json").read_bytes()
+    edit(example_copy, *EDITS[0])
+    built = build(dataclasses.replace(config, today=TODAY + dt.timedelta(days=1)),
+                  changes=True)
+    new = (tmp_path / "out" / "data.json").read_bytes()
+    assert built.model is not None and changes.written_day(old) != changes.written_day(new)
+    told = edited_lines(old, new, built.model)
+    assert told == figures_and_tasks(built.changes or []) == \
+        lines_between(old, json.loads(new)) != []
+    assert edited_lines(new.replace(b'"today":"', b'"today":"x', 1), new, built.model) \
+        is None  # not a day: read whole, which says why
 
 
 def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
         example_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new day changes `today`, so the old data.json is read whole: in a forked process
-    once it is large (here from any size), with the summary it gives in the build's own."""
+    """A new day changes `today`, and may change the figures it made stale: the old
+    data.json is read whole in a forked process once it is large (here from any size),
+    and when more than one collection's records differ (here a study's and a roadmap's),
+    its summary is the build's."""
     started: list[int] = []
     real = Forked.__init__
 
@@ -120,12 +149,56 @@ def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
         out = tmp_path / f"out-{safe}"
         build(BuildConfig(source=example_copy, out=out, today=TODAY))
         edit(example_copy, *EDITS[0])
+        edit(example_copy, *EDITS[4])
         told.append(build(BuildConfig(source=example_copy, out=out,
                                       today=TODAY + dt.timedelta(days=1)),
                           changes=True).changes)
         edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
+        edit(example_copy, EDITS[4][0], EDITS[4][2], EDITS[4][1])
     assert len(started) == 1  # where forking is safe: the other parsed it in its own
     assert told[0] == told[1]
     assert told[0] is not None and told[0][0] == (
         "figure Processor per packet (500 typical players), After "
         "(comparisons.cpu-per-packet-500.after): 7.92 us -> 7.5 us")
+
+
+def top_level_lists(text: str) -> dict[str, str]:
+    """Each top-level list of a data.json's text that holds records, by name: its records
+    as the file writes them, joined by commas."""
+    decoder, found, at = json.JSONDecoder(), {}, 1
+    while text[at] == '"':
+        name, at = decoder.raw_decode(text, at)
+        value, end = decoder.raw_decode(text, at + 1)
+        if type(value) is list and value:
+            found[name] = text[at + 2:end - 1]
+        at = end + 1
+    return found
+
+
+def last_record(records: str) -> int:
+    """Where the last of records joined by commas starts."""
+    decoder, start, end = json.JSONDecoder(), 0, 0
+    while end < len(records):
+        start = end + (end > 0)  # past the comma
+        end = decoder.raw_decode(records, start)[1]
+    return start
+
+
+def test_the_new_side_is_the_models_records_as_the_file_writes_them(tmp_path: Path) -> None:
+    """The new side of an edit's summary is the model's records, matched against the new
+    file's text in their place: every list of data.json (each collection, the series),
+    from its first record or its last, is the model's records as the file holds them;
+    text that is not whole records of it is none."""
+    built = make_site(BuildConfig(source=history_source(tmp_path / "src"),
+                                  out=tmp_path / "site", today=TODAY))
+    assert built.model is not None
+    text = built.files["data.json"].decode("utf-8")
+    document, lists = json.loads(text), top_level_lists(text)
+    assert {"measurements", "series"} <= lists.keys()
+    for name, records in lists.items():
+        assert written(built.model, name, 0, records) == document[name], name
+        last = last_record(records)
+        assert written(built.model, name, len(document[name]) - 1, records[last:]) == \
+            document[name][-1:], name
+        assert written(built.model, name, 0, records + ",{}") is None
+        assert written(built.model, name, 0, records[:-1]) is None

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from progress_site import cli, pipeline
+from progress_site import cli, outcome, pipeline
 from progress_site.outcome import REGRESSED
 from progress_site.pipeline import Built
 from progress_site.publish.comment import compare, markdown, md
@@ -49,7 +49,7 @@ def test_the_summary_tells_figures_tasks_texts_and_new_steps() -> None:
     new = data_json(STEP, {**STEP, "key": "startup", "status": "improved",
                            "percent": -12.5, "before": 8.0, "after": 7.0},
                     cpu=1300, title="Proxy 2", task="done")
-    assert markdown(compare(old, new)) == (
+    assert markdown(compare(old, json.loads(new))) == (
         "## Changes to the progress page\n\n"
         "| Figure | Old -> new | Change |\n| --- | --- | --- |\n"
         "| measurements\\.cpu | 1,234.50 us -> 1,300.00 us | +5.3% |\n\n"
@@ -68,7 +68,7 @@ def test_a_step_names_its_levels_in_the_series_unit() -> None:
     step = {**STEP, "before": 516.75, "after": 570.0, "percent": 10.3, "noise": 0.011}
     new = json.loads(data_json(step))
     new["series"][0]["unit"] = "us"
-    lines = markdown(compare(data_json(), json.dumps(new).encode())).splitlines()
+    lines = markdown(compare(data_json(), new)).splitlines()
     assert lines[lines.index("### New regressions") + 2] == (
         "- parse\\-large: 516.8 us -> 570.0 us (+10.3%) between a1b2c3d and e4f5a6b, "
         "judged against a noise of 1.1%")
@@ -76,7 +76,7 @@ def test_a_step_names_its_levels_in_the_series_unit() -> None:
 
 def test_nothing_changed() -> None:
     same = data_json(STEP)
-    assert markdown(compare(same, same)) == (
+    assert markdown(compare(same, json.loads(same))) == (
         "## Changes to the progress page\n\nNo figure changed.\n\nNo task changed.\n\n"
         "No text changed.\n")
 
@@ -94,14 +94,14 @@ PAGES = [f"p{i}/index.html" for i in range(1, 8)]
 ])
 def test_the_pages_that_changed_the_first_five_named(pages: list[str], said: str) -> None:
     same = data_json()
-    assert markdown(compare(same, same, pages)) == (
+    assert markdown(compare(same, json.loads(same), pages)) == (
         "## Changes to the progress page\n\nNo figure changed.\n\nNo task changed.\n\n"
         "No text changed.\n\n" + said)
 
 
 def test_a_hostile_page_name_stays_inert() -> None:
     same = data_json()
-    rendered = html(markdown(compare(same, same, [HOSTILE, "index.html"])))
+    rendered = html(markdown(compare(same, json.loads(same), [HOSTILE, "index.html"])))
     assert "<a " not in rendered and "<img" not in rendered and "<strong" not in rendered
     assert rendered.count("<li>") == 2
 
@@ -149,7 +149,7 @@ def test_hostile_ids_and_steps_stay_inert_in_the_summary() -> None:
     old = data_json()
     new = json.loads(data_json(step))
     new["measurements"][0]["id"] = HOSTILE
-    rendered = html(markdown(compare(old, json.dumps(new).encode())))
+    rendered = html(markdown(compare(old, new)))
     assert "<a " not in rendered and "<img" not in rendered and "<script" not in rendered
     assert "@x" not in rendered
 
@@ -176,6 +176,8 @@ def made(monkeypatch: pytest.MonkeyPatch, new: bytes) -> None:
     built = Built(files={"index.html": b"", "data.json": new}, changes=[])
     monkeypatch.setattr(pipeline, "make_site", lambda config: built)
     monkeypatch.setattr(pipeline, "build", lambda config, **asked: built)
+    # Without a model, what its data.json holds is the file itself.
+    monkeypatch.setattr(outcome, "published", lambda built, whole=True: json.loads(new))
 
 
 @pytest.mark.parametrize(("new_steps", "status"), [
@@ -262,7 +264,7 @@ def test_a_long_summary_is_cut_with_a_count() -> None:
     old = json.loads(data_json())
     new = json.loads(data_json())
     new["measurements"] = [{"id": f"m{i:04}", **figure(i)} for i in range(1250)]
-    text = markdown(compare(json.dumps(old).encode(), json.dumps(new).encode()))
+    text = markdown(compare(json.dumps(old).encode(), new))
     table = [line for line in text.splitlines() if line.startswith("| m")]
     # 1,251 changes: the figure removed (cpu), then m0000 to m1249, in order.
     assert len(table) == 200 and table[0] == "| measurements\\.cpu | 7.92 us -> none |  |"
@@ -288,10 +290,10 @@ def test_texts_are_counted_by_id_so_an_insert_counts_once() -> None:
     old["measurements"] = [{"id": f"m{i}", "title": f"Title {i}"} for i in range(5)]
     new = json.loads(json.dumps(old))
     new["measurements"].insert(0, {"id": "first", "title": "A new one"})
-    found = compare(json.dumps(old).encode(), json.dumps(new).encode())
+    found = compare(json.dumps(old).encode(), new)
     assert found.texts == 1
     new["measurements"][3]["title"] = "Renamed"
-    assert compare(json.dumps(old).encode(), json.dumps(new).encode()).texts == 2
+    assert compare(json.dumps(old).encode(), new).texts == 2
 
 
 @pytest.mark.parametrize(("count", "listed"), [(200, 200), (10_000, 200)])
@@ -299,7 +301,7 @@ def test_steps_past_200_are_counted_not_listed(count: int, listed: int) -> None:
     """A pull request of 10,000 series, each with a step, listed them all: 930 KB of
     summary, near what GitHub keeps of one (1 MiB), which it then drops whole."""
     steps = [{**STEP, "key": f"s{i:05}"} for i in range(count)]
-    text = markdown(compare(data_json(), data_json(*steps)))
+    text = markdown(compare(data_json(), json.loads(data_json(*steps))))
     assert sum(line.startswith("- s") for line in text.splitlines()) == listed
     assert ("And 9,800 more regressions (`--changes OLD_SITE` lists them all)."
             in text) == (count > listed)
@@ -312,7 +314,7 @@ def test_a_long_name_or_unit_is_cut_to_500_characters(length: int) -> None:
     new = json.loads(data_json())
     new["measurements"][0]["id"] = "i" * (length - len("measurements."))
     new["measurements"][0]["derived"]["quantity"]["unit"] = "<" * length
-    row = next(line for line in markdown(compare(data_json(), json.dumps(new).encode()))
+    row = next(line for line in markdown(compare(data_json(), new))
                .splitlines() if line.startswith("| measurements\\.i"))
     cut = "\u2026" if length > 500 else ""
     assert row == (f"| measurements\\.{'i' * 487}{cut} | none -> 7.92 {'&lt;' * 500}{cut} "
@@ -329,7 +331,7 @@ def test_the_summary_is_cut_at_a_line_below_1_mb(fill: str) -> None:
                            for i in range(200)]
     new["measurements"] = [{**m, **figure(2, fill * 300, "x" + fill * 300)}
                            for m in old["measurements"]]
-    text = markdown(compare(json.dumps(old).encode(), json.dumps(new).encode()))
+    text = markdown(compare(json.dumps(old).encode(), new))
     rows = [line for line in text.splitlines() if line.startswith("| measurements")]
     assert len(text.encode()) <= 1_000_000 and rows[-1].endswith(" | +100.0% |")
     assert len(rows) == (200 if fill == "a" else 132)
@@ -349,9 +351,9 @@ def test_an_old_figure_of_no_finite_number_is_no_site_a_build_published(
     old = data_json().replace(b'"low": 7.92', f'"low": {written}'.encode())
     if shown is None:
         with pytest.raises(ValueError, match=r"not a data\.json that a build published"):
-            compare(old, data_json(cpu=8))
+            compare(old, json.loads(data_json(cpu=8)))
         return
-    rows = markdown(compare(old, data_json(cpu=8))).splitlines()
+    rows = markdown(compare(old, json.loads(data_json(cpu=8)))).splitlines()
     assert rows[4].startswith(f"| measurements\\.cpu | {shown} -> 8.00 us |")
 
 
@@ -364,7 +366,7 @@ def test_an_old_distribution_of_a_part_of_no_finite_number_is_no_site(
     text = json.dumps(old).replace('"p99": 0', f'"p99": {part}').encode()
     if refused:
         with pytest.raises(ValueError, match=r"not a data\.json that a build published"):
-            compare(text, data_json(cpu=8))
+            compare(text, json.loads(data_json(cpu=8)))
     else:
-        assert markdown(compare(text, data_json(cpu=8))).splitlines()[4] == (
+        assert markdown(compare(text, json.loads(data_json(cpu=8)))).splitlines()[4] == (
             "| measurements\\.cpu | 7.92 us -> 8.00 us | +1.0% |")

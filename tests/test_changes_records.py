@@ -10,7 +10,8 @@ import pytest
 
 from progress_site.pipeline import BuildConfig, make_site
 from progress_site.publish.changes import lines_between, parse_snapshot
-from progress_site.publish.snapshot import of_model
+from progress_site.publish.datajson import plain
+from progress_site.publish.snapshot import snapshot
 
 from .conftest import TODAY
 from .test_pipeline import run_build
@@ -76,16 +77,16 @@ def with_rows(rows: list[object], key: list[str] | None = None) -> bytes:
 
 def test_records_added_and_removed() -> None:
     rows = golden()["datasets"][0]["rows"]  # type: ignore[index]
-    assert lines_between(with_rows(rows[1:]), GOLDEN_DATA.read_bytes()) == [
+    assert lines_between(with_rows(rows[1:]), golden()) == [
         "new record four-way[bots=1, server=horizon]"]
-    assert lines_between(GOLDEN_DATA.read_bytes(), with_rows(rows[:-1])) == [
+    assert lines_between(GOLDEN_DATA.read_bytes(), json.loads(with_rows(rows[:-1]))) == [
         "record removed four-way[bots=10, server=paper]"]
 
 
 def test_records_of_a_dataset_without_key_are_named_by_their_place() -> None:
     rows = golden()["datasets"][0]["rows"]  # type: ignore[index]
     changed = [*rows[:2], {**rows[2], "p95": 14.5}, *rows[3:]]
-    assert lines_between(with_rows(rows, []), with_rows(changed, [])) == [
+    assert lines_between(with_rows(rows, []), json.loads(with_rows(changed, []))) == [
         "record four-way #3: p95 13.9 ms -> 14.5 ms"]
 
 
@@ -93,8 +94,8 @@ def test_a_dataset_new_or_removed_is_one_line() -> None:
     document = golden()
     document["datasets"] = []
     without = json.dumps(document).encode()
-    assert lines_between(without, GOLDEN_DATA.read_bytes()) == ["new dataset four-way: 16 records"]
-    assert lines_between(GOLDEN_DATA.read_bytes(), without) == [
+    assert lines_between(without, golden()) == ["new dataset four-way: 16 records"]
+    assert lines_between(GOLDEN_DATA.read_bytes(), json.loads(without)) == [
         "dataset removed four-way (had 16 records)"]
 
 
@@ -103,7 +104,7 @@ def test_an_old_data_json_without_records_compares_none() -> None:
     and not a dataset of 16 new records."""
     document = golden()
     del document["datasets"][0]["rows"]  # type: ignore[index]
-    assert lines_between(json.dumps(document).encode(), GOLDEN_DATA.read_bytes()) == []
+    assert lines_between(json.dumps(document).encode(), golden()) == []
 
 
 @pytest.mark.parametrize("rows", [["a record"], [{"mspt": [1]}], [{"mspt": {"a": 1}}],
@@ -120,4 +121,4 @@ def test_a_build_summarises_its_records_as_its_data_json_holds_them(
     assert built.model is not None
     published = parse_snapshot(built.files["data.json"])
     assert published is not None and len(published.records["four-way"] or {}) == 16
-    assert of_model(built.model).records == published.records
+    assert snapshot(plain(built.model)).records == published.records

@@ -149,11 +149,10 @@ def test_the_change_summary_names_the_tools(built: dict[str, bytes]) -> None:
     study = next(s for s in document["studies"] if s["id"] == "test-runners")
     study["comparisons"][0]["after"]["derived"]["quantity"]["low"] = 27.5
     study["comparisons"][0]["after"]["derived"]["quantity"]["high"] = 27.5
-    new = json.dumps(document).encode("utf-8")
-    assert changes.lines_between(old, new) == [
+    assert changes.lines_between(old, document) == [
         "figure Time of the whole suite, cargo nextest 0.9.67 (comparisons.suite-time.after): "
         "28.08 s -> 27.50 s"]
-    table = comment.markdown(comment.compare(old, new))
+    table = comment.markdown(comment.compare(old, document))
     # Escaped as the summary escapes every word of the data: inert Markdown.
     assert ("| Time of the whole suite\\, cargo nextest 0\\.9\\.67 "
             "\\(comparisons\\.suite\\-time\\.after\\) | 28.08 s -> 27.50 s | -2.1% |") in table

@@ -230,7 +230,7 @@ def test_the_change_summary_follows_a_derived_figure(
                            "estimate,")
     files = make_site(BuildConfig(source=derived_site(tmp_path, data), out=tmp_path / "site",
                                   today=TODAY, compiled=TEMPLATES)).files
-    assert changes.lines_between(built["data.json"], files["data.json"]) == [
+    assert changes.lines_between(built["data.json"], json.loads(files["data.json"])) == [
         "figure headlines.rate: 2000 -> 2100 (measured -> estimate)",
         # The stated 2 (thousand) still agrees, but summarises an estimate now.
         "figure headlines.thousands: measured -> estimate",

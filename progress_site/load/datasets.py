@@ -24,9 +24,9 @@ from typing import Any
 from progress_site.errors import KeyPath, Location, Problem, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import parse_json_lines, parse_json_list
-from progress_site.load.rows import NOTE, convert_rows
+from progress_site.load.rows import convert_rows
 from progress_site.load.text import read_text
-from progress_site.model.dataset import Dataset, RecordField, Row, records_path
+from progress_site.model.dataset import NOTE, Dataset, RecordField, Row, records_path
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS, unit_hint
 from progress_site.model.values import problem

@@ -19,11 +19,10 @@ from progress_site.load.document import Document
 from progress_site.load.jsonfiles import BROKEN, Huge
 from progress_site.load.places import Places
 from progress_site.load.wording import describe, found, shown, written_decimals
-from progress_site.model.dataset import Dataset, RecordField, Row
+from progress_site.model.dataset import NOTE, Dataset, RecordField, Row
 from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Where
 
-NOTE = "note"  # the one key a record may hold besides its fields
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 

@@ -53,6 +53,9 @@ class RecordNote:
     where: Where = where()
 
 
+NOTE = "note"  # the one key a record may hold besides its fields (in its file, data.json)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Row:
     """One record of a dataset, as read from its file (not written in YAML)."""

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from progress_site.errors import KeyPath, Problem
 from progress_site.model.dataset import Dataset, records_path
 
 # The first part of the names of a collection's figures, where it is not the collection's.
-CITED_AS = {"studies": "comparisons"}
+CITED_AS = MappingProxyType({"studies": "comparisons"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,10 @@
 
 The old side is read from its `data.json` (the validated, derived data every build
 publishes), through the one JSON reader with limits: the previous `site/` before a
-build, or any old copy for a pull request (`build.py --changes OLD_SITE`). A build's
-own summary takes the new side from its model in memory (`of_model`), as its data.json
-holds it: the file just made is not parsed again.
+build, or any old copy for a pull request (`build.py --changes OLD_SITE`). The new side
+is the build's model, made into the document its data.json holds (`datajson.plain`, or
+`datajson.written` for the records an edit changed): the file just made is not parsed
+again, and both sides are read by one path, as plain JSON values (snapshot.py).
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.model.declare import declared, hints
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
-from progress_site.publish.datajson import VERSION
+from progress_site.publish.datajson import VERSION, plain, written
 from progress_site.publish.datasetrows import record_lines
 from progress_site.publish.edited import edited
-from progress_site.publish.snapshot import Snapshot, of_model, of_records, snapshot
+from progress_site.publish.snapshot import Snapshot, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
@@ -124,10 +125,11 @@ def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
 class Previous:
     """The site a build replaces, read as the build starts: its data.json's bytes (or why
     they cannot be read). After an edit only the records that changed are read
-    (`edited_lines`); a file read whole is parsed in a forked process beside the build
-    when it is large and already known to differ more widely: written on another day,
-    its `today` and the figures it made stale differ (the build's peak memory then never
-    holds its values too; bench/scale.py measures it)."""
+    (`edited_lines`), also in a file written on another day when only its `today` differs
+    besides. A large file of another day is parsed whole in a forked process beside the
+    build all the same, in case the figures that day made stale differ too (the build's
+    peak memory then never holds its values; bench/scale.py measures it); when its
+    records that differ were enough, the child is stopped."""
 
     def __init__(self, out: Path, today: datetime.date | None = None) -> None:
         self.out, self.data, self.problem = out, None, None
@@ -147,11 +149,12 @@ class Previous:
         """What changed from the old data.json to the new one (made from `model`); None
         when the old one is not a data.json a build published."""
         assert self.data is not None
-        lines = None if self.parsing is not None else edited_lines(self.data, new_data_json)
+        lines = edited_lines(self.data, new_data_json, model)
         if lines is not None:
+            self.close()  # a file of another day that differs only there: not needed whole
             return lines
         before = self.snapshot()
-        return None if before is None else describe(before, of_model(model))
+        return None if before is None else describe(before, snapshot(plain(model)))
 
     def snapshot(self) -> Snapshot | None:
         """The old data.json's snapshot: the child's, else parsed here."""
@@ -182,24 +185,45 @@ class Previous:
 def written_day(data: bytes) -> str:
     """The `today` a data.json says it was written on, read from its end, where a build
     writes it (keys sorted: `today`, then `version`); '' when it is not there."""
-    tail = data[-64:]
-    at = tail.rfind(b'"today":"')
-    return tail[at + 9:at + 19].decode("ascii", "replace") if at >= 0 else ""
+    at = day_at(data)
+    return data[at:at + 10].decode("ascii", "replace") if at >= 0 else ""
 
 
-def edited_lines(old: bytes, new: bytes) -> list[str] | None:
-    """What changed, read from the records that differ alone (edited.py); None when the
-    files differ otherwise, or those records do not read as a build writes them (then
-    the old file is read whole, which says why)."""
+def day_at(data: bytes) -> int:
+    """Where the day of `written_day` starts in `data`; -1 when it is not there."""
+    at = data.rfind(b'"today":"', max(0, len(data) - 64))
+    return at + 9 if at >= 0 else -1
+
+
+def as_of(old: bytes, new: bytes) -> bytes:
+    """The old data.json as if written on the new one's day, when it says a day of its
+    own (a date, where a build writes it): a new day changes `today`, which no line of a
+    summary tells, and often nothing else but the edit."""
+    at, day = day_at(old), written_day(new)
+    if at < 0 or not day or old[at + 10:at + 11] != b'"' \
+            or not is_date(old[at:at + 10].decode("ascii", "replace")):
+        return old
+    return old[:at] + day.encode("ascii") + old[at + 10:]
+
+
+def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
+    """What changed, read from the records that differ alone (edited.py), the new ones
+    made from `model` (which wrote `new`); None when the files differ otherwise, or the
+    old records do not read as a build writes them (then the old file is read whole,
+    which says why)."""
+    old = as_of(old, new)
+    if old == new:  # another day, and nothing else
+        return []
     found = edited(old, new)
-    if found is None:
+    records = None if found is None else \
+        written(model, found.collection, found.first, found.new)
+    if found is None or records is None:
         return None
     try:
-        before, after = (of_records(found.collection, found.first, records)
-                         for records in (found.old, found.new))
+        before = of_records(found.collection, found.first, found.old)
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError):
         return None
-    return describe(before, after)
+    return describe(before, of_records(found.collection, found.first, records))
 
 
 def before_swap(previous: Previous, files: Mapping[str, bytes], model: Model
@@ -290,11 +314,10 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
     return [line for line in lines if line]
 
 
-def lines_between(old: bytes, new_data_json: bytes) -> list[str]:
-    """The changes from one data.json to a new build's (ValueError when the old one is
-    not a data.json)."""
-    new = parse_snapshot(new_data_json)
+def lines_between(old: bytes, new: dict[str, Any]) -> list[str]:
+    """The changes from one data.json to a new build's document (`datajson.plain`; the
+    ValueError of an old one that is not a data.json)."""
     before = snapshot_or_none(published_document(old))
-    if new is None or before is None:
+    if before is None:
         raise ValueError("it is not a data.json that a build published")
-    return describe(before, new)
+    return describe(before, snapshot(new))

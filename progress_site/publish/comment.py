@@ -24,7 +24,7 @@ from progress_site.errors import visible
 from progress_site.model.limits import MAX_DECIMALS
 from progress_site.publish import changes
 from progress_site.publish.datasetrows import record_lines
-from progress_site.publish.snapshot import Snapshot, width_decimals
+from progress_site.publish.snapshot import Snapshot, snapshot, width_decimals
 from progress_site.publish.steps import StepRow, new_steps, off_level, steps_in
 from progress_site.render.formatting import number, percent, percent_amount
 
@@ -79,15 +79,16 @@ class Comparison:
     off_level: frozenset[str] = frozenset()  # series whose newest run is newly an outlier
 
 
-def compare(old: bytes, new: bytes, pages: list[str] | None = None) -> Comparison:
-    """The differences from one data.json to another (ValueError when either is not one);
-    `pages`, those of the new site that differ from the old one's (`changes.pages_changed`),
-    when they were compared."""
-    first, second = changes.published_document(old), changes.parse_document(new)
-    before = None if first is None else changes.snapshot_or_none(first)
-    after = None if second is None else changes.snapshot_or_none(second)
-    if first is None or second is None or before is None or after is None:
+def compare(old: bytes, second: dict[str, Any], pages: list[str] | None = None
+            ) -> Comparison:
+    """The differences from a data.json to a new build's document (`datajson.plain`;
+    ValueError when the old one is not a data.json); `pages`, those of the new site that
+    differ from the old one's (`changes.pages_changed`), when they were compared."""
+    first = changes.published_document(old)
+    before = changes.snapshot_or_none(first)
+    if before is None:
         raise ValueError("it is not a data.json that a build published")
+    after = snapshot(second)
     tasks = changes.describe(Snapshot({}, before.tasks, titles=before.titles),
                              Snapshot({}, after.tasks, titles=after.titles))
     old_texts, new_texts = texts_of(first), texts_of(second)

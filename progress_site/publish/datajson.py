@@ -17,7 +17,7 @@ from typing import Any
 from progress_site.derive.site import Model
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
-from progress_site.publish.datarecords import Writer
+from progress_site.publish.datarecords import Path, Writer
 from progress_site.publish.regressions import series_json
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
@@ -26,17 +26,71 @@ VERSION = 1
 
 def data_json(model: Model) -> bytes:
     """The file's bytes: the version, the day the build counted from, every collection."""
-    writer = Writer(model)
+    out = io.BytesIO()  # grown in place: no list of every piece, no copy at the end
+    for chunk in chunks(frame(model, Writer(model))):
+        out.write(chunk)
+    out.write(b"\n")
+    return out.getvalue()
+
+
+def frame(model: Model, writer: Writer) -> dict[str, Any]:
+    """The document, each collection to be made JSON a record at a time."""
     document: dict[str, Any] = {"version": VERSION, "today": model.today.isoformat(),
                                 **{name: Collection(writer, getattr(model.data, name), name)
                                    for name in record_fields(Data)}}
     if model.series:  # a site without history keeps the file it had
         document["series"] = series_json(model)
-    out = io.BytesIO()  # grown in place: no list of every piece, no copy at the end
-    for chunk in chunks(document):
-        out.write(chunk)
-    out.write(b"\n")
-    return out.getvalue()
+    return document
+
+
+def plain(model: Model) -> dict[str, Any]:
+    """The document data.json holds, as its parse would give it: the new side of a
+    change summary, made from the model rather than read back from the file."""
+    document = frame(model, Writer(model))
+    for name, value in document.items():
+        if isinstance(value, Collection):
+            records = list(value.records())
+            document[name] = records if type(value.value) is tuple else records[0]
+    return document
+
+
+def written(model: Model, name: str, first: int, text: str) -> list[Any] | None:
+    """The records of the list `name` (a collection, or the series), from its `first`,
+    that data.json writes as `text` (joined by commas), as `plain` gives them; None when
+    `text` is not whole records of it. Each is made JSON again to compare: a few records
+    of an edit."""
+    dumped = compact()
+    found: list[Any] = []
+    at = 0
+    for value in records_from(model, name, first):
+        if at >= len(text):
+            break
+        part = dumped(value)
+        if text[at:at + len(part)] != part or text[at + len(part):at + len(part) + 1] \
+                not in ("", ","):
+            return None
+        found.append(value)
+        at += len(part) + 1  # the comma between records
+    return found if at == len(text) + 1 else None
+
+
+def records_from(model: Model, name: str, first: int) -> Iterator[Any]:
+    """The records of the list `name` of data.json from its `first`, made JSON one at a
+    time; none when data.json holds no such list."""
+    if name == "series":
+        yield from series_json(model)[first:]
+        return
+    records = getattr(model.data, name) if name in record_fields(Data) else None
+    if type(records) is not tuple:
+        return
+    writer = Writer(model)
+    for i in range(first, len(records)):
+        yield writer.to_json(records[i], record_path(name, i, records[i]))
+
+
+def record_path(name: str, index: int, record: Any) -> Path:
+    """Where a collection's record is, as the writer names it: by its id, else its place."""
+    return (((), name), str(getattr(record, "id", index)))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,15 +107,20 @@ class Collection:
             yield self.writer.to_json(self.value, ((), self.name))
             return
         for i, record in enumerate(self.value):
-            yield self.writer.to_json(record, (((), self.name), str(getattr(record, "id", i))))
+            yield self.writer.to_json(record, record_path(self.name, i, record))
+
+
+def compact() -> Callable[[Any], str]:
+    """One value as compact JSON text, keys sorted: what `json.dumps` of the whole
+    document writes for it. Compact: without `indent`, json uses its C encoder."""
+    return json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                            allow_nan=False).encode
 
 
 def encoder() -> Callable[[Any], bytes]:
-    """One value as compact JSON, keys sorted: what `json.dumps` of the whole document
-    writes for it. Compact: without `indent`, json uses its C encoder. One encoder for
-    the file, not one made for each of its thousands of records."""
-    encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                              allow_nan=False).encode
+    """`compact`, as UTF-8: one encoder for the file, not one made for each of its
+    thousands of records."""
+    encode = compact()
     return lambda value: encode(value).encode("utf-8")
 
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from progress_site.load.rows import NOTE
-from progress_site.model.dataset import Dataset, Row
+from progress_site.model.dataset import NOTE, Dataset, Row
 from progress_site.model.values import plain
 
 SCALAR = (str, int, float, bool)

@@ -1,6 +1,7 @@
 """What a site shows, as words by key: each figure's printed number and status, each task's
-status and proofs. Made from a published data.json (parsed, untrusted) or from a build's
-model in memory (`of_model`), the same either way, so that two sites compare (changes.py).
+status and proofs. Made from the document a data.json holds: a published one parsed
+(untrusted), or a build's own as its model makes it (`datajson.plain`), by the same
+path, so that two sites compare (changes.py).
 """
 
 from __future__ import annotations
@@ -11,14 +12,10 @@ from typing import Any
 
 from progress_site.derive.kinds.distribution import PARTS
 from progress_site.derive.quantity import significant_decimals
-from progress_site.derive.site import Model
 from progress_site.model.history import SPREAD_DIGITS, SPREAD_NAMES
 from progress_site.model.keys import published
 from progress_site.model.limits import MAX_PRINTED_DECIMALS
-from progress_site.model.roadmap import Task
-from progress_site.model.values import plain
-from progress_site.publish.datarecords import quantity
-from progress_site.publish.datasetrows import Records, dataset_rows, records_of
+from progress_site.publish.datasetrows import Records, records_of
 from progress_site.publish.titles import titles
 
 TASK_STATUSES = frozenset({"done", "in-progress", "planned"})
@@ -237,41 +234,3 @@ def side_words(name: Any, version: Any) -> str | None:
     if type(words) is not str:
         return None
     return f"{words} {version}" if type(version) is str else words
-
-
-def of_model(model: Model) -> Snapshot:
-    """The snapshot of the site a model makes, as its data.json would give it: the file
-    the build just made is not parsed again."""
-    snap = Snapshot({}, {})
-    shown = [(str(k), v.quantity, v.status) for k, v in model.figures.items()]
-    for name, q, status in shown + [(str(h.key), h.quantity, h.status)
-                                     for h in model.headlines]:
-        written = quantity(q)  # as data.json writes it: made once a figure
-        snap.figures[name] = (number(written), str(status))
-        single(written, name, snap)
-    for roadmap in model.data.roadmaps:
-        at = f"roadmaps.{roadmap.id}"
-        for i, group in enumerate(roadmap.groups):
-            add_tasks(group.tasks, f"{at}.groups.{i}", snap)
-        add_tasks(roadmap.tasks, at, snap)
-    for study in model.data.studies:
-        for part in ("before", "after"):
-            side = getattr(study, part)
-            words = side_words(plain(side.name), side.version)
-            snap.sides.update({f"comparisons.{c.id}.{part}": words
-                               for c in study.comparisons if words})
-    for collection in ("measurements", "studies", "profiles", "budgets", "runs", "roadmaps"):
-        snap.titles.update(titles(collection, getattr(model.data, collection)))
-    for ds in model.data.datasets:  # as data.json writes it, then read as any other
-        add_records({"id": ds.id, "key": list(ds.key), "rows": dataset_rows(ds),
-                     "fields": [{"name": f.name, "unit": f.unit} for f in ds.fields]}, snap)
-    return snap
-
-
-def add_tasks(tasks: tuple[Task, ...], at: str, snap: Snapshot) -> None:
-    """Each task, and each of its steps, by the path data.json gives it."""
-    for task in tasks:
-        path = f"{at}.tasks.{task.id}"
-        snap.tasks[path] = (task.status, len(task.proofs))
-        for i, step in enumerate(task.steps):
-            snap.tasks[f"{path}.steps.{i}"] = (step.status, len(step.proofs))

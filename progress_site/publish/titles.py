@@ -2,9 +2,9 @@
 it (`Processor per packet (500 typical players), After`), beside its key.
 
 A reviewer reads a pull request's summary: `comparisons.cpu-per-packet-500.after` says
-where to edit, the title says what changed. Read the same way from a parsed data.json
-(dicts, untrusted: anything not a text is no title) and from a build's records in memory
-(dataclasses with the same field names), so that both sides of a comparison agree.
+where to edit, the title says what changed. Read from the document a data.json holds
+(dicts: a published one parsed, untrusted, where anything not a text is no title, or a
+build's own as its model makes it), one path for both sides of a comparison.
 """
 
 from __future__ import annotations
@@ -12,37 +12,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from progress_site.model.values import Text
-
 SIDES = ("before", "after")
 MAX_TITLE = 200  # characters of a title the summary prints: a table cell stays one line
 
 
 def english(text: Any) -> str | None:
     """A text's English words (else its first), or None when it is no text."""
-    found: Any
-    if isinstance(text, Text):
-        found = text.get("en")
-    elif type(text) is dict:
-        found = text.get("en", next(iter(text.values()), None))
-    else:
-        found = text
+    found = text.get("en", next(iter(text.values()), None)) if type(text) is dict else text
     if type(found) is not str or not found.strip():
         return None
     return found if len(found) <= MAX_TITLE else found[:MAX_TITLE - 1] + "…"
 
 
 def part(record: Any, name: str) -> Any:
-    """A field of a record, parsed (a dict) or in memory (a dataclass); None if absent."""
-    if type(record) is dict:
-        return record.get(name)
-    return getattr(record, name, None)
+    """A field of a record; None when absent, or when the record is no object."""
+    return record.get(name) if type(record) is dict else None
 
 
 def items(record: Any, name: str) -> list[Any]:
     """A list field of a record; empty when it is not a list."""
     found = part(record, name)
-    return list(found) if isinstance(found, (list, tuple)) else []
+    return found if type(found) is list else []
 
 
 def joined(*texts: str | None) -> str | None:
@@ -59,7 +49,7 @@ def titles(collection: str, records: Iterable[Any]) -> Iterator[tuple[str, str]]
     if named is None:
         return
     for record in records:
-        if type(record) is dict or hasattr(record, "id"):
+        if type(record) is dict:
             for key, title in named(record):
                 if title is not None and type(key) is str:
                     yield key, title

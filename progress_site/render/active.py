@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from html import unescape
 from html.parser import HTMLParser
+from types import MappingProxyType
 
 from progress_site.model.links import normalised
 
@@ -165,9 +166,9 @@ _HANDLER = re.compile(rb"on[^\s/>=]*\s*=")
 _SUSPECT = re.compile(rb"""=\s*["']?[\x00-\x20]*[&jvdr]""")
 _VALUE = re.compile(rb"""\s*("[^"]*"|'[^']*'|[^\s>]*)""")
 # Those names by their last letter: most `=` follow another name (`class=`).
-_NAMES: dict[int, tuple[bytes, ...]] = {}
-for _name in sorted(n.encode() for n in ADDRESSES | {"http-equiv"}):
-    _NAMES[_name[-1]] = (*_NAMES.get(_name[-1], ()), _name)
+_ADDRESS_NAMES = tuple(sorted(n.encode() for n in ADDRESSES | {"http-equiv"}))
+_NAMES = MappingProxyType({name[-1]: tuple(n for n in _ADDRESS_NAMES if n[-1] == name[-1])
+                           for name in _ADDRESS_NAMES})
 # Where a list of addresses may hide one past its first (`values="https://x;javascript:"`).
 _LISTS = re.compile(rb"values\s*=")
 _BEFORE_NAME = frozenset(b" \t\n\r\f\v/\"'")

@@ -9,12 +9,11 @@ template computes (`"<scr" ~ "ipt>"`) is in no file: it is told at the page.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-
-import jinja2
 
 from progress_site.errors import Location, Problem
 from progress_site.regular import read_regular
@@ -27,24 +26,35 @@ HINT = ("a site's templates may write markup, but nothing a browser runs or load
         "(docs/security.md, \"Templates and catalogs of a site\")")
 
 
-def active_problems(html: str, env: jinja2.Environment, display: str, template: str,
+class OwnFiles:
+    """The site's own template files (assets too) of a build, read when a page first
+    holds active content, then kept: a site whose every page holds some reads them once,
+    not once a page."""
+
+    def __init__(self, folders: Sequence[Path | str]) -> None:
+        """`folders`: the template folders, the engine's theme last (it writes none)."""
+        self.folders = folders[:-1]
+
+    @functools.cached_property
+    def files(self) -> list[tuple[str, list[str]]]:
+        """Each file as messages name it, with its lines (`own_files`)."""
+        return own_files(self.folders)
+
+
+def active_problems(html: str, sources: OwnFiles, display: str, template: str,
                     problems: list[Problem]) -> None:
-    """Add to `problems` each thing of a page rendered by `env` with `template` (for the
-    source file `display`) that no page may hold; each told once for the whole site."""
+    """Add to `problems` each thing of a page rendered with `template` (for the source
+    file `display`) that no page may hold, at the line of `sources` that writes it; each
+    told once for the whole site."""
     if surely_inert(html):  # most pages: html.parser need not read them
         return
-    found = active_content(html)
-    if not found:
-        return
-    folders: Sequence[str] = getattr(env.loader, "searchpath", [])
-    sources = own_files(folders[:-1])  # the engine's theme, last, writes none
-    for item in found:
-        problem = placed(item, sources, display, template)
+    for item in active_content(html):
+        problem = placed(item, sources.files, display, template)
         if problem not in problems:
             problems.append(problem)
 
 
-def own_files(folders: Sequence[str]) -> list[tuple[str, list[str]]]:
+def own_files(folders: Sequence[Path | str]) -> list[tuple[str, list[str]]]:
     """The site's own template files (assets too), as messages name them, with their
     lines; in a stable order."""
     files = []

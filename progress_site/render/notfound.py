@@ -12,7 +12,7 @@ import jinja2
 from progress_site.errors import Problem
 from progress_site.load.pages import Page, PageMeta
 from progress_site.model.schema import Site
-from progress_site.render.activeplaces import active_problems
+from progress_site.render.activeplaces import OwnFiles, active_problems
 from progress_site.render.formatting import own_name
 from progress_site.render.places import PagePlace, home_page, language_folder, public_url
 from progress_site.render.sandbox import FAILURES, site_failure, template_problem
@@ -25,12 +25,13 @@ def language_name(lang: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Site,
-                    assets: dict[str, bytes], base_url: str | None,
+def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], own: OwnFiles,
+                    site: Site, assets: dict[str, bytes], base_url: str | None,
                     pages: tuple[Page, ...], problems: list[Problem]) -> dict[str, bytes]:
     """The 404 page of each language, made by its pages' environment and words; they
     link to the home pages among `pages` (the site's pages, all built). No page at all
-    when a site's own 404.html fails: told in `problems` once, not once a language."""
+    when a site's own 404.html fails: told in `problems` once, not once a language.
+    `own`: the site's own templates, where active content is told."""
     css = assets.get("assets/style.css", b"").decode("utf-8")
     try:
         made = [(env, not_found(env, words, site, css, base_url, pages))
@@ -42,7 +43,7 @@ def not_found_pages(languages: list[tuple[jinja2.Environment, Words]], site: Sit
         return {}
     for env, (_, html) in made:
         if env.sandboxed:  # a site's own 404.html or style.css (the engine's: no script)
-            active_problems(html.decode("utf-8"), env, "templates/404.html", "404.html",
+            active_problems(html.decode("utf-8"), own, "templates/404.html", "404.html",
                             problems)
     return dict(page for _, page in made)
 

@@ -20,7 +20,7 @@ from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
 from progress_site.load.pages import Page
-from progress_site.render.activeplaces import active_problems
+from progress_site.render.activeplaces import OwnFiles, active_problems
 from progress_site.render.assets import assets
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
@@ -65,12 +65,14 @@ class PageRenderer:
     """Renders the pages of one language."""
 
     def __init__(self, env: jinja2.Environment, words: Words, model: Model,
-                 places: dict[tuple[str, str], PagePlace], files: SiteFiles) -> None:
+                 places: dict[tuple[str, str], PagePlace], files: SiteFiles,
+                 own: OwnFiles) -> None:
         self.env = env
         self.words = words
         self.model = model
         self.places = places
         self.files = files  # what the build publishes, which the prose's links lead to
+        self.own = own  # the site's own templates, where active content is told
         # Each unknown block's hint, made once: it lists the template folders, and a page
         # of 50,000 lines naming no block took minutes.
         self.hints: dict[str, str] = {}
@@ -222,7 +224,7 @@ class PageRenderer:
         del body  # the page holds it now: not kept beside the page's bytes
         problems += duplicate_ids(page, traced, html, self.model, place)
         if self.env.sandboxed:  # a site's own templates wrote it (the engine's write none)
-            active_problems(html, self.env, page.display, page.meta.template, problems)
+            active_problems(html, self.own, page.display, page.meta.template, problems)
         return unlinked(html).encode("utf-8")
 
     def template_of(self, page: Page, problems: list[Problem]) -> jinja2.Template | None:
@@ -268,13 +270,14 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
     listed = SiteListing.of(pages)
+    own = OwnFiles(folders)  # shared by the languages: read once, if a page needs them
     these = pages if these is None else these
     for lang in site.languages:
         mine = [p for p in these if p.language == lang]
         if not mine:
             continue
         env, words = language(lang, model, catalogs, loader, compiled, charts, base_url)
-        renderer = PageRenderer(env, words, model, places, files)
+        renderer = PageRenderer(env, words, model, places, files, own)
         for page in mine:
             out[places[(lang, page.slug)].path] = renderer.page(page, listed, problems)
     return out, problems
@@ -312,5 +315,6 @@ def whole_site_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
         loader = template_loader(folders)
         envs = [language(lang, model, catalogs, loader, compiled, charts, base_url)
                 for lang in languages]
-        out |= not_found_pages(envs, model.data.site, static, base_url, pages, problems)
+        out |= not_found_pages(envs, OwnFiles(folders), model.data.site, static, base_url,
+                               pages, problems)
     return out | static | {".nojekyll": b""}

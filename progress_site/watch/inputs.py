@@ -30,14 +30,15 @@ THEME_FOLDERS = ("templates", "locales")  # the source's overrides, then the eng
 # What the observer is asked for: the kernel then never reports the build opening and
 # closing every input it reads (about a hundred a rebuild, each handled in Python while
 # the build runs); the handler still checks each event against CHANGES.
-WATCHED = [events.FileCreatedEvent, events.DirCreatedEvent, events.FileModifiedEvent,
+WATCHED = (events.FileCreatedEvent, events.DirCreatedEvent, events.FileModifiedEvent,
            events.FileDeletedEvent, events.DirDeletedEvent, events.FileMovedEvent,
-           events.DirMovedEvent, events.FileClosedEvent]
+           events.DirMovedEvent, events.FileClosedEvent)
 # Opening a file (the build reads every input) must not count as a change.
-CHANGES = {events.EVENT_TYPE_CREATED, events.EVENT_TYPE_MODIFIED, events.EVENT_TYPE_DELETED,
-           events.EVENT_TYPE_MOVED, events.EVENT_TYPE_CLOSED}
+CHANGES = frozenset({events.EVENT_TYPE_CREATED, events.EVENT_TYPE_MODIFIED,
+                     events.EVENT_TYPE_DELETED, events.EVENT_TYPE_MOVED,
+                     events.EVENT_TYPE_CLOSED})
 # What editors write beside a file while saving it (vim, emacs, JetBrains, GNOME).
-LITTER_NAMES = {"4913", ".DS_Store", "__pycache__"}
+LITTER_NAMES = frozenset({"4913", ".DS_Store", "__pycache__"})
 LITTER_PREFIXES = (".#", ".goutputstream-")
 LITTER_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".pyc", "___jb_tmp___", "___jb_old___")
 
@@ -165,7 +166,7 @@ class InputWatcher:
         """Watch the inputs now."""
         for parent in self.parents:
             self.observer.schedule(self.handler, str(parent), recursive=False,
-                                   event_filter=WATCHED)
+                                   event_filter=list(WATCHED))
         self.sync()
         self.observer.start()
 
@@ -185,7 +186,7 @@ class InputWatcher:
                 del self.watches[folder]
             if inode is not None:
                 watch = self.observer.schedule(self.handler, str(folder), recursive=True,
-                                               event_filter=WATCHED)
+                                               event_filter=list(WATCHED))
                 self.watches[folder] = (watch, inode)
 
     def stop(self) -> None:

@@ -20,6 +20,7 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, cast
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -30,13 +31,13 @@ from progress_site.watch.sitefiles import MAX_PATH, content_type, find, read_fil
 
 KEEP_ALIVE = 15.0  # seconds between SSE comments, which also find tabs that went away
 URL_SAFE = "/%:@!$&'()*+,;=~?"  # what a redirect's Location keeps as it was sent
-BIND_ERRORS = {
+BIND_ERRORS = MappingProxyType({
     errno.EADDRINUSE: "the port is already in use (another server, or another --watch?); "
                       "stop it, or pick another port with --port (--port 0 picks a free one)",
     errno.EACCES: "permission denied (ports below 1024 need root); pick another port with "
                   "--port",
     errno.EADDRNOTAVAIL: "this machine has no such address; try --host 127.0.0.1",
-}
+})
 
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>No site built yet</title></head>
