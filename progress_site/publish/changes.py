@@ -32,8 +32,8 @@ from progress_site.publish.snapshot import Snapshot, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
-# About the data.json of the 400 figures from which fork.py forks a build: below this,
-# parsing it costs about what starting a child does.
+# About the data.json of 400 figures: below this, parsing it costs about what starting
+# a child does.
 FORK_BYTES = 256 * 1024
 
 
