@@ -13,7 +13,7 @@ from types import MappingProxyType
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter
 from progress_site.load.files import inside, source_files, unreadable_name
-from progress_site.load.parse_cache import parse_once
+from progress_site.load.parse_cache import parsed
 from progress_site.load.places import Places
 from progress_site.load.text import MAX_PAGE_BYTES, LineIndex, read_text
 from progress_site.model.limits import MAX_PAGES, MAX_TITLE
@@ -210,7 +210,8 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     if text is None:
         return None, problems
     front, body, body_line = split_front_matter(text)
-    doc, problems = parse_once(front, display)
+    doc, found = parsed(front, display)
+    problems = list(found)
     if doc.data is None and problems:
         return None, problems  # a front matter that did not parse: its title is unknown
     meta_values = doc.data if doc.data is not None else {}
