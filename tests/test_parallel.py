@@ -25,6 +25,21 @@ def forking(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "can_fork", lambda records: True)
 
 
+@pytest.fixture()
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The children this process forks from now on, counted at the system's call."""
+    started: list[int] = []
+    real = os.fork
+
+    def counted() -> int:
+        pid = real()
+        started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted)
+    return started
+
+
 def config(source: Path) -> BuildConfig:
     return BuildConfig(source=source, out=source / "site", today=TODAY, strict=True)
 
@@ -37,19 +52,12 @@ def alone(source: Path, monkeypatch: pytest.MonkeyPatch) -> Built:
 
 
 def test_a_forked_build_writes_the_same_files(example_copy: Path, forking: None,
+                                              forks: list[int],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    children: list[int] = []
-    real = Forked.__init__
-
-    def counted(self: Forked[object], work: object) -> None:
-        real(self, work)  # type: ignore[arg-type]
-        children.append(self.pid)
-
-    monkeypatch.setattr(Forked, "__init__", counted)
     single = alone(example_copy, monkeypatch)
-    assert children == []
+    assert forks == []
     forked = make_site(config(example_copy))
-    assert len(children) == 1
+    assert len(forks) == 1
     assert forked.files == single.files
     assert forked.warnings == single.warnings
 
@@ -112,23 +120,23 @@ def test_a_child_that_dies_is_an_error_not_a_hang() -> None:
 
 
 def test_forking_is_refused_where_it_is_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
+    large = 10**9  # records: whether a site is large enough to gain is the bench's
     monkeypatch.setattr(parallel, "cpus", lambda: 2)
     monkeypatch.delitem(sys.modules, "vl_convert", raising=False)
-    assert can_fork(parallel.MIN_RECORDS)
-    assert not can_fork(parallel.MIN_RECORDS - 1)  # too small to be worth it
+    assert can_fork(large)
     monkeypatch.setitem(sys.modules, "vl_convert", sys)  # its engine has threads
-    assert not can_fork(parallel.MIN_RECORDS)
+    assert not can_fork(large)
     monkeypatch.delitem(sys.modules, "vl_convert")
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert not can_fork(parallel.MIN_RECORDS)  # watch mode's server and observer
+        assert not can_fork(large)  # watch mode's server and observer
     finally:
         stop.set()
         thread.join()
     monkeypatch.setattr(parallel, "cpus", lambda: 1)
-    assert not can_fork(parallel.MIN_RECORDS)
+    assert not can_fork(large)
 
 
 @pytest.mark.skipif(not Path("/proc/loadavg").exists(), reason="Linux counts its tasks there")
@@ -140,20 +148,13 @@ def test_a_core_is_idle_only_while_fewer_tasks_run_than_there_are_cores(
     assert parallel.idle_core()
 
 
-def test_a_build_beside_other_threads_forks_no_child(example_copy: Path,
+def test_a_build_beside_other_threads_forks_no_child(example_copy: Path, forks: list[int],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Watch mode builds beside its server and observer threads: it never forks."""
-    monkeypatch.setattr(parallel, "MIN_RECORDS", 0)
+    # The example is small: forked whatever its size, where forking is safe.
+    monkeypatch.setattr(parallel, "can_fork", lambda records: parallel.fork_safe())
     monkeypatch.setattr(parallel, "cpus", lambda: 2)
     monkeypatch.delitem(sys.modules, "vl_convert", raising=False)
-    children: list[Forked[object]] = []
-    real = Forked.__init__
-
-    def counted(self: Forked[object], work: object) -> None:
-        children.append(self)
-        real(self, work)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Forked, "__init__", counted)
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
@@ -162,6 +163,6 @@ def test_a_build_beside_other_threads_forks_no_child(example_copy: Path,
     finally:
         stop.set()
         thread.join()
-    assert children == []
+    assert forks == []
     assert make_site(config(example_copy)).files == beside.files
-    assert children  # alone in its process, the same build forks
+    assert forks  # alone in its process, the same build forks

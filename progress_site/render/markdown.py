@@ -176,7 +176,6 @@ def inline_html(source: str, refer: Refer | None = None) -> str:
     return html
 
 
-@functools.lru_cache(maxsize=4096)
 def inline_tokens(source: str) -> tuple[Token, ...]:
     """An inline text's Markdown, parsed."""
     return tuple(shared_parser().parseInline(source))
