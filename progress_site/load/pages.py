@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter
@@ -65,6 +66,9 @@ class Page:
     meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
     # Where the body's lines start, made once for all the problems located in it.
     lines: LineIndex = field(init=False, compare=False, repr=False)
+    # What the render stage made of the body, kept for the build that loaded the page
+    # (render/markdown.py: its parts, each chunk's tokens): read in several passes.
+    kept: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lines", LineIndex(self.body))

@@ -175,7 +175,7 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
         if isinstance(part, Block):
             continue
         lines = [0, *(i + 1 for i, ch in enumerate(part) if ch == "\n"), len(part) + 1]
-        for token in page_tokens(part):
+        for token in page_tokens(part, page):
             if token.type != "inline" or token.map is None:
                 continue
             # Where the block's lines are in the body: a list item's or a quote's text has
