@@ -17,6 +17,7 @@ shows is `spec.py`'s; the markers and axis formats it is drawn with are `style.p
 
 from __future__ import annotations
 
+import copy
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -64,23 +65,28 @@ Made = dict[tuple["ChartSpec", bool], tuple[str, bool]]
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """What one cache of charts drew (`cache.ChartCache`): a chart's languages share its
-    neutral drawing, and the charts of a shape its Vega spec (see bench/charts.py)."""
+    neutral drawing, cleaned, and the charts of a shape its Vega spec (bench/charts.py)."""
 
     neutral: Made = field(default_factory=dict)
     shapes: Made = field(default_factory=dict)
+    cleaned: dict[tuple[str, str], Cleaned] = field(default_factory=dict)  # by SVG and id
 
 
 def render_svg(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False,
                drawn: Drawn | None = None) -> str:
-    """One chart in one language: its neutral drawing (drawn once for all languages),
-    cleaned, with the language's words set into its axes; its shape's Vega spec from `shapes` if
+    """One chart in one language: its neutral drawing (drawn and cleaned once for all
+    languages), with the language's words set into its axes; its shape's Vega spec from `shapes` if
     kept there (unless `fresh`: compiled again). ForeignDrawing when a kept shape drew
     anything but what a chart read back from the cache may hold (`allowed.py`)."""
-    raw, kept = drawing(neutral(spec), shapes, fresh, drawn or Drawn())
-    clean = cleaned(raw, f"chart-{spec.id}", FONT)
+    drawn = drawn or Drawn()
+    raw, kept = drawing(neutral(spec), shapes, fresh, drawn)
+    if (raw, spec.id) not in drawn.cleaned:
+        drawn.cleaned[raw, spec.id] = cleaned(raw, f"chart-{spec.id}", FONT)
+    clean = drawn.cleaned[raw, spec.id]
     heading = wrap(spec.title, clean.width - 2 * PAD, TITLE_PX, bold=True)
-    _put_axis_words(clean.root, spec)
-    markup = _compose(clean, _serialized(clean.root), spec.title, heading)
+    root = copy.deepcopy(clean.root)  # the cleaned drawing is shared by the languages
+    _put_axis_words(root, spec)
+    markup = _compose(clean, _serialized(root), spec.title, heading)
     if kept and allowed_svg(markup.encode("utf-8")) is None:
         raise ForeignDrawing(spec.id)
     return markup
@@ -120,7 +126,7 @@ class Cleaned:
     prefix: str
     width: float
     height: float
-    root: ET.Element
+    root: ET.Element  # never changed: copy it to change it
 
 
 def finish_svg(raw: str, *, prefix: str, title: str, font: str,
