@@ -9,8 +9,8 @@ again). A cache pays when it saves a time a user feels: at least 0.1 s and a ten
 the build it speeds up, in processor time (a shared machine's load moves wall times by
 more than some of these savings).
 
-Then what watch mode remembers in its process (each data file parsed and converted, by
-its text: load/parse_cache.py, load/site.converted): the large site's watch rebuild after
+Then what watch mode's builds remember (each data file parsed and converted, by its text:
+`BuildConfig.remembered`, load/parse_cache.py): the large site's watch rebuild after
 one edited file (load to publish, as watch mode runs it: templates kept, no fork, changed
 charts left to the drawer), with that memory and with it cleared (as a first build).
 
@@ -20,6 +20,7 @@ charts left to the drawer), with that memory and with it cleared (as a first bui
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import shutil
 import statistics
@@ -36,7 +37,7 @@ from scale import edit_one_value
 
 sys.path.insert(0, str(REPO))
 
-from progress_site.load import parse_cache, site
+from progress_site.load.site import remembered
 from progress_site.pipeline import BuildConfig, finish, prepare
 from progress_site.publish.swap import publish
 
@@ -83,10 +84,9 @@ def measure(site: str, source: Path, work: Path, runs: int,
     return rows
 
 
-def forget() -> None:
-    """Clear what this process remembers of parsed and converted files."""
-    parse_cache._remembered.cache_clear()
-    site.converted.cache_clear()
+def forget(config: BuildConfig) -> BuildConfig:
+    """`config` with no memory of parsed and converted files (its templates kept)."""
+    return dataclasses.replace(config, remembered=remembered())
 
 
 def rebuild_cpu(config: BuildConfig, later: bool) -> float:
@@ -107,7 +107,6 @@ def in_process(name: str, source: Path, data: Path, work: Path, runs: int) -> li
     # this process's processor time is the whole rebuild's.
     idle = threading.Event()
     threading.Thread(target=idle.wait, daemon=True).start()
-    forget()
     first = rebuild_cpu(config, later=False)
     warm: list[float] = []
     cold: list[float] = []
@@ -115,8 +114,7 @@ def in_process(name: str, source: Path, data: Path, work: Path, runs: int) -> li
         edit_one_value(data)
         warm.append(rebuild_cpu(config, later=True))
         edit_one_value(data)
-        forget()
-        cold.append(rebuild_cpu(config, later=True))
+        cold.append(rebuild_cpu(forget(config), later=True))
     idle.set()
     with_it, without = statistics.median(warm), statistics.median(cold)
     saved = without - with_it

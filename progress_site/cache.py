@@ -106,7 +106,6 @@ def library_versions(names: tuple[str, ...]) -> dict[str, str]:
     return {name: found.get(name, "") for name in names}
 
 
-@functools.cache
 def library_version(dist: str) -> str:
     """The installed version of one library, or '' for one not installed as a distribution."""
     return library_versions((dist,))[dist]

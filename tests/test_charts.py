@@ -470,27 +470,26 @@ def line_of(labels: tuple[str, ...], ys: tuple[float, ...], **changes: Any) -> C
     return dataclasses.replace(spec, **changes)
 
 
-def forget_drawings() -> None:
-    """Empty the process's memory of shapes and drawings."""
-    vega._compiled.cache_clear()
-    chart_svg.drawing.cache_clear()
-    chart_svg.cleaned.cache_clear()
+def calls_to(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
+    """The calls to one of vl-convert's functions from now on (the library's boundary)."""
+    import vl_convert
 
-
-def test_charts_of_one_shape_ask_altair_once_and_draw_as_altair_alone_would(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    forget_drawings()
-    chart_svg.render_svg(line_of(("a", "b", "c"), (2.0, 3.5, 1.0)))
     calls: list[object] = []
-    altair_spec = vega._altair_spec
-    monkeypatch.setattr(vega, "_altair_spec",
-                        lambda *args: calls.append(args) or altair_spec(*args))
+    real = getattr(vl_convert, name)
+    monkeypatch.setattr(vl_convert, name, lambda *a, **k: calls.append(a) or real(*a, **k))
+    return calls
+
+
+def test_charts_of_one_shape_are_compiled_once_and_drawn_as_if_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled = calls_to(monkeypatch, "vegalite_to_vega")
+    charts = ChartCache(None)  # a build's, keeping nothing on disk
+    charts.svg(line_of(("a", "b", "c"), (2.0, 3.5, 1.0)))
     other = line_of(("d", "e\u00e9", "f"), (9.0, 8.0, 7.0), rule=8.5)
-    memo = chart_svg.render_svg(other)
-    assert calls == []  # the shape was known: its words and points were filled in
+    memo = charts.svg(other)
+    assert len(compiled) == 1  # the shape was known: its words and points were filled in
     assert texts(memo).count("e\u00e9") == 1 and "3.5" not in texts(memo)
-    forget_drawings()
-    assert chart_svg.render_svg(other) == memo and len(calls) == 1
+    assert ChartCache(None).svg(other) == memo and len(compiled) == 2
 
 
 # Four series whose legend takes one column a row at 320 px, three at 560.
@@ -506,20 +505,22 @@ def test_a_chart_of_any_width_is_drawn_as_altair_alone_would_draw_it(
     phone's drawing): each is drawn as its own spec, compiled, would be."""
     import vl_convert
 
-    forget_drawings()
-    chart_svg.drawing(chart_svg.neutral(spec))  # its shape compiled at the spec's width
+    drawn = chart_svg.Drawn()
+    chart_svg.drawing(chart_svg.neutral(spec), None, False, drawn)  # its shape compiled
     resized = chart_svg.neutral(dataclasses.replace(spec, width=width))
     columns = sizes.legend_columns([s.name for s in resized.series], width)
+    # Altair's Vega-Lite of the chart at that width, as vega.py writes it for a shape.
     alone = vl_convert.vegalite_to_vega(vega._altair_spec(resized, columns))
-    assert chart_svg.drawing(resized)[0] == vl_convert.vega_to_svg(alone)
+    assert chart_svg.drawing(resized, None, False, drawn)[0] == vl_convert.vega_to_svg(alone)
 
-def test_a_charts_languages_share_one_drawing() -> None:
-    forget_drawings()
+def test_a_charts_languages_share_one_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = calls_to(monkeypatch, "vega_to_svg")
     english = line_of(("v1", "v2", "v3"), (1200.5, 800.0, 1500.0), title="Round trip")
     french = dataclasses.replace(english, title="Aller-retour", x_title="Versions",
                                  y_title="Durée", locale="fr")
-    svgs = [chart_svg.render_svg(english), chart_svg.render_svg(french)]
-    assert chart_svg.drawing.cache_info().misses == 1
+    charts = ChartCache(None)
+    svgs = [charts.svg(english), charts.svg(french)]
+    assert len(drawn) == 1
     assert "Round trip" in texts(svgs[0]) and "Aller-retour" in texts(svgs[1])
     assert "1,000" in texts(svgs[0]) and "1\u202f000" in texts(svgs[1])
     assert {"Versions", "Durée"} <= set(texts(svgs[1])) and "x" in texts(svgs[0])
@@ -638,7 +639,7 @@ KEY = """
 import sys
 from progress_site.charts.cache import ChartCache
 from progress_site.charts.spec import ChartSpec, Series
-print(ChartCache._key(ChartSpec(id="k", kind="bar", title="T", x_title="x", y_title="y",
+print(ChartCache(None).key(ChartSpec(id="k", kind="bar", title="T", x_title="x", y_title="y",
                                 series=(Series("s", (("a", 1.0),)),))))
 """
 

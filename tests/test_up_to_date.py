@@ -239,23 +239,32 @@ def test_a_record_is_numbers_bounded_and_its_words_spelled_out(site: Path) -> No
     assert again.stderr == "\\x1b[2Jcleared\nsecond line\\u202e\n"
 
 
-def test_the_engine_is_part_of_the_key(site: Path, tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another engine (here: a copy of this one with one module more) is another key."""
-    options = {"today": "2026-11-29"}
-    before = lastbuild.inputs_key(site, options)
-    engine = tmp_path / "progress_site"
-    shutil.copytree(cache.ENGINE, engine, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cache, "ENGINE", engine)
-    cache.engine_stamp.cache_clear()
-    try:
-        assert lastbuild.inputs_key(site, options) == before  # the same code, elsewhere
-        (engine / "extra.py").write_text('"""A module more."""\n')
-        cache.engine_stamp.cache_clear()
-        assert lastbuild.inputs_key(site, options) != before
-    finally:
-        cache.engine_stamp.cache_clear()
-    assert lastbuild.inputs_key(site, {"today": "2026-11-30"}) != before
+KEY = """
+import sys
+from pathlib import Path
+from progress_site.publish import lastbuild
+print(lastbuild.inputs_key(Path(sys.argv[1]), {"today": "2026-11-29"}))
+"""
+
+
+def test_the_engine_is_part_of_the_key(site: Path, tmp_path: Path) -> None:
+    """Another engine (here: a copy of this one with one module more) is another key;
+    the same engine elsewhere (a CI run's checkout) is the same key."""
+    def key(engine: Path) -> str:
+        return subprocess.run([sys.executable, "-c", KEY, str(site)], capture_output=True,
+                              text=True, check=True, cwd=tmp_path,
+                              env={**os.environ, "PYTHONPATH": str(engine)}).stdout
+
+    copies = [tmp_path / name for name in ("one", "elsewhere", "more")]
+    for copy in copies:
+        shutil.copytree(cache.ENGINE, copy / "progress_site",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    (copies[2] / "progress_site" / "extra.py").write_text('"""A module more."""\n')
+    before = key(copies[0])
+    assert re.fullmatch(r"[0-9a-f]{64}\n", before)
+    assert key(copies[1]) == before != key(copies[2])
+    assert lastbuild.inputs_key(site, {"today": "2026-11-30"}) != lastbuild.inputs_key(
+        site, {"today": "2026-11-29"})
 
 
 def test_the_theme_is_part_of_the_key(site: Path, tmp_path: Path) -> None:
@@ -294,6 +303,7 @@ NOT_FROM_THE_COMMAND_LINE = {
     "engine_root": "the theme's files are inputs (theme_root, checked above)",
     "disk_cache": "no disk cache, no record: every build is a real one",
     "compiled": "this process's compiled templates: not an input",
+    "remembered": "this process's parses of the data files, by their text: not an input",
 }
 
 

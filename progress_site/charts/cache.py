@@ -27,7 +27,7 @@ import hashlib
 import json
 from collections.abc import Hashable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from progress_site import cache
 from progress_site.cache import library_version as version
@@ -35,6 +35,9 @@ from progress_site.charts.allowed import LIMIT, allowed_svg
 from progress_site.charts.shapes import Shapes
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
+
+if TYPE_CHECKING:
+    from progress_site.charts.svg import Drawn
 
 # The last drawing of each chart (id, locale) a process served: what a chart not drawn
 # yet shows while it is redrawn. As many entries as the site has charts; watch mode's
@@ -65,16 +68,18 @@ class ChartCache:
         # What each chart block showed, by its call (`render/blocks/charts.Charts.kept`):
         # the charts a build asked for before its pages are not worked out again there.
         self.shown: dict[tuple[Hashable, ...], Any] = {}
+        self._keys: dict[ChartSpec, str] = {}  # a page's charts are asked for twice
+        self._drawn: Drawn | None = None  # what this cache drew, made at its first drawing
 
-    @staticmethod
-    @functools.lru_cache(maxsize=4096)
-    def _key(spec: ChartSpec) -> str:
-        """The spec's cache key, worked out once a process (a spec is frozen)."""
-        return cache_key(spec, _renderer_versions())
+    def key(self, spec: ChartSpec) -> str:
+        """The name of the spec's entry (worked out once: a spec is frozen)."""
+        if spec not in self._keys:
+            self._keys[spec] = cache_key(spec, _renderer_versions())
+        return self._keys[spec]
 
     def svg(self, spec: ChartSpec) -> str:
         """The chart's SVG markup, ready to inline in HTML."""
-        key = self._key(spec)
+        key = self.key(spec)
         markup = self._memory.get(key) or self._read(key)
         if markup is None and not self.drawing:
             self.missing.append(spec)
@@ -95,7 +100,7 @@ class ChartCache:
         markups = {}
         for spec in specs:
             try:
-                markups[self._key(spec)] = self.svg(spec)
+                markups[self.key(spec)] = self.svg(spec)
             except ValueError:
                 _absorb_failure()
         return markups
@@ -110,7 +115,7 @@ class ChartCache:
         shares this one's memory: what it reads, and the blocks it showed whole, this one
         serves without reading or working them out again."""
         listing = ChartCache(self.directory, drawing=False, latest=self.latest)
-        listing._memory, listing.shown = self._memory, self.shown
+        listing._memory, listing.shown, listing._keys = self._memory, self.shown, self._keys
         return listing
 
     def keep(self, markups: dict[str, str]) -> None:
@@ -122,19 +127,20 @@ class ChartCache:
         (`shapes.py`). A kept shape that cannot be drawn, or whose drawing is not of the
         kind ours are, is compiled afresh, and replaced."""
         # Here: a build of cached charts draws none.
-        from progress_site.charts.svg import ForeignDrawing, render_svg
+        from progress_site.charts.svg import Drawn, ForeignDrawing, render_svg
 
+        drawn = self._drawn = self._drawn or Drawn()
         if self.directory is None:
-            return render_svg(spec)
+            return render_svg(spec, drawn=drawn)
         shapes = Shapes(self.directory / _SHAPES,
                         json.dumps(_renderer_versions(), sort_keys=True))
         try:
-            return render_svg(spec, shapes)
+            return render_svg(spec, shapes, drawn=drawn)
         except ForeignDrawing:
-            return render_svg(spec, shapes, fresh=True)
+            return render_svg(spec, shapes, fresh=True, drawn=drawn)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             _absorb_failure()
-            return render_svg(spec, shapes, fresh=True)
+            return render_svg(spec, shapes, fresh=True, drawn=drawn)
 
     def _read(self, key: str) -> str | None:
         """The stored chart with this key, if it is a drawing of the kind ours are."""

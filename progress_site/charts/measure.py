@@ -4,9 +4,9 @@ sizes its legend, so that no word is drawn past the chart's edge.
 vl-convert lays text out with the Liberation Sans it bundles, and the charts are shown
 with fonts of the same metrics (`svg.FONT`), so these widths are the page's too. Vega
 reports no text's width, but a mark's items carry their bounds, which a second mark can
-read: one call measures many texts. The widths of single characters are kept for the
-process (`functools` caches of what is measured, never a table filled as text comes), so
-that wrapping a title needs no call once its letters have been seen.
+read: one call measures many texts. The widths of the common characters are measured
+once a process for each size and weight (the bundled font's, the same for every build), so
+that wrapping a title needs no call unless it holds other letters.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ def _letters(size: float, bold: bool) -> MappingProxyType[str, float]:
     return _alone("".join(sorted(set(_COMMON))), size, bold)
 
 
-@functools.lru_cache(maxsize=1024)  # the other characters, a text's set of them at once
 def _alone(letters: str, size: float, bold: bool) -> MappingProxyType[str, float]:
     """Each character's advance, spaces included: a text's bounds end at its last ink,
     so each is measured between two letters, whose own width is then taken off."""

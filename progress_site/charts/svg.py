@@ -18,11 +18,10 @@ shows is `spec.py`'s; the markers and axis formats it is drawn with are `style.p
 from __future__ import annotations
 
 import copy
-import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from markupsafe import escape
@@ -58,17 +57,36 @@ class ForeignDrawing(Exception):
     """A shape read from the cache folder drew what our charts never hold."""
 
 
-def render_svg(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False) -> str:
-    """One chart in one language: its neutral drawing, cleaned once for all languages,
-    with the language's words set into its axes; its shape's Vega spec from `shapes` if
+# A chart drawn (or a shape compiled) afresh or not, and what came of it: its SVG (or
+# Vega spec, as JSON), and whether its shape was read from the cache folder.
+Made = dict[tuple["ChartSpec", bool], tuple[str, bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """What one cache of charts drew (`cache.ChartCache`): a chart's languages share its
+    neutral drawing, cleaned, and the charts of a shape its Vega spec (bench/charts.py)."""
+
+    neutral: Made = field(default_factory=dict)
+    shapes: Made = field(default_factory=dict)
+    cleaned: dict[tuple[str, str], Cleaned] = field(default_factory=dict)  # by SVG and id
+
+
+def render_svg(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False,
+               drawn: Drawn | None = None) -> str:
+    """One chart in one language: its neutral drawing (drawn and cleaned once for all
+    languages), with the language's words set into its axes; its shape's Vega spec from `shapes` if
     kept there (unless `fresh`: compiled again). ForeignDrawing when a kept shape drew
     anything but what a chart read back from the cache may hold (`allowed.py`)."""
-    raw, kept = drawing(neutral(spec), shapes, fresh)
-    drawn = cleaned(raw, f"chart-{spec.id}", FONT)
-    heading = wrap(spec.title, drawn.width - 2 * PAD, TITLE_PX, bold=True)
-    root = copy.deepcopy(drawn.root)  # the cleaned drawing is shared by the languages
+    drawn = drawn or Drawn()
+    raw, kept = drawing(neutral(spec), shapes, fresh, drawn)
+    if (raw, spec.id) not in drawn.cleaned:
+        drawn.cleaned[raw, spec.id] = cleaned(raw, f"chart-{spec.id}", FONT)
+    clean = drawn.cleaned[raw, spec.id]
+    heading = wrap(spec.title, clean.width - 2 * PAD, TITLE_PX, bold=True)
+    root = copy.deepcopy(clean.root)  # the cleaned drawing is shared by the languages
     _put_axis_words(root, spec)
-    markup = _compose(drawn, _serialized(root), spec.title, heading)
+    markup = _compose(clean, _serialized(root), spec.title, heading)
     if kept and allowed_svg(markup.encode("utf-8")) is None:
         raise ForeignDrawing(spec.id)
     return markup
@@ -85,19 +103,20 @@ def neutral(spec: ChartSpec) -> ChartSpec:
                    locale="en", series=series)
 
 
-@functools.lru_cache(maxsize=1024)  # a chart's languages share it: drawn once a process
-def drawing(spec: ChartSpec, shapes: Shapes | None = None,
-            fresh: bool = False) -> tuple[str, bool]:
+def drawing(spec: ChartSpec, shapes: Shapes | None, fresh: bool,
+            drawn: Drawn) -> tuple[str, bool]:
     """vl-convert's SVG of a neutral spec, its numbers in d3's default (English) format:
     every language's signs are put in afterwards (`_translate_numbers`), and vl-convert
     draws faster without a locale to set up on each call (see bench/charts.py). True
-    beside it when its shape was read from the cache folder (`vega_spec`)."""
+    beside it when its shape was read from the cache folder (`vega_spec`). Drawn once
+    into `drawn`."""
     import vl_convert  # here, not at the top: a build of cached charts never starts it
 
-    vega, kept = vega_spec(spec, shapes, fresh)
-    # The data is inline: nothing may be fetched while drawing.
-    raw: str = vl_convert.vega_to_svg(vega, allowed_base_urls=[])
-    return raw, kept
+    if (spec, fresh) not in drawn.neutral:
+        vega, kept = vega_spec(spec, shapes, fresh, drawn.shapes)
+        # The data is inline: nothing may be fetched while drawing.
+        drawn.neutral[spec, fresh] = vl_convert.vega_to_svg(vega, allowed_base_urls=[]), kept
+    return drawn.neutral[spec, fresh]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +137,6 @@ def finish_svg(raw: str, *, prefix: str, title: str, font: str,
     return _compose(drawn, _serialized(drawn.root), title, heading)
 
 
-@functools.lru_cache(maxsize=1024)  # a chart's languages share it
 def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
     """vl-convert's SVG without what a page does not need, ids under `prefix`."""
     root = _without_namespace(ET.fromstring(raw))

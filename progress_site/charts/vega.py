@@ -4,7 +4,6 @@ rule), vl-convert compiles it to Vega, once a shape (see `vega_spec`). `svg.py` 
 
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -43,33 +42,36 @@ _RULE_DASH = (5, 4)
 
 # Charts of one shape (a site's trends, a value measured again in watch mode) differ
 # only in their words and points, so Altair writes and Vega-Lite compiles each shape
-# once (see `_compiled`). A shape holds none of a chart's words: its series are named
+# once a build (see `vega_spec`). A shape holds none of a chart's words: its series are named
 # by their place, its x labels too, and every y is 0. A chart's own words and points are
 # then set into a copy of its shape's Vega spec at the places Vega reads them from (its
 # datasets, its scales' domains, its axes' and its title's text), never by replacing
 # text, so no word of a chart can be read as anything but itself.
-_MAX_SHAPES = 256
 # A shape is compiled at one width, its legend in one column, whatever the chart's:
 # Vega-Lite's spec differs from one size to another only at the places `resize` sets,
 # so a chart and its phone's narrow drawing (`spec.narrow`) share one compiled shape.
 _SHAPE_WIDTH = 560
 
 
-def vega_spec(spec: ChartSpec, shapes: Shapes | None = None,
-              fresh: bool = False) -> tuple[str, bool]:
+def vega_spec(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False,
+              compiled: dict[tuple[ChartSpec, bool], tuple[str, bool]] | None = None
+              ) -> tuple[str, bool]:
     """The Vega spec of a chart, as JSON: its shape's, with its own words and points; the
     shape read from `shapes` if kept there (unless `fresh`), else compiled and kept.
-    True beside it when the shape was read from `shapes`."""
+    True beside it when the shape was read from `shapes`. Each shape is compiled once
+    into `compiled` (JSON text, copied by each json.loads)."""
     columns = legend_columns([s.name for s in spec.series], spec.width)
     shape = _shape(spec)
-    text, kept = _compiled(shape, shapes, fresh)
+    compiled = {} if compiled is None else compiled
+    if (shape, fresh) not in compiled:
+        compiled[shape, fresh] = _compiled(shape, shapes, fresh)
+    text, kept = compiled[shape, fresh]
     vega = json.loads(text)
     resize(vega, spec, columns)
     _fill(vega, shape, spec)
     return json.dumps(vega, ensure_ascii=False), kept
 
 
-@functools.lru_cache(maxsize=_MAX_SHAPES)  # immutable JSON text, copied by each json.loads
 def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str, bool]:
     """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text: read
     from `shapes` when kept there and not `fresh` (then True beside it), else compiled

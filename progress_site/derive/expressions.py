@@ -31,7 +31,6 @@ MAX_NESTING deep, which `evaluation` walks well within Python's stack.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -263,9 +262,8 @@ def _short(text: str) -> str:
     return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
-@functools.lru_cache(maxsize=4096)
 def parse(source: str) -> Node:
-    """The parse tree of a statement (cached: pages print the same statement per language)."""
+    """The parse tree of a statement."""
     if len(source) > MAX_LENGTH:
         raise ExpressionError(f"the statement is {len(source)} characters long, more than "
                               f"{MAX_LENGTH}", "compute fewer numbers in one {{ ... }}: "

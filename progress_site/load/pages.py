@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter
 from progress_site.load.files import inside, source_files, unreadable_name
-from progress_site.load.parse_cache import parse_once
+from progress_site.load.parse_cache import parsed
 from progress_site.load.places import Places
 from progress_site.load.text import MAX_PAGE_BYTES, LineIndex, read_text
 from progress_site.model.limits import MAX_PAGES, MAX_TITLE
@@ -65,6 +66,9 @@ class Page:
     meta_at: Mapping[str, Location] = field(default_factory=dict, compare=False, repr=False)
     # Where the body's lines start, made once for all the problems located in it.
     lines: LineIndex = field(init=False, compare=False, repr=False)
+    # What the render stage made of the body, kept for the build that loaded the page
+    # (render/markdown.py: its parts, each chunk's tokens): read in several passes.
+    kept: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lines", LineIndex(self.body))
@@ -210,7 +214,8 @@ def read_page(path: Path, root: Path, lang: str) -> tuple[Page | None, list[Prob
     if text is None:
         return None, problems
     front, body, body_line = split_front_matter(text)
-    doc, problems = parse_once(front, display)
+    doc, found = parsed(front, display)
+    problems = list(found)
     if doc.data is None and problems:
         return None, problems  # a front matter that did not parse: its title is unknown
     meta_values = doc.data if doc.data is not None else {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,7 @@ from progress_site.load.files import inside, linked_folders, source_files, unrea
 from progress_site.load.history import load_history
 from progress_site.load.history_figures import attach_history
 from progress_site.load.pages import Page, check_page_set, load_pages
-from progress_site.load.parse_cache import parse_once
+from progress_site.load.parse_cache import Remembered
 from progress_site.load.text import decode, read_text
 from progress_site.model.declare import hints
 from progress_site.model.failed import CITED_AS
@@ -49,7 +48,7 @@ class Source:
     aside: Aside = frozenset()
 
 
-def read_yaml(path: Path, root: Path, edited: str | None = None
+def read_yaml(path: Path, root: Path, kept: Remembered, edited: str | None = None
               ) -> tuple[Document | None, str, list[Problem]]:
     """Parse one YAML file, with every problem located; `edited` is its text as it would
     be written, read instead of the file's. The text read comes back too: its records
@@ -62,7 +61,7 @@ def read_yaml(path: Path, root: Path, edited: str | None = None
         edited.encode("utf-8", "surrogatepass"), display)
     if text is None:
         return None, "", problems
-    doc, problems = parse_once(text, display)
+    doc, problems = kept.parse(text, display)
     if doc.data is not None and not isinstance(doc.data, (dict, list)):
         problems.append(doc.problem((), "a data file must be a mapping of collections "
                                         "(machines:, studies:, ...)"))
@@ -70,12 +69,15 @@ def read_yaml(path: Path, root: Path, edited: str | None = None
     return doc, text, problems
 
 
-def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
+def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None,
+              kept: Remembered | None = None
               ) -> tuple[Data | None, list[Document], list[Problem], Aside | None]:
     """Read every data file; collections of the same name in several files are joined
     (`edited` texts are read instead of their files, see `load`). Last, the records set
     aside (`SET_ASIDE`), or None when an error spoiled more (see `Source.checkable`): a
-    dataset's declaration or records spoil no more, as no collection depends on them."""
+    dataset's declaration or records spoil no more, as no collection depends on them.
+    `kept`: what earlier builds of the source parsed."""
+    kept = kept or remembered()
     docs: list[Document] = []
     texts: dict[str, str] = {}  # each document's text, by its display name
     lists: dict[str, Document] = {}  # the records of a dataset, or a mistake (see datasets)
@@ -84,7 +86,7 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     paths = {*source_files(root / "data", DATA_SUFFIXES), *edited}
     unread = False  # a file refused whole or not parsed may be the one with `site:`
     for path in sorted(paths):
-        doc, text, found = read_yaml(path, root, edited.get(path))
+        doc, text, found = read_yaml(path, root, kept, edited.get(path))
         problems += found
         unread = unread or doc is None or (doc.data is None and bool(found))
         if doc is not None and isinstance(doc.data, list):
@@ -99,21 +101,21 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     if site is None:
         return None, docs, problems, None
     whole = not errors(problems)
-    data, found, aside = collections(site, docs, texts, strict)
+    data, found, aside = collections(site, docs, texts, strict, kept)
     data, more = attach_records(root, data, lists, declared_records(docs))
     return data, docs, problems + found + more, aside if whole else None
 
 
-def collections(site: Site, docs: list[Document], texts: dict[str, str], strict: bool
-                ) -> tuple[Data, list[Problem], Aside | None]:
+def collections(site: Site, docs: list[Document], texts: dict[str, str], strict: bool,
+                kept: Remembered) -> tuple[Data, list[Problem], Aside | None]:
     """The collections of every file joined, their problems, and the records set aside
     (None when an error spoiled more)."""
     collected: dict[str, list[Any]] = {}
     problems: list[Problem] = []
     aside: set[tuple[str, str]] | None = set()
     for doc in docs:
-        records, converted_problems, ids = converted(texts[doc.display], doc.display,
-                                                     site.languages, strict)
+        records, converted_problems, ids = kept.converted(texts[doc.display], doc.display,
+                                                          site.languages, strict)
         for key, items in records:
             collected.setdefault(key, []).extend(items)
         problems += converted_problems
@@ -127,15 +129,11 @@ def collections(site: Site, docs: list[Document], texts: dict[str, str], strict:
 Converted = tuple[tuple[tuple[str, tuple[Any, ...]], ...], tuple[Problem, ...], Aside | None]
 
 
-# Watch mode rebuilds after every save, and most files did not change: their records are
-# the same frozen ones as before, as they are a function of the text alone. Remembering
-# them saves most of a large site's load (bench/caches.py, "in this process").
-@functools.lru_cache(maxsize=256)
-def converted(text: str, display: str, languages: tuple[str, ...], strict: bool
-              ) -> Converted:
-    """A data file's collections as records (`site` aside), the problems found and the
-    records set aside (`Converted`), by the file's text: converted once in this process."""
-    return convert_document(parse_once(text, display)[0], languages, strict)
+def remembered() -> Remembered:
+    """A new memory of a source's data files, parsed and converted by their text: watch
+    mode's rebuilds share one (on their `BuildConfig`), so that a save converts again only
+    the file it changed (bench/caches.py, "in this process")."""
+    return Remembered(convert_document)
 
 
 def cited_names(meant: str, value: Any) -> set[tuple[str, str]] | None:
@@ -265,13 +263,13 @@ def _languages(site: Any) -> tuple[str, ...]:
     return DEFAULT_LANGUAGES
 
 
-def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
-         ) -> tuple[Source | None, list[Problem]]:
+def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None,
+         kept: Remembered | None = None) -> tuple[Source | None, list[Problem]]:
     """Read the whole source folder, the data then the pages in its languages; None when
     the data could not be read at all. The data files `edited` names (absolute paths under
     data/) are read as holding its texts; nothing is written (record checks its change
-    this way before writing it)."""
-    data, docs, problems, aside = load_data(root, strict, edited)
+    this way before writing it). `kept`: what earlier builds of the source parsed."""
+    data, docs, problems, aside = load_data(root, strict, edited, kept)
     if data is None:
         return None, problems
     checkable = aside is not None
@@ -279,9 +277,9 @@ def load(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     # A history file with a bad line still gives its other points; one refused whole
     # takes its figure away, which the rest may name, and a figure that does not fit its
     # measurement is checked as the measurement's.
-    kept = {one.file for one in series}
+    read = {one.file for one in series}
     data, series, attached = attach_history(data, series, aside or ())
-    checkable = checkable and all(p.location.file in kept for p in errors(found)) \
+    checkable = checkable and all(p.location.file in read for p in errors(found)) \
         and not errors(attached)
     problems += found + attached
     problems += linked_folders(root, data.site.languages, strict)

@@ -44,9 +44,9 @@ class Declared(NamedTuple):
     optional: bool  # `| None`: null is a value of it
 
 
-@functools.cache
 def declared(tp: Any) -> Declared:
-    """What a declared type is (worked out once a type, not once a value)."""
+    """What a declared type is (its readers keep what they make of it once a class:
+    `walk.per_class`, `convert.field_plans`)."""
     union = typing.get_origin(tp) in (typing.Union, types.UnionType)
     optional = union and type(None) in typing.get_args(tp)
     if union:  # the data format declares no `A | B`: the first type is the one

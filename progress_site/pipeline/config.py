@@ -8,6 +8,8 @@ from pathlib import Path
 
 from progress_site.cache import refusal, user_folder
 from progress_site.engine_theme import theme_root
+from progress_site.load.parse_cache import Remembered
+from progress_site.load.site import remembered
 from progress_site.render.templates import CompiledTemplates
 
 ENGINE_ROOT = theme_root()
@@ -29,6 +31,9 @@ class BuildConfig:
     # Compiled once for a build's languages and its forked child, and for the process's
     # later builds of the same config (watch, tests); in memory only: compiled code runs.
     compiled: CompiledTemplates = field(default_factory=CompiledTemplates, compare=False)
+    # The data files parsed and converted, by their text, for the same builds (a watch
+    # rebuild converts again only the files a save changed); in memory only.
+    remembered: Remembered = field(default_factory=remembered, compare=False)
 
     @property
     def cache_dir(self) -> Path | None:

@@ -11,7 +11,7 @@ import jinja2
 from progress_site.publish.outputs import extra_files
 from progress_site.render.blocklines import Block
 from progress_site.render.environment import make_environment
-from progress_site.render.markdown import split_blocks
+from progress_site.render.markdown import parts
 from progress_site.render.pages import page_places, render, whole_site_files
 from progress_site.render.templates import template_loader
 from progress_site.render.words import Words
@@ -37,7 +37,7 @@ def compile_templates(config: BuildConfig, ready: Prepared) -> None:
     env = make_environment(template_loader(config.folders("templates")), config.compiled,
                            translations, words, ready.model)
     named = {f"blocks/{part.name}.html" for page in ready.pages
-             for part in split_blocks(page.body, page.body_line) if isinstance(part, Block)}
+             for part in parts(page) if isinstance(part, Block)}
     for name in env.list_templates(extensions=["html"]):
         if name in named or not name.startswith("blocks/"):
             with contextlib.suppress(jinja2.TemplateError):

@@ -42,7 +42,7 @@ def prepare(config: BuildConfig) -> Prepared:
     when loading left nothing whole to check (the pages need the data to be checked)."""
     # Large sites make about a million objects here and no cycles (bench/scale.py).
     with collector_paused():
-        found = derived(config.source, config.today, config.strict)
+        found = derived(config.source, config.today, config.strict, kept=config.remembered)
         model, pages, problems = found.model, found.source.pages, found.problems
         catalogs = load_catalogs([(f, config.source) for f in config.folders("locales")],
                                  model.data.site.languages, config.strict,

@@ -43,7 +43,7 @@ def anchor_links(pages: tuple[Page, ...], languages: tuple[str, ...],
         chunks = ((start, part) for start, part in prose_chunks(page) if isinstance(part, str))
         for start, part in chunks:
             # An image's `#` names a part of its file (an SVG's view), not an element.
-            for at, written, address in written_links(part, images=False):
+            for at, written, address in written_links(part, images=False, page=page):
                 path, sign, anchor = address.partition("#")
                 linked = here if not path else target(here, address)
                 page_path = built_page(linked, files) if sign and linked else None

@@ -19,7 +19,7 @@ from progress_site.load.pages import Page, PageMeta
 from progress_site.render.blocklines import Block
 from progress_site.render.blocks.options import BlockError
 from progress_site.render.i18n import Catalogs
-from progress_site.render.markdown import split_blocks
+from progress_site.render.markdown import parts
 from progress_site.render.places import PagePlace
 from progress_site.render.seriespage import series_page
 from progress_site.render.serieswords import BETTER, PAGE, STATUS, Row, SeriesWords, series_slug
@@ -221,7 +221,7 @@ def shown_groups(pages: Iterator[Page]) -> set[str] | None:
     """The groups whose dashboard the pages show; None when one shows every group."""
     groups: set[str] = set()
     for page in pages:
-        for part in split_blocks(page.body, page.body_line):
+        for part in parts(page):
             if isinstance(part, Block) and part.name == "dashboard":
                 group = dict(part.options).get("group")
                 if group is None:

@@ -20,7 +20,7 @@ from progress_site.render.blocklines import Block
 from progress_site.render.blocks.charts import Charts
 from progress_site.render.blocks.tables import Tables
 from progress_site.render.i18n import Catalogs
-from progress_site.render.markdown import split_blocks
+from progress_site.render.markdown import parts
 from progress_site.render.words import Words
 
 
@@ -36,7 +36,7 @@ def ask_charts(pages: Iterable[Page], model: Model, catalogs: Catalogs,
                           model.data.site, model.namespace)
             helpers[page.language] = Charts(model, Tables(words, model.namespace.datasets),
                                             cache)
-        for part in split_blocks(page.body, page.body_line):
+        for part in parts(page):
             if isinstance(part, Block) and part.name in ("chart", "trend", "comparisons"):
                 _ask(helpers[page.language], part, model)
 

@@ -128,34 +128,39 @@ def make_parser() -> MarkdownIt:
 shared_parser = functools.cache(make_parser)
 
 
-# The parser keeps nothing between calls, so the same text gives the same tokens: a text
-# is parsed once a process (a reference is a token whose words are printed at rendering,
-# so a new number is not a new text), and a watch rebuild parses only the prose a save
-# changed. Bounded: a large site's texts are mostly distinct, and memory counts too.
-@functools.lru_cache(maxsize=1024)
-def page_tokens(source: str) -> tuple[Token, ...]:
-    """A chunk of a page's Markdown, parsed."""
-    return tuple(shared_parser().parse(piped(source)))
+def page_tokens(source: str, page: Page | None = None) -> tuple[Token, ...]:
+    """A chunk of a page's Markdown, parsed: once a build when its `page` is given (a
+    build reads a chunk's tokens for its references, links, headings and HTML; the
+    parser keeps nothing between calls, so the same text gives the same tokens)."""
+    if page is None:
+        return tuple(shared_parser().parse(piped(source)))
+    key = ("tokens", source)
+    if key not in page.kept:
+        page.kept[key] = page_tokens(source)
+    tokens: tuple[Token, ...] = page.kept[key]
+    return tokens
 
 
-def refused_links(source: str) -> list[Refused]:
+def refused_links(source: str, page: Page | None = None) -> list[Refused]:
     """(offset, address as written, why) for each address in a chunk of a page's
     Markdown that may not be published: links, images, autolinks, definitions."""
     return [(unpiped_at(source, at), written, why)
-            for at, written, why in refused_in(page_tokens(source), piped(source), piped)]
+            for at, written, why in refused_in(page_tokens(source, page), piped(source),
+                                               piped)]
 
 
-def written_links(source: str, images: bool = True) -> list[tuple[int, str, str]]:
+def written_links(source: str, images: bool = True, page: Page | None = None
+                  ) -> list[tuple[int, str, str]]:
     """(offset, address as written, address linked) for each link and image (unless not
     `images`) published from a chunk of a page's Markdown."""
     return [(unpiped_at(source, at), written, address) for at, written, address
-            in written_in(page_tokens(source), piped(source), piped, images)]
+            in written_in(page_tokens(source, page), piped(source), piped, images)]
 
 
-def markdown_html(source: str, refer: Refer | None = None) -> str:
+def markdown_html(source: str, refer: Refer | None = None, page: Page | None = None) -> str:
     """A chunk of a page's Markdown as HTML, each reference printed by `refer`."""
     md = shared_parser()
-    html: str = md.renderer.render(page_tokens(source), md.options, {"refer": refer})
+    html: str = md.renderer.render(page_tokens(source, page), md.options, {"refer": refer})
     return html
 
 
@@ -176,10 +181,19 @@ def inline_html(source: str, refer: Refer | None = None) -> str:
     return html
 
 
-@functools.lru_cache(maxsize=4096)
 def inline_tokens(source: str) -> tuple[Token, ...]:
     """An inline text's Markdown, parsed."""
     return tuple(shared_parser().parseInline(source))
+
+
+def parts(page: Page) -> tuple[str | Block, ...]:
+    """The page's body split (`split_blocks`) once a build: a build reads the parts in
+    four passes (the charts asked, the languages' blocks, the anchors, the bodies); see
+    bench/README.md, "a site of 10,000 series"."""
+    if "parts" not in page.kept:
+        page.kept["parts"] = split_blocks(page.body, page.body_line)
+    split: tuple[str | Block, ...] = page.kept["parts"]
+    return split
 
 
 def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
@@ -202,11 +216,11 @@ def split_blocks(body: str, first_line: int) -> tuple[str | Block, ...]:
 
 
 def prose_chunks(page: Page) -> Iterator[tuple[int, str | Block]]:
-    """The parts of a page's body in order (split_blocks), each Markdown chunk with its
+    """The parts of a page's body in order (`parts`), each Markdown chunk with its
     offset in the body, where what is found in it is located; a block with the offset
     where the prose before it ends."""
     start = 0
-    for part in split_blocks(page.body, page.body_line):
+    for part in parts(page):
         if isinstance(part, str):
             start = page.body.find(part, start)
             yield start, part

@@ -91,7 +91,7 @@ class PageRenderer:
                 html.append((part, self.block(part, page, problems, section=level)))
             else:
                 html.append((part, self.prose(part, page, problems, start)))
-                level = next((int(t.tag[1]) for t in reversed(page_tokens(part))
+                level = next((int(t.tag[1]) for t in reversed(page_tokens(part, page))
                               if t.type == "heading_open"), level)
         used = used_in(piece for _, piece in html)
         for at, legend in legends:
@@ -103,14 +103,14 @@ class PageRenderer:
         Each reference and link is checked here, where its place in the page is known,
         and printed by the Markdown renderer, in its context (references.Renderer)."""
         problems += prose_references(text, page, self.model, start)
-        for at, url, why in refused_links(text):
+        for at, url, why in refused_links(text, page):
             problems.append(located(page, start + at, f"link to '{url}': {why}",
                                          "use an http(s) address or a page of this site"))
         here = self.places[(page.language, page.slug)].path
-        for at, message, hint in self.files.missing(here, text):
+        for at, message, hint in self.files.missing(here, text, page):
             problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
-        return markdown_html(text, self.words.printed)
+        return markdown_html(text, self.words.printed, page)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:

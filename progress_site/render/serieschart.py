@@ -13,7 +13,6 @@ so the bytes are those it wrote; every other attribute is the engine's own or a 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -98,8 +97,6 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     return Markup("".join(out))
 
 
-
-@functools.lru_cache(maxsize=64)
 def line_points(count: int, width: int) -> str:
     """The line's `points` on a chart `width` units wide: each x written, each y a `%.1f`
     to fill in (one formatting of the series' ys a chart, not one a point). Inside the

@@ -5,7 +5,6 @@ thinned so that they never touch. Numbers only: render/serieschart.py writes the
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -160,9 +159,6 @@ def scale_of(values: Sequence[float], steps: Sequence[Step]) -> Scale:
     return Scale(bands, ticks, decimals, low, high, ys)
 
 
-# Every series of a history as long as another has the same x on a chart as wide: 200
-# series of 500 points would work out and write the same 500 numbers 200 times.
-@functools.lru_cache(maxsize=64)
 def x_positions(count: int, width: int) -> tuple[float, ...]:
     """Each of `count` points' x on a chart `width` units wide (the arithmetic of
     `serieschart.series_chart`'s `x`, written out: the same numbers)."""

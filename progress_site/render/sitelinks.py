@@ -63,10 +63,11 @@ class SiteFiles:
     known: frozenset[str]
     strict: bool = False
 
-    def missing(self, here: str, text: str) -> Iterator[tuple[int, str, str]]:
+    def missing(self, here: str, text: str, page: Page | None = None
+                ) -> Iterator[tuple[int, str, str]]:
         """(offset, message, hint) for each link or image of a Markdown chunk of the page
         at `here` that leads to no published file."""
-        for at, written, address in written_links(text):
+        for at, written, address in written_links(text, page=page):
             path = target(here, address)
             if path is None or path in self.known or \
                     posixpath.join(path, "index.html") in self.known:

@@ -12,7 +12,6 @@ A match is a warning naming the reference to write, an error with --strict.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -54,13 +53,21 @@ class Numbers:
     lang: str
     units: Mapping[str, tuple[Text, Text]]  # the site's own units: one, other
     spelled: dict[str, frozenset[str]] = field(default_factory=dict)
+    # The language's number symbols and month names, read from Babel once a build (every
+    # number a text holds asks for them).
+    symbols: tuple[str, str, re.Pattern[str]] = field(init=False)
+    months: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.symbols = symbols(self.lang)
+        self.months = months(self.lang)
 
     def digits(self, token: str) -> str | None:
         """A typed number as `index` keys it (`1 000,5` in French is `1000.5`); None when
         its groups are not the language's (`2,48` in English)."""
         if token.isdigit():  # a whole number without groups reads alike in every language
             return token
-        group, decimal, shape = symbols(self.lang)
+        group, decimal, shape = self.symbols
         token = normal(token)
         if not shape.fullmatch(token):
             return None
@@ -94,7 +101,6 @@ class Numbers:
         return None
 
 
-@functools.cache
 def symbols(lang: str) -> tuple[str, str, re.Pattern[str]]:
     """A language's group and decimal symbols (Babel's), and the shape of a number
     written with them: `1,000.5`, `1000.5`, `1 000,5`."""
@@ -104,7 +110,6 @@ def symbols(lang: str) -> tuple[str, str, re.Pattern[str]]:
     return group, decimal, re.compile(rf"\d{{1,3}}(?:{g}\d{{3}})*(?:{d}\d+)?|\d+(?:{d}\d+)?")
 
 
-@functools.cache
 def months(lang: str) -> frozenset[str]:
     """The names of the months in a language, as Babel spells them (a number beside one
     is a day of a date)."""
@@ -113,11 +118,11 @@ def months(lang: str) -> frozenset[str]:
                      for m in names[width].values())
 
 
-def no_number(text: str, match: re.Match[str], lang: str) -> bool:
+def no_number(text: str, match: re.Match[str], numbers: Numbers) -> bool:
     """A match that is a year, a day of a date, a version (two decimal points), or a
     small or round whole number."""
     token = match.group()
-    decimals = token.count(symbols(lang)[1])
+    decimals = token.count(numbers.symbols[1])
     if decimals > 1 or re.fullmatch(r"(19|20)\d\d", token):
         return True
     # Loads, settings and counts are small or round whole numbers (10 bots, 500 players,
@@ -127,8 +132,8 @@ def no_number(text: str, match: re.Match[str], lang: str) -> bool:
         return True
     before = WORD.findall(text[:match.start()][-20:])
     after = WORD.match(text[match.end():].lstrip())
-    return bool((before and before[-1].lower() in months(lang))
-                or (after and after.group().lower().rstrip(".") in months(lang)))
+    return bool((before and before[-1].lower() in numbers.months)
+                or (after and after.group().lower().rstrip(".") in numbers.months))
 
 
 def typed(text: str, numbers: Numbers) -> Iterator[tuple[int, str, str]]:
@@ -137,7 +142,7 @@ def typed(text: str, numbers: Numbers) -> Iterator[tuple[int, str, str]]:
     for match in NUMBER.finditer(text):
         digits = numbers.digits(match.group())
         if digits is None or digits not in numbers.printed or no_number(
-                text, match, numbers.lang):
+                text, match, numbers):
             continue
         rest = text[match.end():]
         after = WORD.match(rest.lstrip())
@@ -170,7 +175,7 @@ def check_page(page: Page, numbers: Numbers, strict: bool) -> list[Problem]:
         if isinstance(part, Block):
             continue
         lines = [0, *(i + 1 for i, ch in enumerate(part) if ch == "\n"), len(part) + 1]
-        for token in page_tokens(part):
+        for token in page_tokens(part, page):
             if token.type != "inline" or token.map is None:
                 continue
             # Where the block's lines are in the body: a list item's or a quote's text has
