@@ -846,3 +846,35 @@ def test_data_js_custom_tool_says_which_way_is_better(
     assert main(["--source", str(source), "--out", str(out_dir)], TEMPLATES) == 0
     board = (out_dir / "benchmarks" / "index.html").read_text(encoding="utf-8")
     assert shown in board.split('id="row-benchmarks-ci-score"')[1].split("</tr>")[0]
+
+
+@pytest.mark.parametrize("fails_at", [1, 3, 6])
+def test_an_import_the_disk_stops_writes_nothing(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, fails_at: int) -> None:
+    """A disk that fills up part way through an import's files (a data file and a history
+    file a benchmark, some there already) leaves every file as it was: none half
+    written, none of the others written, no temporary left."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(source, "go-test", SAMPLES / "gotest-bench.txt", "--machine", "test-pc",
+               "--commit", "c38a01e") == 0, capsys.readouterr().err
+    (tmp_path / "more.txt").write_text(
+        "".join(f"BenchmarkNew{n}-8  10  {70 + n} ns/op\n" for n in range(6))
+        + "BenchmarkSum-2  10  1500 ns/op\n")
+    before = hashes(source)
+    real_open, opened = open, []
+
+    def full(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if "x" in mode or "w" in mode:
+            opened.append(file)
+            if len(opened) == fails_at:
+                raise OSError(28, "No space left on device")
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", full)
+    assert run(source, "go-test", tmp_path / "more.txt", "--machine", "test-pc",
+               "--commit", "4f0d3b2") == 1
+    monkeypatch.undo()
+    assert "nothing written: [Errno 28] No space left on device" in capsys.readouterr().err
+    assert len(opened) == fails_at
+    assert hashes(source) == before

@@ -10,13 +10,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from ruamel import yaml
+from ruamel.yaml.comments import CommentedMap
 
 from progress_site.cli import main
 from progress_site.load.site import load
 from progress_site.pipeline import ENGINE_ROOT
 from progress_site.record.pending import Pending, confirm
 from progress_site.record.recorder import Refused, Suggestion, parse_number, suggest
-from progress_site.record.yamledit import YamlFile
+from progress_site.record.yamledit import YamlFile, dump
 
 from .conftest import SOURCE_DATE_EPOCH, copy_hostile_base
 
@@ -361,6 +363,41 @@ def test_edits_keep_comments_and_flow_lists(tmp_path: Path) -> None:
     assert removed == ["      value: 1  # raw\n"]
     assert [line.split("#")[0].rstrip() + " #" + line.split("#")[1] for line in added] == [
         "      value: 3 # raw\n"]  # ruamel keeps the comment, at its own column
+
+
+# Titles a tool may give, each written by ruamel in its own way: quoted, escaped, folded
+# past the line width, with a break of YAML 1.1 the writer indents after.
+AWKWARD = ("plain", "a: b", "- dash", "#hash", "'q'", '"dq"', "multi\nline", "trail ",
+           " lead", "y " * 1100, "y " * 3000, "é ü ß", "", "null", "1.50", "yes", "a\n\nb",
+           "tab\tx", "[x]", "a #b", "\u2028ls", "end\n", "|", "k: v\n- z", "\x85")
+
+
+@pytest.mark.parametrize("dash, col", [(0, 2), (2, 4), (4, 8)])
+def test_items_appended_together_read_as_each_alone(tmp_path: Path, dash: int, col: int
+                                                    ) -> None:
+    """Many new entries (an import's thousands of series) are written at once, byte for
+    byte as ruamel writes each alone, at the list's own columns."""
+    def entry(n: int, title: str) -> CommentedMap:
+        figure = CommentedMap([("unit", "ns")])
+        figure.fa.set_flow_style()
+        return CommentedMap([("id", f"m{n}"), ("title", title),
+                             ("facts", [title, "x"]), ("figure", figure)])
+
+    path = tmp_path / "data.yaml"
+    head = "measurements:\n" + " " * dash + "-" + " " * (col - dash - 1) + "id: first\n"
+    path.write_text(head + " " * col + "title: First\n")
+    together = YamlFile(path, "data.yaml")
+    for n, title in enumerate(AWKWARD):
+        together.append("measurements", entry(n, title))
+    alone = ""  # each entry as the writer writes it alone, moved over to the list's columns
+    for n, title in enumerate(AWKWARD):
+        first, *rest = dump(entry(n, title)).rstrip("\n").split("\n")
+        alone += " " * dash + "-" + " " * (col - dash - 1) + first + "\n" + "".join(
+            " " * col + line + "\n" if line else "\n" for line in rest)
+    assert together.result() == path.read_text() + alone
+    read = yaml.YAML(typ="safe").load(together.result())["measurements"]
+    # (U+0085 is a control no text may hold: the build refuses it, written as it may be.)
+    assert [m["title"] for m in read[1:]] == [t.replace("\x85", " ") for t in AWKWARD]
 
 
 def test_what_a_recording_names_prints_spelled_out(

@@ -7,6 +7,7 @@ import difflib
 import os
 import shutil
 from collections.abc import Mapping
+from functools import cached_property
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
@@ -14,7 +15,7 @@ from ruamel.yaml.comments import CommentedMap
 from progress_site.errors import UsageError, visible_path
 from progress_site.load.files import source_files
 from progress_site.load.site import DATA_SUFFIXES
-from progress_site.record.series import SeriesFile, series_path
+from progress_site.record.series import FOLDER, SeriesFile, series_name
 from progress_site.record.yamledit import EditError, YamlFile
 
 
@@ -30,6 +31,12 @@ class DataFiles:
                   for p in source_files(root / "data", DATA_SUFFIXES))
         self.files = {f.path: f for f in opened if not f.records}
         self.series: dict[Path, SeriesFile] = {}  # history files opened, by path
+        # Each collection's entries by id, made at its first look-up: an import asks
+        # for every series' entry, commit and machine, and a walk of every data file
+        # each time grew with the data times the series. The trees are as read (edits
+        # go to the texts), so only a file opened anew makes them stale.
+        self.indexes: dict[str, dict[str, tuple[YamlFile, CommentedMap]]] = {}
+        self.folder = root.joinpath(*FOLDER)  # the history files' folder
         self.declared: set[str] = set()  # commits and machines declared by this recording
         self.unchanged: set[str] = set()  # figures whose points were all recorded already
         self.notes: list[str] = []  # what was added besides the figures, to tell
@@ -48,18 +55,34 @@ class DataFiles:
                 raise UsageError(f"--file {visible_path(str(path))}: expected a .yaml file "
                                  f"under {visible_path(str(self.root / 'data'))}")
             self.files[path] = YamlFile(path, self.display(path))
+            self.indexes.clear()
         return self.files[path]
 
     def history(self, ident: str) -> SeriesFile:
         """The history file of `measurements.ID`, opened once (empty when there is none)."""
-        path = series_path(self.root, ident)
+        path = self.folder / series_name(ident)
         if path not in self.series:
-            self.series[path] = SeriesFile(path, self.display(path))
+            # Its name is the id's (a safe file name): no path worked out again.
+            display = visible_path(f"{'/'.join(FOLDER)}/{path.name}")
+            listed = self.listed
+            self.series[path] = SeriesFile(path, display,
+                                           absent=listed is not None and path.name not in listed)
         return self.series[path]
+
+    @cached_property
+    def listed(self) -> frozenset[str] | None:
+        """The names in the history folder, listed once (None when it cannot be: each file
+        is then asked for): an import's new series were each looked for on disk."""
+        try:
+            return frozenset(os.listdir(self.folder))
+        except FileNotFoundError:
+            return frozenset()
+        except OSError:
+            return None
 
     def has_history(self, ident: str) -> bool:
         """Whether `measurements.ID` has a history file (or one is being written)."""
-        path = series_path(self.root, ident)
+        path = self.folder / series_name(ident)
         return path in self.series or path.exists()
 
     def holder(self, collection: str) -> YamlFile | None:
@@ -68,11 +91,14 @@ class DataFiles:
 
     def find(self, collection: str, ident: str) -> tuple[YamlFile, CommentedMap] | None:
         """The entry of a collection with this id (read as the build reads it), and its file."""
-        for file in self.files.values():
-            for entry in file.tree.get(collection) or ():
-                if isinstance(entry, CommentedMap) and str(entry.get("id")) == ident:
-                    return file, entry
-        return None
+        index = self.indexes.get(collection)
+        if index is None:
+            index = self.indexes[collection] = {}
+            for file in self.files.values():
+                for entry in file.tree.get(collection) or ():
+                    if isinstance(entry, CommentedMap):  # the first of an id, as a walk
+                        index.setdefault(str(entry.get("id")), (file, entry))
+        return index.get(ident)
 
     def where(self, file: YamlFile, entry: CommentedMap) -> str:
         """`data/x.yaml:12` for an entry."""
@@ -121,23 +147,34 @@ class DataFiles:
                                         f"a/{file.display}", f"b/{file.display}")
         return "".join(out)
 
+    def existed(self, path: Path) -> bool:
+        """Whether a file to write is there already (a history file read empty was not:
+        asking the system again for each of an import's new files cost a look-up each)."""
+        series = self.series.get(path)
+        return series.existed if series is not None else path.exists()
+
     def write(self, edited: Mapping[Path, str]) -> list[str]:
         """Write every edited file (`edited()`, as checked: an import's 20,000 texts are
         not made twice), all or none: each is written beside its place first, then all
         are moved in. The names of those written."""
-        moves: list[tuple[Path, Path]] = []
+        moves: list[tuple[str, Path]] = []
+        made: set[Path] = set()  # folders known to exist: an import writes 20,000 in one
+        suffix = f".{os.getpid()}.tmp"
         try:
             for path, text in edited.items():
-                path.parent.mkdir(parents=True, exist_ok=True)
-                temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-                with temporary.open("x", encoding="utf-8", newline="") as out:
+                if path.parent not in made:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    made.add(path.parent)
+                temporary = os.path.join(path.parent, f".{path.name}{suffix}")
+                # Bytes, without a text layer per file: an import writes 20,000 of them.
+                with open(temporary, "xb") as out:
                     moves.append((temporary, path))
-                    out.write(text)
-                if path.exists():  # the file keeps who may read it
+                    out.write(text.encode("utf-8"))
+                if self.existed(path):  # the file keeps who may read it
                     shutil.copymode(path, temporary)
         except OSError as exc:
             for temporary, _ in moves:
-                temporary.unlink(missing_ok=True)
+                Path(temporary).unlink(missing_ok=True)
             raise EditError(f"nothing written: {exc}") from exc
         for temporary, path in moves:
             os.replace(temporary, path)

@@ -30,7 +30,7 @@ from progress_site.record.importers.base import fail, quoted
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
-from progress_site.record.series import series_path
+from progress_site.record.series import series_name, series_path
 
 NAME_MAX = 255  # bytes in a file name: ext4, APFS and NTFS take no more
 TEMPORARY = 14  # what a write adds to it first: `.NAME.12345678.tmp`
@@ -57,17 +57,11 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
     an id."""
     series: dict[str, list[Result]] = {}
     names: dict[str, str] = {}  # the benchmark each id is made from (one, or an error)
+    made: dict[tuple[str, str | None], str] = {}  # each name's id, made and judged once
     for r in results:
-        ident = series_id(r, prefix, root)
-        # Worded for a refusal only: 100,000 results spelled out their names for nothing.
-        name = _named(display, r) if not ident or not fits(ident) else ""
-        if not ident:
-            raise Refused(f"{name} makes no id: its name has no letter a-z or digit; pass "
-                          "--id PREFIX")
-        if not fits(ident):
-            raise Refused(f"{name} makes an id of {len(ident)} characters, too long for "
-                          f"the name of its history file (at most {NAME_MAX - TEMPORARY} "
-                          "bytes); rename the benchmark")
+        ident = made.get((r.name, r.former))
+        if ident is None:
+            ident = made[r.name, r.former] = usable_id(r, prefix, display, root)
         # Against the first name of the id, not each of its points: a history of 100,000
         # points of one benchmark took minutes.
         other = names.setdefault(ident, r.name)
@@ -76,6 +70,19 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
                           f"both make the id {quoted(visible_path(ident))}; rename one of them")
         series.setdefault(ident, []).append(r)
     return series
+
+
+def usable_id(r: Result, prefix: str, display: str, root: Path) -> str:
+    """The id of a result's figure, refused when it is empty or too long for a file name."""
+    ident = series_id(r, prefix, root)
+    if not ident:
+        raise Refused(f"{_named(display, r)} makes no id: its name has no letter a-z or "
+                      "digit; pass --id PREFIX")
+    if not fits(ident):
+        raise Refused(f"{_named(display, r)} makes an id of {len(ident)} characters, too "
+                      f"long for the name of its history file (at most "
+                      f"{NAME_MAX - TEMPORARY} bytes); rename the benchmark")
+    return ident
 
 
 def _named(display: str, r: Result) -> str:
@@ -100,7 +107,7 @@ def series_id(r: Result, prefix: str, root: Path) -> str:
 def fits(ident: str) -> bool:
     """Whether an id's history file has a name the system takes (with the temporary
     suffix its writing adds)."""
-    return len(series_path(Path(), ident).name.encode()) <= NAME_MAX - TEMPORARY
+    return len(series_name(ident).encode()) <= NAME_MAX - TEMPORARY
 
 
 def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,

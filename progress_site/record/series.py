@@ -19,7 +19,12 @@ FOLDER = ("data", "history")
 
 def series_path(root: Path, ident: str) -> Path:
     """Where the history of `measurements.ID` lives (its key is a safe file name)."""
-    return root.joinpath(*FOLDER, f"measurements.{ident}.jsonl")
+    return root.joinpath(*FOLDER, series_name(ident))
+
+
+def series_name(ident: str) -> str:
+    """The name of the history file of `measurements.ID`."""
+    return f"measurements.{ident}.jsonl"
 
 
 def key(point: Point) -> tuple[str, str]:
@@ -35,10 +40,12 @@ def date_of(point: Point) -> dt.date:
 class SeriesFile:
     """The history of one series, opened for editing."""
 
-    def __init__(self, path: Path, display: str) -> None:
+    def __init__(self, path: Path, display: str, absent: bool = False) -> None:
         self.path = path
         self.display = display
-        self.text = self.read()
+        found = None if absent else self.read()  # absent: not in its folder's listing
+        self.existed = found is not None  # whether writing it replaces a file
+        self.text = found or ""
         self.lines = self.text.splitlines(keepends=True)
         self.points: list[Point | None] = [self.point(n, t) for n, t in enumerate(self.lines)]
         self.edited: dict[int, Point] = {}
@@ -53,12 +60,12 @@ class SeriesFile:
         held = [n for n, p in enumerate(self.points) if p is not None]
         self.ends = (held[0], held[-1]) if held else None
 
-    def read(self) -> str:
-        """The file's text, '' for a series without one yet."""
+    def read(self) -> str | None:
+        """The file's text, None for a series without one yet."""
         try:
             return read_regular(self.path).decode("utf-8")
         except FileNotFoundError:
-            return ""
+            return None
         except (OSError, UnicodeDecodeError) as exc:
             raise EditError(f"{self.display}: cannot read it: {exc}; fix or remove it, "
                             "then import again") from exc

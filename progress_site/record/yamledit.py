@@ -55,10 +55,20 @@ class BuildResolver(VersionedResolver):
     """Tags plain scalars as the build's reader does, when a file is read and when a value
     is written (which decides whether it needs quotes)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each tag made once a dump: ruamel decodes a new Tag's name character by
+        # character when the writer compares it, twice a scalar written.
+        self.tags: dict[str, Tag] = {}
+
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         """The tag of a node: the build's for a plain scalar."""
         if kind is ScalarNode and implicit[0]:
-            return Tag(suffix=plain_tag(value))
+            name = plain_tag(value)
+            found = self.tags.get(name)
+            if found is None:
+                found = self.tags[name] = Tag(suffix=name)
+            return found
         return super().resolve(kind, value, implicit)
 
 
@@ -73,6 +83,20 @@ class WrittenConstructor(RoundTripConstructor):
 
 class WrittenRepresenter(RoundTripRepresenter):
     """Writes a `Raw` number as it was given, unquoted when the build reads it so."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tags: dict[str, Tag] = {}  # each made once a dump, as BuildResolver's
+
+    def represent_scalar(self, tag: Any, value: Any, style: Any = None,
+                         anchor: Any = None) -> Any:
+        """A scalar's node, its tag made once a dump."""
+        if isinstance(tag, str):
+            found = self.tags.get(tag)
+            if found is None:
+                found = self.tags[tag] = Tag(suffix=tag)
+            tag = found
+        return super().represent_scalar(tag, value, style, anchor)
 
     def represent_raw(self, data: Raw) -> Any:
         """A number, plain."""
@@ -89,13 +113,22 @@ for _tag in ("int", "float"):
 WrittenRepresenter.add_representer(Raw, WrittenRepresenter.represent_raw)
 
 
+# Where a top-level list's item starts, as `_yaml` writes it (its dash at 2, the key at 4).
+ITEM = "  - "
+# Line breaks of YAML 1.1 that ruamel's writer indents after inside a quoted scalar, by
+# the column it writes at (as it folds a line at WIDTH): an item dumped inside a list
+# would not be byte for byte the same.
+WIDTH = 4096
+OTHER_BREAKS = ("\u2028", "\u2029", "\x85")
+
+
 def _yaml() -> YAML:
     """A round-trip reader and writer in the house style: no line wrapping, 2-space maps."""
     y = YAML()
     y.Resolver = BuildResolver
     y.Constructor = WrittenConstructor
     y.Representer = WrittenRepresenter
-    y.width = 4096
+    y.width = WIDTH
     y.preserve_quotes = True
     y.indent(mapping=2, sequence=4, offset=2)
     return y
@@ -106,6 +139,27 @@ def dump(value: Any) -> str:
     out = io.StringIO()
     _yaml().dump(value, out)
     return out.getvalue()
+
+
+def items_at(items: list[CommentedMap], dash: int, col: int) -> str:
+    """Items of a block list whose dashes are at column `dash` and keys at `col`."""
+    first = " " * dash + "-" + " " * (col - dash - 1)
+    # All of them in one dump, as a list whose items' keys start at ITEM, each line moved
+    # over to the list's columns: a dump an item was most of an import of 8,000 series.
+    whole = dump(CommentedSeq(items))
+    if not any(c in whole for c in OTHER_BREAKS) and \
+            max(map(len, whole.split("\n"))) < WIDTH // 2:
+        return "".join(first + x[len(ITEM):] + "\n" if x.startswith(ITEM) else
+                       " " * col + x[len(ITEM):] + "\n" if x else "\n"
+                       for x in whole.rstrip("\n").split("\n"))
+    out = ""
+    # The writer folds a long line, and indents after these breaks, by its column: each
+    # item at column 0, as before.
+    for item in items:
+        lines = dump(item).rstrip("\n").split("\n")
+        out += (first + lines[0] + "\n"
+                + "".join(" " * col + x + "\n" if x else "\n" for x in lines[1:]))
+    return out
 
 
 def indent_of(line: str) -> int:
@@ -278,11 +332,7 @@ class YamlFile:
         line, col = items.lc.item(len(items) - 1)
         dash = self.lines[line].rfind("-", 0, col)
         last = self.block_end(line, dash)
-        text = ""
-        for item in new:
-            lines = dump(item).rstrip("\n").split("\n")
-            text += (" " * dash + "-" + " " * (col - dash - 1) + lines[0] + "\n"
-                     + "".join(" " * col + x + "\n" if x else "\n" for x in lines[1:]))
+        text = items_at(new, dash, col)
         end = self.offset(last + 1, 0) if last + 1 < len(self.lines) else len(self.text)
         if end == len(self.text) and not self.text.endswith("\n"):
             text = "\n" + text

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -79,8 +78,8 @@ def chart(board: SeriesWords, view: SeriesView) -> Markup:
     text = ChartText(
         title=w._("%(title)s: every point", title=board.title(view)), desc=desc,
         x_labels=Lazy(len(points), lambda i: day(board.day(points[i]))),
-        # Both sizes label the same ticks: each formatted once.
-        y_label=functools.cache(lambda v, d: w.with_unit(v, d, unit)),
+        # Both sizes label the same ticks, and series of one unit the same levels.
+        y_label=lambda v, d: board.amount(v, d, unit),
         step_label=board.percent,
         tags=tuple((i, board.tags[c].get(w.lang)) for i, c in tagged(board, view)))
     # Two sizes, one shown per screen: a viewBox scaled down to a phone would make

@@ -78,6 +78,7 @@ class SeriesWords:
         self.counts: dict[int, str] = {}
         self.dates: dict[dt.date, str] = {}
         self.short_dates: dict[dt.date, str] = {}
+        self.amounts: dict[tuple[float, int, str], str] = {}
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
         self.by_id = {v.series.id: v for v in model.series}
@@ -95,7 +96,7 @@ class SeriesWords:
         w = self.words
         unit = view.series.unit
         spread = point.shown
-        value = w.with_unit(point.value, self.point_digits(view, point, spread), unit)
+        value = self.amount(point.value, self.point_digits(view, point, spread), unit)
         details = [] if spread is None else [self.spread(spread, unit)]
         if point.n is not None:
             details.append(w._("n\u00a0=\u00a0%(n)s", n=self.count(point.n)))
@@ -106,7 +107,7 @@ class SeriesWords:
     def spread(self, spread: Spread, unit: str) -> str:
         """`IQR 0.999 μs`, `σ 695 μs`, `99 % interval ± 0.2 ms`: a spread, named."""
         w = self.words
-        width = w.with_unit(spread.width, width_digits(spread.width), unit)
+        width = self.amount(spread.width, width_digits(spread.width), unit)
         if spread.kind == "iqr":
             return w._("IQR\u00a0%(spread)s", spread=width)
         if spread.kind == "stddev":
@@ -130,8 +131,18 @@ class SeriesWords:
 
     def value_only(self, view: SeriesView, point: SeriesPoint) -> str:
         """A point's value in its unit, without its spread."""
-        return self.words.with_unit(point.value, self.point_digits(view, point, point.shown),
-                                    view.series.unit)
+        return self.amount(point.value, self.point_digits(view, point, point.shown),
+                           view.series.unit)
+
+    def amount(self, value: float, digits: int, unit: str) -> str:
+        """A number in a unit, formatted once a build and language: a point's value is
+        printed in its series' table, row and chart, the spreads of a tool's runs and the
+        charts' ticks repeat across series (10,000 series: most of their pages' time)."""
+        found = self.amounts.get((value, digits, unit))
+        if found is None:
+            found = self.amounts[value, digits, unit] = self.words.with_unit(value, digits,
+                                                                             unit)
+        return found
 
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""
