@@ -381,6 +381,45 @@ def test_a_derived_figures_source_fits_a_phone(chromium: Any, tmp_path: Path) ->
             assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
             tab.close()
 
+
+# A table of a page's prose, four columns of French headings (a conformance page).
+PROSE_TABLES = {
+    "en": "| Category | Passed | Failed | Pass rate |\n|---|--:|--:|--:|\n"
+          "| Comparisons | 500 | 0 | 100% |\n\n| Machine | Cores |\n|---|--:|\n| CI | 2 |\n",
+    "fr": "| Catégorie | Réussis | Échoués | Taux de réussite |\n|---|--:|--:|--:|\n"
+          "| Comparaisons | 500 | 0 | 100 % |\n\n| Machine | Cœurs |\n|---|--:|\n| CI | 2 |\n",
+}
+
+
+def test_a_prose_table_scrolls_on_its_own_on_a_phone(chromium: Any, tmp_path: Path) -> None:
+    """A Markdown table of a page, as wide as its French headings, pushed the whole page
+    35 px sideways at 375 px: it scrolls in a region of its own (named by its columns,
+    reachable by the keyboard), and axe finds nothing to say of two such regions."""
+    source = tmp_path / "src"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["new", str(source), "--name", "Toyc", "--repo",
+                     "https://github.com/o/toyc"], TEMPLATES) == 0
+    for lang, table in PROSE_TABLES.items():
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + "\n" + table, "utf-8")
+    site = tmp_path / "site"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["--source", str(source), "--out", str(site)], TEMPLATES) == 0
+    with browser.serve(site) as url:
+        for path in ("index.html", "fr/index.html"):
+            tab = chromium.new_page(viewport={"width": 375, "height": 812})
+            tab.goto(url + path, wait_until="load")
+            assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
+            regions = tab.evaluate("[...document.querySelectorAll('main .table-wrap')]"
+                                   ".map(r => [r.getAttribute('aria-label'), r.tabIndex])")
+            assert [r for r in regions if r[0]] == (
+                [["Table: Category, Passed, Failed, Pass rate", 0],
+                 ["Table: Machine, Cores", 0]] if path == "index.html" else
+                [["Tableau\u00a0: Catégorie, Réussis, Échoués, Taux de réussite", 0],
+                 ["Tableau\u00a0: Machine, Cœurs", 0]])
+            assert browser.axe_violations(tab) == [], path
+            tab.close()
+
 STACKED = """---
 title: Test report
 ---

@@ -172,3 +172,28 @@ def test_an_unsafe_address_is_found_where_markdown_it_reads_it(
     assert all(text[at:at + len(written)] == written for at, written, _ in refused)
     page = markdown_html(text)  # each refused link or image is its words only
     assert not refused or ("<a " not in page and "<img" not in page)
+
+
+TABLE = """| Category | Passed | `p99` |
+|---|--:|--:|
+| Literals | 500 | 2 |
+"""
+
+
+def test_a_prose_table_scrolls_in_a_region_named_by_its_columns() -> None:
+    """A table of a page's prose wider than a phone pushed the whole page sideways: it is
+    wrapped in a region that scrolls on its own, takes the focus, and is named by its
+    columns' headings (two tables of a page, two names)."""
+    html = markdown_html(TABLE, None, lambda columns: f"Tableau\u00a0: {columns}")
+    assert html.startswith('<div class="table-wrap" role="region" aria-label='
+                           '"Tableau\u00a0: Category, Passed, p99" tabindex="0">\n<table>\n')
+    assert html.endswith("</table>\n</div>\n")
+    assert html.count("<table>") == 1 and "<td>Literals</td>" in html
+
+
+def test_a_prose_table_without_words_for_its_name_still_scrolls() -> None:
+    """Without the page's words (or headings of no words), the region is left unnamed
+    rather than named by nothing."""
+    assert markdown_html(TABLE).startswith('<div class="table-wrap" tabindex="0">\n<table>')
+    empty = "| | |\n|---|---|\n| 1 | 2 |\n"
+    assert markdown_html(empty, None, str).startswith('<div class="table-wrap" tabindex="0">')

@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -152,10 +152,13 @@ def written_links(source: str, images: bool = True) -> list[tuple[int, str, str]
             in written_in(page_tokens(source), piped(source), piped, images)]
 
 
-def markdown_html(source: str, refer: Refer | None = None) -> str:
-    """A chunk of a page's Markdown as HTML, each reference printed by `refer`."""
+def markdown_html(source: str, refer: Refer | None = None,
+                  table_label: Callable[[str], str] | None = None) -> str:
+    """A chunk of a page's Markdown as HTML, each reference printed by `refer`, each
+    table in a region that `table_label` names from its columns' headings."""
     md = shared_parser()
-    html: str = md.renderer.render(page_tokens(source), md.options, {"refer": refer})
+    html: str = md.renderer.render(page_tokens(source), md.options,
+                                   {"refer": refer, "table_label": table_label})
     return html
 
 

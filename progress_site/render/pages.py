@@ -113,7 +113,11 @@ class PageRenderer:
         for at, message, hint in self.files.missing(here, text):
             problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
-        return markdown_html(text, self.words.printed)
+        return markdown_html(text, self.words.printed, self.table_label)
+
+    def table_label(self, columns: str) -> str:
+        """The name of a prose table's region, from its columns' headings."""
+        return self.words._("Table: %(columns)s", columns=columns)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:
