@@ -25,6 +25,7 @@ from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.environment import block_helpers, make_environment
+from progress_site.render.footnotes import footnote_problems
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids, element_ids
 from progress_site.render.inputs import INPUT, unlinked
@@ -113,6 +114,7 @@ class PageRenderer:
         for at, message, hint in self.files.missing(here, text):
             problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
+        problems += footnote_problems(text, page, start, self.files.strict)
         return markdown_html(text, self.words.printed, self.table_label)
 
     def table_label(self, columns: str) -> str:
