@@ -197,3 +197,19 @@ def test_a_prose_table_without_words_for_its_name_still_scrolls() -> None:
     assert markdown_html(TABLE).startswith('<div class="table-wrap" tabindex="0">\n<table>')
     empty = "| | |\n|---|---|\n| 1 | 2 |\n"
     assert markdown_html(empty, None, str).startswith('<div class="table-wrap" tabindex="0">')
+
+
+@pytest.mark.parametrize(("lang", "source", "html"), [
+    ("fr", "Relu 412 sur 430 ; une relecture : 5 h ? Oui !",
+     "<p>Relu 412 sur 430\u202f; une relecture\u00a0: 5 h\u202f? Oui\u202f!</p>\n"),
+    ("fr", "Déjà\u00a0: bon, `a : b ; c` et *x* : y", "<p>Déjà\u00a0: bon, <code>a : b ; c"
+     "</code> et <em>x</em>\u00a0: y</p>\n"),  # code stays as typed
+    ("fr", "http://example.org/a:b?c!d", "<p>http://example.org/a:b?c!d</p>\n"),
+    ("en", "Read this : it is short ; really ?", "<p>Read this : it is short ; really ?</p>\n"),
+])
+def test_french_prose_holds_its_high_punctuation_to_the_word(lang: str, source: str,
+                                                              html: str) -> None:
+    """A French page's `;` typed after a plain space began a line on a phone: in French
+    prose the space before `:` is U+00A0 and before `;` `?` `!` U+202F, as the catalogs
+    write them; code and other languages keep what was typed."""
+    assert markdown_html(source, lang=lang) == html

@@ -115,7 +115,7 @@ class PageRenderer:
             problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
         problems += footnote_problems(text, page, start, self.files.strict)
-        return markdown_html(text, self.words.printed, self.table_label)
+        return markdown_html(text, self.words.printed, self.table_label, self.words.lang)
 
     def table_label(self, columns: str) -> str:
         """The name of a prose table's region, from its columns' headings."""

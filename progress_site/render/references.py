@@ -20,7 +20,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from progress_site.derive.namespace import REFERENCE
-from progress_site.render.nobreak import whole_dates
+from progress_site.render.nobreak import french_spaces, whole_dates
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +149,12 @@ class Renderer(RendererHTML):
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
              env: EnvType) -> str:
-        """Words, escaped, each ISO date in them held on one line (nobreak.py)."""
-        return whole_dates(escapeHtml(tokens[idx].content))
+        """Words, escaped, each ISO date in them held on one line, and in French the
+        space before `:` `;` `?` `!` one no line breaks at (nobreak.py)."""
+        words = escapeHtml(tokens[idx].content)
+        if env.get("french"):
+            words = french_spaces(words)
+        return whole_dates(words)
 
     def renderInlineAsText(self, tokens: Sequence[Token] | None, options: OptionsDict,
                            env: EnvType) -> str:
