@@ -319,6 +319,107 @@ def test_a_series_caption_wraps_on_a_phone(chromium: Any, tmp_path: Path) -> Non
 
 
 
+
+# Each element of a page's main part whose right edge passes the window (the regions
+# that scroll sideways, code and charts aside), with the page's own width.
+PAST_THE_EDGE_JS = """() => [document.documentElement.scrollWidth,
+    [...document.querySelectorAll('main *')].filter(e => !e.closest('.table-wrap, pre, svg'))
+    .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+    .map(e => e.tagName + '.' + e.className)]"""
+# A study of two versions whose sides read imported distributions (docs/data-format.md,
+# "Three contenders or more"): each side's source lists its input's parts.
+FROM_SERIES = """measurements:
+  - id: query-old
+    title: Query mix, 1.0
+    figure: {distribution: {p50: 719, mean: 688, sd: 114, iqr: 220, n: 12}, unit: ms,
+             machine: laptop, date: 2026-11-16, commit: e4f5a6b}
+  - id: query-new
+    title: Query mix, 2.0
+    figure: {distribution: {p50: 487, mean: 509.8, sd: 101, iqr: 94.2, n: 12}, unit: ms,
+             machine: laptop, date: 2026-11-16, commit: e4f5a6b}
+studies:
+  - id: versions
+    title: 1.0 against 2.0
+    before: {name: QuillDB, version: "1.0"}
+    after: {name: QuillDB, version: "2.0"}
+    machine: laptop
+    date: 2026-11-16
+    comparisons:
+      - id: query
+        title: Query mix
+        unit: ms
+        wording: {en: less time, fr: moins de temps}
+        before: {formula: measurements.query-old}
+        after: {formula: measurements.query-new}
+"""
+
+
+def test_a_derived_figures_source_fits_a_phone(chromium: Any, tmp_path: Path) -> None:
+    """A comparison's side computed from a distribution listed that input's parts (each
+    held on one line) beside 'Computed from' at 375 px: opened, its source pushed the
+    card 23 px past the screen's edge. On a phone a source's labels stand over their
+    values, and nothing passes the edge."""
+    source = tmp_path / "src"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["new", str(source), "--name", "Quill", "--repo",
+                     "https://github.com/o/quill"], TEMPLATES) == 0
+    (source / "data" / "versions.yaml").write_text(FROM_SERIES, "utf-8")
+    for lang in ("en", "fr"):
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + "\n{{< comparisons versions >}}\n",
+                        "utf-8")
+    site = tmp_path / "site"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["--source", str(source), "--out", str(site)], TEMPLATES) == 0
+    with browser.serve(site) as url:
+        for path in ("index.html", "fr/index.html"):
+            tab = chromium.new_page(viewport={"width": 375, "height": 812})
+            tab.goto(url + path, wait_until="load")
+            tab.evaluate("() => document.querySelectorAll('details.source')"
+                         ".forEach(d => { d.open = true; })")
+            assert tab.evaluate("document.querySelectorAll('ul.inputs').length") == 2
+            assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
+            tab.close()
+
+
+# A table of a page's prose, four columns of French headings (a conformance page).
+PROSE_TABLES = {
+    "en": "| Category | Passed | Failed | Pass rate |\n|---|--:|--:|--:|\n"
+          "| Comparisons | 500 | 0 | 100% |\n\n| Machine | Cores |\n|---|--:|\n| CI | 2 |\n",
+    "fr": "| Catégorie | Réussis | Échoués | Taux de réussite |\n|---|--:|--:|--:|\n"
+          "| Comparaisons | 500 | 0 | 100 % |\n\n| Machine | Cœurs |\n|---|--:|\n| CI | 2 |\n",
+}
+
+
+def test_a_prose_table_scrolls_on_its_own_on_a_phone(chromium: Any, tmp_path: Path) -> None:
+    """A Markdown table of a page, as wide as its French headings, pushed the whole page
+    35 px sideways at 375 px: it scrolls in a region of its own (named by its columns,
+    reachable by the keyboard), and axe finds nothing to say of two such regions."""
+    source = tmp_path / "src"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["new", str(source), "--name", "Toyc", "--repo",
+                     "https://github.com/o/toyc"], TEMPLATES) == 0
+    for lang, table in PROSE_TABLES.items():
+        page = source / "content" / lang / "index.md"
+        page.write_text(page.read_text("utf-8") + "\n" + table, "utf-8")
+    site = tmp_path / "site"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["--source", str(source), "--out", str(site)], TEMPLATES) == 0
+    with browser.serve(site) as url:
+        for path in ("index.html", "fr/index.html"):
+            tab = chromium.new_page(viewport={"width": 375, "height": 812})
+            tab.goto(url + path, wait_until="load")
+            assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
+            regions = tab.evaluate("[...document.querySelectorAll('main .table-wrap')]"
+                                   ".map(r => [r.getAttribute('aria-label'), r.tabIndex])")
+            assert [r for r in regions if r[0]] == (
+                [["Table: Category, Passed, Failed, Pass rate", 0],
+                 ["Table: Machine, Cores", 0]] if path == "index.html" else
+                [["Tableau\u00a0: Catégorie, Réussis, Échoués, Taux de réussite", 0],
+                 ["Tableau\u00a0: Machine, Cœurs", 0]])
+            assert browser.axe_violations(tab) == [], path
+            tab.close()
+
 STACKED = """---
 title: Test report
 ---

@@ -134,9 +134,9 @@ def test_parts_are_cited_and_compared_by_the_median_in_english(
 
 def test_parts_are_cited_in_french(built: dict[str, bytes]) -> None:
     assert paragraph(built, "fr/index.html", "Latence") == (
-        f"Latence : p50{NBSP}19,03{NNBSP}{MU} · p95{NBSP}41,2{NNBSP}{MU} · "
+        f"Latence{NBSP}: p50{NBSP}19,03{NNBSP}{MU} · p95{NBSP}41,2{NNBSP}{MU} · "
         f"p99{NBSP}65,0{NNBSP}{MU} "
-        f"(n{NBSP}={NBSP}1{NNBSP}000) avant, p99 30,25{NNBSP}{MU} après ; démarrage "
+        f"(n{NBSP}={NBSP}1{NNBSP}000) avant, p99 30,25{NNBSP}{MU} après{NNBSP}; démarrage "
         f"p50{NBSP}55,1{NNBSP}ms · moyenne{NBSP}55,4{NNBSP}ms{NBSP}±{NBSP}2,8{NNBSP}ms "
         f"(n{NBSP}={NBSP}10).")
 

@@ -82,6 +82,9 @@ def q(low: float, high: float | None = None, decimals: int = 0, unit: str | None
     ("count(runs)", q(5)),
     ("count(runs[server=paper])", q(3)),
     ("count(runs[bots<50])", q(2)),
+    # None left: a count of 0 (the tests that failed), each condition one that could match.
+    ("count(runs[bots=100, server=horizon])", q(0)),
+    ("count(runs[bots>50, bots<100])", q(0)),
     ("max(1, 2, runs[bots=1].chunks)", q(6280, unit="chunks")),
     (f"round({H1})", q(14, unit="ms")),  # printed as rounded: no decimal
     (f"round({H1} / {P1}, 1)", q(1.3, decimals=1)),
@@ -116,6 +119,10 @@ def test_statement(ns: Namespace, statement: str, expected: Quantity) -> None:
 @pytest.mark.parametrize(("statement", "message", "hint", "offset"), [
     ("runs[bots=3, server=paper].mspt", "no record of runs has bots=3",
      "bots is 1, 50, 100 there", 5),
+    ("count(runs[bots=3, server=paper])", "no record of runs has bots=3",
+     "bots is 1, 50, 100 there", 11),  # a mistyped value is no count of 0
+    ("count(runs[bots=1, bots>100])", "no record of runs has bots>100 with the "
+     "conditions before it", "bots is 1 there", 19),
     ("runs[bots=100, server=horizon].mspt",
      "no record of runs has server=horizon with the conditions before it",
      "server is paper there", 15),

@@ -184,7 +184,7 @@ def test_in_a_table_too_its_source_shows_the_formula_and_its_inputs(
 def test_texts_headlines_and_budgets_read_derived_figures(built: dict[str, bytes]) -> None:
     en, fr = built["index.html"].decode(), built["fr/index.html"].decode()
     assert "Rate: 2,000, per minute 120,000." in en
-    assert "Débit : 2\u202f000, par minute 120\u202f000." in fr
+    assert "Débit\u00a0: 2\u202f000, par minute 120\u202f000." in fr
     page = parse(en)
     assert page.find("li", id="headline-rate").find("strong").text() == "2,000"
     assert page.find("li", id="headline-thousands").find("strong").text() == "2"

@@ -495,6 +495,27 @@ def test_a_point_prints_no_more_decimals_than_its_spread_tells(tmp_path: Path) -
         "140.61\u00a0ms (σ\u00a03.79\u00a0ms, n\u00a0=\u00a05)"]
 
 
+def test_points_a_thousand_times_below_the_newest_keep_three_digits(tmp_path: Path) -> None:
+    """A pytest-benchmark series of 23.5 us a lookup, then 1,977 us after a regression,
+    is shown in ms: its early points printed 0.024 ms each (23.51 and 23.74 us alike)
+    beside quartiles of 0.000686 ms. Each keeps three significant digits; the newest
+    keeps the series' decimals."""
+    source = history_source(tmp_path / "src")
+    points = [(23.511, 0.000413), (23.533, 0.000445), (23.735, 0.000686), (1995.1, 0.0577),
+              (2042.4, 0.0474), (1977.3, 0.0925)]
+    (source / "data" / "history" / "measurements.lookup.jsonl").write_text("".join(
+        json.dumps({"commit": commit(i), "date": f"2026-10-{i + 1:02d}", "machine": "test-pc",
+                    "value": value, "unit": "us", "n": 40,
+                    "stats": {"median": value, "iqr": round(iqr * 1000, 3)}}) + "\n"
+        for i, (value, iqr) in enumerate(points)), "utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    rows = parse(built["benchmarks/lookup/index.html"]).find(
+        "table", class_="points").find_all("tr")
+    assert [r.find_all("td")[3].text().split(" (")[0] for r in rows[1:]] == [
+        "1.977\u00a0ms", "2.042\u00a0ms", "1.995\u00a0ms", "0.0237\u00a0ms",
+        "0.0235\u00a0ms", "0.0235\u00a0ms"]
+
 def test_a_dashboard_in_a_section_heads_its_parts_a_level_below(tmp_path: Path) -> None:
     """On its own page the dashboard's parts are h2, under the page's title; placed in a
     page's section (`## Benchmarks`), they were h2 as well, beside that section instead of

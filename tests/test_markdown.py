@@ -172,3 +172,44 @@ def test_an_unsafe_address_is_found_where_markdown_it_reads_it(
     assert all(text[at:at + len(written)] == written for at, written, _ in refused)
     page = markdown_html(text)  # each refused link or image is its words only
     assert not refused or ("<a " not in page and "<img" not in page)
+
+
+TABLE = """| Category | Passed | `p99` |
+|---|--:|--:|
+| Literals | 500 | 2 |
+"""
+
+
+def test_a_prose_table_scrolls_in_a_region_named_by_its_columns() -> None:
+    """A table of a page's prose wider than a phone pushed the whole page sideways: it is
+    wrapped in a region that scrolls on its own, takes the focus, and is named by its
+    columns' headings (two tables of a page, two names)."""
+    html = markdown_html(TABLE, None, lambda columns: f"Tableau\u00a0: {columns}")
+    assert html.startswith('<div class="table-wrap" role="region" aria-label='
+                           '"Tableau\u00a0: Category, Passed, p99" tabindex="0">\n<table>\n')
+    assert html.endswith("</table>\n</div>\n")
+    assert html.count("<table>") == 1 and "<td>Literals</td>" in html
+
+
+def test_a_prose_table_without_words_for_its_name_still_scrolls() -> None:
+    """Without the page's words (or headings of no words), the region is left unnamed
+    rather than named by nothing."""
+    assert markdown_html(TABLE).startswith('<div class="table-wrap" tabindex="0">\n<table>')
+    empty = "| | |\n|---|---|\n| 1 | 2 |\n"
+    assert markdown_html(empty, None, str).startswith('<div class="table-wrap" tabindex="0">')
+
+
+@pytest.mark.parametrize(("lang", "source", "html"), [
+    ("fr", "Relu 412 sur 430 ; une relecture : 5 h ? Oui !",
+     "<p>Relu 412 sur 430\u202f; une relecture\u00a0: 5 h\u202f? Oui\u202f!</p>\n"),
+    ("fr", "Déjà\u00a0: bon, `a : b ; c` et *x* : y", "<p>Déjà\u00a0: bon, <code>a : b ; c"
+     "</code> et <em>x</em>\u00a0: y</p>\n"),  # code stays as typed
+    ("fr", "http://example.org/a:b?c!d", "<p>http://example.org/a:b?c!d</p>\n"),
+    ("en", "Read this : it is short ; really ?", "<p>Read this : it is short ; really ?</p>\n"),
+])
+def test_french_prose_holds_its_high_punctuation_to_the_word(lang: str, source: str,
+                                                              html: str) -> None:
+    """A French page's `;` typed after a plain space began a line on a phone: in French
+    prose the space before `:` is U+00A0 and before `;` `?` `!` U+202F, as the catalogs
+    write them; code and other languages keep what was typed."""
+    assert markdown_html(source, lang=lang) == html

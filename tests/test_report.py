@@ -46,7 +46,7 @@ def body_rows(t: Node) -> list[Node]:
      ["1", "Horizon", "13.70", "19.06", "27.38", "43.4", "20", "0.72", "0.72", "46", "8.3",
       "9.94", "0.01", "0"],
      ["50", "vanilla", "stopped by its watchdog"]),
-    ("fr", "Résultats : chaque serveur à chaque nombre de bots",
+    ("fr", "Résultats\u00a0: chaque serveur à chaque nombre de bots",
      ["Bots", "Serveur", "MSPT (ms)", "P95 (ms)", "P99 (ms)", "Pire P99 (ms)", "TPS",
       "RSS moyen (Go)", "RSS max (Go)", "Processeur (%)", "Démarrage (s)",
       "Chunks envoyés (chunks/s)", "Chunks nouveaux (chunks/s)", "Ramenés"],
@@ -106,14 +106,14 @@ def test_chunks_by_behaviour(report: dict[str, Node]) -> None:
         f"et les chunks nouveaux par seconde pas de plus de 4{NBSP}% à partir de 10 bots",
         f"(6{NNBSP}049 à 6{NNBSP}506{NNBSP}chunks)",
         f"Horizon a utilisé 0,72{NNBSP}Go avec un joueur et 1,11{NNBSP}Go avec 50. Les trois "
-        f"serveurs Java ont utilisé 3,4 à 4,5{NNBSP}Go (un tas de 4 Go chacun) : Horizon "
+        f"serveurs Java ont utilisé 3,4 à 4,5{NNBSP}Go (un tas de 4 Go chacun){NBSP}: Horizon "
         "occupait donc 3,8 à 4,8 fois moins de mémoire",
         f"19,0 à 22,3{NNBSP}s pour Paper.",
-        f"Paper le devance à chaque nombre de bots, de 0,97 à 3,39{NNBSP}ms : le tick moyen de "
-        f"Horizon est 33{NBSP}% plus long que celui de Paper avec un joueur, et 2{NBSP}% plus "
-        "long avec 50.",
-        "runs.jsonl contient les 16 lignes de passage utilisées ici : 7 de la première passe et "
-        "9 de la seconde.",
+        f"Paper le devance à chaque nombre de bots, de 0,97 à 3,39{NNBSP}ms{NBSP}: le tick "
+        f"moyen de Horizon est 33{NBSP}% plus long que celui de Paper avec un joueur, et "
+        f"2{NBSP}% plus long avec 50.",
+        f"runs.jsonl contient les 16 lignes de passage utilisées ici{NBSP}: 7 de la première "
+        "passe et 9 de la seconde.",
     ]),
 ])
 def test_statements_come_from_the_records(report: dict[str, Node], lang: str,

@@ -87,7 +87,7 @@ def test_a_row_is_name_value_status_notes(files: dict[str, bytes]) -> None:
     row = run.find(id=f"run-{RUNS[0]}-test-3")
     cells = [row.find("th").text()] + [td.text() for td in row.find_all("td")]
     assert cells == ["Test numéro 3 de l'essai", f"13{NNBSP}Mo", "Mesuré, à surveiller",
-                     "Le test a été fait deux fois ; c'est le second qui est montré."]
+                     "Le test a été fait deux fois\u202f; c'est le second qui est montré."]
     detail = run.find(id=f"run-{RUNS[0]}-test-1").find(class_="detail").text()
     assert detail == f"Durée en secondes{NBSP}: 1,4 à 2,1"
 

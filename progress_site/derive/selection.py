@@ -33,23 +33,29 @@ class Numbers:
 
 
 def records(datasets: Mapping[str, Dataset], node: Node) -> list[Row]:
-    """The records a selection (or a dataset's name) matches, for count()."""
+    """The records a selection (or a dataset's name) matches, for count(): none is a
+    count of 0 (the tests that failed), so long as each condition could match."""
     if node.kind == "select":
-        return matching(datasets, node.parts[0], node.parts[1], node.offset)
+        return matching(datasets, node.parts[0], node.parts[1], node.offset, counting=True)
     if node.kind == "name" and node.parts[0] in datasets:
         return list(datasets[node.parts[0]].rows)
     raise ExpressionError("count() takes a dataset or a selection", offset=node.offset)
 
 
 def matching(datasets: Mapping[str, Dataset], name: str, conditions: tuple[Any, ...],
-             offset: int) -> list[Row]:
-    """The records of a dataset that meet every condition (one at least)."""
+             offset: int, *, counting: bool = False) -> list[Row]:
+    """The records of a dataset that meet every condition: one at least, or, `counting`,
+    none where each condition alone could match (a choice of its field, or a value some
+    record meets): a mistyped value is still an error, not a count of 0."""
     dataset = named(datasets, name, offset)
     rows = list(dataset.rows)
     for field, op, value, at in conditions:
         value = _condition_value(dataset, field, value, at)
         kept = [r for r in rows if r.get(field) is not None
                 and COMPARE[op](_plain(r.get(field)), value)]
+        if not kept and counting and _could_match(dataset, field, op, value):
+            rows = kept
+            continue
         if not kept:
             have = [_show(v) for v in sorted({_plain(r.get(field)) for r in rows
                                              if r.get(field) is not None})]
@@ -120,6 +126,15 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
         raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
             str(value), [c.value for c in fld.choices], f"known {field}s"), offset)
     return value if fld.type in ("number", "whole") else str(value)
+
+
+def _could_match(dataset: Dataset, field: str, op: str, value: Any) -> bool:
+    """Whether a condition names a value its field can hold: one of its choices (checked
+    by `_condition_value`), or one a record of the dataset meets."""
+    if any(f.name == field and (f.choices or f.type == "bool") for f in dataset.fields):
+        return True
+    return any(r.get(field) is not None and COMPARE[op](_plain(r.get(field)), value)
+               for r in dataset.rows)
 
 
 def _number(value: Any) -> float | None:

@@ -17,9 +17,11 @@ from progress_site.load.document import Document
 from progress_site.load.places import Places
 from progress_site.load.wording import (
     QUOTE_HINT,
+    comma_split_words,
     describe,
     found,
     number_hint,
+    quoted,
     shown,
     written_decimals,
 )
@@ -216,6 +218,10 @@ class Converter:
             if lang not in self.languages:
                 hint = did_you_mean(lang, self.languages, otherwise="the site's languages "
                                     "are " + ", ".join(self.languages))
+                split = comma_split_words(value, lang)
+                if split is not None:
+                    hint = (f"YAML read '{lang}' as a key: a comma ends the words inside "
+                            f"`{{...}}`; put them in quotes: {split[0]}: {quoted(split[1])}")
                 bad = self.error((*path, lang), f"unknown language '{lang}'", hint, key=True)
             elif not isinstance(words, str):
                 bad = self.expected(str, words, (*path, lang))

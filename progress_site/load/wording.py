@@ -56,6 +56,35 @@ def found(value: Any) -> str:
 QUOTE_HINT = "write it in quotes to keep it as words: '...'"
 
 
+def comma_split_words(value: dict[str, Any], key: str) -> tuple[str, str] | None:
+    """The language and its whole words when `key` is words that a comma split off the
+    words before it (`{en: Tests by category, run by run, fr: ...}` reads `run by run`
+    as a key with no value); None otherwise. Each piece gives the words whole."""
+    keys = list(value)
+
+    def piece(at: int) -> bool:
+        return value[keys[at]] is None and not re.fullmatch(r"[a-z]{2,3}", str(keys[at]))
+
+    at = keys.index(key)
+    if not piece(at):
+        return None
+    while at > 0 and piece(at):
+        at -= 1
+    if piece(at) or not isinstance(value[keys[at]], str):
+        return None
+    end = at + 1
+    while end < len(keys) and piece(end):
+        end += 1
+    return str(keys[at]), ", ".join([value[keys[at]], *map(str, keys[at + 1:end])])
+
+
+def quoted(words: str) -> str:
+    """Words in the quotes YAML keeps them in: double, else single where they hold one."""
+    if '"' not in words and "\\" not in words:
+        return f'"{words}"'
+    return "'" + words.replace("'", "''") + "'"
+
+
 def written_decimals(raw: str | None) -> int:
     """How many decimals a number's written form stands for: `6.40` two, `1.0e-29` thirty
     (an exponent counts); 0 for a form that is not a decimal number."""

@@ -204,8 +204,8 @@ def check_point(rec: DataFiles, ident: str, point: Point) -> None:
 def yaml_entry(rec: DataFiles, args: argparse.Namespace, ident: str, title: str | None,
                unit: str | None, better: str | None = None) -> None:
     """A new series with a readable name gets a `measurements:` entry: its id, title,
-    the direction its tool said is better, and unit only (its value and evidence are
-    the history file's)."""
+    the direction its tool said is better, and unit when given (its value and evidence
+    are the history file's)."""
     if not title or rec.find("measurements", ident) is not None:
         return
     holder = rec.holder("measurements")
@@ -215,7 +215,7 @@ def yaml_entry(rec: DataFiles, args: argparse.Namespace, ident: str, title: str 
     figure.fa.set_flow_style()
     file.append("measurements", CommentedMap([("id", ident), ("title", title),
                                               *([("better", better)] if better else []),
-                                              ("figure", figure)]))
+                                              *([("figure", figure)] if unit else [])]))
 
 
 def require_point(status: str, prov: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -24,6 +24,7 @@ from markupsafe import escape
 from progress_site.derive.namespace import REFERENCE
 from progress_site.load.pages import Page
 from progress_site.render.blocklines import Block, site_block
+from progress_site.render.nobreak import french_spaces
 from progress_site.render.references import Refer, Renderer, piped, reference, unpiped_at
 from progress_site.render.safelinks import Refused, accept, located, refuse, refused_in, written_in
 
@@ -157,10 +158,14 @@ def written_links(source: str, images: bool = True, page: Page | None = None
             in written_in(page_tokens(source, page), piped(source), piped, images)]
 
 
-def markdown_html(source: str, refer: Refer | None = None, page: Page | None = None) -> str:
-    """A chunk of a page's Markdown as HTML, each reference printed by `refer`."""
+def markdown_html(source: str, refer: Refer | None = None,
+                  table_label: Callable[[str], str] | None = None, lang: str = "",
+                  page: Page | None = None) -> str:
+    """A chunk of a page's Markdown as HTML in language `lang`, each reference printed by
+    `refer`, each table in a region that `table_label` names from its columns' headings."""
     md = shared_parser()
-    html: str = md.renderer.render(page_tokens(source, page), md.options, {"refer": refer})
+    env = {"refer": refer, "table_label": table_label, "french": lang.startswith("fr")}
+    html: str = md.renderer.render(page_tokens(source, page), md.options, env)
     return html
 
 
@@ -169,15 +174,17 @@ def parsed(source: str) -> bool:
     return PARSED.search(source) is not None
 
 
-def inline_html(source: str, refer: Refer | None = None) -> str:
-    """An inline text's Markdown as HTML (a data text: a title, a label, a note), each
-    reference printed by `refer`. Words the parser would only escape are escaped without
-    it: a large site's labels are mostly plain words, and parsing each is much of its
-    build (see bench/scale.py)."""
+def inline_html(source: str, refer: Refer | None = None, lang: str = "") -> str:
+    """An inline text's Markdown as HTML in language `lang` (a data text: a title, a
+    label, a note), each reference printed by `refer`. Words the parser would only
+    escape are escaped without it: a large site's labels are mostly plain words, and
+    parsing each is much of its build (see bench/scale.py)."""
     if refer is None and not parsed(source):
-        return str(escape(source))
+        escaped = str(escape(source))
+        return french_spaces(escaped) if lang.startswith("fr") else escaped
     md = shared_parser()
-    html: str = md.renderer.render(inline_tokens(source), md.options, {"refer": refer})
+    html: str = md.renderer.render(inline_tokens(source), md.options,
+                                   {"refer": refer, "french": lang.startswith("fr")})
     return html
 
 

@@ -26,6 +26,7 @@ from progress_site.render.blocklines import Block
 from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.environment import block_helpers, make_environment
+from progress_site.render.footnotes import footnote_problems
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
@@ -110,7 +111,13 @@ class PageRenderer:
         for at, message, hint in self.files.missing(here, text, page):
             problems.append(dataclasses.replace(located(page, start + at, message, hint),
                                                 warning=not self.files.strict))
-        return markdown_html(text, self.words.printed, page)
+        problems += footnote_problems(text, page, start, self.files.strict)
+        return markdown_html(text, self.words.printed, self.table_label, self.words.lang,
+                             page)
+
+    def table_label(self, columns: str) -> str:
+        """The name of a prose table's region, from its columns' headings."""
+        return self.words._("Table: %(columns)s", columns=columns)
 
     def block(self, block: Block, page: Page, problems: list[Problem],
               used: frozenset[str] = frozenset(), section: int = 1) -> str:

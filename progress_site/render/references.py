@@ -20,7 +20,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from progress_site.derive.namespace import REFERENCE
-from progress_site.render.nobreak import whole_dates
+from progress_site.render.nobreak import french_spaces, whole_dates
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,21 @@ def unpiped_at(source: str, at: int) -> int:
     return at - shift
 
 
+def header_words(tokens: Sequence[Token], idx: int) -> list[str]:
+    """The words of each heading cell of the table that opens at `idx` (their text and
+    code; a reference's number is no part of a name that should not change with it)."""
+    words: list[str] = []
+    for token in tokens[idx + 1:]:
+        if token.type == "thead_close" or token.type == "tbody_open":
+            break
+        if token.type == "inline":
+            text = "".join(c.content for c in token.children or ()
+                           if c.type in ("text", "code_inline")).strip()
+            if text:
+                words.append(text)
+    return words
+
+
 class Renderer(RendererHTML):
     """markdown-it's HTML, with the words of each reference put in as tokens: as a link
     and words in a text, as plain words in an attribute (alt, title), in code or in a
@@ -86,6 +101,23 @@ class Renderer(RendererHTML):
                    env: EnvType) -> str:
         """A `[label]: url` line prints nothing (its links print the address)."""
         return ""
+
+    def table_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                   env: EnvType) -> str:
+        """A table of a page's prose, in a region that scrolls sideways on its own: a
+        table wider than a phone (four columns of French headings) pushed the whole page
+        sideways. The region takes the keyboard's focus to scroll, and is named by its
+        columns, so that two tables of a page are two regions of their own names."""
+        label: Callable[[str], str] | None = env.get("table_label")
+        columns = ", ".join(header_words(tokens, idx))
+        named = (f' role="region" aria-label="{escapeHtml(label(columns))}"'
+                 if label and columns else "")
+        return f'<div class="table-wrap"{named} tabindex="0">\n<table>\n'
+
+    def table_close(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                    env: EnvType) -> str:
+        """The end of a prose table's scrolling region."""
+        return "</table>\n</div>\n"
 
     def refused_link(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                      env: EnvType) -> str:
@@ -117,8 +149,12 @@ class Renderer(RendererHTML):
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
              env: EnvType) -> str:
-        """Words, escaped, each ISO date in them held on one line (nobreak.py)."""
-        return whole_dates(escapeHtml(tokens[idx].content))
+        """Words, escaped, each ISO date in them held on one line, and in French the
+        space before `:` `;` `?` `!` one no line breaks at (nobreak.py)."""
+        words = escapeHtml(tokens[idx].content)
+        if env.get("french"):
+            words = french_spaces(words)
+        return whole_dates(words)
 
     def renderInlineAsText(self, tokens: Sequence[Token] | None, options: OptionsDict,
                            env: EnvType) -> str:

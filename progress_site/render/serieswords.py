@@ -182,8 +182,15 @@ class SeriesWords:
         than the spread it prints with tells, its third significant digit, as import
         rounds: 177 ms with a spread of 129 ms read 177.000 beside the series' 140.600. A
         median import kept finer than its deviation (a slow outlier) prints with its
-        quartiles' spread, and keeps its digits by it."""
+        quartiles' spread, and keeps its digits by it. A point the series' decimals
+        would print with fewer than three significant digits takes what it needs of
+        them, as written: after a step past the unit's thousand (23.5 us, then 1,977 us,
+        shown in ms), the early points read 0.024 ms each, 23.51 and 23.74 us alike, beside
+        quartiles of 0.000686 ms."""
         digits = self.digits(view)
+        if 0 < abs(point.value) < 1 and digits < 6:
+            digits = max(digits, min(decimals_of(point.value), 6,
+                                     significant_decimals(point.value, SPREAD_DIGITS)))
         if spread is not None and spread.width > 0:
             digits = min(digits, significant_decimals(spread.width, SPREAD_DIGITS))
         return digits

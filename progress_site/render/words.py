@@ -22,6 +22,7 @@ from progress_site.model.schema import Commit, Side, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
 from progress_site.render.markdown import inline_html, parsed
+from progress_site.render.nobreak import french_spaces
 from progress_site.render.references import Printed, plain
 
 
@@ -115,8 +116,10 @@ class Words:
         """Inline Markdown, each `{{ reference }}` printed as `scope` reads it."""
         if "{{" in words:  # a reference prints what its scope names
             refer = functools.partial(self.printed, scope=scope, linked=linked)
-            return Markup(inline_html(words, refer))
+            return Markup(inline_html(words, refer, self.lang))
         if not parsed(words):  # most: plain words, escaped for less than a look-up
+            if self.lang.startswith("fr"):
+                return Markup(french_spaces(str(escape(words))))
             return escape(words)
         return self.plain(words)
 
@@ -127,7 +130,7 @@ class Words:
 
     def uncited(self, words: str) -> Markup:
         """Inline Markdown of words without a reference (no `{{`)."""
-        return Markup(inline_html(words))
+        return Markup(inline_html(words, lang=self.lang))
 
     def printed(self, expression: str, scope: str = "", linked: bool = False
                 ) -> Printed | None:
