@@ -77,7 +77,7 @@ def test_go_test_fresh_output(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("goos: linux\nBenchmarkA-2  10  5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:9: boom\n",
      "go.txt:3:1: the run failed: --- FAIL: BenchmarkB"),
-    ("BenchmarkA-2  10  5 B/op\n", "go.txt:1:1: benchmark 'BenchmarkA' has no time per "
+    ("BenchmarkA-2  10  5 B/op\n", "go.txt:1:19: benchmark 'BenchmarkA' has no time per "
      "operation (ns/op)"),
     ("PASS\nok  \tx\t0.1s\n", "go.txt: not `go test -bench` output: no `BenchmarkX  N  T "
      "ns/op` line"),
@@ -638,8 +638,8 @@ def test_a_hostile_fact_never_reaches_the_terminal_nor_the_data(
     out, err = capsysbinary.readouterr()
     assert status == 1
     assert b"\x1b[" not in out + err and "\u202e".encode() not in out + err
-    assert err.startswith(f"error: {tmp_path / 'go.txt'}: benchmark 'Sum': its machine's "
-                          "description holds U+001B (a control character)".encode()), err
+    assert err.startswith(f"error: {tmp_path / 'go.txt'}:4:10: `cpu:` holds U+001B (a "
+                          "control character), which go test never writes".encode()), err
     assert hashes(source) == before
 
 

@@ -71,9 +71,9 @@ CASES = [
      "x.json: benchmark 'x': mean is -inf, a negative time or size"),
     # go test and run records: numbers as text, or read as Decimals.
     ("go-test", "BenchmarkA-8   100   1e-999 ns/op\n",
-     "x.json: benchmark 'A': a reading 1e-999 is out of range"),
+     "x.json:1:22: benchmark 'A': a reading 1e-999 is out of range"),
     ("go-test", "BenchmarkA-8   100   1e999 ns/op\n",
-     "x.json: benchmark 'A': a reading 1e+999 is out of range"),
+     "x.json:1:22: benchmark 'A': a reading 1e+999 is out of range"),
     ("jsonl", '{"id": "a", "value": 1, "stddev": NaN}\n',
      "x.json:1:1: run record 'a': `stddev` is nan, not a number"),
     ("jsonl", '{"id": "a", "value": 1, "runs": 1e999}\n',

@@ -8,7 +8,6 @@ writes: `record.commands` turns results into measurements.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -16,7 +15,6 @@ from types import MappingProxyType
 
 from progress_site.characters import first_forbidden
 from progress_site.errors import MAX_KEY, shorten, visible
-from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,
     criterion,
@@ -32,8 +30,9 @@ from progress_site.record.importers.base import (
     Result,
     fail,
     is_count,
+    out_of_range,
+    printable,
     quoted,
-    underflows,
 )
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
@@ -103,23 +102,12 @@ def check_numbers(result: Result, fmt: str, display: str) -> None:
     """Refuse a result whose numbers a page cannot print: infinite, not a number, past
     LARGEST, too close to 0 to hold, or a count of runs that is none."""
     for name, value in (*result.stats.items(), *(("a reading", v) for v in result.samples)):
-        if not in_range(value) or underflows(value):
-            raise fail(display, f"benchmark {quoted(result.name)}: {WORDS.get(name, name)} "
-                       f"{shown(value)} is out of range", f"a result is finite, at most "
-                       f"{LARGEST:.0e}, and 0 or a number a float holds (1e-999 is not); "
-                       f"give the file exactly as {fmt} wrote it")
+        if not printable(value):
+            raise fail(display, *out_of_range(result.name, WORDS.get(name, name), value, fmt))
     if not is_count(result.runs):
         raise fail(display, f"benchmark {quoted(result.name)}: "
                    f"{shorten(str(result.runs), 40)} runs",
                    f"give the file exactly as {fmt} wrote it")
-
-
-def shown(value: float | Decimal) -> str:
-    """A number as a message prints it: `1e+300`, `inf`; `1e+999` and `1e-999` (past what a
-    float holds) as written."""
-    text = f"{float(value):g}"
-    finite = value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
-    return f"{value:g}" if finite and (text in ("inf", "-inf") or underflows(value)) else text
 
 
 def unsigned(value: Decimal) -> Decimal:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model.limits import LARGEST, MAX_DIGITS
+from progress_site.model.limits import LARGEST, MAX_DIGITS, in_range
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.record.importers.shape import Format
 from progress_site.regular import read_regular
@@ -155,11 +156,12 @@ def quoted(name: object) -> str:
     return f"'{shorten(str(name), MAX_KEY)}'"
 
 
-def fail(display: str, message: str, hint: str = "", line: int = 0, column: int = 1
-         ) -> ImportFailed:
-    """An import error at a place of the tool's file (its line and column)."""
+def fail(display: str, message: str, hint: str = "", line: int = 0, column: int = 1,
+         source: str = "") -> ImportFailed:
+    """An import error at a place of the tool's file (its line and column; `source`, the
+    line as written, is printed under it with a caret at the column)."""
     return ImportFailed([Problem(Location(display, line, column if line else 0), message,
-                                 hint=hint)])
+                                 hint=hint, source_line=source if line else "")])
 
 
 def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) -> None:
@@ -181,6 +183,41 @@ def number(value: float | Decimal) -> Decimal:
     if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
         return Decimal(value)
     return Decimal(repr(float(value)))
+
+
+def printable(value: float | Decimal) -> bool:
+    """Whether a page can print a tool's number: finite, at most LARGEST, and 0 or a
+    number a float holds."""
+    return in_range(value) and not underflows(value)
+
+
+def out_of_range(name: object, what: str, value: float | Decimal, fmt: str
+                 ) -> tuple[str, str]:
+    """What a number no page can print is told (`benchmark 'x': mean inf is out of
+    range`), and its hint."""
+    return (f"benchmark {quoted(name)}: {what} {shown(value)} is out of range",
+            f"a result is finite, at most {LARGEST:.0e}, and 0 or a number a float holds "
+            f"(1e-999 is not); give the file exactly as {fmt} wrote it")
+
+
+def shown(value: float | Decimal) -> str:
+    """A number as a message prints it: `1e+300`, `inf`; `1e+999` and `1e-999` (past what a
+    float holds) as written."""
+    text = f"{float(value):g}"
+    finite = value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
+    return f"{value:g}" if finite and (text in ("inf", "-inf") or underflows(value)) else text
+
+
+def unreadable(written: str) -> str:
+    """Why a number written as text (go test's) is not read: more than MAX_DIGITS digits
+    before its point, or an exponent too large to compute with ('' when it is read)."""
+    mantissa, _, exponent = written.lower().partition("e")
+    digits = len(mantissa.lstrip("+-").partition(".")[0].lstrip("0"))
+    if digits > MAX_DIGITS:
+        return f"a number of {digits} digits before its point is too large"
+    if len(exponent.lstrip("+-")) > 4:  # 1e99999: Decimal's arithmetic overflows
+        return f"the number {shorten(written, 40)} is too large or too small to read"
+    return ""
 
 
 def underflows(value: float | Decimal) -> bool:
