@@ -41,7 +41,7 @@ CASES = [
     ("github-action-benchmark", gab(value="1e999"), "x.json: benchmark 'a': value inf is out "
      "of range"),
     ("github-action-benchmark", gab(value="1e-999"),
-     "x.json: the number 1e-999 is too close to 0 to read"),
+     "x.json:1:150: the number 1e-999 is too close to 0 to read"),
     ("github-action-benchmark", gab(value="1e999", spread="stddev: 0.1", tool="pytest",
                                     unit="iter/sec"),
      "x.json: benchmark 'a': inf iter/sec is out of range"),
@@ -51,7 +51,7 @@ CASES = [
      "x.json: benchmark 'a': stddev nan is out of range"),
     # hyperfine, pytest-benchmark, Google Benchmark, criterion, asv: JSON numbers.
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": 1e-999, "times": [1]}]}',
-     "x.json: the number 1e-999 is too close to 0 to read"),
+     "x.json:1:52: the number 1e-999 is too close to 0 to read"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": 1E+400, "times": [1]}]}',
      "x.json: benchmark 'a': stddev inf is out of range"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "stddev": NaN, '
@@ -66,7 +66,7 @@ CASES = [
      '"aggregate_name": "stddev", "real_time": Infinity, "time_unit": "ns"}]}',
      "x.json: benchmark 'a': stddev inf is out of range"),
     ("criterion", '{"mean": {"point_estimate": 1}, "std_dev": {"point_estimate": 4e-400}}',
-     "x.json: the number 4e-400 is too close to 0 to read"),
+     "x.json:1:63: the number 4e-400 is too close to 0 to read"),
     ("criterion", '{"mean": {"point_estimate": -1e999}}',
      "x.json: benchmark 'x': mean is -inf, a negative time or size"),
     # go test and run records: numbers as text, or read as Decimals.
@@ -81,7 +81,7 @@ CASES = [
     ("jsonl", '{"id": "a", "value": 1, "runs": 0}\n',
      "x.json:1:1: run record 'a': `runs` is 0, not a count of runs"),
     ("jsonl", '{"id": "a", "samples": [1, 1e-999]}\n',
-     "x.json:1:1: the number 1e-999 is too close to 0 to read"),
+     "x.json:1:28: the number 1e-999 is too close to 0 to read"),
 ]
 
 

@@ -130,7 +130,7 @@ def test_jsonl_sample() -> None:
 
 
 @pytest.mark.parametrize(("fmt", "text", "message"), [
-    ("hyperfine", '{"results": [', "hyperfine.json:1:1: not JSON: Expecting value"),
+    ("hyperfine", '{"results": [', "hyperfine.json:1:14: not JSON: Expecting value"),
     ("hyperfine", '{"benchmarks": []}', "hyperfine.json: not hyperfine JSON: no `results` list"),
     ("pytest-benchmark", '{"results": []}',
      "hyperfine.json: not pytest-benchmark JSON: no `benchmarks` list"),
@@ -143,9 +143,9 @@ def test_jsonl_sample() -> None:
     ("hyperfine", '{"results": ' + "[" * 100 + "]" * 100 + "}",
      "hyperfine.json:1:76: lists and objects nested more than 64 levels"),
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": ' + "[" * 5000 + "]" * 5000 + "}",
-     "hyperfine.json:2:1: lists and objects nested more than 64 levels"),
+     "hyperfine.json:2:85: lists and objects nested more than 64 levels"),
     ("hyperfine", '{"results": [{"command": "a", "mean": ' + "9" * 5000 + ', "times": [1]}]}',
-     "hyperfine.json: a whole number of 5000 digits is too large"),
+     "hyperfine.json:1:39: a whole number of 5000 digits is too large"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1e300, "times": [1]}]}',
      "hyperfine.json: benchmark 'a': mean 1e+300 is out of range"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1e999, "times": [1]}]}',
@@ -157,11 +157,11 @@ def test_jsonl_sample() -> None:
     ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1, "time_unit": 3}]}',
      "hyperfine.json:1:60: benchmarks[0].time_unit: `time_unit` is a number, not a text"),
     ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
-     "hyperfine.json:1:1: a whole number of 400 digits is too large"),
+     "hyperfine.json:1:22: a whole number of 400 digits is too large"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "mean": 1.2, "times": [1]}]}',
-     "hyperfine.json: key 'mean' appears twice in one object"),
+     "hyperfine.json:1:42: key 'mean' appears twice in one object"),
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": -0, "value": 2}\n',
-     "hyperfine.json:2:1: key 'value' appears twice in one object"),
+     "hyperfine.json:2:26: key 'value' appears twice in one object"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": "x", "times": [1]}]}',
      "hyperfine.json:1:52: results[0].stddev: `stddev` is a text, not a number"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "times": ["fast"]}]}',
@@ -303,8 +303,9 @@ def test_a_bad_file_is_an_error_message_not_a_traceback(
                    str(source)])
     assert status == 1
     assert capsys.readouterr().err == (
-        f"error: {tmp_path / 'bad.json'}:2:1: not JSON: Expecting property name enclosed "
-        "in double quotes\n")
+        f"error: {tmp_path / 'bad.json'}:2:3: not JSON: Expecting property name enclosed "
+        "in double quotes\n      oops\n      ^\n    hint: give the file exactly as the tool "
+        "wrote it\n")
 
 
 def test_a_data_file_ruamel_cannot_read_is_an_error(

@@ -25,6 +25,7 @@ from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.limits import LARGEST, MAX_DIGITS, in_range
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
+from progress_site.record.importers.jsontext import Refused, line_and_column, offset_of
 from progress_site.record.importers.shape import Format
 from progress_site.regular import read_regular
 
@@ -273,47 +274,67 @@ def day_of(text: Any) -> dt.date | None:
         return None
 
 
-def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> Any:
+def loads(text: str, display: str, line: int = 0, parse_float: Any = float,
+          shown: str = "") -> Any:
     """A tool's JSON, read by `load.jsonfiles.parse_json` within its limits: located errors
-    for what is not JSON, nests too deep, or writes a whole number too long to read."""
+    for what is not JSON, nests too deep, writes a whole number too long to read or a
+    number too close to 0, or a key twice. `line`: the file's line `text` is (a JSON
+    line), else `text` is the whole file, or `shown` is, and `text` the same with what
+    is not JSON blanked."""
+    calls = {"whole": 0, "fraction": 0, "object": 0}
+
     def whole(digits: str) -> int:
+        calls["whole"] += 1
         if len(digits.lstrip("-")) > MAX_DIGITS:
-            raise fail(display, f"a whole number of {len(digits.lstrip('-'))} digits is too "
-                       "large", "check what wrote the file", line)
+            raise Refused("whole", calls["whole"], f"a whole number of "
+                          f"{len(digits.lstrip('-'))} digits is too large")
         return int(digits)
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         # json keeps the last of a key written twice, quietly: which one the tool meant
         # is not ours to guess.
+        calls["object"] += 1
         out: dict[str, Any] = {}
         for key, value in items:
             if key in out:
-                raise fail(display, f"key {quoted(visible(key))} appears twice in one object",
-                           "give the file exactly as the tool wrote it", line)
+                raise Refused("object", calls["object"], f"key {quoted(visible(key))} "
+                              "appears twice in one object", key)
             out[key] = value
         return out
 
     def fraction(digits: str) -> Any:
         # A number too close to 0 for a float is read as 0 by json, quietly: 1e-999 s is
-        # not a time of 0.
-        value = parse_float(digits)
-        if underflows(Decimal(digits)):
-            raise fail(display, f"the number {shorten(digits, 40)} is too close to 0 to read",
-                       "check what wrote the file", line)
-        return value
+        # not a time of 0; one too far from 0 for a Decimal to compute with is no time.
+        calls["fraction"] += 1
+        value = Decimal(digits)
+        if underflows(value) or abs(value.adjusted()) > 9999:
+            raise Refused("fraction", calls["fraction"], f"the number {shorten(digits, 40)} "
+                          f"is too {'close to 0' if underflows(value) else 'large'} to read")
+        return parse_float(digits)
 
     try:
         return parse_json(text, json.JSONDecoder(parse_float=fraction, parse_int=whole,
                                                  object_pairs_hook=pairs))
     except json.JSONDecodeError as exc:
-        raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
+        raise fail_at(display, f"not JSON: {exc.msg}", "give the file exactly as the tool "
+                      "wrote it", shown or text, exc.pos, line) from None
+    except Refused as exc:
+        hint = ("give the file exactly as the tool wrote it" if exc.kind == "object"
+                else "check what wrote the file")
+        raise fail_at(display, exc.message, hint, shown or text, offset_of(text, exc),
+                      line) from None
     except TooDeep as exc:
-        # At the bracket that goes too deep, unless the caller places the whole text.
-        start = text.rfind("\n", 0, exc.offset) + 1
-        raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
-                   "give the file exactly as the tool wrote it",
-                   line or text.count("\n", 0, exc.offset) + 1,
-                   1 if line else exc.offset - start + 1) from exc
+        raise fail_at(display, f"lists and objects nested more than {MAX_DEPTH} levels",
+                      "give the file exactly as the tool wrote it", shown or text,
+                      exc.offset, line) from None
+
+
+def fail_at(display: str, message: str, hint: str, text: str, offset: int, line: int = 0
+            ) -> ImportFailed:
+    """An import error at an offset of a JSON text: the whole file's, or one line's."""
+    if line:
+        return fail(display, message, hint, line, offset + 1, text)
+    return fail(display, message, hint, *line_and_column(text, offset))
 
 
 def read_text(path: Path, display: str) -> str:

@@ -55,10 +55,10 @@ def read(path: Path, display: str) -> list[Result]:
         raise fail(display, f"not github-action-benchmark data.js: it does not start with "
                    f"`{PREFIX}`", "give the data.js of the gh-pages branch (dev/bench/data.js)",
                    1)
-    doc = loads(text[len(PREFIX):].strip().removesuffix(";"), display)
+    start = len(whole) - len(whole.lstrip()) + len(PREFIX)
+    doc = loads(json_of(whole, start), display, shown=whole)
     # Every mistake of structure told at its place, before a bench is read.
-    problems = shape_problems(doc, whole, len(whole) - len(whole.lstrip()) + len(PREFIX),
-                              display)
+    problems = shape_problems(doc, whole, start, display)
     if problems:
         raise ImportFailed(problems)
     suites = doc["entries"]
@@ -69,6 +69,14 @@ def read(path: Path, display: str) -> list[Result]:
             results += [bench_result(prefix, bench, entry, display)
                         for bench in entry["benches"]]
     return results
+
+
+def json_of(whole: str, start: int) -> str:
+    """The file's JSON where the file has it: the assignment before it and the `;` after
+    it blanked, so that a position in one is the same in the other."""
+    end = len(whole.rstrip())
+    end -= whole[:end].endswith(";")
+    return " " * start + whole[start:end] + " " * (len(whole) - end)
 
 
 def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
