@@ -121,6 +121,11 @@ def check(status: int, printed: str, name: str) -> None:
         heads = [line for line in printed.splitlines() if not line.startswith(" ")]
         assert all(re.match(rf"{re.escape(name)}[^:]*(:\d+:\d+)?: ", h) for h in heads), \
             printed
+        # Every mistake at its place: only a file that is not the tool's at all (its
+        # needed keys missing) and the count of mistakes not shown are told at the file.
+        assert all(re.match(r"[^:]*:\d+:\d+: ", h) or re.match(
+            r"[^:]*: (not [^:]+ (JSON|estimates\.json|sample\.json|machine\.json|output)|"
+            r"and [\d,]+ more mistakes)", h) for h in heads), printed
 
 
 def fuzzed(tool: str) -> Callable[..., None]:
@@ -168,9 +173,9 @@ def test_the_real_file_unbent_is_read(tmp_path: Path, tool: str) -> None:
       "x.json:1:90: benchmarks[1]: a benchmark is a number, not an object {...}"]),
     ("asv", '{"result_columns": ["result", "params", "samples"], "results": '
      '{"t.time_a": [[1], 5, [[1, "x"]]], "t.time_b": {}}}',
-     ["x.json:1:83: results.t.time_a[1]: `params` is a number, not a list",
-      "x.json:1:91: results.t.time_a[2][0][1]: a reading is a text, not a number",
-      "x.json:1:111: results.t.time_b: `t.time_b` is an object, not a list of the columns"]),
+     ['x.json:1:83: results."t.time_a"[1]: `params` is a number, not a list',
+      'x.json:1:91: results."t.time_a"[2][0][1]: a reading is a text, not a number',
+      'x.json:1:111: results."t.time_b": `t.time_b` is an object, not a list of the columns']),
     ("criterion", '{"mean": {"point_estimate": "1"}, "slope": 3}',
      ["x.json:1:29: mean.point_estimate: `point_estimate` is a text, not a number",
       "x.json:1:44: slope: an estimate is a number, not an object {...}"]),

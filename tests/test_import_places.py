@@ -63,3 +63,78 @@ def test_the_decoders_refusals_at_their_place_ok(tmp_path: Path) -> None:
     assert read_results("github-action-benchmark", tmp_path / "x.json", "x.json")
     (tmp_path / "x.json").write_text('{"id": "a", "value": 1e15}\n')
     assert read_results("jsonl", tmp_path / "x.json", "x.json")
+
+
+def folder(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A criterion benchmark's folder holding `files`."""
+    new = tmp_path / "fib" / "new"
+    new.mkdir(parents=True)
+    for name, text in files.items():
+        (new / name).write_text(text, encoding="utf-8")
+    return new / "estimates.json"
+
+
+@pytest.mark.parametrize(("sample", "printed"), [
+    ('{"iters": [1, 2, 3],\n "times": [5, 6]}',
+     "sample.json:1:18: iters[2]: benchmark 'fib': sample.json's iters and times do not pair "
+     "(3 iteration counts, 2 times)"),
+    ('{"iters": [1],\n "times": [5, 6]}',
+     "sample.json:2:15: times[1]: benchmark 'fib': sample.json's iters and times do not pair "
+     "(1 iteration counts, 2 times)"),
+    ('{"iters": [1, 0],\n "times": [5, 6]}',
+     "sample.json:1:15: iters[1]: benchmark 'fib': sample.json's iters and times do not pair "
+     "(an iteration count of 0)"),
+])
+def test_criterion_readings_that_do_not_pair_at_the_one_at_fault(tmp_path: Path, sample: str,
+                                                                 printed: str) -> None:
+    estimates = folder(tmp_path, {"estimates.json": '{"mean": {"point_estimate": 5}}',
+                                  "sample.json": sample})
+    with pytest.raises(ImportFailed) as caught:
+        read_results("criterion", estimates, "fib/new/estimates.json")
+    assert caught.value.render().splitlines()[0] == "fib/new/" + printed
+
+
+def test_criterion_readings_that_do_not_pair_at_the_one_at_fault_ok(tmp_path: Path) -> None:
+    estimates = folder(tmp_path, {"estimates.json": '{"mean": {"point_estimate": 5}}',
+                                  "sample.json": '{"iters": [1, 2], "times": [5, 6]}'})
+    [result] = read_results("criterion", estimates, "e.json")
+    assert [str(s) for s in result.samples] == ["5.0", "3.0"]
+
+
+@pytest.mark.parametrize(("fmt", "text", "printed"), [
+    # A statistic, a reading, the runs a benchmark says: at the value.
+    ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1},\n {"name": "a", '
+     '"run_type": "aggregate", "aggregate_name": "mean", "real_time": 1e300}]}',
+     "x.json:2:80: benchmarks[1].real_time: benchmark 'a': mean 1e+300 is out of range"),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"rounds": 1}}]}',
+     "x.json:1:17: benchmarks[0]: benchmark 'a' has no number in it"),
+    ("pytest-benchmark", '{"benchmarks": [{"name": "a\\u202e", "stats": {"rounds": 1, '
+     '"mean": 1}}]}',
+     "x.json:1:26: benchmarks[0].name: benchmark 'a\\u202e': its title holds U+202E (a "
+     "direction override), which no page can hold"),
+    # A key that holds a dot or a space is quoted: `results."a.b"`, not `results.a.b`.
+    ("asv", '{"result_columns": ["result", "samples"], "results": {"t.time_a": [[-2], '
+     '[[1]]]}}',
+     'x.json:1:69: results."t.time_a"[0][0]: benchmark \'t.time_a\': value is -2, a '
+     "negative time or size"),
+    ("github-action-benchmark", 'window.BENCHMARK_DATA = {"entries": {"a b": [{"benches": '
+     '[{"name": "x", "value": 1, "range": "± -3"}]}], "c": []}}',
+     'x.json:1:94: entries."a b"[0].benches[0].range: benchmark \'a b/x\': its spread is -3, '
+     "a negative one"),
+])
+def test_what_is_wrong_past_the_shape_at_the_value(tmp_path: Path, fmt: str, text: str,
+                                                   printed: str) -> None:
+    assert told(tmp_path, fmt, text)[0] == printed
+
+
+def test_what_is_wrong_past_the_shape_at_the_value_ok(tmp_path: Path) -> None:
+    """The same values as a tool writes them: read, names with dots and spaces as written."""
+    (tmp_path / "x.json").write_text('{"result_columns": ["result", "samples"], "results": '
+                                     '{"t.time_a": [[1], [[1, 2]]]}}')
+    assert [r.name for r in read_results("asv", tmp_path / "x.json", "x.json")] == [
+        "t.time_a"]
+    (tmp_path / "x.json").write_text('window.BENCHMARK_DATA = {"entries": {"a b": [{"benches"'
+                                     ': [{"name": "x", "value": 1, "range": "± 3"}]}], '
+                                     '"c": []}}')
+    [result] = read_results("github-action-benchmark", tmp_path / "x.json", "x.json")
+    assert (result.name, str(result.stats["plus_minus"])) == ("a b/x", "3")

@@ -14,7 +14,7 @@ import json
 import math
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -26,7 +26,8 @@ from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.limits import LARGEST, MAX_DIGITS, in_range
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.record.importers.jsontext import Refused, line_and_column, offset_of
-from progress_site.record.importers.shape import Format
+from progress_site.record.importers.places import NOWHERE, Places, ToolFile, place_of
+from progress_site.record.importers.shape import Format, offset
 from progress_site.regular import read_regular
 
 Stat = str  # "mean", "median", "min" or "max": options.STATS
@@ -60,6 +61,8 @@ class Result:
     # The name an earlier version of this importer gave it (go test's `BenchmarkX`): a
     # history kept under the id made from it goes on there (importing.by_series).
     former: str | None = None
+    # Where each value was written in the tool's file, for a message about it.
+    places: Places = field(default_factory=lambda: NOWHERE, compare=False, repr=False)
 
     @property
     def value(self) -> Decimal:
@@ -165,17 +168,37 @@ def fail(display: str, message: str, hint: str = "", line: int = 0, column: int 
                                  hint=hint, source_line=source if line else "")])
 
 
-def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) -> None:
+def fail_in(places: Places, key: str, display: str, message: str, hint: str = "",
+            index: int | None = None) -> ImportFailed:
+    """An import error at the value a result's `places` say `key` (and `index` in it) was
+    written at; at the file when they do not say."""
+    place = place_of(places, key, index)
+    if place is None:
+        return fail(display, message, hint)
+    tool_file, path = place
+    return ImportFailed(tool_file.problems(path, message, hint))
+
+
+def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0,
+                 places: Places = NOWHERE, text: str = "") -> None:
     """Refuse a benchmark whose time or size is negative: the run or the file is broken,
-    and a figure made from it would be a lie."""
+    and a figure made from it would be a lie. (`places`: where each key of `found` is;
+    or `line`, the JSON `text` of that line `found` was read from.)"""
     for key in READINGS:
         values = found.get(key)
-        for value in values if isinstance(values, list) else [values]:
+        many = isinstance(values, list)
+        listed: list[Any] = values if isinstance(values, list) else [values]
+        for i, value in enumerate(listed):
             if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) \
                     and value < 0:
-                raise fail(display, f"benchmark {quoted(name)}: {key} is {value}, a negative time "
-                           "or size", "give the file exactly as the tool wrote it, from a "
-                           "run that worked; nothing was written", line)
+                message = f"benchmark {quoted(name)}: {key} is {value}, a negative time or size"
+                hint = ("give the file exactly as the tool wrote it, from a run that worked; "
+                        "nothing was written")
+                if line:
+                    path = (key, i) if many else (key,)
+                    raise fail(display, message, hint, line,
+                               offset(text, 0, path) + 1 if text else 1, text)
+                raise fail_in(places, key, display, message, hint, i if many else None)
 
 
 def number(value: float | Decimal) -> Decimal:
@@ -189,6 +212,8 @@ def number(value: float | Decimal) -> Decimal:
 def printable(value: float | Decimal) -> bool:
     """Whether a page can print a tool's number: finite, at most LARGEST, and 0 or a
     number a float holds."""
+    if isinstance(value, Decimal) and value.is_finite() and abs(value.adjusted()) > 9999:
+        return False  # 1e99999999: Decimal's arithmetic (abs) would overflow
     return in_range(value) and not underflows(value)
 
 
@@ -357,6 +382,12 @@ def read_text(path: Path, display: str) -> str:
 def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
     """A tool's file as one JSON document, within the limits; with a format, refused
     unless it has the format's shape, every mistake of structure located at once."""
+    return read_located(path, display, fmt)[0]
+
+
+def read_located(path: Path, display: str, fmt: Format | None = None
+                 ) -> tuple[Any, ToolFile]:
+    """`read_json`'s document, and the file it was read from (to place a value in it)."""
     text = read_text(path, display)
     doc = loads(text, display)
     if fmt is not None:
@@ -365,4 +396,4 @@ def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
         problems = fmt.problems(doc, text, display)
         if problems:
             raise ImportFailed(problems)
-    return doc
+    return doc, ToolFile(display, text)

@@ -38,7 +38,7 @@ def jsonl(lines: list[str], display: str) -> Iterator[Result]:
             raise fail(display, "a run record needs an `id` (a word)",
                        'write {"id": "parse", "value": 12.5, "unit": "ms"}', number_)
         if rec.get("unit") in NOT_NEGATIVE:
-            not_negative(display, rec["id"], rec, number_)
+            not_negative(display, rec["id"], rec, number_, text=text)
         yield jsonl_result(rec, display, number_)
 
 
