@@ -74,6 +74,32 @@ def test_go_test_fresh_output(tmp_path: Path) -> None:
     assert (join.name, join.runs, len(join.samples), join.unit) == ("Join", 3, 3, "ns")
 
 
+def test_go_test_metrics_and_rewritten_names(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """go 1.19.8's own output with -benchmem, SetBytes and ReportMetric (the time per
+    operation is the figure, wherever it stands among the metrics) and sub-benchmarks whose
+    names go rewrote: a space as `_`, an escape spelled out (`\\x1b`, four characters),
+    markup kept, which reaches a page only in its series' id (`go-names-b-bold-b`)."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    results = read_results("go-test", SAMPLES / "gotest-metrics.txt", "go.txt")
+    assert [(r.name, str(r.value), r.unit, r.runs) for r in results] == [
+        ("Copy", "1705.0", "ns", 3), ("Names/size_1.5KB", "0.2625", "ns", 3),
+        ("Names/tab_here", "0.1745", "ns", 3), ("Names/esc\\x1b[31m", "0.199", "ns", 3),
+        ("Names/<b>bold</b>", "0.2685", "ns", 3)]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(source, "go-test", SAMPLES / "gotest-metrics.txt", "--id", "go",
+               "--machine", "test-pc", "--commit", "c38a01e") == 0, capsys.readouterr().err
+    files = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    pages = b"".join(body for name, body in files.items() if name.endswith(".html"))
+    assert b"<b>bold" not in pages and b"\x1b" not in pages
+    assert b"<h1>go-names-b-bold-b</h1>" in pages  # its series' page, named by its id
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("goos: linux\nBenchmarkA-2  10  5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:9: boom\n",
      "go.txt:3:1: the run failed: --- FAIL: BenchmarkB"),

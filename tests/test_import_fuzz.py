@@ -203,8 +203,10 @@ GARBAGE = st.binary(max_size=40) | st.text(max_size=40)
 
 
 def go_lines() -> list[bytes]:
-    """The real file's lines, each with its end."""
-    return (SAMPLES / GO_SAMPLE).read_bytes().splitlines(keepends=True)
+    """The real files' lines (one package's plain times, another's metrics and rewritten
+    names), each with its end."""
+    return [*(SAMPLES / GO_SAMPLE).read_bytes().splitlines(keepends=True),
+            *(SAMPLES / "gotest-metrics.txt").read_bytes().splitlines(keepends=True)]
 
 
 def go_bend(line: bytes, how: str, what: Any) -> list[bytes]:
@@ -259,7 +261,7 @@ def go_bent(changes: list[tuple[int, tuple[str, Any]]]) -> tuple[bytes, set[int]
 
 
 @FUZZ
-@given(changes=st.lists(st.tuples(st.integers(0, 100), GO_BENDS), min_size=1, max_size=3))
+@given(changes=st.lists(st.tuples(st.integers(0, 200), GO_BENDS), min_size=1, max_size=3))
 def test_go_test_bent(tmp_path_factory: pytest.TempPathFactory,
                       changes: list[tuple[int, tuple[str, Any]]]) -> None:
     data, touched = go_bent(changes)
