@@ -50,6 +50,8 @@ TOOLS: dict[str, tuple[str, str]] = {
     "google-benchmark": ("google-benchmark.json", "google-benchmark.json"),
     "asv": ("asv/results/vm/dd92e12d-existing-py_tmp_imp_asv_venv_bin_python3.json", "asv/results"),
     "asv machine": ("asv/results/vm/machine.json", "asv/results"),
+    "asv params": ("asv-params/results/vm/1b3cc455-existing-py_tmp_imp2-asvvenv.T4hV_venv_bin_"
+                   "python3.json", "asv-params/results"),
     "asv benchmarks": ("asv/results/benchmarks.json", "asv/results"),
     "criterion": ("criterion/fib/20/new/estimates.json", "criterion"),
     "criterion sample": ("criterion/fib/20/new/sample.json", "criterion"),
@@ -144,6 +146,7 @@ test_pytest_benchmark_bent = fuzzed("pytest-benchmark")
 test_google_benchmark_bent = fuzzed("google-benchmark")
 test_asv_results_bent = fuzzed("asv")
 test_asv_machine_bent = fuzzed("asv machine")
+test_asv_params_bent = fuzzed("asv params")
 test_asv_benchmarks_bent = fuzzed("asv benchmarks")
 test_criterion_estimates_bent = fuzzed("criterion")
 test_criterion_sample_bent = fuzzed("criterion sample")

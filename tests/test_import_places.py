@@ -5,6 +5,8 @@ file (past `window.BENCHMARK_DATA =`), and the line printed under it as the file
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,39 @@ def test_what_is_wrong_past_the_shape_at_the_value_ok(tmp_path: Path) -> None:
                                      '"c": []}}')
     [result] = read_results("github-action-benchmark", tmp_path / "x.json", "x.json")
     assert (result.name, str(result.stats["plus_minus"])) == ("a b/x", "3")
+
+
+ASV_PARAMS = Path(__file__).parent / "samples" / "asv-params" / "results"
+
+
+def test_asv_parameters_with_dots_and_quotes_at_their_place(tmp_path: Path) -> None:
+    """asv's own file: a benchmark's key holds dots (quoted in the path), its
+    combinations' names dots and quotes; a count of repeats that is none is told at it."""
+    shutil.copytree(ASV_PARAMS, tmp_path / "results")
+    [results] = (tmp_path / "results" / "vm").glob("1b3*.json")
+    doc = json.loads(results.read_text())
+    doc["results"]["params.Suite.time_join"][10][1] = 0
+    results.write_text(json.dumps(doc))
+    printed = told_folder(tmp_path / "results")
+    assert printed[0].endswith(
+        ': results."params.Suite.time_join"[10][1]: benchmark '
+        "'params.Suite.time_join(10, \"it\'s\")': 0 runs"), printed
+
+
+def test_asv_parameters_with_dots_and_quotes_at_their_place_ok() -> None:
+    """The file as asv wrote it: each combination named as asv prints it, the one that
+    failed (null) left out."""
+    names = [r.name for r in read_results("asv", ASV_PARAMS, "results")]
+    assert names == ["params.Suite.time_join(10, 'a.b')",
+                     "params.Suite.time_join(10, \"it's\")",
+                     "params.Suite.time_join(1000, 'a.b')",
+                     "params.Suite.mem_list(10, 'a.b')", "params.Suite.mem_list(10, \"it's\")",
+                     "params.Suite.mem_list(1000, 'a.b')",
+                     "params.Suite.mem_list(1000, \"it's\")"]
+
+
+def told_folder(path: Path) -> list[str]:
+    """What `import asv FOLDER` prints, as lines."""
+    with pytest.raises(ImportFailed) as caught:
+        read_results("asv", path, "results")
+    return caught.value.render().splitlines()
