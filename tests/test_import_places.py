@@ -108,6 +108,12 @@ def test_criterion_readings_that_do_not_pair_at_the_one_at_fault_ok(tmp_path: Pa
     ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1},\n {"name": "a", '
      '"run_type": "aggregate", "aggregate_name": "mean", "real_time": 1e300}]}',
      "x.json:2:80: benchmarks[1].real_time: benchmark 'a': mean 1e+300 is out of range"),
+    # SkipWithError: at its message, or at the benchmark when it wrote none.
+    ("google-benchmark", '{"benchmarks": [{"name": "a", "error_occurred": true}]}',
+     "x.json:1:17: benchmarks[0]: benchmark 'a' reported an error: "),
+    ("google-benchmark", '{"benchmarks": [{"name": "a", "error_occurred": true, '
+     '"error_message": "no input"}]}',
+     "x.json:1:72: benchmarks[0].error_message: benchmark 'a' reported an error: no input"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"rounds": 1}}]}',
      "x.json:1:17: benchmarks[0]: benchmark 'a' has no number in it"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a\\u202e", "stats": {"rounds": 1, '

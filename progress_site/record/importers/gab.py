@@ -30,7 +30,7 @@ from progress_site.record.importers.base import (
 )
 from progress_site.record.importers.gab_shape import shape_problems
 from progress_site.record.importers.gotest import benchstat_name
-from progress_site.record.importers.places import Places, ToolFile, within
+from progress_site.record.importers.places import Places, ToolFile, Under
 
 PREFIX = "window.BENCHMARK_DATA ="
 # A number as a tool may write one, exponent, sign, inf and nan included: each is read
@@ -46,6 +46,9 @@ STDDEV = re.compile(r"stddev:\s*" + NUMBER, re.IGNORECASE)
 ROUNDS = re.compile(r"^rounds:\s*([0-9]{1,9})$", re.MULTILINE)
 # The action's two custom tools say which way is good (its own alert compares that way);
 # their units are the user's own, so the unit's default direction may be wrong.
+# Where a bench's values are, by our name of each: the action's key.
+KEYS = MappingProxyType({"value": "value", "mean": "value", "title": "name", "range": "range",
+                         "plus_minus": "range", "stddev": "range"})
 BETTER = MappingProxyType({"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"})
 
 
@@ -70,12 +73,10 @@ def read(path: Path, display: str) -> list[Result]:
         for i, entry in enumerate(entries):
             prefix = f"{suite}/" if len(suites) > 1 else ""
             at = ("entries", suite, i)
-            results += [bench_result(prefix, bench, entry, display, {
-                "": (tool_file, (*at, "benches", j)), "commit": (tool_file, (*at, "commit", "id")),
-                **within(tool_file, (*at, "benches", j), {
-                    "value": "value", "mean": "value", "title": "name", "range": "range",
-                    "plus_minus": "range", "stddev": "range"})})
-                for j, bench in enumerate(entry["benches"])]
+            commit = {"commit": (tool_file, (*at, "commit", "id"))}
+            results += [bench_result(prefix, bench, entry, display,
+                                     Under(tool_file, (*at, "benches", j), KEYS, commit))
+                        for j, bench in enumerate(entry["benches"])]
     return results
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.errors import visible_path
@@ -18,13 +19,15 @@ from progress_site.record.importers.base import (
     quoted,
     read_located,
 )
-from progress_site.record.importers.places import Places, ToolFile, within
+from progress_site.record.importers.places import Places, ToolFile, Under
 from progress_site.record.importers.shape import Each, Format, Mistake, Obj
 
 Runs = dict[str, list[tuple[int, dict[str, Any]]]]  # name -> (index, benchmark), in order
 HINT = "write it with `--benchmark_format=json` or `--benchmark_out=FILE`"
 # The aggregates kept as statistics (a BigO or RMS one has no `real_time`).
 KEPT = ("mean", "median", "stddev", "cv")
+# Where a benchmark's values are, by our name of each: its key.
+KEYS = MappingProxyType({**{key: key for key in READINGS}, "error": "error_message"})
 # What Google Benchmark writes (src/json_reporter.cc), as far as a result is read from it.
 BENCH = Obj("a benchmark", {
     "name": ("text", True), "run_name": ("text", False), "run_type": ("text", False),
@@ -43,10 +46,7 @@ def read(path: Path, display: str) -> list[Result]:
     runs: Runs = {}
     aggregates: Runs = {}
     for i, bench in enumerate(doc["benchmarks"]):
-        at = {"": (tool_file, ("benchmarks", i)),
-              **within(tool_file, ("benchmarks", i), {k: k for k in READINGS}),
-              **within(tool_file, ("benchmarks", i), {"error": "error_message"}
-                       if "error_message" in bench else {})}
+        at = Under(tool_file, ("benchmarks", i), KEYS)
         refuse_error(bench, display, at)
         if bench.get("aggregate_name") != "cv":  # a ratio, not a time
             not_negative(display, bench.get("name"), bench, places=at)
@@ -76,7 +76,8 @@ def refuse_error(bench: dict[str, Any], display: str, places: Places) -> None:
     """A benchmark that called SkipWithError measured nothing: say which and why."""
     if bench.get("error_occurred"):
         why = visible_path(str(bench.get("error_message", "")))
-        raise fail_in(places, "error", display, f"benchmark "
+        at = "error" if "error_message" in bench else ""  # its message, else the benchmark
+        raise fail_in(places, at, display, f"benchmark "
                       f"{quoted(visible_path(str(bench.get('name'))))} reported an error: "
                       f"{why}", "fix the benchmark (its SkipWithError) and run it again; "
                       "nothing was written")

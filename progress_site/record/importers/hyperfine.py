@@ -14,12 +14,15 @@ from progress_site.record.importers.base import (
     read_located,
     stats_of,
 )
-from progress_site.record.importers.places import ToolFile, within
+from progress_site.record.importers.places import ToolFile, Under
 from progress_site.record.importers.shape import Each, Format, Obj
 
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
                           "stddev": "stddev"})
 HINT = "write it with `hyperfine --export-json FILE ...`"
+# Where a result's values are, by our name of each: hyperfine's key.
+KEYS = MappingProxyType({**STATS, "user": "user", "system": "system", "times": "times",
+                         "samples": "times"})
 # What hyperfine writes (src/export/json.rs), as far as a result is read from it.
 RESULT = Obj("a result", {
     "command": ("text", True),
@@ -39,9 +42,7 @@ def read(path: Path, display: str) -> list[Result]:
 
 def one(run: dict[str, Any], display: str, tool_file: ToolFile, index: int) -> Result:
     """One command: its times, the statistics hyperfine reports, and how it exited."""
-    places = {"": (tool_file, ("results", index)),
-              **within(tool_file, ("results", index), {**STATS, **{k: k for k in (
-                  "user", "system", "times")}, "samples": "times"})}
+    places = Under(tool_file, ("results", index), KEYS)
     not_negative(display, run["command"], run, places=places)
     times = tuple(number(t) for t in run.get("times") or ())
     stats = stats_of(run, STATS)

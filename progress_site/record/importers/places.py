@@ -8,7 +8,7 @@ A result keeps, for each of its values, the file and the key path it came from
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -51,3 +51,30 @@ def place_of(places: Places, key: str, index: int | None = None) -> Place | None
 def within(tool_file: ToolFile, path: KeyPath, keys: Mapping[str, str]) -> dict[str, Place]:
     """The places of an object's values: `keys` maps our name of each to the tool's key."""
     return {ours: (tool_file, (*path, theirs)) for ours, theirs in keys.items()}
+
+
+class Under(Mapping[str, Place]):
+    """The places of one object's values, made only when a message asks: `keys` (a table
+    the format shares) maps our name of each value to the tool's key in the object at
+    `path`; `""` is the object; `more` holds places elsewhere (the entry's commit).
+    One of these a result costs a few references: a dict of every place, made for each
+    result of a large file and read for none, cost more than its numbers' checks."""
+
+    __slots__ = ("_file", "_keys", "_more", "_path")
+
+    def __init__(self, tool_file: ToolFile, path: KeyPath, keys: Mapping[str, str],
+                 more: Places = NOWHERE) -> None:
+        self._file, self._path, self._keys, self._more = tool_file, path, keys, more
+
+    def __getitem__(self, key: str) -> Place:
+        if key in self._more:
+            return self._more[key]
+        if key == "":
+            return self._file, self._path
+        return self._file, (*self._path, self._keys[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(["", *self._keys, *self._more]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
