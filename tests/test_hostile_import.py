@@ -115,13 +115,13 @@ def test_a_tools_file_with_a_bom_ok(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("record", "message"), [
     pytest.param({"id": "parse", "value": 1, "title": "Parse \ud800 file"},
-                 "r.jsonl:2:1: run record 'parse': `title` holds U+D800 (half of a "
+                 "r.jsonl:2:38: run record 'parse': `title` holds U+D800 (half of a "
                  "character), which no page can hold", id="half a character"),
     pytest.param({"id": "parse", "value": 1, "title": "Parse \u202efile"},
-                 "r.jsonl:2:1: run record 'parse': `title` holds U+202E (a direction "
+                 "r.jsonl:2:38: run record 'parse': `title` holds U+202E (a direction "
                  "override), which no page can hold", id="direction"),
     pytest.param({"id": "parse", "value": 1, "machine": "pc\x1b[2J"},
-                 "r.jsonl:2:1: run record 'parse': `machine` holds U+001B (a control "
+                 "r.jsonl:2:40: run record 'parse': `machine` holds U+001B (a control "
                  "character), which no page can hold", id="terminal escape"),
 ])
 def test_words_no_page_can_hold_are_refused_in_the_tools_file(

@@ -151,7 +151,7 @@ def test_jsonl_sample() -> None:
     ("hyperfine", '{"results": [{"command": "a", "mean": 1e999, "times": [1]}]}',
      "hyperfine.json:1:39: results[0].mean: benchmark 'a': mean inf is out of range"),
     ("jsonl", '{"id": "a", "value": 1e300}\n',
-     "hyperfine.json:1:1: run record 'a' has a number larger than 1e+15"),
+     "hyperfine.json:1:22: run record 'a' has a number larger than 1e+15"),
     ("hyperfine", '{"results": [{"command": 7, "mean": 1}]}',
      "hyperfine.json:1:26: results[0].command: `command` is a number, not a text"),
     ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1, "time_unit": 3}]}',
