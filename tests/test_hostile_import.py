@@ -115,13 +115,13 @@ def test_a_tools_file_with_a_bom_ok(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("record", "message"), [
     pytest.param({"id": "parse", "value": 1, "title": "Parse \ud800 file"},
-                 "r.jsonl:2:1: run record 'parse': `title` holds U+D800 (half of a "
+                 "r.jsonl:2:38: run record 'parse': `title` holds U+D800 (half of a "
                  "character), which no page can hold", id="half a character"),
     pytest.param({"id": "parse", "value": 1, "title": "Parse \u202efile"},
-                 "r.jsonl:2:1: run record 'parse': `title` holds U+202E (a direction "
+                 "r.jsonl:2:38: run record 'parse': `title` holds U+202E (a direction "
                  "override), which no page can hold", id="direction"),
     pytest.param({"id": "parse", "value": 1, "machine": "pc\x1b[2J"},
-                 "r.jsonl:2:1: run record 'parse': `machine` holds U+001B (a control "
+                 "r.jsonl:2:40: run record 'parse': `machine` holds U+001B (a control "
                  "character), which no page can hold", id="terminal escape"),
 ])
 def test_words_no_page_can_hold_are_refused_in_the_tools_file(
@@ -148,9 +148,10 @@ def test_a_criterion_name_no_page_can_hold_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ImportFailed) as caught:
         read_results("criterion", folder / "estimates.json", "e.json")
     assert caught.value.render() == (
-        "e.json: benchmark 'fib \\u202e02': its title holds U+202E (a direction override), "
-        "which no page can hold\n    hint: delete it from what criterion measured or ran "
-        "on, then run it again")
+        "benchmark.json:1:13: full_id: benchmark 'fib \\u202e02': its title holds U+202E (a "
+        "direction override), which no page can hold\n"
+        '    {"full_id": "fib \\u202e02"}\n' + " " * 16 + "^\n"
+        "    hint: delete it from what criterion measured or ran on, then run it again")
 
 
 def test_a_line_separator_in_a_history_string_ends_no_line(base: Path, tmp_path: Path
@@ -287,9 +288,11 @@ def test_asv_parameters_that_multiply_past_the_results_are_refused(tmp_path: Pat
     results.write_text(json.dumps(doc))
     with pytest.raises(ImportFailed) as caught:
         read_results("asv", results, "r.json")
-    assert caught.value.render() == (
-        "r.json: benchmark 'bench.TimeSuite.time_sum': its parameters make 1,000,000,000 "
-        "combinations, its results 2\n    hint: give the file exactly as asv wrote it")
+    printed = caught.value.render().splitlines()
+    assert [printed[0], printed[-1]] == [
+        'r.json:1:679: results."bench.TimeSuite.time_sum"[1]: benchmark '
+        "'bench.TimeSuite.time_sum': its parameters make 1,000,000,000 combinations, its "
+        "results 2", "    hint: give the file exactly as asv wrote it"]
 
 
 def test_asv_parameters_ok(tmp_path: Path) -> None:
@@ -306,6 +309,7 @@ def test_a_criterion_reading_too_close_to_0_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ImportFailed) as caught:
         read_results("criterion", new / "estimates.json", "e.json")
     assert caught.value.render() == (
-        "e.json: benchmark 'fib/20': a reading of sample.json (1e-308 over 1e+308 "
-        "iterations) is too close to 0 to read\n    hint: give the folder as `cargo bench` "
-        "wrote it")
+        "sample.json:1:60: times[0]: benchmark 'fib/20': a reading of sample.json (1e-308 "
+        "over 1e+308 iterations) is too close to 0 to read\n"
+        '    {"sampling_mode": "Linear", "iters": [1e308, 1], "times": [1e-308, 2]}\n'
+        + " " * 63 + "^\n    hint: give the folder as `cargo bench` wrote it")

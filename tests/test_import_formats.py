@@ -74,10 +74,36 @@ def test_go_test_fresh_output(tmp_path: Path) -> None:
     assert (join.name, join.runs, len(join.samples), join.unit) == ("Join", 3, 3, "ns")
 
 
+def test_go_test_metrics_and_rewritten_names(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """go 1.19.8's own output with -benchmem, SetBytes and ReportMetric (the time per
+    operation is the figure, wherever it stands among the metrics) and sub-benchmarks whose
+    names go rewrote: a space as `_`, an escape spelled out (`\\x1b`, four characters),
+    markup kept, which reaches a page only in its series' id (`go-names-b-bold-b`)."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    results = read_results("go-test", SAMPLES / "gotest-metrics.txt", "go.txt")
+    assert [(r.name, str(r.value), r.unit, r.runs) for r in results] == [
+        ("Copy", "1705.0", "ns", 3), ("Names/size_1.5KB", "0.2625", "ns", 3),
+        ("Names/tab_here", "0.1745", "ns", 3), ("Names/esc\\x1b[31m", "0.199", "ns", 3),
+        ("Names/<b>bold</b>", "0.2685", "ns", 3)]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    assert run(source, "go-test", SAMPLES / "gotest-metrics.txt", "--id", "go",
+               "--machine", "test-pc", "--commit", "c38a01e") == 0, capsys.readouterr().err
+    files = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES)).files
+    pages = b"".join(body for name, body in files.items() if name.endswith(".html"))
+    assert b"<b>bold" not in pages and b"\x1b" not in pages
+    assert b"<h1>go-names-b-bold-b</h1>" in pages  # its series' page, named by its id
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("goos: linux\nBenchmarkA-2  10  5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:9: boom\n",
      "go.txt:3:1: the run failed: --- FAIL: BenchmarkB"),
-    ("BenchmarkA-2  10  5 B/op\n", "go.txt:1:1: benchmark 'BenchmarkA' has no time per "
+    ("BenchmarkA-2  10  5 B/op\n", "go.txt:1:19: benchmark 'BenchmarkA' has no time per "
      "operation (ns/op)"),
     ("PASS\nok  \tx\t0.1s\n", "go.txt: not `go test -bench` output: no `BenchmarkX  N  T "
      "ns/op` line"),
@@ -432,8 +458,10 @@ def test_google_benchmark_error_is_refused() -> None:
     with pytest.raises(ImportFailed) as caught:
         read_results("google-benchmark", SAMPLES / "google-benchmark-error.json", "gb.json")
     assert caught.value.render().splitlines() == [
-        "gb.json: benchmark 'BM_ReadMissing' reported an error: cannot open "
-        "/nonexistent/input.bin",
+        "gb.json:49:24: benchmarks[0].error_message: benchmark 'BM_ReadMissing' reported an "
+        "error: cannot open /nonexistent/input.bin",
+        '          "error_message": "cannot open /nonexistent/input.bin",',
+        " " * 27 + "^",
         "    hint: fix the benchmark (its SkipWithError) and run it again; nothing was "
         "written"]
 
@@ -444,8 +472,9 @@ def test_google_benchmark_error_message_is_escaped(tmp_path: Path) -> None:
     (tmp_path / "gb.json").write_text(json.dumps(doc))
     with pytest.raises(ImportFailed) as caught:
         read_results("google-benchmark", tmp_path / "gb.json", "gb.json")
-    assert caught.value.render().splitlines()[0] == (
-        "gb.json: benchmark 'BM_ReadMissing' reported an error: \\x1b[2J\\nFORGED")
+    assert caught.value.render().splitlines()[0].endswith(
+        ": benchmarks[0].error_message: benchmark 'BM_ReadMissing' reported an error: "
+        "\\x1b[2J\\nFORGED")
 
 
 DIRTY_BENCHMARK = "def test_sum(benchmark):\n    benchmark(sum, range(100))\n"
@@ -638,8 +667,8 @@ def test_a_hostile_fact_never_reaches_the_terminal_nor_the_data(
     out, err = capsysbinary.readouterr()
     assert status == 1
     assert b"\x1b[" not in out + err and "\u202e".encode() not in out + err
-    assert err.startswith(f"error: {tmp_path / 'go.txt'}: benchmark 'Sum': its machine's "
-                          "description holds U+001B (a control character)".encode()), err
+    assert err.startswith(f"error: {tmp_path / 'go.txt'}:4:10: `cpu:` holds U+001B (a "
+                          "control character), which go test never writes".encode()), err
     assert hashes(source) == before
 
 

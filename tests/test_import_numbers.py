@@ -28,34 +28,42 @@ def gab(value: str = "5", spread: str = "± 3", tool: str = "cargo",
 CASES = [
     # github-action-benchmark: the spread, the value, the pytest tool's rate and stddev.
     ("github-action-benchmark", gab(spread="± 1e999"),
-     "x.json: benchmark 'a': range (±) 1e+999 is out of range"),
+     "x.json:1:162: "
+     "entries.s[0].benches[0].range: benchmark 'a': range (±) 1e+999 is out of range"),
     ("github-action-benchmark", gab(spread="+/- Infinity"),
-     "x.json: benchmark 'a': range (±) inf is out of range"),
+     "x.json:1:162: "
+     "entries.s[0].benches[0].range: benchmark 'a': range (±) inf is out of range"),
     ("github-action-benchmark", gab(spread="± nan"),
-     "x.json: benchmark 'a': range (±) nan is out of range"),
+     "x.json:1:162: "
+     "entries.s[0].benches[0].range: benchmark 'a': range (±) nan is out of range"),
     ("github-action-benchmark", gab(spread="± 1e-999"),
-     "x.json: benchmark 'a': range (±) 1e-999 is out of range"),
+     "x.json:1:162: "
+     "entries.s[0].benches[0].range: benchmark 'a': range (±) 1e-999 is out of range"),
     ("github-action-benchmark", gab(spread="± -4"),
-     "x.json: not github-action-benchmark output as expected: benchmark 'a': its spread "
-     "is -4, a negative one"),
-    ("github-action-benchmark", gab(value="1e999"), "x.json: benchmark 'a': value inf is out "
-     "of range"),
+     "x.json:1:162: entries.s[0].benches[0].range: benchmark 'a': its spread is -4, a "
+     "negative one"),
+    ("github-action-benchmark", gab(value="1e999"), "x.json:1:150: "
+     "entries.s[0].benches[0].value: benchmark 'a': value inf is out of range"),
     ("github-action-benchmark", gab(value="1e-999"),
-     "x.json: the number 1e-999 is too close to 0 to read"),
+     "x.json:1:150: the number 1e-999 is too close to 0 to read"),
     ("github-action-benchmark", gab(value="1e999", spread="stddev: 0.1", tool="pytest",
                                     unit="iter/sec"),
-     "x.json: benchmark 'a': inf iter/sec is out of range"),
+     "x.json:1:151: "
+     "entries.s[0].benches[0].value: benchmark 'a': inf iter/sec is out of range"),
     ("github-action-benchmark", gab(spread="stddev: 1e999", tool="pytest", unit="iter/sec"),
-     "x.json: benchmark 'a': stddev 1e+999 is out of range"),
+     "x.json:1:163: "
+     "entries.s[0].benches[0].range: benchmark 'a': stddev 1e+999 is out of range"),
     ("github-action-benchmark", gab(spread="stddev: NaN", tool="pytest", unit="iter/sec"),
-     "x.json: benchmark 'a': stddev nan is out of range"),
+     "x.json:1:163: "
+     "entries.s[0].benches[0].range: benchmark 'a': stddev nan is out of range"),
     # hyperfine, pytest-benchmark, Google Benchmark, criterion, asv: JSON numbers.
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": 1e-999, "times": [1]}]}',
-     "x.json: the number 1e-999 is too close to 0 to read"),
+     "x.json:1:52: the number 1e-999 is too close to 0 to read"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": 1E+400, "times": [1]}]}',
-     "x.json: benchmark 'a': stddev inf is out of range"),
+     "x.json:1:52: results[0].stddev: benchmark 'a': stddev inf is out of range"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "stddev": NaN, '
-     '"rounds": 3}}]}', "x.json: benchmark 'a': stddev nan is out of range"),
+     '"rounds": 3}}]}', "x.json:1:62: "
+     "benchmarks[0].stats.stddev: benchmark 'a': stddev nan is out of range"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "a", "stats": {"mean": 1, "rounds": 0}}]}',
      "x.json:1:62: benchmarks[0].stats.rounds: `rounds` is 0, not a count of runs (a whole "
      "number from 1)"),
@@ -64,24 +72,26 @@ CASES = [
      "runs (a whole number from 1)"),
     ("google-benchmark", '{"benchmarks": [{"name": "a", "run_type": "aggregate", '
      '"aggregate_name": "stddev", "real_time": Infinity, "time_unit": "ns"}]}',
-     "x.json: benchmark 'a': stddev inf is out of range"),
+     "x.json:1:97: "
+     "benchmarks[0].real_time: benchmark 'a': stddev inf is out of range"),
     ("criterion", '{"mean": {"point_estimate": 1}, "std_dev": {"point_estimate": 4e-400}}',
-     "x.json: the number 4e-400 is too close to 0 to read"),
+     "x.json:1:63: the number 4e-400 is too close to 0 to read"),
     ("criterion", '{"mean": {"point_estimate": -1e999}}',
-     "x.json: benchmark 'x': mean is -inf, a negative time or size"),
+     "x.json:1:29: "
+     "mean.point_estimate: benchmark 'x': mean is -inf, a negative time or size"),
     # go test and run records: numbers as text, or read as Decimals.
     ("go-test", "BenchmarkA-8   100   1e-999 ns/op\n",
-     "x.json: benchmark 'A': a reading 1e-999 is out of range"),
+     "x.json:1:22: benchmark 'A': a reading 1e-999 is out of range"),
     ("go-test", "BenchmarkA-8   100   1e999 ns/op\n",
-     "x.json: benchmark 'A': a reading 1e+999 is out of range"),
+     "x.json:1:22: benchmark 'A': a reading 1e+999 is out of range"),
     ("jsonl", '{"id": "a", "value": 1, "stddev": NaN}\n',
-     "x.json:1:1: run record 'a': `stddev` is nan, not a number"),
+     "x.json:1:35: run record 'a': `stddev` is nan, not a number"),
     ("jsonl", '{"id": "a", "value": 1, "runs": 1e999}\n',
-     "x.json:1:1: run record 'a': `runs` is 1E+999, not a count of runs"),
+     "x.json:1:33: run record 'a': `runs` is 1E+999, not a count of runs"),
     ("jsonl", '{"id": "a", "value": 1, "runs": 0}\n',
-     "x.json:1:1: run record 'a': `runs` is 0, not a count of runs"),
+     "x.json:1:33: run record 'a': `runs` is 0, not a count of runs"),
     ("jsonl", '{"id": "a", "samples": [1, 1e-999]}\n',
-     "x.json:1:1: the number 1e-999 is too close to 0 to read"),
+     "x.json:1:28: the number 1e-999 is too close to 0 to read"),
 ]
 
 
@@ -126,7 +136,10 @@ def test_an_import_of_a_history_with_an_infinite_spread_writes_nothing(
                    "--yes"])
     assert status == 1
     assert capsys.readouterr().err == (
-        f"error: {data}: benchmark 'Rust Benchmark/sort': range (±) 1e+999 is out of range\n"
+        f"error: {data}:21:51: entries.\"Rust Benchmark\"[0].benches[1].range: benchmark "
+        "'Rust Benchmark/sort': range (±) 1e+999 is out of range\n"
+        '              {"name": "sort", "value": 815, "range": "± 1e999", "unit": "ns/iter"}\n'
+        + " " * 54 + "^\n"
         "    hint: a result is finite, at most 1e+15, and 0 or a number a float holds "
         "(1e-999 is not); give the file exactly as github-action-benchmark wrote it\n")
     assert hashes(source) == before

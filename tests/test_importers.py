@@ -130,7 +130,7 @@ def test_jsonl_sample() -> None:
 
 
 @pytest.mark.parametrize(("fmt", "text", "message"), [
-    ("hyperfine", '{"results": [', "hyperfine.json:1:1: not JSON: Expecting value"),
+    ("hyperfine", '{"results": [', "hyperfine.json:1:14: not JSON: Expecting value"),
     ("hyperfine", '{"benchmarks": []}', "hyperfine.json: not hyperfine JSON: no `results` list"),
     ("pytest-benchmark", '{"results": []}',
      "hyperfine.json: not pytest-benchmark JSON: no `benchmarks` list"),
@@ -143,25 +143,25 @@ def test_jsonl_sample() -> None:
     ("hyperfine", '{"results": ' + "[" * 100 + "]" * 100 + "}",
      "hyperfine.json:1:76: lists and objects nested more than 64 levels"),
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": ' + "[" * 5000 + "]" * 5000 + "}",
-     "hyperfine.json:2:1: lists and objects nested more than 64 levels"),
+     "hyperfine.json:2:85: lists and objects nested more than 64 levels"),
     ("hyperfine", '{"results": [{"command": "a", "mean": ' + "9" * 5000 + ', "times": [1]}]}',
-     "hyperfine.json: a whole number of 5000 digits is too large"),
+     "hyperfine.json:1:39: a whole number of 5000 digits is too large"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1e300, "times": [1]}]}',
-     "hyperfine.json: benchmark 'a': mean 1e+300 is out of range"),
+     "hyperfine.json:1:39: results[0].mean: benchmark 'a': mean 1e+300 is out of range"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1e999, "times": [1]}]}',
-     "hyperfine.json: benchmark 'a': mean inf is out of range"),
+     "hyperfine.json:1:39: results[0].mean: benchmark 'a': mean inf is out of range"),
     ("jsonl", '{"id": "a", "value": 1e300}\n',
-     "hyperfine.json:1:1: run record 'a' has a number larger than 1e+15"),
+     "hyperfine.json:1:22: run record 'a' has a number larger than 1e+15"),
     ("hyperfine", '{"results": [{"command": 7, "mean": 1}]}',
      "hyperfine.json:1:26: results[0].command: `command` is a number, not a text"),
     ("google-benchmark", '{"benchmarks": [{"name": "a", "real_time": 1, "time_unit": 3}]}',
      "hyperfine.json:1:60: benchmarks[0].time_unit: `time_unit` is a number, not a text"),
     ("jsonl", '{"id": "a", "value": ' + "1" * 400 + '}\n',
-     "hyperfine.json:1:1: a whole number of 400 digits is too large"),
+     "hyperfine.json:1:22: a whole number of 400 digits is too large"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "mean": 1.2, "times": [1]}]}',
-     "hyperfine.json: key 'mean' appears twice in one object"),
+     "hyperfine.json:1:42: key 'mean' appears twice in one object"),
     ("jsonl", '{"id": "a", "value": 1}\n{"id": "b", "value": -0, "value": 2}\n',
-     "hyperfine.json:2:1: key 'value' appears twice in one object"),
+     "hyperfine.json:2:26: key 'value' appears twice in one object"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "stddev": "x", "times": [1]}]}',
      "hyperfine.json:1:52: results[0].stddev: `stddev` is a text, not a number"),
     ("hyperfine", '{"results": [{"command": "a", "mean": 1, "times": ["fast"]}]}',
@@ -303,8 +303,9 @@ def test_a_bad_file_is_an_error_message_not_a_traceback(
                    str(source)])
     assert status == 1
     assert capsys.readouterr().err == (
-        f"error: {tmp_path / 'bad.json'}:2:1: not JSON: Expecting property name enclosed "
-        "in double quotes\n")
+        f"error: {tmp_path / 'bad.json'}:2:3: not JSON: Expecting property name enclosed "
+        "in double quotes\n      oops\n      ^\n    hint: give the file exactly as the tool "
+        "wrote it\n")
 
 
 def test_a_data_file_ruamel_cannot_read_is_an_error(
@@ -405,25 +406,32 @@ NEGATIVE_HINT = ("    hint: give the file exactly as the tool wrote it, from a r
 
 @pytest.mark.parametrize(("fmt", "text", "message"), [
     ("hyperfine", hyperfine_with(mean=-0.5),
-     "x.json: benchmark 'python3 -c pass': mean is -0.5, a negative time or size"),
+     "x.json:1:421: results[1].mean: benchmark 'python3 -c pass': mean is -0.5, a negative "
+     "time or size"),
     ("hyperfine", hyperfine_with(times=[0.1, -0.002, 0.1]),
-     "x.json: benchmark 'python3 -c pass': times is -0.002, a negative time or size"),
+     "x.json:1:595: results[1].times[1]: benchmark 'python3 -c pass': times is -0.002, a "
+     "negative time or size"),
     ("pytest-benchmark", '{"benchmarks": [{"name": "test_a", "stats": {"mean": 0.1, '
      '"min": -1e-06, "stddev": 0.01, "rounds": 5}}]}',
-     "x.json: benchmark 'test_a': min is -1e-06, a negative time or size"),
+     "x.json:1:66: benchmarks[0].stats.min: benchmark 'test_a': min is -1e-06, a negative "
+     "time or size"),
     ("google-benchmark", google_with(real_time=-22.0),
-     "x.json: benchmark 'BM_StringCopy': real_time is -22.0, a negative time or size"),
+     "x.json:1:754: benchmarks[0].real_time: benchmark 'BM_StringCopy': real_time is -22.0, "
+     "a negative time or size"),
     ("jsonl", '{"id": "a", "value": 1, "unit": "ms"}\n{"id": "b", "value": -3, '
-     '"unit": "MB"}\n', "x.json:2:1: benchmark 'b': value is -3, a negative time or size"),
+     '"unit": "MB"}\n', "x.json:2:22: benchmark 'b': value is -3, a negative time or size"),
     ("jsonl", '{"id": "a", "samples": [1, -2.5, 3], "unit": "us"}\n',
-     "x.json:1:1: benchmark 'a': samples is -2.5, a negative time or size"),
+     "x.json:1:28: benchmark 'a': samples is -2.5, a negative time or size"),
 ])
 def test_a_negative_time_or_size_is_refused(tmp_path: Path, fmt: str, text: str,
                                             message: str) -> None:
+    """Told at the value (the line under it, a caret at it), not at the file."""
     (tmp_path / "x.json").write_text(text)
     with pytest.raises(ImportFailed) as caught:
         read_results(fmt, tmp_path / "x.json", "x.json")
-    assert caught.value.render().splitlines() == [message, NEGATIVE_HINT]
+    printed = caught.value.render().splitlines()
+    assert [printed[0], printed[-1]] == [message, NEGATIVE_HINT]
+    assert len(printed) == 4 and printed[2].strip() == "^"
 
 
 def test_a_negative_time_is_refused_and_nothing_written(
@@ -434,8 +442,9 @@ def test_a_negative_time_is_refused_and_nothing_written(
                    str(source), "--machine", "test-pc", "--commit", "c38a01e", "--yes"])
     out, err = capsys.readouterr()
     assert (status, out) == (1, "")
-    assert err == (f"error: {tmp_path / 'hf.json'}: benchmark 'python3 -c pass': mean is "
-                   f"-0.106, a negative time or size\n{NEGATIVE_HINT}\n")
+    assert err.startswith(f"error: {tmp_path / 'hf.json'}:1:421: results[1].mean: benchmark "
+                          "'python3 -c pass': mean is -0.106, a negative time or size\n")
+    assert err.endswith(f"\n{NEGATIVE_HINT}\n")
     assert hashes(source) == before
 
 
@@ -456,9 +465,11 @@ def test_a_long_name_is_quoted_short_and_the_problem_told_whole(tmp_path: Path) 
     (tmp_path / "x.json").write_text(hyperfine_with(command=name, mean=-0.5))
     with pytest.raises(ImportFailed) as caught:
         read_results("hyperfine", tmp_path / "x.json", "x.json")
-    assert caught.value.render().splitlines() == [
-        f"x.json: benchmark '{'a' * 29}…{'b' * 29}': mean is -0.5, a negative time or size",
-        NEGATIVE_HINT]
+    printed = caught.value.render().splitlines()
+    assert [printed[0], printed[-1]] == [
+        f"x.json:1:100406: results[1].mean: benchmark '{'a' * 29}…{'b' * 29}': mean is -0.5, "
+        "a negative time or size", NEGATIVE_HINT]
+    assert max(map(len, printed)) < 500
 
 
 @pytest.mark.parametrize(("count", "named"), [(10, 10), (11, 10), (25, 10)])

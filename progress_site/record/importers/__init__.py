@@ -8,7 +8,6 @@ writes: `record.commands` turns results into measurements.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -16,7 +15,6 @@ from types import MappingProxyType
 
 from progress_site.characters import first_forbidden
 from progress_site.errors import MAX_KEY, shorten, visible
-from progress_site.model.limits import LARGEST, in_range
 from progress_site.record.importers import (
     asv,
     criterion,
@@ -31,9 +29,11 @@ from progress_site.record.importers.base import (
     ImportFailed,
     Result,
     fail,
+    fail_in,
     is_count,
+    out_of_range,
+    printable,
     quoted,
-    underflows,
 )
 
 __all__ = ["FORMATS", "ImportFailed", "Importer", "Result", "read_results"]
@@ -67,11 +67,11 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
     for result in results:
         if not isinstance(result.name, str) or not isinstance(result.unit, (str, type(None))):
             written = ", ".join(shorten(repr(v), MAX_KEY) for v in (result.name, result.unit))
-            raise fail(display, f"a benchmark's name or unit is not text: {written}",
-                       f"give the file exactly as {fmt} wrote it")
+            raise fail_in(result.places, "", display, f"a benchmark's name or unit is not "
+                          f"text: {written}", f"give the file exactly as {fmt} wrote it")
         if not result.stats and not result.samples:
-            raise fail(display, f"benchmark {quoted(result.name)} has no number in it",
-                       f"give the file exactly as {fmt} wrote it")
+            raise fail_in(result.places, "", display, f"benchmark {quoted(result.name)} has "
+                          "no number in it", f"give the file exactly as {fmt} wrote it")
         check_numbers(result, fmt, display)
         check_words(result, fmt, display)
     return [dataclasses.replace(r, stats={k: unsigned(v) for k, v in r.stats.items()},
@@ -84,14 +84,17 @@ def check_words(result: Result, fmt: str, display: str) -> None:
     the machine's facts) holding a character no page can hold: written, it was told at a
     line of a YAML file the user never wrote. (The unit is checked, and spelled out,
     where it is converted.)"""
-    for what, text in [("title", result.title), ("machine", result.machine),
-                       ("commit", result.commit),
-                       *(("machine's description", fact) for fact in result.facts)]:
+    for key, what, text in [("title", "title", result.title),
+                            ("machine", "machine", result.machine),
+                            ("commit", "commit", result.commit),
+                            *(("facts", "machine's description", fact)
+                              for fact in result.facts)]:
         found = first_forbidden(text) if text else ""
         if found:
-            raise fail(display, f"benchmark {quoted(visible(result.name))}: its {what} holds "
-                       f"{found}, which no page can hold",
-                       f"delete it from what {fmt} measured or ran on, then run it again")
+            raise fail_in(result.places, key, display, f"benchmark "
+                          f"{quoted(visible(result.name))}: its {what} holds {found}, which "
+                          "no page can hold", f"delete it from what {fmt} measured or ran "
+                          "on, then run it again")
 
 
 # The tool's name of each statistic kept under a name of ours: a message quotes the file.
@@ -102,24 +105,18 @@ WORDS: Mapping[str, str] = MappingProxyType(
 def check_numbers(result: Result, fmt: str, display: str) -> None:
     """Refuse a result whose numbers a page cannot print: infinite, not a number, past
     LARGEST, too close to 0 to hold, or a count of runs that is none."""
-    for name, value in (*result.stats.items(), *(("a reading", v) for v in result.samples)):
-        if not in_range(value) or underflows(value):
-            raise fail(display, f"benchmark {quoted(result.name)}: {WORDS.get(name, name)} "
-                       f"{shown(value)} is out of range", f"a result is finite, at most "
-                       f"{LARGEST:.0e}, and 0 or a number a float holds (1e-999 is not); "
-                       f"give the file exactly as {fmt} wrote it")
+    for name, value in result.stats.items():
+        if not printable(value):
+            raise fail_in(result.places, name, display,
+                          *out_of_range(result.name, WORDS.get(name, name), value, fmt))
+    for i, value in enumerate(result.samples):
+        if not printable(value):
+            raise fail_in(result.places, "samples", display,
+                          *out_of_range(result.name, "a reading", value, fmt), index=i)
     if not is_count(result.runs):
-        raise fail(display, f"benchmark {quoted(result.name)}: "
-                   f"{shorten(str(result.runs), 40)} runs",
-                   f"give the file exactly as {fmt} wrote it")
-
-
-def shown(value: float | Decimal) -> str:
-    """A number as a message prints it: `1e+300`, `inf`; `1e+999` and `1e-999` (past what a
-    float holds) as written."""
-    text = f"{float(value):g}"
-    finite = value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
-    return f"{value:g}" if finite and (text in ("inf", "-inf") or underflows(value)) else text
+        raise fail_in(result.places, "runs", display, f"benchmark {quoted(result.name)}: "
+                      f"{shorten(str(result.runs), 40)} runs",
+                      f"give the file exactly as {fmt} wrote it")
 
 
 def unsigned(value: Decimal) -> Decimal:

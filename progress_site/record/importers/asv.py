@@ -22,11 +22,14 @@ from progress_site.record.importers.base import (
     Result,
     day_of_ms,
     fail,
+    fail_in,
     not_negative,
     number,
     quoted,
     read_json,
+    read_located,
 )
+from progress_site.record.importers.places import Place, ToolFile
 from progress_site.record.importers.shape import (
     Each,
     Format,
@@ -58,17 +61,18 @@ def read(path: Path, display: str) -> list[Result]:
     """Every result of one results file, or of every results file of a folder (asv's
     `results/`, or one machine's folder in it), oldest first."""
     if not path.is_dir():
-        return read_file(path, display, read_json(path, display, RESULTS))
+        return read_file(path, display, *read_located(path, display, RESULTS))
     files = [(file, f"{display}/{file.relative_to(path).as_posix()}") for file in
              sorted([*path.glob("*.json"), *path.glob("*/*.json")])
              if file.name not in ("machine.json", "benchmarks.json")]
     if not files:
         raise fail(display, "no asv results file (MACHINE/COMMIT-ENV.json) in this folder",
                    "give asv's results folder, a machine's folder in it, or one results file")
-    docs = [(file, shown, read_json(file, shown, RESULTS)) for file, shown in files]
+    docs = [(file, shown, *read_located(file, shown, RESULTS)) for file, shown in files]
     # File names start with the commit's hash: a history is written in date order.
     docs.sort(key=lambda found: run_date(found[2]))
-    return [r for file, shown, doc in docs for r in read_file(file, shown, doc)]
+    return [r for file, shown, doc, tool_file in docs
+            for r in read_file(file, shown, doc, tool_file)]
 
 
 def run_date(doc: Any) -> float:
@@ -94,28 +98,44 @@ RESULTS = Format(Obj("the file", {"results": ("object", True),
                  "not asv results JSON: no `results` with `result_columns`", HINT, rows)
 
 
-def read_file(path: Path, display: str, doc: Any) -> list[Result]:
+def read_file(path: Path, display: str, doc: Any, tool_file: ToolFile) -> list[Result]:
     """Every benchmark and parameter combination of one asv results file."""
-    machine = machine_json(path.with_name("machine.json"),
-                           str(PurePosixPath(display).with_name("machine.json")))
+    machine, machine_file = machine_json(path.with_name("machine.json"),
+                                         str(PurePosixPath(display).with_name("machine.json")))
     units = benchmark_units(path.parent.parent / "benchmarks.json", posixpath.normpath(
         posixpath.join(posixpath.dirname(display), "..", "benchmarks.json")))
     commit = doc.get("commit_hash")
     common = {"date": day_of_ms(doc.get("date")), "machine": machine.get("machine"),
               "commit": commit[:7] if isinstance(commit, str) else None,
               "facts": machine_facts(machine)}
+    shared = {"commit": (tool_file, ("commit_hash",)),
+              **({"machine": (machine_file, ("machine",)), "facts": (machine_file, ())}
+                 if machine_file else {})}
+    column = {name: i for i, name in reversed(list(enumerate(doc["result_columns"])))}
     results = []
     for key, row in doc["results"].items():
         columns = dict(zip(doc["result_columns"], row, strict=False))
         unit = units.get(key, guessed_unit(key))
-        for index, label in enumerate(combinations(key, columns, display)):
-            found = result_of(key + label, columns, index, unit, display, common)
+        at: dict[str, Place] = {name: (tool_file, ("results", key, i))
+                                for name, i in column.items()}
+        for index, label in enumerate(combinations(key, columns, display, at)):
+            places = {**shared, **placed(at, index)}
+            found = result_of(key + label, columns, index, unit, display, common, places)
             if found is not None:
                 results.append(found)
     return results
 
 
-def combinations(key: str, columns: dict[str, Any], display: str) -> Iterator[str]:
+def placed(at: dict[str, Place], index: int) -> dict[str, Place]:
+    """Where one combination's values are: its item of each column."""
+    ours = {"result": ("", "median", "value"), "samples": ("samples",),
+            "stats_repeat": ("runs",), **{theirs: (mine,) for theirs, mine in STATS.items()}}
+    return {name: (tool_file, (*path, index)) for column, (tool_file, path) in at.items()
+            for name in ours.get(column, ())}
+
+
+def combinations(key: str, columns: dict[str, Any], display: str, at: dict[str, Place]
+                 ) -> Iterator[str]:
     """Each parameter combination as asv names it: `(10, 'a')`; one empty name without.
     asv writes one result a combination: parameters that make more are refused before
     any is named (three lists of 1,000 in a 15 KB file made a billion names)."""
@@ -125,15 +145,16 @@ def combinations(key: str, columns: dict[str, Any], display: str) -> Iterator[st
     made = math.prod(len(values) for values in params)
     given = columns.get("result")
     if isinstance(given, list) and made != len(given):
-        raise fail(display, f"benchmark {quoted(key)}: its parameters make {made:,} "
-                   f"combinations, its results {len(given):,}",
-                   "give the file exactly as asv wrote it")
+        raise fail_in(at, "params", display, f"benchmark {quoted(key)}: its parameters "
+                      f"make {made:,} combinations, its results {len(given):,}",
+                      "give the file exactly as asv wrote it")
     return ("(" + ", ".join(map(str, combo)) + ")" for combo in itertools.islice(
         itertools.product(*params), len(given) if isinstance(given, list) else 0))
 
 
 def result_of(name: str, columns: dict[str, Any], index: int, unit: str | None,
-              display: str, common: dict[str, Any]) -> Result | None:
+              display: str, common: dict[str, Any], places: dict[str, Place]
+              ) -> Result | None:
     """The result of one combination: its value (asv's median), its statistics."""
     def at(column: str) -> Any:
         values = columns.get(column)
@@ -146,17 +167,20 @@ def result_of(name: str, columns: dict[str, Any], index: int, unit: str | None,
     stats = {k: number(v) for k, v in found.items() if isinstance(v, (int, float))}
     stats["median"] = number(value)
     if unit in ("s", "B"):
-        not_negative(display, name, {"value": value, **found})
+        not_negative(display, name, {"value": value, **found}, places=places)
     samples = tuple(number(s) for s in at("samples") or ())
     repeat = at("stats_repeat")
     return Result(name, unit, stats, samples,
-                  len(samples) or (repeat if isinstance(repeat, int) else 1), **common)
+                  len(samples) or (repeat if isinstance(repeat, int) else 1), **common,
+                  places=places)
 
 
-def machine_json(path: Path, display: str) -> dict[str, Any]:
-    """machine.json beside the results, or nothing when it is absent."""
-    doc = read_json(path, display, MACHINE) if path.is_file() else {}
-    return doc if isinstance(doc, dict) else {}
+def machine_json(path: Path, display: str) -> tuple[dict[str, Any], ToolFile | None]:
+    """machine.json beside the results (and where it is), or nothing when it is absent."""
+    if not path.is_file():
+        return {}, None
+    doc, tool_file = read_located(path, display, MACHINE)
+    return (doc, tool_file) if isinstance(doc, dict) else ({}, None)
 
 
 def benchmark_units(path: Path, display: str) -> dict[str, str | None]:

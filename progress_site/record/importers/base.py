@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -22,9 +23,11 @@ from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
-from progress_site.model.limits import LARGEST, MAX_DIGITS
+from progress_site.model.limits import LARGEST, MAX_DIGITS, in_range
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
-from progress_site.record.importers.shape import Format
+from progress_site.record.importers.jsontext import Refused, line_and_column, offset_of
+from progress_site.record.importers.places import NOWHERE, Places, ToolFile, place_of
+from progress_site.record.importers.shape import Format, offset
 from progress_site.regular import read_regular
 
 Stat = str  # "mean", "median", "min" or "max": options.STATS
@@ -58,6 +61,8 @@ class Result:
     # The name an earlier version of this importer gave it (go test's `BenchmarkX`): a
     # history kept under the id made from it goes on there (importing.by_series).
     former: str | None = None
+    # Where each value was written in the tool's file, for a message about it.
+    places: Places = field(default_factory=lambda: NOWHERE, compare=False, repr=False)
 
     @property
     def value(self) -> Decimal:
@@ -155,24 +160,45 @@ def quoted(name: object) -> str:
     return f"'{shorten(str(name), MAX_KEY)}'"
 
 
-def fail(display: str, message: str, hint: str = "", line: int = 0, column: int = 1
-         ) -> ImportFailed:
-    """An import error at a place of the tool's file (its line and column)."""
+def fail(display: str, message: str, hint: str = "", line: int = 0, column: int = 1,
+         source: str = "") -> ImportFailed:
+    """An import error at a place of the tool's file (its line and column; `source`, the
+    line as written, is printed under it with a caret at the column)."""
     return ImportFailed([Problem(Location(display, line, column if line else 0), message,
-                                 hint=hint)])
+                                 hint=hint, source_line=source if line else "")])
 
 
-def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0) -> None:
+def fail_in(places: Places, key: str, display: str, message: str, hint: str = "",
+            index: int | None = None) -> ImportFailed:
+    """An import error at the value a result's `places` say `key` (and `index` in it) was
+    written at; at the file when they do not say."""
+    place = place_of(places, key, index)
+    if place is None:
+        return fail(display, message, hint)
+    tool_file, path = place
+    return ImportFailed(tool_file.problems(path, message, hint))
+
+
+def not_negative(display: str, name: Any, found: dict[str, Any], line: int = 0,
+                 places: Places = NOWHERE, text: str = "") -> None:
     """Refuse a benchmark whose time or size is negative: the run or the file is broken,
-    and a figure made from it would be a lie."""
+    and a figure made from it would be a lie. (`places`: where each key of `found` is;
+    or `line`, the JSON `text` of that line `found` was read from.)"""
     for key in READINGS:
         values = found.get(key)
-        for value in values if isinstance(values, list) else [values]:
+        many = isinstance(values, list)
+        listed: list[Any] = values if isinstance(values, list) else [values]
+        for i, value in enumerate(listed):
             if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) \
                     and value < 0:
-                raise fail(display, f"benchmark {quoted(name)}: {key} is {value}, a negative time "
-                           "or size", "give the file exactly as the tool wrote it, from a "
-                           "run that worked; nothing was written", line)
+                message = f"benchmark {quoted(name)}: {key} is {value}, a negative time or size"
+                hint = ("give the file exactly as the tool wrote it, from a run that worked; "
+                        "nothing was written")
+                if line:
+                    path = (key, i) if many else (key,)
+                    raise fail(display, message, hint, line,
+                               offset(text, 0, path) + 1 if text else 1, text)
+                raise fail_in(places, key, display, message, hint, i if many else None)
 
 
 def number(value: float | Decimal) -> Decimal:
@@ -181,6 +207,43 @@ def number(value: float | Decimal) -> Decimal:
     if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
         return Decimal(value)
     return Decimal(repr(float(value)))
+
+
+def printable(value: float | Decimal) -> bool:
+    """Whether a page can print a tool's number: finite, at most LARGEST, and 0 or a
+    number a float holds."""
+    if isinstance(value, Decimal) and value.is_finite() and abs(value.adjusted()) > 9999:
+        return False  # 1e99999999: Decimal's arithmetic (abs) would overflow
+    return in_range(value) and not underflows(value)
+
+
+def out_of_range(name: object, what: str, value: float | Decimal, fmt: str
+                 ) -> tuple[str, str]:
+    """What a number no page can print is told (`benchmark 'x': mean inf is out of
+    range`), and its hint."""
+    return (f"benchmark {quoted(name)}: {what} {shown(value)} is out of range",
+            f"a result is finite, at most {LARGEST:.0e}, and 0 or a number a float holds "
+            f"(1e-999 is not); give the file exactly as {fmt} wrote it")
+
+
+def shown(value: float | Decimal) -> str:
+    """A number as a message prints it: `1e+300`, `inf`; `1e+999` and `1e-999` (past what a
+    float holds) as written."""
+    text = f"{float(value):g}"
+    finite = value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
+    return f"{value:g}" if finite and (text in ("inf", "-inf") or underflows(value)) else text
+
+
+def unreadable(written: str) -> str:
+    """Why a number written as text (go test's) is not read: more than MAX_DIGITS digits
+    before its point, or an exponent too large to compute with ('' when it is read)."""
+    mantissa, _, exponent = written.lower().partition("e")
+    digits = len(mantissa.lstrip("+-").partition(".")[0].lstrip("0"))
+    if digits > MAX_DIGITS:
+        return f"a number of {digits} digits before its point is too large"
+    if len(exponent.lstrip("+-")) > 4:  # 1e99999: Decimal's arithmetic overflows
+        return f"the number {shorten(written, 40)} is too large or too small to read"
+    return ""
 
 
 def underflows(value: float | Decimal) -> bool:
@@ -236,47 +299,67 @@ def day_of(text: Any) -> dt.date | None:
         return None
 
 
-def loads(text: str, display: str, line: int = 0, parse_float: Any = float) -> Any:
+def loads(text: str, display: str, line: int = 0, parse_float: Any = float,
+          shown: str = "") -> Any:
     """A tool's JSON, read by `load.jsonfiles.parse_json` within its limits: located errors
-    for what is not JSON, nests too deep, or writes a whole number too long to read."""
+    for what is not JSON, nests too deep, writes a whole number too long to read or a
+    number too close to 0, or a key twice. `line`: the file's line `text` is (a JSON
+    line), else `text` is the whole file, or `shown` is, and `text` the same with what
+    is not JSON blanked."""
+    calls = {"whole": 0, "fraction": 0, "object": 0}
+
     def whole(digits: str) -> int:
+        calls["whole"] += 1
         if len(digits.lstrip("-")) > MAX_DIGITS:
-            raise fail(display, f"a whole number of {len(digits.lstrip('-'))} digits is too "
-                       "large", "check what wrote the file", line)
+            raise Refused("whole", calls["whole"], f"a whole number of "
+                          f"{len(digits.lstrip('-'))} digits is too large")
         return int(digits)
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         # json keeps the last of a key written twice, quietly: which one the tool meant
         # is not ours to guess.
+        calls["object"] += 1
         out: dict[str, Any] = {}
         for key, value in items:
             if key in out:
-                raise fail(display, f"key {quoted(visible(key))} appears twice in one object",
-                           "give the file exactly as the tool wrote it", line)
+                raise Refused("object", calls["object"], f"key {quoted(visible(key))} "
+                              "appears twice in one object", key)
             out[key] = value
         return out
 
     def fraction(digits: str) -> Any:
         # A number too close to 0 for a float is read as 0 by json, quietly: 1e-999 s is
-        # not a time of 0.
-        value = parse_float(digits)
-        if underflows(Decimal(digits)):
-            raise fail(display, f"the number {shorten(digits, 40)} is too close to 0 to read",
-                       "check what wrote the file", line)
-        return value
+        # not a time of 0; one too far from 0 for a Decimal to compute with is no time.
+        calls["fraction"] += 1
+        value = Decimal(digits)
+        if underflows(value) or abs(value.adjusted()) > 9999:
+            raise Refused("fraction", calls["fraction"], f"the number {shorten(digits, 40)} "
+                          f"is too {'close to 0' if underflows(value) else 'large'} to read")
+        return parse_float(digits)
 
     try:
         return parse_json(text, json.JSONDecoder(parse_float=fraction, parse_int=whole,
                                                  object_pairs_hook=pairs))
     except json.JSONDecodeError as exc:
-        raise fail(display, f"not JSON: {exc.msg}", line=line or exc.lineno) from exc
+        raise fail_at(display, f"not JSON: {exc.msg}", "give the file exactly as the tool "
+                      "wrote it", shown or text, exc.pos, line) from None
+    except Refused as exc:
+        hint = ("give the file exactly as the tool wrote it" if exc.kind == "object"
+                else "check what wrote the file")
+        raise fail_at(display, exc.message, hint, shown or text, offset_of(text, exc),
+                      line) from None
     except TooDeep as exc:
-        # At the bracket that goes too deep, unless the caller places the whole text.
-        start = text.rfind("\n", 0, exc.offset) + 1
-        raise fail(display, f"lists and objects nested more than {MAX_DEPTH} levels",
-                   "give the file exactly as the tool wrote it",
-                   line or text.count("\n", 0, exc.offset) + 1,
-                   1 if line else exc.offset - start + 1) from exc
+        raise fail_at(display, f"lists and objects nested more than {MAX_DEPTH} levels",
+                      "give the file exactly as the tool wrote it", shown or text,
+                      exc.offset, line) from None
+
+
+def fail_at(display: str, message: str, hint: str, text: str, offset: int, line: int = 0
+            ) -> ImportFailed:
+    """An import error at an offset of a JSON text: the whole file's, or one line's."""
+    if line:
+        return fail(display, message, hint, line, offset + 1, text)
+    return fail(display, message, hint, *line_and_column(text, offset))
 
 
 def read_text(path: Path, display: str) -> str:
@@ -299,6 +382,12 @@ def read_text(path: Path, display: str) -> str:
 def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
     """A tool's file as one JSON document, within the limits; with a format, refused
     unless it has the format's shape, every mistake of structure located at once."""
+    return read_located(path, display, fmt)[0]
+
+
+def read_located(path: Path, display: str, fmt: Format | None = None
+                 ) -> tuple[Any, ToolFile]:
+    """`read_json`'s document, and the file it was read from (to place a value in it)."""
     text = read_text(path, display)
     doc = loads(text, display)
     if fmt is not None:
@@ -307,4 +396,4 @@ def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
         problems = fmt.problems(doc, text, display)
         if problems:
             raise ImportFailed(problems)
-    return doc
+    return doc, ToolFile(display, text)

@@ -21,6 +21,7 @@ from progress_site.record.importers.base import (
     day_of,
     day_of_ms,
     fail,
+    fail_in,
     loads,
     not_negative,
     number,
@@ -29,6 +30,7 @@ from progress_site.record.importers.base import (
 )
 from progress_site.record.importers.gab_shape import shape_problems
 from progress_site.record.importers.gotest import benchstat_name
+from progress_site.record.importers.places import Places, ToolFile, Under
 
 PREFIX = "window.BENCHMARK_DATA ="
 # A number as a tool may write one, exponent, sign, inf and nan included: each is read
@@ -44,6 +46,9 @@ STDDEV = re.compile(r"stddev:\s*" + NUMBER, re.IGNORECASE)
 ROUNDS = re.compile(r"^rounds:\s*([0-9]{1,9})$", re.MULTILINE)
 # The action's two custom tools say which way is good (its own alert compares that way);
 # their units are the user's own, so the unit's default direction may be wrong.
+# Where a bench's values are, by our name of each: the action's key.
+KEYS = MappingProxyType({"value": "value", "mean": "value", "title": "name", "range": "range",
+                         "plus_minus": "range", "stddev": "range"})
 BETTER = MappingProxyType({"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"})
 
 
@@ -55,35 +60,47 @@ def read(path: Path, display: str) -> list[Result]:
         raise fail(display, f"not github-action-benchmark data.js: it does not start with "
                    f"`{PREFIX}`", "give the data.js of the gh-pages branch (dev/bench/data.js)",
                    1)
-    doc = loads(text[len(PREFIX):].strip().removesuffix(";"), display)
+    start = len(whole) - len(whole.lstrip()) + len(PREFIX)
+    doc = loads(json_of(whole, start), display, shown=whole)
     # Every mistake of structure told at its place, before a bench is read.
-    problems = shape_problems(doc, whole, len(whole) - len(whole.lstrip()) + len(PREFIX),
-                              display)
+    problems = shape_problems(doc, whole, start, display)
     if problems:
         raise ImportFailed(problems)
     suites = doc["entries"]
+    tool_file = ToolFile(display, whole, start)
     results = []
     for suite, entries in suites.items():
-        for entry in entries:
+        for i, entry in enumerate(entries):
             prefix = f"{suite}/" if len(suites) > 1 else ""
-            results += [bench_result(prefix, bench, entry, display)
-                        for bench in entry["benches"]]
+            at = ("entries", suite, i)
+            commit = {"commit": (tool_file, (*at, "commit", "id"))}
+            results += [bench_result(prefix, bench, entry, display,
+                                     Under(tool_file, (*at, "benches", j), KEYS, commit))
+                        for j, bench in enumerate(entry["benches"])]
     return results
 
 
+def json_of(whole: str, start: int) -> str:
+    """The file's JSON where the file has it: the assignment before it and the `;` after
+    it blanked, so that a position in one is the same in the other."""
+    end = len(whole.rstrip())
+    end -= whole[:end].endswith(";")
+    return " " * start + whole[start:end] + " " * (len(whole) - end)
+
+
 def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
-                 display: str) -> Result:
+                 display: str, places: Places) -> Result:
     """One bench of one entry: its value, unit, and the entry's commit and date."""
     tool = entry.get("tool")
     if tool == "pytest" and bench.get("unit") == "iter/sec":
-        name, unit, stats, runs = pytest_time(prefix, bench, display)
+        name, unit, stats, runs = pytest_time(prefix, bench, display, places)
     else:
         name = prefix + own_name(tool, str(bench["name"]))
         unit = unit_of(str(bench.get("unit", "")))
         if unit in TIMES.values():
-            not_negative(display, name, {"value": bench["value"]})
+            not_negative(display, name, {"value": bench["value"]}, places=places)
         stats = {"value": number(bench["value"])}
-        spread = plus_minus(bench.get("range"), name)
+        spread = plus_minus(bench.get("range"), name, display, places)
         if spread is not None:
             stats["plus_minus"] = spread
         runs = 1
@@ -95,7 +112,7 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
     return Result(name, unit, stats, (), runs, when,
                   ident[:7] if isinstance(ident, str) else None, name,
                   better=BETTER.get(tool) if isinstance(tool, str) else None,
-                  former=former if former != name else None)
+                  former=former if former != name else None, places=places)
 
 
 def own_name(tool: Any, name: str) -> str:
@@ -105,42 +122,43 @@ def own_name(tool: Any, name: str) -> str:
     return benchstat_name(name) if tool == "go" else name
 
 
-def pytest_time(prefix: str, bench: dict[str, Any], display: str
+def pytest_time(prefix: str, bench: dict[str, Any], display: str, places: Places
                 ) -> tuple[str, str | None, dict[str, Decimal], int]:
     """A bench of the action's `pytest` tool as `import pytest-benchmark` writes it, so a
     migrated history goes on in the same series: the test's name (`test_x`, not the
     action's `tests/test_a.py::test_x`), and its mean time in seconds (the action
     kept 1 / mean as `iter/sec`) with its standard deviation (`stddev: X`, seconds)."""
     name = prefix + str(bench["name"]).rsplit("::", 1)[-1]
-    not_negative(display, name, {"value": bench["value"]})
+    not_negative(display, name, {"value": bench["value"]}, places=places)
     rate = number(bench["value"])
     if not in_range(rate):
-        raise fail(display, f"benchmark {quoted(name)}: {bench['value']} iter/sec is out of range",
-                   "give the data.js as the action wrote it")
+        raise fail_in(places, "value", display, f"benchmark {quoted(name)}: {bench['value']} "
+                      "iter/sec is out of range", "give the data.js as the action wrote it")
     if not rate:
-        raise fail(display, f"benchmark {quoted(name)}: 0 iter/sec has no time per run",
-                   "give the data.js as the action wrote it")
+        raise fail_in(places, "value", display, f"benchmark {quoted(name)}: 0 iter/sec has "
+                      "no time per run", "give the data.js as the action wrote it")
     stats = {"mean": Decimal(1) / rate}
     found = STDDEV.fullmatch(str(bench.get("range", "")).strip())
     if found:
-        stats["stddev"] = spread_of(found.group(1), name)
+        stats["stddev"] = spread_of(found.group(1), name, display, places)
     rounds = ROUNDS.search(str(bench.get("extra", "")))
     return name, "s", stats, int(rounds.group(1)) if rounds else 1
 
 
-def plus_minus(text: Any, name: str) -> Decimal | None:
+def plus_minus(text: Any, name: str, display: str, places: Places) -> Decimal | None:
     """The number of a `range` such as `± 412` (cargo's deviation), kept beside the
     value; other ranges (`stddev: 0.01`, `± 2%`) are read past, their meaning varies."""
     found = RANGE.fullmatch(text.strip()) if isinstance(text, str) else None
-    return spread_of(found.group(1), name) if found else None
+    return spread_of(found.group(1), name, display, places) if found else None
 
 
-def spread_of(written: str, name: str) -> Decimal:
+def spread_of(written: str, name: str, display: str, places: Places) -> Decimal:
     """A spread as written (`412`, `1e999`, `nan`): a negative one is refused here, one no
     page can print (infinite, not a number, too large) by the import's number check."""
     value = Decimal(written)
     if value.is_signed() and not value.is_nan() and not value.is_zero():
-        raise ValueError(f"benchmark {quoted(name)}: its spread is {written}, a negative one")
+        raise fail_in(places, "range", display, f"benchmark {quoted(name)}: its spread is "
+                      f"{written}, a negative one", "give the data.js as the action wrote it")
     return value
 
 

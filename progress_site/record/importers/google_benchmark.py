@@ -4,25 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.errors import visible_path
 from progress_site.record.importers.base import (
+    READINGS,
     Result,
     day_of,
-    fail,
+    fail_in,
     is_count,
     not_negative,
     number,
     quoted,
-    read_json,
+    read_located,
 )
+from progress_site.record.importers.places import Places, ToolFile, Under
 from progress_site.record.importers.shape import Each, Format, Mistake, Obj
 
-Runs = dict[str, list[dict[str, Any]]]
+Runs = dict[str, list[tuple[int, dict[str, Any]]]]  # name -> (index, benchmark), in order
 HINT = "write it with `--benchmark_format=json` or `--benchmark_out=FILE`"
 # The aggregates kept as statistics (a BigO or RMS one has no `real_time`).
 KEPT = ("mean", "median", "stddev", "cv")
+# Where a benchmark's values are, by our name of each: its key.
+KEYS = MappingProxyType({**{key: key for key in READINGS}, "error": "error_message"})
 # What Google Benchmark writes (src/json_reporter.cc), as far as a result is read from it.
 BENCH = Obj("a benchmark", {
     "name": ("text", True), "run_name": ("text", False), "run_type": ("text", False),
@@ -36,19 +41,20 @@ CONTEXT = Obj("`context`", {"caches": (Each("a cache", Obj("a cache", {
 def read(path: Path, display: str) -> list[Result]:
     """Every benchmark: its repetitions as readings, its aggregates as statistics; a
     benchmark that reported an error is refused."""
-    doc = read_json(path, display, FORMAT)
+    doc, tool_file = read_located(path, display, FORMAT)
     context = doc.get("context") or {}
     runs: Runs = {}
     aggregates: Runs = {}
-    for bench in doc["benchmarks"]:
-        refuse_error(bench, display)
+    for i, bench in enumerate(doc["benchmarks"]):
+        at = Under(tool_file, ("benchmarks", i), KEYS)
+        refuse_error(bench, display, at)
         if bench.get("aggregate_name") != "cv":  # a ratio, not a time
-            not_negative(display, bench.get("name"), bench)
+            not_negative(display, bench.get("name"), bench, places=at)
         name = bench.get("run_name") or bench["name"]
         kind = aggregates if bench.get("run_type") == "aggregate" else runs
-        kind.setdefault(name, []).append(bench)
+        kind.setdefault(name, []).append((i, bench))
     day, facts = day_of(context.get("date")), machine_facts(context)
-    return [one(name, runs.get(name, []), aggregates.get(name, []), day, facts)
+    return [one(name, runs.get(name, []), aggregates.get(name, []), day, facts, tool_file)
             for name in dict.fromkeys([*runs, *aggregates])]
 
 
@@ -66,28 +72,41 @@ FORMAT = Format(Obj("the file", {"context": (CONTEXT, False),
                 "not Google Benchmark JSON: no `benchmarks` list", HINT, untimed)
 
 
-def refuse_error(bench: dict[str, Any], display: str) -> None:
+def refuse_error(bench: dict[str, Any], display: str, places: Places) -> None:
     """A benchmark that called SkipWithError measured nothing: say which and why."""
     if bench.get("error_occurred"):
         why = visible_path(str(bench.get("error_message", "")))
-        raise fail(display, f"benchmark {quoted(visible_path(str(bench.get('name'))))} reported "
-                   f"an error: {why}", "fix the benchmark (its SkipWithError) and run it "
-                   "again; nothing was written")
+        at = "error" if "error_message" in bench else ""  # its message, else the benchmark
+        raise fail_in(places, at, display, f"benchmark "
+                      f"{quoted(visible_path(str(bench.get('name'))))} reported an error: "
+                      f"{why}", "fix the benchmark (its SkipWithError) and run it again; "
+                      "nothing was written")
 
 
-def one(name: str, runs: list[dict[str, Any]], aggregates: list[dict[str, Any]],
-        day: Any, facts: tuple[str, ...]) -> Result:
+def one(name: str, runs: list[tuple[int, dict[str, Any]]],
+        aggregates: list[tuple[int, dict[str, Any]]], day: Any, facts: tuple[str, ...],
+        tool_file: ToolFile) -> Result:
     """One benchmark: each repetition's real time, the aggregates it computed."""
-    first = runs[0] if runs else aggregates[0]
-    stats = {a["aggregate_name"]: number(a["real_time"]) for a in aggregates
+    first_at, first = runs[0] if runs else aggregates[0]
+    time = "real_time"
+    places = {"": (tool_file, ("benchmarks", first_at)),
+              "runs": (tool_file, ("benchmarks", first_at, "repetitions")),
+              "facts": (tool_file, ("context",)),
+              **{f"samples[{k}]": (tool_file, ("benchmarks", i, time))
+                 for k, (i, _) in enumerate(runs)},
+              **{a["aggregate_name"]: (tool_file, ("benchmarks", i, time))
+                 for i, a in aggregates if a.get("aggregate_name") in KEPT}}
+    stats = {a["aggregate_name"]: number(a[time]) for _, a in aggregates
              if a.get("aggregate_name") in KEPT}
-    samples = tuple(number(r["real_time"]) for r in runs)
+    samples = tuple(number(r[time]) for _, r in runs)
     if len(samples) == 1:
         stats["value"] = samples[0]
+        places["value"] = places["samples[0]"]
     repetitions = first.get("repetitions")
     count = len(samples) or (int(repetitions) if is_count(repetitions) else 1)
     return Result(name, first.get("time_unit", "ns"), stats,
-                  samples if len(samples) > 1 else (), count, day, facts=facts)
+                  samples if len(samples) > 1 else (), count, day, facts=facts,
+                  places=places)
 
 
 def machine_facts(context: dict[str, Any]) -> tuple[str, ...]:

@@ -11,14 +11,18 @@ from progress_site.record.importers.base import (
     Result,
     not_negative,
     number,
-    read_json,
+    read_located,
     stats_of,
 )
+from progress_site.record.importers.places import ToolFile, Under
 from progress_site.record.importers.shape import Each, Format, Obj
 
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",
                           "stddev": "stddev"})
 HINT = "write it with `hyperfine --export-json FILE ...`"
+# Where a result's values are, by our name of each: hyperfine's key.
+KEYS = MappingProxyType({**STATS, "user": "user", "system": "system", "times": "times",
+                         "samples": "times"})
 # What hyperfine writes (src/export/json.rs), as far as a result is read from it.
 RESULT = Obj("a result", {
     "command": ("text", True),
@@ -32,17 +36,18 @@ FORMAT = Format(Obj("the file", {"results": (Each("a result", RESULT), True)}),
 
 def read(path: Path, display: str) -> list[Result]:
     """Every command of the file with its `times`; a non-zero exit code marks it failed."""
-    doc = read_json(path, display, FORMAT)
-    return [one(run, display) for run in doc["results"]]
+    doc, tool_file = read_located(path, display, FORMAT)
+    return [one(run, display, tool_file, i) for i, run in enumerate(doc["results"])]
 
 
-def one(run: dict[str, Any], display: str) -> Result:
+def one(run: dict[str, Any], display: str, tool_file: ToolFile, index: int) -> Result:
     """One command: its times, the statistics hyperfine reports, and how it exited."""
-    not_negative(display, run["command"], run)
+    places = Under(tool_file, ("results", index), KEYS)
+    not_negative(display, run["command"], run, places=places)
     times = tuple(number(t) for t in run.get("times") or ())
     stats = stats_of(run, STATS)
     return Result(run["command"], "s", stats, times, len(times) or 1,
-                  failed=failure(run.get("exit_codes")))
+                  failed=failure(run.get("exit_codes")), places=places)
 
 
 def failure(codes: Any) -> str | None:

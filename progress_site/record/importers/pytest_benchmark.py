@@ -6,15 +6,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from progress_site.errors import KeyPath
 from progress_site.record.importers.base import (
     Result,
     count,
     day_of,
     not_negative,
     number,
-    read_json,
+    read_located,
     stats_of,
 )
+from progress_site.record.importers.places import Place, Places, ToolFile, within
 from progress_site.record.importers.shape import Each, Format, Obj
 
 # Its statistics in seconds, under our names (`ops` is a rate, left out).
@@ -41,26 +43,40 @@ DIRTY = ("measured with uncommitted changes (commit_info.dirty): the commit does
 
 def read(path: Path, display: str) -> list[Result]:
     """Every benchmark of the file, in seconds; a dirty tree flags each figure to watch."""
-    doc = read_json(path, display, FORMAT)
+    doc, tool_file = read_located(path, display, FORMAT)
     info = doc.get("commit_info") or {}
     commit = info.get("id")
     commit = commit[:7] if isinstance(commit, str) and commit != "unversioned" else None
     flag = DIRTY if info.get("dirty") is True else None
     facts = machine_facts(doc.get("machine_info") or {})
     results = []
-    for bench in doc["benchmarks"]:
-        not_negative(display, bench["name"], bench["stats"])
+    for j, bench in enumerate(doc["benchmarks"]):
+        places = places_of(bench, tool_file, ("benchmarks", j))
+        not_negative(display, bench["name"], bench["stats"], places=places)
         results.append(Result(bench["name"], "s", stats_of(bench["stats"], STATS),
-                              readings(bench, display), count(bench["stats"]["rounds"], "rounds"),
+                              readings(bench, display, places),
+                              count(bench["stats"]["rounds"], "rounds"),
                               day_of(doc.get("datetime")), commit, bench["name"], flag=flag,
-                              facts=facts))
+                              facts=facts, places=places))
     return results
 
 
-def readings(bench: dict[str, Any], display: str) -> tuple[Any, ...]:
+def places_of(bench: dict[str, Any], tool_file: ToolFile, path: KeyPath) -> dict[str, Place]:
+    """Where a benchmark's values are: its statistics, rounds and readings, its name (the
+    title), and the file's commit and machine."""
+    stats = (*path, "stats")
+    data = stats if bench["stats"].get("data") else path
+    return {"": (tool_file, path), "title": (tool_file, (*path, "name")),
+            "runs": (tool_file, (*stats, "rounds")), "samples": (tool_file, (*data, "data")),
+            "commit": (tool_file, ("commit_info", "id")),
+            "facts": (tool_file, ("machine_info",)),
+            **within(tool_file, stats, {**STATS, "data": "data"})}
+
+
+def readings(bench: dict[str, Any], display: str, places: Places) -> tuple[Any, ...]:
     """Every round's time, when pytest ran with --benchmark-save-data."""
     data = bench.get("stats", {}).get("data") or bench.get("data") or []
-    not_negative(display, bench["name"], {"samples": data})
+    not_negative(display, bench["name"], {"samples": data}, places=places)
     return tuple(number(x) for x in data)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -77,6 +78,7 @@ class Format:
 Spec = str | Obj | Each  # a kind of KINDS, an object, or a list
 _DECODER = json.JSONDecoder()
 _SPACE = " \t\n\r"
+_PLAIN = re.compile(r"[A-Za-z0-9_-]+")  # a key a path prints as it is
 
 
 def mistakes(path: KeyPath, value: Any, spec: Spec, name: str) -> Iterator[Mistake]:
@@ -156,12 +158,21 @@ def located(found: Iterable[Mistake], text: str, start: int, display: str, hint:
         end = text.find("\n", at)
         source = text[lines[line - 1]:end if end >= 0 else len(text)]
         out.append(Problem(Location(display, line, at - lines[line - 1] + 1), message,
-                           path, hint, source))
+                           spelled(path), hint, source))
     out.sort(key=Problem.sort_key)
     if len(found) > MAX_SHOWN:
         out.append(Problem(Location(display), f"and {len(found) - MAX_SHOWN:,} more mistakes "
                            "of the same kind (fix those above first)"))
     return out
+
+
+def spelled(path: KeyPath) -> KeyPath:
+    """A key path as a message prints it, each key that is not one plain word quoted as
+    JSON writes it (as jq does): `results."t.time_a"[1]`, not `results.t.time_a[1]`,
+    which reads as three keys; `entries."Rust Benchmark"[0]`."""
+    return tuple(json.dumps(part, ensure_ascii=False)
+                 if isinstance(part, str) and not _PLAIN.fullmatch(part) else part
+                 for part in path)
 
 
 def offset(text: str, pos: int, path: KeyPath) -> int:
