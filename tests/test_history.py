@@ -695,3 +695,28 @@ def test_a_series_of_times_is_shown_in_one_unit(tmp_path: Path, unit: str, said:
     assert series["unit"] == shown
     assert '"unit": "us"' in (source / "data" / "history" /
                               "measurements.startup.jsonl").read_text("utf-8")
+
+
+def test_a_young_step_shows_the_p_value_of_the_readings_that_let_it_through(
+        tmp_path: Path) -> None:
+    """Six commits, each of five readings: three at 100 ms, then three 50 % slower. The
+    commits' rank test cannot pass so few (p = 0.5 after its correction), the levels
+    stand apart and the readings' test passes: that p-value is the step's evidence. The
+    row read "p = 0.5000" beside "Regressed"."""
+    source = history_source(tmp_path / "src")
+    lines = [line(i, level, samples=[round(level * (1 + NOISE[(i * 5 + k) % 20]), 2)
+                                     for k in range(5)])
+             for i, level in enumerate([100.0] * 3 + [150.0] * 3)]
+    (source / "data" / "history" / "measurements.young.jsonl").write_text(
+        "\n".join(lines) + "\n", encoding="utf-8")
+    built = make_site(BuildConfig(source=source, out=tmp_path / "site", today=TODAY))
+    for path, shown in (("benchmarks/index.html", "p\u00a0<\u00a00.0001 (readings)"),
+                        ("fr/benchmarks/index.html", "p\u00a0<\u00a00,0001 (relevés)")):
+        page = parse(built.files[path])
+        row = next(r for r in page.find_all("tr", class_="step")
+                   if r.find("a").attrs["href"] == "young/index.html")
+        cells = [c.text() for c in row.find_all("td")]
+        assert cells[-2:] == [shown, "Regressed" if path[0] == "b" else "Dégradé"]
+    startup = [c.text() for c in parse(built.files["benchmarks/index.html"]).find_all(
+        "tr", class_="step")[0].find_all("td")]
+    assert "readings" not in startup[-2]  # thirty commits pass the commits' own test

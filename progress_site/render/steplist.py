@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from progress_site.derive.cuts import Settings
 from progress_site.derive.quantity import significant_decimals
 from progress_site.render import formatting
 from progress_site.render.serieswords import STATUS, SeriesWords, series_slug
@@ -15,6 +16,9 @@ from progress_site.render.serieswords import STATUS, SeriesWords, series_slug
 if TYPE_CHECKING:  # a site without history renders no series: its analysis stays unloaded
     from progress_site.derive.history import SeriesView
     from progress_site.derive.regressions import Step
+    from progress_site.render.words import Words
+
+ALPHA = Settings().alpha  # the commits' test a step passes (docs/regressions.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +48,7 @@ def step_row(board: SeriesWords, view: SeriesView, step: Step) -> StepRow:
     href = w.address(None, "compare", f"{step.last_before}...{step.first_after}")
     code = Markup("<code>{}</code>").format(span)
     shown = Markup('<a href="{}">{}</a>').format(href, code) if href else code
-    p_value = (w._("p\u00a0<\u00a0%(p)s", p=w.number(0.0001, 4)) if step.p_value < 0.0001
-               else w._("p\u00a0=\u00a0%(p)s", p=w.number(step.p_value, 4)))
+    p_value = rank_test(w, step)
     return StepRow(
         slug=series_slug(view), title=board.title(view), range=shown,
         # Three significant digits, as a study's ratio prints: "1,237.32 times" told
@@ -55,3 +58,15 @@ def step_row(board: SeriesWords, view: SeriesView, step: Step) -> StepRow:
         percent=board.percent(step),
         noise=formatting.percent_amount(step.noise * 100, 1, lang),
         p_value=p_value, status=words, status_class=status_class)
+
+
+def rank_test(w: Words, step: Step) -> str:
+    """The p-value that let the step through: the commits' rank test's, or, where a short
+    history's commits cannot pass it and their levels stood apart, their readings' (a
+    step that passed by its readings read "p = 0.5000" beside "Regressed")."""
+    p, readings = step.p_value, False
+    if p >= ALPHA and step.samples_p_value is not None:
+        p, readings = step.samples_p_value, True
+    shown = (w._("p\u00a0<\u00a0%(p)s", p=w.number(0.0001, 4)) if p < 0.0001
+             else w._("p\u00a0=\u00a0%(p)s", p=w.number(p, 4)))
+    return w._("%(p)s (readings)", p=shown) if readings else shown
