@@ -267,7 +267,9 @@ content/en/cp1252.md:2:8: the file is not valid UTF-8
 data/latin1.yaml:2:22: the file is not valid UTF-8
       - {id: m, name: Caf\ufffd}
                          ^
-    hint: save it as UTF-8
+    hint: save it as UTF-8. Until it reads, what texts \
+cite of the machines it may hold is not checked, and an id no other file declares is \
+told once.
 data/utf16.yaml: the file is UTF-16, not UTF-8
     hint: save it as UTF-8
 Aborted with 3 data errors.
@@ -299,7 +301,9 @@ data/bidi.yaml:3:19: invisible control character U+202E (right-to-left override)
 makes the text read otherwise than it is written
         name: 'Speed: \\u202e1.5'
                       ^
-    hint: delete it; right-to-left words need no control characters
+    hint: delete it; right-to-left words need no control characters. Until it reads, what texts \
+cite of the machines it may hold is not checked, and an id no other file declares is \
+told once.
 Aborted with 3 data errors.
 """),
     "a whole number of 5,000 digits": (lambda src: write(

@@ -60,8 +60,11 @@ def spoiled(datasets: tuple[Dataset, ...], aside: Collection[tuple[str, str]],
     errors = [p for p in problems if not p.warning]
     if not errors:
         return frozenset()
+    # A dataset is cited by its id alone (`count(four-way)`), the others by their kind.
     found = {f"{kind}.{ident}" for kind, ident in aside if kind != "collections"}
-    # A misspelt collection: every name of its records (a study's are its comparisons').
+    found |= {ident for kind, ident in aside if kind == "datasets"}
+    # A whole collection: every name of its records (a study's are its comparisons'); for
+    # the datasets, any name that is not another's (`Namespace.cites_told`).
     found |= {name for kind, ident in aside if kind == "collections"
               for name in (ident, CITED_AS.get(ident, ident))}
     for ds in datasets:
