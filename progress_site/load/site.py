@@ -169,7 +169,8 @@ def cited_names(meant: str, value: Any) -> set[tuple[str, str]] | None:
         return None
     out: set[tuple[str, str]] = set()
     for item in value:
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) \
+                or not item["id"]:
             return None
         out.add((meant, item["id"]))
         if inner is not None:
