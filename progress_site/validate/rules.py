@@ -324,10 +324,11 @@ def failed(records: list[Any], found: list[Problem], dangling: set[tuple[str, st
            ids: list[Problem]) -> Failed:
     """The records the errors are about: derive works on the others, and leaves out or
     reads as not judgeable what depends on these (a good build pays nothing here)."""
-    errors = [p.key_path for p in found if not p.warning]
+    errors = [(p.location.file, p.key_path) for p in found if not p.warning]
     if not errors:
         return Failed()
-    paths = {rec.where.path for rec in records
-             if isinstance(getattr(rec, "where", None), Where) and rec.where.path}
-    return Failed(failed_records(paths, errors), frozenset(dangling),
-                  frozenset(p.key_path[:-1] for p in ids if p.key_path[-1:] == ("id",)))
+    places = {(rec.where.location.file, rec.where.path) for rec in records
+              if isinstance(getattr(rec, "where", None), Where) and rec.where.path}
+    return Failed(failed_records(places, errors), frozenset(dangling),
+                  frozenset((p.location.file, p.key_path[:-1]) for p in ids
+                            if p.key_path[-1:] == ("id",)))
