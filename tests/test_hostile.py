@@ -439,10 +439,19 @@ def test_fifos_in_the_caches_templates_and_catalogs_are_not_waited_on(
 
 
 def test_record_refuses_a_fifo_among_the_data_files(base: Path) -> None:
-    """`record` opens every data file to edit: a FIFO there is refused, not waited on."""
+    """`record` opens every data file to edit: a FIFO there is not waited on, and the
+    check of the change refuses it as a build does, with nothing written."""
     os.mkfifo(base / "data" / "fifo.yaml")
     done = within(30, "record", "measurement", "m", "--value", "1", "--unit", "ms",
-                  "--title", "M", "--source", base)
+                  "--title", "M", "--status", "estimate", "--source", base, "--yes")
+    assert done.code == 1, done.err
+    assert "data/fifo.yaml: this is a FIFO (named pipe), not a regular file: the build " \
+           "reads nothing else" in done.err, done.err
+    assert "nothing written" in done.err
+    # Asked to write into it, it stops there.
+    done = within(30, "record", "measurement", "m", "--value", "1", "--unit", "ms",
+                  "--title", "M", "--status", "estimate", "--file", "data/fifo.yaml",
+                  "--source", base, "--yes")
     assert (done.code, done.out) == (1, ""), done.err
     assert "data/fifo.yaml: cannot read it: it is a FIFO (named pipe), not a regular " \
            "file; remove it" in done.err
