@@ -352,7 +352,9 @@ def test_a_list_no_dataset_reads_is_not_data(tmp_path: Path) -> None:
         "data/notes.yaml:1:1: a data file must be a mapping of collections "
         "(machines:, studies:, ...)\n"
         "    - one\n"
-        "    ^")
+        "    ^\n"
+        "    hint: write its items under the collection they belong to (`machines:`, its "
+        "items indented below it); a list of a dataset's records is named by its `records:`")
 
 
 BAD_DECLARATIONS = [

@@ -91,7 +91,7 @@ def build_problems(tmp_path: Path, text: str) -> list[str]:
     (tmp_path / "data" / "case.yaml").write_text(text, encoding="utf-8")
     if "site" not in (read_yaml(text) or {}):
         (tmp_path / "data" / "site.yaml").write_text(SITE, encoding="utf-8")
-    _, _, problems, _ = load_data(tmp_path, strict=True)
+    _, _, problems, *_ = load_data(tmp_path, strict=True)
     return [p.render() for p in problems]
 
 

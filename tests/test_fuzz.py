@@ -247,24 +247,49 @@ def test_the_command_line_never_prints_a_traceback(source: Path,
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
 
 
-# A page whose error is sure: a build whose data loads whole tells it, whatever else fails.
+@st.composite
+def unreadable(draw: st.DrawFn) -> tuple[str, str | bytes]:
+    """A data file that cannot be read whole: the base's machines, commits and runs with a
+    tab, a quote left open, a record without its id, or saved in another encoding; or a
+    file of prose, or a list of records."""
+    how = draw(st.sampled_from(["tab", "quote", "no-id", "cp1252", "utf-16", "prose",
+                                "list"]))
+    if how == "prose":
+        return "data/fuzz.yaml", draw(st.sampled_from(["Notes", "A list of things"])) \
+            + draw(st.text("abc é.\n", max_size=40))
+    if how == "list":
+        return "data/fuzz.yaml", dump(draw(st.lists(record(schema.Machine, 2), min_size=1,
+                                                    max_size=2)))
+    lines = BASE_DATA.splitlines(keepends=True)
+    at = draw(st.integers(0, len(lines) - 1))
+    text = {"tab": "".join([*lines[:at], "\t" + lines[at], *lines[at + 1:]]),
+            "quote": BASE_DATA.replace("title: A", 'title: "A'),
+            "no-id": BASE_DATA.replace("{id: a, name: A}", "{name: A}")}.get(
+                how, BASE_DATA.replace("name: A", "name: Café"))
+    return "data/base.yaml", text.encode(how) if how in ("cp1252", "utf-16") else text
+
+
+# A page whose error is sure: a build whose data loads tells it, whatever else fails (a
+# file that could not be read whole included, unless it is the one with `site:`).
 SURE_PAGE = "---\ntitle: S\n---\nSee {{ nowhere-at-all }}.\n"
-BROKEN_DATA = st.one_of(SHAPED.map(lambda d: ("data/fuzz.yaml", dump(d))), edited_example())
+BROKEN_DATA = st.one_of(SHAPED.map(lambda d: ("data/fuzz.yaml", dump(d))), edited_example(),
+                        unreadable())
 
 
 @FUZZ
 @given(document=BROKEN_DATA, markdown=MARKDOWN)
-def test_broken_data_and_pages_are_told_together(source: Path, document: tuple[str, str],
-                                                 markdown: str) -> None:
+def test_broken_data_and_pages_are_told_together(
+        source: Path, document: tuple[str, str | bytes], markdown: str) -> None:
     """Data and pages broken together: the build fails with located problems only, and
     the pages are checked past the data's errors (unless the data did not load whole)."""
     name, text = document
-    pages = {source / "content" / "en" / "fuzz.md": "---\ntitle: F\n---\n" + markdown,
-             source / "content" / "en" / "sure.md": SURE_PAGE,
-             source / name: text}
-    pages |= {source / "content" / lang / "index.md": page(text) for lang in ("en", "fr")}
+    pages: dict[Path, str | bytes] = {
+        source / "content" / "en" / "fuzz.md": "---\ntitle: F\n---\n" + markdown,
+        source / "content" / "en" / "sure.md": SURE_PAGE, source / name: text}
+    pages |= {source / "content" / lang / "index.md": page(text if isinstance(text, str)
+                                                           else "") for lang in ("en", "fr")}
     for path, words in pages.items():
-        path.write_text(words, encoding="utf-8")
+        path.write_bytes(words.encode("utf-8") if isinstance(words, str) else words)
     try:
         loaded, _ = load(source, False)
         with pytest.raises(BuildFailed) as failed:
@@ -280,6 +305,8 @@ def test_broken_data_and_pages_are_told_together(source: Path, document: tuple[s
             original = HOSTILE_BASE / path.relative_to(source)
             if original.exists():
                 shutil.copy(original, path)
+            elif path.name == "base.yaml":
+                path.write_text(BASE_DATA)
             else:
                 path.unlink(missing_ok=True)
 

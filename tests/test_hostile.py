@@ -267,7 +267,9 @@ content/en/cp1252.md:2:8: the file is not valid UTF-8
 data/latin1.yaml:2:22: the file is not valid UTF-8
       - {id: m, name: Caf\ufffd}
                          ^
-    hint: save it as UTF-8
+    hint: save it as UTF-8. Until it reads, what texts \
+cite of the machines it may hold is not checked, and an id no other file declares is \
+told once.
 data/utf16.yaml: the file is UTF-16, not UTF-8
     hint: save it as UTF-8
 Aborted with 3 data errors.
@@ -299,7 +301,9 @@ data/bidi.yaml:3:19: invisible control character U+202E (right-to-left override)
 makes the text read otherwise than it is written
         name: 'Speed: \\u202e1.5'
                       ^
-    hint: delete it; right-to-left words need no control characters
+    hint: delete it; right-to-left words need no control characters. Until it reads, what texts \
+cite of the machines it may hold is not checked, and an id no other file declares is \
+told once.
 Aborted with 3 data errors.
 """),
     "a whole number of 5,000 digits": (lambda src: write(
@@ -435,10 +439,19 @@ def test_fifos_in_the_caches_templates_and_catalogs_are_not_waited_on(
 
 
 def test_record_refuses_a_fifo_among_the_data_files(base: Path) -> None:
-    """`record` opens every data file to edit: a FIFO there is refused, not waited on."""
+    """`record` opens every data file to edit: a FIFO there is not waited on, and the
+    check of the change refuses it as a build does, with nothing written."""
     os.mkfifo(base / "data" / "fifo.yaml")
     done = within(30, "record", "measurement", "m", "--value", "1", "--unit", "ms",
-                  "--title", "M", "--source", base)
+                  "--title", "M", "--status", "estimate", "--source", base, "--yes")
+    assert done.code == 1, done.err
+    assert "data/fifo.yaml: this is a FIFO (named pipe), not a regular file: the build " \
+           "reads nothing else" in done.err, done.err
+    assert "nothing written" in done.err
+    # Asked to write into it, it stops there.
+    done = within(30, "record", "measurement", "m", "--value", "1", "--unit", "ms",
+                  "--title", "M", "--status", "estimate", "--file", "data/fifo.yaml",
+                  "--source", base, "--yes")
     assert (done.code, done.out) == (1, ""), done.err
     assert "data/fifo.yaml: cannot read it: it is a FIFO (named pipe), not a regular " \
            "file; remove it" in done.err

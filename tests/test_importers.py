@@ -308,17 +308,30 @@ def test_a_bad_file_is_an_error_message_not_a_traceback(
         "wrote it\n")
 
 
-def test_a_data_file_ruamel_cannot_read_is_an_error(
+def test_a_data_file_ruamel_cannot_read_is_told_as_a_build_tells_it(
         source: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A data file that does not read is not edited: the change is checked as a build
+    would check it, which tells that file's error at its place with every other one."""
     (source / "data" / "dup.yaml").write_text("commits:\n  - id: a\n    id: b\n")
+    before = {p: p.read_bytes() for p in sorted((source / "data").rglob("*")) if p.is_file()}
     status = main(["record", "measurement", "x", "--value", "1", "--status", "estimate",
                    "--source", str(source)])
     assert status == 1
     err = capsys.readouterr().err
-    assert err == ('error: data/dup.yaml:3:5: cannot read it as YAML: found duplicate key '
-                   '"id" with value "b" (original value: "a"); fix it (`python build.py` '
-                   'shows the problems), then record again\n')
-    assert "Traceback" not in err
+    assert err == ("data/dup.yaml:3:5: commits[0].id: key 'id' appears twice\n"
+                   "        id: b\n        ^\n    hint: keep one of them\n"
+                   "error: nothing written: the data as changed would not build (1 error, "
+                   "above)\n")
+    # Asked to write into it, the recording stops there: it cannot edit what it cannot read.
+    status = main(["record", "measurement", "x", "--value", "1", "--status", "estimate",
+                   "--file", "data/dup.yaml", "--source", str(source)])
+    assert status == 1
+    assert capsys.readouterr().err == (
+        'error: data/dup.yaml:3:5: cannot read it as YAML: found duplicate key "id" with '
+        'value "b" (original value: "a"); fix it (`python build.py` shows the problems), '
+        "then record again\n")
+    assert {p: p.read_bytes() for p in sorted((source / "data").rglob("*"))
+            if p.is_file()} == before
 
 
 # -- what a tool's file says reaches the terminal spelled out -----------------------------

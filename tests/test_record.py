@@ -610,3 +610,25 @@ def test_a_page_citing_the_refused_figure_adds_no_error_of_its_own(
     assert "no machine 'test-pcc'" in err and "content/" not in err
     assert err.endswith("error: nothing written: the data as changed would not build "
                         "(1 error, above)\n")
+
+
+def test_a_data_file_that_does_not_read_leaves_the_rest_checked(
+        example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A data file that cannot be read (a tab in its indentation) is told with every other
+    error of the change at once: the page's, and the machine the new figure names, which
+    that file may declare, told once however many figures name it."""
+    machines = example_copy / "data" / "machines.yaml"
+    machines.write_text(machines.read_text(encoding="utf-8").replace(
+        "  - id: vps\n", "\t- id: vps\n"), encoding="utf-8")
+    cite(example_copy, "Lost: {{ measurements.nowhere }}.")
+    before = hashes(example_copy)
+    status = record(example_copy, "measurement", "x", "--value", "1", "--machine", "test-pc",
+                    "--commit", "c38a01e", "--file", "data/new.yaml", "--yes")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "data/machines.yaml:13:1: YAML syntax error" in err
+    assert err.count("no machine 'test-pc' in the files read: data/machines.yaml, which "
+                     "could not be read whole, may declare it") == 1
+    assert "no number named 'measurements.nowhere'" in err
+    assert "Traceback" not in err
+    assert hashes(example_copy) == before

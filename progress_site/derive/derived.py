@@ -49,7 +49,7 @@ def derived(root: Path, today: dt.date, strict: bool,
     if source is None or not source.checkable:
         fail_on_errors(problems, root, lines)
     assert source is not None
-    data, found, failed = validate(source.data, today, source.aside, strict)
+    data, found, failed = validate(source.data, today, source.aside, strict, source.unread)
     failed = dataclasses.replace(failed, told=spoiled(source.data.datasets, source.aside,
                                                       problems))
     problems += with_source_lines(found + check_placeholders(data, strict), root, lines)

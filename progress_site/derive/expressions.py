@@ -282,6 +282,20 @@ def names(tree: Node) -> list[tuple[str, int]]:
     return found
 
 
+def heads(tree: Node) -> set[str]:
+    """What may be a dataset a statement reads: a selection's (`four-way[bots=1]`), a
+    field's (`four-way.cpu`: a dotted name's first part), a function's argument
+    (`count(four-way)`). A plain name alone is a number's, never a dataset's."""
+    found, stack = set(), [(tree, False)]
+    while stack:
+        node, argument = stack.pop()
+        if node.kind == "select" or (node.kind == "name" and (
+                argument or "." in node.parts[0])):
+            found.add(node.parts[0].partition(".")[0])
+        stack.extend((p, node.kind == "call") for p in _children(node) if isinstance(p, Node))
+    return found
+
+
 def _children(node: Node) -> tuple[Any, ...]:
     """The parts of a node that may be nodes themselves."""
     if node.kind == "call":

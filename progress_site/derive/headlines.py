@@ -99,9 +99,9 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
                               "stated `value:`", "keep one of them")]
     if h.figure is not None:
         key = ns.figures.get(h.figure)
-        if key is None:
-            return None, [problem(h.where, "figure", f"no figure '{h.figure}'",
-                                  ns.hint(h.figure))]
+        if key is None:  # unless what it names failed, and was told there
+            return None, [] if ns.cites_told(h.figure) else [problem(
+                h.where, "figure", f"no figure '{h.figure}'", ns.hint(h.figure))]
         target = figures[key]
         return HeadlineView(h, target.quantity, h.status or target.status), []
     assert h.value is not None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from progress_site.derive.expressions import ExpressionError, names, parse
+from progress_site.derive.expressions import ExpressionError, heads, names, parse
 from progress_site.derive.kinds import kind_of
 from progress_site.derive.quantity import Quantity
 from progress_site.derive.views import BudgetView, FigureView, RoadmapView, StudyView
@@ -123,11 +123,21 @@ class Namespace:
         if any(re.search(rf"(?<![\w.-]){re.escape(t)}(?![\w-])", source) for t in self.told):
             return True
         try:
-            cited = [name for name, _at in names(parse(source))]
+            tree = parse(source)
         except ExpressionError:
             return False
+        cited = [name for name, _at in names(tree)]
         return any(self._told(f"{scope}.{name}" if scope else name) or self._told(name)
-                   for name in cited)
+                   for name in cited) or self._cites_unread_dataset(heads(tree))
+
+    def _cites_unread_dataset(self, cited: set[str]) -> bool:
+        """Whether a statement may read a dataset of those whose ids could not be read (a
+        misspelt `datasets:` without them, a file that did not read): it names one that
+        is neither a dataset read nor the start of another name."""
+        if "datasets" not in self.told:
+            return False
+        known = {*self.datasets, *(name.partition(".")[0] for name in self.entries)}
+        return bool(cited - known)
 
     def _told(self, name: str) -> bool:
         """Whether a name is a told one or a part of one."""

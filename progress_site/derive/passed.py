@@ -13,12 +13,13 @@ from typing import Any, cast
 
 from progress_site.errors import KeyPath, Problem
 from progress_site.model.dataset import Dataset
-from progress_site.model.failed import Failed
+from progress_site.model.failed import Failed, Placed
 from progress_site.model.figure import Figure
 from progress_site.model.keys import Keyed, figures
 from progress_site.model.schema import Data
 from progress_site.model.values import Text, Where
 from progress_site.model.walk import holding_fields, reference_fields
+from progress_site.model.walk import walk as walk_records
 
 # Never published: a build with a failed record only checks its pages.
 REASON = Text((("en", "its data has errors"), ("fr", "ses données ont des erreurs")))
@@ -37,7 +38,7 @@ def passed(data: Data, failed: Failed) -> tuple[Data, frozenset[str]]:
     data = cast(Data, walk.value(data, False))
     told = set(failed.told)
     for keyed in figures(data):
-        if keyed.figure.where.path in walk.unjudged:
+        if (keyed.figure.where.location.file, keyed.figure.where.path) in walk.unjudged:
             told.add(str(keyed.key))
             if keyed.key.parts[-1] in ("before", "after") and keyed.key.parent:
                 told.add(str(keyed.key.parent))  # its comparison's ratio and change
@@ -56,7 +57,7 @@ class _Rebuild:
     def __init__(self, failed: Failed) -> None:
         self.failed = failed
         self.holders = failed.holders()
-        self.unjudged: set[KeyPath] = set()
+        self.unjudged: set[Placed] = set()
 
     def value(self, value: Any, inside: bool) -> Any:
         """The value rebuilt (itself when nothing in it failed); `inside`: within a
@@ -70,7 +71,7 @@ class _Rebuild:
         where = getattr(value, "where", None)
         if holding is None or not isinstance(where, Where):
             return self.record(value, holding, inside) if holding else value
-        path = where.path
+        path = (where.location.file, where.path)
         if not inside and path not in self.holders and not self.failed.dangling:
             return value  # most records: nothing failed in or under them
         inside = inside or path in self.failed.records
@@ -98,7 +99,8 @@ class _Rebuild:
     def dropped(self, value: Any) -> bool:
         """Whether a list's item is left out."""
         where = getattr(value, "where", None)
-        return isinstance(where, Where) and where.path in self.failed.dropped
+        return isinstance(where, Where) and (where.location.file,
+                                             where.path) in self.failed.dropped
 
 
 def told_by(problems: list[Problem], keyed: tuple[Keyed, ...], datasets: tuple[Dataset, ...]
@@ -125,13 +127,15 @@ def left_out(data: Data, kept: Data, failed: Failed) -> Mapping[str, str]:
     if not failed.dropped:
         return MappingProxyType({})
     still = {str(k.key) for k in figures(kept)}
+    records = _dropped(data, failed.dropped)
     found: dict[str, str] = {}
     for keyed in figures(data):
         path = keyed.figure.where.path
-        for at in failed.dropped:
-            if path[:len(at)] != at:
+        for file, at in failed.dropped:
+            record = records.get((file, at))
+            if file != keyed.figure.where.location.file or path[:len(at)] != at \
+                    or record is None:
                 continue
-            record = _at(data, at)
             ident = getattr(record, "id", None)
             if ident not in keyed.key.parts:
                 continue
@@ -141,9 +145,9 @@ def left_out(data: Data, kept: Data, failed: Failed) -> Mapping[str, str]:
     return MappingProxyType(found)
 
 
-def _at(data: Data, path: KeyPath) -> Any:
-    """The record at a path of the data."""
-    value: Any = data
-    for part in path:
-        value = value[part] if isinstance(part, int) else getattr(value, part)
-    return value
+def _dropped(data: Data, dropped: frozenset[Placed]) -> dict[Placed, Any]:
+    """The records at these places: not by index into the data's collections, which join
+    several files' and leave out the records that did not read."""
+    return {(rec.where.location.file, rec.where.path): rec for rec in walk_records(data)
+            if isinstance(getattr(rec, "where", None), Where)
+            and (rec.where.location.file, rec.where.path) in dropped}

@@ -153,7 +153,11 @@ class Converter:
                                 f"got {found(value)}", hint)
 
     def text_value(self, value: Any, path: KeyPath) -> Any:
-        """A plain string; a bare number (a commit like 1234567) keeps its written form."""
+        """A plain string; a bare number (a commit like 1234567) keeps its written form.
+        An id is never empty: it names its record (a figure's key is made of ids)."""
+        if value == "" and path[-1:] == ("id",):
+            return self.error(path, "an id cannot be empty", "write a word: letters, "
+                              "digits, '-', '_' and '.'")
         if isinstance(value, str):
             return value
         if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -53,13 +53,11 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document],
     """Every dataset with its records; a YAML list that no dataset names is an error
     (`declared`: the records' files named by declarations that did not load)."""
     problems: list[Problem] = []
-    claimed: set[str] = set(declared)
     datasets = []
     for ds in data.datasets:
         found_here = check_declaration(ds, {u.id for u in data.site.units})
         problems += found_here
         display = records_path(ds)
-        claimed.add(display)
         if found_here:
             datasets.append(ds)
             continue
@@ -69,11 +67,19 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document],
             ds = dataclasses.replace(ds, rows=rows)
         problems += found_here
         datasets.append(ds)
-    for display, doc in sorted(lists.items()):
-        if display not in claimed:
-            problems.append(doc.problem((), "a data file must be a mapping of collections "
-                                            "(machines:, studies:, ...)"))
+    for display in unclaimed(data, lists, declared):
+        problems.append(lists[display].problem(
+            (), "a data file must be a mapping of collections (machines:, studies:, ...)",
+            "write its items under the collection they belong to (`machines:`, its items "
+            "indented below it); a list of a dataset's records is named by its `records:`"))
     return dataclasses.replace(data, datasets=tuple(datasets)), problems
+
+
+def unclaimed(data: Data, lists: Iterable[str], declared: Iterable[str] = ()) -> list[str]:
+    """The YAML lists that no dataset names as its records (`declared`: the records' files
+    named by declarations that did not load): files that could not be read as data."""
+    claimed = {*declared, *(records_path(ds) for ds in data.datasets)}
+    return sorted(display for display in lists if display not in claimed)
 
 
 def _checked_rows(ds: Dataset, doc: Document, found: list[Problem]

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from progress_site.errors import Problem
+from progress_site.errors import KeyPath, Problem
 from progress_site.load.comments import cut_texts
 from progress_site.load.document import Document
 from progress_site.load.yaml import parse
@@ -29,7 +29,7 @@ def parsed(text: str, display: str) -> tuple[Document, tuple[Problem, ...]]:
 
 
 # A data file's records from its parse (`site.convert_document`).
-Convert = Callable[[Document, tuple[str, ...], bool], Any]
+Convert = Callable[[Document, tuple[str, ...], bool, list[KeyPath]], Any]
 
 
 class Remembered:
@@ -43,7 +43,9 @@ class Remembered:
                       strict: bool) -> Any:
             """`convert` of the text's parse: its records are frozen, a function of the
             text alone."""
-            return convert(dataclasses.replace(parse(text, display)[0]), languages, strict)
+            doc, problems = parse(text, display)
+            return convert(dataclasses.replace(doc), languages, strict,
+                           [p.key_path for p in problems if not p.warning])
 
         self._parsed = parse
         self.converted = converted

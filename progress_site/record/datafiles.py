@@ -27,9 +27,18 @@ class DataFiles:
             raise UsageError(f"{visible_path(str(root))}: no data/ folder here; pass "
                              "--source with the folder that holds data/")
         self.root = root
-        opened = (YamlFile(p, self.display(p), records_ok=True)
-                  for p in source_files(root / "data", DATA_SUFFIXES))
-        self.files = {f.path: f for f in opened if not f.records}
+        self.files: dict[Path, YamlFile] = {}
+        # Files that do not read: not edited, and left to the check of the change, which
+        # tells why at their line with every other error (all at once), and writes nothing.
+        self.unread: dict[Path, EditError] = {}
+        for path in source_files(root / "data", DATA_SUFFIXES):
+            try:
+                opened = YamlFile(path, self.display(path), records_ok=True)
+            except EditError as exc:
+                self.unread[path] = exc
+                continue
+            if not opened.records:
+                self.files[path] = opened
         self.series: dict[Path, SeriesFile] = {}  # history files opened, by path
         # Each collection's entries by id, made at its first look-up: an import asks
         # for every series' entry, commit and machine, and a walk of every data file
@@ -50,6 +59,8 @@ class DataFiles:
         """A file to write into, opened once (a new one when it does not exist yet)."""
         # Lexically normal first: `data/../../x.yaml` is not under data/.
         path = Path(os.path.normpath(path if path.is_absolute() else self.root / path))
+        if path in self.unread:
+            raise self.unread[path]
         if path not in self.files:
             if path.suffix not in DATA_SUFFIXES or not path.is_relative_to(self.root / "data"):
                 raise UsageError(f"--file {visible_path(str(path))}: expected a .yaml file "

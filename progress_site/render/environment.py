@@ -95,7 +95,7 @@ class Lookup:
 def block_helpers(words: Words, model: Model, charts: ChartCache) -> dict[str, Any]:
     """The helpers of one language's table, agreement and chart blocks, as the block
     templates call them; `charts` is the build's, shared by the languages."""
-    tables = Tables(words, model.namespace.datasets)
+    tables = Tables(words, model.namespace.datasets, "datasets" in model.namespace.told)
     return {"tables": tables, "agreements": Agreements(tables),
             "charts": Charts(model, tables, charts), "dashboard": Dashboard(words, model),
             "legend_statuses": shown, "measurements_form": form}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.errors import Problem, did_you_mean
@@ -73,21 +74,38 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
 
 def check_references(data: Data, records: list[Any],
                      aside: Collection[tuple[str, str]] = (),
-                     dangling: set[tuple[str, str]] | None = None) -> list[Problem]:
+                     dangling: set[tuple[str, str]] | None = None,
+                     unread: Mapping[str, str] = MappingProxyType({})) -> list[Problem]:
     """Every `machine:`, `commit:`, `unit:`... names something that exists; what names
-    nothing is added to `dangling`, as (collection, id)."""
+    nothing is added to `dangling`, as (collection, id). An id of a collection a file
+    that could not be read whole may hold (`unread`: the collection, that file) may be
+    one of its records: told once, where it is first named, however often it is."""
     ids = known_ids(data, aside)
     out = []
+    told: set[tuple[str, str]] = set()
     for rec in records:
         for name, kind in reference_fields(type(rec)):
             value = getattr(rec, name)
-            if value is not None and value not in ids[kind]:
-                hint = reference_hint(kind, value, ids[kind])
-                singular = kind.rstrip("s").replace("repositorie", "repository")
-                out.append(problem(rec.where, name, f"no {singular} '{value}'", hint))
-                if dangling is not None:
-                    dangling.add((kind, value))
+            if value is None or value in ids[kind] or (kind, value) in told:
+                continue
+            singular = kind.rstrip("s").replace("repositorie", "repository")
+            if kind in unread:
+                told.add((kind, value))
+                out.append(problem(rec.where, name, f"no {singular} '{value}' in the files "
+                                   f"read: {unread[kind]}, which could not be read whole, "
+                                   "may declare it", unread_hint(kind, value, unread[kind])))
+            else:
+                out.append(problem(rec.where, name, f"no {singular} '{value}'",
+                                   reference_hint(kind, value, ids[kind])))
+            if dangling is not None:
+                dangling.add((kind, value))
     return out
+
+
+def unread_hint(kind: str, value: str, file: str) -> str:
+    """What to do about an id that may be a record of a file that did not read."""
+    return (f"fix {file} first; if '{value}' is none of its records, declare it under "
+            f"`{kind}:` (this is told once, not at every place that names '{value}')")
 
 
 def check_unique_ids(records: list[Any]) -> list[Problem]:
@@ -255,16 +273,19 @@ def check_side(side: Side) -> list[Problem]:
 
 
 def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = (),
-             strict: bool = False) -> tuple[Data, list[Problem], Failed]:
+             strict: bool = False, unread: Mapping[str, str] = MappingProxyType({})
+             ) -> tuple[Data, list[Problem], Failed]:
     """The completed data, every problem the cross-file rules find, and the records they
     were found in (`aside`: the (collection, id) of records that did not read, which
-    references may name); dates after `today` are warnings, errors with `strict`."""
+    references may name; `unread`: the collections a file that did not read may hold,
+    with that file); dates after `today` are warnings, errors with `strict`."""
     # References are checked where they are written, before figures inherit them: one
     # wrong machine in a study is one error, not one per figure of the study.
     records = list(walk(data))
     dangling: set[tuple[str, str]] = set()
     ids = check_unique_ids(records)
-    out = check_references(data, records, aside, dangling) + ids + check_remeasure(data)
+    out = check_references(data, records, aside, dangling, unread) + ids + \
+        check_remeasure(data)
     # A study or run without the machine or date its figures need: said once, there.
     at_holders, excused = check_holders(data)
     out += at_holders
@@ -303,10 +324,11 @@ def failed(records: list[Any], found: list[Problem], dangling: set[tuple[str, st
            ids: list[Problem]) -> Failed:
     """The records the errors are about: derive works on the others, and leaves out or
     reads as not judgeable what depends on these (a good build pays nothing here)."""
-    errors = [p.key_path for p in found if not p.warning]
+    errors = [(p.location.file, p.key_path) for p in found if not p.warning]
     if not errors:
         return Failed()
-    paths = {rec.where.path for rec in records
-             if isinstance(getattr(rec, "where", None), Where) and rec.where.path}
-    return Failed(failed_records(paths, errors), frozenset(dangling),
-                  frozenset(p.key_path[:-1] for p in ids if p.key_path[-1:] == ("id",)))
+    places = {(rec.where.location.file, rec.where.path) for rec in records
+              if isinstance(getattr(rec, "where", None), Where) and rec.where.path}
+    return Failed(failed_records(places, errors), frozenset(dangling),
+                  frozenset((p.location.file, p.key_path[:-1]) for p in ids
+                            if p.key_path[-1:] == ("id",)))

@@ -83,8 +83,11 @@ def plain(value: Any) -> Any:
 class Tables:
     """The table blocks of one language."""
 
-    def __init__(self, words: Words, datasets: Mapping[str, Dataset]) -> None:
-        self.w, self.datasets = words, datasets
+    def __init__(self, words: Words, datasets: Mapping[str, Dataset],
+                 unread: bool = False) -> None:
+        # `unread`: the datasets' ids could not all be read (told as the data loaded), so
+        # a name none of them has may be one of those.
+        self.w, self.datasets, self.unread = words, datasets, unread
 
     def dataset(self, args: Sequence[str], block: str) -> Dataset:
         """The dataset a block names first."""
@@ -93,7 +96,8 @@ class Tables:
                              + ", ".join(self.datasets))
         if args[0] not in self.datasets:
             raise BlockError(f"no dataset '{args[0]}' in the data",
-                             did_you_mean(args[0], self.datasets, "known datasets"))
+                             did_you_mean(args[0], self.datasets, "known datasets"),
+                             told=self.unread)
         return self.datasets[args[0]]
 
     def header(self, fld: RecordField) -> str:
