@@ -3,10 +3,10 @@ as the records it describes (`model/schema.py`), and what the build derives for 
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import functools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from progress_site.derive.kinds import KINDS
@@ -30,9 +30,14 @@ def _quantity() -> dict[str, Any]:
                        "decimals": {"type": "integer", "minimum": 0},
                        "unit": {"type": ["string", "null"]}, "signed": {"type": "boolean"},
                        # What each kind adds (not required: the kinds without it lack it).
-                       **{name: copy.deepcopy(prop) for k in KINDS
+                       **{name: _plain(prop) for k in KINDS
                           for name, prop in k.schema.items()}},
     }
+
+
+def _plain(value: Any) -> Any:
+    """A read-only table (a kind's `schema`) made of JSON's own dicts, for this schema."""
+    return {k: _plain(v) for k, v in value.items()} if isinstance(value, Mapping) else value
 
 
 def _derived(doc: str, optional: dict[str, Any] | None = None, **props: Any) -> dict[str, Any]:
