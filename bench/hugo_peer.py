@@ -32,6 +32,7 @@ its children (user + sys); the wall time is printed too. The target, issue #25: 
 
     python bench/hugo_peer.py [--runs 10] [--figures 30] [--tasks 13]
     python bench/hugo_peer.py --figures 10000 --runs 8     # 1,000 tasks, as scale.py
+    python bench/hugo_peer.py --figures 10000 --new-day    # each edit a day later
     HUGO=/path/to/hugo python bench/hugo_peer.py           # another Hugo binary
 """
 
@@ -138,8 +139,10 @@ def hugo_version(binary: str) -> str:
     return found.group(1) if found else "?"
 
 
-def time_all(binary: str, figures: int, tasks: int, runs: int) -> dict[str, list[Timed]]:
-    """Both projects generated, then each build timed `runs` times, in turn."""
+def time_all(binary: str, figures: int, tasks: int, runs: int, new_day: bool = False
+             ) -> dict[str, list[Timed]]:
+    """Both projects generated, then each build timed `runs` times, in turn; with
+    `new_day`, each of our builds after an edit is a day after the site it replaces."""
     timed: dict[str, list[Timed]] = {"ours": [], "edited": [], "hugo": [], "hugo-edited": []}
     with tempfile.TemporaryDirectory() as tmp:
         ours_src, peer = Path(tmp) / "ours", Path(tmp) / "hugo"
@@ -148,14 +151,19 @@ def time_all(binary: str, figures: int, tasks: int, runs: int) -> dict[str, list
         ours = [*BUILD, "--source", str(ours_src), "--out", str(Path(tmp) / "ours-site"),
                 "--cache-dir", str(Path(tmp) / "ours-cache")]
         hugo = [binary, "--quiet", "-s", str(peer), "-d", str(Path(tmp) / "hugo-site")]
-        run_timed(ours)  # fills our caches; Hugo keeps none for pages, but the OS caches
-        run_timed(hugo)  # its binary
+        day = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)  # after the generated dates
+        env = {"SOURCE_DATE_EPOCH": str(int(day.timestamp()))}
+        run_timed(ours, env)  # fills our caches; Hugo keeps none for pages, but the OS
+        run_timed(hugo)  # caches its binary
         for _ in range(runs):
-            timed["ours"].append(run_timed(ours))  # the same inputs as its last build
+            timed["ours"].append(run_timed(ours, env))  # the same inputs as its last build
             timed["hugo"].append(run_timed(hugo))
             for data in (ours_src, peer):  # the same value, one more, in both
                 edit_one_value(data / "data" / "measurements.yaml")
-            timed["edited"].append(run_timed(ours))
+            if new_day:  # the old data.json says yesterday
+                day += dt.timedelta(days=1)
+                env = {"SOURCE_DATE_EPOCH": str(int(day.timestamp()))}
+            timed["edited"].append(run_timed(ours, env))
             timed["hugo-edited"].append(run_timed(hugo))
     return timed
 
@@ -200,6 +208,8 @@ def main() -> None:
     parser.add_argument("--figures", type=int, default=30)
     parser.add_argument("--tasks", type=int, default=None,
                         help="13, or 1,000 from 10,000 figures on (as scale.py)")
+    parser.add_argument("--new-day", action="store_true",
+                        help="each build after an edit a day after the site it replaces")
     args = parser.parse_args()
     binary = hugo_binary()
     if binary is None:
@@ -207,7 +217,7 @@ def main() -> None:
         sys.exit(2)
     tasks = args.tasks if args.tasks is not None else (
         SCALE_TASKS if args.figures >= TARGET_FIGURES else 13)
-    timed = time_all(binary, args.figures, tasks, args.runs)
+    timed = time_all(binary, args.figures, tasks, args.runs, args.new_day)
     what = f"{args.figures:,} figures, {tasks:,} tasks, en + fr"
     judged = (args.figures, tasks) == (TARGET_FIGURES, SCALE_TASKS)
     print(report(timed, what, hugo_version(binary), judged))

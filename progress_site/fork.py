@@ -1,7 +1,6 @@
-"""Work done in a forked process, beside the build's own: the parsing of a large old
-data.json written on another day (`publish/changes.Previous`), and the charts a first
-build draws (`charts/ahead.py`: a child forked as the build starts, sent the charts once
-the pages have listed them).
+"""Work done in a forked process, beside the build's own: the charts a first build draws
+(`charts/ahead.py`: a child forked as the build starts, sent the charts once the pages
+have listed them).
 
 The child is a fork of the build (no pickling of its state, no re-import); only its
 result comes back, pickled through a pipe. Its errors come back as the exceptions they
@@ -64,7 +63,7 @@ class Forked(Generic[T]):
             _run_child(work, write)
         os.close(write)
         self.read = read
-        # Named in the error of a child that dies (the drawing child, another language...).
+        # Named in the error of a child that dies.
         self.what = getattr(getattr(work, "func", work), "__name__", "work")  # a partial's
 
     def result(self) -> T:

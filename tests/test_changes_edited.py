@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -128,39 +127,25 @@ def test_an_old_file_of_another_day_is_read_from_the_records_that_differ(
         is None  # not a day: read whole, which says why
 
 
-def test_an_old_file_read_whole_in_a_child_gives_the_same_summary(
-        example_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new day changes `today`, and may change the figures it made stale: the old
-    data.json is read whole in a forked process once it is large (here from any size),
-    and when more than one collection's records differ (here a study's and a roadmap's),
-    its summary is the build's."""
-    started: list[int] = []
-    real = os.fork
-
-    def counted() -> int:  # the children started, counted at the system's call
-        pid = real()
-        started.append(pid)
-        return pid
-
-    monkeypatch.setattr(changes, "FORK_BYTES", 0)  # the example's is small
-    monkeypatch.setattr(os, "fork", counted)
-    told = []
-    for safe in (False, True):  # False: as beside watch mode's threads
-        monkeypatch.setattr(changes, "fork_safe", lambda safe=safe: safe)
-        out = tmp_path / f"out-{safe}"
-        build(BuildConfig(source=example_copy, out=out, today=TODAY))
-        edit(example_copy, *EDITS[0])
-        edit(example_copy, *EDITS[4])
-        told.append(build(BuildConfig(source=example_copy, out=out,
-                                      today=TODAY + dt.timedelta(days=1)),
-                          changes=True).changes)
-        edit(example_copy, EDITS[0][0], EDITS[0][2], EDITS[0][1])
-        edit(example_copy, EDITS[4][0], EDITS[4][2], EDITS[4][1])
-    assert len(started) == 1  # where forking is safe: the other parsed it in its own
-    assert told[0] == told[1]
-    assert told[0] is not None and told[0][0] == (
+def test_an_old_file_of_another_day_read_whole_gives_the_summary(
+        example_copy: Path, tmp_path: Path) -> None:
+    """A new day changes `today`, and may change the figures it made stale: when more
+    than one collection's records differ (here a study's and a roadmap's), the old
+    data.json is read whole, and its summary is the build's."""
+    out = tmp_path / "out"
+    build(BuildConfig(source=example_copy, out=out, today=TODAY))
+    old = (out / "data.json").read_bytes()
+    edit(example_copy, *EDITS[0])
+    edit(example_copy, *EDITS[4])
+    built = build(BuildConfig(source=example_copy, out=out,
+                              today=TODAY + dt.timedelta(days=1)), changes=True)
+    assert built.model is not None
+    assert edited_lines(old, (out / "data.json").read_bytes(), built.model) is None
+    assert built.changes is not None and built.changes[0] == (
         "figure Processor per packet (500 typical players), After "
         "(comparisons.cpu-per-packet-500.after): 7.92 us -> 7.5 us")
+    assert figures_and_tasks(built.changes) == lines_between(
+        old, json.loads((out / "data.json").read_bytes()))
 
 
 def top_level_lists(text: str) -> dict[str, str]:

@@ -30,12 +30,10 @@ from progress_site.model.values import Number, Text
 from progress_site.tools import docs_reference as reference
 from progress_site.tools.docs_reference import (
     data_format_markdown,
-    generated_section,
     type_name,
     with_section,
 )
 from progress_site.tools.editor_schema import (
-    DATE,
     data_schema,
     render,
     type_schema,
@@ -110,7 +108,7 @@ def validator(request: pytest.FixtureRequest) -> Any:
 
 def test_guide_reference_is_up_to_date() -> None:
     document = GUIDE.read_text(encoding="utf-8")
-    assert generated_section(document) == data_format_markdown(), (
+    assert with_section(document, data_format_markdown()) == document, (
         "docs/data-format.md is out of date: run "
         "`python -m progress_site.tools.docs_reference --write`")
 
@@ -146,7 +144,7 @@ def test_write_rewrites_only_the_section(tmp_path: Path,
     text = page.read_text(encoding="utf-8")
     assert text.startswith(f"# Guide\n\n{reference.START}\n\n_Generated from")
     assert text.endswith(f"|\n\n{reference.END}\n\nAfter.\n")
-    assert generated_section(text) == data_format_markdown()
+    assert with_section(text, data_format_markdown()) == text
 
 
 def test_write_without_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,7 +299,7 @@ def test_type_name(tp: Any, ref: str, expected: str) -> None:
     (int | None, {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
     (bool, {"type": "boolean"}),
     (str, {"type": ["string", "number"]}),
-    (dt.date, DATE),
+    (dt.date, {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
     (Literal["lower", "higher"], {"enum": ["lower", "higher"]}),
     (tuple[Figure, ...], {"type": "array", "items": {"$ref": "#/$defs/Figure"}}),
 ])

@@ -5,7 +5,8 @@ The stages, bottom first: model < load < validate < derive < charts < render < p
 docs and editors). errors, cache, collector, fork, regular and characters are helpers every
 stage may use, the model too; they import only each other (so they stand below the model,
 and no circle goes through them and the model). Every import counts, also one inside a function
-or under `if TYPE_CHECKING:`: it is still a dependency a reader has to follow.
+or under `if TYPE_CHECKING:`: it is still a dependency a reader has to follow. And no
+module binds a name to a table that can change (state every build of a process shares).
 """
 
 from __future__ import annotations
@@ -134,3 +135,46 @@ def test_the_check_sees_circles_and_upward_imports() -> None:
     assert not allowed("record.commands", "watch.loop")
     assert "derive.views" in GRAPH["derive.site"]  # the import graph is read at all
     assert "render.formatting" in GRAPH["render.words"]  # `from x import module` counts
+
+
+MUTABLE_CALLS = frozenset({"dict", "list", "set", "bytearray", "defaultdict", "OrderedDict",
+                           "Counter", "deque", "ChainMap"})
+
+
+def mutable_tables(source: str) -> list[str]:
+    """The names a module binds, at its top, to a container that can change (a dict, list
+    or set, written out or called): state every build of a process would share. `__all__`
+    is allowed, and so is a library's class attribute set there (PyYAML's resolvers)."""
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        called = value.func if isinstance(value, ast.Call) else None
+        name = getattr(called, "id", getattr(called, "attr", None))
+        if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp,
+                              ast.SetComp)) or name in MUTABLE_CALLS:
+            found += [f"line {node.lineno}: {target.id}" for target in targets
+                      if isinstance(target, ast.Name) and target.id != "__all__"]
+    return found
+
+
+def test_no_module_level_mutable_table() -> None:
+    """A module's constant tables are read-only (`MappingProxyType`, `frozenset`, tuples)
+    or made in the function that uses them."""
+    found = [f"{short(module_name(path))}: {table}"
+             for path in sorted(PACKAGE.rglob("*.py"))
+             for table in mutable_tables(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_the_check_sees_mutable_tables() -> None:
+    assert mutable_tables("A = {}\nB: list[int] = []\nC = {1}\nD = dict(a=1)\n"
+                          "E = collections.defaultdict(list)\nF = [x for x in ()]\n") == [
+        "line 1: A", "line 2: B", "line 3: C", "line 4: D", "line 5: E", "line 6: F"]
+    assert mutable_tables("__all__ = ['a']\nA = (1,)\nB = frozenset({1})\n"
+                          "C = MappingProxyType({'a': 1})\ndef f():\n    d = {}\n"
+                          "K.table = {}\n") == []

@@ -62,8 +62,6 @@ class ChartCache:
         self.drawing = drawing
         self.missing: list[ChartSpec] = []
         self.latest: LatestCharts = {} if latest is None else latest
-        self.hits = 0  # served from memory or disk
-        self.misses = 0  # drawn
         self._memory: dict[str, str] = {}
         # What each chart block showed, by its call (`render/blocks/charts.Charts.kept`):
         # the charts a build asked for before its pages are not worked out again there.
@@ -85,11 +83,8 @@ class ChartCache:
             self.missing.append(spec)
             return stand_in(spec, self.latest)
         if markup is None:
-            self.misses += 1
             markup = self._draw(spec)
             self._write(key, markup)
-        else:
-            self.hits += 1
         self._memory[key] = markup
         self.latest[(spec.id, spec.locale)] = markup
         return markup
@@ -204,10 +199,9 @@ def stand_in(spec: ChartSpec, latest: LatestCharts | None = None) -> str:
     return ET.tostring(frame, encoding="unicode").replace("<svg ", f"<svg {_REDRAWING} ", 1)
 
 
-def draw(specs: list[ChartSpec], directory: Path) -> int:
-    """Draw the charts a build listed (`missing`) into the cache; return how many were new
-    (a chart already there is read back, not drawn again)."""
+def draw(specs: list[ChartSpec], directory: Path) -> None:
+    """Draw the charts a build listed (`missing`) into the cache (a chart already there is
+    read back, not drawn again)."""
     cache = ChartCache(directory)
     for spec in specs:
         cache.svg(spec)
-    return cache.misses

@@ -129,14 +129,6 @@ class Cleaned:
     root: ET.Element  # never changed: copy it to change it
 
 
-def finish_svg(raw: str, *, prefix: str, title: str, font: str,
-               heading: tuple[str, ...] = ()) -> str:
-    """Turn vl-convert's SVG into markup ready to inline in a page, with `heading`, the
-    lines of the title, drawn above it."""
-    drawn = cleaned(raw, prefix, font)
-    return _compose(drawn, _serialized(drawn.root), title, heading)
-
-
 def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
     """vl-convert's SVG without what a page does not need, ids under `prefix`."""
     root = _without_namespace(ET.fromstring(raw))

@@ -9,7 +9,6 @@ Publishing is `publish.swap`'s.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -39,16 +38,14 @@ def build(config: BuildConfig, first: frozenset[str] = frozenset(),
     to draw after the build rather than drawn (`finish`). `drawer`: a child ready to draw
     them. With `changes`, what changed since the published site is worked out before the
     swap (`Built.changes`), for the command line's summary."""
-    # The old data.json is read now (one of another day, large, parsed beside the build).
-    with summary.Previous(config.out, config.today) if changes else \
-            contextlib.nullcontext() as previous:
-        ready = prepare(config)  # load -> validate -> derive
-        built = finish(config, ready, first, shown, last_drawings, drawer)  # render
-        if previous is not None:
-            # Before the swap, which replaces the data.json to compare with: nothing may
-            # fail once the new site is out (a summary that cannot be made is a warning).
-            lines, found = summary.before_swap(previous, built.files, ready.model)
-            built = dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
+    previous = summary.Previous(config.out) if changes else None  # the site it replaces
+    ready = prepare(config)  # load -> validate -> derive
+    built = finish(config, ready, first, shown, last_drawings, drawer)  # render
+    if previous is not None:
+        # Before the swap, which replaces the data.json to compare with: nothing may
+        # fail once the new site is out (a summary that cannot be made is a warning).
+        lines, found = summary.before_swap(previous, built.files, ready.model)
+        built = dataclasses.replace(built, warnings=built.warnings + found, changes=lines)
     publish(built.files, config.out)
     return built
 

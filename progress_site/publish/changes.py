@@ -14,13 +14,11 @@ import datetime
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from progress_site.collector import collector_paused
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem
-from progress_site.fork import Forked, fork_safe
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.model.declare import declared, hints
 from progress_site.model.schema import Data
@@ -32,9 +30,6 @@ from progress_site.publish.snapshot import Snapshot, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
-# About the data.json of 400 figures: below this, parsing it costs about what starting
-# a child does.
-FORK_BYTES = 256 * 1024
 
 
 def read_published(site: Path) -> bytes | None:
@@ -126,24 +121,16 @@ class Previous:
     """The site a build replaces, read as the build starts: its data.json's bytes (or why
     they cannot be read). After an edit only the records that changed are read
     (`edited_lines`), also in a file written on another day when only its `today` differs
-    besides. A large file of another day is parsed whole in a forked process beside the
-    build all the same, in case the figures that day made stale differ too (the build's
-    peak memory then never holds its values; bench/scale.py measures it); when its
-    records that differ were enough, the child is stopped."""
+    besides; otherwise the old file is parsed whole."""
 
-    def __init__(self, out: Path, today: datetime.date | None = None) -> None:
+    def __init__(self, out: Path) -> None:
         self.out, self.data, self.problem = out, None, None
-        self.parsing: Forked[Snapshot | None] | None = None
         try:
             self.data = read_published(out)
         except NotRegular as exc:
             self.problem = unreadable(out, f"is {exc.what}, not a regular file")
         except OSError as exc:
             self.problem = unreadable(out, f"cannot be read ({exc.strerror or exc})")
-        data = self.data
-        if data is not None and len(data) >= FORK_BYTES and fork_safe() \
-                and today is not None and written_day(data) != today.isoformat():
-            self.parsing = Forked(lambda: parse_snapshot(data))
 
     def lines(self, new_data_json: bytes, model: Model) -> list[str] | None:
         """What changed from the old data.json to the new one (made from `model`); None
@@ -151,35 +138,9 @@ class Previous:
         assert self.data is not None
         lines = edited_lines(self.data, new_data_json, model)
         if lines is not None:
-            self.close()  # a file of another day that differs only there: not needed whole
             return lines
-        before = self.snapshot()
+        before = parse_snapshot(self.data)
         return None if before is None else describe(before, snapshot(plain(model)))
-
-    def snapshot(self) -> Snapshot | None:
-        """The old data.json's snapshot: the child's, else parsed here."""
-        if self.parsing is None:
-            return None if self.data is None else parse_snapshot(self.data)
-        parsing, self.parsing = self.parsing, None
-        try:
-            return parsing.result()
-        except Exception:  # tried again here, to fail (or not) as it does unforked
-            return parse_snapshot(self.data) if self.data is not None else None
-
-    def close(self) -> None:
-        """Stop the child if it still runs (the build failed, or needs no snapshot)."""
-        if self.parsing is not None:
-            self.parsing.cancel()
-            self.parsing = None
-
-    def __enter__(self) -> Previous:
-        """The build's own."""
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        """The child stopped, whatever the build's end."""
-        self.close()
 
 
 def written_day(data: bytes) -> str:

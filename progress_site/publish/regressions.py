@@ -85,15 +85,6 @@ def step_json(view: SeriesView, step: Step) -> dict[str, Any]:
             "status": step.status}
 
 
-SERIES_SCHEMA: dict[str, Any] = {
-    "type": "array", "description": "every history series (data/history/), its points "
-    "oldest first, and the steps found in it (present when the data has history)",
-    "items": {"type": "object", "required": ["key", "unit", "better", "group", "min_change",
-                                             "machine", "status", "points", "steps",
-                                             "outliers"]},
-}
-
-
 def step_id(view: SeriesView, step: Step) -> str:
     """The step's permanent id: its series' key and its commit range."""
     name = f"{view.key}/{step.last_before}..{step.first_after}"

@@ -147,11 +147,6 @@ def split(document: str) -> tuple[str, str, str]:
     return document[:start], document[start + len(START):end], document[end + len(END):]
 
 
-def generated_section(document: str) -> str:
-    """The generated section of a document, without the blank lines around it."""
-    return split(document)[1].strip("\n") + "\n"
-
-
 def with_section(document: str, markdown: str) -> str:
     """The document with its generated section replaced by `markdown`."""
     before, _, after = split(document)

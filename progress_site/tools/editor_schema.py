@@ -10,7 +10,6 @@ span records or files (ids that exist, evidence a status needs) stay with the bu
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import datetime as dt
 import json
@@ -27,33 +26,6 @@ from progress_site.model.values import Number, Text
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILE_NAME = "data-files.schema.json"  # not data.schema.json: that is data.json's, in site/
-
-# A YAML 1.2 editor reads a bare 57930e6 or 1234567 as a number; the build keeps such a
-# commit id as written (`Converter.text_value`), so a plain word may be a number too.
-WORD: dict[str, Any] = {"type": ["string", "number"]}
-
-# Unquoted, YAML reads 2026-11-08 as a date; editors (YAML 1.2) see the same characters
-# as a string. The pattern makes the check work in editors that ignore `format`.
-DATE: dict[str, Any] = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
-
-TEXT: dict[str, Any] = {
-    "description": "one text for every language, or {en: ..., fr: ...} in the site's languages",
-    # The keys are not listed: each site declares its own `languages:`.
-    "anyOf": [
-        {"type": "string"},
-        {"type": "object", "additionalProperties": {"type": "string"}},
-    ],
-}
-
-SCALARS: dict[Any, dict[str, Any]] = {
-    str: WORD,
-    int: {"type": "integer"},
-    bool: {"type": "boolean"},
-    Number: {"type": "number"},
-    dt.date: DATE,
-    Text: {"$ref": "#/$defs/Text"},
-}
-
 
 def ref_home(kind: str) -> str:
     """Where the ids a `ref=` names are declared: `machines:` or `site.units`."""
@@ -75,7 +47,19 @@ def ref_note(kind: str) -> str:
 
 def type_schema(tp: Any) -> dict[str, Any]:
     """The schema of a value of type `tp` (records by reference to their definition)."""
-    return json_schema(tp, SCALARS)
+    return json_schema(tp, {
+        # A YAML 1.2 editor reads a bare 57930e6 or 1234567 as a number; the build keeps
+        # such a commit id as written (`Converter.text_value`), so a word may be a number.
+        str: {"type": ["string", "number"]},
+        int: {"type": "integer"},
+        bool: {"type": "boolean"},
+        Number: {"type": "number"},
+        # Unquoted, YAML reads 2026-11-08 as a date; editors (YAML 1.2) see the same
+        # characters as a string. The pattern makes the check work in editors that ignore
+        # `format`.
+        dt.date: {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+        Text: {"$ref": "#/$defs/Text"},
+    })
 
 
 def plain_default(value: Any) -> Any:
@@ -122,7 +106,15 @@ def data_schema() -> dict[str, Any]:
     top.pop("required", None)
     top.pop("title")
     defs = {cls.__name__: record_schema(cls) for cls in record_classes(Data)[1:]}
-    defs["Text"] = copy.deepcopy(TEXT)  # callers may change the result; keep ours intact
+    defs["Text"] = {
+        "description": "one text for every language, or {en: ..., fr: ...} in the site's "
+                       "languages",
+        # The keys are not listed: each site declares its own `languages:`.
+        "anyOf": [
+            {"type": "string"},
+            {"type": "object", "additionalProperties": {"type": "string"}},
+        ],
+    }
     return {
         "$schema": DIALECT,
         "title": "progress-site data file",

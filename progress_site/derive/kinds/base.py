@@ -10,6 +10,7 @@ writes for it. The registry that finds a quantity's kind is `kinds/__init__.py`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from progress_site.derive.quantity import Quantity
@@ -39,7 +40,7 @@ class Kind(Protocol):
 
     name: str
     # data.json's `quantity` properties of this kind beyond the ones all kinds write.
-    schema: Mapping[str, Any] = {}
+    schema: Mapping[str, Any] = MappingProxyType({})
 
     def compute(self, fig: Figure) -> Quantity | None:
         """The figure's quantity when the figure is written this kind's way, else None."""

@@ -37,11 +37,12 @@ class DistributionKind(Kind):
     """Parts as `Quantity.parts`; `low` and `high` both the headline."""
 
     name = "distribution"
-    schema: Mapping[str, Any] = {"parts": {
+    # Read-only: data.json's schema copies it (publish/dataschema.py).
+    schema: Mapping[str, Any] = MappingProxyType({"parts": MappingProxyType({
         "type": "object", "additionalProperties": False,
         "description": "a distribution's parts as the data gives them: percentiles, min, "
                        "max, mean, sd, iqr (in the unit), n (how many readings)",
-        "properties": {n: {"type": "number"} for n in PARTS}}}
+        "properties": MappingProxyType({n: {"type": "number"} for n in PARTS})})})
 
     def compute(self, fig: Figure) -> Quantity | None:
         """`distribution: {p50: 16, p95: 65, n: 10}`."""
