@@ -22,7 +22,6 @@ from itertools import repeat
 from typing import Any
 
 from progress_site.load.history_line import Day, day_of
-from progress_site.load.jsonfiles import parse_json
 from progress_site.model.history import MAX_SAMPLES, NO_STATS, SeriesPoint, with_iqr
 from progress_site.model.values import NOWHERE
 
@@ -43,6 +42,12 @@ _COUNT = r"([1-9][0-9]{0,17})"
 # (split into numbers once the whole file matched). An empty list is the line reader's.
 _SAMPLES = f"\\[({_READING}(?:, {_READING})*)\\]"
 _STATUS = '"(measured|watch)"'
+
+
+# The keys every plain line holds, then those it may (the pattern's groups after the
+# first five, in their order).
+_ALWAYS = ("commit", "date", "machine", "value", "unit")
+_OPTIONAL = ("spread", "n", "samples", "tool", "status")
 
 
 def _field(key: str, value: str, first: bool = False) -> str:
@@ -143,7 +148,10 @@ def _finite(numbers: Sequence[float]) -> bool:
     return not numbers or max(numbers) < math.inf
 
 
-def newest_record(lines: list[str]) -> dict[str, Any]:
-    """The last line's record: its keys, which the newest point's figure locates."""
-    record: dict[str, Any] = parse_json(lines[-1])
-    return record
+def newest_keys(lines: list[str]) -> tuple[str, ...]:
+    """The keys of a plain file's last line, in its order (which the newest point's figure
+    locates): the pattern's words it holds, read off its match, not parsed again."""
+    found = PLAIN_LINE.match(lines[-1])
+    assert found is not None  # the whole file matched, a line at a time
+    return (*_ALWAYS, *(key for key, text in zip(_OPTIONAL, found.groups()[5:], strict=True)
+                        if text))

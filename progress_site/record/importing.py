@@ -131,9 +131,10 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
         unit = scale_time(plans[-1][0].value, plans[-1][0].unit, None)[1]
     points = [point(reading, unit, prov, args.format, status)
               for reading, prov, status in plans]
-    shown = printed(points[-1])
-    if len(points) > 1:
-        shown += f" (the newest of {len(points)} runs)"
+
+    def shown() -> str:
+        newest = printed(points[-1])
+        return f"{newest} (the newest of {len(points)} runs)" if len(points) > 1 else newest
 
     def write(final: str) -> None:
         add_all(rec, ident, [*moved, *points], args.replace, args.stat)
