@@ -34,6 +34,7 @@ from progress_site.record.series import series_name, series_path
 
 NAME_MAX = 255  # bytes in a file name: ext4, APFS and NTFS take no more
 TEMPORARY = 14  # what a write adds to it first: `.NAME.12345678.tmp`
+QUARTILES = "quartiles around the median"  # Result.noise_measure's, for a median's noise
 
 
 def run_import(args: argparse.Namespace, today: dt.date) -> int:
@@ -182,7 +183,14 @@ def reading_of(args: argparse.Namespace, r: Result) -> Reading:
 def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
     """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
     why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
-    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit, r.noise_measure)
+    if why:
+        return Suggestion("watch", why)
+    # `r.cv` and `r.noise_measure` each work out the quartiles of the readings (a sort
+    # and the median again): asked once here, as they decide, the tool's cv first.
+    robust = None if "cv" in r.stats else r.quartile_cv()
+    if robust is None:
+        return suggest(r.cv, noise_limit, r.noise_measure)
+    return suggest(robust, noise_limit, QUARTILES)
 
 
 def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:
