@@ -18,7 +18,7 @@ from progress_site.errors import Location, Problem
 from progress_site.load.document import Document
 from progress_site.load.files import BY_PARTS, inside, linked_below, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
-from progress_site.load.history_plain import newest_keys, plain_points
+from progress_site.load.history_plain import plain_points
 from progress_site.load.jsonfiles import BROKEN, locate_line, located_later, parse_json_lines
 from progress_site.load.text import decode, lines_of, read_text
 from progress_site.model.history import HistorySeries, SeriesPoint
@@ -111,7 +111,7 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
 
 
 def _plain_series(ident: str, display: str, lines: list[str], points: list[SeriesPoint],
-                  unit: str) -> HistorySeries:
+                  unit: str, keys: tuple[str, ...]) -> HistorySeries:
     """The series of a plain file (`load/history_plain.py`): a record a line, from the
     first column, each point's line found as the line reader finds it."""
     count = len(lines)
@@ -121,7 +121,7 @@ def _plain_series(ident: str, display: str, lines: list[str], points: list[Serie
     reader = _Lines(doc)
     reader.indexes = range(len(points))
     last = len(points) - 1
-    points[last] = points[last]._replace(where=reader.where(last, newest_keys(lines)))
+    points[last] = points[last]._replace(where=reader.where(last, keys))
     return HistorySeries(f"measurements.{ident}", unit, tuple(points), file=display,
                          place=reader.place)
 

@@ -64,8 +64,10 @@ PLAIN_LINE = re.compile(
     + f"(?:{_field('status', _STATUS)})?\\}}\\r?$", re.MULTILINE)
 
 
-def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] | None:
-    """Every point of a plain file and its unit; None for any other file."""
+def plain_points(text: str, lines: list[str]
+                 ) -> tuple[list[SeriesPoint], str, tuple[str, ...]] | None:
+    """Every point of a plain file, its unit and its last line's keys (which the newest
+    point's figure locates); None for any other file."""
     found = PLAIN_LINE.findall(text)
     # Each match is one whole line (no character of one ends a line), so as many
     # matches as lines means every line matched.
@@ -101,7 +103,7 @@ def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] |
     points: list[SeriesPoint] = list(map(tuple.__new__, repeat(SeriesPoint), fields))
     if any(samples):
         points = [with_iqr(p) if p.samples else p for p in points]
-    return points, unit
+    return points, unit, _keys(found[-1])
 
 
 def _readings(texts: tuple[str, ...]) -> list[tuple[float, ...]] | Iterator[tuple[()]] | None:
@@ -148,10 +150,6 @@ def _finite(numbers: Sequence[float]) -> bool:
     return not numbers or max(numbers) < math.inf
 
 
-def newest_keys(lines: list[str]) -> tuple[str, ...]:
-    """The keys of a plain file's last line, in its order (which the newest point's figure
-    locates): the pattern's words it holds, read off its match, not parsed again."""
-    found = PLAIN_LINE.match(lines[-1])
-    assert found is not None  # the whole file matched, a line at a time
-    return (*_ALWAYS, *(key for key, text in zip(_OPTIONAL, found.groups()[5:], strict=True)
-                        if text))
+def _keys(found: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys of a line, in its order, from its match: the pattern's words it holds."""
+    return (*_ALWAYS, *(key for key, text in zip(_OPTIONAL, found[5:], strict=True) if text))
