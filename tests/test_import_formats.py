@@ -907,3 +907,30 @@ def test_an_import_the_disk_stops_writes_nothing(
     assert "nothing written: [Errno 28] No space left on device" in capsys.readouterr().err
     assert len(opened) == fails_at
     assert hashes(source) == before
+
+
+NOISES = {  # a result's noise as each tool may give it
+    "the tool's cv": dict(stats={"cv": Decimal("0.08"), "median": Decimal(10)}),
+    "quartiles of readings": dict(stats={}, samples=tuple(map(Decimal, (9, 10, 10, 11, 14)))),
+    "quartiles, quiet": dict(stats={}, samples=tuple(map(Decimal, (10, 10, 10, 10)))),
+    "the tool's quartiles": dict(stats={"median": Decimal(10), "q1": Decimal(8),
+                                        "q3": Decimal(13)}),
+    "three readings": dict(stats={}, samples=tuple(map(Decimal, (9, 10, 13)))),
+    "stddev and mean": dict(stats={"mean": Decimal(10), "stddev": Decimal(2)}),
+    "one number": dict(stats={"value": Decimal(10)}),
+    "quartiles of a mean": dict(stats={"mean": Decimal(10)},
+                                samples=tuple(map(Decimal, (9, 10, 10, 11, 14)))),
+}
+
+
+@pytest.mark.parametrize("name", NOISES)
+def test_an_imports_suggestion_is_its_results_noise(name: str) -> None:
+    """The status an import suggests says what the result's own noise and measure say,
+    worked out once."""
+    from progress_site.record.importers.base import Result
+    from progress_site.record.importing import suggestion_of
+    from progress_site.record.recorder import suggest
+
+    r = Result("BenchmarkX", "ns", **NOISES[name])  # type: ignore[arg-type]
+    assert suggestion_of(r, 5.0) == suggest(r.cv, 5.0, r.noise_measure)
+    assert suggestion_of(r, 50.0) == suggest(r.cv, 50.0, r.noise_measure)

@@ -5,6 +5,7 @@ read past, `1e-999` read as 0, 1 / inf iter/sec read as 0 s); -0 is read as 0.""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,16 @@ def test_an_import_of_a_history_with_an_infinite_spread_writes_nothing(
         "    hint: a result is finite, at most 1e+15, and 0 or a number a float holds "
         "(1e-999 is not); give the file exactly as github-action-benchmark wrote it\n")
     assert hashes(source) == before
+
+
+@pytest.mark.parametrize(("seconds", "unit"), [
+    ("0", "ns"), ("0.000", "ns"), ("1", "s"), ("1.000", "s"), ("1000", "s"), ("-2", "s"),
+    ("0.999", "ms"), ("0.001", "ms"), ("0.0010", "ms"), ("-0.5", "ms"), ("0.000999", "us"),
+    ("0.000001", "us"), ("1E-6", "us"), ("9.99E-7", "ns"), ("1E-12", "ns"),
+])
+def test_a_duration_is_written_in_the_largest_unit_it_fills(seconds: str, unit: str) -> None:
+    """The unit a new series of times is written in: the largest that keeps it at 1 or
+    more, ns below a microsecond (and for nothing at all)."""
+    from progress_site.model.units import fitting_time_unit
+
+    assert fitting_time_unit(Decimal(seconds)) == unit

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import repeat
 from pathlib import Path
-from typing import Any
 
 from progress_site.errors import Location, Problem
 from progress_site.load.document import Document
 from progress_site.load.files import BY_PARTS, inside, linked_below, source_files, unreadable_name
 from progress_site.load.history_line import Day, LineReader, in_order, plain_point
-from progress_site.load.history_plain import newest_record, plain_points
+from progress_site.load.history_plain import plain_points
 from progress_site.load.jsonfiles import BROKEN, locate_line, located_later, parse_json_lines
 from progress_site.load.text import decode, lines_of, read_text
 from progress_site.model.history import HistorySeries, SeriesPoint
@@ -52,25 +51,29 @@ def load_history(root: Path, edited: Mapping[Path, str] | None = None
     folder = root.joinpath(*FOLDER)
     safe = None if linked_below(folder, root) else folder
     for path in history_paths(root, edited):
-        series, more = read_series(path, root, edited.get(path), safe)
+        series, more = read_series(path, root, edited.get(path), safe, folder)
         problems += more
         if series is not None:
             found.append(series)
     return tuple(found), problems
 
 
-def read_series(path: Path, root: Path, edited: str | None, safe: Path | None = None
-                ) -> tuple[HistorySeries | None, list[Problem]]:
+def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
+                folder: Path) -> tuple[HistorySeries | None, list[Problem]]:
     """One history file as a series (None when nothing of it can be used). `safe`: a
     folder no part of which leads out of the source (`linked_below`): a file right in it
-    can only lead out by being a link itself."""
-    display = path.relative_to(root).as_posix()
-    checked = path.parent != safe or path.is_symlink()
+    can only lead out by being a link itself. `folder`: data/history/ under `root`."""
+    # The folder's path compared once a file, its name joined rather than worked out
+    # again: an import's check reads 20,000 files, each path taken apart several times.
+    in_folder = path.parent == folder
+    display = f"{'/'.join(FOLDER)}/{path.name}" if in_folder else \
+        path.relative_to(root).as_posix()
+    checked = not in_folder or safe is None or path.is_symlink()
     problems = unreadable_name(display) or (inside(path, root, display) if checked else [])
     if problems:
         return None, problems
     name = NAME.fullmatch(path.name)
-    if name is None or path.parent != root.joinpath(*FOLDER):
+    if name is None or not in_folder:
         return None, [Problem(Location(display), "a history file is named after its figure's "
                               "key", hint="name it data/history/measurements.ID.jsonl, ID "
                               "being a measurement's id (letters, digits, '-', '_', '.')")]
@@ -108,7 +111,7 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None = 
 
 
 def _plain_series(ident: str, display: str, lines: list[str], points: list[SeriesPoint],
-                  unit: str) -> HistorySeries:
+                  unit: str, keys: tuple[str, ...]) -> HistorySeries:
     """The series of a plain file (`load/history_plain.py`): a record a line, from the
     first column, each point's line found as the line reader finds it."""
     count = len(lines)
@@ -118,7 +121,7 @@ def _plain_series(ident: str, display: str, lines: list[str], points: list[Serie
     reader = _Lines(doc)
     reader.indexes = range(len(points))
     last = len(points) - 1
-    points[last] = points[last]._replace(where=reader.where(last, newest_record(lines)))
+    points[last] = points[last]._replace(where=reader.where(last, keys))
     return HistorySeries(f"measurements.{ident}", unit, tuple(points), file=display,
                          place=reader.place)
 
@@ -190,19 +193,20 @@ class _Lines:
         index = self.indexes[point]
         return Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
 
-    def where(self, index: int, rec: dict[str, Any]) -> Where:
-        """The line's position and each of its values' (found when first asked)."""
-        return Where(self.doc.locate(("records", index)), (), _Fields(self.doc, index, rec))
+    def where(self, index: int, keys: Iterable[str]) -> Where:
+        """The line's position and each of its values' (`keys`: the line's, found when
+        first asked)."""
+        return Where(self.doc.locate(("records", index)), (), _Fields(self.doc, index, keys))
 
 
 class _Fields(Mapping[str, Location]):
     """Where each value of the newest point's line is: the line is scanned only when a
     problem asks (a site of 20,000 one-line series scanned each line once a build)."""
 
-    def __init__(self, doc: Document, index: int, rec: Mapping[str, Any]) -> None:
+    def __init__(self, doc: Document, index: int, keys: Iterable[str]) -> None:
         self.doc = doc
         self.index = index
-        self.keys_ = tuple(rec)
+        self.keys_ = tuple(keys)
         self.scanned = False
 
     def __getitem__(self, key: str) -> Location:

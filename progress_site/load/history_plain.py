@@ -22,7 +22,6 @@ from itertools import repeat
 from typing import Any
 
 from progress_site.load.history_line import Day, day_of
-from progress_site.load.jsonfiles import parse_json
 from progress_site.model.history import MAX_SAMPLES, NO_STATS, SeriesPoint, with_iqr
 from progress_site.model.values import NOWHERE
 
@@ -45,6 +44,12 @@ _SAMPLES = f"\\[({_READING}(?:, {_READING})*)\\]"
 _STATUS = '"(measured|watch)"'
 
 
+# The keys every plain line holds, then those it may (the pattern's groups after the
+# first five, in their order).
+_ALWAYS = ("commit", "date", "machine", "value", "unit")
+_OPTIONAL = ("spread", "n", "samples", "tool", "status")
+
+
 def _field(key: str, value: str, first: bool = False) -> str:
     """`"key": value`, after a comma unless it is the line's first: the separators
     `record` and json.dumps write (a line spaced otherwise is the line reader's)."""
@@ -59,8 +64,10 @@ PLAIN_LINE = re.compile(
     + f"(?:{_field('status', _STATUS)})?\\}}\\r?$", re.MULTILINE)
 
 
-def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] | None:
-    """Every point of a plain file and its unit; None for any other file."""
+def plain_points(text: str, lines: list[str]
+                 ) -> tuple[list[SeriesPoint], str, tuple[str, ...]] | None:
+    """Every point of a plain file, its unit and its last line's keys (which the newest
+    point's figure locates); None for any other file."""
     found = PLAIN_LINE.findall(text)
     # Each match is one whole line (no character of one ends a line), so as many
     # matches as lines means every line matched.
@@ -96,7 +103,7 @@ def plain_points(text: str, lines: list[str]) -> tuple[list[SeriesPoint], str] |
     points: list[SeriesPoint] = list(map(tuple.__new__, repeat(SeriesPoint), fields))
     if any(samples):
         points = [with_iqr(p) if p.samples else p for p in points]
-    return points, unit
+    return points, unit, _keys(found[-1])
 
 
 def _readings(texts: tuple[str, ...]) -> list[tuple[float, ...]] | Iterator[tuple[()]] | None:
@@ -143,7 +150,6 @@ def _finite(numbers: Sequence[float]) -> bool:
     return not numbers or max(numbers) < math.inf
 
 
-def newest_record(lines: list[str]) -> dict[str, Any]:
-    """The last line's record: its keys, which the newest point's figure locates."""
-    record: dict[str, Any] = parse_json(lines[-1])
-    return record
+def _keys(found: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys of a line, in its order, from its match: the pattern's words it holds."""
+    return (*_ALWAYS, *(key for key, text in zip(_OPTIONAL, found[5:], strict=True) if text))

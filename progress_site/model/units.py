@@ -55,8 +55,12 @@ TIME_POWERS = MappingProxyType({"s": 0, "ms": -3, "us": -6, "µs": -6, "ns": -9}
 def fitting_time_unit(seconds: Decimal) -> str:
     """The largest duration unit in which `seconds` is 1 or more (ns below a microsecond):
     the unit `import` writes a new series in and a series of times is shown in."""
-    return next((u for u in ("s", "ms", "us")
-                 if abs(seconds) >= Decimal(1).scaleb(TIME_POWERS[u])), "ns")
+    if not seconds:
+        return "ns"
+    # A number other than 0 is 10**p or more (in size) exactly when its leading digit's
+    # place is p or more: no power of ten made and compared a unit and a series.
+    place = seconds.adjusted()
+    return next((u for u in ("s", "ms", "us") if place >= TIME_POWERS[u]), "ns")
 
 BUILTIN_UNITS = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS) | {PERCENT}
 

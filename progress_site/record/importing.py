@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 from pathlib import Path
 
+from progress_site.collector import collector_paused
 from progress_site.errors import visible_path
 from progress_site.record.appending import (
     Reading,
@@ -34,20 +35,25 @@ from progress_site.record.series import series_name, series_path
 
 NAME_MAX = 255  # bytes in a file name: ext4, APFS and NTFS take no more
 TEMPORARY = 14  # what a write adds to it first: `.NAME.12345678.tmp`
+QUARTILES = "quartiles around the median"  # Result.noise_measure's, for a median's noise
 
 
 def run_import(args: argparse.Namespace, today: dt.date) -> int:
     """`import FORMAT FILE`: one point per benchmark and run, into each figure's history."""
-    rec = DataFiles(args.source.resolve())
-    display = str(args.input)
-    results = read_results(args.format, args.input, display)
-    if not results:
-        raise Refused(f"{visible_path(display)}: no benchmark results in it")
-    refuse_failed(results, display, args.allow_failed)
-    pending = [series_pending(rec, args, ident, runs, today)
-               for ident, runs in by_series(results, args.prefix, display,
-                                            rec.root).items()]
-    return finish(rec, args, pending, today)
+    # As the check (and a build's prepare) does: a tool's results, their points and the
+    # texts to write are many small objects and no cycle, which the collector would scan
+    # again and again as they grow (20,000 series: a sixth of making their points).
+    with collector_paused():
+        rec = DataFiles(args.source.resolve())
+        display = str(args.input)
+        results = read_results(args.format, args.input, display)
+        if not results:
+            raise Refused(f"{visible_path(display)}: no benchmark results in it")
+        refuse_failed(results, display, args.allow_failed)
+        pending = [series_pending(rec, args, ident, runs, today)
+                   for ident, runs in by_series(results, args.prefix, display,
+                                                rec.root).items()]
+        return finish(rec, args, pending, today)
 
 
 def by_series(results: list[Result], prefix: str, display: str, root: Path
@@ -131,9 +137,10 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
         unit = scale_time(plans[-1][0].value, plans[-1][0].unit, None)[1]
     points = [point(reading, unit, prov, args.format, status)
               for reading, prov, status in plans]
-    shown = printed(points[-1])
-    if len(points) > 1:
-        shown += f" (the newest of {len(points)} runs)"
+
+    def shown() -> str:
+        newest = printed(points[-1])
+        return f"{newest} (the newest of {len(points)} runs)" if len(points) > 1 else newest
 
     def write(final: str) -> None:
         add_all(rec, ident, [*moved, *points], args.replace, args.stat)
@@ -190,7 +197,14 @@ def reading_of(args: argparse.Namespace, r: Result) -> Reading:
 def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
     """"To watch" for a run that failed (allowed) or is flagged, else what its noise says."""
     why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
-    return Suggestion("watch", why) if why else suggest(r.cv, noise_limit, r.noise_measure)
+    if why:
+        return Suggestion("watch", why)
+    # `r.cv` and `r.noise_measure` each work out the quartiles of the readings (a sort
+    # and the median again): asked once here, as they decide, the tool's cv first.
+    robust = None if "cv" in r.stats else r.quartile_cv()
+    if robust is None:
+        return suggest(r.cv, noise_limit, r.noise_measure)
+    return suggest(robust, noise_limit, QUARTILES)
 
 
 def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:

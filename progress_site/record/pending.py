@@ -29,7 +29,9 @@ class Pending:
     """One figure about to be written, and what to say about it."""
 
     label: str  # `measurements.parse` or `comparisons.cpu.after`
-    shown: str  # the number as written, with its unit
+    # The number as written, with its unit; or what words it, asked only of the figures
+    # printed (an import of 20,000 benchmarks prints 20).
+    shown: str | Callable[[], str]
     status: str
     suggestion: Suggestion | None
     write: Callable[[str], None]  # writes the figure with the (confirmed) status
@@ -40,7 +42,8 @@ def confirm(pending: list[Pending], args: argparse.Namespace, ask: Ask | None) -
     for p in pending[:MAX_LINES]:
         why = f" ({p.suggestion.reason})" if p.suggestion else ""
         # The id, unit and status may come from a tool's file: spelled out.
-        print(f"{visible_path(p.label)}: {visible_path(p.shown)}, status "
+        shown = p.shown if isinstance(p.shown, str) else p.shown()
+        print(f"{visible_path(p.label)}: {visible_path(shown)}, status "
               f"{visible_path(p.status)}{why}")
     if len(pending) > MAX_LINES:
         # The statuses asked about below may be among those not shown: say how many.
