@@ -27,7 +27,7 @@ from progress_site.record.commands import provenance, recorded_unit, slug
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import printed
 from progress_site.record.importers import Result, read_results
-from progress_site.record.importers.base import fail, quoted
+from progress_site.record.importers.base import QUARTILES, fail, quoted
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
@@ -35,7 +35,6 @@ from progress_site.record.series import series_name, series_path
 
 NAME_MAX = 255  # bytes in a file name: ext4, APFS and NTFS take no more
 TEMPORARY = 14  # what a write adds to it first: `.NAME.12345678.tmp`
-QUARTILES = "quartiles around the median"  # Result.noise_measure's, for a median's noise
 
 
 def run_import(args: argparse.Namespace, today: dt.date) -> int:

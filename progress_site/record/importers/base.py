@@ -39,6 +39,10 @@ READINGS = ("mean", "median", "min", "max", "stddev", "user", "system", "times",
             "real_time", "cpu_time", "value", "samples")
 
 
+# What a median's noise is measured by, as the console names it (import's suggestion too).
+QUARTILES = "quartiles around the median"
+
+
 @dataclass(frozen=True)
 class Result:
     """One benchmark as its tool measured it: the readings, the statistics the tool
@@ -106,7 +110,7 @@ class Result:
     def noise_measure(self) -> str:
         """What `cv` was measured by, as the console names it."""
         if "cv" not in self.stats and self.quartile_cv() is not None:
-            return "quartiles around the median"
+            return QUARTILES
         return "coefficient of variation"
 
     def quartile_cv(self) -> float | None:
