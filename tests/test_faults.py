@@ -34,6 +34,7 @@ from progress_site.cli import main
 from .conftest import HOSTILE_BASE, REPO, SOURCE_DATE_EPOCH, TEMPLATES, copy_hostile_base
 
 KILLS = 6  # two at each moment: anywhere, while writing, just after the swap
+AIMED_AGAIN = 12  # more kills aimed at the writing, until one lands there
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
 
 
@@ -160,23 +161,29 @@ def test_killed_builds_leave_a_whole_site(sites: dict[str, Path], tmp_path: Path
     full, publishing = timed_build(warm_build(sites["B"], out), out)  # a whole replacement
     assert snapshot(out) == expected["B"]
     rng = random.Random(20261129)
-    state, mid_publish, replaced = "B", 0, 0
+    state, mid_publish, replaced, made = "B", 0, 0, 0
     mid_write = 0  # kills that left a half-written new site (of their own) beside the old
     ready = {v: warm_build(sites[v], out) for v in "AB"}
     try:
-        for attempt in range(KILLS):
+        for attempt in range(KILLS + AIMED_AGAIN):
+            if attempt >= KILLS and mid_write:
+                break
+            # Past KILLS, only while no kill has landed mid-write yet: a busy machine sees
+            # the writing late, and a short write may pass before a kill aimed at it.
+            kind = attempt % 3 if attempt < KILLS else 1
+            made = attempt + 1
             target = "B" if state == "A" else "A"
             proc = ready[target]
             ready[target] = warm_build(sites[target], out)
             inode, left = out.stat().st_ino, set(leftovers(out))
             started = go(proc)
-            if attempt % 3 == 0:  # anywhere: loading, rendering, writing, swapping
+            if kind == 0:  # anywhere: loading, rendering, writing, swapping
                 time.sleep(max(0.0, started + rng.uniform(0, 1.2 * full) - time.monotonic()))
-            elif attempt % 3 == 1 and wait_for_publish(out, proc, timeout=30):
+            elif kind == 1 and wait_for_publish(out, proc, timeout=30):
                 # In the first half of the writing: a kill aimed at its whole length
                 # landed after the swap when a busy machine delayed the signal.
                 time.sleep(rng.uniform(0, publishing / 2))  # while the new site is written
-            swapped = attempt % 3 == 2 and wait_for_swap(out, inode, proc, timeout=30)
+            swapped = kind == 2 and wait_for_swap(out, inode, proc, timeout=30)
             if swapped:
                 time.sleep(rng.uniform(0, 0.02))  # while the old site is removed
             proc.send_signal(signal.SIGKILL)
@@ -199,7 +206,7 @@ def test_killed_builds_leave_a_whole_site(sites: dict[str, Path], tmp_path: Path
     # The kills did land mid-way: while publishing, and both before and after the swap.
     assert mid_publish >= KILLS // 3, mid_publish
     assert mid_write >= 1, "no kill landed while the new site was being written"
-    assert KILLS // 6 <= replaced < KILLS, replaced
+    assert KILLS // 6 <= replaced < made, replaced
     # The next build finishes what the killed ones left: the new site, no leftovers.
     assert run_build(sites["B"], out).returncode == 0
     assert snapshot(out) == expected["B"]

@@ -33,6 +33,10 @@ STYLE_RULES = {
     "prefer-native-element": "a scrolling table sits in a labelled, focusable role=region "
                              "<div>, the pattern for a scrolling region, not a <section>",
 }
+# And one it relaxes to what HTML allows: an id is a series' key (`measurements.index.htm`
+# makes `row-benchmarks-index.htm`), whose dots HTML and fragments take; the strict rule
+# (letters, digits, `-` and `_`) is for ids written into CSS selectors, which these are not.
+RELAXED = {"valid-id": ["error", {"relaxed": True}]}
 
 
 def validator() -> str:
@@ -81,7 +85,7 @@ def written(sites: tuple[Site, ...], tmp_path_factory: pytest.TempPathFactory) -
 def test_the_config_turns_off_only_the_style_rules() -> None:
     config = json.loads(CONFIG.read_text("utf-8"))
     assert config["extends"] == ["html-validate:recommended"]
-    assert config["rules"] == dict.fromkeys(STYLE_RULES, "off")
+    assert config["rules"] == dict.fromkeys(STYLE_RULES, "off") | RELAXED
 
 
 def test_every_page_is_valid_html(written: list[Path], sites: tuple[Site, ...]) -> None:
