@@ -106,7 +106,7 @@ def neutral(spec: ChartSpec) -> ChartSpec:
 def drawing(spec: ChartSpec, shapes: Shapes | None, fresh: bool,
             drawn: Drawn) -> tuple[str, bool]:
     """vl-convert's SVG of a neutral spec, its numbers in d3's default (English) format:
-    every language's signs are put in afterwards (`_translate_numbers`), and vl-convert
+    every language's signs are put in afterwards (`_put_axis_words`), and vl-convert
     draws faster without a locale to set up on each call (see bench/charts.py). True
     beside it when its shape was read from the cache folder (`vega_spec`). Drawn once
     into `drawn`."""
