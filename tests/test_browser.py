@@ -359,26 +359,35 @@ def test_a_derived_figures_source_fits_a_phone(chromium: Any, tmp_path: Path) ->
     held on one line) beside 'Computed from' at 375 px: opened, its source pushed the
     card 23 px past the screen's edge. On a phone a source's labels stand over their
     values, and nothing passes the edge."""
-    source = tmp_path / "src"
+    added = "\n{{< comparisons versions >}}\n"
+    for path, tab in new_site_on_a_phone(chromium, tmp_path, {"en": added, "fr": added},
+                                         {"versions.yaml": FROM_SERIES}):
+        tab.evaluate("() => document.querySelectorAll('details.source')"
+                     ".forEach(d => { d.open = true; })")
+        assert tab.evaluate("document.querySelectorAll('ul.inputs').length") == 2
+        assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
+
+
+def new_site_on_a_phone(chromium: Any, tmp_path: Path, pages: dict[str, str],
+                        data: dict[str, str] | None = None) -> Iterator[tuple[str, Any]]:
+    """A site `new` wrote, with `pages[lang]` added to each home page and `data` files
+    written, built and opened at 375 px: each home page's path and its tab."""
+    source, site = tmp_path / "src", tmp_path / "site"
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(["new", str(source), "--name", "Quill", "--repo",
                      "https://github.com/o/quill"], TEMPLATES) == 0
-    (source / "data" / "versions.yaml").write_text(FROM_SERIES, "utf-8")
-    for lang in ("en", "fr"):
+    for name, text in (data or {}).items():
+        (source / "data" / name).write_text(text, "utf-8")
+    for lang, added in pages.items():
         page = source / "content" / lang / "index.md"
-        page.write_text(page.read_text("utf-8") + "\n{{< comparisons versions >}}\n",
-                        "utf-8")
-    site = tmp_path / "site"
+        page.write_text(page.read_text("utf-8") + added, "utf-8")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(["--source", str(source), "--out", str(site)], TEMPLATES) == 0
     with browser.serve(site) as url:
         for path in ("index.html", "fr/index.html"):
             tab = chromium.new_page(viewport={"width": 375, "height": 812})
             tab.goto(url + path, wait_until="load")
-            tab.evaluate("() => document.querySelectorAll('details.source')"
-                         ".forEach(d => { d.open = true; })")
-            assert tab.evaluate("document.querySelectorAll('ul.inputs').length") == 2
-            assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
+            yield path, tab
             tab.close()
 
 
@@ -395,30 +404,17 @@ def test_a_prose_table_scrolls_on_its_own_on_a_phone(chromium: Any, tmp_path: Pa
     """A Markdown table of a page, as wide as its French headings, pushed the whole page
     35 px sideways at 375 px: it scrolls in a region of its own (named by its columns,
     reachable by the keyboard), and axe finds nothing to say of two such regions."""
-    source = tmp_path / "src"
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert main(["new", str(source), "--name", "Toyc", "--repo",
-                     "https://github.com/o/toyc"], TEMPLATES) == 0
-    for lang, table in PROSE_TABLES.items():
-        page = source / "content" / lang / "index.md"
-        page.write_text(page.read_text("utf-8") + "\n" + table, "utf-8")
-    site = tmp_path / "site"
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["--source", str(source), "--out", str(site)], TEMPLATES) == 0
-    with browser.serve(site) as url:
-        for path in ("index.html", "fr/index.html"):
-            tab = chromium.new_page(viewport={"width": 375, "height": 812})
-            tab.goto(url + path, wait_until="load")
-            assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
-            regions = tab.evaluate("[...document.querySelectorAll('main .table-wrap')]"
-                                   ".map(r => [r.getAttribute('aria-label'), r.tabIndex])")
-            assert [r for r in regions if r[0]] == (
-                [["Table: Category, Passed, Failed, Pass rate", 0],
-                 ["Table: Machine, Cores", 0]] if path == "index.html" else
-                [["Tableau\u00a0: Catégorie, Réussis, Échoués, Taux de réussite", 0],
-                 ["Tableau\u00a0: Machine, Cœurs", 0]])
-            assert browser.axe_violations(tab) == [], path
-            tab.close()
+    tables = {lang: "\n" + table for lang, table in PROSE_TABLES.items()}
+    for path, tab in new_site_on_a_phone(chromium, tmp_path, tables):
+        assert tab.evaluate(PAST_THE_EDGE_JS) == [375, []], path
+        regions = tab.evaluate("[...document.querySelectorAll('main .table-wrap')]"
+                               ".map(r => [r.getAttribute('aria-label'), r.tabIndex])")
+        assert [r for r in regions if r[0]] == (
+            [["Table: Category, Passed, Failed, Pass rate", 0],
+             ["Table: Machine, Cores", 0]] if path == "index.html" else
+            [["Tableau\u00a0: Catégorie, Réussis, Échoués, Taux de réussite", 0],
+             ["Tableau\u00a0: Machine, Cœurs", 0]])
+        assert browser.axe_violations(tab) == [], path
 
 STACKED = """---
 title: Test report
