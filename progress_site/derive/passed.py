@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, cast
 
-from progress_site.errors import KeyPath, Problem
+from progress_site.errors import Problem
 from progress_site.model.dataset import Dataset
 from progress_site.model.failed import Failed, Placed
 from progress_site.model.figure import Figure
@@ -108,15 +108,18 @@ def told_by(problems: list[Problem], keyed: tuple[Keyed, ...], datasets: tuple[D
     """The names of the figures and datasets derive's own errors are about (a formula
     that computes nothing, a dataset's computed column): what cites them is not judged
     again (`Namespace.told`). A good build pays nothing here."""
-    errors = [p.key_path for p in problems if not p.warning]
+    errors = [(p.location.file, p.key_path) for p in problems if not p.warning]
     if not errors:
         return frozenset()
 
-    def has_error(path: KeyPath) -> bool:
-        return bool(path) and any(e[:len(path)] == path for e in errors)
+    def has_error(where: Where) -> bool:
+        # By file and path: the data joins several files' collections, and another
+        # file's `measurements[0]` is another record, whose citations are still judged.
+        path, file = where.path, where.location.file
+        return bool(path) and any(f == file and e[:len(path)] == path for f, e in errors)
 
-    return frozenset([str(k.key) for k in keyed if has_error(k.figure.where.path)]
-                     + [ds.id for ds in datasets if has_error(ds.where.path)])
+    return frozenset([str(k.key) for k in keyed if has_error(k.figure.where)]
+                     + [ds.id for ds in datasets if has_error(ds.where)])
 
 
 def left_out(data: Data, kept: Data, failed: Failed) -> Mapping[str, str]:
