@@ -61,7 +61,7 @@ def number(quantity: Any) -> str:
         raise ValueError(f"{decimals} decimals")
     if not all(finite(quantity[k]) for k in ("low", "high")):
         # JSON's reader takes NaN and Infinity, which no build publishes: a planted old
-        # site's `NaN` read "NaN.00 us -> 7.92 us (+NaN.0%)".
+        # site's would print as no number a reader could compare.
         raise ValueError("a figure's number is not a finite number")
     low, high = (f"{quantity[k]:.{decimals}f}" for k in ("low", "high"))
     unit = f" {quantity['unit']}" if quantity.get("unit") else ""
