@@ -26,10 +26,9 @@ from progress_site.record.importers.base import (
     not_negative,
     number,
     quoted,
-    read_json,
-    read_located,
 )
 from progress_site.record.importers.places import Place, ToolFile
+from progress_site.record.importers.reading import read_json, read_located
 from progress_site.record.importers.shape import (
     Each,
     Format,

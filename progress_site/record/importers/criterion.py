@@ -18,10 +18,10 @@ from progress_site.record.importers.base import (
     not_negative,
     number,
     quoted,
-    read_located,
     stats_of,
 )
 from progress_site.record.importers.places import Place
+from progress_site.record.importers.reading import read_located
 from progress_site.record.importers.shape import Each, Format, Obj
 
 HINT = "give target/criterion/NAME/new/estimates.json as `cargo bench` wrote it"

@@ -22,15 +22,14 @@ from progress_site.record.importers.base import (
     day_of_ms,
     fail,
     fail_in,
-    loads,
     not_negative,
     number,
     quoted,
-    read_text,
 )
 from progress_site.record.importers.gab_shape import shape_problems
 from progress_site.record.importers.gotest import benchstat_name
 from progress_site.record.importers.places import Places, ToolFile, Under
+from progress_site.record.importers.reading import loads, read_text
 
 PREFIX = "window.BENCHMARK_DATA ="
 # A number as a tool may write one, exponent, sign, inf and nan included: each is read

@@ -17,9 +17,9 @@ from progress_site.record.importers.base import (
     not_negative,
     number,
     quoted,
-    read_located,
 )
 from progress_site.record.importers.places import Places, ToolFile, Under
+from progress_site.record.importers.reading import read_located
 from progress_site.record.importers.shape import Each, Format, Mistake, Obj
 
 Runs = dict[str, list[tuple[int, dict[str, Any]]]]  # name -> (index, benchmark), in order

@@ -23,9 +23,9 @@ from progress_site.record.importers.base import (
     out_of_range,
     printable,
     quoted,
-    read_text,
     unreadable,
 )
+from progress_site.record.importers.reading import read_text
 
 # A benchmark's line: its name (with -GOMAXPROCS), iterations, then its metrics. Digits
 # are ASCII: Python's \d (and Decimal) would read `१२` too, which go never writes.

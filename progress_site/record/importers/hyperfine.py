@@ -11,10 +11,10 @@ from progress_site.record.importers.base import (
     Result,
     not_negative,
     number,
-    read_located,
     stats_of,
 )
 from progress_site.record.importers.places import ToolFile, Under
+from progress_site.record.importers.reading import read_located
 from progress_site.record.importers.shape import Each, Format, Obj
 
 STATS = MappingProxyType({"mean": "mean", "median": "median", "min": "min", "max": "max",

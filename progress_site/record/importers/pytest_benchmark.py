@@ -13,10 +13,10 @@ from progress_site.record.importers.base import (
     day_of,
     not_negative,
     number,
-    read_located,
     stats_of,
 )
 from progress_site.record.importers.places import Place, Places, ToolFile, within
+from progress_site.record.importers.reading import read_located
 from progress_site.record.importers.shape import Each, Format, Obj
 
 # Its statistics in seconds, under our names (`ops` is a rate, left out).

@@ -19,12 +19,11 @@ from progress_site.record.importers.base import (
     count,
     day_of,
     fail,
-    loads,
     not_negative,
     printable,
     quoted,
-    read_text,
 )
+from progress_site.record.importers.reading import loads, read_text
 from progress_site.record.importers.shape import offset
 
 # The texts of a record `import` writes into data/ as they are (the unit is checked, and

@@ -1,0 +1,122 @@
+"""A tool's file read: its text (UTF-8, within MAX_BYTES, past a BOM), and its JSON within
+the data's limits, by `load.jsonfiles.parse_json` (the one JSON reader with limits): every
+refusal located in the file, and a format's shape checked before its values are read.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from progress_site.errors import shorten, visible
+from progress_site.load.jsonfiles import TooDeep, parse_json
+from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
+from progress_site.load.yaml_refusals import MAX_DEPTH
+from progress_site.model.limits import MAX_DIGITS
+from progress_site.record.importers.base import ImportFailed, fail, quoted, underflows
+from progress_site.record.importers.jsontext import Refused, line_and_column, offset_of
+from progress_site.record.importers.places import ToolFile
+from progress_site.record.importers.shape import Format
+from progress_site.regular import read_regular
+
+
+def loads(text: str, display: str, line: int = 0, parse_float: Any = float,
+          shown: str = "") -> Any:
+    """A tool's JSON, read by `load.jsonfiles.parse_json` within its limits: located errors
+    for what is not JSON, nests too deep, writes a whole number too long to read or a
+    number too close to 0, or a key twice. `line`: the file's line `text` is (a JSON
+    line), else `text` is the whole file, or `shown` is, and `text` the same with what
+    is not JSON blanked."""
+    calls = {"whole": 0, "fraction": 0, "object": 0}
+
+    def whole(digits: str) -> int:
+        calls["whole"] += 1
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise Refused("whole", calls["whole"], f"a whole number of "
+                          f"{len(digits.lstrip('-'))} digits is too large")
+        return int(digits)
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        # json keeps the last of a key written twice, quietly: which one the tool meant
+        # is not ours to guess.
+        calls["object"] += 1
+        out: dict[str, Any] = {}
+        for key, value in items:
+            if key in out:
+                raise Refused("object", calls["object"], f"key {quoted(visible(key))} "
+                              "appears twice in one object", key)
+            out[key] = value
+        return out
+
+    def fraction(digits: str) -> Any:
+        # A number too close to 0 for a float is read as 0 by json, quietly: 1e-999 s is
+        # not a time of 0; one too far from 0 for a Decimal to compute with is no time.
+        calls["fraction"] += 1
+        value = Decimal(digits)
+        if underflows(value) or abs(value.adjusted()) > 9999:
+            raise Refused("fraction", calls["fraction"], f"the number {shorten(digits, 40)} "
+                          f"is too {'close to 0' if underflows(value) else 'large'} to read")
+        return parse_float(digits)
+
+    try:
+        return parse_json(text, json.JSONDecoder(parse_float=fraction, parse_int=whole,
+                                                 object_pairs_hook=pairs))
+    except json.JSONDecodeError as exc:
+        raise fail_at(display, f"not JSON: {exc.msg}", "give the file exactly as the tool "
+                      "wrote it", shown or text, exc.pos, line) from None
+    except Refused as exc:
+        hint = ("give the file exactly as the tool wrote it" if exc.kind == "object"
+                else "check what wrote the file")
+        raise fail_at(display, exc.message, hint, shown or text, offset_of(text, exc),
+                      line) from None
+    except TooDeep as exc:
+        raise fail_at(display, f"lists and objects nested more than {MAX_DEPTH} levels",
+                      "give the file exactly as the tool wrote it", shown or text,
+                      exc.offset, line) from None
+
+
+def fail_at(display: str, message: str, hint: str, text: str, offset: int, line: int = 0
+            ) -> ImportFailed:
+    """An import error at an offset of a JSON text: the whole file's, or one line's."""
+    if line:
+        return fail(display, message, hint, line, offset + 1, text)
+    return fail(display, message, hint, *line_and_column(text, offset))
+
+
+def read_text(path: Path, display: str) -> str:
+    """A tool's file as text, past a BOM (Windows' shells and editors write one); one that
+    cannot be read, or is not UTF-8, is a located error."""
+    try:
+        data = read_regular(path, MAX_BYTES)
+    except OSError as exc:  # a FIFO is refused, not waited on; a file over the limit too
+        raise fail(display, f"cannot read the file: {exc.strerror or exc}") from exc
+    if data.startswith(UTF16_BOMS):  # what PowerShell's `>` writes
+        raise fail(display, "the file is UTF-16, not UTF-8",
+                   "save it as UTF-8 (in PowerShell: `| Out-File -Encoding utf8`)")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise ImportFailed([not_utf8(data, exc.start, display, "give the file exactly as "
+                                     "the tool wrote it, saved as UTF-8")]) from None
+
+
+def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
+    """A tool's file as one JSON document, within the limits; with a format, refused
+    unless it has the format's shape, every mistake of structure located at once."""
+    return read_located(path, display, fmt)[0]
+
+
+def read_located(path: Path, display: str, fmt: Format | None = None
+                 ) -> tuple[Any, ToolFile]:
+    """`read_json`'s document, and the file it was read from (to place a value in it)."""
+    text = read_text(path, display)
+    doc = loads(text, display)
+    if fmt is not None:
+        if not fmt.is_of(doc):
+            raise fail(display, fmt.not_it, fmt.hint)
+        problems = fmt.problems(doc, text, display)
+        if problems:
+            raise ImportFailed(problems)
+    return doc, ToolFile(display, text)
