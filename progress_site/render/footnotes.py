@@ -28,7 +28,7 @@ def footnote_problems(text: str, page: Page, start: int, strict: bool) -> list[P
     words."""
     if "[^" not in text:
         return []
-    prose = "\n".join(c.content for t in page_tokens(text) if t.type == "inline"
+    prose = "\n".join(c.content for t in page_tokens(text, page) if t.type == "inline"
                       for c in t.children or () if c.type == "text")
     problems = []
     for match in FOOTNOTE.finditer(text):
