@@ -25,7 +25,7 @@ from progress_site.watch.drawer import ChartDrawer
 from progress_site.watch.inputs import Changes, InputWatcher
 from progress_site.watch.livestate import LiveState
 from progress_site.watch.rebuild import Builder, say
-from progress_site.watch.server import explain_bind_error, open_server, url_of
+from progress_site.watch.server import PreviewServer, explain_bind_error, url_of
 
 
 # A BaseException, as KeyboardInterrupt is: the build's `except Exception` must not eat it.
@@ -102,7 +102,7 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
             folder = Path(undo.enter_context(tempfile.TemporaryDirectory(prefix="progress-")))
             config = dataclasses.replace(config, cache=folder, disk_cache=True)
         try:  # bind first: a busy port fails at once, before a build overwrites anything
-            server = open_server(host, port, config.out.absolute(), state)
+            server = PreviewServer((host, port), config.out.absolute(), state)
         except OSError as exc:
             say(f"error: {explain_bind_error(host, port, exc)}", error=True)
             return 1
