@@ -181,9 +181,8 @@ def config_from(args: argparse.Namespace,
 
 
 def cache_allowed(given: Path | None, source: Path, out: Path) -> bool:
-    """Whether the build may keep a cache on disk: a --cache-dir where the source or the
-    output lies is refused (UsageError); a user's cache folder there, from the
-    environment, is left unused with a warning, and the build keeps nothing."""
+    """Whether the build may keep a cache on disk: a --cache-dir `cache.refusal` refuses
+    is a usage error; the user's cache folder, from the environment, a warning."""
     folder = given if given is not None else cache.user_folder()
     reason = cache.refusal(folder, source, out)
     if reason and given is not None:

@@ -46,11 +46,12 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
            last_drawings: LatestCharts | None = None,
            drawer: ahead.Drawer | None = None) -> Built:
     """The whole site, each page rendered once: the pages published at `first` ahead of
-    the rest, handed to `shown` (BuildFailed if they have errors), then every other page
-    and the files made from all pages (feeds, data.json...). The charts the pages miss
-    are drawn; with `last_drawings`, listed instead (`Built.charts_to_draw`), each
-    showing its drawing there (which every chart served fills), else an empty frame.
-    `drawer`: a child ready to draw them."""
+    the rest, handed to `shown` (watch mode serves the pages open in a browser before the
+    rest is built; BuildFailed if they have errors), then every other page and the files
+    made from all pages (feeds, data.json...). The charts the pages miss are drawn (by
+    `drawer`, a child ready to draw them, when given); with `last_drawings`, listed
+    instead (`Built.charts_to_draw`), each showing its drawing there (which every chart
+    served fills), else an empty frame."""
     if ready.failing:
         raise checked(config, ready)
     charts = chart_cache(config, last_drawings)
