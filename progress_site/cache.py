@@ -1,13 +1,9 @@
-"""The build cache: where it lives, what names an entry, and how an entry is written
-(whole or not at all) and read back (a missing or damaged entry is a miss, never an error).
-
-The cache lives in the user's cache folder (`user_folder`), or the one `--cache-dir`
-gives, and never where the folder being built has a say (`refusal`): nothing a pull
-request sends can become an entry. Entries are data, never code: drawn charts (SVG
-text), which their reader checks again before any reaches a page (`charts/allowed.py`).
-An entry's name is a hash of everything it is made from, the engine's code included, and
-of nothing that belongs to one machine: a cache restored on a fresh CI runner, into a new
-checkout, serves the same entries, and no entry needs clearing by hand.
+"""The build cache: where it lives (the user's cache folder, never where the folder being
+built has a say: nothing a pull request sends can become an entry), and how an entry is
+written (whole or not at all) and read back (a missing or damaged entry is a miss, never
+an error). Entries are data, never code, which their readers check again before any
+reaches a page; their names hash all they are made from (`engine_stamp`), nothing of one
+machine, so a cache restored on a fresh CI runner serves the same entries.
 """
 
 from __future__ import annotations
