@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from progress_site.pipeline.config import ENGINE_ROOT, BuildConfig
-from progress_site.pipeline.prepared import prepare
+from progress_site.pipeline.prepared import Prepared, prepare
 from progress_site.pipeline.rendering import Built, finish
 from progress_site.publish import changes as summary
 from progress_site.publish.swap import publish
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from progress_site.charts.ahead import Drawer
     from progress_site.charts.cache import LatestCharts
 
-__all__ = ["ENGINE_ROOT", "BuildConfig", "Built", "build", "make_site"]
+__all__ = ["ENGINE_ROOT", "BuildConfig", "Built", "Prepared", "build", "finish", "make_site",
+           "prepare"]
 
 
 def build(config: BuildConfig, first: frozenset[str] = frozenset(),
