@@ -87,12 +87,6 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def stop_worker(changes: Changes, worker: threading.Thread) -> None:
-    """Let the worker finish its build, if any, and end."""
-    changes.close()
-    worker.join(timeout=30)
-
-
 def serve(config: BuildConfig, host: str, port: int) -> int:
     """Watch, build, serve and rebuild until Stop; every part is undone on the way out."""
     state = LiveState()
@@ -129,7 +123,8 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
                                   args=(changes, watcher, builder, drawer),
                                   name="progress-site rebuild", daemon=True)
         worker.start()
-        undo.callback(stop_worker, changes, worker)
+        undo.callback(worker.join, 30)
+        undo.callback(changes.close)  # first: the worker finishes its build, if any, and ends
         undo.callback(server.stop, server.start())
         say(f"Serving {visible_path(str(config.out))} at {url_of(server)} (Ctrl-C to stop).")
         threading.Event().wait()  # until a signal raises Stop
