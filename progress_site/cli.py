@@ -57,10 +57,9 @@ class Version(argparse.Action):
 
 
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The options of `python build.py` (and `python -m progress_site`); with no command,
-    it builds the site. A command's own options are added only when `argv` names it:
-    `record` and `import` load the data format, which a build that finds nothing changed
-    never needs."""
+    """The options of `python build.py` (and `python -m progress_site`). A command's own
+    are added only when `argv` names it: `record` and `import` load the data format,
+    which a build that finds nothing changed never needs."""
     p = argparse.ArgumentParser(
         prog="progress-site",
         description="Build a project's page of progress, tests and benchmarks from its data.",

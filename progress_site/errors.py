@@ -58,12 +58,10 @@ _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def visible_path(name: str) -> str:
-    """Anything from input as printed on a terminal (a path, a file name, a unit, a name,
-    an id), spelled out as `repr` would: backslashes doubled, each byte of a name that is
-    not UTF-8 as `\\xff`, and controls (a newline, an escape, C1) and invisible characters
-    (U+202E) as `visible` does. Every command's output goes through this one function, so
-    a piece of input cannot start a line of its own, colour the terminal or read
-    backwards."""
+    """Anything from input as printed on a terminal (a path, a name, an id), spelled out
+    as `repr` would (a byte that is not UTF-8 as `\\xff`). Every command's output goes
+    through this one function, so a piece of input cannot start a line of its own, colour
+    the terminal or read backwards."""
     if name.isascii() and "\\" not in name:  # no byte kept by os.fsdecode, nothing to
         return visible(name)  # double: an import names 20,000 such files
     shown = []

@@ -38,8 +38,7 @@ class TooBig(OSError):
 
 
 def _checked(info: os.stat_result, limit: int | None) -> os.stat_result:
-    """`info`, if it is a regular file's of at most `limit` bytes (NotRegular or TooBig
-    otherwise)."""
+    """`info`, if it is a regular file's of at most `limit` bytes; else NotRegular, TooBig."""
     if not stat.S_ISREG(info.st_mode):
         raise NotRegular(next((what for test, what in _KINDS if test(info.st_mode)),
                               "not a regular file"))
@@ -50,16 +49,14 @@ def _checked(info: os.stat_result, limit: int | None) -> os.stat_result:
 
 def looked_at(path: Path, limit: int | None = None, *, follow: bool = True
               ) -> os.stat_result:
-    """What `path` is, if it is a regular file of at most `limit` bytes (NotRegular,
-    TooBig or another OSError otherwise), without opening it: `open_regular` opens it
-    and looks again."""
+    """What `path` is, if it is a regular file of at most `limit` bytes, without opening
+    it: `open_regular` opens it and looks again."""
     return _checked(os.stat(path, follow_symlinks=follow), limit)
 
 
 def open_regular(path: Path, limit: int | None = None, *, follow: bool = True) -> io.FileIO:
-    """`path` opened for reading, if it is a regular file of at most `limit` bytes
-    (NotRegular, TooBig or another OSError otherwise). With `follow` false, a symbolic
-    link is refused too (NotRegular)."""
+    """`path` opened for reading, if it is a regular file of at most `limit` bytes; with
+    `follow` false, a symbolic link is refused too (NotRegular)."""
     looked_at(path, None, follow=follow)
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
