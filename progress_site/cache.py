@@ -1,13 +1,9 @@
-"""The build cache: where it lives, what names an entry, and how an entry is written
-(whole or not at all) and read back (a missing or damaged entry is a miss, never an error).
-
-The cache lives in the user's cache folder (`user_folder`), or the one `--cache-dir`
-gives, and never where the folder being built has a say (`refusal`): nothing a pull
-request sends can become an entry. Entries are data, never code: drawn charts (SVG
-text), which their reader checks again before any reaches a page (`charts/allowed.py`).
-An entry's name is a hash of everything it is made from, the engine's code included, and
-of nothing that belongs to one machine: a cache restored on a fresh CI runner, into a new
-checkout, serves the same entries, and no entry needs clearing by hand.
+"""The build cache: where it lives (the user's cache folder, never where the folder being
+built has a say: nothing a pull request sends can become an entry), and how an entry is
+written (whole or not at all) and read back (a missing or damaged entry is a miss, never
+an error). Entries are data, never code, which their readers check again before any
+reaches a page; their names hash all they are made from (`engine_stamp`), nothing of one
+machine, so a cache restored on a fresh CI runner serves the same entries.
 """
 
 from __future__ import annotations
@@ -47,32 +43,23 @@ def refusal(folder: Path, source: Path, out: Path) -> str:
     return ""
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` in one step (its folder made if need be); OSError when it
-    cannot be written, and then no temporary file is left behind.
-
-    A reader (the next build, the preview server) sees the old file or the new one, never
-    half of one, even when a build is killed or two run at once."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-
-
-def store(path: Path, data: bytes) -> bool:
-    """`write_atomically` for a cache entry: a folder that cannot be written (read-only,
-    full disk) means no cache, not a failed build. True when it was written."""
-    try:
-        write_atomically(path, data)
-    except OSError:
-        return False
-    return True
+def store(path: Path, data: bytes) -> None:
+    """Write a cache entry in one step, its folder made if need be: a reader (the next
+    build, the preview server) sees the old file or the new one, never half of one, even
+    when a build is killed or two run at once. A folder that cannot be written (read-only,
+    full disk) means no cache, not a failed build: nothing written, nothing left behind."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                file.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+            raise
 
 
 def read(path: Path, limit: int) -> bytes | None:

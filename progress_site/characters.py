@@ -48,8 +48,7 @@ _MULTIBYTE = tuple((lead, re.compile(re.escape(lead) + rest)) for lead, rest in 
 
 def is_forbidden(ch: str) -> bool:
     """Whether one character is forbidden in any text (a carriage return included)."""
-    code = ord(ch)
-    return any(low <= code <= high for low, high in RANGES)
+    return bool(_BASIC.match(ch) or _ASTRAL.match(ch))
 
 
 def maybe_in(data: bytes) -> bool:

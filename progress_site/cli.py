@@ -57,10 +57,9 @@ class Version(argparse.Action):
 
 
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The options of `python build.py` (and `python -m progress_site`); with no command,
-    it builds the site. A command's own options are added only when `argv` names it:
-    `record` and `import` load the data format, which a build that finds nothing changed
-    never needs."""
+    """The options of `python build.py` (and `python -m progress_site`). A command's own
+    are added only when `argv` names it: `record` and `import` load the data format,
+    which a build that finds nothing changed never needs."""
     p = argparse.ArgumentParser(
         prog="progress-site",
         description="Build a project's page of progress, tests and benchmarks from its data.",
@@ -181,9 +180,8 @@ def config_from(args: argparse.Namespace,
 
 
 def cache_allowed(given: Path | None, source: Path, out: Path) -> bool:
-    """Whether the build may keep a cache on disk: a --cache-dir where the source or the
-    output lies is refused (UsageError); a user's cache folder there, from the
-    environment, is left unused with a warning, and the build keeps nothing."""
+    """Whether the build may keep a cache on disk: a --cache-dir `cache.refusal` refuses
+    is a usage error; the user's cache folder, from the environment, a warning."""
     folder = given if given is not None else cache.user_folder()
     reason = cache.refusal(folder, source, out)
     if reason and given is not None:

@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 
 from progress_site.characters import is_forbidden
 from progress_site.regular import open_regular
@@ -31,7 +30,8 @@ def visible(text: str) -> str:
     (an escape sequence or a direction override in the input must not act on the screen),
     and no workflow command for the CI that reads the output (`inert`)."""
     if not text.isprintable():
-        text = "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN
+        # Each spelled out as Python writes it in a string (repr): `\n`, `\x1b`, `\u202e`.
+        text = "".join(repr(ch)[1:-1] if unicodedata.category(ch) in _HIDDEN
                        or is_forbidden(ch) else ch for ch in text)
     return inert(text)
 
@@ -56,25 +56,12 @@ def inert(text: str) -> str:
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
-def _escape(ch: str) -> str:
-    """One hidden character as Python writes it in a string: `\\n`, `\\x1b`, `\\u202e`."""
-    if ch in _NAMED:
-        return _NAMED[ch]
-    code = ord(ch)
-    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
-            else f"\\U{code:08x}")
-
-
-_NAMED = MappingProxyType({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
 
 def visible_path(name: str) -> str:
-    """Anything from input as printed on a terminal (a path, a file name, a unit, a name,
-    an id), spelled out as `repr` would: backslashes doubled, each byte of a name that is
-    not UTF-8 as `\\xff`, and controls (a newline, an escape, C1) and invisible characters
-    (U+202E) as `visible` does. Every command's output goes through this one function, so
-    a piece of input cannot start a line of its own, colour the terminal or read
-    backwards."""
+    """Anything from input as printed on a terminal (a path, a name, an id), spelled out
+    as `repr` would (a byte that is not UTF-8 as `\\xff`). Every command's output goes
+    through this one function, so a piece of input cannot start a line of its own, colour
+    the terminal or read backwards."""
     if name.isascii() and "\\" not in name:  # no byte kept by os.fsdecode, nothing to
         return visible(name)  # double: an import names 20,000 such files
     shown = []
@@ -220,9 +207,7 @@ def rendered(problems: list[Problem]) -> list[str]:
 
 
 def kind(problem: Problem) -> str:
-    """What a problem is an error of, as the closing line names it: a template's (the
-    site's templates/ or the engine's), a catalog's (a language's translations under
-    locales/), else the data's (data/, content/)."""
+    """What a problem is an error of, as the closing line names it, by its file's folder."""
     top = problem.location.file.split("/", 1)[0]
     return {"templates": "template", "locales": "catalog"}.get(top, "data")
 
@@ -230,9 +215,7 @@ def kind(problem: Problem) -> str:
 def aborted(errors: list[Problem]) -> str:
     """The closing line: `Aborted with 2 data errors.`, `Aborted with 1 catalog error.`,
     `Aborted with 3 errors (2 data, 1 template).`"""
-    kinds: dict[str, int] = {}
-    for problem in errors:
-        kinds[kind(problem)] = kinds.get(kind(problem), 0) + 1
+    kinds = Counter(map(kind, errors))
     noun = "error" if len(errors) == 1 else "errors"
     if len(kinds) == 1:
         return f"Aborted with {len(errors):,} {next(iter(kinds))} {noun}."

@@ -1,10 +1,6 @@
 """Work done in a forked process, beside the build's own: the charts a first build draws
-(`charts/ahead.py`: a child forked as the build starts, sent the charts once the pages
-have listed them).
-
-The child is a fork of the build (no pickling of its state, no re-import); only its
-result comes back, pickled through a pipe. Its errors come back as the exceptions they
-were.
+(`charts/ahead.py`). The child is a fork of the build (no pickling of its state, no
+re-import); only its result, or the exception it raised, comes back, pickled through a pipe.
 """
 
 from __future__ import annotations

@@ -44,8 +44,7 @@ def build_and_report(config: BuildConfig, gate: bool = False,
                      charts: Drawer | None = None) -> int:
     """Build and publish the site, then print its warnings, a summary, and what changed
     since the site it replaced; with `gate`, REGRESSED when it found a new regression.
-    With `last`, a build that exits 0 is remembered: the same build again does nothing.
-    `charts`: a child ready to draw the charts the pages miss."""
+    With `last`, a build that exits 0 is remembered: the same build again does nothing."""
     from progress_site.pipeline import build
 
     previous = previous_document(config.out) if gate else None

@@ -16,8 +16,9 @@ import os
 import stat
 from pathlib import Path
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"),
+          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
 class NotRegular(OSError):
@@ -36,35 +37,26 @@ class TooBig(OSError):
         self.size = size
 
 
-def _kind(mode: int) -> str:
-    """What a file's mode says it is, for a message."""
-    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
-
-
-def _refuse_irregular(mode: int) -> None:
-    """NotRegular unless `mode` is a regular file's."""
-    if not stat.S_ISREG(mode):
-        raise NotRegular(_kind(mode))
-
-
-def looked_at(path: Path, limit: int | None = None, *, follow: bool = True
-              ) -> os.stat_result:
-    """What `path` is, if it is a regular file of at most `limit` bytes (NotRegular,
-    TooBig or another OSError otherwise), without opening it: `open_regular` opens it
-    and looks again."""
-    info = os.stat(path, follow_symlinks=follow)
-    if stat.S_ISLNK(info.st_mode):
-        raise NotRegular("a symbolic link")
-    _refuse_irregular(info.st_mode)
+def _checked(info: os.stat_result, limit: int | None) -> os.stat_result:
+    """`info`, if it is a regular file's of at most `limit` bytes; else NotRegular, TooBig."""
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegular(next((what for test, what in _KINDS if test(info.st_mode)),
+                              "not a regular file"))
     if limit is not None and info.st_size > limit:
         raise TooBig(info.st_size, limit)
     return info
 
 
+def looked_at(path: Path, limit: int | None = None, *, follow: bool = True
+              ) -> os.stat_result:
+    """What `path` is, if it is a regular file of at most `limit` bytes, without opening
+    it: `open_regular` opens it and looks again."""
+    return _checked(os.stat(path, follow_symlinks=follow), limit)
+
+
 def open_regular(path: Path, limit: int | None = None, *, follow: bool = True) -> io.FileIO:
-    """`path` opened for reading, if it is a regular file of at most `limit` bytes
-    (NotRegular, TooBig or another OSError otherwise). With `follow` false, a symbolic
-    link is refused too (NotRegular)."""
+    """`path` opened for reading, if it is a regular file of at most `limit` bytes; with
+    `follow` false, a symbolic link is refused too (NotRegular)."""
     looked_at(path, None, follow=follow)
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
@@ -74,10 +66,7 @@ def open_regular(path: Path, limit: int | None = None, *, follow: bool = True) -
             raise NotRegular("a symbolic link") from exc
         raise
     try:
-        info = os.fstat(fd)
-        _refuse_irregular(info.st_mode)
-        if limit is not None and info.st_size > limit:
-            raise TooBig(info.st_size, limit)
+        _checked(os.fstat(fd), limit)
         return io.FileIO(fd, "rb", closefd=True)
     except BaseException:
         os.close(fd)

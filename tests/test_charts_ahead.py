@@ -15,7 +15,7 @@ import pytest
 from progress_site.charts.cache import ChartCache
 from progress_site.charts.spec import ChartSpec
 from progress_site.pipeline import BuildConfig, make_site, prepare
-from progress_site.pipeline.languages import render_all
+from progress_site.pipeline.rendering import render_all
 from progress_site.render.drawings import ask_charts
 
 from .conftest import REPO, SOURCE_DATE_EPOCH, TODAY

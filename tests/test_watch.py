@@ -23,7 +23,7 @@ import pytest
 
 from progress_site.cli import main
 from progress_site.watch.livestate import LiveState
-from progress_site.watch.server import open_server, url_of
+from progress_site.watch.server import PreviewServer, url_of
 
 from .conftest import TEMPLATES
 from .conftest import copy_example as example_in
@@ -510,7 +510,7 @@ def serving(folder: Path) -> Iterator[tuple[str, LiveState]]:
     (root / "leak.txt").symlink_to(folder / "secret.txt")
     (root / "out").symlink_to(folder, target_is_directory=True)
     state = LiveState()
-    server = open_server("127.0.0.1", 0, root, state)
+    server = PreviewServer(("127.0.0.1", 0), root, state)
     thread = server.start()
     try:
         yield url_of(server), state

@@ -1,10 +1,7 @@
 """The build, top to bottom: load -> validate -> derive -> render -> publish.
 
 `build` reads as the stages run, and is the one way in for the command line and watch
-mode alike; each part is a module of this folder: config.py (what a build is told),
-prepared.py (load, validate, derive), rendering.py (every file in memory, each page once,
-the pages asked for first, the charts) and languages.py (every language's files).
-Publishing is `publish.swap`'s.
+mode alike (docs/architecture.md says which module of this folder holds which part).
 """
 
 from __future__ import annotations
@@ -32,12 +29,9 @@ def build(config: BuildConfig, first: frozenset[str] = frozenset(),
           last_drawings: LatestCharts | None = None, drawer: Drawer | None = None,
           changes: bool = False) -> Built:
     """Build the site and publish it: every file is made in memory before `out` is
-    touched; on any error `out` is left as it was. The pages published at `first` are
-    rendered first and handed to `shown` (watch mode serves the pages open in a browser
-    before the rest is built); with `last_drawings`, the charts the pages miss are listed
-    to draw after the build rather than drawn (`finish`). `drawer`: a child ready to draw
-    them. With `changes`, what changed since the published site is worked out before the
-    swap (`Built.changes`), for the command line's summary."""
+    touched; on any error `out` is left as it was. `first`, `shown`, `last_drawings` and
+    `drawer` are `finish`'s. With `changes`, what changed since the published site is
+    worked out before the swap (`Built.changes`), for the command line's summary."""
     previous = summary.Previous(config.out) if changes else None  # the site it replaces
     ready = prepare(config)  # load -> validate -> derive
     built = finish(config, ready, first, shown, last_drawings, drawer)  # render

@@ -1,12 +1,16 @@
 """Render: every file of the site in memory, each page once, the pages asked for first;
-the charts the pages miss drawn before them (on both cores, when many), or listed to
-draw after the build (watch mode's, which shows the pages at once)."""
+the charts the pages miss drawn before them (on both cores, when many, the templates
+compiled meanwhile), or listed to draw after the build (watch mode's, which shows the
+pages at once)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import jinja2
 
 from progress_site.charts import ahead
 from progress_site.charts.cache import FOLDER, ChartCache, LatestCharts
@@ -14,10 +18,15 @@ from progress_site.collector import collector_paused
 from progress_site.derive.derived import fail_on_errors, with_source_lines
 from progress_site.errors import BuildFailed
 from progress_site.fork import fork_safe
-from progress_site.pipeline.languages import compile_templates, render_all
+from progress_site.publish.outputs import extra_files
 from progress_site.render.anchors import broken_anchors
+from progress_site.render.blocklines import Block
 from progress_site.render.drawings import ask_charts
-from progress_site.render.pages import page_places, render
+from progress_site.render.environment import make_environment
+from progress_site.render.markdown import parts
+from progress_site.render.pages import page_places, render, whole_site_files
+from progress_site.render.templates import template_loader
+from progress_site.render.words import Words
 
 if TYPE_CHECKING:
     from progress_site.charts.spec import ChartSpec
@@ -25,6 +34,9 @@ if TYPE_CHECKING:
     from progress_site.errors import Problem
     from progress_site.pipeline.config import BuildConfig
     from progress_site.pipeline.prepared import Prepared
+
+# The files made, the problems found, the charts left to draw.
+Rendered = tuple[dict[str, bytes], list["Problem"], list["ChartSpec"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +58,12 @@ def finish(config: BuildConfig, ready: Prepared, first: frozenset[str] = frozens
            last_drawings: LatestCharts | None = None,
            drawer: ahead.Drawer | None = None) -> Built:
     """The whole site, each page rendered once: the pages published at `first` ahead of
-    the rest, handed to `shown` (BuildFailed if they have errors), then every other page
-    and the files made from all pages (feeds, data.json...). The charts the pages miss
-    are drawn; with `last_drawings`, listed instead (`Built.charts_to_draw`), each
-    showing its drawing there (which every chart served fills), else an empty frame.
-    `drawer`: a child ready to draw them."""
+    the rest, handed to `shown` (watch mode serves the pages open in a browser before the
+    rest is built; BuildFailed if they have errors), then every other page and the files
+    made from all pages (feeds, data.json...). The charts the pages miss are drawn (by
+    `drawer`, a child ready to draw them, when given); with `last_drawings`, listed
+    instead (`Built.charts_to_draw`), each showing its drawing there (which every chart
+    served fills), else an empty frame."""
     if ready.failing:
         raise checked(config, ready)
     charts = chart_cache(config, last_drawings)
@@ -113,3 +126,40 @@ def draw_first(config: BuildConfig, ready: Prepared, charts: ChartCache,
         # While a child draws, the templates the pages use are compiled, not waited for.
         ahead.draw_ahead(charts, tuple(dict.fromkeys(listing.missing)), drawer,
                          meanwhile=lambda: compile_templates(config, ready))
+
+
+def compile_templates(config: BuildConfig, ready: Prepared) -> None:
+    """The templates the pages will use compiled into `config.compiled`, as the first
+    language's environment compiles them: every one but the blocks no page names. One
+    that does not compile is left to the page that uses it, which reports it as before."""
+    lang = ready.model.data.site.languages[0]
+    translations = ready.catalogs.translations[lang]
+    words = Words(lang, translations, ready.model.data.site, ready.model.namespace)
+    env = make_environment(template_loader(config.folders("templates")), config.compiled,
+                           translations, words, ready.model)
+    named = {f"blocks/{part.name}.html" for page in ready.pages
+             for part in parts(page) if isinstance(part, Block)}
+    for name in env.list_templates(extensions=["html"]):
+        if name in named or not name.startswith("blocks/"):
+            with contextlib.suppress(jinja2.TemplateError):
+                env.get_template(name)
+
+
+def render_all(config: BuildConfig, ready: Prepared, done: dict[str, bytes],
+               charts: ChartCache) -> Rendered:
+    """Every file of the site but the pages `done` (rendered already, and among the
+    files), its charts from `charts`: the pages of every language, then the 404 pages,
+    feeds, assets, data.json, sitemap and robots.txt; none of those after an error."""
+    languages = ready.model.data.site.languages
+    places = page_places(ready.pages, languages)
+    these = tuple(p for p in ready.pages if places[(p.language, p.slug)].path not in done)
+    folders = config.folders("templates")
+    files, problems = render(ready.model, ready.pages, ready.catalogs, folders, charts,
+                             config.base_url, these, config.compiled, config.strict)
+    files |= done
+    files |= whole_site_files(ready.model, ready.pages, ready.catalogs, folders, charts,
+                              languages, config.base_url, config.compiled, problems)
+    if not ready.failing and all(p.warning for p in problems):
+        files |= extra_files(ready.model, ready.pages, ready.catalogs, files,
+                             base_url=config.base_url, cache_dir=config.cache_dir)
+    return files, problems, charts.missing

@@ -12,8 +12,6 @@ hide the site it leads into.
 from __future__ import annotations
 
 import os
-import stat
-from collections.abc import Callable
 from pathlib import Path
 
 from progress_site.errors import UsageError, visible_path
@@ -30,18 +28,10 @@ def resolved(folder: Path) -> Path:
     return Path(os.path.realpath(absolute.parent)) / absolute.name
 
 
-def holds(folder: Path, name: str, test: Callable[[int], bool]) -> bool:
-    """Whether `folder/name` is there and passes `test` (stat.S_ISDIR, S_ISREG); a path
-    the system cannot look at (too long, no permission) holds nothing."""
-    try:
-        return test(os.stat(folder / name).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
 def is_site(folder: Path) -> bool:
-    """Whether a folder is a site's source: it holds data/ and content/."""
-    return holds(folder, "data", stat.S_ISDIR) and holds(folder, "content", stat.S_ISDIR)
+    """Whether a folder is a site's source: it holds data/ and content/ (a path the
+    system cannot look at, too long or without permission, holds nothing)."""
+    return os.path.isdir(folder / "data") and os.path.isdir(folder / "content")
 
 
 def inside_site(folder: Path) -> str | None:

@@ -26,24 +26,22 @@ NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO planted where a file is expected must not hang the survey.
 READ_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
+# What is wrong at a path, and the way out (each hint then says that nothing was written).
 LINK = ("a symbolic link: `new` never writes through one",
-        "remove the link, or choose another folder; nothing was written")
+        "remove the link, or choose another folder")
 NOT_A_FOLDER = ("a file where the new site needs a folder",
-                "move or rename it, or choose another folder; nothing was written")
-RETRY = "check the folder, then run `new` again; nothing was written"
-DENIED = ("permission denied", "give yourself the right to read and write there, or choose "
-                               "another folder; nothing was written")
+                "move or rename it, or choose another folder")
+RETRY = "check the folder, then run `new` again"
+DENIED = ("permission denied",
+          "give yourself the right to read and write there, or choose another folder")
+FULL = "free some space, then run `new` again"
 REASONS = MappingProxyType({
     errno.EACCES: DENIED,
     errno.EPERM: DENIED,
-    errno.EROFS: ("the file system is read-only", "choose a folder on a writable disk; "
-                                                   "nothing was written"),
-    errno.ENAMETOOLONG: ("the name is too long for the file system",
-                         "choose a shorter name; nothing was written"),
-    errno.ENOSPC: ("no space left on the disk", "free some space, then run `new` again; "
-                                                 "nothing was written"),
-    errno.EDQUOT: ("the disk quota is used up", "free some space, then run `new` again; "
-                                                 "nothing was written"),
+    errno.EROFS: ("the file system is read-only", "choose a folder on a writable disk"),
+    errno.ENAMETOOLONG: ("the name is too long for the file system", "choose a shorter name"),
+    errno.ENOSPC: ("no space left on the disk", FULL),
+    errno.EDQUOT: ("the disk quota is used up", FULL),
     errno.EFBIG: ("the file is larger than this process may write", RETRY),
     errno.ELOOP: LINK,
     errno.ENOTDIR: NOT_A_FOLDER,
@@ -63,7 +61,7 @@ class NotWritten(UsageError):
 
 def problem(path: Path, reason: tuple[str, str]) -> Problem:
     """A problem with one path of the new site: what is wrong, and the way out."""
-    return Problem(Location(str(path)), reason[0], hint=reason[1])
+    return Problem(Location(str(path)), reason[0], hint=f"{reason[1]}; nothing was written")
 
 
 def os_problem(path: Path, exc: OSError) -> Problem:
@@ -118,8 +116,7 @@ def look(root: Path, name: str, data: bytes) -> tuple[str, Path, tuple[str, str]
         if not last and not stat.S_ISDIR(info.st_mode):
             return "", path, NOT_A_FOLDER
     if not stat.S_ISREG(info.st_mode):
-        return "", path, ("not a plain file", "move it away, or choose another folder; "
-                                              "nothing was written")
+        return "", path, ("not a plain file", "move it away, or choose another folder")
     try:
         return ("same" if same_bytes(path, info.st_size, data) else "kept"), path, None
     except OSError as exc:

@@ -139,17 +139,12 @@ def data_format_markdown() -> str:
     return "\n".join([notice, *(section(cls, held[cls]) for cls in records)])
 
 
-def split(document: str) -> tuple[str, str, str]:
-    """The text before the generated section, the section, and the text after it."""
+def with_section(document: str, markdown: str) -> str:
+    """The document with its generated section, between the markers, replaced by `markdown`."""
     start, end = document.find(START), document.find(END)
     if start < 0 or end < start:
         raise ValueError(f"the document needs the markers {START} and {END}, in that order")
-    return document[:start], document[start + len(START):end], document[end + len(END):]
-
-
-def with_section(document: str, markdown: str) -> str:
-    """The document with its generated section replaced by `markdown`."""
-    before, _, after = split(document)
+    before, after = document[:start], document[end + len(END):]
     return f"{before}{START}\n\n{markdown.strip(chr(10))}\n\n{END}{after}"
 
 

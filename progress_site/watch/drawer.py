@@ -9,6 +9,7 @@ read, and reports back; the watch then rebuilds, and this time every chart is th
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.pool
 import signal
@@ -18,11 +19,6 @@ from pathlib import Path
 
 from progress_site.charts.cache import draw
 from progress_site.charts.spec import ChartSpec
-
-
-def _ignore_interrupts() -> None:
-    """Ctrl-C is the watch's to handle: it stops the drawer, which must not print."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class ChartDrawer:
@@ -40,7 +36,9 @@ class ChartDrawer:
         """Draw these charts after those already asked for."""
         if self.pool is None:
             context = multiprocessing.get_context("spawn")
-            self.pool = context.Pool(1, initializer=_ignore_interrupts)
+            # Ctrl-C is the watch's to handle: it stops the drawer, which must not print.
+            ignore_interrupts = functools.partial(signal.signal, signal.SIGINT, signal.SIG_IGN)
+            self.pool = context.Pool(1, initializer=ignore_interrupts)
         started = time.perf_counter()
         self.pool.apply_async(
             draw, (list(specs), self.directory),  # charts already there are read back

@@ -27,16 +27,13 @@ QUIET = 0.05
 SETTLED = 0.01
 SOURCE_FOLDERS = ("data", "content")  # read from the source only
 THEME_FOLDERS = ("templates", "locales")  # the source's overrides, then the engine's
-# What the observer is asked for: the kernel then never reports the build opening and
-# closing every input it reads (about a hundred a rebuild, each handled in Python while
-# the build runs); the handler still checks each event against CHANGES.
+# The only events the handler is given (watchdog filters the others out): the kernel
+# then never reports the build opening and closing every input it reads (about a hundred
+# a rebuild, each handled in Python while the build runs), and a folder's own "modified",
+# which only repeats its files' events, never comes.
 WATCHED = (events.FileCreatedEvent, events.DirCreatedEvent, events.FileModifiedEvent,
            events.FileDeletedEvent, events.DirDeletedEvent, events.FileMovedEvent,
            events.DirMovedEvent, events.FileClosedEvent)
-# Opening a file (the build reads every input) must not count as a change.
-CHANGES = frozenset({events.EVENT_TYPE_CREATED, events.EVENT_TYPE_MODIFIED,
-                     events.EVENT_TYPE_DELETED, events.EVENT_TYPE_MOVED,
-                     events.EVENT_TYPE_CLOSED})
 # What editors write beside a file while saving it (vim, emacs, JetBrains, GNOME).
 LITTER_NAMES = frozenset({"4913", ".DS_Store", "__pycache__"})
 LITTER_PREFIXES = (".#", ".goutputstream-")
@@ -82,9 +79,6 @@ class ChangeHandler(events.FileSystemEventHandler):
 
     def on_any_event(self, event: events.FileSystemEvent) -> None:
         """Note the event's paths (both ends of a rename) that are inputs."""
-        if event.event_type not in CHANGES or (
-                event.is_directory and event.event_type == events.EVENT_TYPE_MODIFIED):
-            return  # a folder's own "modified" only repeats its files' events
         source = Path(os.fsdecode(event.src_path))
         target = Path(os.fsdecode(event.dest_path)) if event.dest_path else None
         wanted = [p for p in (source, target) if p is not None and self.is_input(p)]

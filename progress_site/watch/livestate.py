@@ -109,9 +109,7 @@ class LiveState:
             yield
         finally:
             with self._changed:
-                self._viewers[url_path] -= 1
-                if not self._viewers[url_path]:
-                    del self._viewers[url_path]
+                self._viewers -= Counter({url_path: 1})  # a page no tab shows is dropped
 
     def viewed(self) -> frozenset[str]:
         """The published pages open in a tab now."""

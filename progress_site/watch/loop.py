@@ -25,7 +25,7 @@ from progress_site.watch.drawer import ChartDrawer
 from progress_site.watch.inputs import Changes, InputWatcher
 from progress_site.watch.livestate import LiveState
 from progress_site.watch.rebuild import Builder, say
-from progress_site.watch.server import explain_bind_error, open_server, url_of
+from progress_site.watch.server import PreviewServer, explain_bind_error, url_of
 
 
 # A BaseException, as KeyboardInterrupt is: the build's `except Exception` must not eat it.
@@ -87,12 +87,6 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def stop_worker(changes: Changes, worker: threading.Thread) -> None:
-    """Let the worker finish its build, if any, and end."""
-    changes.close()
-    worker.join(timeout=30)
-
-
 def serve(config: BuildConfig, host: str, port: int) -> int:
     """Watch, build, serve and rebuild until Stop; every part is undone on the way out."""
     state = LiveState()
@@ -102,7 +96,7 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
             folder = Path(undo.enter_context(tempfile.TemporaryDirectory(prefix="progress-")))
             config = dataclasses.replace(config, cache=folder, disk_cache=True)
         try:  # bind first: a busy port fails at once, before a build overwrites anything
-            server = open_server(host, port, config.out.absolute(), state)
+            server = PreviewServer((host, port), config.out.absolute(), state)
         except OSError as exc:
             say(f"error: {explain_bind_error(host, port, exc)}", error=True)
             return 1
@@ -129,7 +123,8 @@ def serve(config: BuildConfig, host: str, port: int) -> int:
                                   args=(changes, watcher, builder, drawer),
                                   name="progress-site rebuild", daemon=True)
         worker.start()
-        undo.callback(stop_worker, changes, worker)
+        undo.callback(worker.join, 30)
+        undo.callback(changes.close)  # first: the worker finishes its build, if any, and ends
         undo.callback(server.stop, server.start())
         say(f"Serving {visible_path(str(config.out))} at {url_of(server)} (Ctrl-C to stop).")
         threading.Event().wait()  # until a signal raises Stop

@@ -48,7 +48,8 @@ PLACEHOLDER = """<!doctype html>
 
 
 class PreviewServer(ThreadingHTTPServer):
-    """A threaded HTTP server that knows its site folder and can drop open connections."""
+    """A threaded HTTP server that knows its site folder and can drop open connections;
+    bound as it is made (port 0 picks a free one), OSError when that fails."""
 
     daemon_threads = True
 
@@ -56,6 +57,8 @@ class PreviewServer(ThreadingHTTPServer):
         self.root = root
         self.state = state
         self.host_name = address[0].lower()  # as given to --host, before it is resolved
+        if ":" in address[0]:  # read by the socket's making, in super().__init__
+            self.address_family = socket.AF_INET6
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
         super().__init__(address, PreviewHandler)
@@ -109,12 +112,6 @@ class PreviewServer(ThreadingHTTPServer):
             return
         print(f"preview server: {type(error).__name__}: {visible(str(error))}",
               file=sys.stderr, flush=True)
-
-
-class PreviewServer6(PreviewServer):
-    """The same server on an IPv6 address."""
-
-    address_family = socket.AF_INET6
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
@@ -231,12 +228,6 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 since = status.version
                 self.wfile.write(event_message(status, pages))
             self.wfile.flush()
-
-
-def open_server(host: str, port: int, root: Path, state: LiveState) -> PreviewServer:
-    """Bind the preview server (port 0 picks a free port); OSError when that fails."""
-    kind = PreviewServer6 if ":" in host else PreviewServer
-    return kind((host, port), root, state)
 
 
 def local_host(header: str, served: str) -> bool:

@@ -12,22 +12,15 @@ from urllib.parse import unquote
 MAX_PATH = 4096
 
 
-def site_file(root: Path, url_path: str) -> Path | None:
-    """The file a URL path names under `root`, or None when it names nothing inside."""
-    parts = [p for p in unquote(url_path).split("/") if p]
-    if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
-        return None
-    return root.joinpath(*parts)
-
-
 def find(root: Path, url_path: str) -> tuple[Path | None, bool]:
     """The file to serve for a URL path (None: there is none), and whether the path
     names a folder without its final '/'. A name the file system refuses (too long,
     not encodable) is a missing file, and so is a link that leads out of `root`."""
-    path = site_file(root, url_path)
+    parts = [p for p in unquote(url_path).split("/") if p]
+    if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+        return None, False
+    path = root.joinpath(*parts)
     try:
-        if path is None:
-            return None, False
         if url_path.endswith("/"):
             path = path / "index.html"
         elif path.is_dir():
