@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -79,35 +80,21 @@ def when(rec: DataFiles, args: argparse.Namespace, commit: str, found: dt.date |
     return args.date or day_of_commit(rec, commit) or found or today
 
 
-@dataclass
-class Added:
-    """What adding points to one series did, to say after writing."""
-
-    added: int = 0
-    joined: int = 0
-    replaced: int = 0
-    known: int = 0
-
-
-def add(series: SeriesFile, point: Point, replace: bool, done: Added,
-        stat: str | None = None) -> None:
-    """One point into a series: appended, joined to its commit's (its value the median
-    of the readings, or `stat`), replaced, or known."""
+def add(series: SeriesFile, point: Point, replace: bool, stat: str | None = None) -> str:
+    """One point into a series, and what became of it: `added`, `joined` to its commit's
+    (its value the median of the readings, or `stat`), `replaced`, or `known`."""
     found = series.find(str(point["commit"]), str(point["machine"]))
     if found is not None:
         index, old = found
         if replace:
             keep_order(series, index, point)
             series.put(index, point)
-            done.replaced += 1
-            return
+            return "replaced"
         merged = joined(old, point, stat)
         if merged is None:
-            done.known += 1
-            return
+            return "known"
         series.put(index, merged)
-        done.joined += 1
-        return
+        return "joined"
     newest = series.newest()
     if newest is not None and date_of(point) < date_of(newest[1]):
         last = newest[1]
@@ -119,7 +106,7 @@ def add(series: SeriesFile, point: Point, replace: bool, done: Added,
             "history is written in date order; pass --date with the commit's own date "
             "(runs of older commits go in before newer ones)")
     series.put(None, point)
-    done.added += 1
+    return "added"
 
 
 def keep_order(series: SeriesFile, index: int, point: Point) -> None:
@@ -134,11 +121,11 @@ def keep_order(series: SeriesFile, index: int, point: Point) -> None:
 
 
 def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool,
-            stat: str | None = None) -> Added:
+            stat: str | None = None) -> None:
     """Points into the series of `measurements.ID`, oldest first; its unit kept; a
     commit measured again takes `stat` of all its readings (default: the median)."""
     series = rec.history(ident)
-    done = Added()
+    done: Counter[str] = Counter()
     for point in sorted(points, key=date_of):
         check_point(rec, ident, point)
         unit = series.unit()
@@ -146,18 +133,17 @@ def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool,
             raise Refused(f"{series.display} is in {visible_path(unit)}, the new point in "
                           f"{visible_path(str(point['unit']))}: a series has one unit; "
                           f"pass --unit {visible_path(unit)}")
-        add(series, point, replace, done, stat)
-    if not (done.added or done.joined or done.replaced):
+        done[add(series, point, replace, stat)] += 1
+    if not (done["added"] or done["joined"] or done["replaced"]):
         rec.unchanged.add(f"measurements.{ident}")
     rec.notes.append(told(ident, series, done))
-    return done
 
 
-def told(ident: str, series: SeriesFile, done: Added) -> str:
+def told(ident: str, series: SeriesFile, done: Counter[str]) -> str:
     """`measurements.ID: 1 point added (now 12 points), on its page benchmarks/ID/...`."""
     parts = [f"{n} point{'s' if n != 1 else ''} {what}" for n, what in (
-        (done.added, "added"), (done.joined, "given more readings (a re-run of its commit)"),
-        (done.replaced, "replaced"), (done.known, "already recorded")) if n]
+        (done["added"], "added"), (done["joined"], "given more readings (a re-run of its commit)"),
+        (done["replaced"], "replaced"), (done["known"], "already recorded")) if n]
     total = series.count()
     return (f"measurements.{visible_path(ident)}: {', '.join(parts)} (now {total} "
             f"point{'s' if total != 1 else ''}), on its page "

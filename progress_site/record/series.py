@@ -87,11 +87,6 @@ class SeriesFile:
                           ", then import again") from exc
         return found
 
-    def current(self) -> list[tuple[int, Point]]:
-        """Every point as it would be written, with its line index (added ones last)."""
-        now = [(n, self.edited.get(n, p)) for n, p in enumerate(self.points) if p is not None]
-        return now + [(len(self.lines) + i, p) for i, p in enumerate(self.added)]
-
     def at(self, index: int) -> Point:
         """The point at a line index, as it would be written."""
         if index >= len(self.lines):
@@ -145,7 +140,7 @@ class SeriesFile:
 
     def count(self) -> int:
         """How many points the file would hold."""
-        return len(self.current())
+        return sum(p is not None for p in self.points) + len(self.added)
 
     @property
     def changed(self) -> bool:
