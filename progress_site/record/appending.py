@@ -25,6 +25,7 @@ from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import Point, joined, make
 from progress_site.record.recorder import TIME_UNITS, Refused, scale_time
 from progress_site.record.series import SeriesFile, date_of
+from progress_site.record.yamledit import flow
 
 # Each series' own page (render/serieswords.py's `series_slug`): built for every series,
 # where the dashboard's row (`#row-benchmarks-ID`) is not when a content page named
@@ -194,11 +195,8 @@ def yaml_entry(rec: DataFiles, args: argparse.Namespace, ident: str, title: str 
     are the history file's)."""
     if not title or rec.find("measurements", ident) is not None:
         return
-    holder = rec.holder("measurements")
-    file = rec.open(args.file or (holder.path if holder else
-                                  rec.root / "data" / "measurements.yaml"))
-    figure = CommentedMap([("unit", unit)] if unit else [])
-    figure.fa.set_flow_style()
+    file = rec.measurements_file(args.file)
+    figure = flow(CommentedMap([("unit", unit)] if unit else []))
     file.append("measurements", CommentedMap([("id", ident), ("title", title),
                                               *([("better", better)] if better else []),
                                               *([("figure", figure)] if unit else [])]))

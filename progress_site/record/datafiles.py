@@ -100,6 +100,13 @@ class DataFiles:
         """The first file (in sorted order) that has the collection."""
         return next((f for f in self.files.values() if collection in f.tree), None)
 
+    def measurements_file(self, given: Path | None) -> YamlFile:
+        """Where a new measurement goes: `given` (--file), else beside the others, else
+        data/measurements.yaml."""
+        found = self.holder("measurements")
+        return self.open(given or (found.path if found else self.root / "data" /
+                                   "measurements.yaml"))
+
     def find(self, collection: str, ident: str) -> tuple[YamlFile, CommentedMap] | None:
         """The entry of a collection with this id (read as the build reads it), and its file."""
         index = self.indexes.get(collection)

@@ -162,6 +162,17 @@ def items_at(items: list[CommentedMap], dash: int, col: int) -> str:
     return out
 
 
+def flow(mapping: CommentedMap) -> CommentedMap:
+    """A mapping to write on one line (`{value: 12, unit: ms}`)."""
+    mapping.fa.set_flow_style()
+    return mapping
+
+
+def is_flow(value: Any) -> bool:
+    """Whether a value as read is a mapping written on one line."""
+    return isinstance(value, CommentedMap) and bool(value.fa.flow_style())
+
+
 def indent_of(line: str) -> int:
     """How many spaces a line starts with."""
     return len(line) - len(line.lstrip(" "))

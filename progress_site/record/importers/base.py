@@ -269,11 +269,9 @@ def summarise(values: list[float], stat: Stat) -> float:
     return statistics.median(values) if stat == "median" else statistics.fmean(values)
 
 
-def cv_of(stddev: Any, mean: Any) -> float | None:
-    """stddev / mean, when both are known and the mean is not zero."""
-    if stddev is None or mean in (None, 0):
-        return None
-    return abs(float(stddev) / float(mean))
+def cv_of(stddev: float | Decimal, mean: float | Decimal) -> float | None:
+    """stddev / mean, when the mean is not zero."""
+    return abs(float(stddev) / float(mean)) if mean else None
 
 
 def day_of_ms(stamp: Any) -> dt.date | None:
