@@ -111,17 +111,8 @@ def make(fields: Mapping[str, Any], round_samples: bool = True) -> Point:
 
 def line(point: Point) -> str:
     """One line of a history file, as the format writes it (no newline)."""
-    def plain(value: Any) -> Any:
-        if isinstance(value, Decimal):
-            return json_number(value)
-        if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [plain(v) for v in value]
-        return value
-
-    return json.dumps({k: plain(point[k]) for k in KEYS if k in point}, ensure_ascii=False,
-                      separators=(", ", ": "))
+    return json.dumps({k: point[k] for k in KEYS if k in point}, ensure_ascii=False,
+                      separators=(", ", ": "), default=json_number)
 
 
 def printed(point: Point) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any, TypeGuard
 
 from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten
@@ -23,7 +24,10 @@ from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.record.importers.places import NOWHERE, Places, place_of
 from progress_site.record.importers.shape import offset
 
-Stat = str  # "mean", "median", "min" or "max": options.STATS
+Stat = str  # "mean", "median", "min" or "max"
+# Each statistic an import may keep (--stat), as computed from readings the tool gave.
+SUMMARIES: Mapping[Stat, Callable[[list[float]], float]] = MappingProxyType({
+    "mean": statistics.fmean, "median": statistics.median, "min": min, "max": max})
 # Durations, sizes and rates: no tool measures a negative one (a percentage may be).
 NOT_NEGATIVE = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS)
 # What the tools report in their time unit (or a run record in its unit): summaries and
@@ -76,7 +80,7 @@ class Result:
         if stat in self.stats:
             return self.stats[stat]
         if self.samples:
-            return number(summarise([float(s) for s in self.samples], stat))
+            return number(SUMMARIES[stat]([float(s) for s in self.samples]))
         if "value" in self.stats:  # one number: every statistic of it is itself
             return self.stats["value"]
         raise LookupError(stat)
@@ -260,13 +264,6 @@ def count(value: Any, what: str) -> int:
         return value
     written = str(value) if isinstance(value, (float, Decimal)) else repr(value)
     raise ValueError(f"`{what}` is {shorten(written, 60)}, not a count of runs")
-
-
-def summarise(values: list[float], stat: Stat) -> float:
-    """The mean, median, smallest or largest of some readings."""
-    if stat in ("min", "max"):
-        return min(values) if stat == "min" else max(values)
-    return statistics.median(values) if stat == "median" else statistics.fmean(values)
 
 
 def cv_of(stddev: float | Decimal, mean: float | Decimal) -> float | None:
