@@ -68,17 +68,13 @@ def fields_of(reading: Reading, wanted: str | None) -> dict[str, Any]:
             "stats": stats, "samples": samples, "note": reading.note}
 
 
-def day_of_commit(rec: DataFiles, commit: str) -> dt.date | None:
-    """The date the data gives a commit under `commits:`, if any."""
-    found = rec.find("commits", commit)
-    when = found[1].get("date") if found else None
-    return when if isinstance(when, dt.date) else None
-
-
 def when(rec: DataFiles, args: argparse.Namespace, commit: str, found: dt.date | None,
          today: dt.date) -> dt.date:
-    """A point's date: --date, else its commit's in the data, else the tool's, else today."""
-    return args.date or day_of_commit(rec, commit) or found or today
+    """A point's date: --date, else its commit's under `commits:`, else the tool's, else
+    today."""
+    entry = rec.find("commits", commit)
+    day = entry[1].get("date") if entry else None
+    return args.date or (day if isinstance(day, dt.date) else None) or found or today
 
 
 def add(series: SeriesFile, point: Point, replace: bool, stat: str | None = None) -> str:

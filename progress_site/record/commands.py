@@ -85,11 +85,11 @@ def sibling_flow(rec: DataFiles) -> bool:
     return is_flow(entries[-1].get("figure")) if entries else False
 
 
-def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str,
-                value: Any, unit: str | None, prov: dict[str, Any], status: str | None,
+def measurement(rec: DataFiles, args: argparse.Namespace, value: Any, prov: dict[str, Any],
                 suggestion: Suggestion | None) -> Pending:
     """One measurement to add, or to update when --replace allows it."""
-    status = status or (suggestion.status if suggestion else "measured")
+    ident, unit = args.id, args.unit
+    status = args.status or (suggestion.status if suggestion else "measured")
     found = rec.find("measurements", ident)
     if found is not None and not args.replace:
         raise Refused(f"measurement '{visible_path(ident)}' is already recorded "
@@ -107,7 +107,8 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
                                                     is_flow(found[1].get("figure"))))
         else:
             fig = figure_map(value, unit, final, prov, one_line)
-            file.append("measurements", CommentedMap([("id", ident), ("title", title),
+            file.append("measurements", CommentedMap([("id", ident),
+                                                      ("title", args.title or ident),
                                                       ("figure", fig)]))
         rec.declare_commit(prov["commit"], file)
 
@@ -151,8 +152,8 @@ def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
         value = parse_number(args.value, "--value")
     if args.history or rec.has_history(args.id):
         return finish(rec, args, [history_point(rec, args, value, cv, today)], today)
-    pending = measurement(rec, args, args.id, args.title or args.id, value, args.unit,
-                          provenance(args, today), args.status, suggest(cv, args.noise_limit))
+    pending = measurement(rec, args, value, provenance(args, today),
+                          suggest(cv, args.noise_limit))
     return finish(rec, args, [pending], today)
 
 
