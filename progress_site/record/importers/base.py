@@ -23,6 +23,7 @@ from progress_site.model.limits import LARGEST, MAX_DIGITS, in_range
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.record.importers.places import NOWHERE, Places, place_of
 from progress_site.record.importers.shape import offset
+from progress_site.record.recorder import CV
 
 Stat = str  # "mean", "median", "min" or "max"
 # Each statistic an import may keep (--stat), as computed from readings the tool gave.
@@ -87,28 +88,30 @@ class Result:
 
     @property
     def cv(self) -> float | None:
-        """The noise: the tool's coefficient of variation; for a median, the quartiles'
-        spread around it; else stddev over mean, else that of the readings; None when
-        unknown (a single run)."""
-        if "cv" in self.stats:
-            return float(self.stats["cv"])
-        robust = self.quartile_cv()
-        if robust is not None:
-            return robust
-        mean = self.stats.get("mean", self.stats.get("value"))
-        if "stddev" in self.stats and mean is not None:
-            return cv_of(self.stats["stddev"], mean)
-        if len(self.samples) > 1:
-            floats = [float(s) for s in self.samples]
-            return cv_of(statistics.stdev(floats), statistics.fmean(floats))
-        return None
+        """The noise, as `noise` works it out."""
+        return self.noise()[0]
 
     @property
     def noise_measure(self) -> str:
         """What `cv` was measured by, as the console names it."""
-        if "cv" not in self.stats and self.quartile_cv() is not None:
-            return QUARTILES
-        return "coefficient of variation"
+        return self.noise()[1]
+
+    def noise(self) -> tuple[float | None, str]:
+        """The noise and what measured it: the tool's coefficient of variation; for a
+        median, the quartiles' spread around it; else stddev over mean, else that of the
+        readings; None when unknown (a single run)."""
+        if "cv" in self.stats:
+            return float(self.stats["cv"]), CV
+        robust = self.quartile_cv()
+        if robust is not None:
+            return robust, QUARTILES
+        mean = self.stats.get("mean", self.stats.get("value"))
+        if "stddev" in self.stats and mean is not None:
+            return cv_of(self.stats["stddev"], mean), CV
+        if len(self.samples) > 1:
+            floats = [float(s) for s in self.samples]
+            return cv_of(statistics.stdev(floats), statistics.fmean(floats)), CV
+        return None, CV
 
     def quartile_cv(self) -> float | None:
         """When the value is a median: the interquartile range over 1.349 times it (a
