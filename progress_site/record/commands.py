@@ -1,4 +1,4 @@
-"""`progress-site record ...` and `progress-site import ...`: add results without retyping them.
+"""`progress-site record ...`: add results without retyping the data.
 
 Each command gathers every figure to write, refuses to overwrite one without
 `--replace`, shows the evidence status the run's noise suggests and asks to confirm it,

@@ -2,7 +2,7 @@
 
 One module per tool, each with `read(path, display) -> results`; FORMATS is the
 one registry of them (the `import` command's choices come from it). Nothing here
-writes: `record.commands` turns results into measurements.
+writes: `record.importing` turns results into points of each figure's history.
 """
 
 from __future__ import annotations
