@@ -80,7 +80,7 @@ def when(rec: DataFiles, args: argparse.Namespace, commit: str, found: dt.date |
 def add(series: SeriesFile, point: Point, replace: bool, stat: str | None = None) -> str:
     """One point into a series, and what became of it: `added`, `joined` to its commit's
     (its value the median of the readings, or `stat`), `replaced`, or `known`."""
-    found = series.find(str(point["commit"]), str(point["machine"]))
+    found = series.find(point)
     if found is not None:
         index, old = found
         if replace:

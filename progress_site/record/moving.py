@@ -8,6 +8,7 @@ so writing the first point of a series without this would leave two values for i
 
 from __future__ import annotations
 
+import statistics
 from decimal import Decimal
 from typing import Any
 
@@ -15,7 +16,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible_path
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.history import Point, make, summary
+from progress_site.record.history import Point, make
 from progress_site.record.recorder import Refused
 from progress_site.record.series import date_of
 from progress_site.record.yamledit import flow
@@ -85,7 +86,7 @@ def point_of(label: str, found: CommentedMap, machine: Any, unit: Any,
         raise Refused(f"{label}: the point at line {line} has a label in several languages; "
                       "a point's note is one text: write one, then again")
     samples = [Decimal(str(x)) for x in found.get("samples") or ()]
-    value = summary(samples)["median"] if samples else Decimal(str(found["value"]))
+    value = statistics.median(samples) if samples else Decimal(str(found["value"]))
     return make({"commit": str(found["commit"]),
                  "date": date_of(found).isoformat(),
                  "machine": str(machine), "value": value,

@@ -100,9 +100,9 @@ class SeriesFile:
         first = self.ends[0] if self.ends else len(self.lines) if added else None
         return None if first is None else str(self.at(first)["unit"])
 
-    def find(self, commit: str, machine: str) -> tuple[int, Point] | None:
-        """The point of a (commit, machine) pair, if the file has it."""
-        index = self.where.get((commit, machine))
+    def find(self, point: Point) -> tuple[int, Point] | None:
+        """The point of the file at a point's (commit, machine), if it has one."""
+        index = self.where.get(key(point))
         return None if index is None else (index, self.at(index))
 
     def newest(self) -> tuple[int, Point] | None:
