@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -24,6 +25,7 @@ from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import Point, joined, make
 from progress_site.record.recorder import TIME_UNITS, Refused, scale_time
 from progress_site.record.series import SeriesFile, date_of
+from progress_site.record.yamledit import flow
 
 # Each series' own page (render/serieswords.py's `series_slug`): built for every series,
 # where the dashboard's row (`#row-benchmarks-ID`) is not when a content page named
@@ -66,48 +68,30 @@ def fields_of(reading: Reading, wanted: str | None) -> dict[str, Any]:
             "stats": stats, "samples": samples, "note": reading.note}
 
 
-def day_of_commit(rec: DataFiles, commit: str) -> dt.date | None:
-    """The date the data gives a commit under `commits:`, if any."""
-    found = rec.find("commits", commit)
-    when = found[1].get("date") if found else None
-    return when if isinstance(when, dt.date) else None
-
-
 def when(rec: DataFiles, args: argparse.Namespace, commit: str, found: dt.date | None,
          today: dt.date) -> dt.date:
-    """A point's date: --date, else its commit's in the data, else the tool's, else today."""
-    return args.date or day_of_commit(rec, commit) or found or today
+    """A point's date: --date, else its commit's under `commits:`, else the tool's, else
+    today."""
+    entry = rec.find("commits", commit)
+    day = entry[1].get("date") if entry else None
+    return args.date or (day if isinstance(day, dt.date) else None) or found or today
 
 
-@dataclass
-class Added:
-    """What adding points to one series did, to say after writing."""
-
-    added: int = 0
-    joined: int = 0
-    replaced: int = 0
-    known: int = 0
-
-
-def add(series: SeriesFile, point: Point, replace: bool, done: Added,
-        stat: str | None = None) -> None:
-    """One point into a series: appended, joined to its commit's (its value the median
-    of the readings, or `stat`), replaced, or known."""
-    found = series.find(str(point["commit"]), str(point["machine"]))
+def add(series: SeriesFile, point: Point, replace: bool, stat: str | None = None) -> str:
+    """One point into a series, and what became of it: `added`, `joined` to its commit's
+    (its value the median of the readings, or `stat`), `replaced`, or `known`."""
+    found = series.find(point)
     if found is not None:
         index, old = found
         if replace:
             keep_order(series, index, point)
             series.put(index, point)
-            done.replaced += 1
-            return
+            return "replaced"
         merged = joined(old, point, stat)
         if merged is None:
-            done.known += 1
-            return
+            return "known"
         series.put(index, merged)
-        done.joined += 1
-        return
+        return "joined"
     newest = series.newest()
     if newest is not None and date_of(point) < date_of(newest[1]):
         last = newest[1]
@@ -119,7 +103,7 @@ def add(series: SeriesFile, point: Point, replace: bool, done: Added,
             "history is written in date order; pass --date with the commit's own date "
             "(runs of older commits go in before newer ones)")
     series.put(None, point)
-    done.added += 1
+    return "added"
 
 
 def keep_order(series: SeriesFile, index: int, point: Point) -> None:
@@ -134,11 +118,11 @@ def keep_order(series: SeriesFile, index: int, point: Point) -> None:
 
 
 def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool,
-            stat: str | None = None) -> Added:
+            stat: str | None = None) -> None:
     """Points into the series of `measurements.ID`, oldest first; its unit kept; a
     commit measured again takes `stat` of all its readings (default: the median)."""
     series = rec.history(ident)
-    done = Added()
+    done: Counter[str] = Counter()
     for point in sorted(points, key=date_of):
         check_point(rec, ident, point)
         unit = series.unit()
@@ -146,18 +130,17 @@ def add_all(rec: DataFiles, ident: str, points: Sequence[Point], replace: bool,
             raise Refused(f"{series.display} is in {visible_path(unit)}, the new point in "
                           f"{visible_path(str(point['unit']))}: a series has one unit; "
                           f"pass --unit {visible_path(unit)}")
-        add(series, point, replace, done, stat)
-    if not (done.added or done.joined or done.replaced):
+        done[add(series, point, replace, stat)] += 1
+    if not (done["added"] or done["joined"] or done["replaced"]):
         rec.unchanged.add(f"measurements.{ident}")
     rec.notes.append(told(ident, series, done))
-    return done
 
 
-def told(ident: str, series: SeriesFile, done: Added) -> str:
+def told(ident: str, series: SeriesFile, done: Counter[str]) -> str:
     """`measurements.ID: 1 point added (now 12 points), on its page benchmarks/ID/...`."""
     parts = [f"{n} point{'s' if n != 1 else ''} {what}" for n, what in (
-        (done.added, "added"), (done.joined, "given more readings (a re-run of its commit)"),
-        (done.replaced, "replaced"), (done.known, "already recorded")) if n]
+        (done["added"], "added"), (done["joined"], "given more readings (a re-run of its commit)"),
+        (done["replaced"], "replaced"), (done["known"], "already recorded")) if n]
     total = series.count()
     return (f"measurements.{visible_path(ident)}: {', '.join(parts)} (now {total} "
             f"point{'s' if total != 1 else ''}), on its page "
@@ -208,11 +191,8 @@ def yaml_entry(rec: DataFiles, args: argparse.Namespace, ident: str, title: str 
     are the history file's)."""
     if not title or rec.find("measurements", ident) is not None:
         return
-    holder = rec.holder("measurements")
-    file = rec.open(args.file or (holder.path if holder else
-                                  rec.root / "data" / "measurements.yaml"))
-    figure = CommentedMap([("unit", unit)] if unit else [])
-    figure.fa.set_flow_style()
+    file = rec.measurements_file(args.file)
+    figure = flow(CommentedMap([("unit", unit)] if unit else []))
     file.append("measurements", CommentedMap([("id", ident), ("title", title),
                                               *([("better", better)] if better else []),
                                               *([("figure", figure)] if unit else [])]))

@@ -1,4 +1,4 @@
-"""`progress-site record ...` and `progress-site import ...`: add results without retyping them.
+"""`progress-site record ...`: add results without retyping the data.
 
 Each command gathers every figure to write, refuses to overwrite one without
 `--replace`, shows the evidence status the run's noise suggests and asks to confirm it,
@@ -14,7 +14,6 @@ import datetime as dt
 import re
 import statistics
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
@@ -23,6 +22,7 @@ from progress_site.errors import visible, visible_path
 from progress_site.record import appending as history_points
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import printed
+from progress_site.record.importers.base import cv_of
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import (
@@ -34,7 +34,7 @@ from progress_site.record.recorder import (
     parse_number,
     suggest,
 )
-from progress_site.record.yamledit import YamlFile
+from progress_site.record.yamledit import YamlFile, flow, is_flow
 
 
 def slug(text: str) -> str:
@@ -44,16 +44,15 @@ def slug(text: str) -> str:
 
 def provenance(args: argparse.Namespace, today: dt.date, **found: Any) -> dict[str, Any]:
     """Machine, date, commit and run: the options first, then what the tool recorded."""
-    out = {"machine": args.machine or found.get("machine"),
-           "date": args.date or found.get("date") or today,
-           "commit": args.commit or found.get("commit"), "run": args.run}
-    return out
+    return {"machine": args.machine or found.get("machine"),
+            "date": args.date or found.get("date") or today,
+            "commit": args.commit or found.get("commit"), "run": args.run}
 
 
 def require_evidence(status: str, prov: dict[str, Any]) -> None:
     """A measured figure names its machine and its commit or run; say so before writing."""
     if status in ("measured", "watch"):
-        missing = [f"--{k}" for k in ("machine",) if prov["machine"] is None]
+        missing = ["--machine"] if prov["machine"] is None else []
         if prov["commit"] is None and prov["run"] is None:
             missing.append("--commit (or --run)")
         if missing:
@@ -62,13 +61,11 @@ def require_evidence(status: str, prov: dict[str, Any]) -> None:
 
 
 def figure_map(value: Any, unit: str | None, status: str, prov: dict[str, Any],
-               flow: bool) -> CommentedMap:
+               one_line: bool) -> CommentedMap:
     """A figure as the data writes it; `status: measured` is the default, left out."""
     fig = CommentedMap()
     if isinstance(value, dict):  # a distribution, written as the command gave it
-        parts = CommentedMap(value)
-        parts.fa.set_flow_style()
-        fig["distribution"] = parts
+        fig["distribution"] = flow(CommentedMap(value))
     else:
         fig["samples" if isinstance(value, list) else "value"] = value
     if unit:
@@ -78,24 +75,21 @@ def figure_map(value: Any, unit: str | None, status: str, prov: dict[str, Any],
     for key in ("machine", "date", "commit", "run"):
         if prov.get(key) is not None:
             fig[key] = prov[key]
-    if flow:
-        fig.fa.set_flow_style()
-    return fig
+    return flow(fig) if one_line else fig
 
 
 def sibling_flow(rec: DataFiles) -> bool:
     """Whether the data writes measurement figures in flow style (`{value: ...}`)."""
     found = rec.holder("measurements")
     entries = found.tree.get("measurements") if found else None
-    fig = entries[-1].get("figure") if entries else None
-    return bool(fig is not None and isinstance(fig, CommentedMap) and fig.fa.flow_style())
+    return is_flow(entries[-1].get("figure")) if entries else False
 
 
-def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str,
-                value: Any, unit: str | None, prov: dict[str, Any], status: str | None,
+def measurement(rec: DataFiles, args: argparse.Namespace, value: Any, prov: dict[str, Any],
                 suggestion: Suggestion | None) -> Pending:
     """One measurement to add, or to update when --replace allows it."""
-    status = status or (suggestion.status if suggestion else "measured")
+    ident, unit = args.id, args.unit
+    status = args.status or (suggestion.status if suggestion else "measured")
     found = rec.find("measurements", ident)
     if found is not None and not args.replace:
         raise Refused(f"measurement '{visible_path(ident)}' is already recorded "
@@ -104,17 +98,17 @@ def measurement(rec: DataFiles, args: argparse.Namespace, ident: str, title: str
     if found is not None:
         keep_unit(f"measurement '{visible_path(ident)}'", rec.where(*found),
                   recorded_unit(found[1]), unit, args.unit is not None)
-    file = found[0] if found else rec.open(args.file or default_file(rec))
-    flow = sibling_flow(rec)
+    file = found[0] if found else rec.measurements_file(args.file)
+    one_line = sibling_flow(rec)
 
     def write(final: str) -> None:
         if found is not None:  # in the style the figure had
-            old = found[1].get("figure")
-            was_flow = isinstance(old, CommentedMap) and bool(old.fa.flow_style())
-            file.set(found[1], "figure", figure_map(value, unit, final, prov, was_flow))
+            file.set(found[1], "figure", figure_map(value, unit, final, prov,
+                                                    is_flow(found[1].get("figure"))))
         else:
-            fig = figure_map(value, unit, final, prov, flow)
-            file.append("measurements", CommentedMap([("id", ident), ("title", title),
+            fig = figure_map(value, unit, final, prov, one_line)
+            file.append("measurements", CommentedMap([("id", ident),
+                                                      ("title", args.title or ident),
                                                       ("figure", fig)]))
         rec.declare_commit(prov["commit"], file)
 
@@ -133,12 +127,6 @@ def recorded_unit(entry: CommentedMap) -> str | None:
     return str(unit) if unit is not None else None
 
 
-def default_file(rec: DataFiles) -> Path:
-    """Where new measurements go: beside the others, else data/measurements.yaml."""
-    found = rec.holder("measurements")
-    return found.path if found else rec.root / "data" / "measurements.yaml"
-
-
 def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
     """`record measurement ID --value N ...`."""
     given = [args.value, args.samples, args.distribution]
@@ -153,20 +141,19 @@ def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
             raise Refused("a history point takes --value or --samples; import the tool's "
                           "file to keep its spread (`import FORMAT FILE`)")
         value = distribution_parts(args.distribution)
-        if cv is None and "sd" in value and "mean" in value and float(value["mean"]):
-            cv = abs(float(value["sd"]) / float(value["mean"]))
+        if cv is None and "sd" in value and "mean" in value:
+            cv = cv_of(float(value["sd"]), float(value["mean"]))
     elif args.samples is not None:
         value = [parse_number(s, "--samples") for s in args.samples.split(",")]
-        floats = [float(v) for v in value]
-        mean = sum(floats) / len(floats)
-        if cv is None and len(floats) > 1 and mean:
-            cv = (sum((x - mean) ** 2 for x in floats) / (len(floats) - 1)) ** 0.5 / abs(mean)
+        if cv is None and len(value) > 1:
+            floats = [float(v) for v in value]
+            cv = cv_of(statistics.stdev(floats), statistics.fmean(floats))
     else:
         value = parse_number(args.value, "--value")
     if args.history or rec.has_history(args.id):
         return finish(rec, args, [history_point(rec, args, value, cv, today)], today)
-    pending = measurement(rec, args, args.id, args.title or args.id, value, args.unit,
-                          provenance(args, today), args.status, suggest(cv, args.noise_limit))
+    pending = measurement(rec, args, value, provenance(args, today),
+                          suggest(cv, args.noise_limit))
     return finish(rec, args, [pending], today)
 
 
@@ -271,15 +258,10 @@ def comparison_side(args: argparse.Namespace, file: YamlFile, comp: CommentedMap
                                                                           "measured")))
 
     def write(final: str) -> None:
-        number: Any = value
-        if isinstance(value, dict):
-            number = CommentedMap(value)
-            number.fa.set_flow_style()
-        key = "distribution" if isinstance(value, dict) else "value"
-        fig = CommentedMap(sided(old, (key, number), final))
-        if old.fa.flow_style() or not old:
-            fig.fa.set_flow_style()
-        file.set(comp, side, fig)
+        number = (("distribution", flow(CommentedMap(value))) if isinstance(value, dict)
+                  else ("value", value))
+        fig = CommentedMap(sided(old, number, final))
+        file.set(comp, side, flow(fig) if old.fa.flow_style() or not old else fig)
 
     shown = (", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict)
              else str(value))

@@ -100,6 +100,13 @@ class DataFiles:
         """The first file (in sorted order) that has the collection."""
         return next((f for f in self.files.values() if collection in f.tree), None)
 
+    def measurements_file(self, given: Path | None) -> YamlFile:
+        """Where a new measurement goes: `given` (--file), else beside the others, else
+        data/measurements.yaml."""
+        found = self.holder("measurements")
+        return self.open(given or (found.path if found else self.root / "data" /
+                                   "measurements.yaml"))
+
     def find(self, collection: str, ident: str) -> tuple[YamlFile, CommentedMap] | None:
         """The entry of a collection with this id (read as the build reads it), and its file."""
         index = self.indexes.get(collection)
@@ -158,12 +165,6 @@ class DataFiles:
                                         f"a/{file.display}", f"b/{file.display}")
         return "".join(out)
 
-    def existed(self, path: Path) -> bool:
-        """Whether a file to write is there already (a history file read empty was not:
-        asking the system again for each of an import's new files cost a look-up each)."""
-        series = self.series.get(path)
-        return series.existed if series is not None else path.exists()
-
     def write(self, edited: Mapping[Path, str]) -> list[str]:
         """Write every edited file (`edited()`, as checked: an import's 20,000 texts are
         not made twice), all or none: each is written beside its place first, then all
@@ -181,7 +182,10 @@ class DataFiles:
                 with open(temporary, "xb") as out:
                     moves.append((temporary, path))
                     out.write(text.encode("utf-8"))
-                if self.existed(path):  # the file keeps who may read it
+                # The file keeps who may read it. A history file knows whether it existed:
+                # asking the system for each of an import's new files cost a look-up each.
+                series = self.series.get(path)
+                if series.existed if series is not None else path.exists():
                     shutil.copymode(path, temporary)
         except OSError as exc:
             for temporary, _ in moves:

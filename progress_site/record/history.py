@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import statistics
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -110,17 +111,8 @@ def make(fields: Mapping[str, Any], round_samples: bool = True) -> Point:
 
 def line(point: Point) -> str:
     """One line of a history file, as the format writes it (no newline)."""
-    def plain(value: Any) -> Any:
-        if isinstance(value, Decimal):
-            return json_number(value)
-        if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [plain(v) for v in value]
-        return value
-
-    return json.dumps({k: plain(point[k]) for k in KEYS if k in point}, ensure_ascii=False,
-                      separators=(", ", ": "))
+    return json.dumps({k: point[k] for k in KEYS if k in point}, ensure_ascii=False,
+                      separators=(", ", ": "), default=json_number)
 
 
 def printed(point: Point) -> str:
@@ -148,22 +140,12 @@ def readings(point: Point) -> list[Decimal]:
     return [Decimal(str(x)) for x in samples] if samples else [Decimal(str(point["value"]))]
 
 
-def contains(old: Iterable[Decimal], new: Iterable[Decimal]) -> bool:
-    """Whether every reading of `new` is among `old` (counted): a run imported again."""
-    left = list(old)
-    for x in new:
-        if x not in left:
-            return False
-        left.remove(x)
-    return True
-
-
 def joined(old: Point, new: Point, stat: str | None = None) -> Point | None:
     """The point of a commit after another run of it: the readings of both, the value
     (their median, or the statistic --stat picked) and the statistics computed again;
     None when the run is already in it."""
     before, added = readings(old), readings(new)
-    if contains(before, added):
+    if not Counter(added) - Counter(before):  # every new reading among the old: imported again
         return None
     samples = before + added
     stats = summary(samples)

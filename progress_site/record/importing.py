@@ -27,7 +27,7 @@ from progress_site.record.commands import provenance, recorded_unit, slug
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import printed
 from progress_site.record.importers import Result, read_results
-from progress_site.record.importers.base import QUARTILES, fail, quoted
+from progress_site.record.importers.base import fail, quoted
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
@@ -198,12 +198,8 @@ def suggestion_of(r: Result, noise_limit: float) -> Suggestion | None:
     why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag
     if why:
         return Suggestion("watch", why)
-    # `r.cv` and `r.noise_measure` each work out the quartiles of the readings (a sort
-    # and the median again): asked once here, as they decide, the tool's cv first.
-    robust = None if "cv" in r.stats else r.quartile_cv()
-    if robust is None:
-        return suggest(r.cv, noise_limit, r.noise_measure)
-    return suggest(robust, noise_limit, QUARTILES)
+    cv, measure = r.noise()  # the quartiles sorted once, not once for each
+    return suggest(cv, noise_limit, measure)
 
 
 def refuse_failed(results: list[Result], display: str, allowed: bool) -> None:

@@ -8,7 +8,7 @@ so writing the first point of a series without this would leave two values for i
 
 from __future__ import annotations
 
-import datetime as dt
+import statistics
 from decimal import Decimal
 from typing import Any
 
@@ -16,8 +16,10 @@ from ruamel.yaml.comments import CommentedMap
 
 from progress_site.errors import visible_path
 from progress_site.record.datafiles import DataFiles
-from progress_site.record.history import Point, make, summary
+from progress_site.record.history import Point, make
 from progress_site.record.recorder import Refused
+from progress_site.record.series import date_of
+from progress_site.record.yamledit import flow
 
 # What a point holds: these leave the YAML figure when it moves.
 MOVED = ("value", "samples", "machine", "date", "commit", "run", "status")
@@ -53,9 +55,7 @@ def old_points(rec: DataFiles, ident: str) -> list[Point]:
     if "history" in entry:
         file.remove(entry, "history")
     kept = CommentedMap((k, v) for k, v in figure.items() if k not in MOVED)
-    if figure.fa.flow_style():
-        kept.fa.set_flow_style()
-    file.set(entry, "figure", kept)
+    file.set(entry, "figure", flow(kept) if figure.fa.flow_style() else kept)
     rec.notes.append(f"moved measurements.{visible_path(ident)}'s figure and history "
                      f"({len(points)} point{'s' if len(points) != 1 else ''}) from "
                      f"{file.display} into {rec.history(ident).display}")
@@ -86,9 +86,9 @@ def point_of(label: str, found: CommentedMap, machine: Any, unit: Any,
         raise Refused(f"{label}: the point at line {line} has a label in several languages; "
                       "a point's note is one text: write one, then again")
     samples = [Decimal(str(x)) for x in found.get("samples") or ()]
-    value = summary(samples)["median"] if samples else Decimal(str(found["value"]))
+    value = statistics.median(samples) if samples else Decimal(str(found["value"]))
     return make({"commit": str(found["commit"]),
-                 "date": dt.date.fromisoformat(str(found["date"])[:10]).isoformat(),
+                 "date": date_of(found).isoformat(),
                  "machine": str(machine), "value": value,
                  "unit": str(unit) if unit is not None else "", "n": len(samples) or None,
                  "samples": samples,

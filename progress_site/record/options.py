@@ -19,7 +19,7 @@ from progress_site.record.recorder import NOISE_LIMIT
 
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 FORMATS = tuple(importers.FORMATS)
-STATS = ("mean", "median", "min", "max")  # what an import may keep instead (Result.pick)
+STATS = tuple(importers.base.SUMMARIES)  # what an import may keep instead (Result.pick)
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

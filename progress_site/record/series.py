@@ -47,9 +47,10 @@ class SeriesFile:
         self.existed = found is not None  # whether writing it replaces a file
         self.text = found or ""
         self.lines = self.text.splitlines(keepends=True)
+        # Each line's point as it would be written (None on a blank line), then the points
+        # added after the last line; `edited`: the lines whose point is rewritten.
         self.points: list[Point | None] = [self.point(n, t) for n, t in enumerate(self.lines)]
-        self.edited: dict[int, Point] = {}
-        self.added: list[Point] = []
+        self.edited: set[int] = set()
         # Where each (commit, machine) is, and the first and last lines holding a point:
         # looked up for each point added, they were found by a walk of every point, and
         # importing a history of 5,000 commits took 23 s (100,000, hours).
@@ -87,70 +88,55 @@ class SeriesFile:
                           ", then import again") from exc
         return found
 
-    def current(self) -> list[tuple[int, Point]]:
-        """Every point as it would be written, with its line index (added ones last)."""
-        now = [(n, self.edited.get(n, p)) for n, p in enumerate(self.points) if p is not None]
-        return now + [(len(self.lines) + i, p) for i, p in enumerate(self.added)]
-
     def at(self, index: int) -> Point:
         """The point at a line index, as it would be written."""
-        if index >= len(self.lines):
-            return self.added[index - len(self.lines)]
-        found = self.edited.get(index, self.points[index])
+        found = self.points[index]
         assert found is not None  # an index of `where` or `ends`: a line with a point
         return found
 
     def unit(self) -> str | None:
         """The unit every line of the file has (its first line's)."""
-        first = self.ends[0] if self.ends else len(self.lines) if self.added else None
+        added = len(self.points) > len(self.lines)
+        first = self.ends[0] if self.ends else len(self.lines) if added else None
         return None if first is None else str(self.at(first)["unit"])
 
-    def find(self, commit: str, machine: str) -> tuple[int, Point] | None:
-        """The point of a (commit, machine) pair, if the file has it."""
-        index = self.where.get((commit, machine))
+    def find(self, point: Point) -> tuple[int, Point] | None:
+        """The point of the file at a point's (commit, machine), if it has one."""
+        index = self.where.get(key(point))
         return None if index is None else (index, self.at(index))
 
     def newest(self) -> tuple[int, Point] | None:
         """The last point, which the next one may not predate."""
-        last = len(self.lines) + len(self.added) - 1 if self.added else \
+        last = len(self.points) - 1 if len(self.points) > len(self.lines) else \
             self.ends[1] if self.ends else None
         return None if last is None else (last, self.at(last))
 
     def neighbours(self, index: int) -> tuple[Point | None, Point | None]:
         """The points before and after the one at a line index, in the file's order."""
-        size, last = len(self.lines), len(self.lines) + len(self.added) - 1
-        before = after = None
-        n = index - 1
-        while n >= 0 and n < size and self.points[n] is None:
-            n -= 1
-        if n >= 0:
-            before = self.at(n)
-        n = index + 1
-        while n < size and self.points[n] is None:
-            n += 1
-        if n <= last:
-            after = self.at(n)
-        return before, after
+        points = self.points
+        before = (points[n] for n in range(index - 1, -1, -1) if points[n] is not None)
+        after = (points[n] for n in range(index + 1, len(points)) if points[n] is not None)
+        return next(before, None), next(after, None)
 
     def put(self, index: int | None, point: Point) -> None:
         """Rewrite the point at a line index, or add one after the last."""
         if index is None:
-            self.added.append(point)
-            index = len(self.lines) + len(self.added) - 1
-        elif index >= len(self.lines):
-            self.added[index - len(self.lines)] = point
+            self.points.append(point)
+            index = len(self.points) - 1
         else:
-            self.edited[index] = point
+            self.points[index] = point
+        if index < len(self.lines):
+            self.edited.add(index)
         self.where.setdefault(key(point), index)
 
     def count(self) -> int:
         """How many points the file would hold."""
-        return len(self.current())
+        return sum(p is not None for p in self.points)
 
     @property
     def changed(self) -> bool:
         """Whether anything is to be written."""
-        return bool(self.edited or self.added)
+        return bool(self.edited) or len(self.points) > len(self.lines)
 
     def result(self) -> str:
         """The file's text with its edits: changed lines in place, new ones at the end."""
@@ -158,9 +144,9 @@ class SeriesFile:
         out = []
         for n, text in enumerate(self.lines):
             if n in self.edited:
-                text = line(self.edited[n]) + (text[len(text.rstrip("\r\n")):] or ending)
+                text = line(self.at(n)) + (text[len(text.rstrip("\r\n")):] or ending)
             out.append(text)
         if out and not out[-1].endswith("\n"):
             out[-1] += ending
-        out += [line(p) + ending for p in self.added]
+        out += [line(self.at(n)) + ending for n in range(len(self.lines), len(self.points))]
         return "".join(out)

@@ -51,24 +51,27 @@ def _read(path: Path, display: str) -> str:
                         "(`python build.py` shows the problems), then record again") from exc
 
 
+def made_tag(tags: dict[str, Tag], name: str) -> Tag:
+    """Each tag made once a dump: ruamel decodes a new Tag's name character by character
+    when the writer compares it, twice a scalar written."""
+    found = tags.get(name)
+    if found is None:
+        found = tags[name] = Tag(suffix=name)
+    return found
+
+
 class BuildResolver(VersionedResolver):
     """Tags plain scalars as the build's reader does, when a file is read and when a value
     is written (which decides whether it needs quotes)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Each tag made once a dump: ruamel decodes a new Tag's name character by
-        # character when the writer compares it, twice a scalar written.
         self.tags: dict[str, Tag] = {}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         """The tag of a node: the build's for a plain scalar."""
         if kind is ScalarNode and implicit[0]:
-            name = plain_tag(value)
-            found = self.tags.get(name)
-            if found is None:
-                found = self.tags[name] = Tag(suffix=name)
-            return found
+            return made_tag(self.tags, plain_tag(value))
         return super().resolve(kind, value, implicit)
 
 
@@ -86,16 +89,13 @@ class WrittenRepresenter(RoundTripRepresenter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.tags: dict[str, Tag] = {}  # each made once a dump, as BuildResolver's
+        self.tags: dict[str, Tag] = {}
 
     def represent_scalar(self, tag: Any, value: Any, style: Any = None,
                          anchor: Any = None) -> Any:
         """A scalar's node, its tag made once a dump."""
         if isinstance(tag, str):
-            found = self.tags.get(tag)
-            if found is None:
-                found = self.tags[tag] = Tag(suffix=tag)
-            tag = found
+            tag = made_tag(self.tags, tag)
         return super().represent_scalar(tag, value, style, anchor)
 
     def represent_raw(self, data: Raw) -> Any:
@@ -160,6 +160,17 @@ def items_at(items: list[CommentedMap], dash: int, col: int) -> str:
         out += (first + lines[0] + "\n"
                 + "".join(" " * col + x + "\n" if x else "\n" for x in lines[1:]))
     return out
+
+
+def flow(mapping: CommentedMap) -> CommentedMap:
+    """A mapping to write on one line (`{value: 12, unit: ms}`)."""
+    mapping.fa.set_flow_style()
+    return mapping
+
+
+def is_flow(value: Any) -> bool:
+    """Whether a value as read is a mapping written on one line."""
+    return isinstance(value, CommentedMap) and bool(value.fa.flow_style())
 
 
 def indent_of(line: str) -> int:

@@ -2,7 +2,7 @@
 
 One module per tool, each with `read(path, display) -> results`; FORMATS is the
 one registry of them (the `import` command's choices come from it). Nothing here
-writes: `record.commands` turns results into measurements.
+writes: `record.importing` turns results into points of each figure's history.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from progress_site.characters import first_forbidden
-from progress_site.errors import MAX_KEY, shorten, visible
+from progress_site.errors import shorten, visible
 from progress_site.record.importers import (
     asv,
     criterion,
@@ -65,10 +65,6 @@ def read_results(fmt: str, path: Path, display: str) -> list[Result]:
         raise fail(display, f"not {fmt} output as expected: {what}",
                    f"give the file exactly as {fmt} wrote it") from exc
     for result in results:
-        if not isinstance(result.name, str) or not isinstance(result.unit, (str, type(None))):
-            written = ", ".join(shorten(repr(v), MAX_KEY) for v in (result.name, result.unit))
-            raise fail_in(result.places, "", display, f"a benchmark's name or unit is not "
-                          f"text: {written}", f"give the file exactly as {fmt} wrote it")
         if not result.stats and not result.samples:
             raise fail_in(result.places, "", display, f"benchmark {quoted(result.name)} has "
                           "no number in it", f"give the file exactly as {fmt} wrote it")

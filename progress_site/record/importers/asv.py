@@ -28,7 +28,7 @@ from progress_site.record.importers.base import (
     quoted,
 )
 from progress_site.record.importers.places import Place, ToolFile
-from progress_site.record.importers.reading import read_json, read_located
+from progress_site.record.importers.reading import read_located
 from progress_site.record.importers.shape import (
     Each,
     Format,
@@ -184,7 +184,7 @@ def machine_json(path: Path, display: str) -> tuple[dict[str, Any], ToolFile | N
 
 def benchmark_units(path: Path, display: str) -> dict[str, str | None]:
     """Each benchmark's unit from results/benchmarks.json (`seconds` -> `s`)."""
-    doc = read_json(path, display) if path.is_file() else {}
+    doc = read_located(path, display)[0] if path.is_file() else {}
     if not isinstance(doc, dict):
         return {}
     return {key: UNITS.get(str(b.get("unit"))) for key, b in doc.items()

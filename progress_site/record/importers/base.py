@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any, TypeGuard
 
 from progress_site.errors import MAX_KEY, Location, Problem, UsageError, shorten
@@ -22,8 +23,12 @@ from progress_site.model.limits import LARGEST, MAX_DIGITS, in_range
 from progress_site.model.units import CLDR_UNITS, SYMBOL_UNITS
 from progress_site.record.importers.places import NOWHERE, Places, place_of
 from progress_site.record.importers.shape import offset
+from progress_site.record.recorder import CV
 
-Stat = str  # "mean", "median", "min" or "max": options.STATS
+Stat = str  # "mean", "median", "min" or "max"
+# Each statistic an import may keep (--stat), as computed from readings the tool gave.
+SUMMARIES: Mapping[Stat, Callable[[list[float]], float]] = MappingProxyType({
+    "mean": statistics.fmean, "median": statistics.median, "min": min, "max": max})
 # Durations, sizes and rates: no tool measures a negative one (a percentage may be).
 NOT_NEGATIVE = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS)
 # What the tools report in their time unit (or a run record in its unit): summaries and
@@ -76,35 +81,37 @@ class Result:
         if stat in self.stats:
             return self.stats[stat]
         if self.samples:
-            return number(summarise([float(s) for s in self.samples], stat))
+            return number(SUMMARIES[stat]([float(s) for s in self.samples]))
         if "value" in self.stats:  # one number: every statistic of it is itself
             return self.stats["value"]
         raise LookupError(stat)
 
     @property
     def cv(self) -> float | None:
-        """The noise: the tool's coefficient of variation; for a median, the quartiles'
-        spread around it; else stddev over mean, else that of the readings; None when
-        unknown (a single run)."""
-        if "cv" in self.stats:
-            return float(self.stats["cv"])
-        robust = self.quartile_cv()
-        if robust is not None:
-            return robust
-        mean = self.stats.get("mean", self.stats.get("value"))
-        if "stddev" in self.stats and mean is not None:
-            return cv_of(self.stats["stddev"], mean)
-        if len(self.samples) > 1:
-            floats = [float(s) for s in self.samples]
-            return cv_of(statistics.stdev(floats), statistics.fmean(floats))
-        return None
+        """The noise, as `noise` works it out."""
+        return self.noise()[0]
 
     @property
     def noise_measure(self) -> str:
         """What `cv` was measured by, as the console names it."""
-        if "cv" not in self.stats and self.quartile_cv() is not None:
-            return QUARTILES
-        return "coefficient of variation"
+        return self.noise()[1]
+
+    def noise(self) -> tuple[float | None, str]:
+        """The noise and what measured it: the tool's coefficient of variation; for a
+        median, the quartiles' spread around it; else stddev over mean, else that of the
+        readings; None when unknown (a single run)."""
+        if "cv" in self.stats:
+            return float(self.stats["cv"]), CV
+        robust = self.quartile_cv()
+        if robust is not None:
+            return robust, QUARTILES
+        mean = self.stats.get("mean", self.stats.get("value"))
+        if "stddev" in self.stats and mean is not None:
+            return cv_of(self.stats["stddev"], mean), CV
+        if len(self.samples) > 1:
+            floats = [float(s) for s in self.samples]
+            return cv_of(statistics.stdev(floats), statistics.fmean(floats)), CV
+        return None, CV
 
     def quartile_cv(self) -> float | None:
         """When the value is a median: the interquartile range over 1.349 times it (a
@@ -262,18 +269,9 @@ def count(value: Any, what: str) -> int:
     raise ValueError(f"`{what}` is {shorten(written, 60)}, not a count of runs")
 
 
-def summarise(values: list[float], stat: Stat) -> float:
-    """The mean, median, smallest or largest of some readings."""
-    if stat in ("min", "max"):
-        return min(values) if stat == "min" else max(values)
-    return statistics.median(values) if stat == "median" else statistics.fmean(values)
-
-
-def cv_of(stddev: Any, mean: Any) -> float | None:
-    """stddev / mean, when both are known and the mean is not zero."""
-    if stddev is None or mean in (None, 0):
-        return None
-    return abs(float(stddev) / float(mean))
+def cv_of(stddev: float | Decimal, mean: float | Decimal) -> float | None:
+    """stddev / mean, when the mean is not zero."""
+    return abs(float(stddev) / float(mean)) if mean else None
 
 
 def day_of_ms(stamp: Any) -> dt.date | None:

@@ -4,11 +4,21 @@ Every bench of every entry of every suite is a result with its entry's own commi
 date, oldest first, so one import can migrate a history. A bench's name is its `name`
 when the file has one suite, `SUITE/name` when it has several; a go bench's name is
 written as `import go-test` writes it (`Join`, not `BenchmarkJoin-8`).
+
+The action writes (src/write.ts of benchmark-action/github-action-benchmark):
+
+    {"lastUpdate": ..., "repoUrl": ..., "entries": {SUITE: [ENTRY, ...], ...}}
+    ENTRY: {"commit": {"id": ..., "timestamp": ..., ...}, "date": MS, "tool": ...,
+            "benches": [{"name": ..., "value": ..., "unit": ..., "range": ..., "extra": ...}]}
+
+Every mistake of that structure is told at its line and column, all at once, before a
+bench is read; the text is walked again only to place one (`shape.offset`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
@@ -26,10 +36,10 @@ from progress_site.record.importers.base import (
     number,
     quoted,
 )
-from progress_site.record.importers.gab_shape import shape_problems
 from progress_site.record.importers.gotest import benchstat_name
 from progress_site.record.importers.places import Places, ToolFile, Under
 from progress_site.record.importers.reading import loads, read_text
+from progress_site.record.importers.shape import Mistake, Obj, located, record, what
 
 PREFIX = "window.BENCHMARK_DATA ="
 # A number as a tool may write one, exponent, sign, inf and nan included: each is read
@@ -49,6 +59,15 @@ ROUNDS = re.compile(r"^rounds:\s*([0-9]{1,9})$", re.MULTILINE)
 KEYS = MappingProxyType({"value": "value", "mean": "value", "title": "name", "range": "range",
                          "plus_minus": "range", "stddev": "range"})
 BETTER = MappingProxyType({"customBiggerIsBetter": "higher", "customSmallerIsBetter": "lower"})
+HINT = ("give the data.js as github-action-benchmark wrote it (its gh-pages branch's "
+        "dev/bench/data.js)")
+# What each object of the format holds: key -> (what it must be, whether it is needed).
+ENTRY = Obj("an entry", {"commit": ("object", False), "date": ("number", False),
+                         "tool": ("text", False), "benches": ("list", True)})
+COMMIT = Obj("a commit", {"id": ("text", False), "timestamp": ("text", False)})
+BENCH = Obj("a bench", {"name": ("text", True), "value": ("number", True),
+                        "unit": ("text", False), "range": ("text", False),
+                        "extra": ("text", False)})
 
 
 def read(path: Path, display: str) -> list[Result]:
@@ -61,8 +80,7 @@ def read(path: Path, display: str) -> list[Result]:
                    1)
     start = len(whole) - len(whole.lstrip()) + len(PREFIX)
     doc = loads(json_of(whole, start), display, shown=whole)
-    # Every mistake of structure told at its place, before a bench is read.
-    problems = shape_problems(doc, whole, start, display)
+    problems = located(mistakes(doc), whole, start, display, HINT)
     if problems:
         raise ImportFailed(problems)
     suites = doc["entries"]
@@ -77,6 +95,32 @@ def read(path: Path, display: str) -> list[Result]:
                                      Under(tool_file, (*at, "benches", j), KEYS, commit))
                         for j, bench in enumerate(entry["benches"])]
     return results
+
+
+def mistakes(doc: Any) -> Iterator[Mistake]:
+    """Each mistake of structure: the key path of the value at fault (or of the object
+    lacking a key), and what is wrong."""
+    if not isinstance(doc, dict):
+        yield (), f"the data is {what(doc)}, not an object {{\"entries\": ...}}"
+        return
+    suites = doc.get("entries")
+    if not isinstance(suites, dict):
+        yield ((), "no `entries`: the object of each suite's entries") if suites is None \
+            else (("entries",), f"`entries` is {what(suites)}, not an object of suites")
+        return
+    for suite, entries in suites.items():
+        if not isinstance(entries, list):
+            yield ("entries", suite), f"suite is {what(entries)}, not a list of entries"
+            continue
+        for i, entry in enumerate(entries):
+            yield from record(("entries", suite, i), entry, ENTRY)
+            if not isinstance(entry, dict):
+                continue
+            if isinstance(entry.get("commit"), dict):
+                yield from record(("entries", suite, i, "commit"), entry["commit"], COMMIT)
+            if isinstance(entry.get("benches"), list):
+                for j, bench in enumerate(entry["benches"]):
+                    yield from record(("entries", suite, i, "benches", j), bench, BENCH)
 
 
 def json_of(whole: str, start: int) -> str:
@@ -94,7 +138,10 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
     if tool == "pytest" and bench.get("unit") == "iter/sec":
         name, unit, stats, runs = pytest_time(prefix, bench, display, places)
     else:
-        name = prefix + own_name(tool, str(bench["name"]))
+        # go's as `import go-test` names it (`Join` for `BenchmarkJoin-8`), so a project
+        # moving from the action to `go test` imports goes on in the same series.
+        name = prefix + (benchstat_name(str(bench["name"])) if tool == "go"
+                         else str(bench["name"]))
         unit = unit_of(str(bench.get("unit", "")))
         if unit in TIMES.values():
             not_negative(display, name, {"value": bench["value"]}, places=places)
@@ -112,13 +159,6 @@ def bench_result(prefix: str, bench: dict[str, Any], entry: dict[str, Any],
                   ident[:7] if isinstance(ident, str) else None, name,
                   better=BETTER.get(tool) if isinstance(tool, str) else None,
                   former=former if former != name else None, places=places)
-
-
-def own_name(tool: Any, name: str) -> str:
-    """A bench's name as our importer of its tool names it: go's as `import go-test` does
-    (`Join` for `BenchmarkJoin-8`), so a project moving from the action to `go test`
-    imports goes on in the same series; others as written."""
-    return benchstat_name(name) if tool == "go" else name
 
 
 def pytest_time(prefix: str, bench: dict[str, Any], display: str, places: Places

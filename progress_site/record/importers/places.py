@@ -48,11 +48,6 @@ def place_of(places: Places, key: str, index: int | None = None) -> Place | None
     return places.get("")
 
 
-def within(tool_file: ToolFile, path: KeyPath, keys: Mapping[str, str]) -> dict[str, Place]:
-    """The places of an object's values: `keys` maps our name of each to the tool's key."""
-    return {ours: (tool_file, (*path, theirs)) for ours, theirs in keys.items()}
-
-
 class Under(Mapping[str, Place]):
     """The places of one object's values, made only when a message asks: `keys` (a table
     the format shares) maps our name of each value to the tool's key in the object at

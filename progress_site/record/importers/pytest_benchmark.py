@@ -15,7 +15,7 @@ from progress_site.record.importers.base import (
     number,
     stats_of,
 )
-from progress_site.record.importers.places import Place, Places, ToolFile, within
+from progress_site.record.importers.places import Place, Places, ToolFile
 from progress_site.record.importers.reading import read_located
 from progress_site.record.importers.shape import Each, Format, Obj
 
@@ -70,7 +70,7 @@ def places_of(bench: dict[str, Any], tool_file: ToolFile, path: KeyPath) -> dict
             "runs": (tool_file, (*stats, "rounds")), "samples": (tool_file, (*data, "data")),
             "commit": (tool_file, ("commit_info", "id")),
             "facts": (tool_file, ("machine_info",)),
-            **within(tool_file, stats, {**STATS, "data": "data"})}
+            **{ours: (tool_file, (*stats, theirs)) for theirs, ours in STATS.items()}}
 
 
 def readings(bench: dict[str, Any], display: str, places: Places) -> tuple[Any, ...]:

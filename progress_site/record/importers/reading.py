@@ -1,25 +1,43 @@
 """A tool's file read: its text (UTF-8, within MAX_BYTES, past a BOM), and its JSON within
 the data's limits, by `load.jsonfiles.parse_json` (the one JSON reader with limits): every
 refusal located in the file, and a format's shape checked before its values are read.
+
+Python's decoder hands its hooks a number's digits or an object's pairs, never their
+offset; it calls them in the order the text closes them. So a refusal says which call it
+was (the 3rd whole number, the 2nd object closed) and the text, walked again only then,
+says where that is (`offset_of`): a good file pays a count a hook, nothing more.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from progress_site.errors import shorten, visible
 from progress_site.load.jsonfiles import TooDeep, parse_json
-from progress_site.load.text import MAX_BYTES, UTF16_BOMS, not_utf8
+from progress_site.load.text import MAX_BYTES, UTF16_BOMS, LineIndex, not_utf8
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.limits import MAX_DIGITS
 from progress_site.record.importers.base import ImportFailed, fail, quoted, underflows
-from progress_site.record.importers.jsontext import Refused, line_and_column, offset_of
 from progress_site.record.importers.places import ToolFile
-from progress_site.record.importers.shape import Format
+from progress_site.record.importers.shape import DECODER, Format, after, problem_at, skip
 from progress_site.regular import read_regular
+
+# A string whole (so that nothing inside one counts), a brace, or a number with its
+# fraction and exponent: the tokens the hooks are called for, in the text's order.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}]|-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?')
+
+
+class Refused(Exception):
+    """A hook's refusal: of which call of its kind (`whole`, `fraction`, `object`, from 1)
+    and what is wrong; `key`, the key an object holds twice."""
+
+    def __init__(self, kind: str, nth: int, message: str, key: str = "") -> None:
+        super().__init__(message)
+        self.kind, self.nth, self.message, self.key = kind, nth, message, key
 
 
 def loads(text: str, display: str, line: int = 0, parse_float: Any = float,
@@ -82,7 +100,43 @@ def fail_at(display: str, message: str, hint: str, text: str, offset: int, line:
     """An import error at an offset of a JSON text: the whole file's, or one line's."""
     if line:
         return fail(display, message, hint, line, offset + 1, text)
-    return fail(display, message, hint, *line_and_column(text, offset))
+    return ImportFailed([problem_at(LineIndex(text), text, offset, display, message, hint)])
+
+
+def offset_of(text: str, refused: Refused) -> int:
+    """Where the refused value begins in `text`: the number, or the key written again."""
+    seen = 0
+    opened: list[int] = []
+    for token in _TOKENS.finditer(text):
+        first = token.group()[0]
+        if first == '"':
+            continue
+        if first == "{":
+            opened.append(token.start())
+            continue
+        if first == "}":
+            start = opened.pop() if opened else 0
+            seen += refused.kind == "object"
+            if seen == refused.nth:
+                return second_key(text, start, refused.key)
+            continue
+        fraction = token.group(1) is not None or token.group(2) is not None
+        seen += refused.kind == ("fraction" if fraction else "whole")
+        if seen == refused.nth:
+            return token.start()
+    return 0
+
+
+def second_key(text: str, start: int, key: str) -> int:
+    """Where `key` is written the second time in the object that begins at `start`."""
+    pos, found = skip(text, start + 1), 0
+    while pos < len(text) and text[pos] == '"':
+        if DECODER.raw_decode(text, pos)[0] == key:
+            found += 1
+            if found == 2:
+                return pos
+        pos = after(text, after(text, pos))  # past the key, then past its value
+    return start
 
 
 def read_text(path: Path, display: str) -> str:
@@ -102,15 +156,11 @@ def read_text(path: Path, display: str) -> str:
                                      "the tool wrote it, saved as UTF-8")]) from None
 
 
-def read_json(path: Path, display: str, fmt: Format | None = None) -> Any:
-    """A tool's file as one JSON document, within the limits; with a format, refused
-    unless it has the format's shape, every mistake of structure located at once."""
-    return read_located(path, display, fmt)[0]
-
-
 def read_located(path: Path, display: str, fmt: Format | None = None
                  ) -> tuple[Any, ToolFile]:
-    """`read_json`'s document, and the file it was read from (to place a value in it)."""
+    """A tool's file as one JSON document, within the limits, and the file it was read from
+    (to place a value in it); with a format, refused unless it has the format's shape,
+    every mistake of structure located at once."""
     text = read_text(path, display)
     doc = loads(text, display)
     if fmt is not None:

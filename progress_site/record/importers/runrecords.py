@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -31,9 +30,10 @@ from progress_site.record.importers.shape import offset
 WRITTEN = ("title", "machine", "commit")
 
 
-def jsonl(lines: list[str], display: str) -> Iterator[Result]:
-    """Run records of your own, one JSON object a line (docs/ecosystem.md)."""
-    for number_, text in enumerate(lines, start=1):
+def read(path: Path, display: str) -> list[Result]:
+    """Every run record of the file, one JSON object a line."""
+    results = []
+    for number_, text in enumerate(lines_of(read_text(path, display)), start=1):
         if not text.strip():
             continue
         rec = loads(text, display, number_, Decimal)
@@ -42,7 +42,8 @@ def jsonl(lines: list[str], display: str) -> Iterator[Result]:
                      "(a word)", 'write {"id": "parse", "value": 12.5, "unit": "ms"}')
         if rec.get("unit") in NOT_NEGATIVE:
             not_negative(display, rec["id"], rec, number_, text=text)
-        yield jsonl_result(rec, Line(display, number_, text, rec))
+        results.append(jsonl_result(rec, Line(display, number_, text, rec)))
+    return results
 
 
 @dataclass(frozen=True)
@@ -126,8 +127,3 @@ def runs_of(rec: dict[str, Any], line: Line) -> int:
     except ValueError as exc:
         raise at(line, ("runs",), f"run record {quoted(rec['id'])}: {exc}", "give a whole "
                  "number of runs, 1 or more") from None
-
-
-def read(path: Path, display: str) -> list[Result]:
-    """Every run record of the file."""
-    return list(jsonl(lines_of(read_text(path, display)), display))

@@ -9,7 +9,6 @@ a good file pays one walk of its decoded values.
 
 from __future__ import annotations
 
-import bisect
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -18,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from progress_site.errors import MAX_SHOWN, KeyPath, Location, Problem, shorten
+from progress_site.load.text import LineIndex
 from progress_site.model.limits import LARGEST
 
 KINDS = MappingProxyType({"number": "a number", "text": "a text", "list": "a list",
@@ -76,7 +76,7 @@ class Format:
 
 
 Spec = str | Obj | Each  # a kind of KINDS, an object, or a list
-_DECODER = json.JSONDecoder()
+DECODER = json.JSONDecoder()
 _SPACE = " \t\n\r"
 _PLAIN = re.compile(r"[A-Za-z0-9_-]+")  # a key a path prints as it is
 
@@ -148,22 +148,22 @@ def located(found: Iterable[Mistake], text: str, start: int, display: str, hint:
     """Mistakes of the JSON in `text` (its value from offset `start`) as problems at their
     line and column; the first MAX_SHOWN told, the rest counted."""
     found = list(found)
-    if not found:
-        return []
-    lines = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-    out = []
-    for path, message in found[:MAX_SHOWN]:
-        at = offset(text, start, path)
-        line = bisect.bisect_right(lines, at)
-        end = text.find("\n", at)
-        source = text[lines[line - 1]:end if end >= 0 else len(text)]
-        out.append(Problem(Location(display, line, at - lines[line - 1] + 1), message,
-                           spelled(path), hint, source))
+    lines = LineIndex(text)
+    out = [problem_at(lines, text, offset(text, start, path), display, message, hint, path)
+           for path, message in found[:MAX_SHOWN]]
     out.sort(key=Problem.sort_key)
     if len(found) > MAX_SHOWN:
         out.append(Problem(Location(display), f"and {len(found) - MAX_SHOWN:,} more mistakes "
                            "of the same kind (fix those above first)"))
     return out
+
+
+def problem_at(lines: LineIndex, text: str, at: int, display: str, message: str, hint: str,
+               path: KeyPath = ()) -> Problem:
+    """A problem at offset `at` of `text` (`lines` its index), its line shown."""
+    number, start, end = lines.line(at)
+    return Problem(Location(display, number + 1, at - start + 1), message, spelled(path),
+                   hint, text[start:end])
 
 
 def spelled(path: KeyPath) -> KeyPath:
@@ -177,23 +177,25 @@ def spelled(path: KeyPath) -> KeyPath:
 
 def offset(text: str, pos: int, path: KeyPath) -> int:
     """Where the value at `path` begins, in valid JSON whose value begins at `pos`."""
-    pos = _skip(text, pos)
+    pos = skip(text, pos)
     for part in path:
-        pos = _skip(text, pos + 1)  # past '{' or '['
+        pos = skip(text, pos + 1)  # past '{' or '['
         if isinstance(part, int):
             for _ in range(part):
-                pos = _skip(text, _skip(text, _DECODER.raw_decode(text, pos)[1]) + 1)
+                pos = after(text, pos)
             continue
-        while True:
-            key, end = _DECODER.raw_decode(text, pos)
-            pos = _skip(text, _skip(text, end) + 1)  # past ':'
-            if key == part:
-                break
-            pos = _skip(text, _skip(text, _DECODER.raw_decode(text, pos)[1]) + 1)
+        while DECODER.raw_decode(text, pos)[0] != part:
+            pos = after(text, after(text, pos))  # past the key, then past its value
+        pos = after(text, pos)
     return pos
 
 
-def _skip(text: str, pos: int) -> int:
+def after(text: str, pos: int) -> int:
+    """Past the JSON value at `pos` and the `,` or `:` after it."""
+    return skip(text, skip(text, DECODER.raw_decode(text, pos)[1]) + 1)
+
+
+def skip(text: str, pos: int) -> int:
     """The offset of the next character that is not JSON white space."""
     while pos < len(text) and text[pos] in _SPACE:
         pos += 1
