@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import json
 from collections.abc import Hashable, Iterable
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from progress_site import cache
 from progress_site.cache import library_version as version
 from progress_site.charts.allowed import LIMIT, allowed_svg
-from progress_site.charts.shapes import Shapes
+from progress_site.charts.shapes import Shapes, digest
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
 
@@ -162,11 +161,7 @@ def _absorb_failure() -> None:
 
 def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:
     """The sha256 of the spec's canonical JSON and of what renders it."""
-    payload = {"spec": dataclasses.asdict(spec), "renderer": renderer}
-    text = json.dumps(
-        payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return digest(spec=dataclasses.asdict(spec), renderer=renderer)
 
 
 @functools.cache  # the same for the whole process; read once
