@@ -44,6 +44,9 @@ ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 # Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
 SCOPED = (Claim, BudgetItem, RunItem)
+# The numbers of a record that only make sense above zero (pull requests, limits, days).
+POSITIVE: Mapping[type, tuple[str, ...]] = MappingProxyType({
+    Link: ("pull", "issue"), Commit: ("pull",), Limit: ("value",), Site: ("stale_after_days",)})
 
 
 def known_ids(data: Data, aside: Collection[tuple[str, str]] = ()) -> dict[str, set[str]]:
@@ -202,7 +205,7 @@ def language_problem(where: Where, name: str, lang: str, message: str, hint: str
 
 
 def check_positive(rec: Any, names: tuple[str, ...]) -> list[Problem]:
-    """Numbers that only make sense above zero (pull requests, limits, days)."""
+    """Each of `names` (POSITIVE) that is 0 or less."""
     out = []
     for name in names:
         value = getattr(rec, name)
@@ -310,11 +313,7 @@ def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
             out += check_repository(rec)
         elif isinstance(rec, Site):
             out += check_site_texts(rec)
-        if isinstance(rec, (Link, Commit)):
-            out += check_positive(rec, ("pull",) + (("issue",) if isinstance(rec, Link) else ()))
-        elif isinstance(rec, (Limit, Site)):
-            out += check_positive(rec, ("value",) if isinstance(rec, Limit)
-                                  else ("stale_after_days",))
+        out += check_positive(rec, POSITIVE.get(type(rec), ()))
     # On the records as written: a study's date is said once, not once per figure.
     out += check_dates(records, today, strict)
     return data, out, failed(records, out, dangling, ids)
