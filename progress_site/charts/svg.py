@@ -24,12 +24,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
 from markupsafe import escape
 
 from progress_site.charts.allowed import allowed_svg
 from progress_site.charts.measure import wrap
 from progress_site.charts.sizes import PAD
-from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
+from progress_site.charts.style import SVG_NS
 from progress_site.charts.vega import TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
@@ -176,12 +177,12 @@ _AXIS_NUMBER = re.compile(r"\u2212?[\d,]*\.?\d+")
 
 def _put_axis_words(root: ET.Element, spec: ChartSpec) -> None:
     """Each axis's title in the language, and its numbers with the language's signs, as
-    d3-format writes them with its locale. An axis is told by the stand-in title it was
+    Babel writes the page's numbers. An axis is told by the stand-in title it was
     drawn with (`neutral`); the labels of an axis of words are left as they are."""
     titles = {_X_TITLE: spec.x_title, _Y_TITLE: spec.y_title}
-    symbols = FORMAT_LOCALES[spec.locale]
-    signs = str.maketrans({".": symbols["decimal"], ",": symbols["thousands"],
-                           "\u2212": symbols["minus"]})
+    signs = str.maketrans({".": get_decimal_symbol(spec.locale),
+                           ",": get_group_symbol(spec.locale),
+                           "\u2212": get_minus_sign_symbol(spec.locale)})
     words_on_x = any(isinstance(x, str) for s in spec.series for x, _ in s.points)
     for axis in _marks(root, "role-axis"):
         title = [text for group in _marks(axis, "role-axis-title")
