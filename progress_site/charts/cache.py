@@ -51,12 +51,8 @@ class ChartCache:
 
     def __init__(self, directory: Path | None, drawing: bool = True,
                  latest: LatestCharts | None = None) -> None:
-        """Keep charts in `directory` (made on first write), or only in memory if None.
-
-        Not `drawing`, a chart not in the cache is not drawn: its spec is added to
-        `missing` and a stand-in is served (see `stand_in`), its drawing in `latest` if
-        an earlier build left one there. Every chart served goes in `latest`.
-        """
+        """Keep charts in `directory` (made on first write), or only in memory if None;
+        not `drawing`, list those missing (see the module's docstring)."""
         self.directory = directory
         self.drawing = drawing
         self.missing: list[ChartSpec] = []
