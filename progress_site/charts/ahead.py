@@ -136,7 +136,10 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | N
     if theirs and drawer is None and not cache.keeps_shapes():
         # Imported once for both processes: each would import it to compile shapes.
         import altair  # noqa: F401
-    child = _child(cache, theirs, drawer) if theirs else None
+    child = None
+    if theirs:  # `drawer`'s child, else one forked now
+        child = drawer.ask(cache.directory, theirs) if drawer is not None \
+            else Forked(functools.partial(cache.drawn, theirs))
     try:
         if child is not None and meanwhile is not None:
             meanwhile()
@@ -147,14 +150,6 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | N
         raise
     if child is not None:
         cache.keep(child.result())
-
-
-def _child(cache: ChartCache, specs: list[ChartSpec],
-           drawer: Drawer | None) -> Forked[dict[str, str]]:
-    """The child drawing `specs`: `drawer`'s, else one forked now."""
-    if drawer is not None:
-        return drawer.ask(cache.directory, specs)
-    return Forked(functools.partial(cache.drawn, specs))
 
 
 def halves(specs: Sequence[ChartSpec]) -> tuple[list[ChartSpec], list[ChartSpec]]:
