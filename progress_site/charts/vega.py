@@ -71,9 +71,8 @@ def vega_spec(spec: ChartSpec, shapes: Shapes | None, fresh: bool,
 
 
 def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str, bool]:
-    """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text: read
-    from `shapes` when kept there and not `fresh` (then True beside it), else compiled
-    and kept there."""
+    """Vega's spec of a shape as JSON text (see `vega_spec`), and whether it was read
+    from `shapes`."""
     kept = None if shapes is None or fresh else shapes.read(shape)
     if kept is not None:
         return kept, True
@@ -92,9 +91,8 @@ def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str
 
 
 def _shape(spec: ChartSpec) -> ChartSpec:
-    """The spec without its words and its values: series and x labels named by their
-    place, the titles by what they are, every y at 0 and the rule at 0, _SHAPE_WIDTH
-    wide."""
+    """The spec without its words and its values, as _SHAPE_WIDTH's comment says: the
+    titles named by what they are, the rule at 0."""
     labels: dict[float | str, float | str] = {
         x: str(i) for i, x in enumerate(_categories(spec)) if isinstance(x, str)}
     series = tuple(replace(s, name=str(i), points=tuple((labels.get(x, x), 0.0)
