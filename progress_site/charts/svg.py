@@ -134,12 +134,8 @@ def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
     """vl-convert's SVG without what a page does not need, ids under `prefix`."""
     root = _without_namespace(ET.fromstring(raw))
     _drop_invisible(root)
-    _drop_unused_attributes(root)
+    _tidy_attributes(root, font)
     _rename_ids(root, prefix)
-    for element in root.iter():
-        if "font-family" in element.attrib:
-            element.set("font-family", font)
-    _round_geometry(root)
     return Cleaned(prefix, float(root.get("width", "0")), float(root.get("height", "0")),
                    root)
 
@@ -245,15 +241,20 @@ def _drop_invisible(root: ET.Element) -> None:
         parent.remove(child)
 
 
-def _drop_unused_attributes(root: ET.Element) -> None:
-    """Strip roles, aria-* and pointer events below the root, and `opacity="1"`."""
+def _tidy_attributes(root: ET.Element, font: str) -> None:
+    """Below the root, no roles, aria-*, pointer events nor `opacity="1"`; the page's
+    font; coordinates rounded to 1/100 px: `30.00000000000003` is noise, and bytes on
+    every page."""
     for element in root.iter():
-        if element is root:
-            continue
-        for name in list(element.attrib):
-            dropped = name in _DROPPED_ATTRIBUTES or name.startswith("aria-")
-            if dropped or (name == "opacity" and element.get(name) == "1"):
+        for name, value in list(element.attrib.items()):
+            dropped = name in _DROPPED_ATTRIBUTES or name.startswith("aria-") or (
+                name == "opacity" and value == "1")
+            if dropped and element is not root:
                 del element.attrib[name]
+            elif name == "font-family":
+                element.set(name, font)
+            elif name in _GEOMETRY_ATTRIBUTES:
+                element.set(name, _NUMBER.sub(_compact_number, value))
 
 
 def _rename_ids(root: ET.Element, prefix: str) -> None:
@@ -282,15 +283,6 @@ def _renamed_references(name: str, value: str, renamed: dict[str, str]) -> str:
     for old, new in renamed.items():
         value = value.replace(f"url(#{old})", f"url(#{new})")
     return value
-
-
-def _round_geometry(root: ET.Element) -> None:
-    """Round coordinates to 1/100 px: `30.00000000000003` is noise, and bytes on every page."""
-    for element in root.iter():
-        for name in _GEOMETRY_ATTRIBUTES:
-            value = element.get(name)
-            if value is not None:
-                element.set(name, _NUMBER.sub(_compact_number, value))
 
 
 def _compact_number(match: re.Match[str]) -> str:
