@@ -49,7 +49,7 @@ POSITIVE: Mapping[type, tuple[str, ...]] = MappingProxyType({
     Link: ("pull", "issue"), Commit: ("pull",), Limit: ("value",), Site: ("stale_after_days",)})
 
 
-def known_ids(data: Data, aside: Collection[tuple[str, str]] = ()) -> dict[str, set[str]]:
+def known_ids(data: Data, aside: Collection[tuple[str, str]]) -> dict[str, set[str]]:
     """The ids each kind of reference may name; those `aside` too (records that did not
     read, already told: naming them is no mistake of its own)."""
     known = {
@@ -75,10 +75,9 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
-def check_references(data: Data, records: list[Any],
-                     aside: Collection[tuple[str, str]] = (),
-                     dangling: set[tuple[str, str]] | None = None,
-                     unread: Mapping[str, str] = MappingProxyType({})) -> list[Problem]:
+def check_references(data: Data, records: list[Any], aside: Collection[tuple[str, str]],
+                     dangling: set[tuple[str, str]], unread: Mapping[str, str]
+                     ) -> list[Problem]:
     """Every `machine:`, `commit:`, `unit:`... names something that exists; what names
     nothing is added to `dangling`, as (collection, id). An id of a collection a file
     that could not be read whole may hold (`unread`: the collection, that file) may be
@@ -100,8 +99,7 @@ def check_references(data: Data, records: list[Any],
             else:
                 out.append(problem(rec.where, name, f"no {singular} '{value}'",
                                    reference_hint(kind, value, ids[kind])))
-            if dangling is not None:
-                dangling.add((kind, value))
+            dangling.add((kind, value))
     return out
 
 
