@@ -122,8 +122,8 @@ def _drawn_when_asked(read: int, write: int, compiles: bool) -> dict[str, str]:
     return ChartCache(directory).drawn(specs)
 
 
-def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | None = None,
-               meanwhile: Callable[[], None] | None = None) -> None:
+def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | None,
+               meanwhile: Callable[[], None]) -> None:
     """Draw `specs` into `cache`: by `drawer`'s child, all of them or half when there are
     many; without one, half in a child forked now when there are many and forking is
     safe here; the rest in this process. `meanwhile`: work of this process done while a
@@ -141,7 +141,7 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | N
         child = drawer.ask(cache.directory, theirs) if drawer is not None \
             else Forked(functools.partial(cache.drawn, theirs))
     try:
-        if child is not None and meanwhile is not None:
+        if child is not None:
             meanwhile()
         cache.drawn(mine)
     except BaseException:
