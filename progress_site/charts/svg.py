@@ -247,14 +247,13 @@ def _tidy_attributes(root: ET.Element, font: str) -> None:
     every page."""
     for element in root.iter():
         for name, value in list(element.attrib.items()):
-            dropped = name in _DROPPED_ATTRIBUTES or name.startswith("aria-") or (
-                name == "opacity" and value == "1")
-            if dropped and element is not root:
-                del element.attrib[name]
+            if name in _GEOMETRY_ATTRIBUTES:
+                element.set(name, _NUMBER.sub(_compact_number, value))
             elif name == "font-family":
                 element.set(name, font)
-            elif name in _GEOMETRY_ATTRIBUTES:
-                element.set(name, _NUMBER.sub(_compact_number, value))
+            elif element is not root and (name in _DROPPED_ATTRIBUTES or name.startswith("aria-")
+                                          or (name == "opacity" and value == "1")):
+                del element.attrib[name]
 
 
 def _rename_ids(root: ET.Element, prefix: str) -> None:
