@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from babel.numbers import (
     format_decimal,
-    format_percent,
     get_decimal_symbol,
     get_group_symbol,
     get_minus_sign_symbol,
@@ -143,13 +142,15 @@ def test_french_axes_use_a_decimal_comma_and_narrow_space_grouping(svgs: dict[st
     assert format_decimal(2000, locale="fr") in labels  # the same text as the page's numbers
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", sorted(FORMAT_LOCALES))
 def test_axis_number_symbols_are_babels(lang: str) -> None:
-    symbols = FORMAT_LOCALES[lang]
-    assert symbols["decimal"] == get_decimal_symbol(lang)
-    assert symbols["thousands"] == get_group_symbol(lang)
-    assert symbols["minus"] == get_minus_sign_symbol(lang)
-    assert format_percent(0.5, locale=lang) == "50" + symbols["percent"]
+    # Below zero, with decimals and thousands: every sign an axis number may hold.
+    spec = dataclasses.replace(LINE, id=f"signs-{lang}", locale=lang, rule=None, series=(
+        Series("Before", ((-1.5, -2500.0), (0.5, 0.0), (2.5, 2500.0))),))
+    labels = texts(chart_svg.render_svg(spec))
+    signs = get_minus_sign_symbol(lang), get_decimal_symbol(lang), get_group_symbol(lang)
+    assert f"{signs[0]}2{signs[2]}000" in labels, labels
+    assert f"{signs[0]}1{signs[1]}5" in labels, labels
 
 
 def test_each_series_a_chart_may_have_has_its_colour_dash_and_marker() -> None:

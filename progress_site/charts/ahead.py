@@ -122,8 +122,8 @@ def _drawn_when_asked(read: int, write: int, compiles: bool) -> dict[str, str]:
     return ChartCache(directory).drawn(specs)
 
 
-def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | None = None,
-               meanwhile: Callable[[], None] | None = None) -> None:
+def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | None,
+               meanwhile: Callable[[], None]) -> None:
     """Draw `specs` into `cache`: by `drawer`'s child, all of them or half when there are
     many; without one, half in a child forked now when there are many and forking is
     safe here; the rest in this process. `meanwhile`: work of this process done while a
@@ -136,9 +136,12 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | N
     if theirs and drawer is None and not cache.keeps_shapes():
         # Imported once for both processes: each would import it to compile shapes.
         import altair  # noqa: F401
-    child = _child(cache, theirs, drawer) if theirs else None
+    child = None
+    if theirs:  # `drawer`'s child, else one forked now
+        child = drawer.ask(cache.directory, theirs) if drawer is not None \
+            else Forked(functools.partial(cache.drawn, theirs))
     try:
-        if child is not None and meanwhile is not None:
+        if child is not None:
             meanwhile()
         cache.drawn(mine)
     except BaseException:
@@ -147,14 +150,6 @@ def draw_ahead(cache: ChartCache, specs: Sequence[ChartSpec], drawer: Drawer | N
         raise
     if child is not None:
         cache.keep(child.result())
-
-
-def _child(cache: ChartCache, specs: list[ChartSpec],
-           drawer: Drawer | None) -> Forked[dict[str, str]]:
-    """The child drawing `specs`: `drawer`'s, else one forked now."""
-    if drawer is not None:
-        return drawer.ask(cache.directory, specs)
-    return Forked(functools.partial(cache.drawn, specs))
 
 
 def halves(specs: Sequence[ChartSpec]) -> tuple[list[ChartSpec], list[ChartSpec]]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import json
 from collections.abc import Hashable, Iterable
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from progress_site import cache
 from progress_site.cache import library_version as version
 from progress_site.charts.allowed import LIMIT, allowed_svg
-from progress_site.charts.shapes import Shapes
+from progress_site.charts.shapes import Shapes, digest
 from progress_site.charts.spec import ChartSpec
 from progress_site.charts.style import SVG_NS
 
@@ -52,12 +51,8 @@ class ChartCache:
 
     def __init__(self, directory: Path | None, drawing: bool = True,
                  latest: LatestCharts | None = None) -> None:
-        """Keep charts in `directory` (made on first write), or only in memory if None.
-
-        Not `drawing`, a chart not in the cache is not drawn: its spec is added to
-        `missing` and a stand-in is served (see `stand_in`), its drawing in `latest` if
-        an earlier build left one there. Every chart served goes in `latest`.
-        """
+        """Keep charts in `directory` (made on first write), or only in memory if None;
+        not `drawing`, list those missing (see the module's docstring)."""
         self.directory = directory
         self.drawing = drawing
         self.missing: list[ChartSpec] = []
@@ -162,11 +157,7 @@ def _absorb_failure() -> None:
 
 def cache_key(spec: ChartSpec, renderer: dict[str, str]) -> str:
     """The sha256 of the spec's canonical JSON and of what renders it."""
-    payload = {"spec": dataclasses.asdict(spec), "renderer": renderer}
-    text = json.dumps(
-        payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return digest(spec=dataclasses.asdict(spec), renderer=renderer)
 
 
 @functools.cache  # the same for the whole process; read once

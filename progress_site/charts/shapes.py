@@ -49,10 +49,8 @@ class Shapes:
 
     def path(self, shape: ChartSpec) -> Path:
         """Where a shape's compiled spec is kept."""
-        text = json.dumps({"shape": dataclasses.asdict(shape), "renderer": self.renderer},
-                          sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-                          allow_nan=False)
-        return self.folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()}.json"
+        name = digest(shape=dataclasses.asdict(shape), renderer=self.renderer)
+        return self.folder / f"{name}.json"
 
     def read(self, shape: ChartSpec) -> str | None:
         """The shape's Vega spec as JSON text, if kept and a JSON object within limits."""
@@ -70,6 +68,13 @@ class Shapes:
         """Keep a shape's Vega spec, whole or not at all (a folder that cannot be written
         means the next build compiles it again)."""
         cache.store(self.path(shape), text.encode("utf-8"))
+
+
+def digest(**payload: Any) -> str:
+    """The sha256 of the payload's canonical JSON: the name of a chart's or a shape's entry."""
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def ours(value: Any) -> bool:

@@ -129,10 +129,8 @@ def _point_problems(spec: ChartSpec, series: Series) -> list[str]:
 
 def _is_number(value: object) -> bool:
     """Whether a value is a finite int or float (a bool is not a number here)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return math.isfinite(value)
-
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
 
 
 def narrow(spec: ChartSpec) -> ChartSpec | None:

@@ -1,14 +1,10 @@
 """What every chart shares, drawn or read from the cache: the SVG namespace, the markers
-that tell series apart (one for each series a chart may have), and the number
-formats of the axes. `spec.py` checks a spec against these without loading the drawing
-code (`svg.py`), which a build whose charts are all cached never needs.
+that tell series apart (one for each series a chart may have), and the languages whose
+number signs the axes take. `spec.py` checks a spec against these without loading the
+drawing code (`svg.py`), which a build whose charts are all cached never needs.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
 
 SVG_NS = "http://www.w3.org/2000/svg"
 # The size of a chart's axis and legend words, in px of its drawing.
@@ -26,23 +22,6 @@ MARKERS = (
     ("cross", "M-0.3,-0.1H-0.1V-0.3H0.1V-0.1H0.3V0.1H0.1V0.3H-0.1V0.1H-0.3Z"),
 )
 
-# d3-format locales with the symbols Babel uses for the same language, so the axes read
-# like the numbers in the page around them (the tests compare them with Babel).
-FORMAT_LOCALES: Mapping[str, dict[str, Any]] = MappingProxyType({
-    "en": {
-        "decimal": ".",
-        "thousands": ",",
-        "grouping": [3],
-        "currency": ["$", ""],
-        "minus": "-",
-        "percent": "%",
-    },
-    "fr": {
-        "decimal": ",",
-        "thousands": "\u202f",
-        "grouping": [3],
-        "currency": ["", "\u00a0€"],
-        "minus": "-",
-        "percent": "\u00a0%",
-    },
-})
+# The languages whose number signs the axes take, as Babel writes them for the page
+# around them (`svg._put_axis_words`); a chart in any other language has English numbers.
+FORMAT_LOCALES = frozenset({"en", "fr"})

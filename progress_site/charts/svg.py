@@ -24,12 +24,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
 from markupsafe import escape
 
 from progress_site.charts.allowed import allowed_svg
 from progress_site.charts.measure import wrap
 from progress_site.charts.sizes import PAD
-from progress_site.charts.style import FORMAT_LOCALES, SVG_NS
+from progress_site.charts.style import SVG_NS
 from progress_site.charts.vega import TITLE_LINE_PX, TITLE_PX, vega_spec
 
 if TYPE_CHECKING:
@@ -133,12 +134,8 @@ def cleaned(raw: str, prefix: str, font: str) -> Cleaned:
     """vl-convert's SVG without what a page does not need, ids under `prefix`."""
     root = _without_namespace(ET.fromstring(raw))
     _drop_invisible(root)
-    _drop_unused_attributes(root)
+    _tidy_attributes(root, font)
     _rename_ids(root, prefix)
-    for element in root.iter():
-        if "font-family" in element.attrib:
-            element.set("font-family", font)
-    _round_geometry(root)
     return Cleaned(prefix, float(root.get("width", "0")), float(root.get("height", "0")),
                    root)
 
@@ -176,12 +173,12 @@ _AXIS_NUMBER = re.compile(r"\u2212?[\d,]*\.?\d+")
 
 def _put_axis_words(root: ET.Element, spec: ChartSpec) -> None:
     """Each axis's title in the language, and its numbers with the language's signs, as
-    d3-format writes them with its locale. An axis is told by the stand-in title it was
+    Babel writes the page's numbers. An axis is told by the stand-in title it was
     drawn with (`neutral`); the labels of an axis of words are left as they are."""
     titles = {_X_TITLE: spec.x_title, _Y_TITLE: spec.y_title}
-    symbols = FORMAT_LOCALES[spec.locale]
-    signs = str.maketrans({".": symbols["decimal"], ",": symbols["thousands"],
-                           "\u2212": symbols["minus"]})
+    signs = str.maketrans({".": get_decimal_symbol(spec.locale),
+                           ",": get_group_symbol(spec.locale),
+                           "\u2212": get_minus_sign_symbol(spec.locale)})
     words_on_x = any(isinstance(x, str) for s in spec.series for x, _ in s.points)
     for axis in _marks(root, "role-axis"):
         title = [text for group in _marks(axis, "role-axis-title")
@@ -244,14 +241,18 @@ def _drop_invisible(root: ET.Element) -> None:
         parent.remove(child)
 
 
-def _drop_unused_attributes(root: ET.Element) -> None:
-    """Strip roles, aria-* and pointer events below the root, and `opacity="1"`."""
+def _tidy_attributes(root: ET.Element, font: str) -> None:
+    """Below the root, no roles, aria-*, pointer events nor `opacity="1"`; the page's
+    font; coordinates rounded to 1/100 px: `30.00000000000003` is noise, and bytes on
+    every page."""
     for element in root.iter():
-        if element is root:
-            continue
-        for name in list(element.attrib):
-            dropped = name in _DROPPED_ATTRIBUTES or name.startswith("aria-")
-            if dropped or (name == "opacity" and element.get(name) == "1"):
+        for name, value in list(element.attrib.items()):
+            if name in _GEOMETRY_ATTRIBUTES:
+                element.set(name, _NUMBER.sub(_compact_number, value))
+            elif name == "font-family":
+                element.set(name, font)
+            elif element is not root and (name in _DROPPED_ATTRIBUTES or name.startswith("aria-")
+                                          or (name == "opacity" and value == "1")):
                 del element.attrib[name]
 
 
@@ -281,15 +282,6 @@ def _renamed_references(name: str, value: str, renamed: dict[str, str]) -> str:
     for old, new in renamed.items():
         value = value.replace(f"url(#{old})", f"url(#{new})")
     return value
-
-
-def _round_geometry(root: ET.Element) -> None:
-    """Round coordinates to 1/100 px: `30.00000000000003` is noise, and bytes on every page."""
-    for element in root.iter():
-        for name in _GEOMETRY_ATTRIBUTES:
-            value = element.get(name)
-            if value is not None:
-                element.set(name, _NUMBER.sub(_compact_number, value))
 
 
 def _compact_number(match: re.Match[str]) -> str:

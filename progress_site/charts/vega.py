@@ -53,16 +53,14 @@ _RULE_DASH = (5, 4)
 _SHAPE_WIDTH = 560
 
 
-def vega_spec(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False,
-              compiled: dict[tuple[ChartSpec, bool], tuple[str, bool]] | None = None
-              ) -> tuple[str, bool]:
+def vega_spec(spec: ChartSpec, shapes: Shapes | None, fresh: bool,
+              compiled: dict[tuple[ChartSpec, bool], tuple[str, bool]]) -> tuple[str, bool]:
     """The Vega spec of a chart, as JSON: its shape's, with its own words and points; the
     shape read from `shapes` if kept there (unless `fresh`), else compiled and kept.
     True beside it when the shape was read from `shapes`. Each shape is compiled once
     into `compiled` (JSON text, copied by each json.loads)."""
     columns = legend_columns([s.name for s in spec.series], spec.width)
     shape = _shape(spec)
-    compiled = {} if compiled is None else compiled
     if (shape, fresh) not in compiled:
         compiled[shape, fresh] = _compiled(shape, shapes, fresh)
     text, kept = compiled[shape, fresh]
@@ -73,9 +71,8 @@ def vega_spec(spec: ChartSpec, shapes: Shapes | None = None, fresh: bool = False
 
 
 def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str, bool]:
-    """Vega's spec of a shape, compiled by Vega-Lite from Altair's, as JSON text: read
-    from `shapes` when kept there and not `fresh` (then True beside it), else compiled
-    and kept there."""
+    """Vega's spec of a shape as JSON text (see `vega_spec`), and whether it was read
+    from `shapes`."""
     kept = None if shapes is None or fresh else shapes.read(shape)
     if kept is not None:
         return kept, True
@@ -94,9 +91,8 @@ def _compiled(shape: ChartSpec, shapes: Shapes | None, fresh: bool) -> tuple[str
 
 
 def _shape(spec: ChartSpec) -> ChartSpec:
-    """The spec without its words and its values: series and x labels named by their
-    place, the titles by what they are, every y at 0 and the rule at 0, _SHAPE_WIDTH
-    wide."""
+    """The spec without its words and its values, as _SHAPE_WIDTH's comment says: the
+    titles named by what they are, the rule at 0."""
     labels: dict[float | str, float | str] = {
         x: str(i) for i, x in enumerate(_categories(spec)) if isinstance(x, str)}
     series = tuple(replace(s, name=str(i), points=tuple((labels.get(x, x), 0.0)
@@ -212,13 +208,12 @@ def _x(spec: ChartSpec) -> alt.X:
     # Categories in the order of the points: each row carries its x's place, so no
     # label goes into the spec's expressions. Where labels would overlap, vega keeps
     # every other one until none does (the table under the chart has them all).
-    order = alt.EncodingSortField(field="order", op="min")
-    if any(isinstance(x, str) for x in _categories(spec)):
-        axis = alt.Axis(labelAngle=0, labelOverlap="greedy", labelSeparation=LABEL_GAP_PX)
-        return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
+    labels = any(isinstance(x, str) for x in _categories(spec))
     # Numbers as categories still take the locale's decimal sign, but no grouping: 2026.
+    numbers: dict[str, Any] = {} if labels else {"format": "~f", "formatType": "number"}
     axis = alt.Axis(labelAngle=0, labelOverlap="greedy", labelSeparation=LABEL_GAP_PX,
-                    format="~f", formatType="number")
+                    **numbers)
+    order = alt.EncodingSortField(field="order", op="min")
     return alt.X("x:O", title=spec.x_title, sort=order, axis=axis)
 
 

@@ -103,13 +103,9 @@ def record_classes(root: type) -> list[type]:
 
 
 def f(doc: str, default: Any = MISSING, *, ref: str = "", example: str = "") -> Any:
-    """A documented field; `ref` names the collection its value must be an id of."""
-    meta = {"doc": doc, "ref": ref, "example": example}
-    if default is MISSING:
-        return field(metadata=meta)
-    if isinstance(default, (list, dict, set)):
-        raise TypeError("mutable default")
-    return field(default=default, metadata=meta)
+    """A documented field; `ref` names the collection its value must be an id of
+    (dataclasses refuses a mutable default itself)."""
+    return field(default=default, metadata={"doc": doc, "ref": ref, "example": example})
 
 
 def where() -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -165,11 +166,9 @@ def default_better(unit: str | None) -> Better:
 
 
 def default_group(ident: str) -> str:
-    """The id's part before its first '-', '_' or '/': `parse-small` is in `parse`."""
-    for i, char in enumerate(ident):
-        if char in "-_/" and i:
-            return ident[:i]
-    return ident
+    """The id's part before its first '-', '_' or '/' (after its first character):
+    `parse-small` is in `parse`."""
+    return ident[:1] + re.split("[-_/]", ident[1:], maxsplit=1)[0]
 
 
 def decimals_of(value: float) -> int:

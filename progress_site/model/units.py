@@ -30,20 +30,10 @@ CLDR_UNITS = MappingProxyType({
 # writes s, h, ms, and octets (ko, Mo, Go).
 NOT_SYMBOLS = MappingProxyType({"sec": "s", "hr": "h", "kB": "KB", "byte": "B"})
 
-# Units written the same in every language, after a no-break space.
-SYMBOL_UNITS = MappingProxyType({
-    "KiB": "KiB",
-    "MiB": "MiB",
-    "GiB": "GiB",
-    "kbit/s": "kbit/s",
-    "Mbit/s": "Mbit/s",
-    "Gbit/s": "Gbit/s",
-    "MB/s": "MB/s",
-    "GB/s": "GB/s",
-    "TPS": "TPS",
-    "ops/s": "ops/s",  # rates benchmark tools print (github-action-benchmark's ops/sec)
-    "req/s": "req/s",
-})
+# Units written the same in every language, after a no-break space; rates as benchmark
+# tools print them (github-action-benchmark's ops/sec).
+SYMBOL_UNITS = frozenset({"KiB", "MiB", "GiB", "kbit/s", "Mbit/s", "Gbit/s", "MB/s", "GB/s",
+                          "TPS", "ops/s", "req/s"})
 
 PERCENT = "%"
 
@@ -62,7 +52,7 @@ def fitting_time_unit(seconds: Decimal) -> str:
     place = seconds.adjusted()
     return next((u for u in ("s", "ms", "us") if place >= TIME_POWERS[u]), "ns")
 
-BUILTIN_UNITS = frozenset(CLDR_UNITS) | frozenset(SYMBOL_UNITS) | {PERCENT}
+BUILTIN_UNITS = frozenset(CLDR_UNITS) | SYMBOL_UNITS | {PERCENT}
 
 
 def unit_hint(value: str, known: Iterable[str], declared: str = "site.units") -> str:

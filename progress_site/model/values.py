@@ -35,10 +35,6 @@ class Text:
                 fallen = words
         return found or fallen or (pairs[0][1] if pairs else "")
 
-    def languages(self) -> set[str]:
-        """The languages this text is written in (all of them when neutral)."""
-        return {lang for lang, _ in self.by_language}
-
 
 @dataclass(frozen=True, slots=True)
 class Number:

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from progress_site.model.declare import VALUES, declared, hints
+from progress_site.model.declare import VALUES, declared, fields, hints
 from progress_site.model.values import Text
 
 T = TypeVar("T")
@@ -27,8 +27,8 @@ def per_class(work: Callable[[type], T]) -> Callable[[type], T]:
 
 @per_class
 def record_fields(cls: type) -> tuple[str, ...]:
-    """The names of the fields a user writes, per record class (computed once)."""
-    return tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal"))
+    """The names of the fields a user writes (`declare.fields`)."""
+    return tuple(f.name for f in fields(cls))
 
 
 @per_class
@@ -38,22 +38,14 @@ def reference_fields(cls: type) -> tuple[tuple[str, str], ...]:
                  if f.metadata.get("ref"))
 
 
-# Values (declare.VALUES), not records: no check reads them, and they hold no record, so
-# walks neither yield them nor look inside. A field of texts is still one that walks look
-# at: derive/namespace.py's `texts` finds the texts there.
-
-
 @per_class
 def holding_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields of a record class whose type may hold records; None if not a record.
-    Walks look only there, instead of at every field of everything."""
-    if not hasattr(cls, "__dataclass_fields__") or cls in VALUES:
+    """The fields of a record class whose type may hold records or texts; None if not a
+    record. Walks look only there, instead of at every field of everything: values
+    (declare.VALUES) hold no record, so walks neither yield them nor look inside."""
+    if not dataclasses.is_dataclass(cls) or cls in VALUES:
         return None
-    try:
-        declared = hints(cls)
-    except (NameError, TypeError):  # unresolvable: look everywhere
-        declared = {}
-    return tuple(n for n in record_fields(cls) if n not in declared or _may_hold(declared[n]))
+    return tuple(n for n in record_fields(cls) if _may_hold(hints(cls)[n]))
 
 
 def _may_hold(tp: Any) -> bool:

@@ -21,7 +21,7 @@ from babel.lists import format_list
 from babel.numbers import NumberPattern, format_decimal, format_percent, parse_pattern
 from babel.units import format_unit
 
-from progress_site.model.units import CLDR_UNITS, NOT_SYMBOLS, PERCENT, SYMBOL_UNITS
+from progress_site.model.units import CLDR_UNITS, NOT_SYMBOLS, PERCENT
 from progress_site.model.values import Text
 
 NBSP = "\u00a0"
@@ -149,7 +149,7 @@ def known_unit(value: float, decimals: int, unit: str | None, lang: str) -> str:
         return percent_amount(value, decimals, lang)
     if unit in CLDR_UNITS:
         return cldr_unit(value, decimals, CLDR_UNITS[unit], lang)
-    return f"{number(value, decimals, lang)}{unit_space(lang)}{SYMBOL_UNITS.get(unit, unit)}"
+    return f"{number(value, decimals, lang)}{unit_space(lang)}{unit}"
 
 
 def cldr_unit(value: float, decimals: int, cldr: str, lang: str) -> str:

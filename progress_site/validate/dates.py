@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from progress_site.errors import Problem
@@ -19,10 +20,9 @@ def check_dates(records: Iterable[Any], today: dt.date, strict: bool) -> list[Pr
     out = []
     for rec in records:
         when = getattr(rec, "date", None)
-        if isinstance(when, dt.date) and when > today and hasattr(rec, "where"):
-            found = problem(rec.where, "date", f"date {when} is in the future (today is "
-                            f"{today})", "use the day it was measured (the build's today is "
-                            "SOURCE_DATE_EPOCH, else the clock)")
-            out.append(Problem(found.location, found.message, found.key_path, found.hint,
-                               warning=not strict))
+        if isinstance(when, dt.date) and when > today:
+            out.append(replace(problem(rec.where, "date", f"date {when} is in the future "
+                                       f"(today is {today})", "use the day it was measured "
+                                       "(the build's today is SOURCE_DATE_EPOCH, else the "
+                                       "clock)"), warning=not strict))
     return out

@@ -20,12 +20,8 @@ PLACES = (*PERCENTILES, "mean")
 
 def given(dist: Distribution, names: tuple[str, ...]) -> list[tuple[str, float]]:
     """The parts of `names` the data gives, with their numbers, in that order."""
-    out = []
-    for name in names:
-        part = getattr(dist, name)
-        if isinstance(part, Number):
-            out.append((name, part.value))
-    return out
+    return [(name, part.value) for name in names
+            if isinstance(part := getattr(dist, name), Number)]
 
 
 def check_distribution(dist: Distribution) -> list[Problem]:

@@ -11,7 +11,7 @@ from progress_site.model.values import problem
 from progress_site.validate.distributions import check_distribution
 
 
-def check_figure(fig: Figure, excused: frozenset[str] = frozenset()) -> list[Problem]:
+def check_figure(fig: Figure, excused: frozenset[str]) -> list[Problem]:
     """A figure says what it is in one way, and has the evidence its status needs
     (`excused`: what it need not name itself: what its study or run was reported for
     lacking, or the commit of a side that names none)."""

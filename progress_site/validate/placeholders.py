@@ -3,6 +3,8 @@ warning, an error with --strict, so that no placeholder is published (model/plac
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from progress_site.errors import Problem
 from progress_site.model.placeholders import (
     PLACEHOLDER_TITLE,
@@ -40,8 +42,7 @@ def check_placeholders(data: Data, strict: bool) -> list[Problem]:
                              f"({', '.join(t.id for t in tasks)}) are still here: a task "
                              "marked done with the sample's proof and date is not yours",
                              "replace the sample roadmap with your own tasks, or delete it"))
-    return [Problem(p.location, p.message, p.key_path, p.hint, warning=not strict)
-            for p in found]
+    return [replace(p, warning=not strict) for p in found]
 
 
 def sample_tasks(data: Data) -> list[Task]:

@@ -44,9 +44,12 @@ ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 # Records whose ids need only be unique within what holds them (`profiles.P.claims.ID`).
 SCOPED = (Claim, BudgetItem, RunItem)
+# The numbers of a record that only make sense above zero (pull requests, limits, days).
+POSITIVE: Mapping[type, tuple[str, ...]] = MappingProxyType({
+    Link: ("pull", "issue"), Commit: ("pull",), Limit: ("value",), Site: ("stale_after_days",)})
 
 
-def known_ids(data: Data, aside: Collection[tuple[str, str]] = ()) -> dict[str, set[str]]:
+def known_ids(data: Data, aside: Collection[tuple[str, str]]) -> dict[str, set[str]]:
     """The ids each kind of reference may name; those `aside` too (records that did not
     read, already told: naming them is no mistake of its own)."""
     known = {
@@ -72,10 +75,9 @@ def reference_hint(kind: str, value: str, known: set[str]) -> str:
     return did_you_mean(value, sorted(known), otherwise=f"declare it under `{kind}:`")
 
 
-def check_references(data: Data, records: list[Any],
-                     aside: Collection[tuple[str, str]] = (),
-                     dangling: set[tuple[str, str]] | None = None,
-                     unread: Mapping[str, str] = MappingProxyType({})) -> list[Problem]:
+def check_references(data: Data, records: list[Any], aside: Collection[tuple[str, str]],
+                     dangling: set[tuple[str, str]], unread: Mapping[str, str]
+                     ) -> list[Problem]:
     """Every `machine:`, `commit:`, `unit:`... names something that exists; what names
     nothing is added to `dangling`, as (collection, id). An id of a collection a file
     that could not be read whole may hold (`unread`: the collection, that file) may be
@@ -97,8 +99,7 @@ def check_references(data: Data, records: list[Any],
             else:
                 out.append(problem(rec.where, name, f"no {singular} '{value}'",
                                    reference_hint(kind, value, ids[kind])))
-            if dangling is not None:
-                dangling.add((kind, value))
+            dangling.add((kind, value))
     return out
 
 
@@ -202,7 +203,7 @@ def language_problem(where: Where, name: str, lang: str, message: str, hint: str
 
 
 def check_positive(rec: Any, names: tuple[str, ...]) -> list[Problem]:
-    """Numbers that only make sense above zero (pull requests, limits, days)."""
+    """Each of `names` (POSITIVE) that is 0 or less."""
     out = []
     for name in names:
         value = getattr(rec, name)
@@ -310,11 +311,7 @@ def validate(data: Data, today: dt.date, aside: Collection[tuple[str, str]] = ()
             out += check_repository(rec)
         elif isinstance(rec, Site):
             out += check_site_texts(rec)
-        if isinstance(rec, (Link, Commit)):
-            out += check_positive(rec, ("pull",) + (("issue",) if isinstance(rec, Link) else ()))
-        elif isinstance(rec, (Limit, Site)):
-            out += check_positive(rec, ("value",) if isinstance(rec, Limit)
-                                  else ("stale_after_days",))
+        out += check_positive(rec, POSITIVE.get(type(rec), ()))
     # On the records as written: a study's date is said once, not once per figure.
     out += check_dates(records, today, strict)
     return data, out, failed(records, out, dangling, ids)
