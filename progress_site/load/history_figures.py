@@ -159,13 +159,7 @@ def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
     count = point.n or len(samples) or None
     if parts.get("p50", parts.get("mean")) != point.value or len(parts) + bool(count) < 2:
         return None
-    def part(name: str) -> Number | None:
-        found = parts.get(name)
-        return None if found is None else Number(found, decimals_of(found))
-
-    return Distribution(p50=part("p50"), p90=part("p90"), p95=part("p95"), p99=part("p99"),
-                        min=part("min"), max=part("max"), mean=part("mean"), sd=part("sd"),
-                        iqr=part("iqr"),
+    return Distribution(**{name: Number(x, decimals_of(x)) for name, x in parts.items()},
                         n=count, where=where)
 
 
