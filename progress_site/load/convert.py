@@ -23,10 +23,10 @@ from progress_site.load.wording import (
     number_hint,
     quoted,
     shown,
-    written_decimals,
+    unmeasurable,
 )
 from progress_site.model.declare import declared, fields, hints
-from progress_site.model.limits import LARGEST, MAX_DECIMALS, MAX_UNKNOWN
+from progress_site.model.limits import LARGEST, MAX_UNKNOWN
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -193,15 +193,9 @@ class Converter:
         if isinstance(value, float) and not math.isfinite(value):
             return self.error(path, f"expected a finite number, got {found(value)}",
                               "a figure that could not be measured has status: not-judgeable")
-        if abs(value) > LARGEST:
-            return self.error(path, f"{shown(value)} is too large to be a measurement",
-                              "check the number of digits")
         raw = self.doc.raw.get(path)
-        decimals = written_decimals(raw)
-        if decimals > MAX_DECIMALS:
-            return self.error(path, f"{decimals} decimals is more than a measurement can tell",
-                              f"round it to {MAX_DECIMALS} decimals or fewer")
-        return Number.of(value, raw)
+        wrong = unmeasurable(value, raw)
+        return Number.of(value, raw) if wrong is None else self.error(path, *wrong)
 
     def text(self, value: Any, path: KeyPath) -> Any:
         """Words for every language: one string, or a mapping of language to string."""

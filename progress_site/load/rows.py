@@ -18,9 +18,8 @@ from progress_site.errors import KeyPath, Problem, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import BROKEN, Huge
 from progress_site.load.places import Places
-from progress_site.load.wording import describe, found, shown, written_decimals
+from progress_site.load.wording import describe, found, unmeasurable
 from progress_site.model.dataset import NOTE, Dataset, RecordField, Row
-from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Where
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -122,17 +121,11 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
         if value != value or abs(value) == float("inf"):
             return doc.problem(path, f"expected a finite number, got {found(value)}",
                                "leave the field out, and give the record a `note` saying why")
-        if abs(value) > LARGEST:
-            return doc.problem(path, f"{shown(value)} is too large to be a measurement",
-                               "check the number of digits")
-        if fld.type == "whole":
-            return Number(float(value), 0)
-        raw = doc.raw.get(path)
-        if written_decimals(raw) > MAX_DECIMALS:
-            return doc.problem(path, f"{written_decimals(raw)} decimals is more than a "
-                               "measurement can tell",
-                               f"round it to {MAX_DECIMALS} decimals or fewer")
-        return Number.of(value, raw)
+        raw = None if fld.type == "whole" else doc.raw.get(path)  # a whole's decimals: 0
+        wrong = unmeasurable(value, raw)
+        if wrong is not None:
+            return doc.problem(path, *wrong)
+        return Number(float(value), 0) if fld.type == "whole" else Number.of(value, raw)
     if fld.type == "bool":
         if isinstance(value, bool):
             return value
