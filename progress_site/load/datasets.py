@@ -48,10 +48,9 @@ def declared_records(docs: list[Document]) -> set[str]:
     return found
 
 
-def attach_records(root: Path, data: Data, lists: dict[str, Document],
-                   declared: Iterable[str] = ()) -> tuple[Data, list[Problem]]:
-    """Every dataset with its records; a YAML list that no dataset names is an error
-    (`declared`: the records' files named by declarations that did not load)."""
+def attach_records(root: Path, data: Data, lists: dict[str, Document]
+                   ) -> tuple[Data, list[Problem]]:
+    """Every dataset with its records (`lists`: the data files that are YAML lists)."""
     problems: list[Problem] = []
     datasets = []
     for ds in data.datasets:
@@ -67,19 +66,19 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document],
             ds = dataclasses.replace(ds, rows=rows)
         problems += found_here
         datasets.append(ds)
-    for display in unclaimed(data, lists, declared):
-        problems.append(lists[display].problem(
-            (), "a data file must be a mapping of collections (machines:, studies:, ...)",
-            "write its items under the collection they belong to (`machines:`, its items "
-            "indented below it); a list of a dataset's records is named by its `records:`"))
     return dataclasses.replace(data, datasets=tuple(datasets)), problems
 
 
-def unclaimed(data: Data, lists: Iterable[str], declared: Iterable[str] = ()) -> list[str]:
-    """The YAML lists that no dataset names as its records (`declared`: the records' files
-    named by declarations that did not load): files that could not be read as data."""
+def unclaimed(data: Data, lists: dict[str, Document], declared: Iterable[str]
+              ) -> list[Problem]:
+    """An error at each YAML list that no dataset names as its records (`declared`: the
+    records' files named by declarations that did not load): it could not be read as data."""
     claimed = {*declared, *(records_path(ds) for ds in data.datasets)}
-    return sorted(display for display in lists if display not in claimed)
+    return [lists[display].problem(
+        (), "a data file must be a mapping of collections (machines:, studies:, ...)",
+        "write its items under the collection they belong to (`machines:`, its items "
+        "indented below it); a list of a dataset's records is named by its `records:`")
+        for display in sorted(lists) if display not in claimed]
 
 
 def _checked_rows(ds: Dataset, doc: Document, found: list[Problem]
