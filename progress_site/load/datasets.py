@@ -23,6 +23,7 @@ from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem, did_you_mean
 from progress_site.load.document import Document
+from progress_site.load.files import leads_out
 from progress_site.load.jsonfiles import parse_json_lines, parse_json_list
 from progress_site.load.rows import convert_rows
 from progress_site.load.text import read_text
@@ -167,7 +168,7 @@ def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Documen
     if display.endswith((".yaml", ".yml")):
         return None, [problem(ds.where, "records", f"{display} holds a mapping, not a list of "
                               "records", "write one `- name: value` item per record")]
-    if _leaves(path, root / "data"):
+    if leads_out(path, root / "data", broken=False):  # read_text says why it cannot read it
         return None, [Problem(Location(display), "this file links to a place outside data/",
                               hint="copy the file into the folder instead of linking to it")]
     text, problems = read_text(path, display)
@@ -176,15 +177,6 @@ def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Documen
     if display.endswith(".jsonl"):
         return parse_json_lines(text, display)
     return parse_json_list(text, display)
-
-
-def _leaves(path: Path, folder: Path) -> bool:
-    """Whether a link takes `path` out of `folder` (one that leads nowhere is left to
-    read_text, which says why it cannot be read)."""
-    try:
-        return not path.resolve(strict=True).is_relative_to(folder.resolve())
-    except (OSError, RuntimeError):  # RuntimeError: links in a loop
-        return False
 
 
 def _prefixed(doc: Document) -> Document:
