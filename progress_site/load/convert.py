@@ -63,10 +63,9 @@ def plan(tp: Any) -> tuple[str, Any, bool]:
 
 
 @functools.cache
-def declared_fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], bool]:
-    """A record class's fields by name, and whether it remembers where it was written."""
-    return {f.name: f for f in fields(cls)}, any(
-        f.name == "where" for f in dataclasses.fields(cls))
+def declared_fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    """A record class's fields a user writes, by name."""
+    return {f.name: f for f in fields(cls)}
 
 
 # How each field of a record class is read: its name; what to say when it is missing
@@ -80,7 +79,7 @@ def field_plans(cls: type) -> tuple[FieldPlan, ...]:
     """The plan of every field of a record class, worked out once: reading a record
     then hashes no type (a `Text | None` hashes its arguments every time)."""
     out = []
-    for name, fld in declared_fields(cls)[0].items():
+    for name, fld in declared_fields(cls).items():
         missing = None
         if fld.default is dataclasses.MISSING:
             doc = fld.metadata.get("doc")
@@ -256,7 +255,7 @@ class Converter:
         """A record: known keys only, required keys present, every field converted."""
         if not isinstance(value, dict):
             return self.expected(cls, value, path)
-        declared, located_class = declared_fields(cls)
+        declared = declared_fields(cls)
         unknown = [key for key in value if key not in declared]
         ok = not unknown
         for key in unknown[:MAX_UNKNOWN]:
@@ -286,6 +285,6 @@ class Converter:
             ok = ok and read is not INVALID
         if not ok:
             return INVALID
-        if located_class:
+        if "where" in hints(cls):  # a record that remembers where it was written
             args["where"] = Where(self.doc.locate(path), path, Places(self.doc, path, value))
         return cls(**args)
