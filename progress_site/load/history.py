@@ -91,7 +91,6 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
     if plain is not None:
         return _plain_series(name.group(1), display, lines, *plain), problems
     doc, problems = parse_json_lines(text, display, located=False)
-    assert doc is not None
     reader = _Lines(doc)
     points = reader.points()
     problems += reader.problems

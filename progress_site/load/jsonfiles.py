@@ -106,7 +106,7 @@ def _skip(text: str, pos: int) -> int:
 
 
 def parse_json_lines(text: str, display: str, *, located: bool = True
-                     ) -> tuple[Document | None, list[Problem]]:
+                     ) -> tuple[Document, list[Problem]]:
     """A JSON-lines file: one object a line, each located by its line.
 
     `located=False` finds where each line starts, and where its keys and values are
