@@ -1,16 +1,6 @@
-"""Datasets: the records a benchmark harness writes, read from their file and checked.
-
-A dataset is declared in YAML (`datasets:` in any file under data/): its fields, their
-types and units, the words a field may take, the notes a record may carry. Its records
-are read from the file its `records:` names, beside the declaring file:
-
-- `.jsonl`: one JSON object a line, as harnesses append them (blank lines are skipped);
-- `.json`: one JSON list of objects;
-- `.yaml` / `.yml`: one YAML list of mappings.
-
-The declaration is checked here, before any record is read; each record is then checked
-against the declared fields by rows.py.
-"""
+"""Datasets: a declaration (`datasets:`, docs/data-format.md) checked before any record is
+read, then its records read from the file its `records:` names (.jsonl, .json or a YAML
+list) and checked against its fields by rows.py."""
 
 from __future__ import annotations
 

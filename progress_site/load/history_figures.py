@@ -1,11 +1,7 @@
-"""History files made figures: each series' newest point is its measurement's figure.
-
-A series completes the `measurements:` entry of the same id (title, unit, method, note,
-`better`, `group`, `min_change` stay in the YAML), or stands as a measurement of its own
-when the YAML has none. The figure's value, machine, date, commit and status come from
-the newest point and nowhere else (docs/history-format.md); the spread the tool measured
-with it (median and quartiles, percentiles, mean and sd, readings) makes the figure a
-distribution.
+"""History files made figures: each series' newest point is its measurement's figure,
+completing the `measurements:` entry of the same id, or a measurement of its own when the
+YAML has none; its number, machine, date, commit and status come from that point alone
+(docs/history-format.md), and the spread the tool measured makes it a distribution.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""A dataset's records as `Row`s, each checked against the dataset's declared fields.
-
-Each record is checked like the YAML data, with its line and column: unknown fields (with
-"did you mean"), missing ones, wrong types, words outside a field's `choices`, two
-records with the same `key`. A record may carry `"note": NAME` (one of the dataset's
-`notes`): it may then lack figures, and tables print the note instead. A `null` value is
-the same as an absent one. A field with a `formula:` is computed while deriving
-(derive/columns.py): no record gives it.
+"""A dataset's records as `Row`s, each checked against its declared fields like the YAML
+data, at its line and column (docs/data-format.md, "Datasets"). A record with a `note`
+may lack figures; a `null` value is an absent one; a field with a `formula:` is computed
+while deriving (derive/columns.py), never given by a record.
 """
 
 from __future__ import annotations
