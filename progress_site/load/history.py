@@ -91,7 +91,6 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
     if plain is not None:
         return _plain_series(name.group(1), display, lines, *plain), problems
     doc, problems = parse_json_lines(text, display, located=False)
-    assert doc is not None
     reader = _Lines(doc)
     points = reader.points()
     problems += reader.problems
@@ -106,7 +105,7 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
             problems.append(Problem(Location(display), "this history file has no point",
                                     hint="add one JSON object a line, or remove the file"))
         return None, problems
-    return HistorySeries(f"measurements.{name.group(1)}", reader.unit or "", tuple(points),
+    return HistorySeries(f"measurements.{name.group(1)}", reader.reader.unit or "", tuple(points),
                          file=display, place=reader.place), problems
 
 
@@ -134,11 +133,6 @@ class _Lines:
         self.reader = LineReader(doc)
         self.problems = self.reader.problems
         self.indexes: Sequence[int] = []  # each point's record
-
-    @property
-    def unit(self) -> str | None:
-        """The series' unit: its first line's."""
-        return self.reader.unit
 
     def points(self) -> list[SeriesPoint]:
         """Every line that reads as a point; the order and duplicates checked. Reading
@@ -190,8 +184,7 @@ class _Lines:
     def place(self, point: int) -> Where:
         """Where the line of the series' `point`-th point is; its machine found only if
         a problem asks."""
-        index = self.indexes[point]
-        return Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
+        return self.where(self.indexes[point], ("machine",))
 
     def where(self, index: int, keys: Iterable[str]) -> Where:
         """The line's position and each of its values' (`keys`: the line's, found when
@@ -200,8 +193,8 @@ class _Lines:
 
 
 class _Fields(Mapping[str, Location]):
-    """Where each value of the newest point's line is: the line is scanned only when a
-    problem asks (a site of 20,000 one-line series scanned each line once a build)."""
+    """Where each value of a line (`keys`) is: the line is scanned only when a problem
+    asks (a site of 20,000 one-line series scanned each line once a build)."""
 
     def __init__(self, doc: Document, index: int, keys: Iterable[str]) -> None:
         self.doc = doc
@@ -225,22 +218,3 @@ class _Fields(Mapping[str, Location]):
 
     def __len__(self) -> int:
         return len(self.keys_)
-
-
-class _Machine(Mapping[str, Location]):
-    """A point's `machine` field, located only when a problem asks where it is."""
-
-    def __init__(self, doc: Document, index: int) -> None:
-        self.doc = doc
-        self.index = index
-
-    def __getitem__(self, key: str) -> Location:
-        if key != "machine":
-            raise KeyError(key)
-        return self.doc.locate(("records", self.index, key))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(("machine",))
-
-    def __len__(self) -> int:
-        return 1
