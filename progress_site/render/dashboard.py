@@ -100,21 +100,15 @@ class Dashboard(SeriesWords):
         """One step's line (the dashboard's, the feed's)."""
         return step_row(self, view, step)
 
-    def since_previous(self, ident: str) -> str:
-        """`+3.1 %`: a measurement's newest point against the one before it, or '' when
-        it has no history of two points (the table of the `measurements` block)."""
-        view = self.by_id.get(ident)
-        if view is None or len(view.points) < 2:
-            return ""
-        return self.change(view.points[-1].value, view.points[-2].value)
-
     def measured_changes(self, shown: Iterable[Measurement]) -> list[str]:
-        """Each measurement's change since its previous point (`since_previous`; a
-        `history:` written in YAML ends at the figure, its last point the previous one),
-        '' where it has none: the `measurements` table's column, shown when one has it."""
+        """Each measurement's change since its previous point (its history file's newest
+        two; a `history:` written in YAML ends at the figure, its last point the previous
+        one), '' where it has none: the `measurements` table's column, shown when one has it."""
         out = []
         for m in shown:
-            change = self.since_previous(m.id)
+            view = self.by_id.get(m.id)
+            points = view.points if view is not None else ()
+            change = self.change(points[-1].value, points[-2].value) if len(points) > 1 else ""
             quantity = self.model.view("measurements", m.id).quantity
             if not change and m.history and quantity is not None and quantity.kind == "value":
                 change = self.change(quantity.low, m.history[-1].value.value)
