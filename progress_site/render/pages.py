@@ -254,11 +254,9 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
            these: tuple[Page, ...] | None = None, compiled: CompiledTemplates | None = None,
            strict: bool = False) -> tuple[dict[str, bytes], list[Problem]]:
     """The pages `these` (every page of `pages`, the site's, if None) as {published
-    path: bytes}, their charts from `charts`: a build renders its pages in the parts and
-    the order it needs (the pages open in a browser first), each once; `whole_site_files`
-    makes the rest. With `compiled`, templates compiled before in this process are not
-    compiled again. A link of the prose to no
-    file the site publishes is a warning, an error if `strict`."""
+    path: bytes}: a build renders its pages in the parts and the order it needs (the
+    pages open in a browser first), each once; `whole_site_files` makes the rest. A link
+    of the prose to no file the site publishes is a warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.
     loader = template_loader(folders)
