@@ -86,10 +86,7 @@ class Dashboard(SeriesWords):
 
     def groups_legend(self, groups: list[tuple[str, list[Row]]]) -> list[str]:
         """What the spreads printed in the groups' tables (`groups`) mean."""
-        kinds: frozenset[str] = frozenset()
-        for _, rows in groups:
-            kinds = kinds.union(*(r.spreads for r in rows))
-        return self.legend(kinds)
+        return self.legend(frozenset().union(*(r.spreads for _, rows in groups for r in rows)))
 
     def steps(self, group: str | None = None) -> list[StepRow]:
         """Every reported step, newest series' steps first by key, oldest step first."""
