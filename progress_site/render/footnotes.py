@@ -8,7 +8,6 @@ parser nor the ids of the page could join them.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from progress_site.errors import Problem
@@ -35,7 +34,6 @@ def footnote_problems(text: str, page: Page, start: int, strict: bool) -> list[P
         if match.group(0) not in prose:
             continue
         what = "footnote" if match.group(2) else "footnote mark"
-        problem = located(page, start + match.start(),
-                          f"{what} '{match.group(0)}' is printed as it is written", HINT)
-        problems.append(dataclasses.replace(problem, warning=not strict))
+        problems.append(located(page, start + match.start(), f"{what} '{match.group(0)}' "
+                                "is printed as it is written", HINT, warning=not strict))
     return problems
