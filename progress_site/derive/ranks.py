@@ -88,11 +88,6 @@ def lower_tail_count(u: int, small: int, large: int) -> int:
     return sum(counts)
 
 
-def exact_possible(u: int, small: int, large: int) -> bool:
-    """Whether the exact count stays within EXACT_TERMS additions."""
-    return small * (u + 1) <= EXACT_TERMS
-
-
 def p_floor(u: int, small: int, large: int) -> float:
     """A lower bound of the exact two-sided p-value, cheap to compute: every ordering in
     which each of the small group has at most u // small of the large group before it
@@ -117,8 +112,8 @@ def mann_whitney_p(u: float, n1: int, n2: int, ties: float, worth_below: float =
     small, large = min(n1, n2), max(n1, n2)
     tail = min(min(u, n1 * n2 - u) + tied_pairs / 2, n1 * n2 / 2)
     approximate = normal_p(u, n1, n2, ties)
-    if small > (TIED_EXACT if ties else EXACT_SMALL) or not exact_possible(int(tail), small,
-                                                                             large):
+    # Exact only while the count stays within EXACT_TERMS additions.
+    if small > (TIED_EXACT if ties else EXACT_SMALL) or small * (int(tail) + 1) > EXACT_TERMS:
         return approximate
     floor = p_floor(int(tail), small, large)
     if floor >= worth_below:
@@ -155,12 +150,10 @@ def tie_term(values: Sequence[float]) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """Where a rank scan would cut a segment: the first index of its second part, the
-    standardised U there, how many cuts it looked at, and the U and tie term of the cut
-    (for its p-value)."""
+    """Where a rank scan would cut a segment: the first index of its second part, how
+    many cuts it looked at, and the U and tie term of the cut (for its p-value)."""
 
     at: int
-    z: float
     looks: int
     u: float
     ties: float
@@ -184,5 +177,4 @@ def rank_scan(values: Sequence[float]) -> Split | None:
     z2 = [(s - t * centre) ** 2 / (t * (m - t)) for t, s in enumerate(prefix, start=1)]
     best = max(range(m - 1), key=z2.__getitem__) + 1  # the first of equals
     best_u = prefix[best - 1] - best * (best + 1) / 2
-    best_z2 = z2[best - 1]
-    return Split(best, math.sqrt(best_z2 * 12 / spread), m - 1, best_u, ranked.ties)
+    return Split(best, m - 1, best_u, ranked.ties)
