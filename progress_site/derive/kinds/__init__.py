@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from progress_site.derive.kinds import count, distribution, none, value
 from progress_site.derive.kinds import range as range_kind
-from progress_site.derive.kinds.base import Kind, Printer
+from progress_site.derive.kinds.base import Kind
 from progress_site.derive.quantity import Quantity
 from progress_site.model.figure import Figure
 
@@ -22,8 +22,6 @@ from progress_site.model.figure import Figure
 KINDS: tuple[Kind, ...] = (value.KIND, range_kind.KIND, count.KIND, distribution.KIND,
                            none.KIND)
 BY_NAME: Mapping[str, Kind] = MappingProxyType({k.name: k for k in KINDS})
-
-__all__ = ["BY_NAME", "KINDS", "Kind", "Printer", "figure_quantity", "kind_of"]
 
 
 def kind_of(q: Quantity) -> Kind:
