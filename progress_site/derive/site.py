@@ -96,8 +96,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     `passed` leaves it, and nothing cites them into a second error)."""
     kept, told = passed(data, failed)
     left = left_out(data, kept, failed)
-    data = kept
-    data = scoped(data)
+    data = scoped(kept)
     # Computed columns first: tables, charts and every text read the records complete.
     data, problems = with_columns(data, told)
     rules = freshness(data, today)
@@ -118,15 +117,14 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     # A budget's figure over its limit is over it everywhere it is shown.
     views |= {item.figure.key: item.figure for b in budgets for item in b.items}
     studies = studies_of(data, views)
-    problems += check_controls(studies) + check_wordings(studies)
-    for b in data.budgets:
-        problems += check_budget_units(b)
+    problems += (check_controls(studies) + check_wordings(studies)
+                 + check_budget_units(data.budgets))
     namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps, told, left)
     headlines, named, found = derive_headlines(data.headlines, namespace, views)
     namespace = namespace.with_entries(named)
     written = tuple(texts(data))
     computed, found_in_texts = compute_references(written, namespace)
-    namespace = namespace.with_computed(computed)
+    namespace = dataclasses.replace(namespace, computed=MappingProxyType(computed))
     problems += found + found_in_texts
     series: tuple[SeriesView, ...] = ()
     if history:  # most sites have none: the analysis and its statistics load only here
