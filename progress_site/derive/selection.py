@@ -16,6 +16,7 @@ from progress_site.errors import did_you_mean
 from progress_site.model.dataset import Dataset, Row
 
 Key = tuple[tuple[str, Any], ...]
+NUMERIC = ("number", "whole")  # the fields that hold numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +74,12 @@ def select(datasets: Mapping[str, Dataset], name: str, conditions: tuple[Any, ..
     """A field of the matching records, keyed by the key fields left open."""
     dataset = named(datasets, name, offset)
     declared = {f.name: f for f in dataset.fields}
+    if field is None:
+        raise ExpressionError(f"which field of {name}?", did_you_mean("", declared,
+                                                                      "known fields"), offset)
     if field not in declared:
-        minus = field and field.split("-")[0] in declared
-        raise ExpressionError(f"{name} has no field '{field}'" if field else
-                              f"which field of {name}?", "to subtract, put spaces around "
-                              "'-'" if minus else did_you_mean(field or "", declared,
-                                                                "known fields"), offset)
-    if declared[field].type not in ("number", "whole"):
+        raise no_field(dataset, field, offset)
+    if declared[field].type not in NUMERIC:
         raise ExpressionError(f"{name}.{field} holds words, not numbers", offset=offset)
     rows = matching(datasets, name, conditions, offset)
     pinned = {c[0] for c in conditions if c[1] == "="}
@@ -111,6 +111,14 @@ def named(datasets: Mapping[str, Dataset], name: str, offset: int) -> Dataset:
     return datasets[name]
 
 
+def no_field(dataset: Dataset, field: str, offset: int = 0) -> ExpressionError:
+    """A field the dataset does not declare: a minus without spaces, or a misspelling."""
+    declared = [f.name for f in dataset.fields]
+    return ExpressionError(f"{dataset.id} has no field '{field}'", "to subtract, put spaces "
+                           "around '-'" if field.split("-")[0] in declared else did_you_mean(
+                               field, declared, "known fields"), offset)
+
+
 def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> Any:
     """A condition's value, checked against the field it compares."""
     declared = {f.name: f for f in dataset.fields}
@@ -118,14 +126,14 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
         raise ExpressionError(f"{dataset.id} has no field '{field}'",
                               did_you_mean(field, declared, "known fields"), offset)
     fld = declared[field]
-    if fld.type in ("number", "whole") and not isinstance(value, float):
+    if fld.type in NUMERIC and not isinstance(value, float):
         raise ExpressionError(f"{field} is a number, got '{value}'", offset=offset)
     if fld.type == "bool":
         return value == "true"
     if fld.choices and str(value) not in {c.value for c in fld.choices}:
         raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
             str(value), [c.value for c in fld.choices], f"known {field}s"), offset)
-    return value if fld.type in ("number", "whole") else str(value)
+    return value if fld.type in NUMERIC else str(value)
 
 
 def _could_match(dataset: Dataset, field: str, op: str, value: Any) -> bool:
