@@ -91,15 +91,16 @@ def select(datasets: Mapping[str, Dataset], name: str, conditions: tuple[Any, ..
         raise ExpressionError(f"{name} has no records", "add them to its records file",
                               offset)
     if not items:
-        why = "; ".join(sorted({_note(dataset, r) for r in rows} - {""}))
+        said = {n.name: n.label.get("en") for n in dataset.notes}  # why a record lacks it
+        why = "; ".join(sorted({said.get(r.note or "", "") for r in rows} - {""}))
         key = tuple((k, _plain(rows[0].get(k))) for k in dataset.key)
         which = (f"the record {spell(key)}" if len(rows) == 1 and dataset.key
                  else "no record of that selection")
         raise ExpressionError(f"{which} gives no {field}" + (f" ({why})" if why else ""),
                               offset=offset)
     fld = declared[field]
-    decimals = fld.decimals if fld.decimals is not None else max(
-        _number_decimals(r.get(field)) for r in rows)
+    decimals = fld.decimals if fld.decimals is not None else max(  # as the records wrote it
+        int(getattr(r.get(field), "decimals", 0)) for r in rows)
     return Numbers(items, decimals, fld.unit)
 
 
@@ -150,11 +151,6 @@ def _number(value: Any) -> float | None:
     return None if value is None or isinstance(value, (str, bool)) else float(value)
 
 
-def _number_decimals(value: Any) -> int:
-    """The decimals a record wrote its number with."""
-    return int(getattr(value, "decimals", 0))
-
-
 def _plain(value: Any) -> Any:
     """A record's value as a plain float, word or bool (what conditions compare)."""
     return float(value) if _number(value) is not None else value
@@ -169,8 +165,3 @@ def spell(key: Key) -> str:
     """The records a key names: `bots=1, server=paper`."""
     return ", ".join(f"{k}={_show(v)}" for k, v in key)
 
-
-def _note(dataset: Dataset, row: Row) -> str:
-    """Why a record lacks its figures, in words."""
-    labels = {n.name: n.label.get("en") for n in dataset.notes}
-    return labels.get(row.note or "", "")
