@@ -140,11 +140,9 @@ class Namespace:
         holder, _, part = name.rpartition(".")
         whole = self.entries.get(holder)
         advice = kind_of(whole).hint(holder, part, whole) if isinstance(whole, Quantity) else None
+        advice = advice or self.twice_hint(name)
         if advice is not None:
             return advice
-        twice = self.twice_hint(name)
-        if twice is not None:
-            return twice
         # A neighbour's short name first: `first-version-memory-cots` in a measurement's
         # formula meant the short `first-version-memory-cost`, which is what it wrote.
         short = sorted(n[len(scope) + 1:] for n in self.entries
