@@ -24,12 +24,10 @@ from progress_site.model.schema import Commit
 
 
 def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
-    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit.
-
-    What the data's texts cite was computed while deriving (the namespace keeps it); a
-    page's own reference is computed when asked. An error is raised every time, but for
-    a statement that cites a figure whose record failed validation: it computes no
-    number, and its error is told at the record (`Namespace.told`)."""
+    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit. The
+    data's texts were computed while deriving; a page's own reference is computed when
+    asked. One that cites a figure whose record failed computes no number: its error is
+    told at the record (`Namespace.told`)."""
     entry = ns.computed.get((source, scope))
     if entry is not None:
         return entry

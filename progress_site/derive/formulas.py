@@ -28,7 +28,7 @@ from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey, Keyed
 from progress_site.model.values import problem, text_problem
 
-# The names every figure computed so far gives (model.py makes them from the views).
+# The names every figure computed so far gives (site.py makes them from the views).
 Names = Callable[[Mapping[FigureKey, FigureView]], Namespace]
 # The statuses from the surest to the least sure; over the limit is measured.
 BY_SURENESS: tuple[EffectiveStatus, ...] = ("measured", "watch", "estimate", "not-judgeable")

@@ -98,21 +98,16 @@ def p_floor(u: int, small: int, large: int) -> float:
 
 def mann_whitney_p(u: float, n1: int, n2: int, ties: float, worth_below: float = 1.0,
                    tied_pairs: float = 0.0) -> float:
-    """Two-sided p-value of the Mann-Whitney U of two groups of n1 and n2 values.
-
-    Exact when the count is small. With ties (`tied_pairs` pairs across the groups are
-    equal), small groups get the exact p-value of the ties broken against the change,
-    the largest of any way to break them (each breaking gives a valid exact test; the
-    normal approximation would be far too cautious for so few values). Otherwise the
-    normal approximation with the tie correction. When even a cheap lower bound is at
-    least `worth_below`, that bound is returned: the caller only wants to know the
-    p-value is not below it."""
+    """Two-sided p-value of the Mann-Whitney U of two groups of n1 and n2 values: exact
+    when the count is small (with `tied_pairs` equal pairs across the groups, the ties
+    broken against the change: see the module), else the normal approximation. When a
+    cheap lower bound is at least `worth_below`, that bound: the caller only wants to
+    know the p-value is not below it."""
     if n1 == 0 or n2 == 0:
         return 1.0
     small, large = min(n1, n2), max(n1, n2)
     tail = min(min(u, n1 * n2 - u) + tied_pairs / 2, n1 * n2 / 2)
     approximate = normal_p(u, n1, n2, ties)
-    # Exact only while the count stays within EXACT_TERMS additions.
     if small > (TIED_EXACT if ties else EXACT_SMALL) or small * (int(tail) + 1) > EXACT_TERMS:
         return approximate
     floor = p_floor(int(tail), small, large)

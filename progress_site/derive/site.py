@@ -1,13 +1,7 @@
 """Derive stage: the `Model` that templates read, and `derive()`, which builds it.
 
-Every text is first given its scope (scopes.py), and every dataset its computed
-columns (columns.py); the views of every figure and record come next (views.py), each
-figure under its one key (`model.keys`), derived figures computed in the order they read
-each other (formulas.py); the names texts cite
-are built from them (namespace.py); then headlines, which cite those names, and every
-reference in a text is computed once. Nothing here depends on the language: numbers stay
-numbers until the render stage formats them. The model is complete when derive returns:
-later stages only read it.
+Nothing here depends on the language: numbers stay numbers until the render stage
+formats them. The model is complete when derive returns: later stages only read it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """The records as the page reads them: each figure, comparison, budget and roadmap with
-the ratio, change, share, count and range derived from it.
-
-model.py gathers these views into the `Model`; the names texts cite are built from them
-(namespace.py).
-"""
+the ratio, change, share, count and range derived from it (site.py gathers them into the
+`Model`)."""
 
 from __future__ import annotations
 
