@@ -1,10 +1,8 @@
 """Kinds of number, one module each: a value, a range, a count, a distribution, none.
 
-Each kind keeps the protocol of `base.Kind`: it computes its quantity from a figure,
-names its citable parts, says which number it computes and compares with, prints itself
-in a language and adds what data.json writes for it. Everything else finds a quantity's
-kind here (`kind_of`) instead of switching on its name: adding a kind is its module, its
-line below, its field of `model.figure.Figure`, its rules in validate/, and its docs.
+Each keeps the protocol of `base.Kind` (compute, parts, compare, print, data.json), and
+everything else finds a quantity's kind here (`kind_of`) instead of switching on its
+name: docs/architecture.md, "How to add a kind of number".
 """
 
 from __future__ import annotations
