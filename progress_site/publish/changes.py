@@ -30,6 +30,10 @@ from progress_site.publish.snapshot import Snapshot, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
+NOT_PUBLISHED = "it is not a data.json that a build published"
+# What a snapshot of a file no build wrote may raise: a figure that is not one, numbers
+# no float holds.
+UNREAD = (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError)
 
 
 def read_published(site: Path) -> bytes | None:
@@ -90,31 +94,31 @@ def published_document(data_json: bytes) -> dict[str, Any]:
     says why not: the old side of `--changes` is a user's argument)."""
     document = parse_document(data_json)
     if document is None:
-        raise ValueError("it is not a data.json that a build published")
+        raise ValueError(NOT_PUBLISHED)
     why = frame_problem(document)
     if why is not None:
-        raise ValueError(f"it is not a data.json that a build published ({why})")
+        raise ValueError(f"{NOT_PUBLISHED} ({why})")
     return document
 
 
-def parse_snapshot(data_json: bytes) -> Snapshot | None:
-    """The snapshot of a data.json's bytes, or None when they are not JSON, or not the
-    object a build publishes (the old side of a comparison may be any file)."""
-    document = parse_document(data_json)
-    if document is None or frame_problem(document) is not None:
-        return None
-    return snapshot_or_none(document)
-
-
-def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
-    """The snapshot of a parsed data.json, or None when it is not one a build publishes."""
+def published(data_json: bytes) -> tuple[dict[str, Any], Snapshot]:
+    """`published_document`, and its snapshot (the same ValueError when the figures in it
+    are not as a build writes them)."""
+    document = published_document(data_json)
     with collector_paused():
         try:
-            return snapshot(document)
-        # A figure that is not one, numbers no float holds: not a data.json.
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
-                OverflowError):
-            return None
+            return document, snapshot(document)
+        except UNREAD:
+            raise ValueError(NOT_PUBLISHED) from None
+
+
+def parse_snapshot(data_json: bytes) -> Snapshot | None:
+    """The snapshot of a data.json's bytes, or None when they are not one a build published
+    (the old side of a comparison may be any file)."""
+    try:
+        return published(data_json)[1]
+    except ValueError:
+        return None
 
 
 class Previous:
@@ -182,7 +186,7 @@ def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
         return None
     try:
         before = of_records(found.collection, found.first, found.old)
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError):
+    except UNREAD:
         return None
     return describe(before, of_records(found.collection, found.first, records))
 
@@ -278,7 +282,4 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
 def lines_between(old: bytes, new: dict[str, Any]) -> list[str]:
     """The changes from one data.json to a new build's document (`datajson.plain`; the
     ValueError of an old one that is not a data.json)."""
-    before = snapshot_or_none(published_document(old))
-    if before is None:
-        raise ValueError("it is not a data.json that a build published")
-    return describe(before, snapshot(new))
+    return describe(published(old)[1], snapshot(new))

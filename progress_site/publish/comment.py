@@ -84,10 +84,7 @@ def compare(old: bytes, second: dict[str, Any], pages: list[str] | None = None
     """The differences from a data.json to a new build's document (`datajson.plain`;
     ValueError when the old one is not a data.json); `pages`, those of the new site that
     differ from the old one's (`changes.pages_changed`), when they were compared."""
-    first = changes.published_document(old)
-    before = changes.snapshot_or_none(first)
-    if before is None:
-        raise ValueError("it is not a data.json that a build published")
+    first, before = changes.published(old)
     after = snapshot(second)
     tasks = changes.describe(Snapshot({}, before.tasks, titles=before.titles),
                              Snapshot({}, after.tasks, titles=after.titles))
