@@ -46,7 +46,6 @@ LIBRARIES = ("jinja2", "markupsafe", "babel", "markdown-it-py", "mdurl", "pyyaml
 # the engine reads in this list): "today", and where the cache folder is.
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "XDG_CACHE_HOME", "HOME")
 RECORD_LIMIT = 1 << 20  # bytes: warnings included, a record is a few KB
-CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +96,6 @@ class LastBuild:
         text = json.dumps({"format": FORMAT, "inputs": self.inputs, "output": output,
                            "pages": pages, "warnings": warnings}, ensure_ascii=True)
         cache.store(self.path, text.encode())
-
-
 
 
 def inputs_key(source: Path, options: Mapping[str, object]) -> str | None:
@@ -167,11 +164,8 @@ def walk(folder: Path, contents: bool, prefix: str = "") -> Iterator[bytes]:
 
 def file_hash(path: Path) -> bytes:
     """The sha256 of a regular file's bytes, read without waiting on a FIFO swapped in."""
-    digest = hashlib.sha256()
     with open_regular(path) as file:
-        while chunk := file.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest().encode()
+        return hashlib.file_digest(file, "sha256").hexdigest().encode()
 
 
 def record_path(folder: Path, source: Path, out: Path) -> Path:
