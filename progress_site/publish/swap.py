@@ -95,10 +95,8 @@ def locked(out: Path) -> Iterator[None]:
 def is_published(folder: Path) -> bool:
     """Whether a folder is a site a build published: data.json beside index.html (either
     may be damaged since: the next build replaces it)."""
-    try:
-        return all(os.path.lexists(folder / name) for name in ("data.json", "index.html"))
-    except (OSError, ValueError):
-        return False
+    # lexists says False, not an error, for a path it cannot look at.
+    return all(os.path.lexists(folder / name) for name in ("data.json", "index.html"))
 
 
 def refuse(out: Path) -> None:
@@ -209,21 +207,10 @@ def holds_exactly(out: Path, files: dict[str, bytes]) -> bool:
                         folders.append((name + "/", entry.path))
                     else:
                         found.add(name)
-    except OSError:
-        return False
-    wanted = {*files, *(folder + "/" for name in files for folder in _folders_above(name))}
-    return found == wanted and all(_same_bytes(out / name, files[name]) for name in files)
-
-
-def _folders_above(name: str) -> list[str]:
-    """`a/b/c.html` -> `a`, `a/b`."""
-    parts = name.split("/")[:-1]
-    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
-def _same_bytes(path: Path, content: bytes) -> bool:
-    try:
-        return path.read_bytes() == content
+        parents = {f"{above}/" for name in files for above in PurePosixPath(name).parents
+                   if above.name}  # `a/b/c.html`: `a/`, `a/b/`
+        return found == {*files, *parents} and all((out / name).read_bytes() == files[name]
+                                                   for name in files)
     except OSError:
         return False
 
