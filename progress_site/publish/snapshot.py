@@ -162,7 +162,7 @@ def headline_spread(parts: Any) -> tuple[str, float] | None:
         return None
     name, label = (("iqr", SPREAD_NAMES["iqr"]) if "p50" in parts
                    else ("sd", SPREAD_NAMES["stddev"]))
-    width = parts.get(name)
+    width: Any = parts.get(name)
     if not finite(width) or width < 0:
         return None
     return label, float(width)
