@@ -11,6 +11,8 @@ texts cite it by (`model/keys.py`), and the change summary compares figures by i
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from progress_site.derive.kinds import kind_of
@@ -78,36 +80,28 @@ def item_derived(item: BudgetItemView) -> dict[str, Any]:
     return {"share": quantity(item.share), "over": item.over}
 
 
-Derivable = FigureView | ComparisonView | RoadmapView | HeadlineView
+Derived = dict[tuple[str, ...], Callable[[], dict[str, Any]]]
 
 
-def derived_views(model: Model) -> dict[tuple[str, ...], Derivable]:
-    """The view each record's `derived` is made from, by the parts of the key of the
-    figure or record it belongs to (a figure's key is its own), made JSON only as it is
-    written. By parts, not keys: a plain tuple is hashed and compared in C, and each
-    record of the file looks one up."""
-    out: dict[tuple[str, ...], Derivable] = {
-        key.parts: view for key, view in model.figures.items()}
-    out.update((c.key.parts, c) for study in model.studies for c in study.comparisons)
-    out.update((roadmap.key.parts, roadmap) for roadmap in model.roadmaps)
-    out.update((headline.key.parts, headline) for headline in model.headlines)
+def derived_views(model: Model) -> Derived:
+    """What makes each record's `derived` from its view, as it is written, by the parts of
+    the key of the figure or record it belongs to (a figure's key is its own). By parts,
+    not keys: a plain tuple is hashed and compared in C, and each record looks one up."""
+    out: Derived = {key.parts: partial(figure_derived, view)
+                    for key, view in model.figures.items()}
+    out.update((c.key.parts, partial(comparison_derived, c))
+               for study in model.studies for c in study.comparisons)
+    out.update((roadmap.key.parts, partial(roadmap_derived, roadmap))
+               for roadmap in model.roadmaps)
+    out.update((headline.key.parts, partial(headline_derived, headline))
+               for headline in model.headlines)
     return out
 
 
-def derived_json(view: Derivable) -> dict[str, Any]:
-    """A view's `derived`, as its kind of record writes it."""
-    if isinstance(view, FigureView):
-        return figure_derived(view)
-    if isinstance(view, ComparisonView):
-        return comparison_derived(view)
-    if isinstance(view, RoadmapView):
-        return roadmap_derived(view)
-    return headline_derived(view)
-
-
-def budget_items(model: Model) -> dict[tuple[str, ...], BudgetItemView]:
-    """Each budget item's view, by its key's parts (its figure has the same key)."""
-    return {item.figure.key.parts: item for budget in model.budgets for item in budget.items}
+def budget_items(model: Model) -> Derived:
+    """Each budget item's `derived`, by its key's parts (its figure has the same key)."""
+    return {item.figure.key.parts: partial(item_derived, item)
+            for budget in model.budgets for item in budget.items}
 
 
 def task_derived(task: Task) -> dict[str, Any]:
@@ -171,10 +165,6 @@ class Writer:
             path, name = path
             parts.append(name)
         key = published_parts(tuple(reversed(parts)))
-        if key is None:
-            return None
-        if isinstance(record, BudgetItem):
-            item = self.items.get(key)
-            return None if item is None else item_derived(item)
-        view = self.derived.get(key)
-        return None if view is None else derived_json(view)
+        table = self.items if isinstance(record, BudgetItem) else self.derived
+        made = None if key is None else table.get(key)
+        return None if made is None else made()
