@@ -108,7 +108,7 @@ def xml_bytes(root: ET.Element) -> bytes:
 
 def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str
         ) -> ET.Element:
-    """A new Atom element under `parent`, returned."""
+    """A new Atom element under `parent`."""
     child = ET.SubElement(parent, tag, attributes)
     child.text = text
     return child

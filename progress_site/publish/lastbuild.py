@@ -50,8 +50,7 @@ RECORD_LIMIT = 1 << 20  # bytes: warnings included, a record is a few KB
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """What the last build of a source into an output left: its inputs' key, its
-    output's key, its pages and the warnings it printed."""
+    """What the last build of a source into an output left."""
 
     inputs: str
     output: str
@@ -75,8 +74,7 @@ class LastBuild:
         return cls(record_path(folder, source, out), out, inputs_key(source, options))
 
     def unchanged(self) -> Record | None:
-        """The last build's record when this build's inputs are its inputs and the output
-        holds exactly what it left; None when there is something to build."""
+        """The last build's record when this build's inputs and output are its own."""
         found = recall(self.path)
         if found is None or self.inputs is None or found.inputs != self.inputs:
             return None
@@ -125,8 +123,8 @@ def inputs_key(source: Path, options: Mapping[str, object]) -> str | None:
 
 
 def output_key(out: Path) -> str | None:
-    """The hash of what `out` holds: each file's path, size and modification time, each
-    folder's and link's path; None when there is no such folder."""
+    """The hash of what `out` holds (`walk` without contents); None when there is no such
+    folder."""
     if not out.is_dir():
         return None
     digest = hashlib.sha256()
@@ -176,7 +174,7 @@ def record_path(folder: Path, source: Path, out: Path) -> Path:
 
 
 def recall(path: Path) -> Record | None:
-    """The record at `path`, or None when there is none that reads as one."""
+    """The record at `path`, or None when none reads as one."""
     data = cache.read(path, RECORD_LIMIT)
     if data is None:
         return None

@@ -31,11 +31,6 @@ PNG = b"\x89PNG\r\n\x1a\n"  # how every PNG file starts
 LIMIT = 8 * 1024 * 1024  # bytes; a card is far smaller
 
 
-def card_path(lang: str, default: str) -> str:
-    """Where a language's card is published."""
-    return "social.png" if lang == default else f"{lang}/social.png"
-
-
 def headline_number(words: Words, view: HeadlineView) -> str:
     """The big number of a headline, as the page prints it (`2.5×`, `1,000 players`)."""
     q = view.quantity

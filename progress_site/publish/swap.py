@@ -1,5 +1,5 @@
-"""Publish stage: write the new site beside the old one, then swap them in one step; a
-site that is already exactly what a build made is left as it is."""
+"""Write the new site beside the old one, then swap them in one step; a site that is
+already exactly what a build made is left as it is."""
 
 from __future__ import annotations
 
@@ -46,8 +46,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def write_tree(folder: Path, files: dict[str, bytes]) -> None:
-    """Write every file, in sorted order (a killed process loses nothing written: the
-    swap comes after, and the page cache outlives the process)."""
+    """Write every file, in sorted order (the swap comes after: a kill loses nothing)."""
     for rel in sorted(files):
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -189,9 +188,8 @@ def publish(files: dict[str, bytes], out: Path) -> None:
 
 
 def holds_exactly(out: Path, files: dict[str, bytes]) -> bool:
-    """Whether the folder `out` holds these files with these bytes, and nothing else (no
-    other file, folder or link): then publishing leaves it alone, and a deploy that
-    sends what changed by modification time sends nothing."""
+    """Whether `out` holds exactly these files and nothing else: then publishing leaves
+    it alone, and a deploy that sends what changed by modification time sends nothing."""
     found: set[str] = set()  # paths in `out`, a folder's with a trailing "/"
     folders = [("", str(out))]
     try:
