@@ -123,9 +123,7 @@ def parse_snapshot(data_json: bytes) -> Snapshot | None:
 
 class Previous:
     """The site a build replaces, read as the build starts: its data.json's bytes (or why
-    they cannot be read). After an edit only the records that changed are read
-    (`edited_lines`), also in a file written on another day when only its `today` differs
-    besides; otherwise the old file is parsed whole."""
+    they cannot be read), compared by `edited_lines`, else parsed whole."""
 
     def __init__(self, out: Path) -> None:
         self.out, self.data, self.problem = out, None, None
@@ -173,9 +171,8 @@ def as_of(old: bytes, new: bytes) -> bytes:
 
 def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
     """What changed, read from the records that differ alone (edited.py), the new ones
-    made from `model` (which wrote `new`); None when the files differ otherwise, or the
-    old records do not read as a build writes them (then the old file is read whole,
-    which says why)."""
+    made from `model` (which wrote `new`); None when the files differ otherwise or the old
+    records do not read as a build writes them (the old file is then read whole)."""
     old = as_of(old, new)
     if old == new:  # another day, and nothing else
         return []
@@ -193,17 +190,15 @@ def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
 
 def before_swap(previous: Previous, files: Mapping[str, bytes], model: Model
                 ) -> tuple[list[str] | None, list[Problem]]:
-    """What changed since the site `previous` read, worked out before the new one
-    (`files`, made from `model`) replaces it: None when there is no site there yet; a
-    warning when its data.json cannot be read, which never stops the new site from
-    being published."""
+    """What changed since the site `previous` read, before the new one (`files`, made
+    from `model`) replaces it: None when there is none yet; a warning (never an error)
+    when its data.json cannot be read."""
     if previous.problem is not None:
         return None, [previous.problem]
     if previous.data is None:
         return None, []
     lines: list[str] | None = []
-    # The same bytes mean no figure or task changed: nothing to compare (a rebuild).
-    if previous.data != files["data.json"]:
+    if previous.data != files["data.json"]:  # else no figure or task changed (a rebuild)
         lines = previous.lines(files["data.json"], model)
     if lines is None:
         return None, [unreadable(previous.out, "is not a data.json that a build published")]

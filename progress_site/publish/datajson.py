@@ -25,7 +25,7 @@ VERSION = 1
 
 
 def data_json(model: Model) -> bytes:
-    """The file's bytes: the version, the day the build counted from, every collection."""
+    """The file's bytes."""
     out = io.BytesIO()  # grown in place: no list of every piece, no copy at the end
     for chunk in chunks(frame(model, Writer(model))):
         out.write(chunk)
