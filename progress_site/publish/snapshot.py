@@ -16,7 +16,7 @@ from progress_site.model.history import SPREAD_DIGITS, SPREAD_NAMES
 from progress_site.model.keys import published
 from progress_site.model.limits import MAX_PRINTED_DECIMALS
 from progress_site.publish.datasetrows import Records, records_of
-from progress_site.publish.titles import titles
+from progress_site.publish.titles import SIDES, items, part, titles
 
 TASK_STATUSES = frozenset({"done", "in-progress", "planned"})
 WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
@@ -211,14 +211,12 @@ def contenders(study: Any) -> dict[str, str]:
     """`comparisons.C.before` -> `cargo test 1.66.0` for each side of a study that names a
     contender (in English, as the summary is); nothing for sides that are commits."""
     out: dict[str, str] = {}
-    comps = study.get("comparisons") if type(study) is dict else None
-    for part in ("before", "after"):
-        side = study.get(part) if type(study) is dict else None
-        words = side_words(side.get("name"), side.get("version")) if type(side) is dict \
-            else None
-        for c in comps if type(comps) is list else ():
-            if words and type(c) is dict and type(c.get("id")) is str:
-                out[f"comparisons.{c['id']}.{part}"] = words
+    for which in SIDES:
+        side = part(study, which)
+        words = side_words(part(side, "name"), part(side, "version"))
+        for c in items(study, "comparisons"):
+            if words and type(part(c, "id")) is str:
+                out[f"comparisons.{c['id']}.{which}"] = words
     return out
 
 
