@@ -11,8 +11,8 @@ texts cite it by (`model/keys.py`), and the change summary compares figures by i
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.derive.kinds import kind_of
@@ -80,28 +80,29 @@ def item_derived(item: BudgetItemView) -> dict[str, Any]:
     return {"share": quantity(item.share), "over": item.over}
 
 
-Derived = dict[tuple[str, ...], Callable[[], dict[str, Any]]]
+View = FigureView | ComparisonView | RoadmapView | HeadlineView | BudgetItemView
+# Each view's `derived`, by the view's type.
+DERIVED_JSON: Mapping[type, Callable[[Any], dict[str, Any]]] = MappingProxyType({
+    FigureView: figure_derived, ComparisonView: comparison_derived,
+    RoadmapView: roadmap_derived, HeadlineView: headline_derived, BudgetItemView: item_derived})
 
 
-def derived_views(model: Model) -> Derived:
-    """What makes each record's `derived` from its view, as it is written, by the parts of
-    the key of the figure or record it belongs to (a figure's key is its own). By parts,
-    not keys: a plain tuple is hashed and compared in C, and each record looks one up."""
-    out: Derived = {key.parts: partial(figure_derived, view)
-                    for key, view in model.figures.items()}
-    out.update((c.key.parts, partial(comparison_derived, c))
-               for study in model.studies for c in study.comparisons)
-    out.update((roadmap.key.parts, partial(roadmap_derived, roadmap))
-               for roadmap in model.roadmaps)
-    out.update((headline.key.parts, partial(headline_derived, headline))
-               for headline in model.headlines)
+def derived_views(model: Model) -> dict[tuple[str, ...], View]:
+    """The view each record's `derived` is made from, by the parts of the key of the
+    figure or record it belongs to (a figure's key is its own), made JSON only as it is
+    written. By parts, not keys: a plain tuple is hashed and compared in C, and each
+    record of the file looks one up."""
+    out: dict[tuple[str, ...], View] = {
+        key.parts: view for key, view in model.figures.items()}
+    out.update((c.key.parts, c) for study in model.studies for c in study.comparisons)
+    out.update((roadmap.key.parts, roadmap) for roadmap in model.roadmaps)
+    out.update((headline.key.parts, headline) for headline in model.headlines)
     return out
 
 
-def budget_items(model: Model) -> Derived:
-    """Each budget item's `derived`, by its key's parts (its figure has the same key)."""
-    return {item.figure.key.parts: partial(item_derived, item)
-            for budget in model.budgets for item in budget.items}
+def budget_items(model: Model) -> dict[tuple[str, ...], View]:
+    """Each budget item's view, by its key's parts (its figure has the same key)."""
+    return {item.figure.key.parts: item for budget in model.budgets for item in budget.items}
 
 
 def task_derived(task: Task) -> dict[str, Any]:
@@ -166,5 +167,5 @@ class Writer:
             parts.append(name)
         key = published_parts(tuple(reversed(parts)))
         table = self.items if isinstance(record, BudgetItem) else self.derived
-        made = None if key is None else table.get(key)
-        return None if made is None else made()
+        view = None if key is None else table.get(key)
+        return None if view is None else DERIVED_JSON[type(view)](view)
