@@ -11,6 +11,8 @@ import pytest
 
 from .conftest import copy_hostile_base
 from .test_hostile import within
+from .test_hostile7 import catalog, refused
+from .test_hostile_templates import CATALOG
 
 
 @pytest.fixture
@@ -47,3 +49,69 @@ def test_a_footnote_mark_with_a_bracket_in_its_label_is_words(
     assert "content/en/index.md:4:7: warning: footnote mark '[^a]'" in result.err
     assert "content/en/index.md:6:1: warning: footnote '[^a]:'" in result.err
     assert "[^b" not in result.err.replace("    A note[^a] and [^b[c] here.", "")
+
+
+@pytest.mark.parametrize("plurals", ["100000000", "99999999999999999999999", "1000"])
+def test_a_catalog_of_too_many_plural_forms_is_refused_at_its_header(
+        base: Path, tmp_path: Path, plurals: str) -> None:
+    """Babel makes a list of nplurals translations for each plural message as it reads
+    the catalog: nplurals=100000000 ate the memory and never ended."""
+    text = CATALOG.replace("nplurals=2", f"nplurals={plurals}") + (
+        'msgid "one figure"\nmsgid_plural "%(num)s figures"\n'
+        'msgstr[0] "une mesure"\nmsgstr[1] "%(num)s mesures"\n')
+    catalog(base, text)
+    result = within(60, "--source", base, "--out", tmp_path / "out")
+    assert result.code == 1, result.err
+    assert result.err == (
+        "locales/fr/LC_MESSAGES/messages.po:4:16: the Plural-Forms header asks for "
+        f"{plurals} plural forms; no language has more than 6\n"
+        f'    "Plural-Forms: nplurals={plurals}; plural=(n > 1);\\n"\n'
+        "                   ^\n"
+        "    hint: write the rule of the language as gettext's manual gives it, e.g. "
+        "`nplurals=2; plural=(n > 1);`\n"
+        "Aborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
+@pytest.mark.parametrize("plurals", ["abc", "2.5", ""])
+def test_a_catalogs_plural_forms_that_are_not_a_number(
+        base: Path, tmp_path: Path, plurals: str) -> None:
+    """Babel's words were Python's ('invalid literal for int() with base 10'), at the
+    line after the header."""
+    catalog(base, CATALOG.replace("nplurals=2", f"nplurals={plurals}"))
+    stderr = refused(base, tmp_path / "out")
+    assert stderr.startswith(
+        "locales/fr/LC_MESSAGES/messages.po:4:16: the Plural-Forms header asks for "
+        f"{plurals!r} plural forms, which is not a number from 1 to 6\n")
+
+
+def test_a_catalog_split_header_is_read_whole(base: Path, tmp_path: Path) -> None:
+    """A header's words may be split over several quoted lines, as gettext joins them."""
+    catalog(base, CATALOG.replace('"Plural-Forms: nplurals=2; plural=(n > 1);\\n"',
+                                  '"Plural-Forms: npl"\n"urals=100000000; plural=(n > 1);\\n"')
+            + 'msgid "one"\nmsgid_plural "many"\nmsgstr[0] "un"\nmsgstr[1] "plusieurs"\n')
+    result = within(60, "--source", base, "--out", tmp_path / "out")
+    assert result.code == 1, result.err
+    assert "asks for 100000000 plural forms" in result.err
+
+
+@pytest.mark.parametrize("charset", ["zzz", "rot13", "latin-1", "utf-16", "ascii"])
+def test_a_catalog_in_another_charset_is_refused_at_its_header(
+        base: Path, tmp_path: Path, charset: str) -> None:
+    """A catalog is read as UTF-8; its Content-Type naming another charset was an
+    internal error (LookupError: 'zzz', 'rot13'), or told as a Plural-Forms header that
+    'cannot be read' ('latin-1' codec can't encode ...)."""
+    catalog(base, CATALOG.replace("charset=UTF-8", f"charset={charset}"))
+    assert refused(base, tmp_path / "out") == (
+        "locales/fr/LC_MESSAGES/messages.po:3:2: the catalog says its charset is "
+        f"{charset!r}, but a catalog is read as UTF-8\n"
+        f'    "Content-Type: text/plain; charset={charset}\\n"\n'
+        "     ^\n"
+        "    hint: write `Content-Type: text/plain; charset=UTF-8` and save the file as "
+        "UTF-8\nAborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
+@pytest.mark.parametrize("charset", ["utf8", "UTF-8", "CHARSET"])
+def test_a_catalog_in_utf8_ok(base: Path, tmp_path: Path, charset: str) -> None:
+    catalog(base, CATALOG.replace("charset=UTF-8", f"charset={charset}"))
+    result = within(60, "--source", base, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
