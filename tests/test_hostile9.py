@@ -5,14 +5,18 @@ traceback or a hang, the previous site untouched."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from .conftest import copy_hostile_base
+from .conftest import SOURCE_DATE_EPOCH, copy_hostile_base
 from .test_hostile import within
 from .test_hostile7 import catalog, refused
+from .test_hostile_import import run_import
 from .test_hostile_templates import CATALOG
+from .test_importers import SAMPLES
+from .test_record import hashes, smallest_site
 
 
 @pytest.fixture
@@ -115,3 +119,48 @@ def test_a_catalog_in_utf8_ok(base: Path, tmp_path: Path, charset: str) -> None:
     catalog(base, CATALOG.replace("charset=UTF-8", f"charset={charset}"))
     result = within(60, "--source", base, "--out", tmp_path / "out")
     assert result.code == 0, result.err
+
+
+SECRET = 'secret-token-123 {"a": 1}\n'
+
+
+@pytest.mark.parametrize(("tool", "folder", "linked"), [
+    ("criterion", "criterion", "sort/new/estimates.json"),
+    ("criterion", "criterion", "fib/20/new/sample.json"),
+    ("criterion", "criterion", "fib/20/new/benchmark.json"),
+    ("asv", "asv/results", "vm/dd92e12d-existing-py_tmp_imp_asv_venv_bin_python3.json"),
+    ("asv", "asv/results", "vm/machine.json"),
+    ("asv", "asv/results", "benchmarks.json"),
+])
+def test_import_follows_no_link_out_of_a_tools_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tool: str, folder: str, linked: str) -> None:
+    """A tool's folder (criterion's target/criterion, asv's results, often committed)
+    may hold a link a pull request added: `estimates.json -> /proc/self/environ` or
+    `~/.git-credentials` was read, and its first line printed under 'not JSON' in the CI
+    log anyone reads. A file of the folder that is a link is refused, never read."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    site = smallest_site(tmp_path)
+    given = tmp_path / "tool"
+    shutil.copytree(SAMPLES / folder, given)
+    (tmp_path / "secret.txt").write_text(SECRET)
+    (given / linked).unlink(missing_ok=True)
+    (given / linked).symlink_to(tmp_path / "secret.txt")
+    before = hashes(site)
+    code, said = run_import(site, tool, given, capsys)
+    assert code == 1, said
+    assert "secret-token" not in said and "Traceback" not in said, said
+    assert f"tool/{linked}: this file is a symbolic link" in said, said
+    assert hashes(site) == before
+
+
+@pytest.mark.parametrize(("tool", "folder"), [("criterion", "criterion"),
+                                              ("asv", "asv/results")])
+def test_import_of_a_tools_folder_ok(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tool: str, folder: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    site = smallest_site(tmp_path)
+    shutil.copytree(SAMPLES / folder, tmp_path / "tool")
+    code, said = run_import(site, tool, tmp_path / "tool", capsys)
+    assert code == 0, said
