@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SOURCE_DATE_EPOCH, copy_hostile_base
+from .conftest import SOURCE_DATE_EPOCH, copy_example, copy_hostile_base
 from .test_hostile import within
 from .test_hostile7 import catalog, refused
 from .test_hostile_import import run_import
@@ -164,3 +164,31 @@ def test_import_of_a_tools_folder_ok(
     shutil.copytree(SAMPLES / folder, tmp_path / "tool")
     code, said = run_import(site, tool, tmp_path / "tool", capsys)
     assert code == 0, said
+
+
+def test_a_data_text_of_many_lines_opening_a_bracket_is_read_in_time(tmp_path: Path) -> None:
+    """Link definitions (`[label]: address`) are looked for in a data text from each
+    line's start; a label ran to the text's next `]`, over the lines between, so a note
+    of 100,000 lines opening a bracket (2 MB) after a `]:` took minutes (a search from
+    each line to the text's end, and back). A label holds no `[`, as in Markdown."""
+    source = copy_example(tmp_path / "src")
+    studies = source / "data" / "studies.yaml"
+    written = "en: servers that write once a tick (every 50 ms), as real ones do"
+    text = studies.read_text()
+    assert written in text
+    studies.write_text(text.replace(written, 'en: "]:\\n' + "[aaaaaaaaaaaaaaaaaa\\n" * 100_000
+                                    + ']"'))
+    result = within(60, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+
+
+def test_a_link_definition_with_an_escaped_bracket_is_still_refused(tmp_path: Path) -> None:
+    source = copy_example(tmp_path / "src")
+    studies = source / "data" / "studies.yaml"
+    written = "en: servers that write once a tick (every 50 ms), as real ones do"
+    text = studies.read_text()
+    studies.write_text(text.replace(written, "en: |-\n            servers [x]\n\n"
+                                             "            [x\\[y]: javascript:alert(1)"))
+    result = within(60, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 1, result.err
+    assert "link to 'javascript:alert(1)': 'javascript:' addresses are not allowed" in result.err
