@@ -50,12 +50,30 @@ def load_history(root: Path, edited: Mapping[Path, str] | None = None
     # 10,000 series asked the system about data/ and data/history/ for each of them.
     folder = root.joinpath(*FOLDER)
     safe = None if linked_below(folder, root) else folder
+    cased: dict[str, HistorySeries] = {}  # each series by its key in one case
     for path in history_paths(root, edited):
         series, more = read_series(path, root, edited.get(path), safe, folder)
         problems += more
-        if series is not None:
+        if series is None:
+            continue
+        first = cased.setdefault(series.key.casefold(), series)
+        if first is series:
             found.append(series)
+        else:
+            problems.append(case_twin(series, first))
     return tuple(found), problems
+
+
+def case_twin(series: HistorySeries, first: HistorySeries) -> Problem:
+    """A series whose id differs from another's in case alone: their pages are one
+    folder on macOS and Windows (a checkout there holds one of the two files), so one
+    page was published over the other."""
+    ident, other = (s.key.removeprefix("measurements.") for s in (series, first))
+    return Problem(Location(series.file), f"this series' id '{ident}' differs from "
+                   f"'{other}' ({first.file}) in case alone: their pages, benchmarks/"
+                   f"{ident}/ and benchmarks/{other}/, are one folder on macOS and Windows",
+                   hint="rename the file and its measurement's id (say, measurements."
+                        f"{ident.lower()}-2.jsonl), or merge the two series into one file")
 
 
 def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,

@@ -25,6 +25,7 @@ from babel.messages.pofile import PoFileError, read_po
 from progress_site.errors import Location, Problem, visible, visible_path
 from progress_site.load.text import MAX_CATALOG_BYTES, read_text
 from progress_site.regular import read_regular
+from progress_site.render.catalogheader import charset_problem, header_problems
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -54,13 +55,18 @@ def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem
         "(`pybabel update --ignore-obsolete`)"))
     if text is None:
         return None, problems
+    problems = header_problems(text, display)
+    if problems:  # Babel would read such a catalog without end, or fail in Python's words
+        return None, problems
     try:
-        return read_po(io.StringIO(text), abort_invalid=True), []
+        catalog = read_po(io.StringIO(text), abort_invalid=True)
     except PoFileError as exc:  # Babel counts lines from 0, and says "on N" after them
         what = str(exc).removesuffix(f" on {exc.lineno}")
         return None, [Problem(Location(display, exc.lineno + 1, 1),
                               f"cannot read the catalog: {what}", hint="run `pybabel "
                               "update` or fix the line", source_line=exc.line.rstrip("\r\n"))]
+    problems = charset_problem(catalog.charset, text, display)
+    return (None if problems else catalog), problems
 
 
 def gap_problems(catalog: Catalog, display: str, strict: bool) -> list[Problem]:
