@@ -126,7 +126,7 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
         prov = provenance(args, today, machine=r.machine, commit=r.commit)
         # --status, else the run's own (a run record's), else what its noise suggests.
         suggestion = None if args.status or r.status else suggestion_of(r, args.noise_limit)
-        status = args.status or r.status or getattr(suggestion, "status", "measured")
+        status = str(args.status or r.status or getattr(suggestion, "status", "measured"))
         require_point(status, prov)
         if prov["machine"] is not None:
             rec.declare_machine(prov["machine"], r.facts)
