@@ -995,3 +995,41 @@ def test_an_imports_suggestion_is_its_results_noise(name: str) -> None:
     r = Result("BenchmarkX", "ns", **NOISES[name])  # type: ignore[arg-type]
     assert suggestion_of(r, 5.0) == suggest(r.cv, 5.0, r.noise_measure)
     assert suggestion_of(r, 50.0) == suggest(r.cv, 50.0, r.noise_measure)
+
+
+# -- the check of an import reads the points it made ------------------------------------------
+
+@pytest.mark.parametrize(("fmt", "sample", "args"), [
+    ("go-test", "gotest-bench.txt", ("--commit", "c38a01e")),  # readings, their IQR
+    ("jsonl", "runs.jsonl", ("--commit", "c38a01e")),  # a deviation and runs; a status
+    ("hyperfine", "hyperfine.json", ("--commit", "c38a01e")),
+    ("pytest-benchmark", "pytest-benchmark-pauses.json", ("--commit", "c38a01e")),  # stats
+])
+def test_the_points_an_import_made_are_those_its_files_give_back(
+        source: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, sample: str,
+        args: tuple[str, ...]) -> None:
+    """The series the check of an import reads (from the points the import made, beside
+    its texts) are the very series a build reads from the files written: each point,
+    where the newest one's every value is, where each line is."""
+    from progress_site.load.history import Written, load_history
+    from progress_site.record import pending
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    checked: list[dict[Path, str]] = []
+    real_check = pending.check
+    monkeypatch.setattr(pending, "check", lambda root, today, edited: (
+        checked.append(dict(edited)), real_check(root, today, edited))[1])
+    assert run(source, fmt, SAMPLES / sample, "--machine", "test-pc", *args) == 0
+    [edited] = checked
+    made, problems = load_history(source, edited)
+    assert problems == []
+    if fmt != "pytest-benchmark":  # its stats make no plain line: its texts are read
+        assert all(isinstance(t, Written) for p, t in edited.items() if p.suffix == ".jsonl")
+    read, problems = load_history(source)
+    assert problems == []
+    assert made == read and len(made) > 0
+    for ours, theirs in zip(made, read, strict=True):
+        assert [ours.place(i) for i in range(len(ours.points))] == \
+            [theirs.place(i) for i in range(len(theirs.points))]
+        newest = ours.points[-1].where
+        assert dict(newest.fields) == dict(theirs.points[-1].where.fields) != {}
