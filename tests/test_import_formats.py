@@ -595,6 +595,67 @@ def test_a_rerun_imported_without_stat_keeps_the_median_ok_twin(
     assert histories(source)["x"][0]["value"] == 11.5
 
 
+
+# Noisy readings (their noise suggests watch) said measured; one number said watch.
+RECORDS_WITH_STATUS = (
+    '{"id": "parse", "samples": [10, 30, 12, 50, 11], "unit": "ms", "commit": "c38a01e", '
+    '"status": "measured"}\n'
+    '{"id": "memory", "value": 96, "unit": "MB", "commit": "c38a01e", "status": "watch"}\n')
+
+
+def test_a_run_records_status_is_its_points_status(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record's own `status` is written (docs/ecosystem.md), over what its noise
+    suggests, and nothing is asked about it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "runs.jsonl").write_text(RECORDS_WITH_STATUS)
+    assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc") == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "measurements.parse: 12 ms (IQR 29.5 ms, n = 5), status measured",
+        "measurements.memory: 96 MB, status watch"]
+    found = histories(source)
+    assert (found["parse"][0].get("status"), found["memory"][0]["status"]) == (None, "watch")
+
+
+def test_a_run_records_status_gives_way_to_the_option_ok_twin(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--status wins over a record's own; without either, the noise suggests one."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "runs.jsonl").write_text(RECORDS_WITH_STATUS)
+    assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc", "--id", "o",
+               "--status", "watch") == 0
+    (tmp_path / "runs.jsonl").write_text(RECORDS_WITH_STATUS.replace(
+        ', "status": "measured"', "").replace(', "status": "watch"', ""))
+    assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc",
+               "--id", "n") == 0
+    found = histories(source)
+    assert [found[i][0].get("status") for i in ("o-parse", "o-memory", "n-parse", "n-memory")
+            ] == ["watch", "watch", "watch", None]
+
+
+def test_a_run_records_status_no_point_holds_is_refused_at_it(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`estimate` is a status of a figure kept in YAML: a point of a history cannot hold
+    it, and the record is refused at its `status`, with nothing written."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    (tmp_path / "runs.jsonl").write_text(
+        '{"id": "a", "value": 1, "unit": "ms", "commit": "c38a01e"}\n\n'
+        '  {"id": "peak-memory", "value": 96, "unit": "MB", "status": "estimate"}\n')
+    before = hashes(source)
+    assert run(source, "jsonl", tmp_path / "runs.jsonl", "--machine", "test-pc") == 1
+    assert capsys.readouterr().err.replace(str(tmp_path) + "/", "") == (
+        "error: runs.jsonl:3:62: run record 'peak-memory': status 'estimate' is not one a "
+        "point of a history can hold (measured, watch)\n"
+        '      {"id": "peak-memory", "value": 96, "unit": "MB", "status": "estimate"}\n'
+        "                                                                 ^\n"
+        "    hint: write measured or watch, or leave `status` out (the noise of its readings "
+        "then suggests one)\n")
+    assert hashes(source) == before
+
+
 # -- machines ---------------------------------------------------------------------------------
 
 def test_a_new_machine_is_written_with_the_tools_facts(
@@ -934,3 +995,41 @@ def test_an_imports_suggestion_is_its_results_noise(name: str) -> None:
     r = Result("BenchmarkX", "ns", **NOISES[name])  # type: ignore[arg-type]
     assert suggestion_of(r, 5.0) == suggest(r.cv, 5.0, r.noise_measure)
     assert suggestion_of(r, 50.0) == suggest(r.cv, 50.0, r.noise_measure)
+
+
+# -- the check of an import reads the points it made ------------------------------------------
+
+@pytest.mark.parametrize(("fmt", "sample", "args"), [
+    ("go-test", "gotest-bench.txt", ("--commit", "c38a01e")),  # readings, their IQR
+    ("jsonl", "runs.jsonl", ("--commit", "c38a01e")),  # a deviation and runs; a status
+    ("hyperfine", "hyperfine.json", ("--commit", "c38a01e")),
+    ("pytest-benchmark", "pytest-benchmark-pauses.json", ("--commit", "c38a01e")),  # stats
+])
+def test_the_points_an_import_made_are_those_its_files_give_back(
+        source: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, sample: str,
+        args: tuple[str, ...]) -> None:
+    """The series the check of an import reads (from the points the import made, beside
+    its texts) are the very series a build reads from the files written: each point,
+    where the newest one's every value is, where each line is."""
+    from progress_site.load.history import Written, load_history
+    from progress_site.record import pending
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    checked: list[dict[Path, str]] = []
+    real_check = pending.check
+    monkeypatch.setattr(pending, "check", lambda root, today, edited: (
+        checked.append(dict(edited)), real_check(root, today, edited))[1])
+    assert run(source, fmt, SAMPLES / sample, "--machine", "test-pc", *args) == 0
+    [edited] = checked
+    made, problems = load_history(source, edited)
+    assert problems == []
+    if fmt != "pytest-benchmark":  # its stats make no plain line: its texts are read
+        assert all(isinstance(t, Written) for p, t in edited.items() if p.suffix == ".jsonl")
+    read, problems = load_history(source)
+    assert problems == []
+    assert made == read and len(made) > 0
+    for ours, theirs in zip(made, read, strict=True):
+        assert [ours.place(i) for i in range(len(ours.points))] == \
+            [theirs.place(i) for i in range(len(theirs.points))]
+        newest = ours.points[-1].where
+        assert dict(newest.fields) == dict(theirs.points[-1].where.fields) != {}

@@ -125,7 +125,7 @@ def test_jsonl_sample() -> None:
     results = read_results("jsonl", SAMPLES / "runs.jsonl", "runs.jsonl")
     assert [(r.name, str(r.value), r.unit, r.runs, r.status) for r in results] == [
         ("parse-small", "12.2", "ms", 5, None), ("parse-large", "412.50", "ms", 10, None),
-        ("peak-memory", "96", "MB", 1, "estimate")]
+        ("peak-memory", "96", "MB", 1, "watch")]
     assert round(results[1].cv or 0, 3) == 0.1
 
 

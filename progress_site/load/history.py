@@ -33,6 +33,19 @@ NAME = re.compile(r"measurements\.([A-Za-z0-9][A-Za-z0-9_.-]*)\.jsonl")
 TAKEN = "index.html"
 
 
+class Written(str):
+    """A history file's text as its writer made it, with the points its lines hold, in
+    order: an import's check takes them rather than parsing its 20,000 texts again
+    (`plain_points` still judges the text, and takes them only for a plain one)."""
+
+    points: tuple[SeriesPoint, ...]
+
+    def __new__(cls, text: str, points: Iterable[SeriesPoint]) -> Written:
+        made = super().__new__(cls, text)
+        made.points = tuple(points)
+        return made
+
+
 def history_paths(root: Path, edited: Mapping[Path, str]) -> list[Path]:
     """Every history file: those on disk and those an edit would write."""
     folder = root.joinpath(*FOLDER)
@@ -105,7 +118,8 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
     if text is None:
         return None, problems
     lines = lines_of(text)
-    plain = plain_points(text, lines)
+    plain = plain_points(text, lines, edited.points) if isinstance(edited, Written) else \
+        plain_points(text, lines)
     if plain is not None:
         return _plain_series(name.group(1), display, lines, *plain), problems
     doc, problems = parse_json_lines(text, display, located=False)

@@ -64,10 +64,12 @@ PLAIN_LINE = re.compile(
     + f"(?:{_field('status', _STATUS)})?\\}}\\r?$", re.MULTILINE)
 
 
-def plain_points(text: str, lines: list[str]
+def plain_points(text: str, lines: list[str], made: Sequence[SeriesPoint] | None = None
                  ) -> tuple[list[SeriesPoint], str, tuple[str, ...]] | None:
     """Every point of a plain file, its unit and its last line's keys (which the newest
-    point's figure locates); None for any other file."""
+    point's figure locates); None for any other file. `made`: the points the writer of
+    the text made it from (`load.history.Written`), taken rather than read again once the
+    text is judged plain."""
     found = PLAIN_LINE.findall(text)
     # Each match is one whole line (no character of one ends a line), so as many
     # matches as lines means every line matched.
@@ -84,6 +86,8 @@ def plain_points(text: str, lines: list[str]
             or not all(map(str.strip, set(tools) - {""}))
             or _repeated(commits, machines)):
         return None
+    if made is not None:  # its dates as the text's are read (a day that is none, refused)
+        return None if _days(dates) is None else _made(made, found, unit)
     days = _days(dates)
     numbers = list(map(float, values))
     spread = _column(spreads, float)
@@ -104,6 +108,19 @@ def plain_points(text: str, lines: list[str]
     if any(samples):
         points = [with_iqr(p) if p.samples else p for p in points]
     return points, unit, _keys(found[-1])
+
+
+def _made(points: Sequence[SeriesPoint], found: list[tuple[str, ...]], unit: str
+          ) -> tuple[list[SeriesPoint], str, tuple[str, ...]] | None:
+    """A writer's points, refused as the numbers of their text would be (too many
+    readings, or one not finite: the line reader words that)."""
+    readings = [p.samples for p in points]
+    if (len(points) != len(found) or max(map(len, readings)) > MAX_SAMPLES
+            or not _finite([p.value for p in points])
+            or not _finite([p.spread for p in points if p.spread])
+            or not all(map(_finite, readings))):
+        return None
+    return list(points), unit, _keys(found[-1])
 
 
 def _readings(texts: tuple[str, ...]) -> list[tuple[float, ...]] | Iterator[tuple[()]] | None:

@@ -39,7 +39,9 @@ class DataFiles:
                 continue
             if not opened.records:
                 self.files[path] = opened
-        self.series: dict[Path, SeriesFile] = {}  # history files opened, by path
+        # History files opened, by their figure's id: an import looks each up three
+        # times, and a path made and hashed for each look-up was a tenth of its points.
+        self.series: dict[str, SeriesFile] = {}
         # Each collection's entries by id, made at its first look-up: an import asks
         # for every series' entry, commit and machine, and a walk of every data file
         # each time grew with the data times the series. The trees are as read (edits
@@ -71,14 +73,15 @@ class DataFiles:
 
     def history(self, ident: str) -> SeriesFile:
         """The history file of `measurements.ID`, opened once (empty when there is none)."""
-        path = self.folder / series_name(ident)
-        if path not in self.series:
+        found = self.series.get(ident)
+        if found is None:
             # Its name is the id's (a safe file name): no path worked out again.
-            display = visible_path(f"{'/'.join(FOLDER)}/{path.name}")
+            name = series_name(ident)
             listed = self.listed
-            self.series[path] = SeriesFile(path, display,
-                                           absent=listed is not None and path.name not in listed)
-        return self.series[path]
+            found = self.series[ident] = SeriesFile(
+                self.folder / name, visible_path(f"{'/'.join(FOLDER)}/{name}"),
+                absent=listed is not None and name not in listed)
+        return found
 
     @cached_property
     def listed(self) -> frozenset[str] | None:
@@ -93,8 +96,7 @@ class DataFiles:
 
     def has_history(self, ident: str) -> bool:
         """Whether `measurements.ID` has a history file (or one is being written)."""
-        path = self.folder / series_name(ident)
-        return path in self.series or path.exists()
+        return ident in self.series or (self.folder / series_name(ident)).exists()
 
     def holder(self, collection: str) -> YamlFile | None:
         """The first file (in sorted order) that has the collection."""
@@ -149,7 +151,7 @@ class DataFiles:
 
     def opened(self) -> dict[Path, YamlFile | SeriesFile]:
         """Every file opened for editing: data files, then history files."""
-        return {**self.files, **self.series}
+        return {**self.files, **{s.path: s for s in self.series.values()}}
 
     def edited(self) -> dict[Path, str]:
         """The text of every edited file, as it would be written."""
@@ -170,22 +172,26 @@ class DataFiles:
         not made twice), all or none: each is written beside its place first, then all
         are moved in. The names of those written."""
         moves: list[tuple[str, Path]] = []
-        made: set[Path] = set()  # folders known to exist: an import writes 20,000 in one
+        made: set[str] = set()  # folders known to exist: an import writes 20,000 in one
         suffix = f".{os.getpid()}.tmp"
+        opened = self.opened()  # made once: an import may write 20,000 history files
         try:
             for path, text in edited.items():
-                if path.parent not in made:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    made.add(path.parent)
-                temporary = os.path.join(path.parent, f".{path.name}{suffix}")
+                # Strings, not paths: a Path made for each file's folder was a tenth of
+                # the writing (an import's 20,000 files share one folder).
+                folder, name = os.path.split(path)
+                if folder not in made:
+                    os.makedirs(folder, exist_ok=True)
+                    made.add(folder)
+                temporary = os.path.join(folder, f".{name}{suffix}")
                 # Bytes, without a text layer per file: an import writes 20,000 of them.
                 with open(temporary, "xb") as out:
                     moves.append((temporary, path))
                     out.write(text.encode("utf-8"))
                 # The file keeps who may read it. A history file knows whether it existed:
                 # asking the system for each of an import's new files cost a look-up each.
-                series = self.series.get(path)
-                if series.existed if series is not None else path.exists():
+                file = opened[path]
+                if file.existed if isinstance(file, SeriesFile) else path.exists():
                     shutil.copymode(path, temporary)
         except OSError as exc:
             for temporary, _ in moves:
@@ -193,5 +199,5 @@ class DataFiles:
             raise EditError(f"nothing written: {exc}") from exc
         for temporary, path in moves:
             os.replace(temporary, path)
-        opened = self.opened()  # made once: an import may write 20,000 history files
         return [opened[path].display for _, path in moves]
+

@@ -16,11 +16,13 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from progress_site.load.history_line import parse_date
 from progress_site.load.jsonfiles import TooDeep, parse_json
 from progress_site.load.yaml_refusals import MAX_DEPTH
 from progress_site.model.history import (
     KEYS,
     MAX_SAMPLES,
+    NO_STATS,
     SPREAD_DIGITS,
     SPREAD_NAMES,
     STATS,
@@ -113,6 +115,21 @@ def line(point: Point) -> str:
     """One line of a history file, as the format writes it (no newline)."""
     return json.dumps({k: point[k] for k in KEYS if k in point}, ensure_ascii=False,
                       separators=(", ", ": "), default=json_number)
+
+
+def series_point(point: Point) -> SeriesPoint:
+    """A point as the reader gives it back from its line (`load/history.py`): an
+    import's check reads the points it made, not their texts again."""
+    date = parse_date(point["date"])
+    assert date is not None  # written from a date (`appending.when`)
+    stats = point.get("stats")
+    made = SeriesPoint(
+        point["commit"], date, point["machine"], float(point["value"]),
+        float(point["spread"]) if point.get("spread") is not None else None, point.get("n"),
+        dict(sorted((k, float(v)) for k, v in stats.items())) if stats else NO_STATS,
+        tuple(map(float, point.get("samples") or ())), point.get("tool"),
+        point.get("status") or "measured", point.get("note"))
+    return with_iqr(made)
 
 
 def printed(point: Point) -> str:

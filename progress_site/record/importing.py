@@ -124,8 +124,9 @@ def series_pending(rec: DataFiles, args: argparse.Namespace, ident: str,
     suggestion = None  # the newest run's, worked out once (its quartiles sort its readings)
     for r in runs:
         prov = provenance(args, today, machine=r.machine, commit=r.commit)
-        suggestion = None if args.status else suggestion_of(r, args.noise_limit)
-        status = args.status or getattr(suggestion, "status", "measured")
+        # --status, else the run's own (a run record's), else what its noise suggests.
+        suggestion = None if args.status or r.status else suggestion_of(r, args.noise_limit)
+        status = str(args.status or r.status or getattr(suggestion, "status", "measured"))
         require_point(status, prov)
         if prov["machine"] is not None:
             rec.declare_machine(prov["machine"], r.facts)

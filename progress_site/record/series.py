@@ -8,8 +8,9 @@ import datetime as dt
 from pathlib import Path
 
 from progress_site.errors import visible_path
+from progress_site.load.history import Written
 from progress_site.model.history import REQUIRED
-from progress_site.record.history import Point, line, parse
+from progress_site.record.history import Point, line, parse, series_point
 from progress_site.record.recorder import Refused
 from progress_site.record.yamledit import EditError
 from progress_site.regular import read_regular
@@ -148,5 +149,9 @@ class SeriesFile:
             out.append(text)
         if out and not out[-1].endswith("\n"):
             out[-1] += ending
-        out += [line(self.at(n)) + ending for n in range(len(self.lines), len(self.points))]
-        return "".join(out)
+        added = [self.at(n) for n in range(len(self.lines), len(self.points))]
+        out += [line(p) + ending for p in added]
+        if self.lines:
+            return "".join(out)
+        # A file of the writer's points alone: the check takes them with the text.
+        return Written("".join(out), map(series_point, added))

@@ -9,6 +9,7 @@ from typing import Any
 
 from progress_site.characters import first_forbidden
 from progress_site.errors import KeyPath, shorten
+from progress_site.load.history_line import STATUSES as POINT_STATUSES
 from progress_site.load.text import lines_of
 from progress_site.model.limits import LARGEST
 from progress_site.record.importers.base import (
@@ -106,8 +107,16 @@ def jsonl_result(rec: dict[str, Any], line: Line) -> Result:
                      "delete it from what wrote the record")
         return str(found) if isinstance(found, (str, int)) else None
 
+    status = word("status")
+    if status is not None and status not in POINT_STATUSES:
+        # Told here, at its line: the point it would make was refused with the words of
+        # --status, which the user never typed.
+        raise at(line, ("status",), f"run record {quoted(rec['id'])}: status "
+                 f"{quoted(shorten(status, 40))} is not one a point of a history can "
+                 f"hold ({', '.join(POINT_STATUSES)})", "write measured or watch, or leave "
+                 "`status` out (the noise of its readings then suggests one)")
     return Result(rec["id"], word("unit"), stats, readings, runs, day_of(rec.get("date")),
-                  word("commit"), word("title"), word("machine"), word("status"))
+                  word("commit"), word("title"), word("machine"), status)
 
 
 def check_numbers(name: str, values: list[tuple[KeyPath, Decimal]], line: Line) -> None:
