@@ -297,7 +297,7 @@ data/derived.yaml:16:32: measurements[4].figure.formula: division by zero
 data/derived.yaml:19:71: measurements[5].figure.unit: unit 'ms' does not fit the formula, which gives KB per players
         figure: {formula: memory-500-after / profiles.typical.held, unit: ms}
                                                                           ^
-    hint: write `unit: KB` or `unit: KB/players`, or compute with `.value` (no unit) to convert
+    hint: write `unit: KB`, or declare `KB/players` under site.units and write it, or compute with `.value` (no unit) to convert
 data/derived.yaml:22:35: measurements[6].figure.formula: expected a number, a name or '(', got the end
         figure: {formula: "requests / "}
                                       ^
@@ -485,7 +485,7 @@ UNITS = Namespace(MappingProxyType({
 def test_a_declared_unit_is_checked_where_the_inputs_say(formula: str, unit: str,
                                                         message: str | None) -> None:
     found = unit_problem(Figure(formula=formula, unit=unit), parse_formula(formula), UNITS,
-                        "")
+                        "", {"MB", "GB", "ms", "s", "%", "players", "MB/players"})
     assert (found.message if found else None) == message
 
 
