@@ -144,6 +144,10 @@ def test_its_source_shows_the_formula_and_links_each_input_the_page_shows(
         "#measurement-requests", "#measurement-seconds"]
     french = measurement(fr, "rate").find("details", class_="source")
     assert [n.text() for n in french.find_all("dt")] == ["Formule", "Calculé à partir de"]
+    # French sets a no-break space before its colon, as every other one the page prints.
+    assert [li.text() for li in french.find_all("li")] == [
+        "measurements.requests\u00a0: 120\u202f000 Mesuré",
+        "measurements.seconds\u00a0: 60\u202fs Mesuré"]
     # The budget's input is not shown on the page: named, not linked to nowhere.
     item = en.find("dl", id="budget-derived")
     assert item.find_all("a", class_="input") == []
