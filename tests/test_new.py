@@ -594,3 +594,17 @@ def test_strict_refuses_the_sample_roadmap_once_the_sample_commits_are_gone_ok(
             "---\ntitle: Sobre\n---\n{{< roadmap roadmap >}}\n", "utf-8")
     status, _, err = cli(capsys, "--source", source, "--strict")
     assert (status, err) == (0, "")
+
+
+@pytest.mark.parametrize(("name", "typed"), [("-x", "./-x"), ("-x y", "'./-x y'")])
+def test_the_next_step_for_a_folder_named_like_an_option(
+        tmp_path: Path, name: str, typed: str) -> None:
+    """`new -- -x` told to `cd -x && progress-site`, which the shell reads as an option
+    (`cd: -x: invalid option`): the command it prints can be pasted as it is."""
+    done = new_process("--", name, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.decode().splitlines()[-1]
+    assert line.startswith(f"Next: cd {typed} && progress-site, then open site/index.html")
+    pasted = subprocess.run(["bash", "-c", line.split(" && ")[0].removeprefix("Next: ")],
+                            cwd=tmp_path, capture_output=True)
+    assert pasted.returncode == 0, pasted.stderr

@@ -18,19 +18,18 @@ the result too.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from progress_site.derive.evaluation import evaluate
-from progress_site.derive.expressions import ExpressionError, Node, parse
+from progress_site.derive.expressions import ExpressionError, names, nodes, parse
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
-from progress_site.errors import Problem, did_you_mean
+from progress_site.derive.selection import NUMERIC, no_field
+from progress_site.errors import Problem
 from progress_site.model.dataset import Dataset, RecordField, Row
 from progress_site.model.schema import Data
 from progress_site.model.values import Number, problem
-
-NUMERIC = ("number", "whole")
 
 
 def with_columns(data: Data, told: Collection[str] = ()) -> tuple[Data, list[Problem]]:
@@ -86,16 +85,14 @@ def ordered(ds: Dataset, formulas: Mapping[str, RecordField]
     problems = []
     for name, fld in formulas.items():
         try:
-            uses[name] = list(dict.fromkeys(names_in(parse(fld.formula or ""))))
+            uses[name] = names_in(fld.formula or "")
         except ExpressionError as exc:
             problems.append(_at_formula(fld, exc.message, exc.hint))
             continue
         for used in uses[name]:
             if used not in declared:
-                minus = used.split("-")[0] in declared  # names may hold '-'
-                problems.append(_at_formula(fld, f"{ds.id} has no field '{used}'",
-                                            "to subtract, put spaces around '-'" if minus
-                                            else did_you_mean(used, declared, "known fields")))
+                missing = no_field(ds, used)
+                problems.append(_at_formula(fld, missing.message, missing.hint))
             elif declared[used].type not in NUMERIC:
                 problems.append(_at_formula(fld, f"{used} is a {declared[used].type} field, "
                                             "not a number", "a formula computes with the "
@@ -129,21 +126,15 @@ def _place(name: str, formulas: Mapping[str, RecordField], uses: Mapping[str, li
     return []
 
 
-def names_in(node: Node) -> Iterator[str]:
-    """Every name a parsed formula cites; a selection of a dataset is refused."""
-    if node.kind == "name":
-        yield node.parts[0]
-    elif node.kind == "select":
-        raise ExpressionError("a formula computes from its own record's fields, not from "
-                              f"a selection of {node.parts[0]}", "name the fields alone: "
-                              "cargo / nextest", node.offset)
-    for part in node.parts:
-        if isinstance(part, Node):
-            yield from names_in(part)
-        elif isinstance(part, tuple):
-            for inner in part:
-                if isinstance(inner, Node):
-                    yield from names_in(inner)
+def names_in(formula: str) -> list[str]:
+    """Every name a formula cites, once each; a selection of a dataset is refused."""
+    tree = parse(formula)
+    for node, _ in nodes(tree):
+        if node.kind == "select":
+            raise ExpressionError("a formula computes from its own record's fields, not "
+                                  f"from a selection of {node.parts[0]}", "name the fields "
+                                  "alone: cargo / nextest", node.offset)
+    return list(dict.fromkeys(name for name, _ in names(tree)))
 
 
 def computed(ds: Dataset, fld: RecordField, values: Mapping[str, object], row: Row
@@ -158,14 +149,14 @@ def computed(ds: Dataset, fld: RecordField, values: Mapping[str, object], row: R
             entries[name] = Quantity("value", value.value, unit=declared[name].unit,
                                      decimals=value.decimals if decimals is None else decimals)
     formula = fld.formula or ""
-    if any(name not in entries for name in names_in(parse(formula))):
+    cited = names_in(formula)
+    if any(name not in entries for name in cited):
         return None
     ns = Namespace(MappingProxyType(entries), MappingProxyType({}))
     try:
         result = evaluate(formula, ns)
     except ExpressionError as exc:
-        given = ", ".join(f"{n}={entries[n].low:g}" for n in dict.fromkeys(names_in(
-            parse(formula))))
+        given = ", ".join(f"{n}={entries[n].low:g}" for n in cited)
         return problem(row.where, fld.name, f"{fld.name} = {formula}: {exc.message} ({given})",
                        "correct the record, or leave its numbers out with a `note` that says "
                        "why")

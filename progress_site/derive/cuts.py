@@ -120,11 +120,8 @@ def pooled_samples(samples: Sequence[tuple[float, ...]], cut: Cut, commits: int
 
 
 def placing_scale(values: Sequence[float]) -> list[float]:
-    """The values as a cut's place is judged: their logarithms when all are above zero.
-    Timings vary by a share of their level, so a slow level spreads wider in ms than a
-    fast one; in ms, three commits measured halfway between a 1.5 ms and a 15 ms level
-    fit the old level better and pull the cut past them, off the commit that made the
-    change. Ratios weigh both levels alike. A series with a 0 stays as it is."""
+    """The values as a cut's place is judged: their logarithms when all are above zero,
+    as timings spread by a share of their level (docs/regressions.md, "Place the cut")."""
     if all(v > 0 for v in values):
         return [math.log(v) for v in values]
     return list(values)

@@ -36,13 +36,10 @@ class Derived:
 def derived(root: Path, today: dt.date, strict: bool,
             edited: Mapping[Path, str] | None = None, kept: Remembered | None = None
             ) -> Derived:
-    """Load, validate and derive the source folder, each problem with its source line;
-    BuildFailed with every error found when load finds one that leaves nothing whole to
-    check. Validate's errors do not stop it: derive reads the records that passed (and
-    what depends on one that failed as not judgeable), so that what cites the data is
-    checked in the same build. The data files `edited` names are read as holding its
-    texts (`record` checks a change before writing it); nothing is written. `kept`: what
-    earlier builds of the source parsed."""
+    """The source folder loaded, validated and derived; BuildFailed when load leaves
+    nothing whole to check. Validate's errors do not stop it (derive reads past them), so
+    what cites the data is checked in the same build. `edited`: data files' texts that
+    `record` checks before writing them; `kept`: what earlier builds parsed."""
     source, problems = load(root, strict, edited, kept)
     lines = () if source is None else source.documents
     # All errors at once: the data is checked past those that spoiled a part only.

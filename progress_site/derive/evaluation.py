@@ -24,12 +24,10 @@ from progress_site.model.schema import Commit
 
 
 def evaluate(source: str, ns: Namespace, scope: str = "") -> Entry:
-    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit.
-
-    What the data's texts cite was computed while deriving (the namespace keeps it); a
-    page's own reference is computed when asked. An error is raised every time, but for
-    a statement that cites a figure whose record failed validation: it computes no
-    number, and its error is told at the record (`Namespace.told`)."""
+    """What a `{{ ... }}` prints: a commit, or a number with its decimals and unit. The
+    data's texts were computed while deriving; a page's own reference is computed when
+    asked. One that cites a figure whose record failed computes no number: its error is
+    told at the record (`Namespace.told`)."""
     entry = ns.computed.get((source, scope))
     if entry is not None:
         return entry
@@ -74,11 +72,11 @@ class Evaluator:
     def quantity(self, node: Node) -> Quantity:
         """The one number (or range) a whole expression stands for."""
         if node.kind == "call" and node.parts[0] == "range":
-            numbers = self.gather(node)
-            values = [v for _, v in numbers.items]
-            low, high = min(values), max(values)
-            kind: Literal["value", "range"] = "range" if low != high else "value"
-            return Quantity(kind, low, high, numbers.decimals, numbers.unit)
+            parts = [self.numbers(a) for a in node.parts[1]]
+            low, high = (aggregate(end, parts, None, node.offset) for end in ("min", "max"))
+            ends = low.items[0][1], high.items[0][1]
+            kind: Literal["value", "range"] = "range" if ends[0] != ends[1] else "value"
+            return Quantity(kind, *ends, low.decimals, low.unit)
         if node.kind == "name":
             entry = self.ns.lookup(node.parts[0], self.scope)
             if isinstance(entry, Quantity):
@@ -193,12 +191,6 @@ class Evaluator:
         inner = self.numbers(values[0])
         return Numbers(tuple((k, round(v, digits)) for k, v in inner.items), digits,
                        inner.unit)
-
-    def gather(self, node: Node) -> Numbers:
-        """Every number of a call's arguments, together (for range())."""
-        parts = [self.numbers(a) for a in node.parts[1]]
-        return Numbers(tuple(i for p in parts for i in p.items), max(p.decimals for p in parts),
-                       next((p.unit for p in parts if p.unit), None))
 
 
 # What each aggregate computes, by its name: the names `by=` may follow.

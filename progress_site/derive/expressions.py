@@ -32,7 +32,7 @@ MAX_NESTING deep, which `evaluation` walks well within Python's stack.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -270,30 +270,28 @@ def parse(source: str) -> Node:
                               "sum(), mean() and count() work over a whole dataset")
     return Parser(source).statement()
 
+def nodes(tree: Node) -> Iterator[tuple[Node, str]]:
+    """Every node of a parse tree in the order written, with its parent's kind."""
+    stack = [(tree, "")]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        stack.extend((p, node.kind) for p in reversed(_children(node)) if isinstance(p, Node))
+
+
 def names(tree: Node) -> list[tuple[str, int]]:
     """Every name a parsed statement cites, with its offset, in the order written (a
     formula's inputs: derive orders formulas by them)."""
-    found, stack = [], [tree]
-    while stack:
-        node = stack.pop()
-        if node.kind == "name":
-            found.append((node.parts[0], node.offset))
-        stack.extend(reversed([p for p in _children(node) if isinstance(p, Node)]))
-    return found
+    return [(node.parts[0], node.offset) for node, _ in nodes(tree) if node.kind == "name"]
 
 
 def heads(tree: Node) -> set[str]:
     """What may be a dataset a statement reads: a selection's (`four-way[bots=1]`), a
     field's (`four-way.cpu`: a dotted name's first part), a function's argument
     (`count(four-way)`). A plain name alone is a number's, never a dataset's."""
-    found, stack = set(), [(tree, False)]
-    while stack:
-        node, argument = stack.pop()
-        if node.kind == "select" or (node.kind == "name" and (
-                argument or "." in node.parts[0])):
-            found.add(node.parts[0].partition(".")[0])
-        stack.extend((p, node.kind == "call") for p in _children(node) if isinstance(p, Node))
-    return found
+    return {node.parts[0].partition(".")[0] for node, parent in nodes(tree)
+            if node.kind == "select" or (node.kind == "name" and (
+                parent == "call" or "." in node.parts[0]))}
 
 
 def _children(node: Node) -> tuple[Any, ...]:

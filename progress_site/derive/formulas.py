@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
-from types import MappingProxyType
 
 from progress_site.derive.evaluation import evaluate
 from progress_site.derive.expressions import ExpressionError, Node, names, parse
@@ -29,11 +28,9 @@ from progress_site.model.figure import Figure
 from progress_site.model.keys import FigureKey, Keyed
 from progress_site.model.values import problem, text_problem
 
-# The names every figure computed so far gives (model.py makes them from the views).
+# The names every figure computed so far gives (site.py makes them from the views).
 Names = Callable[[Mapping[FigureKey, FigureView]], Namespace]
-# How sure each status is, least sure last; over the limit is measured.
-SURENESS: Mapping[str, int] = MappingProxyType({"measured": 0, "over-limit": 0, "watch": 1,
-                                                "estimate": 2, "not-judgeable": 3})
+# The statuses from the surest to the least sure; over the limit is measured.
 BY_SURENESS: tuple[EffectiveStatus, ...] = ("measured", "watch", "estimate", "not-judgeable")
 
 
@@ -194,6 +191,7 @@ def computed(formula: Formula, ns: Namespace, views: Mapping[FigureKey, FigureVi
                       stale.stale_reason if stale else None, formula.inputs)
 
 
-def sureness(statuses: Iterable[str]) -> EffectiveStatus:
+def sureness(statuses: Iterable[EffectiveStatus]) -> EffectiveStatus:
     """The status of what is computed from figures of these statuses."""
-    return BY_SURENESS[max((SURENESS[s] for s in statuses), default=0)]
+    return max(("measured" if s == "over-limit" else s for s in statuses),
+               key=BY_SURENESS.index, default="measured")

@@ -71,20 +71,11 @@ def check_claims(headlines: tuple[Headline, ...], views: tuple[SeriesView, ...]
                  ) -> list[Problem]:
     """A headline may not summarise a series whose newest step is a regression (a
     pending one may still be noise, and is let through)."""
-    regressed = {}
-    for view in views:
-        if view.report is not None and view.report.steps:
-            step = view.report.steps[-1]
-            if step.status == "regressed":
-                regressed[view.key] = step
-    out = []
-    for h in headlines:
-        for ref in h.summarises:
-            worse = regressed.get(ref)
-            if worse is not None:
-                out.append(problem(h.where, "summarises", f"{ref} regressed by "
-                                   f"{worse.percent:+.1f} % at commits {worse.last_before}.."
-                                   f"{worse.first_after}: a headline cannot claim it",
-                                   "restate the headline from the newest figures, or fix "
-                                   "the regression and measure again"))
-    return out
+    newest = {view.key: view.report.steps[-1] for view in views
+              if view.report is not None and view.report.steps}
+    return [problem(h.where, "summarises", f"{ref} regressed by {newest[ref].percent:+.1f} % "
+                    f"at commits {newest[ref].last_before}..{newest[ref].first_after}: a "
+                    "headline cannot claim it", "restate the headline from the newest "
+                    "figures, or fix the regression and measure again")
+            for h in headlines for ref in h.summarises
+            if ref in newest and newest[ref].status == "regressed"]

@@ -98,20 +98,11 @@ class Namespace:
             name(entries, key, q)
         return replace(self, entries=MappingProxyType(entries))
 
-    def with_computed(self, computed: Mapping[tuple[str, str], Entry]) -> Namespace:
-        """The namespace with what the data's texts compute, computed once."""
-        return replace(self, computed=MappingProxyType(dict(computed)))
-
     def lookup(self, name: str, scope: str = "") -> Entry | None:
         """What a name stands for, trying the scope's own names first."""
         if scope and f"{scope}.{name}" in self.entries:
             return self.entries[f"{scope}.{name}"]
         return self.entries.get(name)
-
-    def quantity(self, name: str) -> Quantity | None:
-        """The number a name stands for, if it is one."""
-        entry = self.entries.get(name)
-        return entry if isinstance(entry, Quantity) else None
 
     def cites_told(self, source: str, scope: str = "") -> bool:
         """Whether a statement cites a figure whose record failed validation (or a part
@@ -147,13 +138,11 @@ class Namespace:
         """A 'did you mean' for a name that does not exist (among the scope's own names
         too: a formula names its neighbours by their ids)."""
         holder, _, part = name.rpartition(".")
-        whole = self.quantity(holder)
-        advice = kind_of(whole).hint(holder, part, whole) if whole is not None else None
+        whole = self.entries.get(holder)
+        advice = kind_of(whole).hint(holder, part, whole) if isinstance(whole, Quantity) else None
+        advice = advice or self.twice_hint(name)
         if advice is not None:
             return advice
-        twice = self.twice_hint(name)
-        if twice is not None:
-            return twice
         # A neighbour's short name first: `first-version-memory-cots` in a measurement's
         # formula meant the short `first-version-memory-cost`, which is what it wrote.
         short = sorted(n[len(scope) + 1:] for n in self.entries

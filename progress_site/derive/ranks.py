@@ -88,11 +88,6 @@ def lower_tail_count(u: int, small: int, large: int) -> int:
     return sum(counts)
 
 
-def exact_possible(u: int, small: int, large: int) -> bool:
-    """Whether the exact count stays within EXACT_TERMS additions."""
-    return small * (u + 1) <= EXACT_TERMS
-
-
 def p_floor(u: int, small: int, large: int) -> float:
     """A lower bound of the exact two-sided p-value, cheap to compute: every ordering in
     which each of the small group has at most u // small of the large group before it
@@ -103,22 +98,17 @@ def p_floor(u: int, small: int, large: int) -> float:
 
 def mann_whitney_p(u: float, n1: int, n2: int, ties: float, worth_below: float = 1.0,
                    tied_pairs: float = 0.0) -> float:
-    """Two-sided p-value of the Mann-Whitney U of two groups of n1 and n2 values.
-
-    Exact when the count is small. With ties (`tied_pairs` pairs across the groups are
-    equal), small groups get the exact p-value of the ties broken against the change,
-    the largest of any way to break them (each breaking gives a valid exact test; the
-    normal approximation would be far too cautious for so few values). Otherwise the
-    normal approximation with the tie correction. When even a cheap lower bound is at
-    least `worth_below`, that bound is returned: the caller only wants to know the
-    p-value is not below it."""
+    """Two-sided p-value of the Mann-Whitney U of two groups of n1 and n2 values: exact
+    when the count is small (with `tied_pairs` equal pairs across the groups, the ties
+    broken against the change: see the module), else the normal approximation. When a
+    cheap lower bound is at least `worth_below`, that bound: the caller only wants to
+    know the p-value is not below it."""
     if n1 == 0 or n2 == 0:
         return 1.0
     small, large = min(n1, n2), max(n1, n2)
     tail = min(min(u, n1 * n2 - u) + tied_pairs / 2, n1 * n2 / 2)
     approximate = normal_p(u, n1, n2, ties)
-    if small > (TIED_EXACT if ties else EXACT_SMALL) or not exact_possible(int(tail), small,
-                                                                             large):
+    if small > (TIED_EXACT if ties else EXACT_SMALL) or small * (int(tail) + 1) > EXACT_TERMS:
         return approximate
     floor = p_floor(int(tail), small, large)
     if floor >= worth_below:
@@ -155,12 +145,10 @@ def tie_term(values: Sequence[float]) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """Where a rank scan would cut a segment: the first index of its second part, the
-    standardised U there, how many cuts it looked at, and the U and tie term of the cut
-    (for its p-value)."""
+    """Where a rank scan would cut a segment: the first index of its second part, how
+    many cuts it looked at, and the U and tie term of the cut (for its p-value)."""
 
     at: int
-    z: float
     looks: int
     u: float
     ties: float
@@ -184,5 +172,4 @@ def rank_scan(values: Sequence[float]) -> Split | None:
     z2 = [(s - t * centre) ** 2 / (t * (m - t)) for t, s in enumerate(prefix, start=1)]
     best = max(range(m - 1), key=z2.__getitem__) + 1  # the first of equals
     best_u = prefix[best - 1] - best * (best + 1) / 2
-    best_z2 = z2[best - 1]
-    return Split(best, math.sqrt(best_z2 * 12 / spread), m - 1, best_u, ranked.ties)
+    return Split(best, m - 1, best_u, ranked.ties)

@@ -1,20 +1,7 @@
 """Steps outside the noise: where a benchmark's level changed, by how much, and whether
-it got better or worse. docs/regressions.md explains the method in plain words.
-
-1. Each commit is one number, the median of its samples (`series.summarise`).
-2. A rank scan cuts the series where its two sides differ most (`ranks.rank_scan`),
-   again in each part (binary segmentation), and a tail watch compares the last few
-   commits with the level before them, so a fresh change is seen within 2 or 3 commits.
-   A cut is kept when its Mann-Whitney p-value, multiplied by the number of places the
-   scan looked at (Bonferroni), is below `alpha`.
-3. Each cut is moved to where a two-level fit is best (least absolute deviations, of
-   the values' logarithms: timings spread by a share of their level).
-4. A cut stays only if the two levels it separates differ beyond noise: the rank test
-   again, the same test on the pooled samples of up to 10 commits each side (when
-   there are samples), and levels of at least 3 commits (the newest level may be
-   shorter, but never one commit, whichever test passes: the step is then pending).
-   The weakest failing cut goes first, and the rest are judged again. A cut that
-   stays is reported as a step if its change is at least the series' `min_change`.
+it got better or worse. docs/regressions.md ("How a step is found") explains the method:
+cuts found by a rank scan (`scan`) and a tail watch (`tail_cut`), placed (`cuts.refine`),
+then gated (`cuts.gate`, `prune`).
 
 Nothing here is random, and nothing depends on set or dict order: the same series gives
 the same steps on any machine and under any PYTHONHASHSEED.

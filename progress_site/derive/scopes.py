@@ -57,30 +57,25 @@ def scoped(data: Data) -> Data:
     """The data with every citing text given its scope. A part is scoped before what
     holds it, so a text takes the scope of the nearest record that has one; texts of no
     such record (a study's own, a site's) keep none."""
-    def comparison(c: Any) -> Any:
-        key = f"comparisons.{c.id}"
-        before = with_scope(c.before, f"{key}.before")
-        after = with_scope(c.after, f"{key}.after")
-        if before is not c.before or after is not c.after:
-            c = replace(c, before=before, after=after)
-        return with_scope(c, key)
-
-    def claim(p_id: str, c: Any) -> Any:
-        key = f"profiles.{p_id}.{c.id}"
-        if c.uses is not None and (uses := with_scope(c.uses, f"{key}.uses")) is not c.uses:
-            c = replace(c, uses=uses)
-        return with_scope(c, key)
-
     return replace(
         data,
         measurements=tuple(with_scope(m, f"measurements.{m.id}") for m in data.measurements),
-        studies=inner(data.studies, "comparisons", lambda s, c: comparison(c)),
-        profiles=inner(data.profiles, "claims", lambda p, c: claim(p.id, c)),
+        studies=inner(data.studies, "comparisons",
+                      lambda s, c: nested(c, f"comparisons.{c.id}", "before", "after")),
+        profiles=inner(data.profiles, "claims",
+                       lambda p, c: nested(c, f"profiles.{p.id}.{c.id}", "uses")),
         budgets=inner(data.budgets, "items",
                       lambda b, i: with_scope(i, f"budgets.{b.id}.{i.id}")),
         runs=inner(data.runs, "items", lambda r, i: with_scope(i, f"runs.{r.id}.{i.id}")),
         roadmaps=tuple(with_scope(r, f"roadmaps.{r.id}") for r in data.roadmaps),
     )
+
+
+def nested(record: Any, key: str, *parts: str) -> Any:
+    """A record scoped in `key`, its fields `parts` first, each in its own (`KEY.PART`)."""
+    changes = {name: new for name in parts if (old := getattr(record, name)) is not None
+               and (new := with_scope(old, f"{key}.{name}")) is not old}
+    return with_scope(replace(record, **changes) if changes else record, key)
 
 
 def inner(records: tuple[Any, ...], name: str, scope: Callable[[Any, Any], Any]

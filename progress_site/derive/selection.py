@@ -16,6 +16,7 @@ from progress_site.errors import did_you_mean
 from progress_site.model.dataset import Dataset, Row
 
 Key = tuple[tuple[str, Any], ...]
+NUMERIC = ("number", "whole")  # the fields that hold numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +74,12 @@ def select(datasets: Mapping[str, Dataset], name: str, conditions: tuple[Any, ..
     """A field of the matching records, keyed by the key fields left open."""
     dataset = named(datasets, name, offset)
     declared = {f.name: f for f in dataset.fields}
+    if field is None:
+        raise ExpressionError(f"which field of {name}?", did_you_mean("", declared,
+                                                                      "known fields"), offset)
     if field not in declared:
-        minus = field and field.split("-")[0] in declared
-        raise ExpressionError(f"{name} has no field '{field}'" if field else
-                              f"which field of {name}?", "to subtract, put spaces around "
-                              "'-'" if minus else did_you_mean(field or "", declared,
-                                                                "known fields"), offset)
-    if declared[field].type not in ("number", "whole"):
+        raise no_field(dataset, field, offset)
+    if declared[field].type not in NUMERIC:
         raise ExpressionError(f"{name}.{field} holds words, not numbers", offset=offset)
     rows = matching(datasets, name, conditions, offset)
     pinned = {c[0] for c in conditions if c[1] == "="}
@@ -91,15 +91,16 @@ def select(datasets: Mapping[str, Dataset], name: str, conditions: tuple[Any, ..
         raise ExpressionError(f"{name} has no records", "add them to its records file",
                               offset)
     if not items:
-        why = "; ".join(sorted({_note(dataset, r) for r in rows} - {""}))
+        said = {n.name: n.label.get("en") for n in dataset.notes}  # why a record lacks it
+        why = "; ".join(sorted({said.get(r.note or "", "") for r in rows} - {""}))
         key = tuple((k, _plain(rows[0].get(k))) for k in dataset.key)
         which = (f"the record {spell(key)}" if len(rows) == 1 and dataset.key
                  else "no record of that selection")
         raise ExpressionError(f"{which} gives no {field}" + (f" ({why})" if why else ""),
                               offset=offset)
     fld = declared[field]
-    decimals = fld.decimals if fld.decimals is not None else max(
-        _number_decimals(r.get(field)) for r in rows)
+    decimals = fld.decimals if fld.decimals is not None else max(  # as the records wrote it
+        int(getattr(r.get(field), "decimals", 0)) for r in rows)
     return Numbers(items, decimals, fld.unit)
 
 
@@ -111,6 +112,14 @@ def named(datasets: Mapping[str, Dataset], name: str, offset: int) -> Dataset:
     return datasets[name]
 
 
+def no_field(dataset: Dataset, field: str, offset: int = 0) -> ExpressionError:
+    """A field the dataset does not declare: a minus without spaces, or a misspelling."""
+    declared = [f.name for f in dataset.fields]
+    return ExpressionError(f"{dataset.id} has no field '{field}'", "to subtract, put spaces "
+                           "around '-'" if field.split("-")[0] in declared else did_you_mean(
+                               field, declared, "known fields"), offset)
+
+
 def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> Any:
     """A condition's value, checked against the field it compares."""
     declared = {f.name: f for f in dataset.fields}
@@ -118,14 +127,14 @@ def _condition_value(dataset: Dataset, field: str, value: Any, offset: int) -> A
         raise ExpressionError(f"{dataset.id} has no field '{field}'",
                               did_you_mean(field, declared, "known fields"), offset)
     fld = declared[field]
-    if fld.type in ("number", "whole") and not isinstance(value, float):
+    if fld.type in NUMERIC and not isinstance(value, float):
         raise ExpressionError(f"{field} is a number, got '{value}'", offset=offset)
     if fld.type == "bool":
         return value == "true"
     if fld.choices and str(value) not in {c.value for c in fld.choices}:
         raise ExpressionError(f"no {field} '{value}' in {dataset.id}", did_you_mean(
             str(value), [c.value for c in fld.choices], f"known {field}s"), offset)
-    return value if fld.type in ("number", "whole") else str(value)
+    return value if fld.type in NUMERIC else str(value)
 
 
 def _could_match(dataset: Dataset, field: str, op: str, value: Any) -> bool:
@@ -142,11 +151,6 @@ def _number(value: Any) -> float | None:
     return None if value is None or isinstance(value, (str, bool)) else float(value)
 
 
-def _number_decimals(value: Any) -> int:
-    """The decimals a record wrote its number with."""
-    return int(getattr(value, "decimals", 0))
-
-
 def _plain(value: Any) -> Any:
     """A record's value as a plain float, word or bool (what conditions compare)."""
     return float(value) if _number(value) is not None else value
@@ -161,8 +165,3 @@ def spell(key: Key) -> str:
     """The records a key names: `bots=1, server=paper`."""
     return ", ".join(f"{k}={_show(v)}" for k, v in key)
 
-
-def _note(dataset: Dataset, row: Row) -> str:
-    """Why a record lacks its figures, in words."""
-    labels = {n.name: n.label.get("en") for n in dataset.notes}
-    return labels.get(row.note or "", "")

@@ -12,9 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
-Better = Literal["lower", "higher"]
+from progress_site.model.figure import Better
+from progress_site.model.history import SeriesPoint
+
 Basis = Literal["samples", "value", "value and spread"]
 
 
@@ -35,18 +37,9 @@ class Point:
             raise ValueError(f"{self.commit}: measurements must be positive finite numbers")
 
 
-class Measured(Protocol):
-    """What the analysis reads of a point: a `Point`, or a history's point of one value
-    (made into a `Point` only when it has samples: a long history has 100,000 points)."""
-
-    @property
-    def commit(self) -> str: ...
-
-    @property
-    def samples(self) -> tuple[float, ...]: ...
-
-    @property
-    def value(self) -> float | None: ...
+# What the analysis reads of a point: a history's point of one value is read as it is,
+# made into a `Point` only when it has samples (a long history has 100,000 points).
+Measured = Point | SeriesPoint
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,7 @@
 """Derive stage: the `Model` that templates read, and `derive()`, which builds it.
 
-Every text is first given its scope (scopes.py), and every dataset its computed
-columns (columns.py); the views of every figure and record come next (views.py), each
-figure under its one key (`model.keys`), derived figures computed in the order they read
-each other (formulas.py); the names texts cite
-are built from them (namespace.py); then headlines, which cite those names, and every
-reference in a text is computed once. Nothing here depends on the language: numbers stay
-numbers until the render stage formats them. The model is complete when derive returns:
-later stages only read it.
+Nothing here depends on the language: numbers stay numbers until the render stage
+formats them. The model is complete when derive returns: later stages only read it.
 """
 
 from __future__ import annotations
@@ -97,8 +91,7 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     `passed` leaves it, and nothing cites them into a second error)."""
     kept, told = passed(data, failed)
     left = left_out(data, kept, failed)
-    data = kept
-    data = scoped(data)
+    data = scoped(kept)
     # Computed columns first: tables, charts and every text read the records complete.
     data, problems = with_columns(data, told)
     rules = freshness(data, today)
@@ -120,15 +113,14 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
     # A budget's figure over its limit is over it everywhere it is shown.
     views |= {item.figure.key: item.figure for b in budgets for item in b.items}
     studies = studies_of(data, views)
-    problems += check_controls(studies) + check_wordings(studies)
-    for b in data.budgets:
-        problems += check_budget_units(b)
+    problems += (check_controls(studies) + check_wordings(studies)
+                 + check_budget_units(data.budgets))
     namespace = Namespace.build(data, keyed, views, studies, budgets, roadmaps, told, left)
     headlines, named, found = derive_headlines(data.headlines, namespace, views)
     namespace = namespace.with_entries(named)
     written = tuple(texts(data))
     computed, found_in_texts = compute_references(written, namespace)
-    namespace = namespace.with_computed(computed)
+    namespace = dataclasses.replace(namespace, computed=MappingProxyType(computed))
     problems += found + found_in_texts
     series: tuple[SeriesView, ...] = ()
     if history:  # most sites have none: the analysis and its statistics load only here

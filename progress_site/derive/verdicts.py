@@ -18,15 +18,10 @@ HINT = ("re-measure if a figure is wrong; else remove `wording:` (the page says 
 
 def check_wordings(studies: tuple[StudyView, ...]) -> list[Problem]:
     """A warning at each wording that the measured direction does not bear out."""
-    out = []
-    for study in studies:
-        for c in study.comparisons:
-            comp = c.comparison
-            if comp.wording is None or not c.says_ratio or c.improved:
-                continue
-            found = problem(comp.where, "wording", _message(c), HINT)
-            out.append(dataclasses.replace(found, warning=True))
-    return out
+    return [dataclasses.replace(problem(c.comparison.where, "wording", _message(c), HINT),
+                                warning=True)
+            for study in studies for c in study.comparisons
+            if c.comparison.wording is not None and c.says_ratio and not c.improved]
 
 
 def _message(c: ComparisonView) -> str:

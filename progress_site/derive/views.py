@@ -1,9 +1,6 @@
 """The records as the page reads them: each figure, comparison, budget and roadmap with
-the ratio, change, share, count and range derived from it.
-
-model.py gathers these views into the `Model`; the names texts cite are built from them
-(namespace.py).
-"""
+the ratio, change, share, count and range derived from it (site.py gathers them into the
+`Model`)."""
 
 from __future__ import annotations
 
@@ -281,25 +278,19 @@ def derive_budget(budget: Budget, figures: Mapping[FigureKey, FigureView]) -> Bu
     return BudgetView(budget, tuple(items))
 
 
-def check_budget_units(budget: Budget) -> list[Problem]:
+def check_budget_units(budgets: tuple[Budget, ...]) -> list[Problem]:
     """A share only makes sense when the limit is in the figure's unit."""
-    out = []
-    for item in budget.items:
-        if item.limit and item.limit.unit not in (None, item.figure.unit):
-            out.append(problem(item.limit.where, "unit", f"the limit is in "
-                               f"'{item.limit.unit}' but the figure in '{item.figure.unit}'",
-                               "give both in the same unit"))
-    return out
+    return [problem(item.limit.where, "unit", f"the limit is in '{item.limit.unit}' but the "
+                    f"figure in '{item.figure.unit}'", "give both in the same unit")
+            for budget in budgets for item in budget.items
+            if item.limit and item.limit.unit not in (None, item.figure.unit)]
 
 
 def check_controls(studies: tuple[StudyView, ...]) -> list[Problem]:
     """A control row whose change leaves its noise band means the bench moved, not the code."""
-    out = []
-    for study in studies:
-        for c in study.comparisons:
-            if c.comparison.control and c.within_noise is False and c.change is not None:
-                out.append(problem(c.comparison.where, "noise", f"the control changed by "
-                                   f"{c.change.low:+.1f} %, outside its noise band of "
-                                   f"±{c.comparison.noise.value if c.comparison.noise else 0:g} %",
-                                   "re-measure: something other than the change moved"))
-    return out
+    return [problem(c.comparison.where, "noise", f"the control changed by {c.change.low:+.1f} "
+                    f"%, outside its noise band of "
+                    f"±{c.comparison.noise.value if c.comparison.noise else 0:g} %",
+                    "re-measure: something other than the change moved")
+            for study in studies for c in study.comparisons
+            if c.comparison.control and c.within_noise is False and c.change is not None]

@@ -23,10 +23,10 @@ from progress_site.load.wording import (
     number_hint,
     quoted,
     shown,
-    written_decimals,
+    unmeasurable,
 )
 from progress_site.model.declare import declared, fields, hints
-from progress_site.model.limits import LARGEST, MAX_DECIMALS, MAX_UNKNOWN
+from progress_site.model.limits import LARGEST, MAX_UNKNOWN
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -63,10 +63,9 @@ def plan(tp: Any) -> tuple[str, Any, bool]:
 
 
 @functools.cache
-def declared_fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], bool]:
-    """A record class's fields by name, and whether it remembers where it was written."""
-    return {f.name: f for f in fields(cls)}, any(
-        f.name == "where" for f in dataclasses.fields(cls))
+def declared_fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    """A record class's fields a user writes, by name."""
+    return {f.name: f for f in fields(cls)}
 
 
 # How each field of a record class is read: its name; what to say when it is missing
@@ -80,7 +79,7 @@ def field_plans(cls: type) -> tuple[FieldPlan, ...]:
     """The plan of every field of a record class, worked out once: reading a record
     then hashes no type (a `Text | None` hashes its arguments every time)."""
     out = []
-    for name, fld in declared_fields(cls)[0].items():
+    for name, fld in declared_fields(cls).items():
         missing = None
         if fld.default is dataclasses.MISSING:
             doc = fld.metadata.get("doc")
@@ -193,15 +192,9 @@ class Converter:
         if isinstance(value, float) and not math.isfinite(value):
             return self.error(path, f"expected a finite number, got {found(value)}",
                               "a figure that could not be measured has status: not-judgeable")
-        if abs(value) > LARGEST:
-            return self.error(path, f"{shown(value)} is too large to be a measurement",
-                              "check the number of digits")
         raw = self.doc.raw.get(path)
-        decimals = written_decimals(raw)
-        if decimals > MAX_DECIMALS:
-            return self.error(path, f"{decimals} decimals is more than a measurement can tell",
-                              f"round it to {MAX_DECIMALS} decimals or fewer")
-        return Number.of(value, raw)
+        wrong = unmeasurable(value, raw)
+        return Number.of(value, raw) if wrong is None else self.error(path, *wrong)
 
     def text(self, value: Any, path: KeyPath) -> Any:
         """Words for every language: one string, or a mapping of language to string."""
@@ -262,7 +255,7 @@ class Converter:
         """A record: known keys only, required keys present, every field converted."""
         if not isinstance(value, dict):
             return self.expected(cls, value, path)
-        declared, located_class = declared_fields(cls)
+        declared = declared_fields(cls)
         unknown = [key for key in value if key not in declared]
         ok = not unknown
         for key in unknown[:MAX_UNKNOWN]:
@@ -292,6 +285,6 @@ class Converter:
             ok = ok and read is not INVALID
         if not ok:
             return INVALID
-        if located_class:
+        if "where" in hints(cls):  # a record that remembers where it was written
             args["where"] = Where(self.doc.locate(path), path, Places(self.doc, path, value))
         return cls(**args)

@@ -1,16 +1,6 @@
-"""Datasets: the records a benchmark harness writes, read from their file and checked.
-
-A dataset is declared in YAML (`datasets:` in any file under data/): its fields, their
-types and units, the words a field may take, the notes a record may carry. Its records
-are read from the file its `records:` names, beside the declaring file:
-
-- `.jsonl`: one JSON object a line, as harnesses append them (blank lines are skipped);
-- `.json`: one JSON list of objects;
-- `.yaml` / `.yml`: one YAML list of mappings.
-
-The declaration is checked here, before any record is read; each record is then checked
-against the declared fields by rows.py.
-"""
+"""Datasets: a declaration (`datasets:`, docs/data-format.md) checked before any record is
+read, then its records read from the file its `records:` names (.jsonl, .json or a YAML
+list) and checked against its fields by rows.py."""
 
 from __future__ import annotations
 
@@ -23,6 +13,7 @@ from typing import Any
 
 from progress_site.errors import KeyPath, Location, Problem, did_you_mean
 from progress_site.load.document import Document
+from progress_site.load.files import leads_out
 from progress_site.load.jsonfiles import parse_json_lines, parse_json_list
 from progress_site.load.rows import convert_rows
 from progress_site.load.text import read_text
@@ -48,10 +39,9 @@ def declared_records(docs: list[Document]) -> set[str]:
     return found
 
 
-def attach_records(root: Path, data: Data, lists: dict[str, Document],
-                   declared: Iterable[str] = ()) -> tuple[Data, list[Problem]]:
-    """Every dataset with its records; a YAML list that no dataset names is an error
-    (`declared`: the records' files named by declarations that did not load)."""
+def attach_records(root: Path, data: Data, lists: dict[str, Document]
+                   ) -> tuple[Data, list[Problem]]:
+    """Every dataset with its records (`lists`: the data files that are YAML lists)."""
     problems: list[Problem] = []
     datasets = []
     for ds in data.datasets:
@@ -67,19 +57,19 @@ def attach_records(root: Path, data: Data, lists: dict[str, Document],
             ds = dataclasses.replace(ds, rows=rows)
         problems += found_here
         datasets.append(ds)
-    for display in unclaimed(data, lists, declared):
-        problems.append(lists[display].problem(
-            (), "a data file must be a mapping of collections (machines:, studies:, ...)",
-            "write its items under the collection they belong to (`machines:`, its items "
-            "indented below it); a list of a dataset's records is named by its `records:`"))
     return dataclasses.replace(data, datasets=tuple(datasets)), problems
 
 
-def unclaimed(data: Data, lists: Iterable[str], declared: Iterable[str] = ()) -> list[str]:
-    """The YAML lists that no dataset names as its records (`declared`: the records' files
-    named by declarations that did not load): files that could not be read as data."""
+def unclaimed(data: Data, lists: dict[str, Document], declared: Iterable[str]
+              ) -> list[Problem]:
+    """An error at each YAML list that no dataset names as its records (`declared`: the
+    records' files named by declarations that did not load): it could not be read as data."""
     claimed = {*declared, *(records_path(ds) for ds in data.datasets)}
-    return sorted(display for display in lists if display not in claimed)
+    return [lists[display].problem(
+        (), "a data file must be a mapping of collections (machines:, studies:, ...)",
+        "write its items under the collection they belong to (`machines:`, its items "
+        "indented below it); a list of a dataset's records is named by its `records:`")
+        for display in sorted(lists) if display not in claimed]
 
 
 def _checked_rows(ds: Dataset, doc: Document, found: list[Problem]
@@ -168,7 +158,7 @@ def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Documen
     if display.endswith((".yaml", ".yml")):
         return None, [problem(ds.where, "records", f"{display} holds a mapping, not a list of "
                               "records", "write one `- name: value` item per record")]
-    if _leaves(path, root / "data"):
+    if leads_out(path, root / "data", broken=False):  # read_text says why it cannot read it
         return None, [Problem(Location(display), "this file links to a place outside data/",
                               hint="copy the file into the folder instead of linking to it")]
     text, problems = read_text(path, display)
@@ -177,15 +167,6 @@ def read_records(root: Path, ds: Dataset, display: str, lists: dict[str, Documen
     if display.endswith(".jsonl"):
         return parse_json_lines(text, display)
     return parse_json_list(text, display)
-
-
-def _leaves(path: Path, folder: Path) -> bool:
-    """Whether a link takes `path` out of `folder` (one that leads nowhere is left to
-    read_text, which says why it cannot be read)."""
-    try:
-        return not path.resolve(strict=True).is_relative_to(folder.resolve())
-    except (OSError, RuntimeError):  # RuntimeError: links in a loop
-        return False
 
 
 def _prefixed(doc: Document) -> Document:

@@ -35,9 +35,10 @@ def linked_folders(root: Path, languages: tuple[str, ...], strict: bool) -> list
     the data or the pages: the walk does not follow it, as it may lead out of the source
     folder, so no file in it is read; it should not be left out without a word. An error
     for a templates/ or locales/ that links out of the source."""
+    # Their files, read by Jinja's loader or the catalogs' reader, are not checked one by one.
     out = [Problem(Location(name), "this folder links to a place outside the source folder",
                    hint="copy the folder into the source instead of linking to it")
-           for name in THEME_FOLDERS if _leads_out(root / name, root)]
+           for name in THEME_FOLDERS if (root / name).is_symlink() and leads_out(root / name, root)]
     folders = (root / "data", *(root / "content" / lang for lang in languages))
     out += [Problem(Location(path.relative_to(root).as_posix()), "this folder is a symbolic "
                     "link, which the build does not follow: no file in it is read",
@@ -59,14 +60,13 @@ def folder_links(folder: Path, root: Path) -> list[Path]:
     return found
 
 
-def _leads_out(folder: Path, root: Path) -> bool:
-    """Whether a folder of the source is a link to a place outside it (its files, read
-    by Jinja's loader or the catalogs' reader, are not checked one by one)."""
+def leads_out(path: Path, folder: Path, broken: bool = True) -> bool:
+    """Whether `path` resolves to a place outside `folder`; `broken` for a link that
+    leads nowhere or loops (RuntimeError)."""
     try:
-        return folder.is_symlink() and not folder.resolve(strict=True).is_relative_to(
-            root.resolve())
-    except (OSError, RuntimeError):  # RuntimeError: links in a loop
-        return True
+        return not path.resolve(strict=True).is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return broken
 
 
 def hidden(path: Path, folder: Path) -> bool:

@@ -50,12 +50,30 @@ def load_history(root: Path, edited: Mapping[Path, str] | None = None
     # 10,000 series asked the system about data/ and data/history/ for each of them.
     folder = root.joinpath(*FOLDER)
     safe = None if linked_below(folder, root) else folder
+    cased: dict[str, HistorySeries] = {}  # each series by its key in one case
     for path in history_paths(root, edited):
         series, more = read_series(path, root, edited.get(path), safe, folder)
         problems += more
-        if series is not None:
+        if series is None:
+            continue
+        first = cased.setdefault(series.key.casefold(), series)
+        if first is series:
             found.append(series)
+        else:
+            problems.append(case_twin(series, first))
     return tuple(found), problems
+
+
+def case_twin(series: HistorySeries, first: HistorySeries) -> Problem:
+    """A series whose id differs from another's in case alone: their pages are one
+    folder on macOS and Windows (a checkout there holds one of the two files), so one
+    page was published over the other."""
+    ident, other = (s.key.removeprefix("measurements.") for s in (series, first))
+    return Problem(Location(series.file), f"this series' id '{ident}' differs from "
+                   f"'{other}' ({first.file}) in case alone: their pages, benchmarks/"
+                   f"{ident}/ and benchmarks/{other}/, are one folder on macOS and Windows",
+                   hint="rename the file and its measurement's id (say, measurements."
+                        f"{ident.lower()}-2.jsonl), or merge the two series into one file")
 
 
 def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
@@ -91,7 +109,6 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
     if plain is not None:
         return _plain_series(name.group(1), display, lines, *plain), problems
     doc, problems = parse_json_lines(text, display, located=False)
-    assert doc is not None
     reader = _Lines(doc)
     points = reader.points()
     problems += reader.problems
@@ -106,7 +123,7 @@ def read_series(path: Path, root: Path, edited: str | None, safe: Path | None,
             problems.append(Problem(Location(display), "this history file has no point",
                                     hint="add one JSON object a line, or remove the file"))
         return None, problems
-    return HistorySeries(f"measurements.{name.group(1)}", reader.unit or "", tuple(points),
+    return HistorySeries(f"measurements.{name.group(1)}", reader.reader.unit or "", tuple(points),
                          file=display, place=reader.place), problems
 
 
@@ -134,11 +151,6 @@ class _Lines:
         self.reader = LineReader(doc)
         self.problems = self.reader.problems
         self.indexes: Sequence[int] = []  # each point's record
-
-    @property
-    def unit(self) -> str | None:
-        """The series' unit: its first line's."""
-        return self.reader.unit
 
     def points(self) -> list[SeriesPoint]:
         """Every line that reads as a point; the order and duplicates checked. Reading
@@ -190,8 +202,7 @@ class _Lines:
     def place(self, point: int) -> Where:
         """Where the line of the series' `point`-th point is; its machine found only if
         a problem asks."""
-        index = self.indexes[point]
-        return Where(self.doc.locate(("records", index)), (), _Machine(self.doc, index))
+        return self.where(self.indexes[point], ("machine",))
 
     def where(self, index: int, keys: Iterable[str]) -> Where:
         """The line's position and each of its values' (`keys`: the line's, found when
@@ -200,8 +211,8 @@ class _Lines:
 
 
 class _Fields(Mapping[str, Location]):
-    """Where each value of the newest point's line is: the line is scanned only when a
-    problem asks (a site of 20,000 one-line series scanned each line once a build)."""
+    """Where each value of a line (`keys`) is: the line is scanned only when a problem
+    asks (a site of 20,000 one-line series scanned each line once a build)."""
 
     def __init__(self, doc: Document, index: int, keys: Iterable[str]) -> None:
         self.doc = doc
@@ -225,22 +236,3 @@ class _Fields(Mapping[str, Location]):
 
     def __len__(self) -> int:
         return len(self.keys_)
-
-
-class _Machine(Mapping[str, Location]):
-    """A point's `machine` field, located only when a problem asks where it is."""
-
-    def __init__(self, doc: Document, index: int) -> None:
-        self.doc = doc
-        self.index = index
-
-    def __getitem__(self, key: str) -> Location:
-        if key != "machine":
-            raise KeyError(key)
-        return self.doc.locate(("records", self.index, key))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(("machine",))
-
-    def __len__(self) -> int:
-        return 1

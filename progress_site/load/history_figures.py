@@ -1,11 +1,7 @@
-"""History files made figures: each series' newest point is its measurement's figure.
-
-A series completes the `measurements:` entry of the same id (title, unit, method, note,
-`better`, `group`, `min_change` stay in the YAML), or stands as a measurement of its own
-when the YAML has none. The figure's value, machine, date, commit and status come from
-the newest point and nowhere else (docs/history-format.md); the spread the tool measured
-with it (median and quartiles, percentiles, mean and sd, readings) makes the figure a
-distribution.
+"""History files made figures: each series' newest point is its measurement's figure,
+completing the `measurements:` entry of the same id, or a measurement of its own when the
+YAML has none; its number, machine, date, commit and status come from that point alone
+(docs/history-format.md), and the spread the tool measured makes it a distribution.
 """
 
 from __future__ import annotations
@@ -159,13 +155,7 @@ def _distribution(point: SeriesPoint, where: Where) -> Distribution | None:
     count = point.n or len(samples) or None
     if parts.get("p50", parts.get("mean")) != point.value or len(parts) + bool(count) < 2:
         return None
-    def part(name: str) -> Number | None:
-        found = parts.get(name)
-        return None if found is None else Number(found, decimals_of(found))
-
-    return Distribution(p50=part("p50"), p90=part("p90"), p95=part("p95"), p99=part("p99"),
-                        min=part("min"), max=part("max"), mean=part("mean"), sd=part("sd"),
-                        iqr=part("iqr"),
+    return Distribution(**{name: Number(x, decimals_of(x)) for name, x in parts.items()},
                         n=count, where=where)
 
 

@@ -1,19 +1,12 @@
-"""JSON files as harnesses and tools write them: one object a line (.jsonl), or one list (.json).
+"""JSON files as harnesses and tools write them: one object a line (.jsonl), or one list
+(.json), read by the standard `json` module, each record's keys and values then found
+again in the text so that a problem names its line and column like any other.
 
-The standard `json` module reads them; each record's keys and values are then found
-again in the text, so that a problem with a value names its line and column like any
-other problem of the data.
-
-What the YAML reader refuses, this reader refuses too, with a position: lists and
-objects nested more than MAX_DEPTH levels (deeper, Python's reader gives up), a whole
-number too long to read (`Huge`: its problem is worded where fields are checked), and a
-key or a text holding a character no page can hold (`characters`: a control
-character, a direction override, half of a character, a noncharacter such as U+FFFE;
-escapes such as "\u202e", "\ufffe" or "\ud800" are the only way JSON can write one, as
-`load.text` refuses the file that holds one as it is).
-
-`parse_json` is the one JSON reader with these limits: the importers (`record/importers`)
-read a tool's output through it too, and word its refusals as import errors.
+What the YAML reader refuses is refused here too, with a position: nesting past
+MAX_DEPTH (deeper, Python's reader gives up), a whole number too long to read (`Huge`,
+worded where fields are checked), a key or text holding a character no page can hold
+(an escape such as "\u202e" is the only way JSON can write one). `parse_json` is the one
+JSON reader with these limits: the importers read a tool's output through it too.
 """
 
 from __future__ import annotations
@@ -106,7 +99,7 @@ def _skip(text: str, pos: int) -> int:
 
 
 def parse_json_lines(text: str, display: str, *, located: bool = True
-                     ) -> tuple[Document | None, list[Problem]]:
+                     ) -> tuple[Document, list[Problem]]:
     """A JSON-lines file: one object a line, each located by its line.
 
     `located=False` finds where each line starts, and where its keys and values are

@@ -127,7 +127,19 @@ def long_titles(meta: PageMeta, where: Places) -> list[Problem]:
                     "of every page", hint="keep it to a line; say the rest in "
                     "`description:` or in the page")
             for key, text in (("title", meta.title), ("nav", meta.nav))
-            if text is not None and len(text) > MAX_TITLE]
+            if text is not None and len(text) > MAX_TITLE] + [
+        Problem(where[key], f"{key}: {text!r} shows no word: the page's link in the "
+                "navigation of every page would have none", hint="write the page's name "
+                "in a few words")
+        for key, text in (("title", meta.title), ("nav", meta.nav))
+        if text is not None and (key == "title" or text) and blank(text)]
+
+
+def blank(text: str) -> bool:
+    """Whether a text shows nothing: blanks, and characters that take no place
+    (a zero-width space, a format or control character) or draw none."""
+    return all(c.isspace() or unicodedata.category(c) in ("Cf", "Cc", "Zs", "Zl", "Zp")
+               or c in "\u2800\u3164\u115f\u1160\uffa0" for c in text)
 
 
 def misnamed(path: Path, root: Path, lang: str, languages: tuple[str, ...]) -> list[Problem]:

@@ -1,11 +1,7 @@
-"""A dataset's records as `Row`s, each checked against the dataset's declared fields.
-
-Each record is checked like the YAML data, with its line and column: unknown fields (with
-"did you mean"), missing ones, wrong types, words outside a field's `choices`, two
-records with the same `key`. A record may carry `"note": NAME` (one of the dataset's
-`notes`): it may then lack figures, and tables print the note instead. A `null` value is
-the same as an absent one. A field with a `formula:` is computed while deriving
-(derive/columns.py): no record gives it.
+"""A dataset's records as `Row`s, each checked against its declared fields like the YAML
+data, at its line and column (docs/data-format.md, "Datasets"). A record with a `note`
+may lack figures; a `null` value is an absent one; a field with a `formula:` is computed
+while deriving (derive/columns.py), never given by a record.
 """
 
 from __future__ import annotations
@@ -18,9 +14,8 @@ from progress_site.errors import KeyPath, Problem, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.jsonfiles import BROKEN, Huge
 from progress_site.load.places import Places
-from progress_site.load.wording import describe, found, shown, written_decimals
+from progress_site.load.wording import describe, found, unmeasurable
 from progress_site.model.dataset import NOTE, Dataset, RecordField, Row
-from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Where
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -122,17 +117,11 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
         if value != value or abs(value) == float("inf"):
             return doc.problem(path, f"expected a finite number, got {found(value)}",
                                "leave the field out, and give the record a `note` saying why")
-        if abs(value) > LARGEST:
-            return doc.problem(path, f"{shown(value)} is too large to be a measurement",
-                               "check the number of digits")
-        if fld.type == "whole":
-            return Number(float(value), 0)
-        raw = doc.raw.get(path)
-        if written_decimals(raw) > MAX_DECIMALS:
-            return doc.problem(path, f"{written_decimals(raw)} decimals is more than a "
-                               "measurement can tell",
-                               f"round it to {MAX_DECIMALS} decimals or fewer")
-        return Number.of(value, raw)
+        raw = None if fld.type == "whole" else doc.raw.get(path)  # a whole's decimals: 0
+        wrong = unmeasurable(value, raw)
+        if wrong is not None:
+            return doc.problem(path, *wrong)
+        return Number(float(value), 0) if fld.type == "whole" else Number.of(value, raw)
     if fld.type == "bool":
         if isinstance(value, bool):
             return value

@@ -106,9 +106,9 @@ def load_data(root: Path, strict: bool, edited: Mapping[Path, str] | None = None
     if site is None or errors(site_problems):  # it governs every file's languages, units
         return None, docs, problems, frozenset(), unread
     data, found, aside = collections(site, docs, texts, strict, unread, kept)
-    data, more = attach_records(root, data, lists, declared_records(docs))
-    for display in unclaimed(data, lists, declared_records(docs)):
-        more = not_read(display, "", more, unread)  # a list: its records' kind unknown
+    data, more = attach_records(root, data, lists)
+    for problem in unclaimed(data, lists, declared_records(docs)):
+        more += not_read(problem.location.file, "", [problem], unread)  # records of no kind
     aside |= {("collections", name) for name in unread if name != "site"}
     return data, docs, problems + found + more, aside, unread
 

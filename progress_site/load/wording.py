@@ -12,6 +12,7 @@ from typing import Any
 
 from progress_site.load.yaml_scalars import STR_TAG, plain_tag
 from progress_site.model.declare import declared
+from progress_site.model.limits import LARGEST, MAX_DECIMALS
 from progress_site.model.values import Number, Text
 
 # How a message names each value a field may hold.
@@ -95,6 +96,18 @@ def written_decimals(raw: str | None) -> int:
     except (decimal.InvalidOperation, ValueError):
         return 0
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+def unmeasurable(value: float, raw: str | None) -> tuple[str, str] | None:
+    """Why a finite number, written `raw`, is no measurement (the message and its hint):
+    too large, or with more decimals than a measurement can tell; None when it is one."""
+    if abs(value) > LARGEST:
+        return f"{shown(value)} is too large to be a measurement", "check the number of digits"
+    decimals = written_decimals(raw)
+    if decimals > MAX_DECIMALS:
+        return (f"{decimals} decimals is more than a measurement can tell",
+                f"round it to {MAX_DECIMALS} decimals or fewer")
+    return None
 
 
 def shown(value: float) -> str:

@@ -11,6 +11,7 @@ says; the result is a `Document` (`document.py`).
 
 from __future__ import annotations
 
+import datetime
 import functools
 from typing import Any
 
@@ -193,7 +194,9 @@ class _Nodes(Reader):
             key = (self.read(key_node, path) if isinstance(key_node, yaml.ScalarNode)
                    else None)
             if not isinstance(key, (str, int)) or isinstance(key, bool):
-                self.problems.append(self.doc.problem(path, "keys must be words"))
+                self.report(key_node, path, f"this key is {not_a_word(key_node, key)}, "
+                            "not a word", "write the key as a word; quote one that YAML "
+                            "reads otherwise ('true': ...)")
                 continue
             key = str(key)
             child = (*path, key)
@@ -235,6 +238,16 @@ class _Nodes(Reader):
             return [problem]
         self.doc.data = None if node is None else self.build(node, ())
         return self.problems
+
+
+def not_a_word(node: yaml.Node, key: Any) -> str:
+    """What a key that is no word is, in words (it is at the user's key, not its map)."""
+    if not isinstance(node, yaml.ScalarNode):
+        return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+    what = ("null" if key is None else "true or false" if isinstance(key, bool)
+            else "a number" if isinstance(key, float) else "a date" if isinstance(
+                key, datetime.date) else "a value of its own")
+    return f"{node.value!r}, read as {what}"
 
 
 def parse(text: str, display: str) -> tuple[Document, list[Problem]]:

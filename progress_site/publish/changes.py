@@ -30,6 +30,10 @@ from progress_site.publish.snapshot import Snapshot, of_records, snapshot
 from progress_site.regular import NotRegular, read_regular
 
 PAGES_NAMED = 5  # pages a summary names before it counts the rest
+NOT_PUBLISHED = "it is not a data.json that a build published"
+# What a snapshot of a file no build wrote may raise: a figure that is not one, numbers
+# no float holds.
+UNREAD = (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError)
 
 
 def read_published(site: Path) -> bytes | None:
@@ -90,38 +94,36 @@ def published_document(data_json: bytes) -> dict[str, Any]:
     says why not: the old side of `--changes` is a user's argument)."""
     document = parse_document(data_json)
     if document is None:
-        raise ValueError("it is not a data.json that a build published")
+        raise ValueError(NOT_PUBLISHED)
     why = frame_problem(document)
     if why is not None:
-        raise ValueError(f"it is not a data.json that a build published ({why})")
+        raise ValueError(f"{NOT_PUBLISHED} ({why})")
     return document
 
 
-def parse_snapshot(data_json: bytes) -> Snapshot | None:
-    """The snapshot of a data.json's bytes, or None when they are not JSON, or not the
-    object a build publishes (the old side of a comparison may be any file)."""
-    document = parse_document(data_json)
-    if document is None or frame_problem(document) is not None:
-        return None
-    return snapshot_or_none(document)
-
-
-def snapshot_or_none(document: dict[str, Any]) -> Snapshot | None:
-    """The snapshot of a parsed data.json, or None when it is not one a build publishes."""
+def published(data_json: bytes) -> tuple[dict[str, Any], Snapshot]:
+    """`published_document`, and its snapshot (the same ValueError when the figures in it
+    are not as a build writes them)."""
+    document = published_document(data_json)
     with collector_paused():
         try:
-            return snapshot(document)
-        # A figure that is not one, numbers no float holds: not a data.json.
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
-                OverflowError):
-            return None
+            return document, snapshot(document)
+        except UNREAD:
+            raise ValueError(NOT_PUBLISHED) from None
+
+
+def parse_snapshot(data_json: bytes) -> Snapshot | None:
+    """The snapshot of a data.json's bytes, or None when they are not one a build published
+    (the old side of a comparison may be any file)."""
+    try:
+        return published(data_json)[1]
+    except ValueError:
+        return None
 
 
 class Previous:
     """The site a build replaces, read as the build starts: its data.json's bytes (or why
-    they cannot be read). After an edit only the records that changed are read
-    (`edited_lines`), also in a file written on another day when only its `today` differs
-    besides; otherwise the old file is parsed whole."""
+    they cannot be read), compared by `edited_lines`, else parsed whole."""
 
     def __init__(self, out: Path) -> None:
         self.out, self.data, self.problem = out, None, None
@@ -169,9 +171,8 @@ def as_of(old: bytes, new: bytes) -> bytes:
 
 def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
     """What changed, read from the records that differ alone (edited.py), the new ones
-    made from `model` (which wrote `new`); None when the files differ otherwise, or the
-    old records do not read as a build writes them (then the old file is read whole,
-    which says why)."""
+    made from `model` (which wrote `new`); None when the files differ otherwise or the old
+    records do not read as a build writes them (the old file is then read whole)."""
     old = as_of(old, new)
     if old == new:  # another day, and nothing else
         return []
@@ -182,24 +183,22 @@ def edited_lines(old: bytes, new: bytes, model: Model) -> list[str] | None:
         return None
     try:
         before = of_records(found.collection, found.first, found.old)
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError):
+    except UNREAD:
         return None
     return describe(before, of_records(found.collection, found.first, records))
 
 
 def before_swap(previous: Previous, files: Mapping[str, bytes], model: Model
                 ) -> tuple[list[str] | None, list[Problem]]:
-    """What changed since the site `previous` read, worked out before the new one
-    (`files`, made from `model`) replaces it: None when there is no site there yet; a
-    warning when its data.json cannot be read, which never stops the new site from
-    being published."""
+    """What changed since the site `previous` read, before the new one (`files`, made
+    from `model`) replaces it: None when there is none yet; a warning (never an error)
+    when its data.json cannot be read."""
     if previous.problem is not None:
         return None, [previous.problem]
     if previous.data is None:
         return None, []
     lines: list[str] | None = []
-    # The same bytes mean no figure or task changed: nothing to compare (a rebuild).
-    if previous.data != files["data.json"]:
+    if previous.data != files["data.json"]:  # else no figure or task changed (a rebuild)
         lines = previous.lines(files["data.json"], model)
     if lines is None:
         return None, [unreadable(previous.out, "is not a data.json that a build published")]
@@ -278,7 +277,4 @@ def describe(old: Snapshot, new: Snapshot) -> list[str]:
 def lines_between(old: bytes, new: dict[str, Any]) -> list[str]:
     """The changes from one data.json to a new build's document (`datajson.plain`; the
     ValueError of an old one that is not a data.json)."""
-    before = snapshot_or_none(published_document(old))
-    if before is None:
-        raise ValueError("it is not a data.json that a build published")
-    return describe(before, snapshot(new))
+    return describe(published(old)[1], snapshot(new))

@@ -81,13 +81,9 @@ class Comparison:
 
 def compare(old: bytes, second: dict[str, Any], pages: list[str] | None = None
             ) -> Comparison:
-    """The differences from a data.json to a new build's document (`datajson.plain`;
-    ValueError when the old one is not a data.json); `pages`, those of the new site that
-    differ from the old one's (`changes.pages_changed`), when they were compared."""
-    first = changes.published_document(old)
-    before = changes.snapshot_or_none(first)
-    if before is None:
-        raise ValueError("it is not a data.json that a build published")
+    """From a data.json to a new build's document (`datajson.plain`; ValueError when the
+    old one is not a data.json); `pages`: `changes.pages_changed`, when compared."""
+    first, before = changes.published(old)
     after = snapshot(second)
     tasks = changes.describe(Snapshot({}, before.tasks, titles=before.titles),
                              Snapshot({}, after.tasks, titles=after.titles))
@@ -106,7 +102,7 @@ NOT_TEXT = frozenset({"id", "status", "derived", "series", "rows"})
 
 
 def texts_of(document: dict[str, Any]) -> dict[str, str]:
-    """Every text of a data.json by its path (an explicit stack, as `collect`)."""
+    """Every text of a data.json by its path (an explicit stack, as `snapshot.gather`)."""
     found: dict[str, str] = {}
     stack: list[tuple[Any, str]] = [(v, k) for k, v in document.items()
                                     if k not in ("version", "today", *NOT_TEXT)]
@@ -114,18 +110,14 @@ def texts_of(document: dict[str, Any]) -> dict[str, str]:
         value, path = stack.pop()
         if type(value) is str:
             found[path] = value
-        elif type(value) is list:  # an item by its id, as `changes` names it: an
-            # item put first does not move the others' paths
-            stack.extend((item, f"{path}.{name_of(item, i)}") for i, item in enumerate(value))
+        elif type(value) is list:  # an item by its id, else its place, as `changes`
+            # names it: an item put first does not move the others' paths
+            stack.extend((item, f"{path}.{item.get('id', i) if type(item) is dict else i}")
+                         for i, item in enumerate(value))
         elif type(value) is dict:
             stack.extend((child, f"{path}.{key}") for key, child in value.items()
                          if key not in NOT_TEXT)
     return found
-
-
-def name_of(item: Any, place: int) -> Any:
-    """A list item's part of a path: its id when it has one, else its place."""
-    return item.get("id", place) if type(item) is dict else place
 
 
 def markdown(found: Comparison) -> str:
@@ -151,7 +143,7 @@ def bounded(text: str) -> str:
 
 
 def figures_table(found: Comparison) -> list[str]:
-    """The table of figures that changed, or a line saying none did."""
+    """The figures that changed, or a line saying none did."""
     old, new = found.old.figures, found.new.figures
     paths = sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
     if not paths:
@@ -172,7 +164,7 @@ OFF_NOTE = (f"Off its level: the newest run lies more than {Settings().outlier_n
 
 
 def more(count: int, what: str) -> list[str]:
-    """The line that says how many rows were left out; nothing when none was."""
+    """The line that says how many rows were left out, if any."""
     if count <= MAX_ROWS:
         return []
     return [f"And {count - MAX_ROWS:,} more {what} (`--changes OLD_SITE` lists them all)."]
@@ -222,7 +214,7 @@ def change(found: Comparison, path: str) -> str:
 
 
 def tasks_list(found: Comparison) -> list[str]:
-    """The tasks that changed, as a list; nothing when none did."""
+    """The tasks that changed, or a line saying none did."""
     if not found.tasks:
         return ["No task changed."]
     return ["### Tasks", "\n".join(f"- {md(line)}" for line in found.tasks[:MAX_ROWS]),
@@ -265,9 +257,8 @@ def level(value: float, unit: str) -> str:
 
 
 def steps_section(title: str, found: Comparison, status: str, what: str) -> list[str]:
-    """A heading and one line per new step of that status (MAX_ROWS at most, then how
-    many more: a pull request of 10,000 series may bring a step in each); nothing when
-    there is none."""
+    """A heading and the new steps of that status, MAX_ROWS at most: a pull request of
+    10,000 series may bring a step in each."""
     rows = [row for row in found.steps if row.status == status]
     if not rows:
         return []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from progress_site.load.pages import Page
+from progress_site.publish.feeds import xml_bytes
 from progress_site.render.places import PagePlace, public_url
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -44,6 +45,4 @@ def sitemap(pages: tuple[Page, ...], default: str, base_url: str) -> bytes:
         if any(other.language == default for other in versions):
             home = public_url(PagePlace.of(default, page.slug, default).path, base_url)
             ET.SubElement(url, "xhtml:link", rel="alternate", hreflang="x-default", href=home)
-    ET.indent(root)
-    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
-    return data + b"\n"
+    return xml_bytes(root)

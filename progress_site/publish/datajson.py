@@ -17,7 +17,7 @@ from typing import Any
 from progress_site.derive.site import Model
 from progress_site.model.schema import Data
 from progress_site.model.walk import record_fields
-from progress_site.publish.datarecords import Path, Writer
+from progress_site.publish.datarecords import Writer
 from progress_site.publish.regressions import series_json
 
 # Bump when a field is renamed or removed, or its meaning changes; adding one does not.
@@ -25,7 +25,7 @@ VERSION = 1
 
 
 def data_json(model: Model) -> bytes:
-    """The file's bytes: the version, the day the build counted from, every collection."""
+    """The file's bytes."""
     out = io.BytesIO()  # grown in place: no list of every piece, no copy at the end
     for chunk in chunks(frame(model, Writer(model))):
         out.write(chunk)
@@ -34,7 +34,7 @@ def data_json(model: Model) -> bytes:
 
 
 def frame(model: Model, writer: Writer) -> dict[str, Any]:
-    """The document, each collection to be made JSON a record at a time."""
+    """The document, each collection made JSON a record at a time."""
     document: dict[str, Any] = {"version": VERSION, "today": model.today.isoformat(),
                                 **{name: Collection(writer, getattr(model.data, name), name)
                                    for name in record_fields(Data)}}
@@ -55,10 +55,9 @@ def plain(model: Model) -> dict[str, Any]:
 
 
 def written(model: Model, name: str, first: int, text: str) -> list[Any] | None:
-    """The records of the list `name` (a collection, or the series), from its `first`,
-    that data.json writes as `text` (joined by commas), as `plain` gives them; None when
-    `text` is not whole records of it. Each is made JSON again to compare: a few records
-    of an edit."""
+    """The records of the list `name` (a collection, or the series) from its `first`,
+    which data.json writes as `text` (joined by commas), as `plain` gives them; None when
+    `text` is not whole records of it. Only the few records of an edit are made JSON."""
     dumped = compact()
     found: list[Any] = []
     at = 0
@@ -79,18 +78,8 @@ def records_from(model: Model, name: str, first: int) -> Iterator[Any]:
     time; none when data.json holds no such list."""
     if name == "series":
         yield from series_json(model)[first:]
-        return
-    records = getattr(model.data, name) if name in record_fields(Data) else None
-    if type(records) is not tuple:
-        return
-    writer = Writer(model)
-    for i in range(first, len(records)):
-        yield writer.to_json(records[i], record_path(name, i, records[i]))
-
-
-def record_path(name: str, index: int, record: Any) -> Path:
-    """Where a collection's record is, as the writer names it: by its id, else its place."""
-    return (((), name), str(getattr(record, "id", index)))
+    elif name in record_fields(Data) and type(getattr(model.data, name)) is tuple:
+        yield from Collection(Writer(model), getattr(model.data, name), name).records(first)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -101,13 +90,15 @@ class Collection:
     value: Any
     name: str
 
-    def records(self) -> Iterator[Any]:
-        """Its records as JSON, in order; a field that is not a list as one value."""
+    def records(self, first: int = 0) -> Iterator[Any]:
+        """Its records as JSON from its `first`, each at its id, else its place; a field
+        that is not a list as one value."""
         if type(self.value) is not tuple:
             yield self.writer.to_json(self.value, ((), self.name))
             return
-        for i, record in enumerate(self.value):
-            yield self.writer.to_json(record, record_path(self.name, i, record))
+        for i in range(first, len(self.value)):
+            record = self.value[i]
+            yield self.writer.to_json(record, (((), self.name), str(getattr(record, "id", i))))
 
 
 def compact() -> Callable[[Any], str]:
@@ -117,17 +108,14 @@ def compact() -> Callable[[Any], str]:
                             allow_nan=False).encode
 
 
-def encoder() -> Callable[[Any], bytes]:
-    """`compact`, as UTF-8: one encoder for the file, not one made for each of its
-    thousands of records."""
-    encode = compact()
-    return lambda value: encode(value).encode("utf-8")
-
-
 def chunks(document: dict[str, Any]) -> Iterator[bytes]:
     """The document's bytes, its collections a record at a time: the JSON of a large
     site's every record never exists at once, nor the whole file as text."""
-    dumped = encoder()
+    encode = compact()  # one encoder for the file, not one for each of its records
+
+    def dumped(value: Any) -> bytes:
+        return encode(value).encode("utf-8")
+
     yield b"{"
     for i, name in enumerate(sorted(document)):
         value = document[name]

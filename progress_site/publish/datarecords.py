@@ -11,6 +11,8 @@ texts cite it by (`model/keys.py`), and the change summary compares figures by i
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from progress_site.derive.kinds import kind_of
@@ -78,15 +80,19 @@ def item_derived(item: BudgetItemView) -> dict[str, Any]:
     return {"share": quantity(item.share), "over": item.over}
 
 
-Derivable = FigureView | ComparisonView | RoadmapView | HeadlineView
+View = FigureView | ComparisonView | RoadmapView | HeadlineView | BudgetItemView
+# Each view's `derived`, by the view's type.
+DERIVED_JSON: Mapping[type, Callable[[Any], dict[str, Any]]] = MappingProxyType({
+    FigureView: figure_derived, ComparisonView: comparison_derived,
+    RoadmapView: roadmap_derived, HeadlineView: headline_derived, BudgetItemView: item_derived})
 
 
-def derived_views(model: Model) -> dict[tuple[str, ...], Derivable]:
+def derived_views(model: Model) -> dict[tuple[str, ...], View]:
     """The view each record's `derived` is made from, by the parts of the key of the
     figure or record it belongs to (a figure's key is its own), made JSON only as it is
     written. By parts, not keys: a plain tuple is hashed and compared in C, and each
     record of the file looks one up."""
-    out: dict[tuple[str, ...], Derivable] = {
+    out: dict[tuple[str, ...], View] = {
         key.parts: view for key, view in model.figures.items()}
     out.update((c.key.parts, c) for study in model.studies for c in study.comparisons)
     out.update((roadmap.key.parts, roadmap) for roadmap in model.roadmaps)
@@ -94,18 +100,7 @@ def derived_views(model: Model) -> dict[tuple[str, ...], Derivable]:
     return out
 
 
-def derived_json(view: Derivable) -> dict[str, Any]:
-    """A view's `derived`, as its kind of record writes it."""
-    if isinstance(view, FigureView):
-        return figure_derived(view)
-    if isinstance(view, ComparisonView):
-        return comparison_derived(view)
-    if isinstance(view, RoadmapView):
-        return roadmap_derived(view)
-    return headline_derived(view)
-
-
-def budget_items(model: Model) -> dict[tuple[str, ...], BudgetItemView]:
+def budget_items(model: Model) -> dict[tuple[str, ...], View]:
     """Each budget item's view, by its key's parts (its figure has the same key)."""
     return {item.figure.key.parts: item for budget in model.budgets for item in budget.items}
 
@@ -171,10 +166,6 @@ class Writer:
             path, name = path
             parts.append(name)
         key = published_parts(tuple(reversed(parts)))
-        if key is None:
-            return None
-        if isinstance(record, BudgetItem):
-            item = self.items.get(key)
-            return None if item is None else item_derived(item)
-        view = self.derived.get(key)
-        return None if view is None else derived_json(view)
+        table = self.items if isinstance(record, BudgetItem) else self.derived
+        view = None if key is None else table.get(key)
+        return None if view is None else DERIVED_JSON[type(view)](view)

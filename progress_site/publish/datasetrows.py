@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from progress_site.model.dataset import NOTE, Dataset, Row
+from progress_site.model.dataset import NOTE, Dataset
 from progress_site.model.values import plain
 
 SCALAR = (str, int, float, bool)
@@ -23,17 +23,11 @@ Records = dict[str, dict[str, str]]  # record name -> field -> printed value
 MAX_TEXT = 200
 
 
-def row_json(row: Row) -> dict[str, Any]:
-    """One record as data.json writes it: its fields' values, and its note if any."""
-    out: dict[str, Any] = {name: plain(value) for name, value in row.values.items()}
-    if row.note is not None:
-        out[NOTE] = row.note
-    return out
-
-
 def dataset_rows(ds: Dataset) -> list[dict[str, Any]]:
-    """A dataset's records as data.json writes them, in their file's order."""
-    return [row_json(row) for row in ds.rows]
+    """A dataset's records as data.json writes them, in their file's order: each field's
+    value, and the record's note if any."""
+    return [{name: plain(value) for name, value in row.values.items()}
+            | ({NOTE: row.note} if row.note is not None else {}) for row in ds.rows]
 
 
 def printed(value: Any, unit: str | None) -> str:

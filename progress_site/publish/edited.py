@@ -40,21 +40,15 @@ class Edited:
     new: str
 
 
-def common_prefix(a: str, b: str) -> int:
-    """How many characters `a` and `b` share from their start."""
-    at, end = 0, min(len(a), len(b))
-    for size in STEPS:
-        while at + size <= end and a[at:at + size] == b[at:at + size]:
-            at += size
-    return at
+def common_length(a: str, b: str, limit: int, from_end: bool = False) -> int:
+    """How many characters `a` and `b` share at their start (or their end), at most
+    `limit`."""
+    def part(text: str, at: int, size: int) -> str:
+        return text[len(text) - at - size:len(text) - at] if from_end else text[at:at + size]
 
-
-def common_suffix(a: str, b: str, limit: int) -> int:
-    """How many characters `a` and `b` share at their end, at most `limit`."""
     at = 0
     for size in STEPS:
-        while at + size <= limit and a[len(a) - at - size:len(a) - at] == \
-                b[len(b) - at - size:len(b) - at]:
+        while at + size <= limit and part(a, at, size) == part(b, at, size):
             at += size
     return at
 
@@ -68,8 +62,9 @@ def edited(old_bytes: bytes, new_bytes: bytes) -> Edited | None:
     except UnicodeDecodeError:
         return None
     new = new_bytes.decode("utf-8")
-    start = common_prefix(old, new)
-    end = len(old) - common_suffix(old, new, min(len(old), len(new)) - start)
+    shorter = min(len(old), len(new))
+    start = common_length(old, new, shorter)
+    end = len(old) - common_length(old, new, shorter - start, from_end=True)
     try:  # the old side may be any file: where it stops being JSON, nothing is found
         found = collection_at(old, start, end)
     except (ValueError, IndexError, RecursionError):

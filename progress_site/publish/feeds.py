@@ -31,7 +31,7 @@ from progress_site.model.schema import (
 )
 from progress_site.model.values import Text
 from progress_site.model.walk import holding_fields, walk
-from progress_site.publish.news import Candidate, Entry, plain
+from progress_site.publish.news import Candidate, Entry
 from progress_site.render.places import public_url
 from progress_site.render.words import Words
 
@@ -93,9 +93,22 @@ def urn(*parts: str) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)).urn
 
 
+def link(page: str, folder: str, base_url: str | None) -> str:
+    """A page's address in a feed published in `folder`: absolute when the site's base
+    URL is known, else relative to the feed."""
+    return public_url(page, base_url) if base_url else posixpath.relpath(page, folder or ".")
+
+
+def xml_bytes(root: ET.Element) -> bytes:
+    """A feed or a sitemap as its file holds it: indented, with its declaration."""
+    ET.indent(root)
+    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return data + b"\n"
+
+
 def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str
         ) -> ET.Element:
-    """A new Atom element under `parent`, returned."""
+    """A new Atom element under `parent`."""
     child = ET.SubElement(parent, tag, attributes)
     child.text = text
     return child
@@ -136,8 +149,7 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
 
     @cache  # a few pages, linked from every entry
     def href(page: str) -> str:
-        return public_url(page, base_url) if base_url else posixpath.relpath(page,
-                                                                              folder or ".")
+        return link(page, folder, base_url)
 
     @cache  # only when an entry's own element is on no page
     def cited() -> dict[str, tuple[str, ...]]:
@@ -165,17 +177,15 @@ def atom_feed(model: Model, words: Words, folder: str, pages: dict[tuple[str, st
     # registered in ElementTree's one registry for the whole process (the sitemap's too).
     feed = ET.Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
     add(feed, "id", urn(name, words.lang, "feed"))
-    add(feed, "title", plain(words.text(site.title)))
+    add(feed, "title", words.text(site.title).striptags())
     if site.tagline:
-        add(feed, "subtitle", plain(words.text(site.tagline)))
+        add(feed, "subtitle", words.text(site.tagline).striptags())
     add(feed, "updated", stamp(entries[0].updated if entries else newest_date(model)))
-    add(add(feed, "author"), "name", plain(words.text(site.title)))
+    add(add(feed, "author"), "name", words.text(site.title).striptags())
     if home:
         add(feed, "link", rel="alternate", type="text/html", href=href(home))
     add(feed, "link", rel="self", type="application/atom+xml", href=href(f"{folder}feed.xml"))
     add(feed, "generator", "progress-site")
     for e in entries:
         add_entry(feed, e, urn(name, words.lang, e.key), *target(e))
-    ET.indent(feed)
-    data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
-    return data + b"\n"
+    return xml_bytes(feed)

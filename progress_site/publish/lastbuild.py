@@ -46,13 +46,11 @@ LIBRARIES = ("jinja2", "markupsafe", "babel", "markdown-it-py", "mdurl", "pyyaml
 # the engine reads in this list): "today", and where the cache folder is.
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "XDG_CACHE_HOME", "HOME")
 RECORD_LIMIT = 1 << 20  # bytes: warnings included, a record is a few KB
-CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """What the last build of a source into an output left: its inputs' key, its
-    output's key, its pages and the warnings it printed."""
+    """What the last build of a source into an output left."""
 
     inputs: str
     output: str
@@ -76,8 +74,7 @@ class LastBuild:
         return cls(record_path(folder, source, out), out, inputs_key(source, options))
 
     def unchanged(self) -> Record | None:
-        """The last build's record when this build's inputs are its inputs and the output
-        holds exactly what it left; None when there is something to build."""
+        """The last build's record when this build's inputs and output are its own."""
         found = recall(self.path)
         if found is None or self.inputs is None or found.inputs != self.inputs:
             return None
@@ -97,8 +94,6 @@ class LastBuild:
         text = json.dumps({"format": FORMAT, "inputs": self.inputs, "output": output,
                            "pages": pages, "warnings": warnings}, ensure_ascii=True)
         cache.store(self.path, text.encode())
-
-
 
 
 def inputs_key(source: Path, options: Mapping[str, object]) -> str | None:
@@ -128,8 +123,8 @@ def inputs_key(source: Path, options: Mapping[str, object]) -> str | None:
 
 
 def output_key(out: Path) -> str | None:
-    """The hash of what `out` holds: each file's path, size and modification time, each
-    folder's and link's path; None when there is no such folder."""
+    """The hash of what `out` holds (`walk` without contents); None when there is no such
+    folder."""
     if not out.is_dir():
         return None
     digest = hashlib.sha256()
@@ -167,11 +162,8 @@ def walk(folder: Path, contents: bool, prefix: str = "") -> Iterator[bytes]:
 
 def file_hash(path: Path) -> bytes:
     """The sha256 of a regular file's bytes, read without waiting on a FIFO swapped in."""
-    digest = hashlib.sha256()
     with open_regular(path) as file:
-        while chunk := file.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest().encode()
+        return hashlib.file_digest(file, "sha256").hexdigest().encode()
 
 
 def record_path(folder: Path, source: Path, out: Path) -> Path:
@@ -182,7 +174,7 @@ def record_path(folder: Path, source: Path, out: Path) -> Path:
 
 
 def recall(path: Path) -> Record | None:
-    """The record at `path`, or None when there is none that reads as one."""
+    """The record at `path`, or None when none reads as one."""
     data = cache.read(path, RECORD_LIMIT)
     if data is None:
         return None

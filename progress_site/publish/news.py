@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from progress_site.derive.site import Model
 from progress_site.derive.views import ComparisonView, FigureView
@@ -47,11 +47,6 @@ class Entry:
 Candidate = tuple[dt.date, str, Callable[[Words], Entry]]
 
 
-def plain(markup: Markup) -> str:
-    """Text without its tags, as a feed title must be."""
-    return markup.striptags()
-
-
 def labelled(words: Words, what: str, figure: str) -> str:
     """`What: figure`, with the language's punctuation (`Quoi : chiffre` in French)."""
     return words.gettext("%(what)s: %(figure)s") % {"what": what, "figure": figure}
@@ -59,7 +54,7 @@ def labelled(words: Words, what: str, figure: str) -> str:
 
 def figure_words(words: Words, view: FigureView) -> str:
     """A figure as one line: its number, its words and its status."""
-    text = f" {plain(words.text(view.figure.text))}" if view.figure.text else ""
+    text = f" {words.text(view.figure.text).striptags()}" if view.figure.text else ""
     return f"{words.quantity(view.quantity)}{text} ({words.status(view.status)})"
 
 
@@ -83,7 +78,7 @@ def task_entry(task: Task, day: dt.date, words: Words) -> Entry:
         label = words.ngettext("Proof:", "Proofs:", len(task.proofs))
         links = ", ".join(words.link(p) for p in task.proofs)
         content += f"<p>{escape(label)} {links}</p>"
-    title = words.gettext("Validated: %(task)s") % {"task": plain(words.text(task.title))}
+    title = words.gettext("Validated: %(task)s") % {"task": words.text(task.title).striptags()}
     return Entry(f"tasks/{task.id}", day, title, content, (f"task-{task.id}",))
 
 
@@ -123,9 +118,9 @@ def figure_entries(model: Model) -> Iterator[Candidate]:
 def figure_entry(model: Model, key: FigureKey, day: dt.date, titles: tuple[Text | None, ...],
                  anchors: tuple[str, ...], words: Words) -> Entry:
     """One figure: `What: number words (status)`; `Budget: item: ...` for two titles."""
-    what = plain(words.text(titles[0]))
+    what = words.text(titles[0]).striptags()
     for title in titles[1:]:
-        what = labelled(words, what, plain(words.text(title)))
+        what = labelled(words, what, words.text(title).striptags())
     line = figure_words(words, model.view(key))
     # Texts cite what holds it by its first two parts (`runs.R` of `runs.R.ITEM`).
     return Entry("/".join(key.parts), day, labelled(words, what, line),
@@ -136,8 +131,8 @@ def comparison_entry(c: ComparisonView, study: Study, day: dt.date, words: Words
     """A comparison: `What (context): before → after, change`; each side named first
     when it is a contender (`cargo test 1.66.0 69.10 s → ...`)."""
     comp = c.comparison
-    what = plain(words.text(comp.title)) + (
-        f" ({plain(words.text(comp.context))})" if comp.context else "")
+    what = words.text(comp.title).striptags() + (
+        f" ({words.text(comp.context).striptags()})" if comp.context else "")
     before, after = (" ".join(filter(None, (words.contender_words(side),
                                             figure_words(words, view))))
                      for side, view in ((study.before, c.before), (study.after, c.after)))

@@ -20,7 +20,7 @@ from progress_site.publish.dataschema import data_schema_json
 from progress_site.publish.feeds import atom_feed
 from progress_site.publish.news import newest
 from progress_site.publish.regressions import FEED, regressions_feed
-from progress_site.publish.social import SocialCard, card_path
+from progress_site.publish.social import card_png
 from progress_site.render.i18n import Catalogs
 from progress_site.render.places import home_page, language_folder
 from progress_site.render.words import Words
@@ -48,15 +48,14 @@ def anchors(files: dict[str, bytes], languages: tuple[str, ...]) -> dict[tuple[s
 def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
                 files: dict[str, bytes], *, base_url: str | None,
                 cache_dir: Path | None) -> dict[str, bytes]:
-    """Every file besides the pages (404 pages included) and assets, as {published path:
-    bytes}."""
+    """Every file besides the pages (404 pages included) and assets."""
     site = model.data.site
     default = site.languages[0]
     out = {"data.json": data_json(model), "data.schema.json": data_schema_json(),
            "robots.txt": robots(base_url)}
     if base_url:
         out["sitemap.xml"] = sitemap(pages, default, base_url)
-    card = SocialCard(cache_dir / "social" if cache_dir else None)
+    cards = cache_dir / "social" if cache_dir else None
     where = anchors(files, site.languages)
     news = newest(model)  # the same in every language
     for lang in site.languages:
@@ -67,5 +66,5 @@ def extra_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
         if model.series:
             out[f"{folder}{FEED}"] = regressions_feed(model, words, folder, base_url)
         if base_url:  # a preview is only shown through og:image, which must be absolute
-            out[card_path(lang, default)] = card.png(model, words)
+            out[f"{folder}social.png"] = card_png(model, words, cards)
     return out

@@ -8,8 +8,6 @@ build and in every language, so a reader never sees a regression twice.
 from __future__ import annotations
 
 import datetime as dt
-import posixpath
-import uuid
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
@@ -17,10 +15,9 @@ from markupsafe import Markup
 
 from progress_site.derive.site import Model
 from progress_site.model.history import SeriesPoint, deviation, significant
-from progress_site.publish.feeds import ATOM, add, identity, stamp
-from progress_site.publish.news import plain
+from progress_site.publish.feeds import ATOM, add, identity, link, stamp, urn, xml_bytes
 from progress_site.render.dashboard import Dashboard
-from progress_site.render.places import PagePlace, public_url
+from progress_site.render.places import PagePlace
 from progress_site.render.words import Words
 
 if TYPE_CHECKING:  # data.json's schema is written by every build, history or not
@@ -85,52 +82,41 @@ def step_json(view: SeriesView, step: Step) -> dict[str, Any]:
             "status": step.status}
 
 
-def step_id(view: SeriesView, step: Step) -> str:
-    """The step's permanent id: its series' key and its commit range."""
-    name = f"{view.key}/{step.last_before}..{step.first_after}"
-    return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
-
-
 def regressions_feed(model: Model, words: Words, folder: str, base_url: str | None
                      ) -> bytes:
     """One language's feed of regressions, newest first, each linked to its series'
     page."""
     board = Dashboard(words, model)
-
-    def href(path: str) -> str:
-        return public_url(path, base_url) if base_url else posixpath.relpath(path,
-                                                                              folder or ".")
-
     found = [(view, step) for view in model.series if view.report is not None
              for step in view.report.steps if step.direction == "regression"]
     found.sort(key=lambda f: (-_day(f[0], f[1].first_after).toordinal(), f[0].key))
     feed = ET.Element("feed", {"xmlns": ATOM, "xml:lang": words.lang})
     site = model.data.site
-    add(feed, "id", uuid.uuid5(uuid.NAMESPACE_URL, "/".join(
-        (identity(model), words.lang, FEED))).urn)
-    add(feed, "title", words._("%(site)s: regressions", site=plain(words.text(site.title))))
+    title = words.text(site.title).striptags()
+    add(feed, "id", urn(identity(model), words.lang, FEED))
+    add(feed, "title", words._("%(site)s: regressions", site=title))
     newest = _day(found[0][0], found[0][1].first_after) if found else model.today
     add(feed, "updated", stamp(newest))
-    add(add(feed, "author"), "name", plain(words.text(site.title)))
-    add(feed, "link", rel="self", type="application/atom+xml", href=href(folder + FEED))
+    add(add(feed, "author"), "name", title)
+    add(feed, "link", rel="self", type="application/atom+xml",
+        href=link(folder + FEED, folder, base_url))
     add(feed, "generator", "progress-site")
     for view, step in found:
         row = board.step(view, step)
+        commits = f"{step.last_before}..{step.first_after}"
         entry = add(feed, "entry")
-        add(entry, "id", step_id(view, step))
+        add(entry, "id", urn(view.key, commits))  # the same on every build, in every language
         add(entry, "title", words._("%(title)s: %(percent)s, commits %(range)s",
-                                    title=row.title, percent=row.percent,
-                                    range=f"{step.last_before}..{step.first_after}"))
+                                    title=row.title, percent=row.percent, range=commits))
         add(entry, "updated", stamp(_day(view, step.first_after)))
         page = PagePlace.of(words.lang, row.slug, site.languages[0]).path
-        add(entry, "link", rel="alternate", type="text/html", href=href(page))
+        add(entry, "link", rel="alternate", type="text/html",
+            href=link(page, folder, base_url))
         content = Markup("<p>{} · {} · {} · {} · {}</p>").format(
             row.ratio, row.percent, words._("noise\u00a0%(noise)s", noise=row.noise),
             row.p_value, row.status)
         add(entry, "content", str(content), type="html")
-    ET.indent(feed)
-    data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
-    return data + b"\n"
+    return xml_bytes(feed)
 
 
 def _day(view: SeriesView, commit: str) -> dt.date:

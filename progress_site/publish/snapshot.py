@@ -16,7 +16,7 @@ from progress_site.model.history import SPREAD_DIGITS, SPREAD_NAMES
 from progress_site.model.keys import published
 from progress_site.model.limits import MAX_PRINTED_DECIMALS
 from progress_site.publish.datasetrows import Records, records_of
-from progress_site.publish.titles import titles
+from progress_site.publish.titles import SIDES, items, part, titles
 
 TASK_STATUSES = frozenset({"done", "in-progress", "planned"})
 WIDTHS = ("sd", "iqr")  # a distribution's parts that are spreads, not places
@@ -52,8 +52,8 @@ class Snapshot:
 
 
 def number(quantity: Any) -> str:
-    """A derived quantity as plain text: `7.92 us`, `12.5 to 17.1 packets`, `56 of 56`
-    (ValueError for what no build publishes: the old side may be any file)."""
+    """`7.92 us`, `12.5 to 17.1 packets`, `56 of 56` (ValueError for what no build
+    publishes: the old side may be any file)."""
     if not quantity or quantity.get("kind") == "none":
         return "no number"
     decimals = int(quantity.get("decimals") or 0)
@@ -85,8 +85,8 @@ def spread(parts: Any, decimals: int, unit: str) -> str:
 
 
 def finite(value: Any) -> bool:
-    """Whether a value of a parsed data.json is a number a build publishes: a whole number
-    or a finite float (OverflowError for a whole number no float holds)."""
+    """Whether a parsed value is a number a build publishes (OverflowError for a whole
+    number no float holds)."""
     return type(value) in (int, float) and math.isfinite(value)
 
 
@@ -99,18 +99,14 @@ def part_decimals(name: str, value: float, decimals: int) -> int:
 
 
 def width_decimals(width: float) -> int:
-    """The decimals that show a spread's third significant digit (at most MAX_PRINTED_DECIMALS)."""
+    """The decimals that show a spread's third significant digit."""
     return min(MAX_PRINTED_DECIMALS, significant_decimals(width, SPREAD_DIGITS)) if width > 0 else 0
 
 
-def collect(value: Any, path: str, snap: Snapshot) -> None:
-    """Record every figure and task under `value` (parsed JSON), with an explicit stack:
-    a site of 10,000 figures nests a few levels, but holds a million values."""
-    gather(value, (path,) if path else (), snap)
-
-
 def gather(value: Any, parts: tuple[str, ...], snap: Snapshot) -> None:
-    """`collect`, for a value at the path `parts`."""
+    """Record every figure and task under `value` (parsed JSON, at the path `parts`), with
+    an explicit stack: a site of 10,000 figures nests a few levels, but holds a million
+    values."""
     figures, tasks = snap.figures, snap.tasks
     stack: list[tuple[Any, tuple[str, ...]]] = [(value, parts)]
     while stack:
@@ -166,19 +162,18 @@ def headline_spread(parts: Any) -> tuple[str, float] | None:
         return None
     name, label = (("iqr", SPREAD_NAMES["iqr"]) if "p50" in parts
                    else ("sd", SPREAD_NAMES["stddev"]))
-    width = parts.get(name)
-    if not isinstance(width, (int, float)) or isinstance(width, bool) \
-            or not math.isfinite(width) or width < 0:
+    width: Any = parts.get(name)
+    if not finite(width) or width < 0:
         return None
     return label, float(width)
 
 
 def snapshot(document: dict[str, Any]) -> Snapshot:
-    """The figures and tasks of a parsed data.json."""
+    """What a parsed data.json shows."""
     snap = Snapshot({}, {})
     for key, value in document.items():
         if key not in ("site", "version", "today") and type(value) in (dict, list):
-            collect(value, key, snap)
+            gather(value, (key,) if key else (), snap)
         if type(value) is list:
             snap.titles.update(titles(key, value))
     studies = document.get("studies")
@@ -191,7 +186,7 @@ def snapshot(document: dict[str, Any]) -> Snapshot:
 
 
 def add_records(dataset: Any, snap: Snapshot) -> None:
-    """Keep a dataset's records (as data.json writes it; None when it writes none)."""
+    """Keep a dataset's records (None when its data.json writes none)."""
     if type(dataset) is dict:
         snap.records[str(dataset.get("id"))] = records_of(dataset)
 
@@ -216,14 +211,12 @@ def contenders(study: Any) -> dict[str, str]:
     """`comparisons.C.before` -> `cargo test 1.66.0` for each side of a study that names a
     contender (in English, as the summary is); nothing for sides that are commits."""
     out: dict[str, str] = {}
-    comps = study.get("comparisons") if type(study) is dict else None
-    for part in ("before", "after"):
-        side = study.get(part) if type(study) is dict else None
-        words = side_words(side.get("name"), side.get("version")) if type(side) is dict \
-            else None
-        for c in comps if type(comps) is list else ():
-            if words and type(c) is dict and type(c.get("id")) is str:
-                out[f"comparisons.{c['id']}.{part}"] = words
+    for which in SIDES:
+        side = part(study, which)
+        words = side_words(part(side, "name"), part(side, "version"))
+        for c in items(study, "comparisons"):
+            if words and type(part(c, "id")) is str:
+                out[f"comparisons.{c['id']}.{which}"] = words
     return out
 
 

@@ -31,11 +31,6 @@ PNG = b"\x89PNG\r\n\x1a\n"  # how every PNG file starts
 LIMIT = 8 * 1024 * 1024  # bytes; a card is far smaller
 
 
-def card_path(lang: str, default: str) -> str:
-    """Where a language's card is published."""
-    return "social.png" if lang == default else f"{lang}/social.png"
-
-
 def headline_number(words: Words, view: HeadlineView) -> str:
     """The big number of a headline, as the page prints it (`2.5×`, `1,000 players`)."""
     q = view.quantity
@@ -84,27 +79,22 @@ def card_svg(model: Model, words: Words) -> str:
             f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">\n{body}\n</svg>\n')
 
 
-class SocialCard:
-    """PNG cards by the hash of their SVG: from disk when drawn before, else converted."""
+def card_png(model: Model, words: Words, directory: Path | None) -> bytes:
+    """The card of one language, as PNG bytes: from the cache `directory` when drawn
+    before (by the hash of its SVG), else converted."""
+    svg = card_svg(model, words)
+    made_by = cache.library_version("vl-convert-python")
+    key = hashlib.sha256(f"{made_by}\n{svg}".encode()).hexdigest()
+    path = directory / f"{key}.png" if directory else None
+    kept = cache.read(path, LIMIT) if path is not None else None
+    if kept is not None and whole_png(kept):  # else damaged or foreign: drawn again
+        return kept
+    import vl_convert  # only on a cache miss: it starts a JavaScript engine
 
-    def __init__(self, directory: Path | None) -> None:
-        self.directory = directory
-
-    def png(self, model: Model, words: Words) -> bytes:
-        """The card of one language, as PNG bytes."""
-        svg = card_svg(model, words)
-        made_by = cache.library_version("vl-convert-python")
-        key = hashlib.sha256(f"{made_by}\n{svg}".encode()).hexdigest()
-        path = self.directory / f"{key}.png" if self.directory else None
-        kept = cache.read(path, LIMIT) if path is not None else None
-        if kept is not None and whole_png(kept):  # else damaged or foreign: drawn again
-            return kept
-        import vl_convert  # only on a cache miss: it starts a JavaScript engine
-
-        data: bytes = vl_convert.svg_to_png(svg)
-        if path is not None:
-            cache.store(path, data)
-        return data
+    data: bytes = vl_convert.svg_to_png(svg)
+    if path is not None:
+        cache.store(path, data)
+    return data
 
 
 def whole_png(data: bytes) -> bool:

@@ -72,13 +72,12 @@ def new_steps(old: list[StepRow], new: list[StepRow]) -> list[StepRow]:
 
 
 def new_regressions(old: list[StepRow], new: list[StepRow]) -> list[StepRow]:
-    """The new steps judged regressions (pending ones are not judged yet)."""
+    """The new steps judged regressions."""
     return [row for row in new_steps(old, new) if row.status == "regressed"]
 
 
 def regressions_between(old: dict[str, Any] | None, new: dict[str, Any]) -> list[StepRow]:
-    """The regressions of the new site that the old one did not have; none when there is
-    no old site to compare with (a first build does not know what is new)."""
+    """The new regressions; none without an old site (a first build knows nothing new)."""
     return [] if old is None else new_regressions(steps_in(old), steps_in(new))
 
 

@@ -1,5 +1,5 @@
-"""Publish stage: write the new site beside the old one, then swap them in one step; a
-site that is already exactly what a build made is left as it is."""
+"""Write the new site beside the old one, then swap them in one step; a site that is
+already exactly what a build made is left as it is."""
 
 from __future__ import annotations
 
@@ -46,8 +46,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def write_tree(folder: Path, files: dict[str, bytes]) -> None:
-    """Write every file, in sorted order (a killed process loses nothing written: the
-    swap comes after, and the page cache outlives the process)."""
+    """Write every file, in sorted order (the swap comes after: a kill loses nothing)."""
     for rel in sorted(files):
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -95,10 +94,8 @@ def locked(out: Path) -> Iterator[None]:
 def is_published(folder: Path) -> bool:
     """Whether a folder is a site a build published: data.json beside index.html (either
     may be damaged since: the next build replaces it)."""
-    try:
-        return all(os.path.lexists(folder / name) for name in ("data.json", "index.html"))
-    except (OSError, ValueError):
-        return False
+    # lexists says False, not an error, for a path it cannot look at.
+    return all(os.path.lexists(folder / name) for name in ("data.json", "index.html"))
 
 
 def refuse(out: Path) -> None:
@@ -191,9 +188,8 @@ def publish(files: dict[str, bytes], out: Path) -> None:
 
 
 def holds_exactly(out: Path, files: dict[str, bytes]) -> bool:
-    """Whether the folder `out` holds these files with these bytes, and nothing else (no
-    other file, folder or link): then publishing leaves it alone, and a deploy that
-    sends what changed by modification time sends nothing."""
+    """Whether `out` holds exactly these files and nothing else: then publishing leaves
+    it alone, and a deploy that sends what changed by modification time sends nothing."""
     found: set[str] = set()  # paths in `out`, a folder's with a trailing "/"
     folders = [("", str(out))]
     try:
@@ -209,21 +205,10 @@ def holds_exactly(out: Path, files: dict[str, bytes]) -> bool:
                         folders.append((name + "/", entry.path))
                     else:
                         found.add(name)
-    except OSError:
-        return False
-    wanted = {*files, *(folder + "/" for name in files for folder in _folders_above(name))}
-    return found == wanted and all(_same_bytes(out / name, files[name]) for name in files)
-
-
-def _folders_above(name: str) -> list[str]:
-    """`a/b/c.html` -> `a`, `a/b`."""
-    parts = name.split("/")[:-1]
-    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
-def _same_bytes(path: Path, content: bytes) -> bool:
-    try:
-        return path.read_bytes() == content
+        parents = {f"{above}/" for name in files for above in PurePosixPath(name).parents
+                   if above.name}  # `a/b/c.html`: `a/`, `a/b/`
+        return found == {*files, *parents} and all((out / name).read_bytes() == files[name]
+                                                   for name in files)
     except OSError:
         return False
 

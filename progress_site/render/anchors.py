@@ -5,7 +5,6 @@ rendered, since the ids are those of the pages as built."""
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 from collections.abc import Iterator, Mapping
 from urllib.parse import unquote
@@ -28,9 +27,9 @@ def broken_anchors(pages: tuple[Page, ...], languages: tuple[str, ...],
     for page, at, written, page_path, anchor in anchor_links(pages, languages, files):
         if page_path not in ids:
             ids[page_path] = frozenset(element_ids(files[page_path].decode("utf-8")))
-        problem = no_anchor(page, at, written, anchor, page_path, ids[page_path])
+        problem = no_anchor(page, at, written, anchor, page_path, ids[page_path], strict)
         if problem is not None:
-            found.append(dataclasses.replace(problem, warning=not strict))
+            found.append(problem)
     return found
 
 
@@ -60,7 +59,7 @@ def built_page(path: str, files: Mapping[str, bytes]) -> str | None:
 
 
 def no_anchor(page: Page, at: int, written: str, anchor: str, path: str,
-              ids: frozenset[str]) -> Problem | None:
+              ids: frozenset[str], strict: bool) -> Problem | None:
     """The problem of a link to `anchor` on the page at `path`, which has `ids`; None
     when it has that id (or the link leads to the page's top: `#`, `#top`)."""
     if not anchor or anchor in ids or anchor == "top":
@@ -68,4 +67,5 @@ def no_anchor(page: Page, at: int, written: str, anchor: str, path: str,
     return located(
         page, at, f"link to '{written}': {path} has no element with the id '{anchor}'",
         did_you_mean(anchor, sorted(ids), otherwise="link to an id the page has: a "
-                     "heading's is made from its words, or given as `## Words {#id}`"))
+                     "heading's is made from its words, or given as `## Words {#id}`"),
+        warning=not strict)

@@ -86,10 +86,7 @@ class Dashboard(SeriesWords):
 
     def groups_legend(self, groups: list[tuple[str, list[Row]]]) -> list[str]:
         """What the spreads printed in the groups' tables (`groups`) mean."""
-        kinds: frozenset[str] = frozenset()
-        for _, rows in groups:
-            kinds = kinds.union(*(r.spreads for r in rows))
-        return self.legend(kinds)
+        return self.legend(frozenset().union(*(r.spreads for _, rows in groups for r in rows)))
 
     def steps(self, group: str | None = None) -> list[StepRow]:
         """Every reported step, newest series' steps first by key, oldest step first."""
@@ -100,21 +97,15 @@ class Dashboard(SeriesWords):
         """One step's line (the dashboard's, the feed's)."""
         return step_row(self, view, step)
 
-    def since_previous(self, ident: str) -> str:
-        """`+3.1 %`: a measurement's newest point against the one before it, or '' when
-        it has no history of two points (the table of the `measurements` block)."""
-        view = self.by_id.get(ident)
-        if view is None or len(view.points) < 2:
-            return ""
-        return self.change(view.points[-1].value, view.points[-2].value)
-
     def measured_changes(self, shown: Iterable[Measurement]) -> list[str]:
-        """Each measurement's change since its previous point (`since_previous`; a
-        `history:` written in YAML ends at the figure, its last point the previous one),
-        '' where it has none: the `measurements` table's column, shown when one has it."""
+        """Each measurement's change since its previous point (its history file's newest
+        two; a `history:` written in YAML ends at the figure, its last point the previous
+        one), '' where it has none: the `measurements` table's column, shown when one has it."""
         out = []
         for m in shown:
-            change = self.since_previous(m.id)
+            view = self.by_id.get(m.id)
+            points = view.points if view is not None else ()
+            change = self.change(points[-1].value, points[-2].value) if len(points) > 1 else ""
             quantity = self.model.view("measurements", m.id).quantity
             if not change and m.history and quantity is not None and quantity.kind == "value":
                 change = self.change(quantity.low, m.history[-1].value.value)

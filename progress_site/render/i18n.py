@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
@@ -25,17 +25,10 @@ from babel.messages.pofile import PoFileError, read_po
 from progress_site.errors import Location, Problem, visible, visible_path
 from progress_site.load.text import MAX_CATALOG_BYTES, read_text
 from progress_site.regular import read_regular
+from progress_site.render.catalogheader import charset_problem, header_problems
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-
-class Gap(NamedTuple):
-    """A catalog entry a translator still owes: its msgid, line and what is missing."""
-
-    msgid: str
-    line: int
-    what: str  # "fuzzy" or "not translated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +55,23 @@ def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem
         "(`pybabel update --ignore-obsolete`)"))
     if text is None:
         return None, problems
+    problems = header_problems(text, display)
+    if problems:  # Babel would read such a catalog without end, or fail in Python's words
+        return None, problems
     try:
-        return read_po(io.StringIO(text), abort_invalid=True), []
+        catalog = read_po(io.StringIO(text), abort_invalid=True)
     except PoFileError as exc:  # Babel counts lines from 0, and says "on N" after them
         what = str(exc).removesuffix(f" on {exc.lineno}")
         return None, [Problem(Location(display, exc.lineno + 1, 1),
                               f"cannot read the catalog: {what}", hint="run `pybabel "
                               "update` or fix the line", source_line=exc.line.rstrip("\r\n"))]
+    problems = charset_problem(catalog.charset, text, display)
+    return (None if problems else catalog), problems
 
 
-def catalog_gaps(catalog: Catalog) -> tuple[Gap, ...]:
-    """Entries with no translation, or marked fuzzy, in the order of the catalog."""
+def gap_problems(catalog: Catalog, display: str, strict: bool) -> list[Problem]:
+    """Entries with no translation, or marked fuzzy, in the order of the catalog: errors
+    in --strict, else warnings."""
     out = []
     for message in catalog:
         if not message.id:
@@ -82,16 +81,10 @@ def catalog_gaps(catalog: Catalog) -> tuple[Gap, ...]:
         if empty or message.fuzzy:
             what = "fuzzy" if message.fuzzy and not empty else "not translated"
             msgid = message.id if isinstance(message.id, str) else message.id[0]
-            out.append(Gap(msgid, message.lineno or 0, what))
-    return tuple(out)
-
-
-def gap_problems(gaps: tuple[Gap, ...], display: str, strict: bool) -> list[Problem]:
-    """The gaps as problems: errors in --strict, else warnings."""
-    return [Problem(Location(display, gap.line, 1), f"'{gap.msgid}' is {gap.what}",
-                    hint="translate it in the catalog, then drop any `#, fuzzy`",
-                    warning=not strict)
-            for gap in gaps]
+            out.append(Problem(Location(display, message.lineno or 0, 1),
+                               f"'{msgid}' is {what}", warning=not strict,
+                               hint="translate it in the catalog, then drop any `#, fuzzy`"))
+    return out
 
 
 def translation_problems(catalog: Catalog, display: str) -> list[Problem]:
@@ -185,16 +178,12 @@ def compiled(catalog: Catalog, path: Path, display: str, checked: bool = True
     return (None if problems else translation), problems
 
 
-def mo_bytes(catalog: Catalog) -> bytes:
-    """The catalog compiled as gettext reads it, in memory (no .mo beside the .po)."""
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    return buffer.getvalue()
-
-
 def compile_catalog(catalog: Catalog) -> GNUTranslations:
     """The catalog as gettext reads it, compiled in memory (no .mo on disk)."""
-    return GNUTranslations(io.BytesIO(mo_bytes(catalog)))
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return GNUTranslations(buffer)
 
 
 def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool,
@@ -220,8 +209,8 @@ def language_catalog(folders: list[tuple[Path, Path]], lang: str, strict: bool,
         problems += found
         if catalog is None:
             continue
-        if folder == folders[0][0] or len(folders) == 1:
-            problems += gap_problems(catalog_gaps(catalog), display, strict)
+        if folder == folders[0][0]:
+            problems += gap_problems(catalog, display, strict)
         translation, found = compiled(catalog, path, display, folder != trusted)
         problems += found
         if translation is None:

@@ -12,7 +12,8 @@ from progress_site.load.pages import Page
 from progress_site.render.markdown import prose_chunks
 
 
-def located(page: Page, at: int, message: str, hint: str) -> Problem:
+def located(page: Page, at: int, message: str, hint: str, warning: bool = False
+            ) -> Problem:
     """A problem at an offset of a page's body, with its line, column and source."""
     number, line_start, line_end = page.lines.line(at)
     where = Location(page.display, page.body_line + number, at - line_start + 1)
@@ -20,7 +21,7 @@ def located(page: Page, at: int, message: str, hint: str) -> Problem:
     low = max(at - MAX_LINE - 1, line_start)
     high = min(line_end, at + MAX_LINE + 2)
     return Problem(where, message, hint=hint, source_line=page.body[low:high],
-                   source_from=low - line_start)
+                   source_from=low - line_start, warning=warning)
 
 
 def prose_references(text: str, page: Page, model: Model, start: int = 0
@@ -30,24 +31,24 @@ def prose_references(text: str, page: Page, model: Model, start: int = 0
     found = []
     # The same reference is judged once: its hint ("did you mean") compares it with every
     # name of the site, and a page may repeat one broken reference thousands of times.
-    judged: dict[str, tuple[int, str, str] | None] = {}
+    judged: dict[str, ExpressionError | None] = {}
     for match in REFERENCE.finditer(text):
         source = match.group(1)
         if source not in judged:
             judged[source] = broken(source, model)
         why = judged[source]
         if why is not None:
-            offset, message, hint = why
-            found.append(located(page, start + match.start(1) + offset, message, hint))
+            found.append(located(page, start + match.start(1) + why.offset, why.message,
+                                 why.hint))
     return found
 
 
-def broken(source: str, model: Model) -> tuple[int, str, str] | None:
-    """Where in a reference, what and why it names no number; None when it names one."""
+def broken(source: str, model: Model) -> ExpressionError | None:
+    """Why a reference names no number (where in it, what, a hint); None when it names one."""
     try:
         evaluate(source, model.namespace)
     except ExpressionError as exc:
-        return exc.offset, exc.message, exc.hint
+        return exc
     return None
 
 

@@ -31,8 +31,14 @@ class Provenance:
     hashed: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "compared", printed_source(self))
-        object.__setattr__(self, "hashed", hash(self.compared))
+        # All it prints. A text compares with its scope (where its references are read),
+        # so two figures share a method or proof only when both print the same.
+        proof = self.proof
+        link = None if proof is None else (proof.text, proof.url, proof.pull, proof.issue,
+                                           proof.repository)
+        compared = (self.machine, self.date, self.commit, self.run, self.method, link)
+        object.__setattr__(self, "compared", compared)
+        object.__setattr__(self, "hashed", hash(compared))
 
     @classmethod
     def of(cls, fig: Figure) -> Provenance:
@@ -52,18 +58,7 @@ class Provenance:
 
     def says_anything(self) -> bool:
         """Whether the `source` macro would print anything for it."""
-        return any(part is not None for part in (self.machine, self.date, self.commit,
-                                                 self.run, self.method, self.proof))
-
-
-def printed_source(holder: Figure | Provenance) -> tuple[Hashable, ...]:
-    """What a figure's provenance compares: all it prints. A text compares with its
-    scope (where its references are read), so two figures share a method or proof only
-    when both print the same."""
-    proof = holder.proof
-    link = None if proof is None else (proof.text, proof.url, proof.pull, proof.issue,
-                                       proof.repository)
-    return (holder.machine, holder.date, holder.commit, holder.run, holder.method, link)
+        return any(part is not None for part in self.compared)
 
 
 def shared(figures: Iterable[Figure | None]) -> Provenance | None:

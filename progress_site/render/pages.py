@@ -14,8 +14,6 @@ import jinja2
 from markupsafe import Markup
 
 from progress_site.charts.cache import ChartCache
-from progress_site.derive.evaluation import evaluate
-from progress_site.derive.expressions import ExpressionError
 from progress_site.derive.namespace import REFERENCE
 from progress_site.derive.site import Model
 from progress_site.errors import Location, Problem, closest, did_you_mean
@@ -30,7 +28,7 @@ from progress_site.render.footnotes import footnote_problems
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
-from progress_site.render.located import located, prose_references
+from progress_site.render.located import broken, located, prose_references
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
@@ -109,8 +107,8 @@ class PageRenderer:
                                          "use an http(s) address or a page of this site"))
         here = self.places[(page.language, page.slug)].path
         for at, message, hint in self.files.missing(here, text, page):
-            problems.append(dataclasses.replace(located(page, start + at, message, hint),
-                                                warning=not self.files.strict))
+            problems.append(located(page, start + at, message, hint,
+                                    warning=not self.files.strict))
         problems += footnote_problems(text, page, start, self.files.strict)
         return markdown_html(text, self.words.printed, self.table_label, self.words.lang,
                              page)
@@ -193,15 +191,9 @@ class PageRenderer:
 
     def option_references(self, block: Block, where: Location) -> list[Problem]:
         """The references of a block's options that cannot be printed (a caption's)."""
-        found = []
-        for name, value in block.options:
-            for match in REFERENCE.finditer(value):
-                try:
-                    evaluate(match.group(1), self.model.namespace)
-                except ExpressionError as exc:
-                    found.append(Problem(where, f"{block.name}: in {name}=, {exc.message}",
-                                         hint=exc.hint))
-        return found
+        return [Problem(where, f"{block.name}: in {name}=, {why.message}", hint=why.hint)
+                for name, value in block.options for match in REFERENCE.finditer(value)
+                if (why := broken(match.group(1), self.model)) is not None]
 
     def page(self, page: Page, listed: SiteListing, problems: list[Problem]) -> bytes:
         """A whole HTML page: the body inside the page's template."""
@@ -262,11 +254,9 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
            these: tuple[Page, ...] | None = None, compiled: CompiledTemplates | None = None,
            strict: bool = False) -> tuple[dict[str, bytes], list[Problem]]:
     """The pages `these` (every page of `pages`, the site's, if None) as {published
-    path: bytes}, their charts from `charts`: a build renders its pages in the parts and
-    the order it needs (the pages open in a browser first), each once; `whole_site_files`
-    makes the rest. With `compiled`, templates compiled before in this process are not
-    compiled again. A link of the prose to no
-    file the site publishes is a warning, an error if `strict`."""
+    path: bytes}: a build renders its pages in the parts and the order it needs (the
+    pages open in a browser first), each once; `whole_site_files` makes the rest. A link
+    of the prose to no file the site publishes is a warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.
     loader = template_loader(folders)

@@ -28,11 +28,7 @@ def index(model: Model, wanted: Collection[str] | None = None) -> dict[str, list
     rounded: dict[tuple[float, int], str] = {}
     entries = model.namespace.entries
     # The names of the data's order first, then their twins: a hint names the first.
-    names: list[str] = []
-    twins: list[str] = []
-    for n in entries:
-        (twins if n.endswith(TWINS) else names).append(n)
-    for name, twin in [*((n, False) for n in names), *((n, True) for n in twins)]:
+    for name in sorted(entries, key=lambda n: n.endswith(TWINS)):
         entry = entries[name]
         if not isinstance(entry, Quantity) or entry.kind in ("none", "count"):
             continue  # a count's parts are named `.ok` and `.of`
@@ -44,7 +40,7 @@ def index(model: Model, wanted: Collection[str] | None = None) -> dict[str, list
             if not ends:
                 continue
         # A `.value` twin is the same number without its unit: the unit is its holder's.
-        holder = entries.get(name.rpartition(".")[0]) if twin else None
+        holder = entries.get(name.rpartition(".")[0]) if name.endswith(TWINS) else None
         unit = holder.unit if isinstance(holder, Quantity) else entry.unit
         for value in ends:
             digits = rounded.get((value, entry.decimals))

@@ -205,11 +205,7 @@ class Renderer(RendererHTML):
 
 def linked(tokens: Sequence[Token], idx: int) -> bool:
     """Whether the token at `idx` is among a link's words (a link holds no link)."""
-    depth = 0
-    for token in tokens[:idx]:
-        depth += token.type == "link_open"
-        depth -= token.type == "link_close"
-    return depth > 0
+    return sum((t.type == "link_open") - (t.type == "link_close") for t in tokens[:idx]) > 0
 
 
 def plain(text: str, env: EnvType) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel
@@ -116,19 +116,12 @@ def refused_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
     """Every refused address of a parsed text, with its offset in `text`, in order;
     `piped` escapes the pipes of references as `text` has them (references.piped)."""
     lines, starts = lines_of(text)
-    found: list[Refused] = []
+    found = [(at, written, child.meta["why"]) for child, at, written
+             in placed_in(tokens, lines, starts, piped, ("refused_link",))]
     for token in tokens:
-        if token.map is None:
-            continue
-        if token.type == "definition" and "why" in token.meta:
+        if token.type == "definition" and "why" in token.meta and token.map is not None:
             at, written = definition_at(token, lines)
             found.append((starts[token.map[0]] + at, written, token.meta["why"]))
-        where = InlineLines(token, lines, piped)
-        for child in token.children or []:
-            if child.type == "refused_link" and child.meta.get("written"):
-                offset, written = child.meta["written"]
-                line, column = where.at(offset)
-                found.append((starts[line] + column, written, child.meta["why"]))
     return sorted(found)
 
 
@@ -137,9 +130,16 @@ def written_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
     """Every published link's and image's (unless not `images`) address as written, with
     its offset in `text`, and as the page links it (escapes read, `<...>` taken off); a
     reference `[x][y]` is left out: its address is written in its definition."""
-    lines, starts = lines_of(text)
-    found: list[tuple[int, str, str]] = []
     kinds = ("link_open", "image") if images else ("link_open",)
+    return [(at, written, str(child.attrs.get("src" if child.type == "image" else "href", "")))
+            for child, at, written in placed_in(tokens, *lines_of(text), piped, kinds)]
+
+
+def placed_in(tokens: tuple[Token, ...], lines: list[str], starts: list[int],
+              piped: Callable[[str], str], kinds: tuple[str, ...]
+              ) -> Iterator[tuple[Token, int, str]]:
+    """(token, offset in the text, address as written) for each link, image or refused
+    link of `kinds` whose rule noted where its address is written."""
     for token in tokens:
         if token.map is None:
             continue
@@ -148,9 +148,7 @@ def written_in(tokens: tuple[Token, ...], text: str, piped: Callable[[str], str]
             if child.type in kinds and child.meta.get("written"):
                 offset, written = child.meta["written"]
                 line, column = where.at(offset)
-                address = str(child.attrs.get("src" if child.type == "image" else "href", ""))
-                found.append((starts[line] + column, written, address))
-    return found
+                yield child, starts[line] + column, written
 
 
 def lines_of(text: str) -> tuple[list[str], list[int]]:

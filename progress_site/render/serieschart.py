@@ -7,14 +7,17 @@ Every coordinate is rounded to one decimal, so the output is byte-identical acro
 The SVG is written as text, not built as an ElementTree first: a site of 200 series has
 800 of these charts, each of a few dozen elements and a line of hundreds of points, and
 building and walking a tree of each cost more than drawing it. What comes from the data
-or the words (titles, labels) is escaped as ElementTree escapes it (`text`, `attribute`),
-so the bytes are those it wrote; every other attribute is the engine's own or a number.
+or the words (titles, labels) is escaped as ElementTree escapes it (saxutils' `escape`,
+with `ATTRIBUTE` in a value), so the bytes are those it wrote; every other attribute is
+the engine's own or a number.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
+from xml.sax.saxutils import escape
 
 from markupsafe import Markup
 
@@ -34,10 +37,12 @@ from progress_site.render.serieslayout import (
     thinned,
     x_positions,
 )
-from progress_site.render.svgtext import attribute, escape
 
 SVG = "http://www.w3.org/2000/svg"
 DOT_SPACING = 5  # the least room between two points' dots (r 2.5), in viewBox units
+# What ElementTree escapes in an attribute's value besides `&<>`: quotes, and the white
+# space a parser would fold.
+ATTRIBUTE = MappingProxyType({'"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +77,7 @@ def series_chart(values: Sequence[float], steps: Sequence[Step], text: ChartText
     xs = x_positions(len(values), width)
 
     out = [f'<svg xmlns="{SVG}" viewBox="0 0 {width} {HEIGHT}" width="100%" role="img" '
-           f'class="series-svg {name}" aria-label="{attribute(text.title)}" '
+           f'class="series-svg {name}" aria-label="{escape(text.title, ATTRIBUTE)}" '
            f'font-size="{FONT}">', f"<title>{escape(text.title)}</title>",
            f"<desc>{escape(text.desc)}</desc>"]
     y_axis(out, ticks, scale.decimals, text, y, width)

@@ -6,7 +6,8 @@ series' page and the list of steps alike.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -75,10 +76,15 @@ class SeriesWords:
         self.words = words
         self.model = model
         self.decimals: dict[str, int] = {}
-        self.counts: dict[int, str] = {}
-        self.dates: dict[dt.date, str] = {}
-        self.short_dates: dict[dt.date, str] = {}
-        self.amounts: dict[tuple[float, int, str], str] = {}
+        # Formatted once a build and language: a point's value is printed in its series'
+        # table, row and chart, the spreads of a tool's runs and the charts' ticks repeat
+        # across series (10,000 series: most of their pages' time); a tool runs every
+        # benchmark the same number of times, and every series of a CI run shares its
+        # dates (200 series' tables and charts print the same few dozen).
+        self.amount: Callable[[float, int, str], str] = functools.cache(words.with_unit)
+        self.count: Callable[[int], str] = functools.cache(words.number)
+        self.long_date: Callable[[dt.date], str] = functools.cache(words.date)
+        self.short_date: Callable[[dt.date], str] = functools.cache(words.short_date)
         # A lookup a row, a step and a chart each make: once, not a scan each time.
         self.titles = {m.id: m.title for m in model.data.measurements}
         self.by_id = {v.series.id: v for v in model.series}
@@ -134,16 +140,6 @@ class SeriesWords:
         return self.amount(point.value, self.point_digits(view, point, point.shown),
                            view.series.unit)
 
-    def amount(self, value: float, digits: int, unit: str) -> str:
-        """A number in a unit, formatted once a build and language: a point's value is
-        printed in its series' table, row and chart, the spreads of a tool's runs and the
-        charts' ticks repeat across series (10,000 series: most of their pages' time)."""
-        found = self.amounts.get((value, digits, unit))
-        if found is None:
-            found = self.amounts[value, digits, unit] = self.words.with_unit(value, digits,
-                                                                             unit)
-        return found
-
     def percent(self, step: Step) -> str:
         """`+44.4 %`: a step's change, as this language writes it."""
         return formatting.percent_amount(step.percent, 1, self.words.lang, sign=True)
@@ -153,15 +149,6 @@ class SeriesWords:
         if old == 0:
             return "–"
         return formatting.percent_amount((new / old - 1) * 100, 1, self.words.lang, sign=True)
-
-    def count(self, n: int) -> str:
-        """A whole number, formatted once a number: a point's count of readings (a tool
-        runs every benchmark the same number of times, so a table repeats one count), a
-        series' count of points (a CI run gives each series as many)."""
-        found = self.counts.get(n)
-        if found is None:
-            found = self.counts[n] = self.words.number(n)
-        return found
 
     def digits(self, view: SeriesView) -> int:
         """The decimals of a series' values: the most any point was written with (at
@@ -198,21 +185,6 @@ class SeriesWords:
     def date(self, point: SeriesPoint) -> str:
         """A point's day, as this language writes dates."""
         return self.long_date(self.day(point))
-
-    def long_date(self, day: dt.date) -> str:
-        """A day with its year, formatted once a day (every series of a CI run shares
-        its dates: 200 series' tables and charts print the same few dozen)."""
-        found = self.dates.get(day)
-        if found is None:
-            found = self.dates[day] = self.words.date(day)
-        return found
-
-    def short_date(self, day: dt.date) -> str:
-        """A day without its year, formatted once a day (as `long_date`)."""
-        found = self.short_dates.get(day)
-        if found is None:
-            found = self.short_dates[day] = self.words.short_date(day)
-        return found
 
     @staticmethod
     def day(point: SeriesPoint) -> dt.date:

@@ -1,15 +1,14 @@
 """Small line charts of a series, written as SVG text (no vl-convert: a dashboard has
 hundreds of them); every coordinate rounded, so the output is stable. The bytes are those
 ElementTree wrote when it built them: the same attributes in the same order, the label
-escaped as it escapes an element's text (render/svgtext.py)."""
+escaped as it escapes an element's text (saxutils' `escape`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from xml.sax.saxutils import escape
 
 from markupsafe import Markup
-
-from progress_site.render.svgtext import escape
 
 SVG = "http://www.w3.org/2000/svg"
 

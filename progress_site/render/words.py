@@ -22,7 +22,6 @@ from progress_site.model.schema import Commit, Side, Site
 from progress_site.model.values import Number, Text
 from progress_site.render import formatting
 from progress_site.render.markdown import inline_html, parsed
-from progress_site.render.nobreak import french_spaces
 from progress_site.render.references import Printed, plain
 
 
@@ -118,9 +117,7 @@ class Words:
             refer = functools.partial(self.printed, scope=scope, linked=linked)
             return Markup(inline_html(words, refer, self.lang))
         if not parsed(words):  # most: plain words, escaped for less than a look-up
-            if self.lang.startswith("fr"):
-                return Markup(french_spaces(str(escape(words))))
-            return escape(words)
+            return self.uncited(words)
         return self.plain(words)
 
     def plain_text(self, words: str, scope: str = "") -> str:

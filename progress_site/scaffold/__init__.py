@@ -227,7 +227,9 @@ def run_new(args: argparse.Namespace) -> int:
     if note is not None:
         print(note)
     # A name the terminal cannot show as typed cannot be pasted back either.
-    where = shlex.quote(str(folder)) if shown == str(folder) else "the new folder"
+    # `cd -x` is an option to the shell: `cd ./-x` is the folder.
+    typed = f"./{folder}" if str(folder).startswith("-") else str(folder)
+    where = shlex.quote(typed) if shown == str(folder) else "the new folder"
     print(f"Next: cd {where} && progress-site, then open site/index.html; replace the "
           "sample figures (data/) with yours: until then the build warns, and --strict "
           "(as the workflows build) refuses to publish them.")

@@ -1,10 +1,8 @@
 """Kinds of number, one module each: a value, a range, a count, a distribution, none.
 
-Each kind keeps the protocol of `base.Kind`: it computes its quantity from a figure,
-names its citable parts, says which number it computes and compares with, prints itself
-in a language and adds what data.json writes for it. Everything else finds a quantity's
-kind here (`kind_of`) instead of switching on its name: adding a kind is its module, its
-line below, its field of `model.figure.Figure`, its rules in validate/, and its docs.
+Each keeps the protocol of `base.Kind` (compute, parts, compare, print, data.json), and
+everything else finds a quantity's kind here (`kind_of`) instead of switching on its
+name: docs/architecture.md, "How to add a kind of number".
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from types import MappingProxyType
 
 from progress_site.derive.kinds import count, distribution, none, value
 from progress_site.derive.kinds import range as range_kind
-from progress_site.derive.kinds.base import Kind, Printer
+from progress_site.derive.kinds.base import Kind
 from progress_site.derive.quantity import Quantity
 from progress_site.model.figure import Figure
 
@@ -22,8 +20,6 @@ from progress_site.model.figure import Figure
 KINDS: tuple[Kind, ...] = (value.KIND, range_kind.KIND, count.KIND, distribution.KIND,
                            none.KIND)
 BY_NAME: Mapping[str, Kind] = MappingProxyType({k.name: k for k in KINDS})
-
-__all__ = ["BY_NAME", "KINDS", "Kind", "Printer", "figure_quantity", "kind_of"]
 
 
 def kind_of(q: Quantity) -> Kind:

@@ -1,11 +1,6 @@
-"""What every kind of number does, and what it is given to print itself.
-
-A kind is one module of this folder with one object that keeps this protocol: it says
-whether a figure is written its way and computes its `Quantity`, names its citable parts,
-gives the number it computes and compares with, prints itself through a `Printer` (the
-render stage's words of one language: Babel and the catalogs) and adds what data.json
-writes for it. The registry that finds a quantity's kind is `kinds/__init__.py`.
-"""
+"""What every kind of number does (`Kind`: see `kinds/__init__.py`), and what it is given
+to print itself (`Printer`: the render stage's words of one language, Babel and the
+catalogs)."""
 
 from __future__ import annotations
 

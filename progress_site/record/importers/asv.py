@@ -28,7 +28,7 @@ from progress_site.record.importers.base import (
     quoted,
 )
 from progress_site.record.importers.places import Place, ToolFile
-from progress_site.record.importers.reading import read_located
+from progress_site.record.importers.reading import read_located, within
 from progress_site.record.importers.shape import (
     Each,
     Format,
@@ -67,7 +67,8 @@ def read(path: Path, display: str) -> list[Result]:
     if not files:
         raise fail(display, "no asv results file (MACHINE/COMMIT-ENV.json) in this folder",
                    "give asv's results folder, a machine's folder in it, or one results file")
-    docs = [(file, shown, *read_located(file, shown, RESULTS)) for file, shown in files]
+    docs = [(file, shown, *read_located(within(file, path, shown), shown, RESULTS))
+            for file, shown in files]
     # File names start with the commit's hash: a history is written in date order.
     docs.sort(key=lambda found: run_date(found[2]))
     return [r for file, shown, doc, tool_file in docs
@@ -176,15 +177,16 @@ def result_of(name: str, columns: dict[str, Any], index: int, unit: str | None,
 
 def machine_json(path: Path, display: str) -> tuple[dict[str, Any], ToolFile | None]:
     """machine.json beside the results (and where it is), or nothing when it is absent."""
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return {}, None
-    doc, tool_file = read_located(path, display, MACHINE)
+    doc, tool_file = read_located(within(path, path.parent, display), display, MACHINE)
     return (doc, tool_file) if isinstance(doc, dict) else ({}, None)
 
 
 def benchmark_units(path: Path, display: str) -> dict[str, str | None]:
     """Each benchmark's unit from results/benchmarks.json (`seconds` -> `s`)."""
-    doc = read_located(path, display)[0] if path.is_file() else {}
+    doc = read_located(within(path, path.parent, display), display)[0] if (
+        path.is_file() or path.is_symlink()) else {}
     if not isinstance(doc, dict):
         return {}
     return {key: UNITS.get(str(b.get("unit"))) for key, b in doc.items()

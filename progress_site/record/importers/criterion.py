@@ -21,7 +21,7 @@ from progress_site.record.importers.base import (
     stats_of,
 )
 from progress_site.record.importers.places import Place
-from progress_site.record.importers.reading import read_located
+from progress_site.record.importers.reading import read_located, within
 from progress_site.record.importers.shape import Each, Format, Obj
 
 HINT = "give target/criterion/NAME/new/estimates.json as `cargo bench` wrote it"
@@ -47,7 +47,8 @@ def read(path: Path, display: str) -> list[Result]:
     if not found:
         raise fail(display, "no */new/estimates.json under this folder",
                    "give target/criterion after `cargo bench`, or one estimates.json")
-    return [one(file, f"{display}/{file.relative_to(path).as_posix()}") for file in found]
+    return [one(within(file, path, shown), shown) for file in found
+            for shown in [f"{display}/{file.relative_to(path).as_posix()}"]]
 
 
 def one(path: Path, display: str) -> Result:
@@ -70,8 +71,9 @@ def bench_name(estimates: Path, display: str) -> tuple[str, dict[str, Place]]:
     """The benchmark's id from benchmark.json (`group/function/value`; its place, as the
     title's), else its folder."""
     beside = estimates.with_name("benchmark.json")
-    if beside.is_file():
-        doc, tool_file = read_located(beside, display)
+    if beside.is_file() or beside.is_symlink():
+        shown = str(PurePosixPath(display).with_name("benchmark.json"))
+        doc, tool_file = read_located(within(beside, beside.parent, shown), display)
         if isinstance(doc, dict) and isinstance(doc.get("full_id"), str):
             return str(doc["full_id"]), {"title": (tool_file, ("full_id",))}
     folder = estimates.parent.parent
@@ -82,10 +84,10 @@ def per_iteration(sample: Path, display: str, name: str
                   ) -> tuple[tuple[Any, ...], dict[str, Place]]:
     """sample.json's times divided by their iteration counts: one reading per sample (and
     where those times are)."""
-    if not sample.is_file():
+    if not sample.is_file() and not sample.is_symlink():
         return (), {}
-    doc, tool_file = read_located(sample, str(PurePosixPath(display).with_name("sample.json")),
-                                  SAMPLE)
+    shown = str(PurePosixPath(display).with_name("sample.json"))
+    doc, tool_file = read_located(within(sample, sample.parent, shown), shown, SAMPLE)
     iters, times = doc["iters"], doc["times"]
     places: dict[str, Place] = {"samples": (tool_file, ("times",)), "": (tool_file, ())}
     wrong: KeyPath | None = next((("iters", i) for i, count in enumerate(iters)

@@ -139,6 +139,18 @@ def second_key(text: str, start: int, key: str) -> int:
     return start
 
 
+def within(path: Path, folder: Path, display: str) -> Path:
+    """`path`, a file of a tool's `folder`, unless it is a symbolic link or lies under
+    one: such a folder is often committed, and a link a pull request adds
+    (`estimates.json -> /proc/self/environ`) was read, its first line printed under the
+    error in a CI log anyone reads. Only the FILE typed may be a link."""
+    if path.is_symlink() or not path.resolve().is_relative_to(folder.resolve()):
+        raise fail(display, "this file is a symbolic link (or lies under one), which "
+                   "import does not follow in a tool's folder", "give the files as the "
+                   "tool wrote them: run it again, or copy the file in place of the link")
+    return path
+
+
 def read_text(path: Path, display: str) -> str:
     """A tool's file as text, past a BOM (Windows' shells and editors write one); one that
     cannot be read, or is not UTF-8, is a located error."""

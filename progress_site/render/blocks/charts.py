@@ -4,9 +4,9 @@
 
 A chart draws one line (or one group of bars) per value of `series`, from every record
 that gives `y`. It comes with a sentence that says what it shows, computed from the
-points it draws (the lowest and the highest: chartsummary.py), and with those numbers as
-a table (chartview.py). The SVG comes from one `ChartCache` per build, made on the first
-chart, so a build without charts never touches it.
+points it draws (the lowest and the highest), and with those numbers as a table
+(chartview.py). The SVG comes from one `ChartCache` per build, made on the first chart,
+so a build without charts never touches it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from progress_site.errors import shorten
 from progress_site.model.limits import MAX_CATEGORIES, MAX_POINTS, MAX_SERIES, MAX_WORDS
 from progress_site.render.blocks.options import BlockError
 
+QUOTED = 60  # a word of the data as a message quotes it: its start and end if longer
+
 
 @dataclass(frozen=True, slots=True)
 class Point:
@@ -83,13 +85,13 @@ def check_limits(lines: list[Line], ordinal: bool, fewer: str,
     check_counts(len(lines), sum(len(line.points) for line in lines))
     twice = repeated([line.name for line in lines])
     if twice is not None:
-        raise BlockError(f"chart: two series are labelled '{_shown(twice)}'",
+        raise BlockError(f"chart: two series are labelled '{shorten(twice, QUOTED)}'",
                          "give each value of `series=` a label of its own (the labels of "
                          "the field's choices, in each language)")
     xs = every_x(lines)
     twice = repeated([text for x, text in xs if isinstance(x, str)])
     if twice is not None:
-        raise BlockError(f"chart: two values of x are labelled '{_shown(twice)}'",
+        raise BlockError(f"chart: two values of x are labelled '{shorten(twice, QUOTED)}'",
                          "give each choice of the x field a label of its own")
     categories = len(xs) if ordinal else 0
     if categories > MAX_CATEGORIES:
@@ -100,7 +102,7 @@ def check_limits(lines: list[Line], ordinal: bool, fewer: str,
                if isinstance(p.x, str))]
     for what, word in words:
         if len(word) > MAX_WORDS:
-            raise BlockError(f"chart: the {what} '{_shown(word)}' has {len(word):,} "
+            raise BlockError(f"chart: the {what} '{shorten(word, QUOTED)}' has {len(word):,} "
                              f"characters, more than the {MAX_WORDS} a chart can show",
                              "shorten it in the data; a longer text belongs in the page")
 
@@ -116,11 +118,6 @@ def check_counts(series: int, points: int) -> None:
         raise BlockError(f"chart: {points:,} points, more than the {MAX_POINTS:,} a chart "
                          "can show", "chart a part of the data (a dataset of its own, or "
                          "fewer records); the whole of it can go in a table")
-
-
-def _shown(word: str) -> str:
-    """A word of the data as a message quotes it: its start and end if it is long."""
-    return shorten(word, 60)
 
 
 def every_x(lines: list[Line]) -> list[tuple[float | str, str]]:

@@ -34,15 +34,17 @@ class Range:
     words: str = ""  # the range as a message says it
 
 
-# Every number option of every block, with its range: what falls outside would draw a
-# chart no browser can hold (see charts/spec.py), or ask for a check that means nothing.
+# Every number option of every block, with its range (any other: ANY_NUMBER): what falls
+# outside would draw a chart no browser can hold (see charts/spec.py), or ask for a check
+# that means nothing.
+ANY_NUMBER = Range(Decimal(-LARGEST), Decimal(LARGEST),
+                   words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}")
 RANGES = MappingProxyType({
     "width": Range(Decimal(MIN_SIZE), Decimal(MAX_SIZE), True,
                    f"whole pixels from {MIN_SIZE} to {MAX_SIZE}"),
     "height": Range(Decimal(MIN_SIZE), Decimal(MAX_SIZE), True,
                     f"whole pixels from {MIN_SIZE} to {MAX_SIZE}"),
-    "rule": Range(Decimal(-LARGEST), Decimal(LARGEST),
-                  words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}"),
+    "rule": ANY_NUMBER,
     "tolerance": Range(Decimal(0), Decimal(1), words="a share from 0% to 100%"),
     "floor": Range(Decimal(0), Decimal(LARGEST), words=f"a number from 0 to {LARGEST_WORDS}"),
 })
@@ -54,8 +56,6 @@ OWN_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "headlines": (), "machines": (), "profiles": (), "roadmap": (), "roadmaps": (),
     "run": (), "series": (), "versions": (),
 })
-FALLBACK = Range(Decimal(-LARGEST), Decimal(LARGEST),
-                 words=f"a number from -{LARGEST_WORDS} to {LARGEST_WORDS}")
 
 
 class BlockError(Exception):
@@ -131,7 +131,7 @@ class Options:
         if written is None:
             return default
         value = self.decimal(name, written)
-        allowed = RANGES.get(name, FALLBACK)
+        allowed = RANGES.get(name, ANY_NUMBER)
         if not allowed.low <= value <= allowed.high or (
                 allowed.whole and value != value.to_integral_value()):
             raise BlockError(f"{self.block} {name}=: expected {allowed.words}, got "
