@@ -370,3 +370,22 @@ def test_an_old_distribution_of_a_part_of_no_finite_number_is_no_site(
     else:
         assert markdown(compare(text, json.loads(data_json(cpu=8)))).splitlines()[4] == (
             "| measurements\\.cpu | 7.92 us -> 8.00 us | +1.0% |")
+
+
+def test_a_distribution_whose_tail_moved_shows_its_parts() -> None:
+    """A frame time's p99 that fell while its median stayed: the row said `10.56 ms ->
+    10.56 ms | 0.0%`, a change no reader could see. Its parts are printed, and no change
+    of the median is claimed; a median that moved keeps the short form."""
+    def with_parts(p50: float, p99: float) -> dict[str, Any]:
+        document = json.loads(data_json())
+        document["measurements"][0]["derived"]["quantity"].update(
+            kind="distribution", low=p50, high=p50, unit="ms",
+            parts={"p50": p50, "p99": p99, "n": 300})
+        return document
+    old = json.dumps(with_parts(10.56, 21.70)).encode()
+    rows = markdown(compare(old, with_parts(10.56, 17.90))).splitlines()
+    assert rows[4] == ("| measurements\\.cpu | p50 10\\.56 ms · p99 21\\.70 ms \\(n \\= 300\\) -> "
+                       "p50 10\\.56 ms · p99 17\\.90 ms \\(n \\= 300\\) |  |")
+    assert "p99 21.70 ms (n = 300) -&gt; p50 10.56 ms · p99 17.90 ms" in html("\n".join(rows))
+    rows = markdown(compare(old, with_parts(10.00, 17.90))).splitlines()
+    assert rows[4] == "| measurements\\.cpu | 10.56 ms -> 10.00 ms | -5.3% |"

@@ -144,6 +144,10 @@ def test_its_source_shows_the_formula_and_links_each_input_the_page_shows(
         "#measurement-requests", "#measurement-seconds"]
     french = measurement(fr, "rate").find("details", class_="source")
     assert [n.text() for n in french.find_all("dt")] == ["Formule", "Calculé à partir de"]
+    # French sets a no-break space before its colon, as every other one the page prints.
+    assert [li.text() for li in french.find_all("li")] == [
+        "measurements.requests\u00a0: 120\u202f000 Mesuré",
+        "measurements.seconds\u00a0: 60\u202fs Mesuré"]
     # The budget's input is not shown on the page: named, not linked to nowhere.
     item = en.find("dl", id="budget-derived")
     assert item.find_all("a", class_="input") == []
@@ -297,7 +301,7 @@ data/derived.yaml:16:32: measurements[4].figure.formula: division by zero
 data/derived.yaml:19:71: measurements[5].figure.unit: unit 'ms' does not fit the formula, which gives KB per players
         figure: {formula: memory-500-after / profiles.typical.held, unit: ms}
                                                                           ^
-    hint: write `unit: KB` or `unit: KB/players`, or compute with `.value` (no unit) to convert
+    hint: write `unit: KB`, or declare `KB/players` under site.units and write it, or compute with `.value` (no unit) to convert
 data/derived.yaml:22:35: measurements[6].figure.formula: expected a number, a name or '(', got the end
         figure: {formula: "requests / "}
                                       ^
@@ -485,7 +489,7 @@ UNITS = Namespace(MappingProxyType({
 def test_a_declared_unit_is_checked_where_the_inputs_say(formula: str, unit: str,
                                                         message: str | None) -> None:
     found = unit_problem(Figure(formula=formula, unit=unit), parse_formula(formula), UNITS,
-                        "")
+                        "", {"MB", "GB", "ms", "s", "%", "players", "MB/players"})
     assert (found.message if found else None) == message
 
 

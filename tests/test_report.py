@@ -262,3 +262,44 @@ def test_trends_from_history(tmp_path: Path) -> None:
     assert french.find("figcaption").text() == (
         f"CPU\u00a0: le plus bas 8,5{NNBSP}ms au commit ccc3333, le plus haut 30{NNBSP}ms à "
         "Première.")
+
+
+RELEASES_DATA = """\
+site: {title: T, tagline: T, languages: [en, fr]}
+machines: [{id: pc, name: PC}]
+commits:
+  - {id: aaa1111, label: v0.8.0}
+  - {id: bbb2222}
+  - {id: ccc3333, label: {en: v0.9.0, fr: v0.9.0 (fr)}}
+"""
+
+
+def test_trend_of_a_series_names_releases_by_label(tmp_path: Path) -> None:
+    """An imported series' trend says a commit `commits:` labels (a release) by its label,
+    on its axis, in its table and in its sentence, as the series' own page does; the
+    others by their hash."""
+    from progress_site.pipeline import BuildConfig, make_site
+
+    from .conftest import TODAY
+
+    (tmp_path / "data" / "history").mkdir(parents=True)
+    (tmp_path / "data" / "site.yaml").write_text(RELEASES_DATA)
+    (tmp_path / "data" / "history" / "measurements.frame.jsonl").write_text("".join(
+        f'{{"commit": "{c}", "date": "2026-10-{d:02}", "machine": "pc", "value": {v}, '
+        '"unit": "ms"}\n' for c, d, v in (("aaa1111", 1, 361), ("bbb2222", 20, 486),
+                                          ("ccc3333", 30, 520))))
+    for lang in ("en", "fr"):
+        (tmp_path / "content" / lang).mkdir(parents=True)
+        (tmp_path / "content" / lang / "index.md").write_text(
+            "---\ntitle: T\n---\n{{< trend measurements frame >}}\n")
+    built = make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY,
+                                  compiled=TEMPLATES))
+    figure = parse(built.files["index.html"]).find(id="trend-frame-figure")
+    assert [cells(r)[0] for r in figure.find("tbody").find_all("tr")] == [
+        "v0.8.0", "bbb2222", "v0.9.0"]
+    assert figure.find("figcaption").text() == (
+        f"frame: lowest 361{NBSP}ms at v0.8.0, highest 520{NBSP}ms at v0.9.0.")
+    french = parse(built.files["fr/index.html"]).find(id="trend-frame-figure")
+    assert french.find("figcaption").text() == (
+        f"frame\u00a0: le plus bas 361{NNBSP}ms à v0.8.0, le plus haut 520{NNBSP}ms à "
+        "v0.9.0 (fr).")

@@ -11,6 +11,8 @@ for "a per b", `a` (memory per player in MB) or `a/b` (MB/s); for a plain number
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from progress_site.derive.expressions import Node
 from progress_site.derive.namespace import Namespace
 from progress_site.derive.quantity import Quantity
@@ -23,8 +25,11 @@ Dim = tuple[str, str] | None
 PLAIN: Dim = ("", "")
 
 
-def unit_problem(fig: Figure, tree: Node, ns: Namespace, scope: str) -> Problem | None:
-    """The problem with a declared unit that the formula's inputs contradict."""
+def unit_problem(fig: Figure, tree: Node, ns: Namespace, scope: str,
+                 units: Collection[str]) -> Problem | None:
+    """The problem with a declared unit that the formula's inputs contradict. `units`:
+    those the site knows; a fitting one it does not know (`requests/s`) is offered to
+    declare, since writing it undeclared is one more error."""
     found = dimension(tree, ns, scope)
     if fig.unit is None or found is None:
         return None
@@ -33,10 +38,12 @@ def unit_problem(fig: Figure, tree: Node, ns: Namespace, scope: str) -> Problem 
     if fig.unit in allowed:
         return None
     gives = (f"{over} per {under}" if under else over) or "a number without a unit"
-    fix = " or ".join(f"`unit: {u}`" for u in sorted(allowed, key=len))
+    fixes = [" or ".join(f"`unit: {u}`" for u in sorted(allowed & set(units), key=len))]
+    fixes = [f"write {fixes[0]}"] if fixes[0] else []
+    fixes += [f"declare `{u}` under site.units and write it" for u in sorted(allowed - set(units))]
     return problem(fig.where, "unit", f"unit '{fig.unit}' does not fit the formula, which "
-                   f"gives {gives}", f"write {fix}, or compute with `.value` (no unit) "
-                   "to convert")
+                   f"gives {gives}", ", or ".join([*fixes, "compute with `.value` (no "
+                                                  "unit) to convert"]))
 
 
 def dimension(node: Node, ns: Namespace, scope: str) -> Dim:

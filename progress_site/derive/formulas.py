@@ -13,7 +13,7 @@ judgeable, else any estimate an estimate, else any to watch to watch, else measu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
 
@@ -46,7 +46,8 @@ class Formula:
 
 
 def derive_formulas(keyed: tuple[Keyed, ...], views: dict[FigureKey, FigureView],
-                    names_of: Names) -> tuple[dict[FigureKey, FigureView], list[Problem]]:
+                    names_of: Names, units: Collection[str]
+                    ) -> tuple[dict[FigureKey, FigureView], list[Problem]]:
     """The views with every derived figure computed, and the problems found. A formula
     that fails leaves its figure without a number, and those that read it uncomputed
     (one error, not one more per formula downstream)."""
@@ -75,7 +76,7 @@ def derive_formulas(keyed: tuple[Keyed, ...], views: dict[FigureKey, FigureView]
                 failed.add(key)
                 out.append(at_formula(formula.figure, exc))
             else:
-                found = unit_problem(formula.figure, formula.tree, ns, formula.scope)
+                found = unit_problem(formula.figure, formula.tree, ns, formula.scope, units)
                 out += [found] if found else []
         sorter.done(*ready)
     return views, out

@@ -91,6 +91,18 @@ def summarised(ref: str, ns: Namespace) -> float:
     return one
 
 
+def no_figure(h: Headline, ns: Namespace) -> Problem:
+    """Why a headline's `figure:` names no figure: a ratio, a change or a share is a name
+    texts cite but no figure, which 'did you mean' would answer with the same name."""
+    name = str(h.figure)
+    if name not in ns.entries:
+        return problem(h.where, "figure", f"no figure '{name}'", ns.hint(name))
+    holder = name.rpartition(".")[0]
+    itself = f"show the figure itself (`figure: {holder}`), or " if holder in ns.figures else ""
+    return problem(h.where, "figure", f"'{name}' is a number derived from a figure, not a "
+                   "figure", f"{itself}state the number: `value:` with `summarises: [{name}]`")
+
+
 def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, FigureView]
                     ) -> tuple[HeadlineView | None, list[Problem]]:
     """One headline: a referenced figure, or a stated value checked against its sources."""
@@ -100,8 +112,7 @@ def derive_headline(h: Headline, ns: Namespace, figures: Mapping[FigureKey, Figu
     if h.figure is not None:
         key = ns.figures.get(h.figure)
         if key is None:  # unless what it names failed, and was told there
-            return None, [] if ns.cites_told(h.figure) else [problem(
-                h.where, "figure", f"no figure '{h.figure}'", ns.hint(h.figure))]
+            return None, [] if ns.cites_told(h.figure) else [no_figure(h, ns)]
         target = figures[key]
         return HeadlineView(h, target.quantity, h.status or target.status), []
     assert h.value is not None

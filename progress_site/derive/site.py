@@ -42,6 +42,7 @@ from progress_site.model.history import HistorySeries
 from progress_site.model.keys import FigureKey, figures
 from progress_site.model.links import unsafe_links
 from progress_site.model.schema import Data
+from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Text, Where, problem
 
 if TYPE_CHECKING:
@@ -104,7 +105,8 @@ def derive(data: Data, today: dt.date, history: tuple[HistorySeries, ...] = (),
 
     # Derived figures first: comparisons, budgets and every name read them like the rest.
     views, formula_problems = derive_formulas(
-        keyed, {k.key: view_figure(k.key, k.figure, rules) for k in keyed}, names_of)
+        keyed, {k.key: view_figure(k.key, k.figure, rules) for k in keyed}, names_of,
+        BUILTIN_UNITS | {u.id for u in data.site.units})
     problems += formula_problems
     told |= told_by(problems, keyed, data.datasets)
     budgets = tuple(derive_budget(b, views) for b in data.budgets)

@@ -170,12 +170,13 @@ def more(count: int, what: str) -> list[str]:
     return [f"And {count - MAX_ROWS:,} more {what} (`--changes OLD_SITE` lists them all)."]
 
 
-def shown(found: Comparison, side: str, path: str) -> str:
-    """One side's figure as the table shows it: Babel's number, its status if it differs."""
+def shown(found: Comparison, side: str, path: str, whole: bool = False) -> str:
+    """One side's figure as the table shows it: Babel's number, its status if it differs;
+    `whole`: every part of it (a distribution whose headline did not move)."""
     snap: Snapshot = getattr(found, side)
     if path not in snap.figures:
         return "none"
-    if path in snap.values:
+    if path in snap.values and not whole:
         value, decimals, unit = snap.values[path]
         in_unit = f" {md(unit)}" if unit else ""
         # More digits than a Decimal holds: as `changes` prints it, below.
@@ -196,16 +197,28 @@ def spread(snap: Snapshot, path: str, in_unit: str) -> str:
 def shift(found: Comparison, path: str) -> str:
     """`7.92 us -> 7.50 us`, with the statuses when they changed."""
     before, after = found.old.figures.get(path), found.new.figures.get(path)
-    text = f"{shown(found, 'old', path)} -> {shown(found, 'new', path)}"
+    whole = only_parts_moved(found, path)
+    text = f"{shown(found, 'old', path, whole)} -> {shown(found, 'new', path, whole)}"
     if before and after and before[1] != after[1]:
         text += f" ({md(before[1])} -> {md(after[1])})"
     return text
 
 
-def change(found: Comparison, path: str) -> str:
-    """The change in percent, when both sides are single numbers of the same unit."""
+def only_parts_moved(found: Comparison, path: str) -> bool:
+    """Whether a figure's headline stayed while its printed parts moved (a p99 that fell
+    under a median that held): its headline alone would read `10.56 ms -> 10.56 ms`."""
     before, after = found.old.values.get(path), found.new.values.get(path)
-    if not before or not after or before[0] == 0 or before[2] != after[2]:
+    printed = [snap.figures[path][0] for snap in (found.old, found.new) if path in snap.figures]
+    return (before is not None and after is not None and before[0::2] == after[0::2]
+            and len(set(printed)) == 2)
+
+
+def change(found: Comparison, path: str) -> str:
+    """The change in percent, when both sides are single numbers of the same unit (none
+    when only a distribution's other parts moved)."""
+    before, after = found.old.values.get(path), found.new.values.get(path)
+    if (not before or not after or before[0] == 0 or before[2] != after[2]
+            or only_parts_moved(found, path)):
         return ""
     try:
         return percent((after[0] - before[0]) / abs(before[0]), 1, "en", sign=True)

@@ -55,6 +55,9 @@ class Trends:
     def __init__(self, model: Model, tables: Tables, cache: ChartCache) -> None:
         self.model, self.tables, self.cache = model, tables, cache
         self.w = tables.w
+        # A release's label names its commit on the axis, in the table and the sentence,
+        # as on a series' own page: "at v0.9.0" tells a reader more than a hash.
+        self.releases = {c.id: c.label for c in model.data.commits if c.label is not None}
 
     def trend(self, args: Sequence[str]) -> ChartView | None:
         """The `trend` block: `{{< trend comparisons ID >}}` or `... measurements ID >}}`."""
@@ -95,7 +98,7 @@ class Trends:
         for view in self.model.series:
             if view.key == key:
                 return self.trend_view(f"trend-{m.id}", self.w.text(m.title).striptags(),
-                                       view.series.unit, list(map(_moment, view.points)),
+                                       view.series.unit, list(map(self.moment, view.points)),
                                        None)
         points = [self.history(p) for p in m.history]
         fig = self.model.view("measurements", m.id).quantity
@@ -108,9 +111,20 @@ class Trends:
 
     def history(self, point: HistoryPoint) -> Moment:
         """One earlier value: when it was measured, its number and decimals."""
-        label = point.label.get(self.w.lang) if point.label else None
+        label = point.label.get(self.w.lang) if point.label else self.release(point.commit)
         return Moment(point.commit, point.date, label, point.value.value,
                       point.value.decimals)
+
+    def moment(self, point: SeriesPoint) -> Moment:
+        """One point of a history file as a trend draws it."""
+        day = point.date.date() if isinstance(point.date, dt.datetime) else point.date
+        return Moment(point.commit, day, self.release(point.commit), point.value,
+                      decimals_of(point.value))
+
+    def release(self, commit: str | None) -> str | None:
+        """The label `commits:` gives a commit (a release), in this language."""
+        label = self.releases.get(commit) if commit else None
+        return label.get(self.w.lang) if label else None
 
     def axis(self, points: list[Moment]) -> tuple[str, list[str]]:
         """The trend's x axis: the commits in order where every point names one, else
@@ -148,12 +162,6 @@ class Trends:
                           by_commit=all(p.commit for p in points),
                           labelled=frozenset(x for x, p in zip(labels, points, strict=True)
                                              if p.label))
-
-
-def _moment(point: SeriesPoint) -> Moment:
-    """One point of a history file as a trend draws it."""
-    day = point.date.date() if isinstance(point.date, dt.datetime) else point.date
-    return Moment(point.commit, day, None, point.value, decimals_of(point.value))
 
 
 def _unique(labels: list[str]) -> list[str]:
