@@ -318,6 +318,25 @@ def test_a_series_caption_wraps_on_a_phone(chromium: Any, tmp_path: Path) -> Non
             assert ours and all(right <= width for _, right in ours), (path, ours, width)
 
 
+def test_every_caption_of_a_history_site_fits_a_phone(chromium: Any, tmp_path: Path) -> None:
+    """The dashboard's tables (the steps found, each group's benchmarks) kept their
+    captions in the region that scrolls sideways: at 375 px a caption ran as wide as its
+    table, its end off the screen. Every caption of every page wraps within the screen."""
+    site = built(history_source(tmp_path / "src"), tmp_path / "site")
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
+    seen = []
+    with browser.serve(site) as url:
+        tab = chromium.new_page(viewport={"width": 375, "height": 812})
+        for path in pages:
+            tab.goto(url + path, wait_until="load")
+            captions, width = tab.evaluate(CAPTIONS_JS)
+            seen += [name for name, _ in captions]
+            past = [(name, right) for name, right in captions if right > width]
+            assert past == [], (path, past, width)
+        tab.close()
+    assert any(name.startswith("group-") for name in seen), seen
+
+
 
 
 # Each element of a page's main part whose right edge passes the window (the regions
