@@ -297,6 +297,33 @@ def test_asv_has_no_mean_to_pick(source: Path, capsys: pytest.CaptureFixture[str
     assert hashes(source) == before
 
 
+def test_no_statistic_to_pick_by_default_names_what_was_looked_for(
+        source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --stat, a benchmark with neither a median, a mean nor readings (Google
+    Benchmark's stddev aggregate alone) is refused in the words of what was looked for."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    tool = tmp_path / "gb.json"
+    tool.write_text(json.dumps({"context": {}, "benchmarks": [
+        {"name": "BM_x_stddev", "run_name": "BM_x", "run_type": "aggregate",
+         "aggregate_name": "stddev", "repetitions": 3, "real_time": 1.5, "cpu_time": 1.4,
+         "time_unit": "ns", "iterations": 3}]}))
+    before = hashes(source)
+    assert run(source, "google-benchmark", tool, "--machine", "test-pc",
+               "--commit", "c38a01e") == 1
+    assert capsys.readouterr().err == (
+        "error: google-benchmark gives no median or mean of 'BM_x' and no readings to "
+        "compute it from (it gives: stddev)\n")
+    assert hashes(source) == before
+
+
+def test_an_unknown_statistic_is_never_guessed() -> None:
+    """`pick` of a statistic --stat does not offer is the caller's error, not the mean."""
+    fib = read_results("asv", ASV, "asv.json")[0]
+    with pytest.raises(ValueError, match="no statistic 'p99': one of mean, median, min, max"):
+        fib.pick("p99")
+
+
 # -- criterion.rs ----------------------------------------------------------------------------
 
 def test_criterion_folder() -> None:

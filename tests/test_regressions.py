@@ -11,6 +11,7 @@ import random
 import re
 import subprocess
 import sys
+from statistics import median
 
 import pytest
 
@@ -27,7 +28,7 @@ from progress_site.derive.ranks import (
     tied_pairs,
 )
 from progress_site.derive.regressions import Report, analyse
-from progress_site.derive.series import Point, median, median_interval, summarise
+from progress_site.derive.series import Point, median_interval, summarise
 
 from .conftest import REPO
 from .regression_corpus import LEVEL, commit, corpus, planted, sampled, series

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import median
 
 from progress_site.derive.ranks import mann_whitney
-from progress_site.derive.series import median
 
 # A robust standard deviation from the median absolute deviation (for normal noise).
 MAD_TO_SD = 1.4826

@@ -13,6 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from statistics import median
 from typing import Literal
 
 from progress_site.derive.cuts import (
@@ -27,7 +28,7 @@ from progress_site.derive.cuts import (
     samples_agree,
 )
 from progress_site.derive.ranks import mann_whitney_p, rank_scan, tie_term, tied_pairs
-from progress_site.derive.series import Series, median, median_interval
+from progress_site.derive.series import Series, median_interval
 
 SeriesStatus = Literal["improved", "regressed", "within noise", "not enough points"]
 StepStatus = Literal["regressed", "improved", "pending"]

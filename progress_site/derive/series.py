@@ -10,6 +10,7 @@ so a page can tell "a median of 10 runs" from "one number we were given".
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -72,13 +73,6 @@ class PointStats:
     coverage: float | None
 
 
-def median(values: Sequence[float]) -> float:
-    """The middle of the values (the mean of the two middle ones for an even count)."""
-    ordered = sorted(values)
-    half = len(ordered) // 2
-    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
-
-
 def median_interval(values: Sequence[float], confidence: float = 0.95
                     ) -> tuple[float, float, float]:
     """The narrowest order-statistic interval (x_(k), x_(n+1-k)) holding the median with
@@ -107,7 +101,7 @@ def summarise(point: Point, confidence: float = 0.95) -> PointStats:
     """A point's median and interval, and what they were made from."""
     if point.samples:
         low, high, coverage = median_interval(point.samples, confidence)
-        return PointStats(point.commit, median(point.samples), low, high,
+        return PointStats(point.commit, statistics.median(point.samples), low, high,
                           len(point.samples), "samples", coverage)
     assert point.value is not None
     if point.spread is None:

@@ -224,9 +224,13 @@ class Converter:
                 bad = self.expected(str, words, (*path, lang))
         if bad is INVALID:
             return INVALID
+        # A language the text has no words in: a warning, an error in --strict.
         for lang in self.languages:
             if lang not in value:
-                self.missing_language(path, lang, value)
+                self.problems.append(self.doc.problem(
+                    path, f"no {LANGUAGE_NAMES.get(lang, lang)} text ({lang}:)",
+                    f"add `{lang}: ...` beside `{next(iter(value), 'en')}:`",
+                    warning=not self.strict))
         return Text(tuple((lang, value[lang]) for lang in self.languages if lang in value))
 
     def split_number(self, value: dict[str, Any], key: str, path: KeyPath) -> str:
@@ -242,14 +246,6 @@ class Converter:
         if number is None or len(parts) < 2 or not re.fullmatch(r"[+-]?\d{1,3}", number):
             return ""
         return ",".join([number, *parts[1:]])
-
-    def missing_language(self, path: KeyPath, lang: str, value: dict[str, str]) -> None:
-        """A text with no words in one language: an error in --strict, else a warning."""
-        name = LANGUAGE_NAMES.get(lang, lang)
-        problem = self.doc.problem(path, f"no {name} text ({lang}:)",
-                                   f"add `{lang}: ...` beside `{next(iter(value), 'en')}:`",
-                                   warning=not self.strict)
-        self.problems.append(problem)
 
     def record(self, cls: type, value: Any, path: KeyPath) -> Any:
         """A record: known keys only, required keys present, every field converted."""

@@ -183,7 +183,12 @@ class _Nodes(Reader):
             return self.mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        return self.keep_raw(path, self.read(node, path), node.value) if plain else node.value
+        if not plain:
+            return node.value
+        value = self.read(node, path)
+        if type(value) in _NUMBERS:  # as written, as `leaf` keeps it
+            self.doc.raw[path] = node.value
+        return value
 
     def mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[Any, Any]:
         """A mapping; duplicate keys are errors (PyYAML would keep the last silently)."""

@@ -98,12 +98,6 @@ class Reader:
         """A problem at a node (a key's own place, not its mapping's)."""
         self.problems.append(self.at(node, message, hint, path))
 
-    def keep_raw(self, path: KeyPath, value: Any, written: str) -> Any:
-        """`value`, remembering how it was written if it is a number (`6.40`, `0x1f`)."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            self.doc.raw[path] = written
-        return value
-
     def at(self, node: Any, message: str, hint: str, path: KeyPath = ()) -> Problem:
         """A problem at a node's or a parser mark's place."""
         line, col = mark(node)

@@ -25,7 +25,7 @@ from progress_site.render.drawings import ask_charts
 from progress_site.render.environment import make_environment
 from progress_site.render.markdown import parts
 from progress_site.render.pages import page_places, render, whole_site_files
-from progress_site.render.templates import template_loader
+from progress_site.render.sandbox import SourceLoader
 from progress_site.render.words import Words
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def compile_templates(config: BuildConfig, ready: Prepared) -> None:
     lang = ready.model.data.site.languages[0]
     translations = ready.catalogs.translations[lang]
     words = Words(lang, translations, ready.model.data.site, ready.model.namespace)
-    env = make_environment(template_loader(config.folders("templates")), config.compiled,
+    env = make_environment(SourceLoader(config.folders("templates")), config.compiled,
                            translations, words, ready.model)
     named = {f"blocks/{part.name}.html" for page in ready.pages
              for part in parts(page) if isinstance(part, Block)}

@@ -18,6 +18,7 @@ from progress_site.model.history import SeriesPoint, deviation, significant
 from progress_site.publish.feeds import ATOM, add, identity, link, stamp, urn, xml_bytes
 from progress_site.render.dashboard import Dashboard
 from progress_site.render.places import PagePlace
+from progress_site.render.steplist import step_row
 from progress_site.render.words import Words
 
 if TYPE_CHECKING:  # data.json's schema is written by every build, history or not
@@ -102,7 +103,7 @@ def regressions_feed(model: Model, words: Words, folder: str, base_url: str | No
         href=link(folder + FEED, folder, base_url))
     add(feed, "generator", "progress-site")
     for view, step in found:
-        row = board.step(view, step)
+        row = step_row(board, view, step)
         commits = f"{step.last_before}..{step.first_after}"
         entry = add(feed, "entry")
         add(entry, "id", urn(view.key, commits))  # the same on every build, in every language

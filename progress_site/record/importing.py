@@ -187,7 +187,8 @@ def reading_of(args: argparse.Namespace, r: Result) -> Reading:
         picked = r.pick(args.stat)
     except LookupError:
         given = ", ".join(sorted({*r.stats} - {"cv"})) or "none"
-        raise Refused(f"--stat {args.stat}: {args.format} gives no {args.stat} of "
+        asked = f"--stat {args.stat}: " if args.stat else ""  # else the median or the mean
+        raise Refused(f"{asked}{args.format} gives no {args.stat or 'median or mean'} of "
                       f"'{visible_path(r.name)}' and no readings to compute it from "
                       f"(it gives: {given})") from None
     why = f"{r.failed}, recorded under --allow-failed" if r.failed else r.flag

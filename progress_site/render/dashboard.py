@@ -29,7 +29,6 @@ from progress_site.render.words import Words
 
 if TYPE_CHECKING:  # a site without history renders no series: its analysis stays unloaded
     from progress_site.derive.history import SeriesView
-    from progress_site.derive.regressions import Step
     from progress_site.model.schema import Measurement
 
 SPARK_POINTS = 30  # a row's sparkline: 200 rows stay small (docs/data-format.md)
@@ -90,12 +89,8 @@ class Dashboard(SeriesWords):
 
     def steps(self, group: str | None = None) -> list[StepRow]:
         """Every reported step, newest series' steps first by key, oldest step first."""
-        return [self.step(view, step) for view in self.series(group)
+        return [step_row(self, view, step) for view in self.series(group)
                 if view.report is not None for step in view.report.steps]
-
-    def step(self, view: SeriesView, step: Step) -> StepRow:
-        """One step's line (the dashboard's, the feed's)."""
-        return step_row(self, view, step)
 
     def measured_changes(self, shown: Iterable[Measurement]) -> list[str]:
         """Each measurement's change since its previous point (its history file's newest

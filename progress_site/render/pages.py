@@ -32,9 +32,9 @@ from progress_site.render.located import broken, located, prose_references
 from progress_site.render.markdown import markdown_html, page_tokens, prose_chunks, refused_links
 from progress_site.render.notfound import not_found_pages
 from progress_site.render.places import PagePlace
-from progress_site.render.sandbox import FAILURES, site_failure, template_problem
+from progress_site.render.sandbox import FAILURES, SourceLoader, site_failure, template_problem
 from progress_site.render.sitelinks import SiteFiles, published
-from progress_site.render.templates import CompiledTemplates, template_loader
+from progress_site.render.templates import CompiledTemplates
 from progress_site.render.words import Words
 
 
@@ -259,7 +259,7 @@ def render(model: Model, pages: tuple[Page, ...], catalogs: Catalogs, folders: l
     of the prose to no file the site publishes is a warning, an error if `strict`."""
     # Each language has its own environment (its own words), which share the compiled
     # templates (`compiled`, else this build's own), and the chart cache.
-    loader = template_loader(folders)
+    loader = SourceLoader(folders)
     compiled = compiled if compiled is not None else CompiledTemplates()
     site = model.data.site
     places = page_places(pages, site.languages)
@@ -309,7 +309,7 @@ def whole_site_files(model: Model, pages: tuple[Page, ...], catalogs: Catalogs,
     # The 404 pages after all the others and only without errors: a broken 404 template
     # never hides a page's error.
     if all(p.warning for p in problems):
-        loader = template_loader(folders)
+        loader = SourceLoader(folders)
         envs = [language(lang, model, catalogs, loader, compiled, charts, base_url)
                 for lang in languages]
         out |= not_found_pages(envs, OwnFiles(folders), model.data.site, static, base_url,

@@ -9,11 +9,11 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import TypeVar, overload
 
 from progress_site.derive.cuts import MAD_TO_SD
 from progress_site.derive.regressions import Step
-from progress_site.derive.series import median
 
 WIDTH, HEIGHT = 720, 300  # the viewBox; the figure takes the content width
 NARROW = 360  # the viewBox of the chart phones show: its labels stay readable there

@@ -23,7 +23,7 @@ from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from progress_site.engine_theme import theme_root
-from progress_site.render.sandbox import Sandbox, SourceLoader
+from progress_site.render.sandbox import Sandbox
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
@@ -52,12 +52,6 @@ class CompiledTemplates(jinja2.BytecodeCache):
         """Keep the code just compiled, in place of an older source's."""
         if bucket.code is not None:
             self._code[bucket.key] = (bucket.checksum, bucket.code)
-
-
-def template_loader(folders: list[Path]) -> SourceLoader:
-    """Templates from the first of `folders` that has them: a site's own templates/
-    overrides the engine's (each read as sandbox.py says)."""
-    return SourceLoader(folders)
 
 
 def from_source(loader: jinja2.BaseLoader) -> bool:

@@ -81,7 +81,6 @@ class Survey:
     """What is at each path of the new site, before anything is written."""
 
     new: list[str] = field(default_factory=list)  # nothing there yet
-    same: list[str] = field(default_factory=list)  # already there, identical
     kept: list[str] = field(default_factory=list)  # already there, different: left alone
     problems: dict[str, Problem] = field(default_factory=dict)  # by path, each once
 
@@ -93,7 +92,7 @@ def survey(root: Path, files: dict[str, bytes]) -> Survey:
         kind, where, reason = look(root, name, data)
         if reason is not None:
             found.problems.setdefault(str(where), problem(where, reason))
-        else:
+        elif kind != "same":  # already there, identical: nothing to write or tell
             getattr(found, kind).append(name)
     return found
 

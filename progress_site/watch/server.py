@@ -81,14 +81,6 @@ class PreviewServer(ThreadingHTTPServer):
             self._open.discard(request)
         super().shutdown_request(request)
 
-    def drop_connections(self) -> None:
-        """Cut every open connection, so no handler thread stays blocked on a socket."""
-        with self._open_lock:
-            sockets = list(self._open)
-        for sock in sockets:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
     def start(self) -> threading.Thread:
         """Serve in a thread of its own."""
         # Polling 10 times a second (not 2, the default) lets Ctrl-C end it at once.
@@ -101,7 +93,12 @@ class PreviewServer(ThreadingHTTPServer):
         """End the event streams, the server loop and every connection; free the port."""
         self.state.close()
         self.shutdown()
-        self.drop_connections()
+        # Every open connection cut, so no handler thread stays blocked on a socket.
+        with self._open_lock:
+            sockets = list(self._open)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         thread.join(timeout=5)
         self.server_close()  # joins the handler threads, now all on their way out
 

@@ -31,7 +31,8 @@ class Printer(Protocol):
 class Kind(Protocol):
     """One kind of number: how it computes, compares, prints and is published. A kind
     subclasses it and keeps the defaults that fit: one citable part, `.value`; no advice;
-    no number to compute or compare with; no ends; nothing more in data.json."""
+    no number to compute with, and compared by that one; no ends; nothing more in
+    data.json."""
 
     name: str
     # data.json's `quantity` properties of this kind beyond the ones all kinds write.
@@ -53,8 +54,9 @@ class Kind(Protocol):
         return None
 
     def compared(self, q: Quantity) -> float | None:
-        """The number a before/after ratio and change take (None: none is computed)."""
-        return None
+        """The number a before/after ratio and change take (None: none is computed): the
+        one arithmetic takes, unless the kind says otherwise."""
+        return self.number(q)
 
     def compared_parts(self, q: Quantity) -> dict[str, float]:
         """Parts compared one by one besides the whole (a distribution's p99), by name."""

@@ -41,6 +41,10 @@ class Count(Kind):
         """What passed, as `.ok`."""
         return q.low
 
+    def compared(self, q: Quantity) -> float | None:
+        """None: counts are not compared by ratio, though arithmetic takes `.ok`."""
+        return None
+
     def printed(self, q: Quantity, p: Printer) -> str:
         """`56 of 56`."""
         return p._("%(ok)s of %(total)s", ok=p.number(q.low), total=p.number(q.top))

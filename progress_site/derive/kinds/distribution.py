@@ -78,10 +78,6 @@ class DistributionKind(Kind):
         """The headline (the median, else the mean)."""
         return q.low
 
-    def compared(self, q: Quantity) -> float | None:
-        """The headline: a ratio of medians (each percentile is cited on its own)."""
-        return q.low
-
     def compared_parts(self, q: Quantity) -> dict[str, float]:
         """Its places (percentiles, min, max, mean): `comparisons.C.ratio.p99`."""
         return {n: v for n, v, _ in q.parts if n in PLACES}

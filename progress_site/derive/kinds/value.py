@@ -22,10 +22,6 @@ class Value(Kind):
         """The value itself."""
         return q.low
 
-    def compared(self, q: Quantity) -> float | None:
-        """The value itself."""
-        return q.low
-
     def ends(self, q: Quantity) -> tuple[float, float] | None:
         """The value, at both ends."""
         return q.low, q.low

@@ -78,6 +78,8 @@ class Result:
         neither this statistic nor readings to compute it."""
         if stat is None:
             stat = "median" if "median" in self.stats or self.samples else "mean"
+        elif stat not in SUMMARIES:  # a caller's slip (--stat offers these alone): no guess
+            raise ValueError(f"no statistic '{stat}': one of {', '.join(SUMMARIES)}")
         if stat in self.stats:
             return self.stats[stat]
         if self.samples:
