@@ -220,7 +220,7 @@ def x_labels(page: str, figure: str) -> list[tuple[float, str]]:
     ("en", ["November\u00a02,\u00a02025", "January\u00a015,\u00a02026",
             "March\u00a020,\u00a02026", "November\u00a01,\u00a02026"]),
     ("fr", ["2\u00a0novembre\u00a02025", "15\u00a0janvier\u00a02026", "20\u00a0mars\u00a02026",
-            "1\u00a0novembre\u00a02026"])])
+            "1er\u00a0novembre\u00a02026"])])
 def test_a_trend_is_drawn_in_date_order_with_years_when_it_spans_two(
         pages: dict[str, str], lang: str, dates: list[str]) -> None:
     assert [text for _, text in x_labels(pages[lang], "trend-start-figure")] == dates

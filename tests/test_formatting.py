@@ -182,7 +182,11 @@ def test_percent(fraction: float, decimals: int, sign: bool, lang: str, expected
     # No-break spaces: a line never ends inside a date.
     (dt.date(2026, 11, 8), "en", "November\u00a08,\u00a02026"),
     (dt.date(2026, 11, 8), "fr", "8\u00a0novembre\u00a02026"),
-    (dt.date(2026, 1, 1), "fr", "1\u00a0janvier\u00a02026"),
+    # French writes the first of a month as an ordinal; the 11th and 21st stay numbers.
+    (dt.date(2026, 1, 1), "fr", "1er\u00a0janvier\u00a02026"),
+    (dt.date(2026, 12, 11), "fr", "11\u00a0décembre\u00a02026"),
+    (dt.date(2026, 12, 21), "fr", "21\u00a0décembre\u00a02026"),
+    (dt.date(2026, 1, 1), "en", "January\u00a01,\u00a02026"),
 ])
 def test_date(day: dt.date, lang: str, expected: str) -> None:
     assert formatting.date(day, lang) == expected
@@ -191,6 +195,7 @@ def test_date(day: dt.date, lang: str, expected: str) -> None:
 @pytest.mark.parametrize(("day", "lang", "expected"), [
     (dt.date(2026, 11, 8), "en", "November\u00a08"),
     (dt.date(2026, 11, 8), "fr", "8\u00a0novembre"),
+    (dt.date(2026, 12, 1), "fr", "1er\u00a0décembre"),
 ])
 def test_short_date(day: dt.date, lang: str, expected: str) -> None:
     assert formatting.short_date(day, lang) == expected

@@ -192,7 +192,7 @@ def new_year(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
      "Lowest 98.10\u00a0ms at commit c00000c (January\u00a01,\u00a02026), highest "
      "152.85\u00a0ms at commit c00001b (January\u00a016,\u00a02026), 30 points."),
     ("fr", "18\u00a0janvier\u00a02026",
-     "Au plus bas 98,10\u202fms au commit c00000c (1\u00a0janvier\u00a02026), au plus haut "
+     "Au plus bas 98,10\u202fms au commit c00000c (1er\u00a0janvier\u00a02026), au plus haut "
      "152,85\u202fms au commit c00001b (16\u00a0janvier\u00a02026), 30 points.")])
 def test_dates_carry_their_year_when_the_points_cross_one(
         new_year: dict[str, bytes], files: dict[str, bytes], lang: str, newest: str,

@@ -101,12 +101,20 @@ def percent_amount(amount: float | Decimal, decimals: int, lang: str, *,
 
 def date(day: dt.date, lang: str) -> str:
     """`November 8, 2026` / `8 novembre 2026`, its words held on one line (`whole`)."""
-    return whole(format_date(day, "long", locale=locale(lang)))
+    return whole(first_of_month(format_date(day, "long", locale=locale(lang)), day, lang))
 
 
 def short_date(day: dt.date, lang: str) -> str:
     """`November 8` / `8 novembre`: a date within the page's own year, on one line."""
-    return whole(format_skeleton("MMMMd", day, locale=locale(lang)))
+    return whole(first_of_month(format_skeleton("MMMMd", day, locale=locale(lang)), day, lang))
+
+
+def first_of_month(text: str, day: dt.date, lang: str) -> str:
+    """French writes the first of a month as an ordinal, `1er novembre`, which CLDR's
+    patterns (`d MMMM y`) cannot say: every other day is a plain number."""
+    if day.day == 1 and locale(lang).language == "fr" and text.startswith("1 "):
+        return "1er" + text[1:]
+    return text
 
 
 def whole(day: str) -> str:
