@@ -6,14 +6,18 @@ tests/cases/: a located error or a page built in time, never a traceback or a ha
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from progress_site.model.limits import MAX_DATA_TEXT
 
-from .conftest import copy_example
+from .conftest import SOURCE_DATE_EPOCH, copy_example
 from .test_hostile import within
+from .test_hostile_import import run_import
+from .test_importers import SAMPLES
+from .test_record import smallest_site
 
 RUN_NOTE = ("en: \"Real server on the VPS, one on the PC, 3 real clients, final proxy. Not "
             "tested here: the game server's own speed (TPS), many players.\"")
@@ -47,3 +51,24 @@ def test_a_data_text_past_its_limit_is_refused_at_its_place(tmp_path: Path) -> N
     assert (f"data/runs.yaml:68:11: runs[0].note.en: {MAX_DATA_TEXT + 1:,} characters, more "
             f"than the {MAX_DATA_TEXT:,} a text of the data may have\n") in result.err
     assert "hint: say it in fewer words; a long text belongs in a page" in result.err
+
+
+def test_two_benchmarks_of_one_id_are_told_at_the_second(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """hyperfine's `sleep 0.01` and `sleep/0.01` both make the id `sleep-0-01`: the
+    refusal had no line; it is at the second command, the one to rename."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+    site = smallest_site(tmp_path)
+    tool = json.loads((SAMPLES / "hyperfine.json").read_text())
+    tool["results"][1]["command"] = "sleep/0.01"
+    tool_file = tmp_path / "hyperfine.json"
+    tool_file.write_text(json.dumps(tool, indent=2))
+    lines = tool_file.read_text().split("\n")
+    named = next(i for i, text in enumerate(lines) if "sleep/0.01" in text)
+    line = max(i for i in range(named) if lines[i] == "    {") + 1  # the second result
+    code, said = run_import(site, "hyperfine", tool_file, capsys)
+    assert code == 1
+    assert said.startswith(f"error: {tool_file}:{line}:5: results[1]: benchmark 'sleep/0.01' "
+                           "and benchmark 'sleep 0.01' both make the id 'sleep-0-01'\n"), said
+    assert said.endswith("    hint: rename one of them\n")
