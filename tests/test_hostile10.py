@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from progress_site.cli import main
+from progress_site.errors import UsageError
 from progress_site.model.limits import MAX_DATA_TEXT
+from progress_site.record.recorder import parse_number
 
 from .conftest import SOURCE_DATE_EPOCH, copy_example
 from .test_hostile import within
@@ -72,3 +75,35 @@ def test_two_benchmarks_of_one_id_are_told_at_the_second(
     assert said.startswith(f"error: {tool_file}:{line}:5: results[1]: benchmark 'sleep/0.01' "
                            "and benchmark 'sleep 0.01' both make the id 'sleep-0-01'\n"), said
     assert said.endswith("    hint: rename one of them\n")
+
+
+@pytest.mark.parametrize("typed", [" 1", "1 ", "\t2", " 1e3"])
+def test_a_number_typed_with_blanks_around_it_is_refused(typed: str) -> None:
+    """YAML refuses `value: " 1"`: `record --value ' 1'` wrote 1, a slip unseen."""
+    with pytest.raises(UsageError) as refused:
+        parse_number(typed, "--value")
+    assert str(refused.value) == (f"--value: {typed!r} has blanks around the number; "
+                                  f"write it alone: --value {typed.strip()}")
+
+
+@pytest.mark.parametrize(("typed", "written"), [
+    ("1_000", "1000"), ("1__0", "10"), ("-1_5.2_5", "-15.25"), ("1e3", "1000")])
+def test_a_number_typed_as_yaml_reads_it_ok(typed: str, written: str) -> None:
+    """YAML (1.1, as the data is read) takes `1_000` for 1000; a tool prints 1e3."""
+    assert parse_number(typed, "--value") == written
+
+
+@pytest.mark.parametrize("typed", ["_1", "-_1", "1 000", "1,5"])
+def test_a_number_yaml_reads_as_a_text_is_refused(typed: str) -> None:
+    with pytest.raises(UsageError, match="expected a number"):
+        parse_number(typed, "--value")
+
+
+def test_samples_and_parts_may_have_blanks_after_their_commas(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As YAML's `[1, 2]`: the blanks belong to the list, not to a number."""
+    site = smallest_site(tmp_path)
+    code = main(["record", "measurement", "startup", "--samples", "10, 12,15 ", "--unit",
+                 "ms", "--machine", "test-pc", "--commit", "c38a01e", "--date",
+                 "2026-11-20", "--source", str(site), "--yes"])
+    assert code == 0, capsys.readouterr().err
