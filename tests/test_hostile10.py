@@ -16,8 +16,9 @@ from progress_site.errors import UsageError
 from progress_site.model.limits import MAX_DATA_TEXT
 from progress_site.record.recorder import parse_number
 
-from .conftest import SOURCE_DATE_EPOCH, copy_example
+from .conftest import SOURCE_DATE_EPOCH, copy_example, copy_hostile_base
 from .test_hostile import within
+from .test_hostile7 import catalog, refused
 from .test_hostile_import import run_import
 from .test_importers import SAMPLES
 from .test_record import smallest_site
@@ -107,3 +108,48 @@ def test_samples_and_parts_may_have_blanks_after_their_commas(
                  "ms", "--machine", "test-pc", "--commit", "c38a01e", "--date",
                  "2026-11-20", "--source", str(site), "--yes"])
     assert code == 0, capsys.readouterr().err
+
+
+FR = '''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n > 1);\\n"
+
+msgid "Skip to the content"
+msgstr "Aller au contenu"
+
+msgctxt "elsewhere"
+msgid "Skip to the content"
+msgstr "Ailleurs"
+
+#~ msgid "Skip to the content"
+#~ msgstr "Ancien"
+
+msgid ""
+"Skip to the "
+"content"
+msgstr "Sauter au contenu"
+'''
+
+
+def test_a_catalogs_msgid_given_twice_is_refused_at_the_second(tmp_path: Path) -> None:
+    """Babel keeps the first translation of a msgid given twice, without a word (GNU
+    msgfmt refuses the file): a translator editing the second saw nothing change. Another
+    context, and an obsolete entry (`#~`), are no repeat."""
+    source = copy_hostile_base(tmp_path / "src")
+    catalog(source, FR)
+    assert refused(source, tmp_path / "out") == (
+        "locales/fr/LC_MESSAGES/messages.po:16:1: msgid 'Skip to the content' is given "
+        "twice (first on line 6): Babel keeps the first translation, and GNU msgfmt "
+        "refuses the file\n"
+        '    msgid ""\n    ^\n'
+        "    hint: keep one entry, the translation you mean (`msguniq` finds them)\n"
+        "Aborted with 1 catalog error.\nThe previous site was left as it was.\n")
+
+
+def test_a_catalogs_msgid_in_two_contexts_ok(tmp_path: Path) -> None:
+    source = copy_hostile_base(tmp_path / "src")
+    catalog(source, FR[:FR.index('msgid ""\n"Skip')])
+    result = within(30, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    assert "Aller au contenu" in (tmp_path / "out" / "fr" / "index.html").read_text()
