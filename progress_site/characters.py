@@ -15,6 +15,7 @@ any value, it is refused too.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # The forbidden code points, as ranges: the one definition the patterns below are made of.
 RANGES = ((0x00, 0x08), (0x0b, 0x1f), (0x7f, 0x9f), (0x202a, 0x202e), (0x2066, 0x2069),
@@ -95,3 +96,10 @@ def first_forbidden(value: str) -> str:
         return ""
     found = offsets(value)
     return named(value[found[0]]) if found else ""
+
+
+def blank(text: str) -> bool:
+    """Whether a text shows nothing: blanks, and characters that take no place
+    (a zero-width space, a format or control character) or draw none."""
+    return all(c.isspace() or unicodedata.category(c) in ("Cf", "Cc", "Zs", "Zl", "Zp")
+               or c in "\u2800\u3164\u115f\u1160\uffa0" for c in text)

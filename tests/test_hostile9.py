@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from progress_site.model.limits import MAX_DATA_TEXT
+
 from .conftest import SOURCE_DATE_EPOCH, copy_example, copy_hostile_base
 from .test_hostile import within
 from .test_hostile7 import catalog, refused
@@ -170,13 +172,15 @@ def test_a_data_text_of_many_lines_opening_a_bracket_is_read_in_time(tmp_path: P
     """Link definitions (`[label]: address`) are looked for in a data text from each
     line's start; a label ran to the text's next `]`, over the lines between, so a note
     of 100,000 lines opening a bracket (2 MB) after a `]:` took minutes (a search from
-    each line to the text's end, and back). A label holds no `[`, as in Markdown."""
+    each line to the text's end, and back). A label holds no `[`, as in Markdown. A
+    text now has a limit (MAX_DATA_TEXT): the note is as long as it may be."""
     source = copy_example(tmp_path / "src")
     studies = source / "data" / "studies.yaml"
     written = "en: servers that write once a tick (every 50 ms), as real ones do"
     text = studies.read_text()
     assert written in text
-    studies.write_text(text.replace(written, 'en: "]:\\n' + "[aaaaaaaaaaaaaaaaaa\\n" * 100_000
+    lines = MAX_DATA_TEXT // 20 - 1
+    studies.write_text(text.replace(written, 'en: "]:\\n' + "[aaaaaaaaaaaaaaaaaa\\n" * lines
                                     + ']"'))
     result = within(60, "--source", source, "--out", tmp_path / "out")
     assert result.code == 0, result.err

@@ -509,13 +509,13 @@ def run_import(source: Path, path: Path, *args: str) -> int:
                  "test-pc", "--commit", "c38a01e", "--replace", "--yes", *args])
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("\u00e9\u00e8", "makes no id: its name has no letter a-z or digit; pass --id PREFIX"),
+@pytest.mark.parametrize(("name", "message", "hint"), [
+    ("\u00e9\u00e8", "makes no id: its name has no letter a-z or digit\n", "pass --id PREFIX"),
     ("b" * 223, "makes an id of 223 characters, too long for the name of its history file "
-                "(at most 241 bytes); rename the benchmark"),
+                "(at most 241 bytes)\n", "rename the benchmark"),
 ])
 def test_a_name_that_makes_no_history_file_is_refused(
-        name: str, message: str, example_copy: Path, tmp_path: Path,
+        name: str, message: str, hint: str, example_copy: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     """One result, so not 'two results make the id', and no file system error."""
     runs = tmp_path / "runs.jsonl"
@@ -523,8 +523,10 @@ def test_a_name_that_makes_no_history_file_is_refused(
     before = hashes(example_copy)
     assert run_import(example_copy, runs) == 1
     quoted = name if len(name) <= 60 else f"{name[:29]}…{name[-29:]}"
-    assert capsys.readouterr().err == (
-        f"error: {runs}: benchmark '{quoted}' {message}\n")
+    said = capsys.readouterr().err
+    # At the benchmark's name, in its line: where the rename goes.
+    assert said.startswith(f"error: {runs}:1:8: id: benchmark '{quoted}' {message}")
+    assert said.endswith(f"           ^\n    hint: {hint}\n")
     assert hashes(example_copy) == before
 
 
@@ -537,8 +539,11 @@ def test_two_names_that_make_one_id_are_both_named(
     before = hashes(example_copy)
     assert run_import(example_copy, runs) == 1
     assert capsys.readouterr().err == (
-        f"error: {runs}: benchmark 'sort/10' and benchmark 'sort 10' both make the id "
-        "'sort-10'; rename one of them\n")
+        f"error: {runs}:2:8: id: benchmark 'sort/10' and benchmark 'sort 10' both make the "
+        "id 'sort-10'\n"
+        '    {"id": "sort/10", "value": 3, "unit": "ms"}\n'
+        "           ^\n"
+        "    hint: rename one of them\n")
     assert hashes(example_copy) == before
 
 

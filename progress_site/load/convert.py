@@ -12,6 +12,7 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
+from progress_site.characters import blank
 from progress_site.errors import KeyPath, Problem, closest, did_you_mean
 from progress_site.load.document import Document
 from progress_site.load.places import Places
@@ -26,7 +27,7 @@ from progress_site.load.wording import (
     unmeasurable,
 )
 from progress_site.model.declare import declared, fields, hints
-from progress_site.model.limits import LARGEST, MAX_UNKNOWN
+from progress_site.model.limits import LARGEST, MAX_DATA_TEXT, MAX_UNKNOWN
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -199,7 +200,7 @@ class Converter:
     def text(self, value: Any, path: KeyPath) -> Any:
         """Words for every language: one string, or a mapping of language to string."""
         if isinstance(value, str):
-            return Text((("*", value),), neutral=True)
+            return self.sized(Text((("*", value),), neutral=True), path)
         if not isinstance(value, dict):
             return self.expected(Text, value, path, "" if isinstance(value, list) or value is None
                                  else QUOTE_HINT)
@@ -231,7 +232,32 @@ class Converter:
                     path, f"no {LANGUAGE_NAMES.get(lang, lang)} text ({lang}:)",
                     f"add `{lang}: ...` beside `{next(iter(value), 'en')}:`",
                     warning=not self.strict))
-        return Text(tuple((lang, value[lang]) for lang in self.languages if lang in value))
+        return self.sized(Text(tuple((lang, value[lang]) for lang in self.languages
+                                     if lang in value)), path)
+
+    def sized(self, text: Text, path: KeyPath) -> Any:
+        """`text`, or INVALID when words of it are longer than MAX_DATA_TEXT: Markdown
+        renders each of them, and a page (content/) is the place of a long text."""
+        long = [(lang, len(words)) for lang, words in text.by_language
+                if len(words) > MAX_DATA_TEXT]
+        for lang, size in long:
+            self.error(path if text.neutral else (*path, lang), f"{size:,} characters, "
+                       f"more than the {MAX_DATA_TEXT:,} a text of the data may have",
+                       "say it in fewer words; a long text belongs in a page "
+                       "(content/<language>/...)")
+        return INVALID if long else text
+
+    def blank_words(self, text: Text, path: KeyPath) -> bool:
+        """Whether a required text shows no word in a language (blanks and invisible
+        characters alone), told at it: a title of none heads nothing a reader can see."""
+        # Words left empty in one language fall back to another's (Text.get): blanks do not.
+        every = all(blank(words) for _, words in text.by_language)
+        empty = [(lang, words) for lang, words in text.by_language
+                 if blank(words) and (words or every)]
+        for lang, words in empty:
+            self.error(path if text.neutral else (*path, lang), f"{words!r} shows no word, "
+                       "and this text is required", "write it in a few words")
+        return bool(empty)
 
     def split_number(self, value: dict[str, Any], key: str, path: KeyPath) -> str:
         """`1,383` as written, when `key` is the `383` that a comma in `{value: 1,383}`
@@ -277,6 +303,9 @@ class Converter:
                 args[name] = None
                 continue
             read = self.read(kind, arg, given, (*path, name))
+            if kind == "text" and missing is not None and read is not INVALID and \
+                    self.blank_words(read, (*path, name)):
+                read = INVALID
             args[name] = read
             ok = ok and read is not INVALID
         if not ok:

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from progress_site.characters import blank
 from progress_site.errors import Location, Problem
 from progress_site.load.convert import INVALID, Converter
 from progress_site.load.files import inside, source_files, unreadable_name
@@ -133,13 +134,6 @@ def long_titles(meta: PageMeta, where: Places) -> list[Problem]:
                 "in a few words")
         for key, text in (("title", meta.title), ("nav", meta.nav))
         if text is not None and (key == "title" or text) and blank(text)]
-
-
-def blank(text: str) -> bool:
-    """Whether a text shows nothing: blanks, and characters that take no place
-    (a zero-width space, a format or control character) or draw none."""
-    return all(c.isspace() or unicodedata.category(c) in ("Cf", "Cc", "Zs", "Zl", "Zp")
-               or c in "\u2800\u3164\u115f\u1160\uffa0" for c in text)
 
 
 def misnamed(path: Path, root: Path, lang: str, languages: tuple[str, ...]) -> list[Problem]:

@@ -61,3 +61,8 @@ MAX_PAGES = 200
 # pages too (one a series of the history): the site grows as their length times the
 # number of series. Its title is a page's title (MAX_TITLE).
 MAX_EVERY_PAGE = 1_000
+# Characters of one text of the data, in one language (a note, a title, a study's
+# introduction): a text is a paragraph or a few, and a page (content/) holds the long
+# ones. Each text is rendered as Markdown, for each page and table that shows it: a
+# text at this limit costs a second at most, whatever it holds (brackets never closed).
+MAX_DATA_TEXT = 100_000

@@ -144,7 +144,7 @@ def run_measurement(args: argparse.Namespace, today: dt.date) -> int:
         if cv is None and "sd" in value and "mean" in value:
             cv = cv_of(float(value["sd"]), float(value["mean"]))
     elif args.samples is not None:
-        value = [parse_number(s, "--samples") for s in args.samples.split(",")]
+        value = [parse_number(s.strip(), "--samples") for s in args.samples.split(",")]
         if cv is None and len(value) > 1:
             floats = [float(v) for v in value]
             cv = cv_of(statistics.stdev(floats), statistics.fmean(floats))
@@ -168,7 +168,7 @@ def distribution_parts(text: str) -> dict[str, Raw]:
             raise Refused(f"--distribution: expected PART=NUMBER, got {visible(item)!r}")
         if name in parts:
             raise Refused(f"--distribution: {visible(name)} is given twice")
-        parts[name] = parse_number(number, f"--distribution {visible(name)}")
+        parts[name] = parse_number(number.strip(), f"--distribution {visible(name)}")
     return parts
 
 

@@ -27,7 +27,7 @@ from progress_site.record.commands import provenance, recorded_unit, slug
 from progress_site.record.datafiles import DataFiles
 from progress_site.record.history import printed
 from progress_site.record.importers import Result, read_results
-from progress_site.record.importers.base import fail, quoted
+from progress_site.record.importers.base import fail, fail_in, quoted
 from progress_site.record.moving import old_points
 from progress_site.record.pending import Pending, finish
 from progress_site.record.recorder import TIME_UNITS, Refused, Suggestion, scale_time, suggest
@@ -71,8 +71,9 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
         # points of one benchmark took minutes.
         other = names.setdefault(ident, r.name)
         if other != r.name:  # a prefix is the same for both: only a name tells them apart
-            raise Refused(f"{_named(display, r)} and benchmark {quoted(visible_path(other))} "
-                          f"both make the id {quoted(visible_path(ident))}; rename one of them")
+            raise fail_in(r.places, "", display, f"benchmark {quoted(visible_path(r.name))} "
+                          f"and benchmark {quoted(visible_path(other))} both make the id "
+                          f"{quoted(visible_path(ident))}", "rename one of them")
         series.setdefault(ident, []).append(r)
     return series
 
@@ -80,19 +81,15 @@ def by_series(results: list[Result], prefix: str, display: str, root: Path
 def usable_id(r: Result, prefix: str, display: str, root: Path) -> str:
     """The id of a result's figure, refused when it is empty or too long for a file name."""
     ident = series_id(r, prefix, root)
+    named = f"benchmark {quoted(visible_path(r.name))}"
     if not ident:
-        raise Refused(f"{_named(display, r)} makes no id: its name has no letter a-z or "
-                      "digit; pass --id PREFIX")
+        raise fail_in(r.places, "", display, f"{named} makes no id: its name has no letter "
+                      "a-z or digit", "pass --id PREFIX")
     if not fits(ident):
-        raise Refused(f"{_named(display, r)} makes an id of {len(ident)} characters, too "
-                      f"long for the name of its history file (at most "
-                      f"{NAME_MAX - TEMPORARY} bytes); rename the benchmark")
+        raise fail_in(r.places, "", display, f"{named} makes an id of {len(ident)} "
+                      "characters, too long for the name of its history file (at most "
+                      f"{NAME_MAX - TEMPORARY} bytes)", "rename the benchmark")
     return ident
-
-
-def _named(display: str, r: Result) -> str:
-    """`FILE: benchmark 'NAME'`, as a refusal names a result."""
-    return f"{visible_path(display)}: benchmark {quoted(visible_path(r.name))}"
 
 
 def series_id(r: Result, prefix: str, root: Path) -> str:

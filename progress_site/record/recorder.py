@@ -62,9 +62,17 @@ def suggest(cv: float | None, limit: float = NOISE_LIMIT, measure: str = CV
 
 
 def parse_number(text: str, what: str) -> Raw:
-    """A number as the user typed it (`12.50` keeps its decimals), never in e-notation."""
+    """A number as the user typed it (`12.50` keeps its decimals), never in e-notation.
+    Blanks around it are refused, as YAML refuses `value: " 1"` (a list's items, split at
+    its commas, are stripped by the caller, as in YAML's `[1, 2]`); `1_000` is read as
+    YAML reads it, 1000."""
+    if text != text.strip() and text.strip():
+        raise UsageError(f"{what}: {text!r} has blanks around the number; write it "
+                         f"alone: {what} {shorten(text.strip(), 40)}")
     try:
-        value = Decimal(text.strip().replace("_", ""))
+        if text.lstrip("+-").startswith("_"):  # YAML reads `_1` as a text
+            raise InvalidOperation
+        value = Decimal(text.replace("_", ""))
     except InvalidOperation:
         raise UsageError(f"{what}: expected a number, got {text!r}") from None
     if not value.is_finite():

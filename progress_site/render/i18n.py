@@ -26,6 +26,7 @@ from progress_site.errors import Location, Problem, visible, visible_path
 from progress_site.load.text import MAX_CATALOG_BYTES, read_text
 from progress_site.regular import read_regular
 from progress_site.render.catalogheader import charset_problem, header_problems
+from progress_site.render.msgids import repeated_msgids
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,7 +66,8 @@ def read_catalog(path: Path, display: str) -> tuple[Catalog | None, list[Problem
         return None, [Problem(Location(display, exc.lineno + 1, 1),
                               f"cannot read the catalog: {what}", hint="run `pybabel "
                               "update` or fix the line", source_line=exc.line.rstrip("\r\n"))]
-    problems = charset_problem(catalog.charset, text, display)
+    problems = charset_problem(catalog.charset, text, display) + repeated_msgids(
+        text, display)
     return (None if problems else catalog), problems
 
 

@@ -25,6 +25,7 @@ from progress_site.render.blocks.legend import used_in
 from progress_site.render.blocks.options import OWN_OPTIONS, BlockError
 from progress_site.render.environment import block_helpers, make_environment
 from progress_site.render.footnotes import footnote_problems
+from progress_site.render.headingids import heading_id_problems
 from progress_site.render.i18n import Catalogs
 from progress_site.render.ids import Piece, duplicate_ids, element_ids
 from progress_site.render.inputs import unlinked
@@ -110,6 +111,7 @@ class PageRenderer:
             problems.append(located(page, start + at, message, hint,
                                     warning=not self.files.strict))
         problems += footnote_problems(text, page, start, self.files.strict)
+        problems += heading_id_problems(text, page, start, self.files.strict)
         return markdown_html(text, self.words.printed, self.table_label, self.words.lang,
                              page)
 

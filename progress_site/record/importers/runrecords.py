@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from progress_site.record.importers.base import (
     printable,
     quoted,
 )
+from progress_site.record.importers.places import ToolFile
 from progress_site.record.importers.reading import loads, read_text
 from progress_site.record.importers.shape import offset
 
@@ -34,7 +35,10 @@ WRITTEN = ("title", "machine", "commit")
 def read(path: Path, display: str) -> list[Result]:
     """Every run record of the file, one JSON object a line."""
     results = []
-    for number_, text in enumerate(lines_of(read_text(path, display)), start=1):
+    whole = read_text(path, display)
+    start = 0  # where the line begins in the file: a refusal past the line places it
+    for number_, text in enumerate(lines_of(whole), start=1):
+        start, begun = whole.index(text, start) + len(text), start
         if not text.strip():
             continue
         rec = loads(text, display, number_, Decimal)
@@ -43,7 +47,8 @@ def read(path: Path, display: str) -> list[Result]:
                      "(a word)", 'write {"id": "parse", "value": 12.5, "unit": "ms"}')
         if rec.get("unit") in NOT_NEGATIVE:
             not_negative(display, rec["id"], rec, number_, text=text)
-        results.append(jsonl_result(rec, Line(display, number_, text, rec)))
+        results.append(replace(jsonl_result(rec, Line(display, number_, text, rec)),
+                               places={"": (ToolFile(display, whole, begun), ("id",))}))
     return results
 
 
