@@ -14,7 +14,7 @@ from progress_site.model.links import markdown_links, unsafe_links
 # whose characters a text does not hold.
 EVERY = tuple(re.compile(p) for p in (
     r"\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)",
-    r"(?m)^ {0,3}\[[^\]]+\]:\s*<?(\S*?)>?(?:\s|$)",
+    r"(?m)^ {0,3}\[(?:[^\[\]\\]|\\.)+\]:\s*<?(\S*?)>?(?:\s|$)",
     r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>",
 ))
 
@@ -30,6 +30,9 @@ def every_pattern(text: str) -> list[tuple[int, str]]:
     ("[label]: https://example.org/a\n\nText [label].", [(9, "https://example.org/a")]),
     ("An autolink <https://example.org> here.", [(13, "https://example.org")]),
     ("[x](<javascript:alert(1)>)", [(5, "javascript:alert(1)")]),
+    # A label holds no bracket but an escaped one, as in Markdown.
+    ("[[]: x", []),
+    ("[a\\[b]: x", [(8, "x")]),
 ])
 def test_markdown_links(text: str, links: list[tuple[int, str]]) -> None:
     assert markdown_links(text) == links == every_pattern(text)
