@@ -251,9 +251,9 @@ class Converter:
         """Whether a required text shows no word in a language (blanks and invisible
         characters alone), told at it: a title of none heads nothing a reader can see."""
         # Words left empty in one language fall back to another's (Text.get): blanks do not.
-        every = all(blank(words) for _, words in text.by_language)
-        empty = [(lang, words) for lang, words in text.by_language
-                 if blank(words) and (words or every)]
+        blanks = [(lang, words) for lang, words in text.by_language if blank(words)]
+        every = len(blanks) == len(text.by_language)
+        empty = [(lang, words) for lang, words in blanks if words or every]
         for lang, words in empty:
             self.error(path if text.neutral else (*path, lang), f"{words!r} shows no word, "
                        "and this text is required", "write it in a few words")
