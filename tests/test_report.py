@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,19 +235,24 @@ measurements:
 """
 
 
-def test_trends_from_history(tmp_path: Path) -> None:
+def one_page_site(source: Path, body: str) -> Any:
+    """The site built from `source`'s data and a home page of `body` in each language."""
     from progress_site.pipeline import BuildConfig, make_site
 
     from .conftest import TODAY
 
+    for lang in ("en", "fr"):
+        (source / "content" / lang).mkdir(parents=True)
+        (source / "content" / lang / "index.md").write_text(f"---\ntitle: T\n---\n{body}")
+    return make_site(BuildConfig(source=source, out=source / "site", today=TODAY,
+                                 compiled=TEMPLATES))
+
+
+def test_trends_from_history(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "site.yaml").write_text(HISTORY_DATA)
-    for lang in ("en", "fr"):
-        (tmp_path / "content" / lang).mkdir(parents=True)
-        (tmp_path / "content" / lang / "index.md").write_text(
-            "---\ntitle: T\n---\n{{< comparisons s >}}\n\n{{< trend measurements start >}}\n")
-    built = make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY,
-                                  compiled=TEMPLATES))
+    built = one_page_site(tmp_path,
+                          "{{< comparisons s >}}\n\n{{< trend measurements start >}}\n")
     page = parse(built.files["index.html"])
     summaries = [f.text() for f in page.find_all("figcaption", class_="chart-summary")]
     assert summaries == [  # over the commits where each point names one, else the dates
@@ -278,22 +284,13 @@ def test_trend_of_a_series_names_releases_by_label(tmp_path: Path) -> None:
     """An imported series' trend says a commit `commits:` labels (a release) by its label,
     on its axis, in its table and in its sentence, as the series' own page does; the
     others by their hash."""
-    from progress_site.pipeline import BuildConfig, make_site
-
-    from .conftest import TODAY
-
     (tmp_path / "data" / "history").mkdir(parents=True)
     (tmp_path / "data" / "site.yaml").write_text(RELEASES_DATA)
     (tmp_path / "data" / "history" / "measurements.frame.jsonl").write_text("".join(
         f'{{"commit": "{c}", "date": "2026-10-{d:02}", "machine": "pc", "value": {v}, '
         '"unit": "ms"}\n' for c, d, v in (("aaa1111", 1, 361), ("bbb2222", 20, 486),
                                           ("ccc3333", 30, 520))))
-    for lang in ("en", "fr"):
-        (tmp_path / "content" / lang).mkdir(parents=True)
-        (tmp_path / "content" / lang / "index.md").write_text(
-            "---\ntitle: T\n---\n{{< trend measurements frame >}}\n")
-    built = make_site(BuildConfig(source=tmp_path, out=tmp_path / "site", today=TODAY,
-                                  compiled=TEMPLATES))
+    built = one_page_site(tmp_path, "{{< trend measurements frame >}}\n")
     figure = parse(built.files["index.html"]).find(id="trend-frame-figure")
     assert [cells(r)[0] for r in figure.find("tbody").find_all("tr")] == [
         "v0.8.0", "bbb2222", "v0.9.0"]
