@@ -24,6 +24,7 @@ from progress_site.load.site import load_data
 from progress_site.load.yaml import parse
 from progress_site.model.declare import fields, held_record, hints, record_classes
 from progress_site.model.figure import Figure
+from progress_site.model.limits import MAX_DATA_TEXT
 from progress_site.model.schema import Data
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
@@ -185,6 +186,7 @@ def test_guide_example_is_read_by_the_build(tmp_path: Path, index: int) -> None:
 
 # -- (c) what the schema refuses, each with its `_ok` twin --------------------------------
 
+LONG = "x" * (MAX_DATA_TEXT + 1)  # a text one character past its limit
 # (name, a file the schema and the build refuse, the schema's errors, its valid twin)
 CASES = [
     ("unknown_key",
@@ -216,6 +218,16 @@ CASES = [
      "machines: [{id: pc, name: {en: 3, fr: 3}}]",
      ["machines/0/name: {'en': 3, 'fr': 3} is not valid under any of the given schemas"],
      "machines: [{id: pc, name: {en: '3', fr: '3'}}]"),
+    # An editor warns where the build would (MAX_DATA_TEXT), for one text or a language's.
+    ("text_too_long",
+     f"machines: [{{id: pc, name: {LONG}}}]",
+     [f"machines/0/name: {LONG!r} is not valid under any of the given schemas"],
+     f"machines: [{{id: pc, name: {LONG[1:]}}}]"),
+    ("text_too_long_in_a_language",
+     f"machines: [{{id: pc, name: {{en: PC, fr: {LONG}}}}}]",
+     [f"machines/0/name: {{'en': 'PC', 'fr': {LONG!r}}} is not valid under any of the given "
+      "schemas"],
+     f"machines: [{{id: pc, name: {{en: PC, fr: {LONG[1:]}}}}}]"),
     ("date_with_a_time",
      "runs: [{id: r, title: R, date: 2026-11-08 10:00:00}]",
      ["runs/0/date: '2026-11-08T10:00:00' is not valid under any of the given schemas"],

@@ -153,3 +153,86 @@ def test_a_catalogs_msgid_in_two_contexts_ok(tmp_path: Path) -> None:
     result = within(30, "--source", source, "--out", tmp_path / "out")
     assert result.code == 0, result.err
     assert "Aller au contenu" in (tmp_path / "out" / "fr" / "index.html").read_text()
+
+
+# A text read from a JSON record or a history line has the limit of a data file's text
+# (MAX_DATA_TEXT), told at its line and column in the same words.
+HISTORY = "data/history/measurements.startup.jsonl"
+LINE = {"commit": "57930e6", "date": "2026-11-07", "machine": "test-pc", "value": 56.1,
+        "unit": "ms"}
+
+
+def remarked(tmp_path: Path, words: str) -> Path:
+    """The example with a `remark` text field in the four-way dataset, `words` in its
+    first record."""
+    source = copy_example(tmp_path / "src")
+    folder = source / "data" / "horizon-four-way"
+    declared = folder / "four-way.yaml"
+    text = declared.read_text()
+    assert "      - name: pass\n" in text
+    declared.write_text(text.replace("      - name: pass\n", "      - name: remark\n"
+                                     "        label: Remark\n        type: word\n"
+                                     "        required: false\n      - name: pass\n", 1))
+    records = folder / "runs.jsonl"
+    first, rest = records.read_text().split("\n", 1)
+    records.write_text(json.dumps({**json.loads(first), "remark": words}) + "\n" + rest)
+    return source
+
+
+def column(line: str, key: str) -> int:
+    """Where the value of `key` starts on a line of JSON (columns count from 1)."""
+    return line.index(f'"{key}": ') + len(key) + 5
+
+
+def too_long(place: str) -> str:
+    """The error of a text one character past MAX_DATA_TEXT, at `place`."""
+    return (f"{place}: {MAX_DATA_TEXT + 1:,} characters, more than the {MAX_DATA_TEXT:,} a "
+            "text of the data may have\n")
+
+
+def test_a_record_text_past_its_limit_is_refused_at_its_place(tmp_path: Path) -> None:
+    source = remarked(tmp_path, "[" * (MAX_DATA_TEXT + 1))
+    result = within(30, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 1
+    first = (source / "data" / "horizon-four-way" / "runs.jsonl").read_text().split("\n")[0]
+    place = f"data/horizon-four-way/runs.jsonl:1:{column(first, 'remark')}: records[0].remark"
+    assert too_long(place) in result.err
+    assert "hint: say it in fewer words; a long text belongs in a page" in result.err
+
+
+def test_a_record_text_past_its_limit_is_refused_at_its_place_ok(tmp_path: Path) -> None:
+    source = remarked(tmp_path, "*a" * (MAX_DATA_TEXT // 2))
+    result = within(30, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+
+
+def recorded(tmp_path: Path, key: str, words: str) -> Path:
+    """The example with a history of startup: one plain line, then one with `words` as
+    its `key`."""
+    source = copy_example(tmp_path / "src")
+    history = source / HISTORY
+    history.parent.mkdir()
+    second = {**LINE, "commit": "c38a01e", "date": "2026-11-08", key: words}
+    history.write_text(json.dumps(LINE) + "\n" + json.dumps(second) + "\n")
+    return source
+
+
+@pytest.mark.parametrize("key", ["note", "tool"])
+def test_a_history_text_past_its_limit_is_refused_at_its_place(tmp_path: Path,
+                                                               key: str) -> None:
+    """A note is read by the line reader; a tool, on a line CI writes, by the reader of
+    plain files, which leaves a text past the limit to the line reader to tell."""
+    source = recorded(tmp_path, key, "[" * (MAX_DATA_TEXT + 1))
+    result = within(30, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 1
+    second = (source / HISTORY).read_text().split("\n")[1]
+    assert too_long(f"{HISTORY}:2:{column(second, key)}: {key}") in result.err
+    assert "hint: say it in fewer words; a long text belongs in a page" in result.err
+
+
+@pytest.mark.parametrize("key", ["note", "tool"])
+def test_a_history_text_past_its_limit_is_refused_at_its_place_ok(tmp_path: Path,
+                                                                  key: str) -> None:
+    source = recorded(tmp_path, key, "[" * MAX_DATA_TEXT)
+    result = within(30, "--source", source, "--out", tmp_path / "out")
+    assert result.code == 0, result.err

@@ -27,7 +27,7 @@ from progress_site.load.wording import (
     unmeasurable,
 )
 from progress_site.model.declare import declared, fields, hints
-from progress_site.model.limits import LARGEST, MAX_DATA_TEXT, MAX_UNKNOWN
+from progress_site.model.limits import LARGEST, MAX_UNKNOWN, too_long
 from progress_site.model.values import Number, Text, Where
 
 INVALID: Any = object()  # a value that could not be read; its problem is already recorded
@@ -238,13 +238,10 @@ class Converter:
     def sized(self, text: Text, path: KeyPath) -> Any:
         """`text`, or INVALID when words of it are longer than MAX_DATA_TEXT: Markdown
         renders each of them, and a page (content/) is the place of a long text."""
-        long = [(lang, len(words)) for lang, words in text.by_language
-                if len(words) > MAX_DATA_TEXT]
-        for lang, size in long:
-            self.error(path if text.neutral else (*path, lang), f"{size:,} characters, "
-                       f"more than the {MAX_DATA_TEXT:,} a text of the data may have",
-                       "say it in fewer words; a long text belongs in a page "
-                       "(content/<language>/...)")
+        long = [(lang, wrong) for lang, words in text.by_language
+                if (wrong := too_long(words)) is not None]
+        for lang, wrong in long:
+            self.error(path if text.neutral else (*path, lang), *wrong)
         return INVALID if long else text
 
     def blank_words(self, text: Text, path: KeyPath) -> bool:

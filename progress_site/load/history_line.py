@@ -27,7 +27,7 @@ from progress_site.model.history import (
     SeriesPoint,
     with_iqr,
 )
-from progress_site.model.limits import MAX_UNKNOWN
+from progress_site.model.limits import MAX_DATA_TEXT, MAX_UNKNOWN, too_long
 from progress_site.model.values import Where
 
 STATUSES = ("measured", "watch")
@@ -80,12 +80,15 @@ def plain_point(rec: Any, unit: str | None, days: dict[str, Day | None], where: 
     value: Any = rec.get("value")
     written, text = rec.get("unit"), rec.get("date")
     spread, n, tool = rec.get("spread", _ABSENT), rec.get("n", _ABSENT), rec.get("tool", _ABSENT)
+    # A text past MAX_DATA_TEXT is the reader's to refuse: a length costs nothing to ask.
     if not (type(commit) is str and commit.strip() and type(machine) is str
             and machine.strip() and _number(value) and type(written) is str
+            and len(commit) + len(machine) <= MAX_DATA_TEXT
             and (written == unit if unit is not None else (written == "" or written.strip()))
             and (spread is _ABSENT or _number(spread))
             and (n is _ABSENT or (type(n) is int and n >= 1))
-            and (tool is _ABSENT or (type(tool) is str and tool.strip()))
+            and (tool is _ABSENT or (type(tool) is str and tool.strip()
+                                     and len(tool) <= MAX_DATA_TEXT))
             and type(text) is str):
         return None
     day = day_of(text, days)
@@ -171,6 +174,10 @@ class LineReader:
             return None
         if not isinstance(value, str) or not value.strip():
             self.error(index, key, f"`{key}` must be a non-empty text, not {_shown(value)}")
+            return None
+        wrong = too_long(value)  # a series' page prints it, as a data file's text
+        if wrong is not None:
+            self.error(index, key, *wrong)
             return None
         return value
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from progress_site.load.history_line import Day, day_of
 from progress_site.model.history import MAX_SAMPLES, NO_STATS, SeriesPoint, with_iqr
+from progress_site.model.limits import MAX_DATA_TEXT
 from progress_site.model.values import NOWHERE
 
 # The two forms of a date `parse_date` reads, in ASCII digits: their texts sort as their
@@ -32,7 +33,8 @@ _DATE = r'"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?)"'
 # line separator (U+2028, valid in a JSON string) and empty texts are left to the line
 # reader, which words them.
 _TEXT = r'"([^"\\\x00-\x1f\x85\u2028\u2029]*)"'
-_WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]+)"'
+# A word longer than a text of the data may be (MAX_DATA_TEXT) is the line reader's too.
+_WORD = r'"([^"\\\x00-\x1f\x85\u2028\u2029]{1,' + str(MAX_DATA_TEXT) + '})"'
 # A JSON number without a sign, as `float` reads it; a whole number short enough that
 # JSON reads it as an int (model/limits.MAX_DIGITS), a count of readings from 1.
 _READING = r"(?:0|[1-9][0-9]{0,19})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"

@@ -16,6 +16,7 @@ from progress_site.load.jsonfiles import BROKEN, Huge
 from progress_site.load.places import Places
 from progress_site.load.wording import describe, found, unmeasurable
 from progress_site.model.dataset import NOTE, Dataset, RecordField, Row
+from progress_site.model.limits import too_long
 from progress_site.model.values import Number, Where
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -131,6 +132,9 @@ def convert_value(fld: RecordField, value: Any, doc: Document, path: KeyPath
     if not isinstance(value, str):
         return doc.problem(path, f"expected a text, got {found(value)}",
                            "write it in quotes")
+    wrong = too_long(value)  # a page prints it, data.json holds it: as a data file's text
+    if wrong is not None:
+        return doc.problem(path, *wrong)
     choices = [c.value for c in fld.choices]
     if choices and value not in choices:
         return doc.problem(path, f"expected one of {', '.join(choices)}; got {found(value)}",

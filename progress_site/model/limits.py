@@ -66,3 +66,14 @@ MAX_EVERY_PAGE = 1_000
 # ones. Each text is rendered as Markdown, for each page and table that shows it: a
 # text at this limit costs a second at most, whatever it holds (brackets never closed).
 MAX_DATA_TEXT = 100_000
+
+
+def too_long(words: str) -> tuple[str, str] | None:
+    """What is wrong with a text of the data longer than MAX_DATA_TEXT, and how to fix it
+    (every reader of a text tells it in these words, at the text's own place); None for
+    one within the limit."""
+    if len(words) <= MAX_DATA_TEXT:
+        return None
+    return (f"{len(words):,} characters, more than the {MAX_DATA_TEXT:,} a text of the data "
+            "may have", "say it in fewer words; a long text belongs in a page "
+            "(content/<language>/...)")

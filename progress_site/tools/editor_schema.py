@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from progress_site.model.declare import fields, hints, json_schema, record_classes
+from progress_site.model.limits import MAX_DATA_TEXT
 from progress_site.model.schema import Data, Site
 from progress_site.model.units import BUILTIN_UNITS
 from progress_site.model.values import Number, Text
@@ -111,8 +112,9 @@ def data_schema() -> dict[str, Any]:
                        "languages",
         # The keys are not listed: each site declares its own `languages:`.
         "anyOf": [
-            {"type": "string"},
-            {"type": "object", "additionalProperties": {"type": "string"}},
+            {"type": "string", "maxLength": MAX_DATA_TEXT},
+            {"type": "object", "additionalProperties": {"type": "string",
+                                                        "maxLength": MAX_DATA_TEXT}},
         ],
     }
     return {
