@@ -16,8 +16,8 @@ from progress_site.errors import Location, Problem
 
 # No language has more plural forms than Arabic's six (gettext's manual, CLDR).
 MAX_PLURALS = 6
-PLURAL_HINT = ("write the rule of the language as gettext's manual gives it, e.g. "
-               "`nplurals=2; plural=(n > 1);`")
+PLURAL_RULE = "write the rule of the language as gettext's manual gives it"
+PLURAL_HINT = f"{PLURAL_RULE}, e.g. `nplurals=2; plural=(n > 1);`"
 # gettext joins a string's quoted lines: `"Plural-Forms: npl"` then `"urals=2;"`.
 _JOIN = re.compile(r'"[ \t]*\r?\n[ \t]*(?:#~[ \t]*)?"')
 # A header's value runs to its `\n` escape or to the string's end.

@@ -25,7 +25,13 @@ from babel.messages.pofile import PoFileError, read_po
 from progress_site.errors import Location, Problem, visible, visible_path
 from progress_site.load.text import MAX_CATALOG_BYTES, read_text
 from progress_site.regular import read_regular
-from progress_site.render.catalogheader import charset_problem, header_problems
+from progress_site.render.catalogheader import (
+    PLURAL_HINT,
+    PLURAL_RULE,
+    charset_problem,
+    header_problems,
+    place,
+)
 from progress_site.render.msgids import repeated_msgids
 
 if TYPE_CHECKING:
@@ -153,9 +159,7 @@ def plural_problem(translation: GNUTranslations, catalog: Catalog) -> str:
 def header_line(path: Path, display: str) -> Location:
     """Where the catalog's Plural-Forms header is written (else its first line)."""
     with contextlib.suppress(OSError):
-        for number, line in enumerate(read_regular(path).split(b"\n"), 1):
-            if b"Plural-Forms:" in line:
-                return Location(display, number, line.index(b"Plural-Forms:") + 1)
+        return place(read_regular(path).decode("utf-8", "replace"), display, "plural-forms:")
     return Location(display, 1, 1)
 
 
@@ -166,17 +170,16 @@ def compiled(catalog: Catalog, path: Path, display: str, checked: bool = True
     catalog, which its tests check: Babel finds its checkers by scanning every installed
     package's entry points, on every build)."""
     problems = translation_problems(catalog, display) if checked else []
-    hint = "write the rule of the language as gettext's manual gives it"
     try:
         translation = compile_catalog(catalog)
     except ValueError as exc:  # gettext refuses the Plural-Forms rule
         return None, [*problems, Problem(
             header_line(path, display),
             f"the Plural-Forms header cannot be read: {visible(str(exc))}",
-            hint=f"{hint}, e.g. `nplurals=2; plural=(n > 1);`")]
+            hint=PLURAL_HINT)]
     plural = plural_problem(translation, catalog)
     # The file is read again for the header's line only when there is a problem to place.
-    problems += [Problem(header_line(path, display), plural, hint=hint)] if plural else []
+    problems += [Problem(header_line(path, display), plural, hint=PLURAL_RULE)] if plural else []
     return (None if problems else translation), problems
 
 
