@@ -123,12 +123,22 @@ class LineIndex:
         self._text = text
         self._starts: list[int] | None = None
 
+    def starts(self) -> list[int]:
+        """Where each line starts."""
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self._text))]
+        return self._starts
+
+    def start(self, number: int) -> int:
+        """Where line `number` (counted from 0) starts; past the last line, past the
+        text's end (a range to its last line then holds the whole of it)."""
+        starts = self.starts()
+        return starts[number] if number < len(starts) else len(self._text) + 1
+
     def line(self, at: int) -> tuple[int, int, int]:
         """The line holding offset `at` (counted from 0), where it starts and where it
         ends (its newline, or the text's end)."""
-        if self._starts is None:
-            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self._text))]
-        number = bisect.bisect_right(self._starts, at) - 1
-        end = (self._starts[number + 1] - 1 if number + 1 < len(self._starts)
-               else len(self._text))
-        return number, self._starts[number], end
+        starts = self.starts()
+        number = bisect.bisect_right(starts, at) - 1
+        end = starts[number + 1] - 1 if number + 1 < len(starts) else len(self._text)
+        return number, starts[number], end

@@ -7,6 +7,7 @@ import re
 
 from progress_site.errors import Problem
 from progress_site.load.pages import Page
+from progress_site.load.text import LineIndex
 from progress_site.render.located import located
 from progress_site.render.markdown import page_tokens, slugify
 
@@ -22,19 +23,17 @@ def heading_id_problems(text: str, page: Page, start: int, strict: bool) -> list
     if "{#" not in text:
         return []
     tokens = page_tokens(text, page)
-    starts: list[int] = []
+    lines = LineIndex(text)
     problems = []
     for i, token in enumerate(tokens):
         match = REFUSED.search(tokens[i + 1].content) if token.type == "heading_open" \
             else None
         if match is None or token.map is None:
             continue
-        if not starts:  # where each line starts, for the first heading that needs it
-            starts = [0, *(m.end() for m in re.finditer("\n", text)), len(text) + 1]
-        first, last = token.map[0], min(token.map[1], len(starts) - 1)
+        first = lines.start(token.map[0])
         written = match.group(0).rstrip()
-        at = text.rfind(written, starts[first], starts[last])
-        problems.append(located(page, start + max(at, starts[first]), f"heading id "
+        at = text.rfind(written, first, lines.start(token.map[1]))
+        problems.append(located(page, start + max(at, first), f"heading id "
                                 f"'{written}' is printed as words: {ALLOWED}",
                                 f"write {{#{suggested(written[2:-1])}}}, or leave it out: "
                                 "the heading's words make one", warning=not strict))
